@@ -1,0 +1,1 @@
+"""Connections, settings and process plumbing shared by the gateway and the workers."""

@@ -1,0 +1,181 @@
+"""RabbitMQ through Dramatiq: broker construction, job messages, and the gateway's publisher thread."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import dramatiq
+import pika
+import pika.exceptions
+from dramatiq.brokers.rabbitmq import RabbitmqBroker
+from dramatiq.common import dq_name, xq_name
+from dramatiq.errors import BrokerConnectionError
+from dramatiq.middleware import Middleware
+
+from infra.settings import Settings
+from schemas.codes import JobType
+
+log = logging.getLogger(__name__)
+
+#: x-max-priority of every LPS queue. RabbitMQ cannot change it on an existing queue: picked once.
+MAX_PRIORITY = 10
+#: Seconds a socket operation may block before pika gives up (a dead broker must not hang a publish).
+SOCKET_TIMEOUT = 5.0
+#: How often the idle publisher connection services heartbeats (the broker closes silent connections).
+KEEPALIVE_INTERVAL = 20.0
+
+AMQP_ERRORS = (BrokerConnectionError, pika.exceptions.AMQPError, OSError)
+
+
+def create_broker(
+    settings: Settings, *, middleware: list[Middleware] | None = None, confirm_delivery: bool = True
+) -> RabbitmqBroker:
+    """A broker with priorities and publisher confirms; `middleware=[]` for a publish-only broker."""
+    broker = RabbitmqBroker(
+        url=settings.amqp_url,
+        confirm_delivery=confirm_delivery,
+        max_priority=MAX_PRIORITY,
+        middleware=middleware,
+    )
+    parameters = broker.parameters if isinstance(broker.parameters, list) else [broker.parameters]
+    for params in parameters:
+        params.socket_timeout = SOCKET_TIMEOUT
+        params.blocked_connection_timeout = SOCKET_TIMEOUT * 6
+        params.connection_attempts = 1
+    return broker
+
+
+def actor_name(job_type: JobType) -> str:
+    return job_type.name.lower()
+
+
+def job_message(settings: Settings, job_type: JobType, job_id: str, broker_priority: int) -> dramatiq.Message:
+    """The message that tells a worker pool to work one job: the job id is all it carries."""
+    return dramatiq.Message(
+        queue_name=settings.queue_name(job_type),
+        actor_name=actor_name(job_type),
+        args=(job_id,),
+        kwargs={},
+        options={"broker_priority": broker_priority},
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class QueueInfo:
+    messages: int
+    consumers: int
+    delayed: int
+    dead: int
+
+
+class Publisher:
+    """The gateway's one RabbitMQ connection, owned by a dedicated thread.
+
+    pika's blocking connections belong to one thread and must never run on the event loop, so every
+    broker call is handed to this thread. Publishes wait for the broker's confirm; a lost connection
+    is reopened on the next call (Dramatiq retries the publish), and a keepalive services heartbeats
+    while the gateway is idle.
+    """
+
+    def __init__(self, broker: RabbitmqBroker) -> None:
+        self.broker = broker
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lps-publisher")
+        self._keepalive: asyncio.Task[None] | None = None
+
+    async def _call[T](self, function: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._thread, function, *args)
+
+    async def publish(self, messages: Sequence[dramatiq.Message]) -> set[str]:
+        """Publish in order; return the ids the broker confirmed. Stops at the first broker failure."""
+        return await self._call(self._publish_all, list(messages))
+
+    def _publish_all(self, messages: list[dramatiq.Message]) -> set[str]:
+        confirmed: set[str] = set()
+        for message in messages:
+            try:
+                self.broker.enqueue(message)
+            except AMQP_ERRORS:
+                log.warning(
+                    "publish failed; %d of %d messages left for the reconciler",
+                    len(messages) - len(confirmed),
+                    len(messages),
+                    exc_info=True,
+                )
+                self._drop_connection()
+                break
+            confirmed.add(message.message_id)
+        return confirmed
+
+    async def queue_info(self, queue_names: Iterable[str]) -> dict[str, QueueInfo]:
+        return await self._call(self._queue_info, list(queue_names))
+
+    def _queue_info(self, queue_names: list[str]) -> dict[str, QueueInfo]:
+        info: dict[str, QueueInfo] = {}
+        for name in queue_names:
+            main = self._passive_declare(name)
+            delayed = self._passive_declare(dq_name(name))
+            dead = self._passive_declare(xq_name(name))
+            info[name] = QueueInfo(
+                messages=main.message_count if main else 0,
+                consumers=main.consumer_count if main else 0,
+                delayed=delayed.message_count if delayed else 0,
+                dead=dead.message_count if dead else 0,
+            )
+        return info
+
+    def _passive_declare(self, queue: str) -> Any:
+        """Declare-ok of an existing queue, or None when it does not exist yet (nothing published)."""
+        try:
+            return self.broker.channel.queue_declare(queue=queue, passive=True).method
+        except pika.exceptions.ChannelClosedByBroker as closed:
+            del self.broker.channel  # a failed passive declare closes the channel
+            if closed.reply_code == 404:
+                return None
+            raise
+
+    async def ping(self) -> None:
+        """Raise unless the broker answers."""
+        await self._call(self._service_heartbeats)
+
+    def _service_heartbeats(self) -> None:
+        try:
+            self.broker.connection.process_data_events(time_limit=0)
+        except AMQP_ERRORS:
+            self._drop_connection()
+            raise
+
+    def _drop_connection(self) -> None:
+        with contextlib.suppress(Exception):
+            del self.broker.connection
+
+    async def _keep_alive(self) -> None:
+        while True:
+            await asyncio.sleep(KEEPALIVE_INTERVAL)
+            with contextlib.suppress(*AMQP_ERRORS):
+                await self.ping()
+
+    def declare_queues(self, queue_names: Iterable[str]) -> None:
+        """Declare queues (with their .DQ/.XQ and x-max-priority) so consumers and stats find them."""
+        for name in queue_names:
+            self.broker.declare_queue(name, ensure=True)
+
+    async def start(self, queue_names: Iterable[str]) -> None:
+        try:
+            await self._call(self.declare_queues, list(queue_names))
+        except AMQP_ERRORS:
+            log.warning("RabbitMQ unreachable at start-up; queues are declared on first publish")
+        self._keepalive = asyncio.get_running_loop().create_task(self._keep_alive())
+
+    async def close(self) -> None:
+        if self._keepalive:
+            self._keepalive.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._keepalive
+        await self._call(self.broker.close)
+        self._thread.shutdown(wait=True)

@@ -1,0 +1,77 @@
+"""The embedded MongoDB-compatible wire server (mongoeco) for dev and tests, as a real TCP server.
+
+It runs in a process of its own (`lps mongo`): the store is pure Python, and the gateway's and
+workers' event loops must not carry it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+log = logging.getLogger(__name__)
+
+
+async def serve(host: str, port: int, data_file: str | None) -> None:
+    """Serve until SIGINT/SIGTERM. `data_file`: a SQLite file that keeps the data across restarts."""
+    from mongoeco.engines.memory import MemoryEngine
+    from mongoeco.engines.sqlite import SQLiteEngine
+    from mongoeco.wire import AsyncMongoEcoProxyServer
+
+    engine = SQLiteEngine(data_file) if data_file else MemoryEngine()
+    server = AsyncMongoEcoProxyServer(engine=engine, host=host, port=port)
+    address = await server.start()
+    print(f"lps mongo: serving {address.uri} ({data_file or 'in memory'})", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        await server.close()
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket() as sock:
+        sock.bind((host, 0))
+        return sock.getsockname()[1]
+
+
+def wait_for_port(host: str, port: int, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError), socket.create_connection((host, port), timeout=0.5):
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@contextlib.contextmanager
+def embedded_mongo(port: int | None = None, data_file: str | None = None) -> Iterator[str]:
+    """Start `lps mongo` as a child process; yield its URL; stop it on exit."""
+    host = "127.0.0.1"
+    port = port or free_port(host)
+    command = [sys.executable, "-m", "infra.cli", "mongo", "--host", host, "--port", str(port)]
+    if data_file:
+        command += ["--data", data_file]
+    process = subprocess.Popen(command, env=os.environ.copy())
+    try:
+        if not wait_for_port(host, port, timeout=30):
+            raise RuntimeError(f"the embedded MongoDB server did not start on {host}:{port}")
+        yield f"mongodb://{host}:{port}/?directConnection=true"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

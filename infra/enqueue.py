@@ -1,0 +1,100 @@
+"""Recording and publishing jobs: the gateway's whole write path.
+
+Order matters for "nothing accepted is ever lost": the job document is written first, then its
+message is published, then `enqueued_at` records the broker's confirm. A crash or broker outage
+between the steps leaves a PENDING job without `enqueued_at`, which the reconciler re-publishes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import dramatiq
+from bson import ObjectId
+
+from infra.broker import Publisher, job_message
+from infra.jobs import JobRepository, new_job
+from infra.settings import Settings
+from schemas.codes import JobType
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class Submission:
+    """One requested product's answer, in request order."""
+
+    product_code: str
+    job_id: str
+    status: str
+    duplicate: bool
+    #: False when the broker did not confirm the publish; None when no publish was ours to make.
+    enqueued: bool | None
+
+
+class JobEnqueuer:
+    def __init__(self, settings: Settings, jobs: JobRepository, publisher: Publisher) -> None:
+        self._settings = settings
+        self._jobs = jobs
+        self._publisher = publisher
+
+    async def submit_search(self, products: Sequence[dict[str, Any]], priority: str | None) -> list[Submission]:
+        """Record one SEARCH job per distinct product_code (unless one is active) and publish the new ones.
+
+        Round trips: one batched insert, one lookup only when some product already had an active
+        job, one publish batch, one `enqueued_at` update.
+        """
+        settings = self._settings
+        priority = priority or settings.default_priority[JobType.SEARCH.name]
+        broker_priority = settings.broker_priority(JobType.SEARCH, priority)
+        now = utcnow()
+        first_by_code: dict[str, dict[str, Any]] = {}
+        for product in products:
+            first_by_code.setdefault(product["product_code"], product)
+
+        messages: dict[ObjectId, dramatiq.Message] = {}
+        documents = []
+        for code, product in first_by_code.items():
+            job_id = ObjectId()
+            message = job_message(settings, JobType.SEARCH, str(job_id), broker_priority)
+            messages[job_id] = message
+            documents.append(
+                new_job(
+                    JobType.SEARCH,
+                    job_id=job_id,
+                    product_code=code,
+                    product=_stored_product(product),
+                    priority=priority,
+                    max_attempts=settings.max_attempts(JobType.SEARCH),
+                    now=now,
+                    message_id=message.message_id,
+                )
+            )
+
+        outcome = await self._jobs.insert_search_jobs(documents)
+        confirmed = await self._publisher.publish([messages[doc["_id"]] for doc in outcome.created])
+        enqueued = {doc["_id"] for doc in outcome.created if messages[doc["_id"]].message_id in confirmed}
+        await self._jobs.mark_enqueued(list(enqueued), utcnow())
+
+        created = {doc["product_code"]: doc for doc in outcome.created}
+        answered: set[str] = set()
+        submissions = []
+        for product in products:
+            code = product["product_code"]
+            if code in created:
+                job, duplicate = created[code], code in answered
+                was_enqueued: bool | None = None if duplicate else job["_id"] in enqueued
+            else:
+                job, duplicate, was_enqueued = outcome.existing[code], True, None
+            answered.add(code)
+            submissions.append(Submission(code, str(job["_id"]), job["status"], duplicate, was_enqueued))
+        return submissions
+
+
+def _stored_product(product: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in product.items() if key != "product_code" and value is not None}

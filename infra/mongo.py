@@ -1,0 +1,86 @@
+"""MongoDB connections: one client per process, the read/write split, and the indexes of the design."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from pymongo import ASCENDING, DESCENDING, AsyncMongoClient, IndexModel, ReadPreference
+from pymongo.asynchronous.collection import AsyncCollection
+from pymongo.asynchronous.database import AsyncDatabase
+from pymongo.errors import ConnectionFailure, ExecutionTimeout, NetworkTimeout, ServerSelectionTimeoutError
+
+from infra.settings import Settings
+
+#: Errors that mean "MongoDB is unreachable or too slow", answered as DB_RUN_FAILED.
+MONGO_UNAVAILABLE = (ConnectionFailure, ServerSelectionTimeoutError, NetworkTimeout, ExecutionTimeout)
+
+JOBS = "jobs"
+PRICE_HISTORY = "price_history"
+
+
+def create_client(settings: Settings) -> AsyncMongoClient:
+    """The process's one client (it pools connections itself); timeouts bound every call."""
+    if not settings.mongo_url:
+        raise RuntimeError("LPS_MONGO_URL is not set (the CLI starts the embedded server and sets it)")
+    timeout = settings.mongo_timeout_ms
+    return AsyncMongoClient(
+        settings.mongo_url,
+        tz_aware=True,
+        serverSelectionTimeoutMS=timeout,
+        connectTimeoutMS=timeout,
+        socketTimeoutMS=max(timeout * 3, 10_000),
+        timeoutMS=max(timeout * 3, 10_000),
+        appname="lps",
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class MainDatabase:
+    """The logical database MAIN: changes go to the primary (WRITE), stale-tolerant reads to secondaries (READ)."""
+
+    write: AsyncDatabase
+    read: AsyncDatabase
+
+    @classmethod
+    def open(cls, client: AsyncMongoClient, name: str) -> MainDatabase:
+        return cls(
+            write=client.get_database(name),
+            read=client.get_database(name, read_preference=ReadPreference.SECONDARY_PREFERRED),
+        )
+
+    def jobs(self, *, stale_ok: bool = False) -> AsyncCollection:
+        return (self.read if stale_ok else self.write)[JOBS]
+
+
+def job_indexes(retention_days: int) -> list[IndexModel]:
+    return [
+        # One active SEARCH job per product. Equality-only filter: real MongoDB rejects $ne/$exists:false here.
+        IndexModel(
+            [("product_code", ASCENDING)],
+            name="one_active_search_per_product",
+            unique=True,
+            partialFilterExpression={"active": True, "job_type": "SEARCH"},
+        ),
+        IndexModel(
+            [("source_job_id", ASCENDING)],
+            name="one_outbox_per_search",
+            unique=True,
+            partialFilterExpression={"job_type": "OUTBOX"},
+        ),
+        IndexModel([("status", ASCENDING), ("job_type", ASCENDING)], name="status_job_type"),
+        IndexModel([("created_at", DESCENDING)], name="created_at_desc"),
+        IndexModel(
+            [("finished_at", ASCENDING)],
+            name="finished_retention",
+            expireAfterSeconds=int(timedelta(days=retention_days).total_seconds()),
+        ),
+    ]
+
+
+async def ensure_indexes(db: MainDatabase, settings: Settings) -> None:
+    """Idempotent: creating an index that exists with the same options is a no-op."""
+    await db.jobs().create_indexes(job_indexes(settings.retention_days))
+    await db.write[PRICE_HISTORY].create_index(
+        [("product_code", ASCENDING), ("searched_at", DESCENDING)], name="product_searched_at"
+    )

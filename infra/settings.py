@@ -1,0 +1,114 @@
+"""All configuration, read from `LPS_*` environment variables. Defaults live here and nowhere else."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Self
+
+from schemas.codes import JobType, Priority
+
+
+def _parse_map(text: str) -> dict[str, str]:
+    """`"A=1, B=2"` -> {"A": "1", "B": "2"}."""
+    pairs = (item.split("=", 1) for item in text.split(",") if item.strip())
+    return {key.strip(): value.strip() for key, value in pairs}
+
+
+def _parse_list(text: str) -> tuple[str, ...]:
+    return tuple(item.strip() for item in text.split(",") if item.strip())
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    # Unset: the embedded MongoDB-compatible server is started (dev and tests).
+    mongo_url: str | None = None
+    mongo_db: str = "lps"
+    # How long a MongoDB call may wait for a server before the API answers DB_RUN_FAILED.
+    mongo_timeout_ms: int = 3000
+    amqp_url: str = "amqp://guest:guest@127.0.0.1:5672/"
+    # Prepended to every queue name: lets test runs and dev stacks share one RabbitMQ.
+    queue_prefix: str = ""
+    http_host: str = "127.0.0.1"
+    http_port: int = 8080
+    # "name=key,name=key"; empty: no authentication.
+    api_keys: Mapping[str, str] = field(default_factory=dict)
+    coupang_base_url: str = "https://www.coupang.com"
+    naver_base_url: str = "https://openapi.naver.com"
+    naver_client_id: str = ""
+    naver_client_secret: str = ""
+    outbox_url: str | None = None
+    outbox_secret: str = ""
+    browser_path: str = "chromium"
+    search_sources: tuple[str, ...] = ("coupang", "naver")
+    search_max_attempts: int = 5
+    outbox_max_attempts: int = 8
+    retry_min_backoff: float = 5.0
+    # Well below RabbitMQ's 30-minute consumer_timeout: delayed retries are held unacked.
+    retry_max_backoff: float = 600.0
+    blocked_backoff_factor: float = 4.0
+    retention_days: int = 30
+    # Broker priority (0..MAX_PRIORITY) of each request priority, and each job type's default.
+    priority_levels: Mapping[str, int] = field(
+        default_factory=lambda: {Priority.HIGH: 9, Priority.NORMAL: 5, Priority.LOW: 1}
+    )
+    default_priority: Mapping[str, str] = field(
+        default_factory=lambda: {JobType.SEARCH.name: Priority.NORMAL, JobType.OUTBOX.name: Priority.HIGH}
+    )
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Self:
+        """Build settings from `LPS_<FIELD NAME>` variables; unset or empty ones keep their defaults."""
+        environ = os.environ if environ is None else environ
+        values: dict[str, str] = {}
+        for spec in fields(cls):
+            raw = environ.get(f"LPS_{spec.name.upper()}") or environ.get(_ALIASES.get(spec.name, ""), "")
+            if raw:
+                values[spec.name] = raw
+        return cls.from_strings(values)
+
+    @classmethod
+    def from_strings(cls, values: Mapping[str, str]) -> Self:
+        converted: dict[str, Any] = {}
+        defaults = cls()
+        for name, raw in values.items():
+            default = getattr(defaults, name)
+            converted[name] = _convert(name, raw, default)
+        return cls(**converted)
+
+    def with_overrides(self, **changes: Any) -> Self:
+        return replace(self, **changes)
+
+    def queue_name(self, job_type: JobType) -> str:
+        """The RabbitMQ queue a job type's messages go to (`search`, `outbox`, with the prefix)."""
+        return f"{self.queue_prefix}{job_type.name.lower()}"
+
+    def broker_priority(self, job_type: JobType, priority: str | None) -> int:
+        return self.priority_levels[priority or self.default_priority[job_type.name]]
+
+    def max_attempts(self, job_type: JobType) -> int:
+        return self.search_max_attempts if job_type is JobType.SEARCH else self.outbox_max_attempts
+
+
+#: Other accepted names (the design writes the Naver pair as LPS_NAVER_CLIENT_ID / SECRET).
+_ALIASES = {"naver_client_secret": "LPS_NAVER_SECRET"}
+
+
+def _convert(name: str, raw: str, default: Any) -> Any:
+    try:
+        if isinstance(default, bool):
+            return raw.strip().lower() in {"1", "true", "yes", "on"}
+        if isinstance(default, int):
+            return int(raw)
+        if isinstance(default, float):
+            return float(raw)
+        if isinstance(default, tuple):
+            return _parse_list(raw)
+        if name == "priority_levels":
+            return {key: int(value) for key, value in _parse_map(raw).items()}
+        if isinstance(default, Mapping):
+            return _parse_map(raw)
+        return raw
+    except ValueError as error:
+        raise ValueError(f"LPS_{name.upper()}={raw!r}: {error}") from None

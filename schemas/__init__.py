@@ -1,0 +1,1 @@
+"""Shapes and codes shared by the gateway (`service`) and the workers (`actors`)."""

@@ -1,0 +1,148 @@
+"""Marshmallow schemas of the HTTP API: request validation and the OpenAPI document."""
+
+from typing import Any
+
+from marshmallow import RAISE, Schema, fields, pre_load, validate
+
+from schemas.codes import ErrorType, JobStatus, JobType, Priority
+
+PRODUCT_CODE_PATTERN = r"^[A-Za-z0-9._:-]{1,64}$"
+MAX_PRODUCTS_PER_REQUEST = 1000
+MAX_BODY_BYTES = 1024 * 1024
+#: Source names a product may ask for; the workers own their implementations.
+SOURCE_NAMES = ("coupang", "naver", "static")
+
+
+class BatchTooLarge(Exception):
+    """More products in one request than MAX_PRODUCTS_PER_REQUEST (HTTP_INVALID_CLIENT_REQUEST)."""
+
+
+class StrictSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+
+class ProductSchema(StrictSchema):
+    product_code = fields.String(required=True, validate=validate.Regexp(PRODUCT_CODE_PATTERN))
+    keyword = fields.String(required=True, validate=validate.Length(min=1, max=200))
+    model_no = fields.String(load_default=None, validate=validate.Length(min=1, max=100))
+    target_price = fields.Integer(load_default=None, strict=True, validate=validate.Range(min=1))
+    sources = fields.List(
+        fields.String(validate=validate.OneOf(SOURCE_NAMES)),
+        load_default=None,
+        validate=validate.Length(min=1, max=len(SOURCE_NAMES)),
+    )
+
+
+class SearchRequestSchema(StrictSchema):
+    products = fields.List(
+        fields.Nested(ProductSchema),
+        required=True,
+        validate=validate.Length(min=1, max=MAX_PRODUCTS_PER_REQUEST),
+    )
+    priority = fields.Enum(Priority, by_value=True, load_default=None)
+
+    @pre_load
+    def refuse_oversized_batch(self, data: Any, **_: Any) -> Any:
+        # Checked before field validation: an oversized batch is a client error of its own kind (419).
+        if isinstance(data, dict):
+            products = data.get("products")
+            if isinstance(products, list) and len(products) > MAX_PRODUCTS_PER_REQUEST:
+                raise BatchTooLarge(f"at most {MAX_PRODUCTS_PER_REQUEST} products per request")
+        return data
+
+
+class EnvelopeSchema(Schema):
+    result = fields.Integer(
+        required=True,
+        metadata={"description": "ErrorType: " + ", ".join(f"{e.name}={e.value}" for e in ErrorType)},
+    )
+    message = fields.String()
+
+
+class ErrorResponseSchema(EnvelopeSchema):
+    errors = fields.Dict(metadata={"description": "schema violations by field"})
+
+
+class EnqueuedJobSchema(Schema):
+    product_code = fields.String(required=True)
+    job_id = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf([s.name for s in JobStatus]))
+    duplicate = fields.Boolean(required=True)
+    enqueued = fields.Boolean(
+        metadata={"description": "false when the broker did not confirm; the reconciler publishes it later"}
+    )
+
+
+class SearchResponseSchema(EnvelopeSchema):
+    jobs = fields.List(fields.Nested(EnqueuedJobSchema), required=True)
+
+
+class ErrorInfoSchema(Schema):
+    type = fields.String()
+    message = fields.String()
+    at = fields.DateTime()
+    snapshot = fields.String()
+
+
+class AttemptSchema(Schema):
+    attempt = fields.Integer()
+    worker = fields.String()
+    started_at = fields.DateTime()
+    finished_at = fields.DateTime()
+    outcome = fields.String()
+    error = fields.Nested(ErrorInfoSchema)
+
+
+class JobSchema(Schema):
+    """A job as the API shows it (`job_id` is the document's ObjectId as 24 hex digits)."""
+
+    job_id = fields.String(required=True)
+    job_type = fields.String(validate=validate.OneOf([t.name for t in JobType]))
+    status = fields.String(validate=validate.OneOf([s.name for s in JobStatus]))
+    product_code = fields.String()
+    product = fields.Dict()
+    priority = fields.String()
+    source_job_id = fields.String()
+    attempts = fields.Integer()
+    max_attempts = fields.Integer()
+    created_at = fields.DateTime()
+    updated_at = fields.DateTime()
+    enqueued_at = fields.DateTime()
+    run_after = fields.DateTime()
+    started_at = fields.DateTime()
+    finished_at = fields.DateTime()
+    lease_until = fields.DateTime()
+    worker = fields.String()
+    last_error = fields.Nested(ErrorInfoSchema)
+    history = fields.List(fields.Nested(AttemptSchema))
+    result = fields.Dict()
+    delivery = fields.Dict()
+
+
+class JobResponseSchema(EnvelopeSchema):
+    job = fields.Nested(JobSchema, required=True)
+
+
+class QueueInfoSchema(Schema):
+    messages = fields.Integer()
+    consumers = fields.Integer()
+
+
+class StatsResponseSchema(EnvelopeSchema):
+    stats = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+    by_type = fields.Dict(keys=fields.String(), values=fields.Dict(), required=True)
+    queues = fields.Dict(keys=fields.String(), values=fields.Nested(QueueInfoSchema))
+
+
+class HealthResponseSchema(EnvelopeSchema):
+    checks = fields.Dict(keys=fields.String(), values=fields.String())
+
+
+def job_to_api(document: dict[str, Any]) -> dict[str, Any]:
+    """A stored job document in the API's shape: `_id` becomes `job_id`, ObjectIds become hex strings."""
+    view = {key: value for key, value in document.items() if key not in {"_id", "active"}}
+    view["job_id"] = str(document["_id"])
+    if "source_job_id" in document:
+        view["source_job_id"] = str(document["source_job_id"])
+    return JobSchema().dump(view)

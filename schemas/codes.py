@@ -1,0 +1,71 @@
+"""Result codes and job enums. Names and values are part of the public contract."""
+
+from enum import IntEnum, StrEnum
+
+
+class ErrorType(IntEnum):
+    """The `result` of every response envelope. Never collides with an HTTP status it is not."""
+
+    SUCCESS = 0
+    FAIL = 1
+    DB_RUN_FAILED = 10
+    DB_ALREADY_SAME_KEY = 11
+    DB_INVALID_KEY = 12
+    DB_EMPTY_DATA = 13
+    DB_INVALID_TYPE = 14
+    JSON_PARSE_ERROR = 100
+    INVALID_REQUEST_DATA = 101
+    INTERNAL_EXCEPTION = 102
+    HTTP_INVALID_CLIENT_REQUEST = 419
+    HTTP_TO_MANY_REQUEST = 429
+    HTTP_INVALID_CLIENT_ACCESS = 433
+    # The LPS domain range starts at 1500.
+    LPS_JOB_NOT_FOUND = 1500
+
+
+#: The HTTP status that goes with each result code.
+HTTP_STATUS: dict[ErrorType, int] = {
+    ErrorType.SUCCESS: 200,
+    ErrorType.FAIL: 500,
+    ErrorType.DB_RUN_FAILED: 503,
+    ErrorType.DB_ALREADY_SAME_KEY: 409,
+    ErrorType.DB_INVALID_KEY: 400,
+    ErrorType.DB_EMPTY_DATA: 404,
+    ErrorType.DB_INVALID_TYPE: 400,
+    ErrorType.JSON_PARSE_ERROR: 400,
+    ErrorType.INVALID_REQUEST_DATA: 400,
+    ErrorType.INTERNAL_EXCEPTION: 500,
+    ErrorType.HTTP_INVALID_CLIENT_REQUEST: 419,
+    ErrorType.HTTP_TO_MANY_REQUEST: 429,
+    ErrorType.HTTP_INVALID_CLIENT_ACCESS: 433,
+    ErrorType.LPS_JOB_NOT_FOUND: 404,
+}
+
+
+class _NamedIntEnum(IntEnum):
+    """An int enum stored and shown by its name (documents stay readable in ad-hoc queries)."""
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class JobStatus(_NamedIntEnum):
+    PENDING = 1
+    RUNNING = 2
+    DONE = 3
+    DEAD = 4
+
+
+#: Statuses in which a job holds the product_code's "one active job" slot.
+ACTIVE_STATUSES = (JobStatus.PENDING, JobStatus.RUNNING)
+
+
+class JobType(_NamedIntEnum):
+    SEARCH = 1  # heavy: a browser search
+    OUTBOX = 2  # light: delivery to the external API
+
+
+class Priority(StrEnum):
+    HIGH = "HIGH"
+    NORMAL = "NORMAL"
+    LOW = "LOW"

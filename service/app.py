@@ -1,0 +1,83 @@
+"""The gateway's app factory: `create_app(settings)` builds everything; clients live in cleanup contexts."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+
+from aiohttp import web
+from aiohttp_apigami import setup_aiohttp_apispec
+
+from infra.broker import Publisher, create_broker
+from infra.enqueue import JobEnqueuer
+from infra.jobs import JobRepository
+from infra.mongo import MONGO_UNAVAILABLE, MainDatabase, create_client, ensure_indexes
+from infra.settings import Settings
+from schemas.api import MAX_BODY_BYTES
+from schemas.codes import JobType
+from service import routes
+from service.errors import error_middleware
+from service.keys import DATABASE, ENQUEUER, JOBS, PUBLISHER, SETTINGS
+
+log = logging.getLogger(__name__)
+
+#: Seconds between attempts to create the indexes when MongoDB was down at start-up.
+INDEX_RETRY_INTERVAL = 5.0
+
+
+async def mongo_context(app: web.Application) -> AsyncIterator[None]:
+    settings = app[SETTINGS]
+    client = create_client(settings)
+    database = MainDatabase.open(client, settings.mongo_db)
+    app[DATABASE] = database
+    app[JOBS] = JobRepository(database)
+    # The gateway starts even while MongoDB is down (answering 503s) and creates the indexes once it is back.
+    index_task = asyncio.create_task(_ensure_indexes_until_done(database, settings))
+    yield
+    index_task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await index_task
+    await client.close()
+
+
+async def _ensure_indexes_until_done(database: MainDatabase, settings: Settings) -> None:
+    while True:
+        try:
+            await ensure_indexes(database, settings)
+            return
+        except MONGO_UNAVAILABLE as error:
+            log.warning("cannot create indexes yet (%s); retrying", type(error).__name__)
+            await asyncio.sleep(INDEX_RETRY_INTERVAL)
+
+
+async def broker_context(app: web.Application) -> AsyncIterator[None]:
+    settings = app[SETTINGS]
+    publisher = Publisher(create_broker(settings, middleware=[]))
+    await publisher.start(settings.queue_name(job_type) for job_type in JobType)
+    app[PUBLISHER] = publisher
+    yield
+    await publisher.close()
+
+
+async def enqueuer_context(app: web.Application) -> AsyncIterator[None]:
+    app[ENQUEUER] = JobEnqueuer(app[SETTINGS], app[JOBS], app[PUBLISHER])
+    yield
+
+
+def create_app(settings: Settings) -> web.Application:
+    app = web.Application(client_max_size=MAX_BODY_BYTES, middlewares=[error_middleware])
+    app[SETTINGS] = settings
+    app.cleanup_ctx.extend([mongo_context, broker_context, enqueuer_context])
+    routes.setup(app)
+    setup_aiohttp_apispec(
+        app,
+        title="LPS — Lowest Price Search",
+        version="1",
+        openapi_version="3.0.2",
+        url="/api/docs/swagger.json",
+        swagger_path="/api/docs",
+        in_place=True,
+    )
+    return app

@@ -1,0 +1,74 @@
+"""Every error answer is an envelope with the design's result code and HTTP status; no stack traces."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from aiohttp import web
+from aiohttp.typedefs import Handler
+
+from infra.mongo import MONGO_UNAVAILABLE
+from schemas.codes import HTTP_STATUS, ErrorType
+from schemas.envelope import envelope
+
+log = logging.getLogger(__name__)
+
+
+class ApiError(Exception):
+    """Raised by handlers; answered as `{"result": error_type, "message": ..., "errors": ...}`."""
+
+    def __init__(
+        self,
+        error_type: ErrorType,
+        message: str,
+        *,
+        errors: Any = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.error_type = error_type
+        self.message = message
+        self.errors = errors
+        self.headers = headers
+
+
+def envelope_response(
+    result: ErrorType, *, http_status: int | None = None, headers: dict[str, str] | None = None, **body: Any
+) -> web.Response:
+    return web.Response(
+        text=json.dumps(envelope(result, **body), ensure_ascii=False, default=str),
+        status=http_status or HTTP_STATUS[result],
+        content_type="application/json",
+        headers=headers,
+    )
+
+
+@web.middleware
+async def error_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Outermost middleware: turns every failure into an envelope."""
+    try:
+        return await handler(request)
+    except ApiError as error:
+        return envelope_response(error.error_type, headers=error.headers, message=error.message, errors=error.errors)
+    except web.HTTPRequestEntityTooLarge:
+        return envelope_response(ErrorType.HTTP_INVALID_CLIENT_REQUEST, message="request body too large")
+    except web.HTTPException as error:
+        if error.status < 400:
+            raise
+        # Unknown route or method: a client error that keeps its HTTP status.
+        return envelope_response(
+            ErrorType.INVALID_REQUEST_DATA, http_status=error.status, headers=_allow(error), message=error.reason
+        )
+    except MONGO_UNAVAILABLE as error:
+        log.warning("MongoDB unavailable: %s", type(error).__name__)
+        return envelope_response(ErrorType.DB_RUN_FAILED, message="database unavailable, try again later")
+    except Exception:
+        log.exception("unhandled error in %s %s", request.method, request.path)
+        return envelope_response(ErrorType.INTERNAL_EXCEPTION, message="internal error")
+
+
+def _allow(error: web.HTTPException) -> dict[str, str] | None:
+    allow = error.headers.get("Allow")
+    return {"Allow": allow} if allow else None

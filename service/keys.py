@@ -1,0 +1,15 @@
+"""Typed application state."""
+
+from aiohttp import web
+
+from infra.broker import Publisher
+from infra.enqueue import JobEnqueuer
+from infra.jobs import JobRepository
+from infra.mongo import MainDatabase
+from infra.settings import Settings
+
+SETTINGS = web.AppKey("settings", Settings)
+DATABASE = web.AppKey("database", MainDatabase)
+JOBS = web.AppKey("jobs", JobRepository)
+PUBLISHER = web.AppKey("publisher", Publisher)
+ENQUEUER = web.AppKey("enqueuer", JobEnqueuer)

@@ -1,0 +1,139 @@
+"""HTTP handlers of the gateway (prefix /v1/lps) plus health and readiness probes."""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import asdict
+from typing import Any
+
+from aiohttp import web
+from aiohttp_apigami import docs, match_info_schema, request_schema, response_schema
+from marshmallow import Schema, ValidationError, fields
+
+from infra.broker import AMQP_ERRORS
+from infra.jobs import parse_job_id
+from infra.mongo import MONGO_UNAVAILABLE
+from schemas.api import (
+    BatchTooLarge,
+    ErrorResponseSchema,
+    HealthResponseSchema,
+    JobResponseSchema,
+    SearchRequestSchema,
+    SearchResponseSchema,
+    StatsResponseSchema,
+    job_to_api,
+)
+from schemas.codes import ErrorType, JobStatus, JobType
+from service.errors import ApiError, envelope_response
+from service.keys import DATABASE, ENQUEUER, JOBS, PUBLISHER, SETTINGS
+
+log = logging.getLogger(__name__)
+
+PREFIX = "/v1/lps"
+
+_ERRORS = {
+    400: {"schema": ErrorResponseSchema, "description": "JSON_PARSE_ERROR (100) or INVALID_REQUEST_DATA (101)"},
+    419: {"schema": ErrorResponseSchema, "description": "HTTP_INVALID_CLIENT_REQUEST: body or batch too large"},
+    500: {"schema": ErrorResponseSchema, "description": "INTERNAL_EXCEPTION (102)"},
+    503: {"schema": ErrorResponseSchema, "description": "DB_RUN_FAILED (10): MongoDB unreachable"},
+}
+_NOT_FOUND = {404: {"schema": ErrorResponseSchema, "description": "LPS_JOB_NOT_FOUND (1500)"}}
+
+
+class JobIdPath(Schema):
+    job_id = fields.String(required=True, metadata={"description": "24 hex digits"})
+
+
+async def load_json_body(request: web.Request, schema: Schema) -> dict[str, Any]:
+    """Parse and validate a JSON body; each kind of bad input gets its own result code."""
+    raw = await request.read()  # over client_max_size: HTTPRequestEntityTooLarge -> 419
+    try:
+        data = json.loads(raw)
+    except ValueError:  # includes UnicodeDecodeError
+        raise ApiError(ErrorType.JSON_PARSE_ERROR, "request body is not valid JSON") from None
+    try:
+        return schema.load(data)
+    except BatchTooLarge as error:
+        raise ApiError(ErrorType.HTTP_INVALID_CLIENT_REQUEST, str(error)) from None
+    except ValidationError as error:
+        raise ApiError(ErrorType.INVALID_REQUEST_DATA, "invalid request data", errors=error.messages) from None
+
+
+@docs(
+    tags=["search"],
+    summary="Enqueue lowest-price searches",
+    description="One SEARCH job per distinct product_code; a product with an active job gets that job back "
+    "with duplicate=true.",
+    responses=_ERRORS,
+)
+@request_schema(SearchRequestSchema)
+@response_schema(SearchResponseSchema, 200)
+async def post_search(request: web.Request) -> web.Response:
+    body = await load_json_body(request, SearchRequestSchema())
+    priority = body["priority"].value if body["priority"] else None
+    submissions = await request.app[ENQUEUER].submit_search(body["products"], priority)
+    return envelope_response(ErrorType.SUCCESS, jobs=[asdict(s) for s in submissions])
+
+
+@docs(tags=["jobs"], summary="One job with its attempts, last error and result", responses=_ERRORS | _NOT_FOUND)
+@match_info_schema(JobIdPath)
+@response_schema(JobResponseSchema, 200)
+async def get_job(request: web.Request) -> web.Response:
+    job_id = parse_job_id(request.match_info["job_id"])
+    job = await request.app[JOBS].get(job_id) if job_id else None
+    if job is None:
+        raise ApiError(ErrorType.LPS_JOB_NOT_FOUND, "no such job")
+    return envelope_response(ErrorType.SUCCESS, job=job_to_api(job))
+
+
+@docs(tags=["jobs"], summary="Job counts by status and type, and the queues' depths", responses=_ERRORS)
+@response_schema(StatsResponseSchema, 200)
+async def get_queue_stats(request: web.Request) -> web.Response:
+    by_type = await request.app[JOBS].count_by_type_and_status()
+    stats = {status.name: sum(counts[status.name] for counts in by_type.values()) for status in JobStatus}
+    settings = request.app[SETTINGS]
+    queue_names = {job_type.name.lower(): settings.queue_name(job_type) for job_type in JobType}
+    try:
+        info = await request.app[PUBLISHER].queue_info(queue_names.values())
+    except AMQP_ERRORS:
+        log.warning("RabbitMQ unreachable while reading queue stats")
+        return envelope_response(
+            ErrorType.SUCCESS, stats=stats, by_type=by_type, message="RabbitMQ unreachable: queues unknown"
+        )
+    queues = {short: asdict(info[name]) for short, name in queue_names.items()}
+    return envelope_response(ErrorType.SUCCESS, stats=stats, by_type=by_type, queues=queues)
+
+
+@docs(tags=["health"], summary="Liveness: the process is up")
+@response_schema(HealthResponseSchema, 200)
+async def healthz(request: web.Request) -> web.Response:
+    return envelope_response(ErrorType.SUCCESS, status="up")
+
+
+@docs(tags=["health"], summary="Readiness: MongoDB and RabbitMQ reachable")
+@response_schema(HealthResponseSchema, 200)
+async def readyz(request: web.Request) -> web.Response:
+    checks: dict[str, str] = {}
+    try:
+        await request.app[DATABASE].write.command("ping")
+        checks["mongo"] = "ok"
+    except MONGO_UNAVAILABLE:
+        checks["mongo"] = "unreachable"
+    try:
+        await request.app[PUBLISHER].ping()
+        checks["rabbitmq"] = "ok"
+    except AMQP_ERRORS:
+        checks["rabbitmq"] = "unreachable"
+    if all(state == "ok" for state in checks.values()):
+        return envelope_response(ErrorType.SUCCESS, checks=checks)
+    result = ErrorType.DB_RUN_FAILED if checks["mongo"] != "ok" else ErrorType.FAIL
+    return envelope_response(result, http_status=503, checks=checks, message="not ready")
+
+
+def setup(app: web.Application) -> None:
+    app.router.add_post(f"{PREFIX}/search", post_search)
+    app.router.add_get(f"{PREFIX}/jobs/{{job_id}}", get_job)
+    app.router.add_get(f"{PREFIX}/queue/stats", get_queue_stats)
+    app.router.add_get("/healthz", healthz)
+    app.router.add_get("/readyz", readyz)

@@ -1,0 +1,59 @@
+"""Test harness: real servers, and a fresh database and fresh queues for every test.
+
+MongoDB: `LPS_MONGO_URL` when set (a real MongoDB 7), otherwise one embedded wire server for the
+session. RabbitMQ: `LPS_AMQP_URL` (default local). Every test gets its own database name and queue
+prefix and drops both afterwards, so the suite can run twice in a row and beside a dev stack.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import uuid
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+from aiohttp.test_utils import TestClient
+from pymongo import MongoClient
+
+from infra.embedded_mongo import embedded_mongo
+from infra.settings import Settings
+from service.app import create_app
+from tests.rabbit import delete_queues, queue_names_for_prefix
+
+_test_numbers = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def run_id() -> str:
+    return uuid.uuid4().hex[:8]
+
+
+@pytest.fixture(scope="session")
+def mongo_url() -> Iterator[str]:
+    if url := os.environ.get("LPS_MONGO_URL"):
+        yield url
+        return
+    with embedded_mongo() as url:
+        yield url
+
+
+@pytest.fixture
+def settings(mongo_url: str, run_id: str) -> Iterator[Settings]:
+    number = next(_test_numbers)
+    prefix = f"lpstest_{run_id}_{number}_"
+    settings = Settings.from_env().with_overrides(
+        mongo_url=mongo_url,
+        mongo_db=f"lps_test_{run_id}_{number}",
+        queue_prefix=prefix,
+        search_sources=("static",),
+    )
+    yield settings
+    with MongoClient(mongo_url, serverSelectionTimeoutMS=5000) as client:
+        client.drop_database(settings.mongo_db)
+    delete_queues(settings.amqp_url, queue_names_for_prefix(prefix))
+
+
+@pytest.fixture
+async def client(aiohttp_client, settings: Settings) -> AsyncIterator[TestClient]:
+    yield await aiohttp_client(create_app(settings))

@@ -1,0 +1,45 @@
+"""Looking into RabbitMQ from tests (plain pika, run off the event loop by the callers)."""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+
+import dramatiq
+import pika
+import pika.exceptions
+
+from schemas.codes import JobType
+
+
+def queue_names_for_prefix(prefix: str) -> list[str]:
+    names = [f"{prefix}{job_type.name.lower()}" for job_type in JobType]
+    return [name + suffix for name in names for suffix in ("", ".DQ", ".XQ")]
+
+
+def delete_queues(amqp_url: str, names: list[str]) -> None:
+    with contextlib.closing(pika.BlockingConnection(pika.URLParameters(amqp_url))) as connection:
+        for name in names:
+            channel = connection.channel()
+            with contextlib.suppress(pika.exceptions.ChannelClosedByBroker):
+                channel.queue_delete(name)
+            if channel.is_open:
+                channel.close()
+
+
+@dataclass(frozen=True, slots=True)
+class QueuedMessage:
+    message: dramatiq.Message
+    priority: int | None
+
+
+def drain(amqp_url: str, queue: str) -> list[QueuedMessage]:
+    """Take every ready message off a queue (acknowledged: the queue is empty afterwards)."""
+    taken: list[QueuedMessage] = []
+    with contextlib.closing(pika.BlockingConnection(pika.URLParameters(amqp_url))) as connection:
+        channel = connection.channel()
+        while True:
+            method, properties, body = channel.basic_get(queue, auto_ack=True)
+            if method is None:
+                return taken
+            taken.append(QueuedMessage(dramatiq.Message.decode(body), properties.priority))

@@ -1,0 +1,159 @@
+"""POST /v1/lps/search against real MongoDB (wire server) and real RabbitMQ."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from aiohttp.test_utils import TestClient
+from bson import ObjectId
+from pymongo import AsyncMongoClient
+
+from infra.settings import Settings
+from schemas.codes import JobType
+from tests.rabbit import drain
+
+
+async def post_search(client: TestClient, products: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    response = await client.post("/v1/lps/search", json={"products": products, **extra})
+    body = await response.json()
+    assert response.status == 200, body
+    assert body["result"] == 0
+    return body
+
+
+async def stored_jobs(settings: Settings, query: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    client = AsyncMongoClient(settings.mongo_url, tz_aware=True)
+    try:
+        return await client[settings.mongo_db].jobs.find(query or {}).to_list()
+    finally:
+        await client.close()
+
+
+async def test_enqueue_records_a_pending_job_and_publishes_its_message(client: TestClient, settings: Settings):
+    body = await post_search(
+        client,
+        [{"product_code": "SKU-1", "keyword": "아이폰 15 128GB", "model_no": "MTP03KH/A", "target_price": 1_090_000}],
+    )
+
+    [answer] = body["jobs"]
+    assert answer == {
+        "product_code": "SKU-1",
+        "job_id": answer["job_id"],
+        "status": "PENDING",
+        "duplicate": False,
+        "enqueued": True,
+    }
+    [job] = await stored_jobs(settings)
+    assert job["_id"] == ObjectId(answer["job_id"])
+    assert job["job_type"] == "SEARCH" and job["status"] == "PENDING" and job["active"] is True
+    assert job["product"] == {"keyword": "아이폰 15 128GB", "model_no": "MTP03KH/A", "target_price": 1_090_000}
+    assert job["attempts"] == 0 and job["max_attempts"] == settings.search_max_attempts
+    assert job["enqueued_at"] >= job["created_at"]
+
+    [queued] = await asyncio.to_thread(drain, settings.amqp_url, settings.queue_name(JobType.SEARCH))
+    assert queued.message.args == (answer["job_id"],)
+    assert queued.message.actor_name == "search"
+    assert queued.message.message_id == job["message_id"]
+    assert queued.priority == settings.priority_levels["NORMAL"]
+
+
+async def test_priority_maps_to_the_broker_priority_of_the_message(client: TestClient, settings: Settings):
+    await post_search(client, [{"product_code": "HI", "keyword": "a"}], priority="HIGH")
+    await post_search(client, [{"product_code": "LO", "keyword": "b"}], priority="LOW")
+
+    queued = await asyncio.to_thread(drain, settings.amqp_url, settings.queue_name(JobType.SEARCH))
+    # RabbitMQ hands out the highest priority first, whatever the publish order.
+    assert [q.priority for q in queued] == [9, 1]
+    jobs = {job["product_code"]: job for job in await stored_jobs(settings)}
+    assert [q.message.args[0] for q in queued] == [str(jobs["HI"]["_id"]), str(jobs["LO"]["_id"])]
+    assert jobs["HI"]["priority"] == "HIGH" and jobs["LO"]["priority"] == "LOW"
+
+
+async def test_product_with_an_active_job_gets_that_job_back_as_duplicate(client: TestClient, settings: Settings):
+    first = await post_search(client, [{"product_code": "DUP", "keyword": "x"}])
+    second = await post_search(client, [{"product_code": "DUP", "keyword": "x"}, {"product_code": "NEW", "keyword": "y"}])
+
+    dup, new = second["jobs"]
+    assert dup["job_id"] == first["jobs"][0]["job_id"] and dup["duplicate"] is True
+    assert "enqueued" not in dup  # not ours to publish
+    assert new["duplicate"] is False and new["enqueued"] is True
+    assert len(await stored_jobs(settings)) == 2
+    queued = await asyncio.to_thread(drain, settings.amqp_url, settings.queue_name(JobType.SEARCH))
+    assert len(queued) == 2
+
+
+async def test_product_code_repeated_in_one_request_is_enqueued_once(client: TestClient, settings: Settings):
+    body = await post_search(
+        client,
+        [
+            {"product_code": "R", "keyword": "first"},
+            {"product_code": "S", "keyword": "other"},
+            {"product_code": "R", "keyword": "second"},
+        ],
+    )
+
+    r1, s, r2 = body["jobs"]
+    assert [r1["product_code"], s["product_code"], r2["product_code"]] == ["R", "S", "R"]  # request order
+    assert r1["job_id"] == r2["job_id"] and (r1["duplicate"], r2["duplicate"]) == (False, True)
+    jobs = await stored_jobs(settings, {"product_code": "R"})
+    assert len(jobs) == 1 and jobs[0]["product"]["keyword"] == "first"
+    queued = await asyncio.to_thread(drain, settings.amqp_url, settings.queue_name(JobType.SEARCH))
+    assert sorted(q.message.args[0] for q in queued) == sorted([r1["job_id"], s["job_id"]])
+
+
+async def test_fifty_concurrent_posts_of_one_code_leave_exactly_one_active_job(client: TestClient, settings: Settings):
+    bodies = await asyncio.gather(*(post_search(client, [{"product_code": "RACE", "keyword": "k"}]) for _ in range(50)))
+
+    job_ids = {body["jobs"][0]["job_id"] for body in bodies}
+    assert len(job_ids) == 1
+    assert sum(not body["jobs"][0]["duplicate"] for body in bodies) == 1
+    assert len(await stored_jobs(settings, {"product_code": "RACE", "active": True})) == 1
+    queued = await asyncio.to_thread(drain, settings.amqp_url, settings.queue_name(JobType.SEARCH))
+    assert [q.message.args[0] for q in queued] == list(job_ids)
+
+
+async def test_job_status_shows_the_job_without_none_fields(client: TestClient):
+    posted = await post_search(client, [{"product_code": "ST-1", "keyword": "갤럭시 버즈"}])
+    job_id = posted["jobs"][0]["job_id"]
+
+    response = await client.get(f"/v1/lps/jobs/{job_id}")
+    body = await response.json()
+
+    assert response.status == 200 and body["result"] == 0
+    job = body["job"]
+    assert job["job_id"] == job_id and job["product_code"] == "ST-1"
+    assert (job["job_type"], job["status"], job["attempts"]) == ("SEARCH", "PENDING", 0)
+    assert job["product"] == {"keyword": "갤럭시 버즈"}  # model_no / target_price were None: absent
+    for absent in ("last_error", "result", "finished_at", "started_at", "worker", "_id", "active"):
+        assert absent not in job
+    assert job["created_at"].endswith("+00:00")
+
+
+async def test_stats_count_every_status_per_type_and_the_queue_depths(client: TestClient, settings: Settings):
+    await post_search(client, [{"product_code": f"C{i}", "keyword": "k"} for i in range(3)])
+
+    response = await client.get("/v1/lps/queue/stats")
+    body = await response.json()
+
+    assert response.status == 200 and body["result"] == 0
+    assert body["stats"] == {"PENDING": 3, "RUNNING": 0, "DONE": 0, "DEAD": 0}
+    assert body["by_type"] == {
+        "SEARCH": {"PENDING": 3, "RUNNING": 0, "DONE": 0, "DEAD": 0},
+        "OUTBOX": {"PENDING": 0, "RUNNING": 0, "DONE": 0, "DEAD": 0},
+    }
+    assert body["queues"]["search"] == {"messages": 3, "consumers": 0, "delayed": 0, "dead": 0}
+    assert body["queues"]["outbox"]["messages"] == 0
+
+
+async def test_jobs_are_recorded_but_reported_not_enqueued_when_rabbitmq_is_down(aiohttp_client, settings: Settings):
+    from service.app import create_app
+
+    unreachable = settings.with_overrides(amqp_url="amqp://guest:guest@127.0.0.1:1/")
+    client = await aiohttp_client(create_app(unreachable))
+
+    body = await post_search(client, [{"product_code": "NB-1", "keyword": "k"}, {"product_code": "NB-2", "keyword": "k"}])
+
+    assert [job["enqueued"] for job in body["jobs"]] == [False, False]
+    jobs = await stored_jobs(settings)
+    assert len(jobs) == 2 and all("enqueued_at" not in job and job["status"] == "PENDING" for job in jobs)
