@@ -29,8 +29,8 @@ def create_client(settings: Settings) -> AsyncMongoClient:
         tz_aware=True,
         serverSelectionTimeoutMS=timeout,
         connectTimeoutMS=timeout,
+        # Not timeoutMS: with it, server selection waits the whole operation budget, not the short timeout.
         socketTimeoutMS=max(timeout * 3, 10_000),
-        timeoutMS=max(timeout * 3, 10_000),
         appname="lps",
     )
 

@@ -133,7 +133,12 @@ async def readyz(request: web.Request) -> web.Response:
 
 def setup(app: web.Application) -> None:
     app.router.add_post(f"{PREFIX}/search", post_search)
-    app.router.add_get(f"{PREFIX}/jobs/{{job_id}}", get_job)
-    app.router.add_get(f"{PREFIX}/queue/stats", get_queue_stats)
-    app.router.add_get("/healthz", healthz)
-    app.router.add_get("/readyz", readyz)
+    app.router.add_routes(
+        [
+            # Any one path segment reaches the handler: a malformed id is "no such job", not "no such route".
+            web.get(f"{PREFIX}/jobs/{{job_id:[^/]+}}", get_job, allow_head=False),
+            web.get(f"{PREFIX}/queue/stats", get_queue_stats, allow_head=False),
+            web.get("/healthz", healthz, allow_head=False),
+            web.get("/readyz", readyz, allow_head=False),
+        ]
+    )

@@ -56,4 +56,4 @@ def settings(mongo_url: str, run_id: str) -> Iterator[Settings]:
 
 @pytest.fixture
 async def client(aiohttp_client, settings: Settings) -> AsyncIterator[TestClient]:
-    yield await aiohttp_client(create_app(settings))
+    return await aiohttp_client(create_app(settings))

@@ -46,9 +46,12 @@ async def test_enqueue_records_a_pending_job_and_publishes_its_message(client: T
     }
     [job] = await stored_jobs(settings)
     assert job["_id"] == ObjectId(answer["job_id"])
-    assert job["job_type"] == "SEARCH" and job["status"] == "PENDING" and job["active"] is True
+    assert job["job_type"] == "SEARCH"
+    assert job["status"] == "PENDING"
+    assert job["active"] is True
     assert job["product"] == {"keyword": "아이폰 15 128GB", "model_no": "MTP03KH/A", "target_price": 1_090_000}
-    assert job["attempts"] == 0 and job["max_attempts"] == settings.search_max_attempts
+    assert job["attempts"] == 0
+    assert job["max_attempts"] == settings.search_max_attempts
     assert job["enqueued_at"] >= job["created_at"]
 
     [queued] = await asyncio.to_thread(drain, settings.amqp_url, settings.queue_name(JobType.SEARCH))
@@ -67,17 +70,22 @@ async def test_priority_maps_to_the_broker_priority_of_the_message(client: TestC
     assert [q.priority for q in queued] == [9, 1]
     jobs = {job["product_code"]: job for job in await stored_jobs(settings)}
     assert [q.message.args[0] for q in queued] == [str(jobs["HI"]["_id"]), str(jobs["LO"]["_id"])]
-    assert jobs["HI"]["priority"] == "HIGH" and jobs["LO"]["priority"] == "LOW"
+    assert jobs["HI"]["priority"] == "HIGH"
+    assert jobs["LO"]["priority"] == "LOW"
 
 
 async def test_product_with_an_active_job_gets_that_job_back_as_duplicate(client: TestClient, settings: Settings):
     first = await post_search(client, [{"product_code": "DUP", "keyword": "x"}])
-    second = await post_search(client, [{"product_code": "DUP", "keyword": "x"}, {"product_code": "NEW", "keyword": "y"}])
+    second = await post_search(
+        client, [{"product_code": "DUP", "keyword": "x"}, {"product_code": "NEW", "keyword": "y"}]
+    )
 
     dup, new = second["jobs"]
-    assert dup["job_id"] == first["jobs"][0]["job_id"] and dup["duplicate"] is True
+    assert dup["job_id"] == first["jobs"][0]["job_id"]
+    assert dup["duplicate"] is True
     assert "enqueued" not in dup  # not ours to publish
-    assert new["duplicate"] is False and new["enqueued"] is True
+    assert new["duplicate"] is False
+    assert new["enqueued"] is True
     assert len(await stored_jobs(settings)) == 2
     queued = await asyncio.to_thread(drain, settings.amqp_url, settings.queue_name(JobType.SEARCH))
     assert len(queued) == 2
@@ -95,9 +103,11 @@ async def test_product_code_repeated_in_one_request_is_enqueued_once(client: Tes
 
     r1, s, r2 = body["jobs"]
     assert [r1["product_code"], s["product_code"], r2["product_code"]] == ["R", "S", "R"]  # request order
-    assert r1["job_id"] == r2["job_id"] and (r1["duplicate"], r2["duplicate"]) == (False, True)
+    assert r1["job_id"] == r2["job_id"]
+    assert (r1["duplicate"], r2["duplicate"]) == (False, True)
     jobs = await stored_jobs(settings, {"product_code": "R"})
-    assert len(jobs) == 1 and jobs[0]["product"]["keyword"] == "first"
+    assert len(jobs) == 1
+    assert jobs[0]["product"]["keyword"] == "first"
     queued = await asyncio.to_thread(drain, settings.amqp_url, settings.queue_name(JobType.SEARCH))
     assert sorted(q.message.args[0] for q in queued) == sorted([r1["job_id"], s["job_id"]])
 
@@ -120,9 +130,11 @@ async def test_job_status_shows_the_job_without_none_fields(client: TestClient):
     response = await client.get(f"/v1/lps/jobs/{job_id}")
     body = await response.json()
 
-    assert response.status == 200 and body["result"] == 0
+    assert response.status == 200
+    assert body["result"] == 0
     job = body["job"]
-    assert job["job_id"] == job_id and job["product_code"] == "ST-1"
+    assert job["job_id"] == job_id
+    assert job["product_code"] == "ST-1"
     assert (job["job_type"], job["status"], job["attempts"]) == ("SEARCH", "PENDING", 0)
     assert job["product"] == {"keyword": "갤럭시 버즈"}  # model_no / target_price were None: absent
     for absent in ("last_error", "result", "finished_at", "started_at", "worker", "_id", "active"):
@@ -136,7 +148,8 @@ async def test_stats_count_every_status_per_type_and_the_queue_depths(client: Te
     response = await client.get("/v1/lps/queue/stats")
     body = await response.json()
 
-    assert response.status == 200 and body["result"] == 0
+    assert response.status == 200
+    assert body["result"] == 0
     assert body["stats"] == {"PENDING": 3, "RUNNING": 0, "DONE": 0, "DEAD": 0}
     assert body["by_type"] == {
         "SEARCH": {"PENDING": 3, "RUNNING": 0, "DONE": 0, "DEAD": 0},
@@ -152,8 +165,11 @@ async def test_jobs_are_recorded_but_reported_not_enqueued_when_rabbitmq_is_down
     unreachable = settings.with_overrides(amqp_url="amqp://guest:guest@127.0.0.1:1/")
     client = await aiohttp_client(create_app(unreachable))
 
-    body = await post_search(client, [{"product_code": "NB-1", "keyword": "k"}, {"product_code": "NB-2", "keyword": "k"}])
+    body = await post_search(
+        client, [{"product_code": "NB-1", "keyword": "k"}, {"product_code": "NB-2", "keyword": "k"}]
+    )
 
     assert [job["enqueued"] for job in body["jobs"]] == [False, False]
     jobs = await stored_jobs(settings)
-    assert len(jobs) == 2 and all("enqueued_at" not in job and job["status"] == "PENDING" for job in jobs)
+    assert len(jobs) == 2
+    assert all("enqueued_at" not in job and job["status"] == "PENDING" for job in jobs)

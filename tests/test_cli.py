@@ -1,0 +1,56 @@
+"""The `lps` command as an operator runs it, in real subprocesses."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import time
+
+import aiohttp
+
+from infra.embedded_mongo import free_port, wait_for_port
+from infra.settings import Settings
+
+LPS = [sys.executable, "-m", "infra.cli"]
+
+
+async def test_lps_gateway_starts_embedded_mongo_and_serves_the_contract(settings: Settings):
+    port = free_port()
+    env = {key: value for key, value in os.environ.items() if key != "LPS_MONGO_URL"}
+    env |= {"LPS_HTTP_PORT": str(port), "LPS_QUEUE_PREFIX": settings.queue_prefix, "LPS_MONGO_DB": settings.mongo_db}
+    gateway = await asyncio.create_subprocess_exec(*LPS, "gateway", env=env, stderr=subprocess.PIPE)
+    try:
+        assert await asyncio.to_thread(wait_for_port, "127.0.0.1", port, 40), "gateway did not listen"
+        async with aiohttp.ClientSession(f"http://127.0.0.1:{port}") as http:
+            posted = await (
+                await http.post("/v1/lps/search", json={"products": [{"product_code": "CLI-1", "keyword": "k"}]})
+            ).json()
+            job_id = posted["jobs"][0]["job_id"]
+            job = await (await http.get(f"/v1/lps/jobs/{job_id}")).json()
+            ready = await (await http.get("/readyz")).json()
+        assert posted["result"] == 0
+        assert job["job"]["status"] == "PENDING"
+        assert ready["checks"] == {"mongo": "ok", "rabbitmq": "ok"}
+    finally:
+        gateway.terminate()
+        _, raw_stderr = await asyncio.wait_for(gateway.communicate(), timeout=20)
+    stderr = raw_stderr.decode()
+    assert gateway.returncode == 0, stderr
+    assert "started the embedded MongoDB-compatible server" in stderr
+
+
+def test_ensure_rabbitmq_reports_a_reachable_broker():
+    done = subprocess.run([*LPS, "ensure-rabbitmq"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0
+    assert "RabbitMQ: reachable" in done.stdout
+
+
+def test_ensure_rabbitmq_says_clearly_when_a_remote_broker_is_unreachable():
+    env = os.environ | {"LPS_AMQP_URL": "amqp://guest:guest@192.0.2.1:5672/"}  # TEST-NET: never routed
+    started = time.monotonic()
+    done = subprocess.run([*LPS, "ensure-rabbitmq"], capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 1
+    assert "not reachable" in done.stderr
+    assert time.monotonic() - started < 30

@@ -1,0 +1,151 @@
+"""Bad input and faults: every error is an envelope with the design's result code and HTTP status."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestClient
+
+from infra.embedded_mongo import embedded_mongo
+from infra.settings import Settings
+from schemas.api import MAX_PRODUCTS_PER_REQUEST
+from service.app import create_app
+
+PRODUCT = {"product_code": "OK-1", "keyword": "k"}
+
+
+async def answer(response) -> tuple[int, dict[str, Any]]:
+    return response.status, await response.json()
+
+
+@pytest.mark.parametrize(
+    ("payload", "field"),
+    [
+        ({}, "products"),
+        ({"products": []}, "products"),
+        ({"products": "P1"}, "products"),
+        ({"products": [{"keyword": "k"}]}, "product_code"),
+        ({"products": [{"product_code": "has space", "keyword": "k"}]}, "product_code"),
+        ({"products": [{"product_code": "x" * 65, "keyword": "k"}]}, "product_code"),
+        ({"products": [{"product_code": {"$gt": ""}, "keyword": "k"}]}, "product_code"),
+        ({"products": [{"product_code": "$where", "keyword": "k"}]}, "product_code"),
+        ({"products": [{"product_code": "P1", "keyword": ""}]}, "keyword"),
+        ({"products": [{"product_code": "P1", "keyword": "k" * 201}]}, "keyword"),
+        ({"products": [{"product_code": "P1", "keyword": {"$ne": None}}]}, "keyword"),
+        ({"products": [{"product_code": "P1", "keyword": "k", "target_price": "100"}]}, "target_price"),
+        ({"products": [{"product_code": "P1", "keyword": "k", "target_price": -5}]}, "target_price"),
+        ({"products": [{"product_code": "P1", "keyword": "k", "sources": ["ebay"]}]}, "sources"),
+        ({"products": [{"product_code": "P1", "keyword": "k", "colour": "red"}]}, "colour"),
+        ({"products": [PRODUCT], "priority": "URGENT"}, "priority"),
+        ({"products": [PRODUCT], "callback_url": "http://evil"}, "callback_url"),
+    ],
+)
+async def test_schema_violations_are_invalid_request_data_by_field(client: TestClient, payload: dict, field: str):
+    status, body = await answer(await client.post("/v1/lps/search", json=payload))
+
+    assert (status, body["result"]) == (400, 101)
+    assert field in json.dumps(body["errors"])
+
+
+async def test_nothing_is_recorded_when_any_product_is_invalid(client: TestClient):
+    payload = {"products": [PRODUCT, {"product_code": "bad code", "keyword": "k"}]}
+    status, body = await answer(await client.post("/v1/lps/search", json=payload))
+    assert (status, body["result"]) == (400, 101)
+    assert body["errors"] == {"products": {"1": {"product_code": ["String does not match expected pattern."]}}}
+
+    stats = await (await client.get("/v1/lps/queue/stats")).json()
+    assert stats["stats"]["PENDING"] == 0
+
+
+@pytest.mark.parametrize(
+    "raw", [b"{not json", b"", b"\xff\xfe\x00", b'{"products": [}'], ids=["broken", "empty", "binary", "truncated"]
+)
+async def test_a_body_that_is_not_json_is_a_json_parse_error(client: TestClient, raw: bytes):
+    status, body = await answer(await client.post("/v1/lps/search", data=raw))
+    assert (status, body["result"]) == (400, 100)
+
+
+@pytest.mark.parametrize("raw", [b"[1, 2]", b'"text"', b"null", b"42"])
+async def test_json_that_is_not_an_object_is_invalid_request_data(client: TestClient, raw: bytes):
+    status, body = await answer(await client.post("/v1/lps/search", data=raw))
+    assert (status, body["result"]) == (400, 101)
+
+
+async def test_more_products_than_allowed_is_an_invalid_client_request(client: TestClient):
+    products = [{"product_code": f"P{i}", "keyword": "k"} for i in range(MAX_PRODUCTS_PER_REQUEST + 1)]
+    status, body = await answer(await client.post("/v1/lps/search", json={"products": products}))
+    assert (status, body["result"]) == (419, 419)
+
+
+async def test_a_body_over_one_mebibyte_is_an_invalid_client_request(client: TestClient):
+    padding = "x" * (1024 * 1024)
+    status, body = await answer(await client.post("/v1/lps/search", data=f'{{"pad": "{padding}"}}'))
+    assert (status, body["result"]) == (419, 419)
+
+
+@pytest.mark.parametrize(
+    "job_id",
+    ["6b0c94574ddefc2888135973", "zzz", "6b0c94574ddefc288813597", "6b0c94574ddefc2888135973a", '{"$gt":""}'],
+    ids=["unknown", "not-hex", "23-hex", "25-hex", "operator"],
+)
+async def test_unknown_or_malformed_job_id_is_job_not_found(client: TestClient, job_id: str):
+    status, body = await answer(await client.get(f"/v1/lps/jobs/{job_id}"))
+    assert (status, body["result"]) == (404, 1500)
+
+
+async def test_unknown_route_and_wrong_method_answer_with_an_envelope(client: TestClient):
+    status, body = await answer(await client.get("/v1/lps/nowhere"))
+    assert (status, body["result"]) == (404, 101)
+    response = await client.get("/v1/lps/search")
+    status, body = await answer(response)
+    assert (status, body["result"]) == (405, 101)
+    assert response.headers["Allow"] == "POST"
+
+
+async def test_openapi_document_lists_every_endpoint(client: TestClient):
+    response = await client.get("/api/docs/swagger.json")
+    spec = await response.json()
+
+    assert spec["openapi"].startswith("3.")
+    assert {path: sorted(operations) for path, operations in spec["paths"].items()} == {
+        "/v1/lps/search": ["post"],
+        "/v1/lps/jobs/{job_id}": ["get"],
+        "/v1/lps/queue/stats": ["get"],
+        "/healthz": ["get"],
+        "/readyz": ["get"],
+    }
+    assert "SearchRequest" in spec["components"]["schemas"]
+    ui = await client.get("/api/docs")
+    assert ui.status == 200
+    assert "swagger" in (await ui.text()).lower()
+
+
+async def test_health_and_readiness_report_both_dependencies(client: TestClient):
+    status, body = await answer(await client.get("/healthz"))
+    assert (status, body) == (200, {"result": 0, "status": "up"})
+    status, body = await answer(await client.get("/readyz"))
+    assert (status, body) == (200, {"result": 0, "checks": {"mongo": "ok", "rabbitmq": "ok"}})
+
+
+async def test_mongodb_down_answers_503_db_run_failed_within_seconds(aiohttp_client, settings: Settings):
+    with embedded_mongo() as url:
+        client = await aiohttp_client(create_app(settings.with_overrides(mongo_url=url, mongo_timeout_ms=1500)))
+        status, _ = await answer(await client.post("/v1/lps/search", json={"products": [PRODUCT]}))
+        assert status == 200
+    # The server process is gone now.
+
+    for request in (
+        lambda: client.post("/v1/lps/search", json={"products": [{"product_code": "OK-2", "keyword": "k"}]}),
+        lambda: client.get("/v1/lps/jobs/6b0c94574ddefc2888135973"),
+        lambda: client.get("/v1/lps/queue/stats"),
+    ):
+        started = time.monotonic()
+        status, body = await answer(await request())
+        assert (status, body["result"]) == (503, 10)
+        assert "Traceback" not in json.dumps(body)
+        assert time.monotonic() - started < 8
+    status, body = await answer(await client.get("/readyz"))
+    assert (status, body["result"], body["checks"]["mongo"]) == (503, 10, "unreachable")

@@ -1,0 +1,68 @@
+"""Pure units: the contract's codes, the envelope and settings parsing."""
+
+from __future__ import annotations
+
+import pytest
+
+from infra.settings import Settings
+from schemas.codes import HTTP_STATUS, ErrorType, JobStatus, JobType
+from schemas.envelope import drop_none, envelope
+
+
+def test_result_codes_have_the_contract_values():
+    assert {e.name: e.value for e in ErrorType} == {
+        "SUCCESS": 0, "FAIL": 1, "DB_RUN_FAILED": 10, "DB_ALREADY_SAME_KEY": 11, "DB_INVALID_KEY": 12,
+        "DB_EMPTY_DATA": 13, "DB_INVALID_TYPE": 14, "JSON_PARSE_ERROR": 100, "INVALID_REQUEST_DATA": 101,
+        "INTERNAL_EXCEPTION": 102, "HTTP_INVALID_CLIENT_REQUEST": 419, "HTTP_TO_MANY_REQUEST": 429,
+        "HTTP_INVALID_CLIENT_ACCESS": 433, "LPS_JOB_NOT_FOUND": 1500,
+    }  # fmt: skip
+    assert {s.name: s.value for s in JobStatus} == {"PENDING": 1, "RUNNING": 2, "DONE": 3, "DEAD": 4}
+    assert {t.name: t.value for t in JobType} == {"SEARCH": 1, "OUTBOX": 2}
+    assert set(HTTP_STATUS) == set(ErrorType)
+
+
+def test_result_codes_that_are_not_http_statuses_never_look_like_one():
+    http_like = {e for e in ErrorType if 100 <= e.value <= 599}
+    assert all(HTTP_STATUS[e] == e.value or e.value in (100, 101, 102) for e in http_like)
+
+
+def test_envelope_drops_none_at_any_depth_but_keeps_falsy_values():
+    body = envelope(ErrorType.SUCCESS, job={"a": None, "b": 0, "c": [{"d": None, "e": False}], "f": ""}, g=None)
+    assert body == {"result": 0, "job": {"b": 0, "c": [{"e": False}], "f": ""}}
+    assert drop_none([None, {"x": None}]) == [None, {}]
+
+
+def test_settings_read_every_lps_variable_with_types():
+    settings = Settings.from_env(
+        {
+            "LPS_MONGO_DB": "other",
+            "LPS_HTTP_PORT": "9000",
+            "LPS_RETRY_MIN_BACKOFF": "0.5",
+            "LPS_SEARCH_SOURCES": "static, naver",
+            "LPS_API_KEYS": "backoffice=k1,ops=k2",
+            "LPS_PRIORITY_LEVELS": "HIGH=8,NORMAL=4,LOW=0",
+            "LPS_NAVER_CLIENT_ID": "id",
+            "LPS_NAVER_SECRET": "secret",
+            "UNRELATED": "x",
+        }
+    )
+    assert settings.mongo_db == "other"
+    assert settings.http_port == 9000
+    assert settings.retry_min_backoff == 0.5
+    assert settings.search_sources == ("static", "naver")
+    assert settings.api_keys == {"backoffice": "k1", "ops": "k2"}
+    assert settings.broker_priority(JobType.SEARCH, "HIGH") == 8
+    assert settings.broker_priority(JobType.SEARCH, None) == 4  # SEARCH defaults to NORMAL
+    assert (settings.naver_client_id, settings.naver_client_secret) == ("id", "secret")
+    assert settings.mongo_url is None  # unset: the embedded server is started
+
+
+def test_settings_name_the_variable_of_a_bad_value():
+    with pytest.raises(ValueError, match="LPS_HTTP_PORT"):
+        Settings.from_env({"LPS_HTTP_PORT": "eighty"})
+
+
+def test_queue_names_carry_the_prefix():
+    settings = Settings(queue_prefix="dev_")
+    assert settings.queue_name(JobType.SEARCH) == "dev_search"
+    assert settings.queue_name(JobType.OUTBOX) == "dev_outbox"
