@@ -6,10 +6,12 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import sys
 from collections.abc import Iterator
 
 from infra.settings import Settings
+from schemas.codes import JobType
 
 log = logging.getLogger("lps")
 
@@ -46,6 +48,51 @@ def cmd_gateway(args: argparse.Namespace) -> int:
     return 0
 
 
+#: Pool defaults: searches are heavy (a browser each), deliveries are light HTTP calls.
+POOL_DEFAULTS = {"search": {"processes": 1, "threads": 2}, "outbox": {"processes": 1, "threads": 16}}
+
+
+def worker_command(
+    pool: str, settings: Settings, *, processes: int, threads: int, shutdown_timeout: float
+) -> list[str]:
+    """The Dramatiq CLI invocation of a pool (`lps worker` execs it; `lps dev` supervises it)."""
+    queue = settings.queue_name(JobType[pool.upper()])
+    return [
+        sys.executable, "-m", "dramatiq", "actors.worker:setup",
+        "--queues", queue,
+        "--processes", str(processes),
+        "--threads", str(threads),
+        "--worker-shutdown-timeout", str(int(shutdown_timeout * 1000)),
+    ]  # fmt: skip
+
+
+def worker_environment(pool: str, threads: int) -> dict[str, str]:
+    env = dict(os.environ)
+    if pool == "search":
+        # Broker priority only reorders what is still queued: prefetch no more than the pool can run.
+        env.setdefault("dramatiq_queue_prefetch", str(threads))
+    return env
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    settings = Settings.from_env()
+    if not settings.mongo_url:
+        print(
+            "lps: set LPS_MONGO_URL to the MongoDB the gateway uses (e.g. one started by `lps mongo`)", file=sys.stderr
+        )
+        return 2
+    defaults = POOL_DEFAULTS[args.pool]
+    threads = args.threads or defaults["threads"]
+    command = worker_command(
+        args.pool,
+        settings,
+        processes=args.processes or defaults["processes"],
+        threads=threads,
+        shutdown_timeout=args.shutdown_timeout,
+    )
+    os.execve(command[0], command, worker_environment(args.pool, threads))
+
+
 def cmd_mongo(args: argparse.Namespace) -> int:
     from infra.embedded_mongo import serve
 
@@ -79,6 +126,15 @@ def build_parser() -> argparse.ArgumentParser:
     mongo.add_argument("--port", type=int, default=27017)
     mongo.add_argument("--data", metavar="FILE", help="SQLite file that keeps the data (default: in memory)")
     mongo.set_defaults(run=cmd_mongo)
+
+    worker = commands.add_parser("worker", help="a worker pool: real Dramatiq worker processes")
+    worker.add_argument("pool", choices=sorted(POOL_DEFAULTS))
+    worker.add_argument("--processes", type=int, help="worker processes (default: 1)")
+    worker.add_argument("--threads", type=int, help="threads per process (default: search 2, outbox 16)")
+    worker.add_argument(
+        "--shutdown-timeout", type=float, default=30.0, help="seconds in-flight jobs get to finish on SIGTERM"
+    )
+    worker.set_defaults(run=cmd_worker)
 
     rabbit = commands.add_parser(
         "ensure-rabbitmq", help="check LPS_AMQP_URL answers; start a local rabbitmq-server if stopped"

@@ -12,7 +12,8 @@ from datetime import datetime
 from typing import Any
 
 from bson import ObjectId
-from pymongo.errors import BulkWriteError
+from pymongo import ReturnDocument
+from pymongo.errors import BulkWriteError, DuplicateKeyError
 
 from infra.mongo import MainDatabase
 from schemas.codes import JobStatus, JobType
@@ -67,6 +68,30 @@ class InsertOutcome:
     created: list[dict[str, Any]] = field(default_factory=list)
     #: product_code -> the active job that already held the product (the "duplicate" answer).
     existing: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+#: How many attempts `history` keeps (the newest).
+HISTORY_LIMIT = 20
+
+
+def history_entry(
+    job: dict[str, Any], *, finished_at: datetime, outcome: str, error: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The record of the attempt `job` is in (its `attempts`, `worker` and `started_at`)."""
+    entry = {
+        "attempt": job["attempts"],
+        "worker": job.get("worker"),
+        "started_at": job.get("started_at"),
+        "finished_at": finished_at,
+        "outcome": outcome,
+    }
+    if error is not None:
+        entry["error"] = error
+    return entry
+
+
+def _push_history(entry: dict[str, Any]) -> dict[str, Any]:
+    return {"history": {"$each": [entry], "$slice": -HISTORY_LIMIT}}
 
 
 class JobRepository:
@@ -131,3 +156,117 @@ class JobRepository:
             if job_type in counts and status in counts[job_type]:
                 counts[job_type][status] = row["n"]
         return counts
+
+    # The status machine. Each transition is one conditional update on (_id, expected state):
+    #   PENDING --claim--> RUNNING --complete--> DONE
+    #   RUNNING --schedule_retry--> PENDING (run_after, last_error; still active)
+    #   RUNNING --kill--> DEAD
+    #   RUNNING with an expired lease --take_over--> RUNNING (the lost attempt goes into history)
+    # The finishing transitions match the attempt number too, so a worker whose lease expired and was
+    # taken over cannot overwrite the new holder's outcome.
+
+    def _running(self, worker: str, now: datetime, lease_until: datetime) -> dict[str, Any]:
+        return {
+            "status": JobStatus.RUNNING.name,
+            "worker": worker,
+            "started_at": now,
+            "lease_until": lease_until,
+            "updated_at": now,
+        }
+
+    async def claim(
+        self, job_id: ObjectId, *, worker: str, now: datetime, lease_until: datetime
+    ) -> dict[str, Any] | None:
+        return await self._jobs.find_one_and_update(
+            {"_id": job_id, "status": JobStatus.PENDING.name},
+            {"$set": self._running(worker, now, lease_until), "$inc": {"attempts": 1}},
+            return_document=ReturnDocument.AFTER,
+        )
+
+    async def take_over(
+        self, job_id: ObjectId, *, worker: str, now: datetime, lease_until: datetime
+    ) -> dict[str, Any] | None:
+        """Claim a RUNNING job whose lease expired (its worker died); records the lost attempt."""
+        stale = await self._jobs.find_one(
+            {"_id": job_id, "status": JobStatus.RUNNING.name, "lease_until": {"$lt": now}}
+        )
+        if stale is None:
+            return None
+        lost = history_entry(
+            stale,
+            finished_at=now,
+            outcome="LOST",
+            error={
+                "type": "WORKER_LOST",
+                "message": "the worker stopped during the attempt (lease expired)",
+                "at": now,
+            },
+        )
+        return await self._jobs.find_one_and_update(
+            {
+                "_id": job_id,
+                "status": JobStatus.RUNNING.name,
+                "attempts": stale["attempts"],
+                "lease_until": stale["lease_until"],
+            },
+            {"$set": self._running(worker, now, lease_until), "$inc": {"attempts": 1}, "$push": _push_history(lost)},
+            return_document=ReturnDocument.AFTER,
+        )
+
+    async def _finish_attempt(self, job: dict[str, Any], update: dict[str, Any]) -> bool:
+        result = await self._jobs.update_one(
+            {"_id": job["_id"], "status": JobStatus.RUNNING.name, "attempts": job["attempts"]}, update
+        )
+        return result.modified_count == 1
+
+    async def complete(self, job: dict[str, Any], *, now: datetime, outcome: dict[str, Any]) -> bool:
+        """RUNNING -> DONE with the attempt's output (`result` for SEARCH, `delivery` for OUTBOX)."""
+        return await self._finish_attempt(
+            job,
+            {
+                "$set": {"status": JobStatus.DONE.name, "finished_at": now, "updated_at": now, **outcome},
+                "$unset": {"active": "", "lease_until": ""},
+                "$push": _push_history(history_entry(job, finished_at=now, outcome="DONE")),
+            },
+        )
+
+    async def schedule_retry(
+        self, job: dict[str, Any], *, now: datetime, error: dict[str, Any], run_after: datetime
+    ) -> bool:
+        """RUNNING -> PENDING: the job keeps its product's active slot until `run_after`."""
+        return await self._finish_attempt(
+            job,
+            {
+                "$set": {
+                    "status": JobStatus.PENDING.name,
+                    "run_after": run_after,
+                    "last_error": error,
+                    "updated_at": now,
+                },
+                "$unset": {"lease_until": ""},
+                "$push": _push_history(history_entry(job, finished_at=now, outcome="RETRY", error=error)),
+            },
+        )
+
+    async def kill(self, job: dict[str, Any], *, now: datetime, error: dict[str, Any]) -> bool:
+        """RUNNING -> DEAD: attempts exhausted or a permanent error. The product is free for a new job."""
+        return await self._finish_attempt(
+            job,
+            {
+                "$set": {"status": JobStatus.DEAD.name, "last_error": error, "finished_at": now, "updated_at": now},
+                "$unset": {"active": "", "lease_until": ""},
+                "$push": _push_history(history_entry(job, finished_at=now, outcome="DEAD", error=error)),
+            },
+        )
+
+    async def get_current(self, job_id: ObjectId) -> dict[str, Any] | None:
+        """The job as the primary has it (for decisions, not for display)."""
+        return await self._jobs.find_one({"_id": job_id})
+
+    async def insert_follow_up(self, document: dict[str, Any]) -> bool:
+        """Insert a job another job spawned (OUTBOX for a DONE SEARCH); False when it already exists."""
+        try:
+            await self._jobs.insert_one(document)
+        except DuplicateKeyError:
+            return False
+        return True

@@ -48,6 +48,11 @@ class Settings:
     # Well below RabbitMQ's 30-minute consumer_timeout: delayed retries are held unacked.
     retry_max_backoff: float = 600.0
     blocked_backoff_factor: float = 4.0
+    # Seconds one attempt may take; a job's lease is this plus a margin. Both far below consumer_timeout.
+    search_time_limit: float = 120.0
+    outbox_time_limit: float = 30.0
+    # How long past its time limit a RUNNING job's lease lasts before another worker may take it over.
+    lease_margin: float = 30.0
     retention_days: int = 30
     # Broker priority (0..MAX_PRIORITY) of each request priority, and each job type's default.
     priority_levels: Mapping[str, int] = field(
@@ -77,6 +82,20 @@ class Settings:
             converted[name] = _convert(name, raw, default)
         return cls(**converted)
 
+    def to_env(self) -> dict[str, str]:
+        """The `LPS_*` variables that rebuild these settings in a child process (`from_env`)."""
+        env: dict[str, str] = {}
+        for spec in fields(self):
+            value = getattr(self, spec.name)
+            if value is None:
+                continue
+            if isinstance(value, Mapping):
+                value = ",".join(f"{key}={item}" for key, item in value.items())
+            elif isinstance(value, tuple):
+                value = ",".join(value)
+            env[f"LPS_{spec.name.upper()}"] = str(value)
+        return env
+
     def with_overrides(self, **changes: Any) -> Self:
         return replace(self, **changes)
 
@@ -89,6 +108,9 @@ class Settings:
 
     def max_attempts(self, job_type: JobType) -> int:
         return self.search_max_attempts if job_type is JobType.SEARCH else self.outbox_max_attempts
+
+    def time_limit(self, job_type: JobType) -> float:
+        return self.search_time_limit if job_type is JobType.SEARCH else self.outbox_time_limit
 
 
 #: Other accepted names (the design writes the Naver pair as LPS_NAVER_CLIENT_ID / SECRET).

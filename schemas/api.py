@@ -5,6 +5,7 @@ from typing import Any
 from marshmallow import RAISE, Schema, fields, pre_load, validate
 
 from schemas.codes import ErrorType, JobStatus, JobType, Priority
+from schemas.envelope import drop_none
 
 PRODUCT_CODE_PATTERN = r"^[A-Za-z0-9._:-]{1,64}$"
 MAX_PRODUCTS_PER_REQUEST = 1000
@@ -146,3 +147,17 @@ def job_to_api(document: dict[str, Any]) -> dict[str, Any]:
     if "source_job_id" in document:
         view["source_job_id"] = str(document["source_job_id"])
     return JobSchema().dump(view)
+
+
+def delivery_payload(search_job: dict[str, Any]) -> dict[str, Any]:
+    """What the outbox POSTs to the back office: the finished search, without worker internals."""
+    return drop_none(
+        {
+            "job_id": str(search_job["_id"]),
+            "product_code": search_job["product_code"],
+            "product": search_job.get("product"),
+            "status": search_job["status"],
+            "result": search_job.get("result"),
+            "finished_at": search_job.get("finished_at"),
+        }
+    )

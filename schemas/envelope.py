@@ -1,6 +1,7 @@
 """The response envelope: `{"result": <ErrorType>, ...}` with None-valued keys left out at any depth."""
 
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 from schemas.codes import ErrorType
@@ -17,3 +18,10 @@ def drop_none(value: Any) -> Any:
 
 def envelope(result: ErrorType, **body: Any) -> dict[str, Any]:
     return drop_none({"result": int(result), **body})
+
+
+def json_default(value: Any) -> Any:
+    """json.dumps fallback: datetimes as ISO 8601, anything else (ObjectId, enums) as its string."""
+    if isinstance(value, datetime):
+        return value.isoformat()
+    return str(value)

@@ -11,7 +11,7 @@ from aiohttp.typedefs import Handler
 
 from infra.mongo import MONGO_UNAVAILABLE
 from schemas.codes import HTTP_STATUS, ErrorType
-from schemas.envelope import envelope
+from schemas.envelope import envelope, json_default
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +38,7 @@ def envelope_response(
     result: ErrorType, *, http_status: int | None = None, headers: dict[str, str] | None = None, **body: Any
 ) -> web.Response:
     return web.Response(
-        text=json.dumps(envelope(result, **body), ensure_ascii=False, default=str),
+        text=json.dumps(envelope(result, **body), ensure_ascii=False, default=json_default),
         status=http_status or HTTP_STATUS[result],
         content_type="application/json",
         headers=headers,

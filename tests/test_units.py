@@ -66,3 +66,10 @@ def test_queue_names_carry_the_prefix():
     settings = Settings(queue_prefix="dev_")
     assert settings.queue_name(JobType.SEARCH) == "dev_search"
     assert settings.queue_name(JobType.OUTBOX) == "dev_outbox"
+
+
+def test_settings_survive_the_trip_through_a_child_environment():
+    settings = Settings(
+        mongo_url="mongodb://x", search_sources=("static",), api_keys={"a": "b"}, retry_min_backoff=0.25, lease_margin=2
+    )
+    assert Settings.from_env(settings.to_env()) == settings

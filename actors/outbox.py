@@ -1,0 +1,71 @@
+"""OUTBOX jobs: deliver a finished search's result to the back office's API, signed and idempotent."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import time
+from typing import Any
+
+import aiohttp
+
+from actors.errors import PermanentJobError, RetryableJobError
+from actors.runtime import WorkerRuntime
+from infra.enqueue import utcnow
+from schemas.api import delivery_payload
+from schemas.envelope import json_default
+
+#: Statuses worth another try besides 5xx: the receiver was busy or slow.
+RETRYABLE_STATUSES = {408, 429}
+
+
+def sign(body: bytes, secret: str) -> str:
+    """`X-LPS-Signature` value: sha256=<hex HMAC-SHA256 of the exact body bytes>."""
+    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+
+
+def parse_retry_after(value: str | None) -> float | None:
+    try:
+        return max(float(value), 0.0) if value else None
+    except ValueError:
+        return None  # an HTTP-date: fall back to our own backoff
+
+
+async def work_outbox(job: dict[str, Any], runtime: WorkerRuntime) -> dict[str, Any]:
+    settings = runtime.settings
+    if not settings.outbox_url:
+        raise PermanentJobError("LPS_OUTBOX_URL is not configured", error_type="CONFIG")
+    source = await runtime.jobs.get_current(job["source_job_id"])
+    if source is None:
+        raise PermanentJobError("the search job of this delivery no longer exists", error_type="SOURCE_MISSING")
+    body = json.dumps(
+        delivery_payload(source), ensure_ascii=False, separators=(",", ":"), default=json_default
+    ).encode()
+    headers = {
+        "Content-Type": "application/json",
+        "Idempotency-Key": str(job["_id"]),
+        "X-LPS-Signature": sign(body, settings.outbox_secret),
+    }
+    started = time.perf_counter()
+    try:
+        async with runtime.http.post(
+            settings.outbox_url,
+            data=body,
+            headers=headers,
+            timeout=aiohttp.ClientTimeout(total=settings.outbox_time_limit),
+        ) as response:
+            await response.read()
+            status, retry_after = response.status, response.headers.get("Retry-After")
+    except (aiohttp.ClientError, TimeoutError) as error:
+        raise RetryableJobError(
+            f"delivery failed: {type(error).__name__}: {error}", error_type="DELIVERY_UNREACHABLE"
+        ) from error
+    ms = int((time.perf_counter() - started) * 1000)
+    if 200 <= status < 300:
+        return {"delivery": {"status_code": status, "ms": ms, "delivered_at": utcnow()}}
+    if status >= 500 or status in RETRYABLE_STATUSES:
+        raise RetryableJobError(
+            f"receiver answered {status}", error_type="DELIVERY_FAILED", retry_after=parse_retry_after(retry_after)
+        )
+    raise PermanentJobError(f"receiver refused the delivery with {status}", error_type="DELIVERY_REJECTED")

@@ -1,0 +1,116 @@
+"""SEARCH jobs: ask every source of the product concurrently, pick the lowest eligible offer."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import dramatiq
+from bson import ObjectId
+
+from actors.errors import JobError, RetryableJobError
+from actors.runtime import WorkerRuntime
+from actors.sources import Source, SourceError
+from actors.sources.static import StaticSource
+from infra.broker import job_message
+from infra.enqueue import utcnow
+from infra.jobs import new_job
+from infra.settings import Settings
+from schemas.codes import JobType
+from schemas.offers import Offer, SearchOutcome, SourceOutcome, SourceResult
+
+
+def build_sources(settings: Settings) -> dict[str, Source]:
+    return {"static": StaticSource(blocked_backoff_factor=settings.blocked_backoff_factor)}
+
+
+def eligible(offer: Offer) -> bool:
+    """Ads and sold-out offers never win."""
+    return offer.rejected is None and not offer.is_ad and not offer.sold_out
+
+
+def summarize(results: dict[str, SourceResult], searched_at: Any) -> dict[str, Any]:
+    offers = [offer for result in results.values() for offer in result.offers]
+    winners = sorted((offer for offer in offers if eligible(offer)), key=lambda offer: offer.price)
+    if winners:
+        outcome = SearchOutcome.FOUND
+    elif offers:
+        outcome = SearchOutcome.NO_MATCH
+    else:
+        outcome = SearchOutcome.NO_RESULTS
+    return {
+        "outcome": str(outcome),
+        "lowest": winners[0].as_document() if winners else None,
+        "offers": [offer.as_document() for offer in sorted(offers, key=lambda offer: offer.price)],
+        "searched_at": searched_at,
+    }
+
+
+async def _timed(source: Source, product: dict[str, Any]) -> tuple[SourceResult | BaseException, int]:
+    started = time.perf_counter()
+    try:
+        result: SourceResult | BaseException = await source.search(product)
+    except Exception as error:
+        result = error
+    return result, int((time.perf_counter() - started) * 1000)
+
+
+async def work_search(job: dict[str, Any], runtime: WorkerRuntime) -> dict[str, Any]:
+    """One attempt. Fails only when every source failed; a source's failure is otherwise recorded."""
+    product = job["product"]
+    names = product.get("sources") or runtime.settings.search_sources
+    sources = runtime.sources
+    unknown = [name for name in names if name not in sources]
+    if unknown:
+        raise RetryableJobError(f"sources not available in this worker: {', '.join(unknown)}", error_type="CONFIG")
+    outcomes = await asyncio.gather(*(_timed(sources[name], product) for name in names))
+
+    answered: dict[str, SourceResult] = {}
+    per_source: dict[str, dict[str, Any]] = {}
+    failures: list[BaseException] = []
+    for name, (outcome, ms) in zip(names, outcomes, strict=True):
+        if isinstance(outcome, SourceResult):
+            answered[name] = outcome
+            per_source[name] = {"outcome": str(outcome.outcome), "count": len(outcome.offers), "ms": ms}
+        else:
+            failures.append(outcome)
+            kind = outcome.outcome if isinstance(outcome, SourceError) else SourceOutcome.ERROR
+            per_source[name] = {"outcome": str(kind), "count": 0, "ms": ms, "error": str(outcome)[:300]}
+    if not answered:
+        raise _most_telling(failures)
+    result = summarize(answered, utcnow())
+    result["sources"] = per_source
+    return {"result": result}
+
+
+def _most_telling(failures: list[BaseException]) -> BaseException:
+    """The error a job fails with when all its sources failed: a permanent one, else the longest backoff."""
+    for failure in failures:
+        if isinstance(failure, JobError) and not isinstance(failure, RetryableJobError):
+            return failure
+    retryable = [f for f in failures if isinstance(f, RetryableJobError)]
+    if retryable:
+        return max(retryable, key=lambda f: f.backoff_factor)
+    return failures[0]
+
+
+async def spawn_outbox(job: dict[str, Any], runtime: WorkerRuntime) -> list[dramatiq.Message]:
+    """A DONE search gets one OUTBOX job (a unique index keeps it one) when delivery is configured."""
+    settings = runtime.settings
+    if not settings.outbox_url:
+        return []
+    outbox_id = ObjectId()
+    priority = settings.default_priority[JobType.OUTBOX.name]
+    message = job_message(settings, JobType.OUTBOX, str(outbox_id), settings.broker_priority(JobType.OUTBOX, priority))
+    document = new_job(
+        JobType.OUTBOX,
+        job_id=outbox_id,
+        product_code=job["product_code"],
+        priority=priority,
+        max_attempts=settings.max_attempts(JobType.OUTBOX),
+        now=utcnow(),
+        message_id=message.message_id,
+        source_job_id=job["_id"],
+    )
+    return [message] if await runtime.jobs.insert_follow_up(document) else []

@@ -1,0 +1,55 @@
+"""Search sources behind one small interface: `await source.search(product) -> SourceResult`.
+
+A source answers FOUND or NO_RESULTS, or raises a SourceError saying how it failed.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from actors.errors import RetryableJobError
+from schemas.offers import SourceOutcome, SourceResult
+
+
+class Source(Protocol):
+    name: str
+
+    async def search(self, product: dict[str, Any]) -> SourceResult: ...
+
+
+class SourceError(RetryableJobError):
+    """A source failed to answer; the search is retried when every source of the job failed."""
+
+    outcome = SourceOutcome.ERROR
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        snapshot: str | None = None,
+        backoff_factor: float = 1.0,
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(
+            message,
+            error_type=str(self.outcome),
+            snapshot=snapshot,
+            backoff_factor=backoff_factor,
+            retry_after=retry_after,
+        )
+
+
+class SourceBlocked(SourceError):
+    """The site refused us (403, Access Denied, maintenance): wait longer, never try to get around it."""
+
+    outcome = SourceOutcome.BLOCKED
+
+
+class SourceParseFailed(SourceError):
+    """The page's shape was not understood."""
+
+    outcome = SourceOutcome.PARSE_FAIL
+
+
+class SourceTimeout(SourceError):
+    outcome = SourceOutcome.TIMEOUT

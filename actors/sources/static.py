@@ -1,0 +1,75 @@
+"""`static`: a deterministic local source for tests and benchmarks (no network).
+
+Offers are derived from the keyword alone, so the same product always gets the same answer. A few
+directives in the keyword make it misbehave on purpose, for tests of the retry engine:
+`#fail` (retryable error), `#blocked`, `#fatal` (non-retryable), `#empty` (no results),
+`#slow=SECONDS`, `#crash` (the worker process dies mid-attempt).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+import re
+from typing import Any
+
+from actors.errors import PermanentJobError
+from actors.sources import SourceBlocked, SourceError
+from schemas.offers import Delivery, Offer, SourceOutcome, SourceResult
+
+_SLOW = re.compile(r"#slow=(\d+(?:\.\d+)?)")
+
+
+class StaticSource:
+    name = "static"
+
+    def __init__(self, blocked_backoff_factor: float = 1.0) -> None:
+        self._blocked_backoff_factor = blocked_backoff_factor
+
+    async def search(self, product: dict[str, Any]) -> SourceResult:
+        keyword: str = product["keyword"]
+        if slow := _SLOW.search(keyword):
+            await asyncio.sleep(float(slow.group(1)))
+        if "#crash" in keyword:
+            os._exit(70)  # what a segfaulting browser looks like to the broker: no ack, no goodbye
+        if "#fatal" in keyword:
+            raise PermanentJobError("static source: asked to fail for good", error_type="INVALID_PRODUCT")
+        if "#blocked" in keyword:
+            raise SourceBlocked("static source: asked to act blocked", backoff_factor=self._blocked_backoff_factor)
+        if "#fail" in keyword:
+            raise SourceError("static source: asked to fail")
+        if "#empty" in keyword:
+            return SourceResult(SourceOutcome.NO_RESULTS, [])
+        return SourceResult(SourceOutcome.FOUND, self.offers_for(keyword))
+
+    @staticmethod
+    def offers_for(keyword: str) -> list[Offer]:
+        """Five offers around a keyword-derived base price: the cheapest is an ad, the next sold out."""
+        title = _SLOW.sub("", keyword).strip()
+        seed = int.from_bytes(hashlib.sha256(title.encode()).digest()[:4])
+        base = 10_000 + seed % 90_000 // 10 * 10
+        digest = hashlib.sha256(title.encode()).hexdigest()[:8]
+        offers = []
+        for rank, (step, is_ad, sold_out, delivery) in enumerate(
+            [
+                (-2_000, True, False, Delivery.GENERAL),
+                (-1_000, False, True, Delivery.ROCKET),
+                (0, False, False, Delivery.ROCKET),
+                (1_500, False, False, Delivery.GENERAL),
+                (3_000, False, False, Delivery.ROCKET_SELLER),
+            ]
+        ):
+            offers.append(
+                Offer(
+                    source="static",
+                    title=f"{title} {rank + 1}",
+                    price=base + step,
+                    url=f"https://static.invalid/products/{digest}-{rank}",
+                    product_id=f"{digest}-{rank}",
+                    delivery=delivery,
+                    sold_out=sold_out,
+                    is_ad=is_ad,
+                )
+            )
+        return offers

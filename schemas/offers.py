@@ -1,0 +1,67 @@
+"""Offers and search outcomes: what sources return, what a SEARCH job's `result` stores and delivers."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from enum import StrEnum
+from typing import Any
+
+
+class Delivery(StrEnum):
+    ROCKET = "ROCKET"
+    ROCKET_FRESH = "ROCKET_FRESH"
+    ROCKET_DIRECT = "ROCKET_DIRECT"
+    ROCKET_SELLER = "ROCKET_SELLER"
+    ROCKET_INSTALL = "ROCKET_INSTALL"
+    GENERAL = "GENERAL"
+
+
+class SourceOutcome(StrEnum):
+    """How one source's search went. Only FOUND and NO_RESULTS are answers; the rest are failures."""
+
+    FOUND = "FOUND"
+    NO_RESULTS = "NO_RESULTS"
+    BLOCKED = "BLOCKED"
+    PARSE_FAIL = "PARSE_FAIL"
+    TIMEOUT = "TIMEOUT"
+    ERROR = "ERROR"
+
+
+class SearchOutcome(StrEnum):
+    """A SEARCH job's answer over all its sources."""
+
+    FOUND = "FOUND"  # a matching offer won
+    NO_MATCH = "NO_MATCH"  # offers exist, none is the product (or all are ads / sold out)
+    NO_RESULTS = "NO_RESULTS"  # no source had any offer
+
+
+@dataclass(slots=True)
+class Offer:
+    source: str
+    title: str
+    price: int  # KRW
+    url: str
+    product_id: str | None = None
+    item_id: str | None = None
+    vendor_item_id: str | None = None
+    delivery: Delivery = Delivery.GENERAL
+    sold_out: bool = False
+    is_ad: bool = False
+    unit_price: str | None = None
+    rating: float | None = None
+    review_count: int | None = None
+    #: Why the matcher refused this offer (None: accepted), so a person can audit a result.
+    rejected: str | None = None
+
+    def as_document(self) -> dict[str, Any]:
+        return {
+            key: (str(value) if isinstance(value, StrEnum) else value)
+            for key, value in asdict(self).items()
+            if value is not None
+        }
+
+
+@dataclass(slots=True)
+class SourceResult:
+    outcome: SourceOutcome
+    offers: list[Offer]

@@ -1,0 +1,150 @@
+"""Real worker pools, a real receiver for deliveries, and waits bounded in time."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import sys
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pika
+import pika.exceptions
+from aiohttp import web
+from bson import ObjectId
+from pymongo import AsyncMongoClient
+
+from infra.settings import Settings
+from schemas.codes import JobType
+
+
+async def eventually[T](probe: Callable[[], Awaitable[T | None]], *, within: float, what: str) -> T:
+    """Poll `probe` until it returns something truthy; fail the test after `within` seconds."""
+    deadline = time.monotonic() + within
+    while True:
+        value = await probe()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {within}s waiting for {what}")
+        await asyncio.sleep(0.1)
+
+
+def consumer_count(amqp_url: str, queue: str) -> int:
+    with contextlib.closing(pika.BlockingConnection(pika.URLParameters(amqp_url))) as connection:
+        try:
+            return connection.channel().queue_declare(queue, passive=True).method.consumer_count
+        except pika.exceptions.ChannelClosedByBroker:
+            return 0
+
+
+@dataclass
+class WorkerPool:
+    process: asyncio.subprocess.Process
+    log_path: Path
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+
+@contextlib.asynccontextmanager
+async def worker_pool(
+    settings: Settings, pool: str, log_dir: Path, *, threads: int | None = None, shutdown_timeout: float = 10
+) -> AsyncIterator[WorkerPool]:
+    """`lps worker POOL` as a real process group; stopped with SIGTERM (then SIGKILL) on exit."""
+    log_path = log_dir / f"{pool}-{time.monotonic_ns()}.log"
+    command = [sys.executable, "-m", "infra.cli", "worker", pool, "--shutdown-timeout", str(shutdown_timeout)]
+    if threads:
+        command += ["--threads", str(threads)]
+    with log_path.open("wb") as log:
+        process = await asyncio.create_subprocess_exec(
+            *command, env=os.environ | settings.to_env(), stdout=log, stderr=log, start_new_session=True
+        )
+    workers = WorkerPool(process, log_path)
+    queue = settings.queue_name(JobType[pool.upper()])
+    try:
+        await eventually(
+            lambda: _consuming(settings.amqp_url, queue, process), within=60, what=f"{pool} pool to consume"
+        )
+        yield workers
+    finally:
+        await stop_pool(workers)
+
+
+async def _consuming(amqp_url: str, queue: str, process: asyncio.subprocess.Process) -> bool:
+    if process.returncode is not None:
+        raise AssertionError(f"worker pool exited with {process.returncode}")
+    return await asyncio.to_thread(consumer_count, amqp_url, queue) > 0
+
+
+async def stop_pool(workers: WorkerPool, within: float = 30) -> int:
+    process = workers.process
+    if process.returncode is None:
+        # To the main process only: it forwards SIGTERM to its workers (a second one would kill them hard).
+        with contextlib.suppress(ProcessLookupError):
+            process.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.wait_for(process.wait(), within)
+        except TimeoutError:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            await process.wait()
+    return process.returncode
+
+
+@dataclass
+class Receiver:
+    """The back office's API, played by a local aiohttp server: records deliveries, fails on request."""
+
+    deliveries: list[dict[str, Any]] = field(default_factory=list)
+    failures: list[tuple[int, dict[str, str]]] = field(default_factory=list)
+    url: str = ""
+
+    def fail_next(self, times: int, status: int = 503, headers: dict[str, str] | None = None) -> None:
+        self.failures += [(status, headers or {})] * times
+
+    async def handle(self, request: web.Request) -> web.Response:
+        body = await request.read()
+        self.deliveries.append({"headers": dict(request.headers), "body": body})
+        if self.failures:
+            status, headers = self.failures.pop(0)
+            return web.Response(status=status, headers=headers, text="not now")
+        return web.json_response({"ok": True})
+
+    def app(self) -> web.Application:
+        app = web.Application()
+        app.router.add_post("/results", self.handle)
+        return app
+
+
+class JobsView:
+    """Reads job documents straight from MongoDB (what an operator's query would see)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._client = AsyncMongoClient(settings.mongo_url, tz_aware=True)
+        self.jobs = self._client[settings.mongo_db].jobs
+
+    async def get(self, job_id: str | ObjectId) -> dict[str, Any] | None:
+        return await self.jobs.find_one({"_id": ObjectId(job_id)})
+
+    async def finished(self, job_id: str | ObjectId, within: float = 60) -> dict[str, Any]:
+        async def probe() -> dict[str, Any] | None:
+            job = await self.get(job_id)
+            return job if job and job["status"] in ("DONE", "DEAD") else None
+
+        return await eventually(probe, within=within, what=f"job {job_id} to finish")
+
+    async def outbox_of(self, search_job_id: str, within: float = 60) -> dict[str, Any]:
+        async def probe() -> dict[str, Any] | None:
+            job = await self.jobs.find_one({"job_type": "OUTBOX", "source_job_id": ObjectId(search_job_id)})
+            return job if job and job["status"] in ("DONE", "DEAD") else None
+
+        return await eventually(probe, within=within, what=f"outbox of {search_job_id} to finish")
+
+    async def close(self) -> None:
+        await self._client.close()
