@@ -100,6 +100,16 @@ def cmd_mongo(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_receiver(args: argparse.Namespace) -> int:
+    from aiohttp import web
+
+    from infra.dev_receiver import create_receiver_app
+
+    print(f"lps receiver: set LPS_OUTBOX_URL=http://{args.host}:{args.port}/results", flush=True)
+    web.run_app(create_receiver_app(Settings.from_env().outbox_secret), host=args.host, port=args.port, print=None)
+    return 0
+
+
 def cmd_ensure_rabbitmq(args: argparse.Namespace) -> int:
     from infra.rabbitmq import RabbitMQUnavailable, ensure_rabbitmq
 
@@ -135,6 +145,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--shutdown-timeout", type=float, default=30.0, help="seconds in-flight jobs get to finish on SIGTERM"
     )
     worker.set_defaults(run=cmd_worker)
+
+    receiver = commands.add_parser("receiver", help="a local stand-in for the back office's API (prints deliveries)")
+    receiver.add_argument("--host", default="127.0.0.1")
+    receiver.add_argument("--port", type=int, default=9000)
+    receiver.set_defaults(run=cmd_receiver)
 
     rabbit = commands.add_parser(
         "ensure-rabbitmq", help="check LPS_AMQP_URL answers; start a local rabbitmq-server if stopped"
