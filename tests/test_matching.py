@@ -1,0 +1,228 @@
+"""The matcher: which offers are the product asked about, and the exact reason an offer was refused."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from actors.matching import match_offers
+from schemas.offers import Offer
+
+S24_ULTRA: dict[str, Any] = {"keyword": "갤럭시 S24 울트라 256GB"}
+
+
+def offer(title: str, price: int = 1_500_000, **fields: Any) -> Offer:
+    return Offer(source="static", title=title, price=price, url="https://example.test/p/1", **fields)
+
+
+def verdict(product: dict[str, Any], title: str, price: int = 1_500_000, **fields: Any) -> str | None:
+    (matched,) = match_offers(product, [offer(title, price, **fields)])
+    return matched.rejected
+
+
+def test_the_same_offers_come_back_in_input_order_with_a_verdict_each():
+    offers = [offer("갤럭시 S24 울트라 512GB"), offer("갤럭시 S24 울트라 256GB"), offer("갤럭시 S24 울트라 케이스")]
+    matched = match_offers(S24_ULTRA, iter(offers))
+    assert [id(item) for item in matched] == [id(item) for item in offers]
+    assert [item.rejected for item in matched] == ["capacity 512GB ≠ 256GB", None, "accessory: 케이스"]
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        ("갤럭시 S24 울트라 케이스 슬림 투명 젤리", "accessory: 케이스"),
+        ("갤럭시 S24 울트라 액정 보호필름 2매", "accessory: 보호필름"),
+        ("갤럭시 S24 울트라 9H 강화유리 풀커버", "accessory: 강화유리"),
+        ("Galaxy S24 Ultra Clear Case", "accessory: case"),
+        ("갤럭시 S24 울트라 호환 고속 충전기 45W", "compatible: 호환"),
+        ("갤럭시 S24 울트라 교체용 S펜", "replacement: 교체용"),
+    ],
+)
+def test_accessories_are_rejected_for_a_phone_keyword(title: str, reason: str):
+    assert verdict(S24_ULTRA, title, price=15_900) == reason
+
+
+def test_a_case_is_accepted_when_the_keyword_asks_for_a_case_in_any_spelling():
+    product = {"keyword": "아이폰 15 케이스", "target_price": 25_000}
+    assert verdict(product, "<b>아이폰 15</b> 맥세이프 <b>케이스</b> 투명 슬림", price=12_900) is None
+    assert verdict(product, "Apple 정품 iPhone 15 FineWoven Case", price=79_000) is None
+
+
+def test_a_case_keyword_still_rejects_other_accessories_and_used_cases():
+    product = {"keyword": "아이폰 15 케이스"}
+    assert verdict(product, "아이폰 15 강화유리 필름 2매", price=9_900) == "accessory: 강화유리"
+    assert verdict(product, "중고 아이폰 15 정품 실리콘 케이스", price=9_900) == "used: 중고"
+
+
+def test_a_gift_case_and_film_do_not_make_a_phone_an_accessory():
+    assert verdict(S24_ULTRA, "갤럭시 S24 울트라 256GB 자급제 (케이스+필름 증정)") is None
+    assert verdict(S24_ULTRA, "갤럭시 S24 울트라 256GB 자급제 케이스 포함") is None
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        ("중고 갤럭시 S24 울트라 256GB S급", "used: 중고"),
+        ("[리퍼] 갤럭시 S24 울트라 256GB", "refurbished: 리퍼"),
+        ("갤럭시 S24 울트라 256GB 리퍼브 A급", "refurbished: 리퍼브"),
+        ("Samsung Galaxy S24 Ultra 256GB Refurbished", "refurbished: refurbished"),
+        ("단순반품 갤럭시 S24 울트라 256GB 박스훼손", "returned: 반품"),
+        ("갤럭시 S24 울트라 256GB 전시상품 특가", "display: 전시"),
+        ("갤럭시 S24 울트라 256GB 오픈박스", "display: 오픈박스"),
+        ("갤럭시 S24 울트라 256GB 렌탈 36개월 약정", "rental: 렌탈"),
+        ("갤럭시 S24 울트라 256GB 단기 대여", "rental: 대여"),
+    ],
+)
+def test_used_refurbished_returned_display_and_rental_items_are_rejected(title: str, reason: str):
+    assert verdict(S24_ULTRA, title) == reason
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title"),
+    [
+        ("크록스 클로그", "크록스 클래식 클로그 슬리퍼 남녀공용"),
+        ("갤럭시 S24 울트라 256GB", "갤럭시 S24 울트라 256GB 자급제 무료반품"),
+        ("갤럭시 S24 울트라 256GB", "갤럭시 S24 울트라 256GB 미개봉 새상품 반품불가"),
+        ("쎈 중등 수학 1-1", "쎈 중등 수학 1-1 중고등 필수 유형 문제집"),
+        ("에스쁘아 비글로우 쿠션", "에스쁘아 프로테일러 비글로우 쿠션 커버력 좋은 15g"),
+        ("닥터지 수딩 크림", "닥터지 레드 블레미쉬 클리어 수딩 크림 70ml 스킨케어"),
+        ("삼성 서류가방", "Samsonite briefcase 서류가방"),
+    ],
+)
+def test_words_that_merely_contain_an_excluded_term_are_not_rejected(keyword: str, title: str):
+    assert verdict({"keyword": keyword}, title, price=50_000) is None
+
+
+def test_a_refill_is_accepted_when_the_keyword_asks_for_a_refill():
+    product = {"keyword": "려 함빛 샴푸 리필 500ml"}
+    assert verdict(product, "려 함빛 손상케어 샴푸 리필 500ml", price=8_900) is None
+    assert verdict({"keyword": "려 함빛 샴푸 500ml"}, "려 함빛 샴푸 리필 500ml", price=8_900) == "refill: 리필"
+
+
+def test_256gb_keyword_rejects_512gb_and_accepts_a_title_with_memory_and_storage():
+    assert verdict(S24_ULTRA, "삼성 갤럭시 S24 울트라 512GB 자급제") == "capacity 512GB ≠ 256GB"
+    assert verdict(S24_ULTRA, "삼성 갤럭시 S24 울트라 12GB 512GB") == "capacity 12GB, 512GB ≠ 256GB"
+    assert verdict(S24_ULTRA, "삼성 갤럭시 S24 울트라 12GB 256GB 티타늄 블랙") is None
+    assert verdict(S24_ULTRA, "삼성 갤럭시 S24 울트라 256기가 자급제") is None
+
+
+def test_1tb_and_1024gb_are_the_same_capacity():
+    assert verdict({"keyword": "삼성 포터블 SSD T7 1TB"}, "삼성전자 포터블 SSD T7 1024GB", price=139_000) is None
+    assert verdict({"keyword": "삼성 포터블 SSD T7 1024GB"}, "삼성전자 포터블 SSD T7 1TB", price=139_000) is None
+    reason = verdict({"keyword": "삼성 포터블 SSD T7 1024GB"}, "삼성전자 포터블 SSD T7 2TB", price=239_000)
+    assert reason == "capacity 2TB ≠ 1024GB"
+
+
+def test_30_pack_keyword_rejects_a_10_pack():
+    product = {"keyword": "맥심 모카골드 마일드 커피믹스 30개입"}
+    assert verdict(product, "맥심 모카골드 마일드 커피믹스 12g x 10개입", price=4_500) == "pack 10개입 ≠ 30개입"
+    assert verdict(product, "맥심 모카골드 마일드 커피믹스 12g x 30개입", price=9_800) is None
+
+
+def test_cans_pieces_and_bottles_are_one_pack_count():
+    product = {"keyword": "코카콜라 제로 355ml 24캔"}
+    assert verdict(product, "코카콜라 제로 355ml x 24개", price=19_900) is None
+    assert verdict(product, "코카콜라 제로 355ml 12캔", price=10_900) == "pack 12캔 ≠ 24캔"
+
+
+def test_500ml_keyword_rejects_1l_and_1l_equals_1000ml():
+    assert verdict({"keyword": "제주 삼다수 500ml 20병"}, "제주 삼다수 1L 20병", price=15_000) == "volume 1L ≠ 500ml"
+    assert verdict({"keyword": "제주 삼다수 1L 12병"}, "제주삼다수 1,000ml x 12병", price=11_000) is None
+    assert verdict({"keyword": "제주 삼다수 2L 6병"}, "제주 삼다수 2L 12병", price=11_000) == "pack 12병 ≠ 6병"
+
+
+def test_2kg_equals_2000g_and_1kg_is_rejected():
+    product = {"keyword": "백설 하얀설탕 2kg"}
+    assert verdict(product, "CJ 백설 하얀 설탕 2000g", price=4_980) is None
+    assert verdict(product, "CJ 백설 하얀 설탕 1kg", price=2_980) == "weight 1kg ≠ 2kg"
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        ("LG 올레드 evo 65인치", "LG 올레드 evo 55인치 OLED55C4KNA", "size 55인치 ≠ 65인치"),
+        ("애플 20W USB-C 전원 어댑터", "애플 정품 35W 듀얼 USB-C 전원 어댑터", "power 35W ≠ 20W"),
+        ("센트룸 멀티비타민 100정", "센트룸 멀티비타민 50정 x 2개", "tablets 50정 ≠ 100정"),
+    ],
+)
+def test_other_dimensions_must_agree_too(keyword: str, title: str, reason: str):
+    assert verdict({"keyword": keyword}, title, price=50_000) == reason
+
+
+def test_an_offer_without_numbers_in_the_title_is_not_rejected_for_units():
+    assert verdict({"keyword": "코카콜라 제로 355ml 24캔"}, "코카콜라 제로 제로콜라 탄산음료", price=19_900) is None
+
+
+def test_a_keyword_without_numbers_accepts_any_quantity():
+    assert verdict({"keyword": "코카콜라 제로"}, "코카콜라 제로 355ml 24캔", price=19_900) is None
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "삼성전자 갤럭시 S24 울트라 SM-S928N 256GB 자급제",
+        "삼성전자 갤럭시 S24 울트라 sms928n 256GB",
+        "삼성전자 갤럭시 S24 울트라 SM S928N 256GB",
+        "삼성전자 갤럭시 S24 울트라 SM\u2013S928N 256GB",  # en dash, as some sellers paste it
+        "삼성전자 갤럭시 S24 울트라 256GB SM-S928NZKEKOO 티타늄 블랙",  # colour and region suffix
+        "삼성 갤럭시S24울트라SM-S928N 256GB",
+    ],
+)
+def test_a_model_number_matches_with_or_without_dashes_and_spaces(title: str):
+    assert verdict({**S24_ULTRA, "model_no": "SM-S928N"}, title) is None
+
+
+def test_a_wrong_or_missing_model_number_is_rejected():
+    product = {**S24_ULTRA, "model_no": "SM-S928N"}
+    assert verdict(product, "삼성전자 갤럭시 S24 플러스 SM-S926N 256GB") == "model number SM-S928N missing"
+    assert verdict(product, "삼성전자 갤럭시 S24 울트라 256GB") == "model number SM-S928N missing"
+    apple = {"keyword": "아이폰 15 128GB", "model_no": "MTP03KH/A"}
+    assert verdict(apple, "Apple 아이폰 15 128GB 블랙 MTP03KH/A") is None
+    assert verdict(apple, "Apple 아이폰 15 128GB 블루 MTP13KH/A") == "model number MTP03KH/A missing"
+
+
+def test_a_model_number_inside_a_longer_code_is_not_a_match():
+    product = {"keyword": "카시오 지샥 DW-5600", "model_no": "DW-5600"}
+    assert verdict(product, "카시오 지샥 DW-5600BB-1 올블랙", price=99_000) is None
+    assert verdict(product, "카시오 지샥 DW-56001", price=99_000) == "model number DW-5600 missing"
+    assert verdict(product, "카시오 지샥 GDW-5600", price=99_000) == "model number DW-5600 missing"
+
+
+def test_naver_titles_with_b_tags_entities_and_full_width_characters_are_normalized():
+    product = {**S24_ULTRA, "model_no": "SM-S928N"}
+    naver = "<b>삼성전자</b> <b>갤럭시</b> S24 <b>울트라</b> <b>SM</b>-<b>S928N</b> <b>256GB</b> &amp; 케어플러스"
+    assert verdict(product, naver) is None
+    assert verdict(product, "<b>갤럭시</b> S24 울트라 SM-S928N 256GB &lt;중고&gt;") == "used: 중고"
+    assert verdict(product, "갤럭시 S24 울트라 ＳＭ－Ｓ９２８Ｎ ５１２ＧＢ") == "capacity 512GB ≠ 256GB"
+    assert verdict(product, "&lt;당일발송&gt; 갤럭시 S24 울트라 SM-S928N 256GB") is None
+
+
+def test_ads_and_sold_out_offers_are_rejected_whatever_their_title():
+    assert verdict(S24_ULTRA, "갤럭시 S24 울트라 256GB", is_ad=True) == "ad"
+    assert verdict(S24_ULTRA, "갤럭시 S24 울트라 256GB", sold_out=True) == "sold out"
+    assert verdict(S24_ULTRA, "갤럭시 S24 울트라 케이스", is_ad=True, sold_out=True) == "ad"
+
+
+def test_a_price_far_below_the_target_is_suspicious():
+    product = {"keyword": "아이폰 15 128GB", "target_price": 990_000}
+    title = "Apple 아이폰 15 128GB 자급제"
+    assert verdict(product, title, price=12_000) == "price 12,000 is under 30% of target 990,000"
+    assert verdict(product, title, price=296_999) == "price 296,999 is under 30% of target 990,000"
+    assert verdict(product, title, price=297_000) is None  # exactly 30 %: a deep sale, not a bait price
+
+
+def test_without_a_target_price_a_low_price_is_not_suspicious_but_no_price_is():
+    product = {"keyword": "아이폰 15 128GB"}
+    assert verdict(product, "Apple 아이폰 15 128GB 자급제", price=12_000) is None
+    assert verdict(product, "Apple 아이폰 15 128GB 자급제", price=0) == "no price"
+
+
+def test_the_first_broken_rule_gives_the_reason():
+    product = {**S24_ULTRA, "model_no": "SM-S928N", "target_price": 1_698_400}
+    assert verdict(product, "중고 갤럭시 S24 울트라 512GB", price=10_000) == "model number SM-S928N missing"
+    assert verdict(product, "중고 갤럭시 S24 울트라 SM-S928N 512GB", price=10_000) == "used: 중고"
+    assert verdict(product, "갤럭시 S24 울트라 SM-S928N 512GB", price=10_000) == "capacity 512GB ≠ 256GB"
+    assert verdict(product, "갤럭시 S24 울트라 SM-S928N 256GB", price=10_000) == (
+        "price 10,000 is under 30% of target 1,698,400"
+    )
