@@ -174,6 +174,66 @@ def _unit_conflict(title: str, wanted: tuple[_Quantity, ...]) -> str | None:
     return None
 
 
+# --- keyword words -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Word:
+    text: str
+    pattern: re.Pattern[str]
+    #: A digit at either edge: spaces must still separate it ("아이폰 15 128GB" is not "아이폰 15128gb").
+    digit_edged: bool
+
+
+#: Words sellers write in either script. Deliberately small: a miss only costs one offer, a wrong pair a bad match.
+_SPELLINGS: dict[str, tuple[str, ...]] = {
+    "아이폰": ("iphone",),
+    "아이패드": ("ipad",),
+    "맥북": ("macbook",),
+    "애플": ("apple",),
+    "갤럭시": ("galaxy",),
+    "삼성": ("samsung",),
+    "엘지": ("lg",),
+    "다이슨": ("dyson",),
+    "에어팟": ("airpods",),
+    "울트라": ("ultra",),
+    "프로": ("pro",),
+    "맥스": ("max",),
+    "플러스": ("plus",),
+    "미니": ("mini",),
+    "케이스": ("case",),
+}
+
+
+def _keyword_words(keyword: str) -> tuple[_Word, ...]:
+    """Every keyword word the title must contain.
+
+    Search pages mix in neighbours of the product (아이폰 14 for 아이폰 15, 펩시 for 코카콜라); a title missing
+    a word the back office typed is another product. Quantities are left to the unit rule (1L = 1000ml).
+    Titles write "아이폰15", "코카-콜라" and "코카 콜라", so words are looked for with dashes ignored and, where
+    no digit is at a word's edge, with spaces ignored too. A number must stand alone: "15" is not in "150".
+    """
+    words = []
+    for word in keyword.split():
+        compact = _SEPARATORS.sub("", word)
+        if not compact or _QUANTITY.fullmatch(word):
+            continue
+        lead = r"(?<!\d)" if compact[0].isdigit() else ""
+        tail = r"(?!\d)" if compact[-1].isdigit() else ""
+        spellings = "|".join(re.escape(spelling) for spelling in (compact, *_SPELLINGS.get(compact, ())))
+        words.append(_Word(compact, re.compile(f"{lead}(?:{spellings}){tail}"), bool(lead or tail)))
+    return tuple(words)
+
+
+def _missing_word(title: str, words: tuple[_Word, ...]) -> str | None:
+    undashed = title.replace("-", "")
+    compact = undashed.replace(" ", "")
+    for word in words:
+        if not (word.pattern.search(undashed) or (not word.digit_edged and word.pattern.search(compact))):
+            return f"keyword word missing: {word.text}"
+    return None
+
+
 # --- model number and price --------------------------------------------------------------------------------
 
 
@@ -208,6 +268,7 @@ class _Wanted:
     model: re.Pattern[str] | None
     allowed: frozenset[str]  # exclusion concepts the keyword itself asks for
     quantities: tuple[_Quantity, ...]
+    words: tuple[_Word, ...]
     target_price: int | None
 
 
@@ -219,6 +280,7 @@ def _wanted(product: Mapping[str, Any]) -> _Wanted:
         model=_model_pattern(model_no),
         allowed=_named_exclusions(keyword),
         quantities=_quantities(keyword),
+        words=_keyword_words(keyword),
         target_price=product.get("target_price") or None,
     )
 
@@ -235,6 +297,7 @@ def _rejection(offer: Offer, wanted: _Wanted) -> str | None:
     return (
         _excluded_term(title, wanted.allowed)
         or _unit_conflict(title, wanted.quantities)
+        or _missing_word(title, wanted.words)
         or _suspicious_price(offer.price, wanted.target_price)
     )
 

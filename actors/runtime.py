@@ -1,28 +1,31 @@
 """What one worker process shares between its threads.
 
 Dramatiq's AsyncIO middleware runs one event loop thread per worker process. MongoDB, HTTP and the
-browser clients live on that loop (created lazily there, closed at shutdown); worker threads hand
-coroutines to it with `run`. Attempts in flight are kept here so the status middleware and the actors
-agree on which job document an attempt works.
+browser clients live on that loop (created on first use there, closed at shutdown); worker threads
+hand coroutines to it with `run`. Attempts in flight are kept here so the status middleware and the
+actors agree on which job document an attempt works.
 """
 
 from __future__ import annotations
 
-import asyncio
 import os
 import socket
 import threading
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
 from dramatiq.asyncio import get_event_loop_thread
 from pymongo import AsyncMongoClient
 
+from actors.browser import BrowserPool
 from infra.jobs import JobRepository
 from infra.mongo import MainDatabase, create_client
+from infra.price_history import PriceHistory
 from infra.settings import Settings
+from infra.snapshots import SnapshotStore
 
 if TYPE_CHECKING:
     from actors.sources import Source
@@ -58,15 +61,13 @@ class Attempts:
 
 
 class WorkerRuntime:
-    def __init__(self, settings: Settings, build_sources: Callable[[Settings], Mapping[str, Source]]) -> None:
+    """The clients below are created on first use, on the loop thread: the only thread touching them."""
+
+    def __init__(self, settings: Settings, build_sources: Callable[[WorkerRuntime], Mapping[str, Source]]) -> None:
         self.settings = settings
-        self._build_sources = build_sources
-        self._sources: Mapping[str, Source] | None = None
         self.attempts = Attempts()
         self.identity = f"{socket.gethostname()}:{os.getpid()}"
-        self._mongo: AsyncMongoClient | None = None
-        self._jobs: JobRepository | None = None
-        self._http: aiohttp.ClientSession | None = None
+        self._build_sources = build_sources
 
     def worker_name(self) -> str:
         return f"{self.identity}:{threading.current_thread().name}"
@@ -79,30 +80,50 @@ class WorkerRuntime:
             raise RuntimeError("no event loop thread: the AsyncIO middleware is missing")
         return loop_thread.run_coroutine(coroutine)
 
-    # The clients below are created on first use, on the loop thread: the only thread that touches them.
+    @cached_property
+    def mongo(self) -> AsyncMongoClient:
+        return create_client(self.settings)
 
-    @property
+    @cached_property
+    def database(self) -> MainDatabase:
+        return MainDatabase.open(self.mongo, self.settings.mongo_db)
+
+    @cached_property
     def jobs(self) -> JobRepository:
-        if self._jobs is None:
-            self._mongo = create_client(self.settings)
-            self._jobs = JobRepository(MainDatabase.open(self._mongo, self.settings.mongo_db))
-        return self._jobs
+        return JobRepository(self.database)
 
-    @property
-    def sources(self) -> Mapping[str, Source]:
-        if self._sources is None:
-            self._sources = self._build_sources(self.settings)
-        return self._sources
+    @cached_property
+    def price_history(self) -> PriceHistory:
+        return PriceHistory(self.database.write)
 
-    @property
+    @cached_property
+    def snapshots(self) -> SnapshotStore:
+        return SnapshotStore(self.database.write)
+
+    @cached_property
     def http(self) -> aiohttp.ClientSession:
-        if self._http is None:
-            self._http = aiohttp.ClientSession(raise_for_status=False)
-        return self._http
+        return aiohttp.ClientSession()
+
+    @cached_property
+    def browser(self) -> BrowserPool:
+        """Chromium starts on the first search that needs it, not at worker boot."""
+        settings = self.settings
+        return BrowserPool(
+            settings.browser_path,
+            pages_per_browser=settings.browser_max_searches,
+            navigation_timeout=settings.browser_navigation_timeout,
+            owner=self.identity,
+        )
+
+    @cached_property
+    def sources(self) -> Mapping[str, Source]:
+        return self._build_sources(self)
 
     async def aclose(self) -> None:
-        if self._http is not None:
-            await self._http.close()
-        if self._mongo is not None:
-            await self._mongo.close()
-        await asyncio.sleep(0)
+        created = self.__dict__
+        if "browser" in created:
+            await self.browser.close()
+        if "http" in created:
+            await self.http.close()
+        if "mongo" in created:
+            await self.mongo.close()

@@ -10,23 +10,45 @@ import dramatiq
 from bson import ObjectId
 
 from actors.errors import JobError, RetryableJobError
+from actors.matching import match_offers
 from actors.runtime import WorkerRuntime
 from actors.sources import Source, SourceError
+from actors.sources.coupang import CoupangSource
+from actors.sources.naver import NaverSource
 from actors.sources.static import StaticSource
 from infra.broker import job_message
 from infra.enqueue import utcnow
 from infra.jobs import new_job
-from infra.settings import Settings
 from schemas.codes import JobType
+from schemas.envelope import drop_none
 from schemas.offers import Offer, SearchOutcome, SourceOutcome, SourceResult
 
 
-def build_sources(settings: Settings) -> dict[str, Source]:
-    return {"static": StaticSource(blocked_backoff_factor=settings.blocked_backoff_factor)}
+def build_sources(runtime: WorkerRuntime) -> dict[str, Source]:
+    """Every source a worker offers; built on the worker's event loop at its first search."""
+    settings = runtime.settings
+    return {
+        "static": StaticSource(blocked_backoff_factor=settings.blocked_backoff_factor),
+        "coupang": CoupangSource(
+            runtime.browser,
+            runtime.snapshots,
+            base_url=settings.coupang_base_url,
+            max_pages=settings.coupang_max_pages,
+            blocked_backoff_factor=settings.blocked_backoff_factor,
+        ),
+        "naver": NaverSource(
+            runtime.http,
+            base_url=settings.naver_base_url,
+            client_id=settings.naver_client_id,
+            client_secret=settings.naver_client_secret,
+            display=settings.naver_display,
+            sort=settings.naver_sort,
+        ),
+    }
 
 
 def eligible(offer: Offer) -> bool:
-    """Ads and sold-out offers never win."""
+    """The matcher refused nothing about it (ads and sold-out offers are refused there too)."""
     return offer.rejected is None and not offer.is_ad and not offer.sold_out
 
 
@@ -39,12 +61,14 @@ def summarize(results: dict[str, SourceResult], searched_at: Any) -> dict[str, A
         outcome = SearchOutcome.NO_MATCH
     else:
         outcome = SearchOutcome.NO_RESULTS
-    return {
-        "outcome": str(outcome),
-        "lowest": winners[0].as_document() if winners else None,
-        "offers": [offer.as_document() for offer in sorted(offers, key=lambda offer: offer.price)],
-        "searched_at": searched_at,
-    }
+    return drop_none(
+        {
+            "outcome": str(outcome),
+            "lowest": winners[0].as_document() if winners else None,
+            "offers": [offer.as_document() for offer in sorted(offers, key=lambda offer: offer.price)],
+            "searched_at": searched_at,
+        }
+    )
 
 
 async def _timed(source: Source, product: dict[str, Any]) -> tuple[SourceResult | BaseException, int]:
@@ -71,6 +95,7 @@ async def work_search(job: dict[str, Any], runtime: WorkerRuntime) -> dict[str, 
     failures: list[BaseException] = []
     for name, (outcome, ms) in zip(names, outcomes, strict=True):
         if isinstance(outcome, SourceResult):
+            match_offers(product, outcome.offers)
             answered[name] = outcome
             per_source[name] = {"outcome": str(outcome.outcome), "count": len(outcome.offers), "ms": ms}
         else:
@@ -95,8 +120,14 @@ def _most_telling(failures: list[BaseException]) -> BaseException:
     return failures[0]
 
 
+async def after_search(job: dict[str, Any], runtime: WorkerRuntime) -> list[dramatiq.Message]:
+    """A DONE search: its prices go into price_history, and its result out through the outbox."""
+    await runtime.price_history.record(job)
+    return await spawn_outbox(job, runtime)
+
+
 async def spawn_outbox(job: dict[str, Any], runtime: WorkerRuntime) -> list[dramatiq.Message]:
-    """A DONE search gets one OUTBOX job (a unique index keeps it one) when delivery is configured."""
+    """One OUTBOX job per DONE search (a unique index keeps it one), when delivery is configured."""
     settings = runtime.settings
     if not settings.outbox_url:
         return []

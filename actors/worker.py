@@ -22,7 +22,7 @@ from actors.middleware import JobKind, JobStatusMiddleware, RuntimeCleanup
 from actors.outbox import work_outbox
 from actors.retry_policy import RetryPolicy
 from actors.runtime import WorkerRuntime
-from actors.search import build_sources, spawn_outbox, work_search
+from actors.search import after_search, build_sources, work_search
 from infra.broker import actor_name, create_broker
 from infra.settings import Settings
 from schemas.codes import JobType
@@ -30,7 +30,7 @@ from schemas.codes import JobType
 log = logging.getLogger(__name__)
 
 KINDS = (
-    JobKind(JobType.SEARCH, work=work_search, on_done=spawn_outbox),
+    JobKind(JobType.SEARCH, work=work_search, on_done=after_search),
     JobKind(JobType.OUTBOX, work=work_outbox),
 )
 

@@ -110,6 +110,57 @@ def cmd_receiver(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_snapshot(args: argparse.Namespace) -> int:
+    """Write a blocked or unreadable page's saved HTML and screenshot to files."""
+    from pathlib import Path
+
+    from bson import ObjectId
+
+    from infra.mongo import create_client
+    from infra.snapshots import REFERENCE_PREFIX, SnapshotStore
+
+    settings = Settings.from_env()
+    if not settings.mongo_url:
+        print("lps: set LPS_MONGO_URL to the MongoDB the workers use", file=sys.stderr)
+        return 2
+    snapshot_id = args.snapshot.removeprefix(REFERENCE_PREFIX)
+    if not ObjectId.is_valid(snapshot_id):
+        print(f"lps: not a snapshot id: {args.snapshot}", file=sys.stderr)
+        return 2
+
+    async def fetch() -> dict[str, bytes]:
+        client = create_client(settings)
+        try:
+            return await SnapshotStore(client[settings.mongo_db]).files(ObjectId(snapshot_id))
+        finally:
+            await client.close()
+
+    files = asyncio.run(fetch())
+    if not files:
+        print(f"lps: no snapshot {snapshot_id}", file=sys.stderr)
+        return 1
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for name, content in files.items():
+        (out / name).write_bytes(content)
+        print(out / name)
+    return 0
+
+
+def cmd_demo_shop(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from aiohttp import web
+
+    from infra.demo_shop import create_demo_shop_app
+
+    base = f"http://{args.host}:{args.port}"
+    print(f"lps demo-shop: set LPS_COUPANG_BASE_URL={base} LPS_NAVER_BASE_URL={base}", flush=True)
+    app = create_demo_shop_app(Path(args.data) if args.data else None)
+    web.run_app(app, host=args.host, port=args.port, print=None)
+    return 0
+
+
 def cmd_ensure_rabbitmq(args: argparse.Namespace) -> int:
     from infra.rabbitmq import RabbitMQUnavailable, ensure_rabbitmq
 
@@ -150,6 +201,19 @@ def build_parser() -> argparse.ArgumentParser:
     receiver.add_argument("--host", default="127.0.0.1")
     receiver.add_argument("--port", type=int, default=9000)
     receiver.set_defaults(run=cmd_receiver)
+
+    snapshot = commands.add_parser("snapshot", help="write a saved page snapshot (last_error.snapshot) to files")
+    snapshot.add_argument("snapshot", help="gridfs:snapshots/<id> or the id")
+    snapshot.add_argument("--out", default=".", help="directory for <id>.html and <id>.png")
+    snapshot.set_defaults(run=cmd_snapshot)
+
+    demo_shop = commands.add_parser(
+        "demo-shop", help="a local imitation of Coupang's search pages and the Naver Shopping API (tests, demos)"
+    )
+    demo_shop.add_argument("--host", default="127.0.0.1")
+    demo_shop.add_argument("--port", type=int, default=8090)
+    demo_shop.add_argument("--data", metavar="DIR", help="directory of catalogue *.json files (default: built in)")
+    demo_shop.set_defaults(run=cmd_demo_shop)
 
     rabbit = commands.add_parser(
         "ensure-rabbitmq", help="check LPS_AMQP_URL answers; start a local rabbitmq-server if stopped"

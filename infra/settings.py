@@ -22,6 +22,8 @@ def _parse_list(text: str) -> tuple[str, ...]:
 
 @dataclass(frozen=True, slots=True)
 class Settings:
+    """Secrets (API keys, signing secret, Naver secret) stay out of repr, so out of logs and test output."""
+
     # Unset: the embedded MongoDB-compatible server is started (dev and tests).
     mongo_url: str | None = None
     mongo_db: str = "lps"
@@ -33,14 +35,21 @@ class Settings:
     http_host: str = "127.0.0.1"
     http_port: int = 8080
     # "name=key,name=key"; empty: no authentication.
-    api_keys: Mapping[str, str] = field(default_factory=dict)
+    api_keys: Mapping[str, str] = field(default_factory=dict, repr=False)
     coupang_base_url: str = "https://www.coupang.com"
     naver_base_url: str = "https://openapi.naver.com"
     naver_client_id: str = ""
-    naver_client_secret: str = ""
+    naver_client_secret: str = field(default="", repr=False)
     outbox_url: str | None = None
-    outbox_secret: str = ""
+    outbox_secret: str = field(default="", repr=False)
     browser_path: str = "chromium"
+    # A Chromium is retired after this many searches (long-running browsers leak memory).
+    browser_max_searches: int = 200
+    browser_navigation_timeout: float = 20.0
+    # Result pages read per Coupang search (72 items each); later pages only when the first had results.
+    coupang_max_pages: int = 2
+    naver_display: int = 100
+    naver_sort: str = "sim"
     search_sources: tuple[str, ...] = ("coupang", "naver")
     search_max_attempts: int = 5
     outbox_max_attempts: int = 8

@@ -22,6 +22,7 @@ class SourceOutcome(StrEnum):
     FOUND = "FOUND"
     NO_RESULTS = "NO_RESULTS"
     BLOCKED = "BLOCKED"
+    RATE_LIMITED = "RATE_LIMITED"
     PARSE_FAIL = "PARSE_FAIL"
     TIMEOUT = "TIMEOUT"
     ERROR = "ERROR"

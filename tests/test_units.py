@@ -73,3 +73,11 @@ def test_settings_survive_the_trip_through_a_child_environment():
         mongo_url="mongodb://x", search_sources=("static",), api_keys={"a": "b"}, retry_min_backoff=0.25, lease_margin=2
     )
     assert Settings.from_env(settings.to_env()) == settings
+
+
+def test_secrets_never_show_in_the_settings_repr():
+    settings = Settings(api_keys={"backoffice": "key-123"}, outbox_secret="sig-456", naver_client_secret="nav-789")
+    shown = repr(settings)
+    assert "key-123" not in shown
+    assert "sig-456" not in shown
+    assert "nav-789" not in shown

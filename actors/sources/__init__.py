@@ -45,6 +45,12 @@ class SourceBlocked(SourceError):
     outcome = SourceOutcome.BLOCKED
 
 
+class SourceRateLimited(SourceError):
+    """The API's quota or burst limit was hit (HTTP 429)."""
+
+    outcome = SourceOutcome.RATE_LIMITED
+
+
 class SourceParseFailed(SourceError):
     """The page's shape was not understood."""
 

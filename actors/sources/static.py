@@ -46,10 +46,11 @@ class StaticSource:
     @staticmethod
     def offers_for(keyword: str) -> list[Offer]:
         """Five offers around a keyword-derived base price: the cheapest is an ad, the next sold out."""
-        title = _SLOW.sub("", keyword).strip()
-        seed = int.from_bytes(hashlib.sha256(title.encode()).digest()[:4])
+        # Prices depend on the product, not on how slowly a test asked for it.
+        product = _SLOW.sub("", keyword).strip()
+        seed = int.from_bytes(hashlib.sha256(product.encode()).digest()[:4])
         base = 10_000 + seed % 90_000 // 10 * 10
-        digest = hashlib.sha256(title.encode()).hexdigest()[:8]
+        digest = hashlib.sha256(product.encode()).hexdigest()[:8]
         offers = []
         for rank, (step, is_ad, sold_out, delivery) in enumerate(
             [
@@ -63,7 +64,7 @@ class StaticSource:
             offers.append(
                 Offer(
                     source="static",
-                    title=f"{title} {rank + 1}",
+                    title=f"{keyword} {rank + 1}",
                     price=base + step,
                     url=f"https://static.invalid/products/{digest}-{rank}",
                     product_id=f"{digest}-{rank}",

@@ -1,0 +1,104 @@
+"""`naver`: the official Naver Shopping search API (25,000 calls a day; 429 on quota or burst)."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+import aiohttp
+
+from actors.errors import PermanentJobError
+from actors.sources import SourceError, SourceRateLimited, SourceTimeout
+from schemas.offers import Offer, SourceOutcome, SourceResult
+
+#: productType 1-3: new (catalog, general, ...); 4-6 used; 7-9 discontinued; 10-12 pre-sale.
+NEW_TYPES = frozenset({1, 2, 3})
+USED_TYPES = frozenset({4, 5, 6})
+_TAGS = re.compile(r"<[^>]+>")
+_WANTS_USED = re.compile(r"중고|리퍼|used|refurb", re.IGNORECASE)
+
+
+def clean_title(title: str) -> str:
+    """Naver marks the matched words with <b> tags and escapes entities."""
+    return " ".join(html.unescape(_TAGS.sub("", title)).split())
+
+
+class NaverSource:
+    name = "naver"
+
+    def __init__(
+        self,
+        http: aiohttp.ClientSession,
+        *,
+        base_url: str,
+        client_id: str,
+        client_secret: str,
+        display: int = 100,
+        sort: str = "sim",
+        timeout: float = 10.0,
+    ) -> None:
+        self._http = http
+        self._url = f"{base_url.rstrip('/')}/v1/search/shop.json"
+        self._headers = {"X-Naver-Client-Id": client_id, "X-Naver-Client-Secret": client_secret}
+        self._display = min(max(display, 1), 100)
+        self._sort = sort
+        self._timeout = aiohttp.ClientTimeout(total=timeout)
+        self._configured = bool(client_id and client_secret)
+
+    async def search(self, product: dict[str, Any]) -> SourceResult:
+        if not self._configured:
+            raise PermanentJobError(
+                "naver: LPS_NAVER_CLIENT_ID / LPS_NAVER_CLIENT_SECRET are not set", error_type="CONFIG"
+            )
+        keyword = product["keyword"]
+        wants_used = bool(_WANTS_USED.search(keyword))
+        params = {
+            "query": keyword,
+            "display": self._display,
+            "start": 1,
+            "sort": self._sort,
+            "exclude": "rental:cbshop" if wants_used else "used:rental:cbshop",
+        }
+        try:
+            async with self._http.get(
+                self._url, params=params, headers=self._headers, timeout=self._timeout
+            ) as response:
+                body = await response.json(content_type=None)
+                status, retry_after = response.status, response.headers.get("Retry-After")
+        except TimeoutError as error:
+            raise SourceTimeout("naver did not answer in time") from error
+        except (aiohttp.ClientError, ValueError) as error:
+            raise SourceError(f"naver request failed: {type(error).__name__}: {error}") from error
+        if status == 429:
+            raise SourceRateLimited("naver quota or burst limit (429)", retry_after=_seconds(retry_after))
+        if status in (401, 403):
+            raise PermanentJobError(f"naver refused the credentials ({status})", error_type="CONFIG")
+        if status != 200:
+            raise SourceError(f"naver answered {status}: {str(body)[:200]}")
+        wanted = NEW_TYPES | USED_TYPES if wants_used else NEW_TYPES
+        offers = [offer for item in body.get("items", []) if (offer := _offer(item, wanted))]
+        return SourceResult(SourceOutcome.FOUND if offers else SourceOutcome.NO_RESULTS, offers)
+
+
+def _offer(item: dict[str, Any], wanted_types: frozenset[int]) -> Offer | None:
+    try:
+        product_type, price = int(item.get("productType", 0)), int(item.get("lprice", 0))
+    except ValueError:
+        return None
+    if product_type not in wanted_types or price <= 0:
+        return None
+    return Offer(
+        source="naver",
+        title=clean_title(item.get("title", "")),
+        price=price,
+        url=item.get("link", ""),
+        product_id=str(item.get("productId") or "") or None,
+    )
+
+
+def _seconds(value: str | None) -> float | None:
+    try:
+        return float(value) if value else None
+    except ValueError:
+        return None
