@@ -9,15 +9,39 @@ import time
 from typing import Any
 
 import aiohttp
+import dramatiq
+from bson import ObjectId
 
 from actors.errors import PermanentJobError, RetryableJobError
 from actors.runtime import WorkerRuntime
+from infra.broker import job_message
 from infra.enqueue import utcnow
+from infra.jobs import new_job
+from infra.settings import Settings
 from schemas.api import delivery_payload
+from schemas.codes import JobType
 from schemas.envelope import json_default
 
 #: Statuses worth another try besides 5xx: the receiver was busy or slow.
 RETRYABLE_STATUSES = {408, 429}
+
+
+def outbox_job_for(search_job: dict[str, Any], settings: Settings) -> tuple[dict[str, Any], dramatiq.Message]:
+    """The OUTBOX job (and its message) that delivers a DONE search's result."""
+    outbox_id = ObjectId()
+    priority = settings.default_priority[JobType.OUTBOX.name]
+    message = job_message(settings, JobType.OUTBOX, str(outbox_id), settings.broker_priority(JobType.OUTBOX, priority))
+    document = new_job(
+        JobType.OUTBOX,
+        job_id=outbox_id,
+        product_code=search_job["product_code"],
+        priority=priority,
+        max_attempts=settings.max_attempts(JobType.OUTBOX),
+        now=utcnow(),
+        message_id=message.message_id,
+        source_job_id=search_job["_id"],
+    )
+    return document, message
 
 
 def sign(body: bytes, secret: str) -> str:

@@ -7,19 +7,16 @@ import time
 from typing import Any
 
 import dramatiq
-from bson import ObjectId
 
 from actors.errors import JobError, RetryableJobError
 from actors.matching import match_offers
+from actors.outbox import outbox_job_for
 from actors.runtime import WorkerRuntime
 from actors.sources import Source, SourceError
 from actors.sources.coupang import CoupangSource
 from actors.sources.naver import NaverSource
 from actors.sources.static import StaticSource
-from infra.broker import job_message
 from infra.enqueue import utcnow
-from infra.jobs import new_job
-from schemas.codes import JobType
 from schemas.envelope import drop_none
 from schemas.offers import Offer, SearchOutcome, SourceOutcome, SourceResult
 
@@ -128,20 +125,7 @@ async def after_search(job: dict[str, Any], runtime: WorkerRuntime) -> list[dram
 
 async def spawn_outbox(job: dict[str, Any], runtime: WorkerRuntime) -> list[dramatiq.Message]:
     """One OUTBOX job per DONE search (a unique index keeps it one), when delivery is configured."""
-    settings = runtime.settings
-    if not settings.outbox_url:
+    if not runtime.settings.outbox_url:
         return []
-    outbox_id = ObjectId()
-    priority = settings.default_priority[JobType.OUTBOX.name]
-    message = job_message(settings, JobType.OUTBOX, str(outbox_id), settings.broker_priority(JobType.OUTBOX, priority))
-    document = new_job(
-        JobType.OUTBOX,
-        job_id=outbox_id,
-        product_code=job["product_code"],
-        priority=priority,
-        max_attempts=settings.max_attempts(JobType.OUTBOX),
-        now=utcnow(),
-        message_id=message.message_id,
-        source_job_id=job["_id"],
-    )
+    document, message = outbox_job_for(job, runtime.settings)
     return [message] if await runtime.jobs.insert_follow_up(document) else []

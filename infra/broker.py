@@ -100,7 +100,7 @@ class Publisher:
         for message in messages:
             try:
                 self.broker.enqueue(message)
-            except AMQP_ERRORS:
+            except Exception:  # whatever pika raised, this message is not confirmed
                 log.warning(
                     "publish failed; %d of %d messages left for the reconciler",
                     len(messages) - len(confirmed),
@@ -138,6 +138,36 @@ class Publisher:
             if closed.reply_code == 404:
                 return None
             raise
+
+    async def take(self, queue: str, limit: int) -> list[tuple[int, bytes]]:
+        """Up to `limit` messages from a queue, unacknowledged: (delivery tag, body). Ack with `ack`."""
+        return await self._call(self._take, queue, limit)
+
+    def _take(self, queue: str, limit: int) -> list[tuple[int, bytes]]:
+        taken: list[tuple[int, bytes]] = []
+        try:
+            for _ in range(limit):
+                method, _properties, body = self.broker.channel.basic_get(queue, auto_ack=False)
+                if method is None:
+                    break
+                taken.append((method.delivery_tag, body))
+        except pika.exceptions.ChannelClosedByBroker as closed:
+            del self.broker.channel
+            if closed.reply_code != 404:  # a queue nobody declared yet holds nothing
+                raise
+        except Exception:
+            # A connection lost mid-get leaves pika's channel unusable (DuplicateGetOkCallback): start afresh.
+            self._drop_connection()
+            raise
+        return taken
+
+    async def ack(self, delivery_tags: Iterable[int]) -> None:
+        """Acknowledge taken messages (a lost channel requeues them instead: they are taken again later)."""
+        await self._call(self._ack, list(delivery_tags))
+
+    def _ack(self, delivery_tags: list[int]) -> None:
+        for tag in delivery_tags:
+            self.broker.channel.basic_ack(tag)
 
     async def ping(self) -> None:
         """Raise unless the broker answers."""

@@ -90,7 +90,52 @@ def cmd_worker(args: argparse.Namespace) -> int:
         threads=threads,
         shutdown_timeout=args.shutdown_timeout,
     )
-    os.execve(command[0], command, worker_environment(args.pool, threads))
+    env = worker_environment(args.pool, threads)
+    if args.supervise:
+        from infra.supervisor import supervise
+
+        return supervise(command, env, name=f"{args.pool} pool")
+    os.execve(command[0], command, env)
+
+
+def cmd_reconciler(args: argparse.Namespace) -> int:
+    import signal
+
+    from actors.reconciler import Reconciler
+    from infra.broker import Publisher, create_broker
+    from infra.jobs import JobRepository
+    from infra.mongo import MainDatabase, create_client
+    from infra.reconciler_log import ReconcilerLog
+
+    settings = Settings.from_env()
+    if args.interval:
+        settings = settings.with_overrides(reconcile_interval=args.interval)
+    if not settings.mongo_url:
+        print("lps: set LPS_MONGO_URL to the MongoDB the gateway and workers use", file=sys.stderr)
+        return 2
+
+    async def run() -> None:
+        client = create_client(settings)
+        database = MainDatabase.open(client, settings.mongo_db)
+        publisher = Publisher(create_broker(settings, middleware=[]))
+        await publisher.start(settings.queue_name(job_type) for job_type in JobType)
+        reconciler = Reconciler(settings, JobRepository(database), publisher, ReconcilerLog(database.write))
+        try:
+            if args.once:
+                print(dict(await reconciler.run_once()))
+                return
+            stop = asyncio.Event()
+            loop = asyncio.get_running_loop()
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                loop.add_signal_handler(signum, stop.set)
+            log.info("reconciler running every %.0fs", settings.reconcile_interval)
+            await reconciler.run_forever(stop)
+        finally:
+            await publisher.close()
+            await client.close()
+
+    asyncio.run(run())
+    return 0
 
 
 def cmd_mongo(args: argparse.Namespace) -> int:
@@ -147,6 +192,38 @@ def cmd_snapshot(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    """Print a named report (infra/reporting.py) as a plain table."""
+    from infra.mongo import MainDatabase, create_client
+    from infra.reporting import REPORTS, format_table, report_params, run_report
+
+    report = REPORTS.get(args.report)
+    if report is None:
+        listing = "\n".join(f"  {name:<20} {item.answers}" for name, item in REPORTS.items())
+        print(f"lps: no report {args.report!r}; the reports:\n{listing}", file=sys.stderr)
+        return 2
+    try:
+        params = report_params(report, hours=args.hours, product_code=args.product)
+    except ValueError as refused:
+        print(f"lps: {refused}", file=sys.stderr)
+        return 2
+    settings = Settings.from_env()
+    if not settings.mongo_url:
+        print("lps: set LPS_MONGO_URL to the MongoDB the workers use", file=sys.stderr)
+        return 2
+
+    async def fetch() -> list[dict]:
+        client = create_client(settings)
+        try:
+            # Reports tolerate staleness: they read from a secondary when there is one.
+            return await run_report(MainDatabase.open(client, settings.mongo_db).read, report, params)
+        finally:
+            await client.close()
+
+    print(format_table(report.columns, asyncio.run(fetch())))
+    return 0
+
+
 def cmd_demo_shop(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -182,6 +259,13 @@ def build_parser() -> argparse.ArgumentParser:
     gateway.add_argument("--port", type=int)
     gateway.set_defaults(run=cmd_gateway)
 
+    reconciler = commands.add_parser(
+        "reconciler", help="re-publish lost jobs, recover abandoned ones, bury dead letters (several may run)"
+    )
+    reconciler.add_argument("--interval", type=float, help="seconds between passes (LPS_RECONCILE_INTERVAL)")
+    reconciler.add_argument("--once", action="store_true", help="one pass, print what it did, exit")
+    reconciler.set_defaults(run=cmd_reconciler)
+
     mongo = commands.add_parser("mongo", help="the embedded MongoDB-compatible wire server (dev and tests)")
     mongo.add_argument("--host", default="127.0.0.1")
     mongo.add_argument("--port", type=int, default=27017)
@@ -195,6 +279,11 @@ def build_parser() -> argparse.ArgumentParser:
     worker.add_argument(
         "--shutdown-timeout", type=float, default=30.0, help="seconds in-flight jobs get to finish on SIGTERM"
     )
+    worker.add_argument(
+        "--supervise",
+        action="store_true",
+        help="restart the pool when it dies (Dramatiq stops a pool when one worker dies)",
+    )
     worker.set_defaults(run=cmd_worker)
 
     receiver = commands.add_parser("receiver", help="a local stand-in for the back office's API (prints deliveries)")
@@ -206,6 +295,19 @@ def build_parser() -> argparse.ArgumentParser:
     snapshot.add_argument("snapshot", help="gridfs:snapshots/<id> or the id")
     snapshot.add_argument("--out", default=".", help="directory for <id>.html and <id>.png")
     snapshot.set_defaults(run=cmd_snapshot)
+
+    # Report names are checked by cmd_report: importing infra.reporting here would load pymongo for every command.
+    report = commands.add_parser(
+        "report", help="print a named report over jobs and price_history (docs/reporting.md; needs LPS_MONGO_URL)"
+    )
+    report.add_argument(
+        "report",
+        metavar="NAME",
+        help="lowest-price-trend, dead-by-error, search-latency, blocked-rate or outbox-latency",
+    )
+    report.add_argument("--product", metavar="CODE", help="only this product_code (lowest-price-trend)")
+    report.add_argument("--hours", type=float, help="window in hours before now (default: per report)")
+    report.set_defaults(run=cmd_report)
 
     demo_shop = commands.add_parser(
         "demo-shop", help="a local imitation of Coupang's search pages and the Naver Shopping API (tests, demos)"

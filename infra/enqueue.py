@@ -25,6 +25,20 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def message_for_job(settings: Settings, job: dict[str, Any]) -> dramatiq.Message:
+    """A fresh message for a stored job, at the broker priority of the job's priority."""
+    job_type = JobType[job["job_type"]]
+    return job_message(settings, job_type, str(job["_id"]), settings.broker_priority(job_type, job.get("priority")))
+
+
+class JobNotFound(LookupError):
+    pass
+
+
+class JobNotRetryable(Exception):
+    """Only a DEAD job can be re-driven; the argument is its status."""
+
+
 @dataclass(frozen=True, slots=True)
 class Submission:
     """One requested product's answer, in request order."""
@@ -94,6 +108,29 @@ class JobEnqueuer:
             answered.add(code)
             submissions.append(Submission(code, str(job["_id"]), job["status"], duplicate, was_enqueued))
         return submissions
+
+    async def redrive(self, job_id: ObjectId) -> dict[str, Any]:
+        """Put a DEAD job back to PENDING with fresh attempts (history kept) and publish it.
+
+        Raises JobNotFound, JobNotRetryable (not DEAD), or DuplicateKeyError (its product has another
+        active search: re-driving it would break the one-active-job rule).
+        """
+        current = await self._jobs.get_current(job_id)
+        if current is None:
+            raise JobNotFound(job_id)
+        message = message_for_job(self._settings, current)
+        job = await self._jobs.redrive(
+            job_id,
+            now=utcnow(),
+            max_attempts=self._settings.max_attempts(JobType[current["job_type"]]),
+            message_id=message.message_id,
+        )
+        if job is None:
+            raise JobNotRetryable(current["status"])
+        if await self._publisher.publish([message]):
+            job["enqueued_at"] = utcnow()
+            await self._jobs.mark_enqueued([job_id], job["enqueued_at"])
+        return job
 
 
 def _stored_product(product: dict[str, Any]) -> dict[str, Any]:

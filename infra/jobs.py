@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from bson import ObjectId
-from pymongo import ReturnDocument
+from pymongo import ReturnDocument, UpdateOne
 from pymongo.errors import BulkWriteError, DuplicateKeyError
 
 from infra.mongo import MainDatabase
@@ -136,11 +136,13 @@ class JobRepository:
         return {doc["product_code"]: doc async for doc in cursor}
 
     async def mark_enqueued(self, job_ids: Sequence[ObjectId], now: datetime) -> None:
-        """Record that the broker confirmed these jobs' messages (the reconciler skips them)."""
+        """Record that the broker confirmed these jobs' messages (the reconciler skips them).
+
+        One round trip of updates by _id: an update_many over `$in` costs the embedded store a scan per id.
+        """
         if job_ids:
-            await self._jobs.update_many(
-                {"_id": {"$in": list(job_ids)}}, {"$set": {"enqueued_at": now, "updated_at": now}}
-            )
+            update = {"$set": {"enqueued_at": now, "updated_at": now}}
+            await self._jobs.bulk_write([UpdateOne({"_id": job_id}, update) for job_id in job_ids], ordered=False)
 
     async def get(self, job_id: ObjectId) -> dict[str, Any] | None:
         return await self._jobs_stale_ok.find_one({"_id": job_id})
@@ -270,3 +272,141 @@ class JobRepository:
         except DuplicateKeyError:
             return False
         return True
+
+    # Recovery: what the reconciler and a re-drive do. Each is again one conditional update.
+
+    async def redrive(
+        self, job_id: ObjectId, *, now: datetime, max_attempts: int, message_id: str
+    ) -> dict[str, Any] | None:
+        """DEAD -> PENDING with fresh attempts; history is kept. None when the job is not DEAD.
+
+        Raises DuplicateKeyError when its product already has another active SEARCH job.
+        """
+        return await self._jobs.find_one_and_update(
+            {"_id": job_id, "status": JobStatus.DEAD.name},
+            {
+                "$set": {
+                    "status": JobStatus.PENDING.name,
+                    "active": True,
+                    "attempts": 0,
+                    "max_attempts": max_attempts,
+                    "run_after": now,
+                    "updated_at": now,
+                    "redriven_at": now,
+                    "message_id": message_id,
+                },
+                "$unset": {"finished_at": "", "lease_until": "", "enqueued_at": ""},
+                "$inc": {"redrives": 1},
+            },
+            return_document=ReturnDocument.AFTER,
+        )
+
+    async def unconfirmed(self, *, created_before: datetime, limit: int) -> list[dict[str, Any]]:
+        """PENDING jobs whose publish the broker never confirmed (no enqueued_at)."""
+        cursor = self._jobs.find(
+            {"status": JobStatus.PENDING.name, "enqueued_at": {"$exists": False}, "created_at": {"$lt": created_before}}
+        )
+        return await cursor.limit(limit).to_list()
+
+    async def overdue(self, *, due_before: datetime, limit: int) -> list[dict[str, Any]]:
+        """PENDING jobs long past run_after with no claim: their message was lost (or is stuck far back)."""
+        cursor = self._jobs.find(
+            {
+                "status": JobStatus.PENDING.name,
+                "enqueued_at": {"$lt": due_before},
+                "run_after": {"$lt": due_before},
+            }
+        )
+        return await cursor.limit(limit).to_list()
+
+    async def take_for_republish(self, job: dict[str, Any], *, now: datetime, message_id: str) -> bool:
+        """Claim the right to publish a PENDING job again: exactly one reconciler wins each round."""
+        result = await self._jobs.update_one(
+            {"_id": job["_id"], "status": JobStatus.PENDING.name, "updated_at": job["updated_at"]},
+            {
+                "$set": {"enqueued_at": now, "updated_at": now, "message_id": message_id, "run_after": now},
+                "$inc": {"republishes": 1},
+            },
+        )
+        return result.modified_count == 1
+
+    async def release_republish(self, job_id: ObjectId, *, taken_at: datetime) -> None:
+        """The publish failed after all: leave the job for the next round."""
+        await self._jobs.update_one(
+            {"_id": job_id, "status": JobStatus.PENDING.name, "enqueued_at": taken_at}, {"$unset": {"enqueued_at": ""}}
+        )
+
+    async def expired_leases(self, *, expired_before: datetime, limit: int) -> list[dict[str, Any]]:
+        cursor = self._jobs.find({"status": JobStatus.RUNNING.name, "lease_until": {"$lt": expired_before}})
+        return await cursor.limit(limit).to_list()
+
+    async def recover_expired(self, job: dict[str, Any], *, now: datetime, message_id: str) -> str | None:
+        """A RUNNING job whose worker vanished: PENDING again (or DEAD when it was its last attempt).
+
+        Returns the new status, or None when the job moved meanwhile (its worker came back, or another
+        reconciler or a message's take-over got there first).
+        """
+        error = {"type": "WORKER_LOST", "message": "the worker stopped during the attempt (lease expired)", "at": now}
+        lost = history_entry(job, finished_at=now, outcome="LOST", error=error)
+        exhausted = job["attempts"] >= job["max_attempts"]
+        update: dict[str, Any] = {
+            "$set": {"last_error": error, "updated_at": now},
+            "$unset": {"lease_until": ""},
+            "$push": _push_history(lost),
+        }
+        if exhausted:
+            update["$set"] |= {"status": JobStatus.DEAD.name, "finished_at": now}
+            update["$unset"]["active"] = ""
+        else:
+            update["$set"] |= {
+                "status": JobStatus.PENDING.name,
+                "run_after": now,
+                "enqueued_at": now,
+                "message_id": message_id,
+            }
+        result = await self._jobs.update_one(
+            {
+                "_id": job["_id"],
+                "status": JobStatus.RUNNING.name,
+                "attempts": job["attempts"],
+                "lease_until": job["lease_until"],
+            },
+            update,
+        )
+        if result.modified_count != 1:
+            return None
+        return JobStatus.DEAD.name if exhausted else JobStatus.PENDING.name
+
+    async def kill_dead_lettered(self, job_id: ObjectId, *, now: datetime, queue: str) -> bool:
+        """A message the broker dead-lettered: its job, if still active, is DEAD (never only in .XQ)."""
+        error = {"type": "DEAD_LETTER", "message": f"the message was dead-lettered to {queue}", "at": now}
+        result = await self._jobs.update_one(
+            {"_id": job_id, "status": {"$in": [JobStatus.PENDING.name, JobStatus.RUNNING.name]}},
+            {
+                "$set": {"status": JobStatus.DEAD.name, "last_error": error, "finished_at": now, "updated_at": now},
+                "$unset": {"active": "", "lease_until": ""},
+            },
+        )
+        return result.modified_count == 1
+
+    async def done_searches_without_outbox(
+        self, *, finished_after: datetime, finished_before: datetime, limit: int
+    ) -> list[dict[str, Any]]:
+        """DONE searches whose OUTBOX job was never created (the worker stopped right after DONE)."""
+        done = (
+            await self._jobs.find(
+                {
+                    "job_type": JobType.SEARCH.name,
+                    "status": JobStatus.DONE.name,
+                    "finished_at": {"$gte": finished_after, "$lt": finished_before},
+                }
+            )
+            .limit(limit)
+            .to_list()
+        )
+        if not done:
+            return []
+        covered = await self._jobs.distinct(
+            "source_job_id", {"job_type": JobType.OUTBOX.name, "source_job_id": {"$in": [job["_id"] for job in done]}}
+        )
+        return [job for job in done if job["_id"] not in set(covered)]

@@ -30,7 +30,8 @@ def create_client(settings: Settings) -> AsyncMongoClient:
         serverSelectionTimeoutMS=timeout,
         connectTimeoutMS=timeout,
         # Not timeoutMS: with it, server selection waits the whole operation budget, not the short timeout.
-        socketTimeoutMS=max(timeout * 3, 10_000),
+        # A reachable but busy server gets longer than an unreachable one: a big batch may queue behind others.
+        socketTimeoutMS=max(timeout * 10, 30_000),
         appname="lps",
     )
 
@@ -68,7 +69,13 @@ def job_indexes(retention_days: int) -> list[IndexModel]:
             unique=True,
             partialFilterExpression={"job_type": "OUTBOX"},
         ),
-        IndexModel([("status", ASCENDING), ("job_type", ASCENDING)], name="status_job_type"),
+        # The design's {status, job_type}, extended by finished_at: its prefix serves the same queries (stats,
+        # the reconciler) and the whole of it the reports' "finished since" ranges. One index, not two, keeps
+        # every job insert cheaper.
+        IndexModel(
+            [("status", ASCENDING), ("job_type", ASCENDING), ("finished_at", DESCENDING)],
+            name="status_job_type_finished_at",
+        ),
         IndexModel([("created_at", DESCENDING)], name="created_at_desc"),
         IndexModel(
             [("finished_at", ASCENDING)],
@@ -84,3 +91,7 @@ async def ensure_indexes(db: MainDatabase, settings: Settings) -> None:
     await db.write[PRICE_HISTORY].create_index(
         [("product_code", ASCENDING), ("searched_at", DESCENDING)], name="product_searched_at"
     )
+    from infra.reporting import report_indexes  # local: infra.reporting imports this module
+
+    for collection, indexes in report_indexes().items():
+        await db.write[collection].create_indexes(indexes)

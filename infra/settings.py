@@ -36,6 +36,11 @@ class Settings:
     http_port: int = 8080
     # "name=key,name=key"; empty: no authentication.
     api_keys: Mapping[str, str] = field(default_factory=dict, repr=False)
+    # Requests per second each client (its API key's name, or its address without keys) may make; 0: no limit.
+    # Counted in each gateway process: N gateways allow N times this rate.
+    rate_limit_per_second: float = 0.0
+    # Requests a client that has been idle may make at once (the token bucket's size).
+    rate_limit_burst: int = 20
     coupang_base_url: str = "https://www.coupang.com"
     naver_base_url: str = "https://openapi.naver.com"
     naver_client_id: str = ""
@@ -63,6 +68,13 @@ class Settings:
     # How long past its time limit a RUNNING job's lease lasts before another worker may take it over.
     lease_margin: float = 30.0
     retention_days: int = 30
+    # The reconciler: seconds between passes; how old an unconfirmed publish or a finished search without its
+    # delivery must be before it acts; how long past run_after a PENDING job counts as lost (generous: a long
+    # queue is not a lost message, and a duplicate message only costs a skipped delivery).
+    reconcile_interval: float = 10.0
+    reconcile_grace: float = 30.0
+    reconcile_lost_after: float = 900.0
+    reconcile_batch: int = 200
     # Broker priority (0..MAX_PRIORITY) of each request priority, and each job type's default.
     priority_levels: Mapping[str, int] = field(
         default_factory=lambda: {Priority.HIGH: 9, Priority.NORMAL: 5, Priority.LOW: 1}

@@ -10,6 +10,7 @@ from schemas.envelope import drop_none
 PRODUCT_CODE_PATTERN = r"^[A-Za-z0-9._:-]{1,64}$"
 MAX_PRODUCTS_PER_REQUEST = 1000
 MAX_BODY_BYTES = 1024 * 1024
+MAX_TARGET_PRICE = 10**13
 #: Source names a product may ask for; the workers own their implementations.
 SOURCE_NAMES = ("coupang", "naver", "static")
 
@@ -27,7 +28,8 @@ class ProductSchema(StrictSchema):
     product_code = fields.String(required=True, validate=validate.Regexp(PRODUCT_CODE_PATTERN))
     keyword = fields.String(required=True, validate=validate.Length(min=1, max=200))
     model_no = fields.String(load_default=None, validate=validate.Length(min=1, max=100))
-    target_price = fields.Integer(load_default=None, strict=True, validate=validate.Range(min=1))
+    # Bounded: MongoDB stores 64-bit integers, and no product costs ten trillion won.
+    target_price = fields.Integer(load_default=None, strict=True, validate=validate.Range(min=1, max=MAX_TARGET_PRICE))
     sources = fields.List(
         fields.String(validate=validate.OneOf(SOURCE_NAMES)),
         load_default=None,
@@ -128,15 +130,21 @@ class JobResponseSchema(EnvelopeSchema):
 class QueueInfoSchema(Schema):
     messages = fields.Integer()
     consumers = fields.Integer()
+    delayed = fields.Integer()
+    dead = fields.Integer()
 
 
 class StatsResponseSchema(EnvelopeSchema):
     stats = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
     by_type = fields.Dict(keys=fields.String(), values=fields.Dict(), required=True)
     queues = fields.Dict(keys=fields.String(), values=fields.Nested(QueueInfoSchema))
+    reconciler = fields.Dict(
+        keys=fields.String(), values=fields.Integer(), metadata={"description": "what reconcilers did, by action"}
+    )
 
 
 class HealthResponseSchema(EnvelopeSchema):
+    status = fields.String(metadata={"description": "`up` (liveness)"})
     checks = fields.Dict(keys=fields.String(), values=fields.String())
 
 

@@ -21,6 +21,7 @@ class ErrorType(IntEnum):
     HTTP_INVALID_CLIENT_ACCESS = 433
     # The LPS domain range starts at 1500.
     LPS_JOB_NOT_FOUND = 1500
+    LPS_JOB_NOT_RETRYABLE = 1501  # re-drive asked for a job that is not DEAD
 
 
 #: The HTTP status that goes with each result code.
@@ -39,6 +40,7 @@ HTTP_STATUS: dict[ErrorType, int] = {
     ErrorType.HTTP_TO_MANY_REQUEST: 429,
     ErrorType.HTTP_INVALID_CLIENT_ACCESS: 433,
     ErrorType.LPS_JOB_NOT_FOUND: 404,
+    ErrorType.LPS_JOB_NOT_RETRYABLE: 409,
 }
 
 

@@ -14,12 +14,14 @@ from infra.broker import Publisher, create_broker
 from infra.enqueue import JobEnqueuer
 from infra.jobs import JobRepository
 from infra.mongo import MONGO_UNAVAILABLE, MainDatabase, create_client, ensure_indexes
+from infra.reconciler_log import ReconcilerLog
 from infra.settings import Settings
 from schemas.api import MAX_BODY_BYTES
 from schemas.codes import JobType
 from service import routes
+from service.auth import client_middlewares
 from service.errors import error_middleware
-from service.keys import DATABASE, ENQUEUER, JOBS, PUBLISHER, SETTINGS
+from service.keys import DATABASE, ENQUEUER, JOBS, PUBLISHER, RECONCILER_LOG, SETTINGS
 
 log = logging.getLogger(__name__)
 
@@ -33,23 +35,33 @@ async def mongo_context(app: web.Application) -> AsyncIterator[None]:
     database = MainDatabase.open(client, settings.mongo_db)
     app[DATABASE] = database
     app[JOBS] = JobRepository(database)
-    # The gateway starts even while MongoDB is down (answering 503s) and creates the indexes once it is back.
-    index_task = asyncio.create_task(_ensure_indexes_until_done(database, settings))
+    app[RECONCILER_LOG] = ReconcilerLog(database.read)
+    index_task = None
+    try:
+        await ensure_indexes(database, settings)
+    except MONGO_UNAVAILABLE as error:
+        # Start anyway (answering 503s while MongoDB is down) and create the indexes once it is back.
+        log.warning(
+            "MongoDB unavailable at start-up (%s): indexes will be created when it is back", type(error).__name__
+        )
+        index_task = asyncio.create_task(_ensure_indexes_until_done(database, settings))
     yield
-    index_task.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await index_task
+    if index_task is not None:
+        index_task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await index_task
     await client.close()
 
 
 async def _ensure_indexes_until_done(database: MainDatabase, settings: Settings) -> None:
     while True:
+        await asyncio.sleep(INDEX_RETRY_INTERVAL)
         try:
             await ensure_indexes(database, settings)
+            log.info("indexes created")
             return
         except MONGO_UNAVAILABLE as error:
             log.warning("cannot create indexes yet (%s); retrying", type(error).__name__)
-            await asyncio.sleep(INDEX_RETRY_INTERVAL)
 
 
 async def broker_context(app: web.Application) -> AsyncIterator[None]:
@@ -67,7 +79,9 @@ async def enqueuer_context(app: web.Application) -> AsyncIterator[None]:
 
 
 def create_app(settings: Settings) -> web.Application:
-    app = web.Application(client_max_size=MAX_BODY_BYTES, middlewares=[error_middleware])
+    # The error middleware is outermost, so the guards' refusals are envelopes too.
+    middlewares = [error_middleware, *client_middlewares(settings)]
+    app = web.Application(client_max_size=MAX_BODY_BYTES, middlewares=middlewares)
     app[SETTINGS] = settings
     app.cleanup_ctx.extend([mongo_context, broker_context, enqueuer_context])
     routes.setup(app)

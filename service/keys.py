@@ -6,6 +6,7 @@ from infra.broker import Publisher
 from infra.enqueue import JobEnqueuer
 from infra.jobs import JobRepository
 from infra.mongo import MainDatabase
+from infra.reconciler_log import ReconcilerLog
 from infra.settings import Settings
 
 SETTINGS = web.AppKey("settings", Settings)
@@ -13,3 +14,4 @@ DATABASE = web.AppKey("database", MainDatabase)
 JOBS = web.AppKey("jobs", JobRepository)
 PUBLISHER = web.AppKey("publisher", Publisher)
 ENQUEUER = web.AppKey("enqueuer", JobEnqueuer)
+RECONCILER_LOG = web.AppKey("reconciler_log", ReconcilerLog)

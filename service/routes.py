@@ -10,8 +10,10 @@ from typing import Any
 from aiohttp import web
 from aiohttp_apigami import docs, match_info_schema, request_schema, response_schema
 from marshmallow import Schema, ValidationError, fields
+from pymongo.errors import DuplicateKeyError
 
 from infra.broker import AMQP_ERRORS
+from infra.enqueue import JobNotFound, JobNotRetryable
 from infra.jobs import parse_job_id
 from infra.mongo import MONGO_UNAVAILABLE
 from schemas.api import (
@@ -26,7 +28,7 @@ from schemas.api import (
 )
 from schemas.codes import ErrorType, JobStatus, JobType
 from service.errors import ApiError, envelope_response
-from service.keys import DATABASE, ENQUEUER, JOBS, PUBLISHER, SETTINGS
+from service.keys import DATABASE, ENQUEUER, JOBS, PUBLISHER, RECONCILER_LOG, SETTINGS
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +69,7 @@ async def load_json_body(request: web.Request, schema: Schema) -> dict[str, Any]
     "with duplicate=true.",
     responses=_ERRORS,
 )
-@request_schema(SearchRequestSchema)
+@request_schema(SearchRequestSchema, required=True)
 @response_schema(SearchResponseSchema, 200)
 async def post_search(request: web.Request) -> web.Response:
     body = await load_json_body(request, SearchRequestSchema())
@@ -87,11 +89,46 @@ async def get_job(request: web.Request) -> web.Response:
     return envelope_response(ErrorType.SUCCESS, job=job_to_api(job))
 
 
+@docs(
+    tags=["jobs"],
+    summary="Re-drive a DEAD job: PENDING again with fresh attempts, history kept",
+    responses=_ERRORS
+    | _NOT_FOUND
+    | {
+        409: {
+            "schema": ErrorResponseSchema,
+            "description": "LPS_JOB_NOT_RETRYABLE (1501): the job is not DEAD; DB_ALREADY_SAME_KEY (11): "
+            "its product already has another active search job",
+        }
+    },
+)
+@match_info_schema(JobIdPath)
+@response_schema(JobResponseSchema, 200)
+async def retry_job(request: web.Request) -> web.Response:
+    job_id = parse_job_id(request.match_info["job_id"])
+    if job_id is None:
+        raise ApiError(ErrorType.LPS_JOB_NOT_FOUND, "no such job")
+    try:
+        job = await request.app[ENQUEUER].redrive(job_id)
+    except JobNotFound:
+        raise ApiError(ErrorType.LPS_JOB_NOT_FOUND, "no such job") from None
+    except JobNotRetryable as status:
+        raise ApiError(
+            ErrorType.LPS_JOB_NOT_RETRYABLE, f"only a DEAD job can be re-driven; this one is {status}"
+        ) from None
+    except DuplicateKeyError:
+        raise ApiError(
+            ErrorType.DB_ALREADY_SAME_KEY, "its product already has an active search job; re-drive refused"
+        ) from None
+    return envelope_response(ErrorType.SUCCESS, job=job_to_api(job))
+
+
 @docs(tags=["jobs"], summary="Job counts by status and type, and the queues' depths", responses=_ERRORS)
 @response_schema(StatsResponseSchema, 200)
 async def get_queue_stats(request: web.Request) -> web.Response:
     by_type = await request.app[JOBS].count_by_type_and_status()
     stats = {status.name: sum(counts[status.name] for counts in by_type.values()) for status in JobStatus}
+    reconciler = await request.app[RECONCILER_LOG].totals()
     settings = request.app[SETTINGS]
     queue_names = {job_type.name.lower(): settings.queue_name(job_type) for job_type in JobType}
     try:
@@ -99,10 +136,14 @@ async def get_queue_stats(request: web.Request) -> web.Response:
     except AMQP_ERRORS:
         log.warning("RabbitMQ unreachable while reading queue stats")
         return envelope_response(
-            ErrorType.SUCCESS, stats=stats, by_type=by_type, message="RabbitMQ unreachable: queues unknown"
+            ErrorType.SUCCESS,
+            stats=stats,
+            by_type=by_type,
+            reconciler=reconciler,
+            message="RabbitMQ unreachable: queues unknown",
         )
     queues = {short: asdict(info[name]) for short, name in queue_names.items()}
-    return envelope_response(ErrorType.SUCCESS, stats=stats, by_type=by_type, queues=queues)
+    return envelope_response(ErrorType.SUCCESS, stats=stats, by_type=by_type, queues=queues, reconciler=reconciler)
 
 
 @docs(tags=["health"], summary="Liveness: the process is up")
@@ -137,6 +178,7 @@ def setup(app: web.Application) -> None:
         [
             # Any one path segment reaches the handler: a malformed id is "no such job", not "no such route".
             web.get(f"{PREFIX}/jobs/{{job_id:[^/]+}}", get_job, allow_head=False),
+            web.post(f"{PREFIX}/jobs/{{job_id:[^/]+}}/retry", retry_job),
             web.get(f"{PREFIX}/queue/stats", get_queue_stats, allow_head=False),
             web.get("/healthz", healthz, allow_head=False),
             web.get("/readyz", readyz, allow_head=False),

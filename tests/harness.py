@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import os
 import signal
+import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -19,6 +20,7 @@ from aiohttp import web
 from bson import ObjectId
 from pymongo import AsyncMongoClient
 
+from infra.embedded_mongo import wait_for_port
 from infra.settings import Settings
 from schemas.codes import JobType
 
@@ -54,13 +56,21 @@ class WorkerPool:
 
 @contextlib.asynccontextmanager
 async def worker_pool(
-    settings: Settings, pool: str, log_dir: Path, *, threads: int | None = None, shutdown_timeout: float = 10
+    settings: Settings,
+    pool: str,
+    log_dir: Path,
+    *,
+    threads: int | None = None,
+    shutdown_timeout: float = 10,
+    supervise: bool = False,
 ) -> AsyncIterator[WorkerPool]:
     """`lps worker POOL` as a real process group; stopped with SIGTERM (then SIGKILL) on exit."""
     log_path = log_dir / f"{pool}-{time.monotonic_ns()}.log"
     command = [sys.executable, "-m", "infra.cli", "worker", pool, "--shutdown-timeout", str(shutdown_timeout)]
     if threads:
         command += ["--threads", str(threads)]
+    if supervise:
+        command.append("--supervise")
     with log_path.open("wb") as log:
         process = await asyncio.create_subprocess_exec(
             *command, env=os.environ | settings.to_env(), stdout=log, stderr=log, start_new_session=True
@@ -148,3 +158,44 @@ class JobsView:
 
     async def close(self) -> None:
         await self._client.close()
+
+
+@contextlib.asynccontextmanager
+async def reconciler_process(settings: Settings, log_dir: Path) -> AsyncIterator[asyncio.subprocess.Process]:
+    """`lps reconciler` as a real process, stopped with SIGTERM on exit."""
+    log_path = log_dir / f"reconciler-{time.monotonic_ns()}.log"
+    with log_path.open("wb") as log:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "infra.cli", "reconciler", env=os.environ | settings.to_env(), stdout=log, stderr=log
+        )
+    try:
+        yield process
+    finally:
+        if process.returncode is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(process.wait(), 20)
+            except TimeoutError:
+                process.kill()
+                await process.wait()
+
+
+class MongoProcess:
+    """`lps mongo` on a fixed port with a SQLite data file: it can be stopped and started again with its data."""
+
+    def __init__(self, port: int, data_file: Path) -> None:
+        self.port = port
+        self.data_file = data_file
+        self.url = f"mongodb://127.0.0.1:{port}/?directConnection=true"
+        self._process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        command = [sys.executable, "-m", "infra.cli", "mongo", "--port", str(self.port), "--data", str(self.data_file)]
+        self._process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if not wait_for_port("127.0.0.1", self.port, timeout=30):
+            raise AssertionError("the embedded MongoDB server did not start")
+
+    def stop(self) -> None:
+        if self._process is not None and self._process.poll() is None:
+            self._process.terminate()
+            self._process.wait(timeout=20)

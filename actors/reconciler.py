@@ -1,0 +1,158 @@
+"""The reconciler: finds jobs the normal flow lost track of and puts them back on it.
+
+Several reconcilers may run at once: every action starts with a conditional update that only one of
+them can win, so a job is never published twice by two reconcilers in the same round (a duplicate
+message is harmless anyway: the claim lets only one attempt run).
+
+Per pass, in order:
+- PENDING jobs whose publish the broker never confirmed (no `enqueued_at` after the grace period)
+  are published;
+- PENDING jobs long past `run_after` with no claim (their message was lost) are published again;
+- RUNNING jobs whose lease expired (their worker died and no message came back) go back to PENDING
+  and are published, or go DEAD when that was their last attempt;
+- messages in the `.XQ` dead-letter queues become DEAD jobs (undecodable ones are kept in
+  `dead_letters`), so the queues never hold the only record of a failure;
+- DONE searches whose delivery job was never created (the worker stopped right after DONE) get it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import Counter
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+import dramatiq
+from dramatiq.common import xq_name
+from dramatiq.errors import DecodeError
+
+from actors.outbox import outbox_job_for
+from infra.broker import AMQP_ERRORS, Publisher
+from infra.enqueue import message_for_job, utcnow
+from infra.jobs import JobRepository, parse_job_id
+from infra.mongo import MONGO_UNAVAILABLE
+from infra.reconciler_log import ReconcilerLog
+from infra.settings import Settings
+from schemas.codes import JobStatus, JobType
+
+log = logging.getLogger(__name__)
+
+#: How far back a DONE search is checked for its missing delivery job.
+OUTBOX_LOOKBACK = timedelta(hours=6)
+
+
+class Reconciler:
+    def __init__(self, settings: Settings, jobs: JobRepository, publisher: Publisher, journal: ReconcilerLog) -> None:
+        self._settings = settings
+        self._jobs = jobs
+        self._publisher = publisher
+        self._journal = journal
+
+    async def run_once(self) -> Counter[str]:
+        """One pass; returns what it did, by action."""
+        settings, now = self._settings, utcnow()
+        grace = timedelta(seconds=settings.reconcile_grace)
+        batch = settings.reconcile_batch
+        counts: Counter[str] = Counter()
+        counts["republished_unconfirmed"] = await self._republish(
+            await self._jobs.unconfirmed(created_before=now - grace, limit=batch), now
+        )
+        counts["republished_lost"] = await self._republish(
+            await self._jobs.overdue(due_before=now - timedelta(seconds=settings.reconcile_lost_after), limit=batch),
+            now,
+        )
+        counts |= await self._recover_expired_leases(now - grace, now)
+        counts["dead_lettered"] = await self._dead_letters_to_dead_jobs(now)
+        if settings.outbox_url:
+            counts["outbox_created"] = await self._create_missing_outboxes(now - OUTBOX_LOOKBACK, now - grace, now)
+        await self._journal.add(counts, now)
+        return +counts
+
+    async def run_forever(self, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            try:
+                if done := await self.run_once():
+                    log.info("reconciled: %s", dict(done))
+            except (*MONGO_UNAVAILABLE, *AMQP_ERRORS) as unavailable:
+                log.warning("reconcile pass cut short: %s", type(unavailable).__name__)
+            except Exception:
+                # One bad pass must not end the reconciler: the next one starts from the store again.
+                log.exception("reconcile pass failed")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), self._settings.reconcile_interval)
+
+    async def _publish_taken(self, taken: Sequence[tuple[dict[str, Any], dramatiq.Message]], now: datetime) -> int:
+        """Publish jobs this reconciler won; give back the ones the broker did not confirm."""
+        confirmed = await self._publisher.publish([message for _, message in taken])
+        for job, message in taken:
+            if message.message_id in confirmed:
+                log.info("job %s published again (message %s)", job["_id"], message.message_id)
+            else:
+                await self._jobs.release_republish(job["_id"], taken_at=now)
+        return len(confirmed)
+
+    async def _republish(self, candidates: list[dict[str, Any]], now: datetime) -> int:
+        taken = []
+        for job in candidates:
+            message = message_for_job(self._settings, job)
+            if await self._jobs.take_for_republish(job, now=now, message_id=message.message_id):
+                taken.append((job, message))
+        return await self._publish_taken(taken, now) if taken else 0
+
+    async def _recover_expired_leases(self, expired_before: datetime, now: datetime) -> Counter[str]:
+        counts: Counter[str] = Counter()
+        taken = []
+        for job in await self._jobs.expired_leases(expired_before=expired_before, limit=self._settings.reconcile_batch):
+            message = message_for_job(self._settings, job)
+            status = await self._jobs.recover_expired(job, now=now, message_id=message.message_id)
+            if status == JobStatus.PENDING.name:
+                taken.append((job, message))
+                counts["recovered"] += 1
+            elif status == JobStatus.DEAD.name:
+                log.error("job %s DEAD: its worker stopped during its last attempt", job["_id"])
+                counts["recovered_dead"] += 1
+        if taken:
+            await self._publish_taken(taken, now)
+        return counts
+
+    async def _dead_letters_to_dead_jobs(self, now: datetime) -> int:
+        killed = 0
+        for job_type in JobType:
+            queue = xq_name(self._settings.queue_name(job_type))
+            taken = await self._publisher.take(queue, self._settings.reconcile_batch)
+            for _, body in taken:
+                killed += await self._bury(queue, body, now)
+            if taken:
+                await self._publisher.ack(tag for tag, _ in taken)
+        return killed
+
+    async def _bury(self, queue: str, body: bytes, now: datetime) -> int:
+        try:
+            message = dramatiq.Message.decode(body)
+        except DecodeError:
+            await self._journal.keep_dead_letter(queue=queue, body=body, reason="undecodable", now=now)
+            log.error("undecodable dead letter in %s kept in dead_letters", queue)
+            return 0
+        job_id = parse_job_id(message.args[0] if message.args else "")
+        if job_id is None:
+            await self._journal.keep_dead_letter(queue=queue, body=body, reason="no job id", now=now)
+            return 0
+        if await self._jobs.kill_dead_lettered(job_id, now=now, queue=queue):
+            log.error("job %s DEAD: its message was dead-lettered", job_id)
+            return 1
+        return 0  # already DEAD (Retries gave up and the status middleware recorded it) or DONE
+
+    async def _create_missing_outboxes(self, since: datetime, until: datetime, now: datetime) -> int:
+        created = 0
+        for job in await self._jobs.done_searches_without_outbox(
+            finished_after=since, finished_before=until, limit=self._settings.reconcile_batch
+        ):
+            document, message = outbox_job_for(job, self._settings)
+            if await self._jobs.insert_follow_up(document):
+                created += 1
+                if await self._publisher.publish([message]):
+                    await self._jobs.mark_enqueued([document["_id"]], now)
+        return created

@@ -1,0 +1,177 @@
+"""Who may call the API and how often: API keys (`LPS_API_KEYS`) and per-client token-bucket rate limits.
+
+Both guard the `/v1/lps` routes only: probes (`/healthz`, `/readyz`), `/metrics` and the API docs stay open, so
+orchestrators and scrapers need no key and are never throttled.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import math
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from aiohttp import web
+from aiohttp.typedefs import Handler, Middleware
+
+from infra.settings import Settings
+from schemas.codes import ErrorType
+from service.errors import ApiError
+from service.routes import PREFIX
+
+log = logging.getLogger(__name__)
+
+API_KEY_HEADER = "X-API-Key"
+
+#: The name of the API key a request came with (never the key itself), for logs and rate limits.
+CLIENT_NAME = web.RequestKey("client_name", str)
+
+#: Clients whose buckets are kept at most; past it the least recently seen are forgotten (they start full again).
+MAX_CLIENTS = 10_000
+
+
+def is_guarded(request: web.Request) -> bool:
+    # The decoded path: every request the router sends to a /v1/lps handler starts with it, however it was spelled.
+    return request.path == PREFIX or request.path.startswith(f"{PREFIX}/")
+
+
+def _digest(key: str) -> bytes:
+    # Digests all have one length, so comparing them tells nothing about a key's length either.
+    # surrogatepass: a header value may hold any code point; none may make the comparison raise.
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).digest()
+
+
+class ApiKeyMiddleware:
+    """Runs inside the error middleware and before the rate limit: a guarded request needs a known `X-API-Key`.
+
+    Missing or unknown keys are HTTP_INVALID_CLIENT_ACCESS (433). The key's name is stored under CLIENT_NAME.
+    """
+
+    __middleware_version__ = 1  # new-style: called as (request, handler)
+
+    def __init__(self, api_keys: Mapping[str, str]) -> None:
+        if not all(api_keys.values()):
+            # An empty key would let in every request that sends an empty header.
+            raise ValueError("LPS_API_KEYS: every name needs a non-empty key (name=key,name=key)")
+        self._digests = [(name, _digest(key)) for name, key in api_keys.items()]
+
+    def identify(self, presented: str) -> str | None:
+        """The name of the configured key equal to `presented`, or None; takes the same time whichever matched."""
+        presented_digest = _digest(presented)
+        found = None
+        for name, digest in self._digests:
+            # Every key is compared even after a match: no early exit that would tell which one it was.
+            if hmac.compare_digest(presented_digest, digest):
+                found = name
+        return found
+
+    async def __call__(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        if not is_guarded(request):
+            return await handler(request)
+        presented = request.headers.get(API_KEY_HEADER)
+        if not presented:
+            raise ApiError(ErrorType.HTTP_INVALID_CLIENT_ACCESS, f"missing {API_KEY_HEADER} header")
+        name = self.identify(presented)
+        if name is None:
+            # What was presented is never logged: it may be a real key sent to the wrong gateway, or one with a typo.
+            log.info("unknown API key for %s %s from %s", request.method, request.path, request.remote)
+            raise ApiError(ErrorType.HTTP_INVALID_CLIENT_ACCESS, "unknown API key")
+        request[CLIENT_NAME] = name
+        log.debug("%s %s by client %s", request.method, request.path, name)
+        return await handler(request)
+
+
+@dataclass(slots=True)
+class _Bucket:
+    tokens: float
+    updated: float
+
+
+class TokenBuckets:
+    """One token bucket per client: `burst` requests at once, then `rate` per second on average.
+
+    The buckets live in this gateway process's memory: N gateways behind a load balancer allow N times the rate.
+    Memory stays bounded: a bucket that has refilled is the same as a new one, so it is dropped as soon as it is the
+    least recently used; past `max_clients` the least recently used go anyway (those clients start full again).
+    """
+
+    def __init__(
+        self, rate: float, burst: int, *, clock: Callable[[], float] = time.monotonic, max_clients: int = MAX_CLIENTS
+    ) -> None:
+        if rate <= 0 or burst < 1 or max_clients < 1:
+            raise ValueError(f"rate limit needs rate > 0, burst >= 1, max_clients >= 1 (got {rate}, {burst})")
+        self._rate = rate
+        self._burst = burst
+        self._clock = clock
+        self._max_clients = max_clients
+        # Ordered from the least to the most recently used (a used bucket is re-inserted at the end).
+        self._buckets: dict[str, _Bucket] = {}
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+    def take(self, client: str) -> float:
+        """Take one of `client`'s tokens: 0.0 when there was one, else the seconds until there will be one."""
+        now = self._clock()
+        bucket = self._buckets.pop(client, None) or _Bucket(float(self._burst), now)
+        bucket.tokens = min(float(self._burst), bucket.tokens + (now - bucket.updated) * self._rate)
+        bucket.updated = now
+        self._buckets[client] = bucket
+        self._forget_idle(now)
+        if bucket.tokens >= 1:
+            bucket.tokens -= 1
+            return 0.0
+        # A refused request takes nothing: the client may come back exactly when the token is there.
+        return (1 - bucket.tokens) / self._rate
+
+    def _forget_idle(self, now: float) -> None:
+        # Amortised O(1): each bucket is dropped at most once per time it was inserted.
+        while len(self._buckets) > 1:
+            client = next(iter(self._buckets))
+            bucket = self._buckets[client]
+            full = bucket.tokens + (now - bucket.updated) * self._rate >= self._burst
+            if not full and len(self._buckets) <= self._max_clients:
+                return
+            del self._buckets[client]
+
+
+class RateLimitMiddleware:
+    """Runs after the API key middleware (so it knows the key's name): a client past its rate gets 429.
+
+    The client is the API key's name, or the peer address when no keys are configured (behind a proxy that is
+    the proxy's). The answer is HTTP_TO_MANY_REQUEST with `Retry-After`: whole seconds until a token is there.
+    """
+
+    __middleware_version__ = 1  # new-style: called as (request, handler)
+
+    def __init__(self, buckets: TokenBuckets) -> None:
+        self._buckets = buckets
+
+    async def __call__(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        if not is_guarded(request):
+            return await handler(request)
+        client = request.get(CLIENT_NAME) or request.remote or "unknown"
+        wait = self._buckets.take(client)
+        if wait:
+            retry_after = max(1, math.ceil(wait))
+            log.debug("client %s over its rate limit; retry after %d s", client, retry_after)
+            raise ApiError(
+                ErrorType.HTTP_TO_MANY_REQUEST,
+                "too many requests; retry later",
+                headers={"Retry-After": str(retry_after)},
+            )
+        return await handler(request)
+
+
+def client_middlewares(settings: Settings) -> list[Middleware]:
+    """The configured guards, in the order they run after the error middleware: API keys, then the rate limit."""
+    middlewares: list[Middleware] = []
+    if settings.api_keys:
+        middlewares.append(ApiKeyMiddleware(settings.api_keys))
+    if settings.rate_limit_per_second > 0:
+        buckets = TokenBuckets(settings.rate_limit_per_second, settings.rate_limit_burst)
+        middlewares.append(RateLimitMiddleware(buckets))
+    return middlewares

@@ -1,0 +1,245 @@
+"""API keys (433) and per-client rate limits (429 with Retry-After), against the real app and as units."""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import logging
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestClient
+
+from infra.settings import Settings
+from service.app import create_app
+from service.auth import ApiKeyMiddleware, TokenBuckets
+
+KEYS = {"backoffice": "bo-7f3c9d1e2a4b", "ops": "ops-c0ffee-5e6d"}
+SEARCH = {"products": [{"product_code": "AUTH-1", "keyword": "k"}]}
+
+
+async def answer(response) -> tuple[int, dict[str, Any]]:
+    return response.status, await response.json()
+
+
+@pytest.fixture
+async def keyed_client(aiohttp_client, settings: Settings) -> TestClient:
+    return await aiohttp_client(create_app(settings.with_overrides(api_keys=KEYS)))
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [{}, {"X-API-Key": ""}, {"X-API-Key": "wrong"}, {"X-API-Key": KEYS["ops"] + "x"}, {"X-API-Key": "bo-7"}],
+    ids=["missing", "empty", "unknown", "longer", "prefix"],
+)
+async def test_a_missing_or_unknown_api_key_is_invalid_client_access(keyed_client: TestClient, headers: dict):
+    status, body = await answer(await keyed_client.post("/v1/lps/search", json=SEARCH, headers=headers))
+    assert (status, body["result"]) == (433, 433)
+    assert body["message"]
+
+    status, body = await answer(await keyed_client.get("/v1/lps/queue/stats", headers=headers))
+    assert (status, body["result"]) == (433, 433)
+
+
+async def test_an_unknown_route_under_the_api_prefix_needs_a_key_too(keyed_client: TestClient):
+    status, body = await answer(await keyed_client.get("/v1/lps/nowhere"))
+    assert (status, body["result"]) == (433, 433)
+
+
+@pytest.mark.parametrize("name", sorted(KEYS))
+async def test_every_configured_api_key_is_accepted(keyed_client: TestClient, name: str):
+    headers = {"X-API-Key": KEYS[name]}
+    status, body = await answer(await keyed_client.post("/v1/lps/search", json=SEARCH, headers=headers))
+    assert (status, body["result"]) == (200, 0)
+    assert body["jobs"][0]["product_code"] == "AUTH-1"
+
+    status, body = await answer(await keyed_client.get("/v1/lps/queue/stats", headers=headers))
+    assert (status, body["result"]) == (200, 0)
+
+
+async def test_probes_and_api_docs_stay_open_without_a_key(keyed_client: TestClient):
+    for path in ("/healthz", "/readyz", "/api/docs/swagger.json"):
+        status, body = await answer(await keyed_client.get(path))
+        assert (status, body.get("result", 0)) == (200, 0), path
+    assert (await keyed_client.get("/api/docs")).status == 200
+
+
+async def test_without_configured_keys_no_key_is_needed(client: TestClient):
+    status, body = await answer(await client.get("/v1/lps/queue/stats"))
+    assert (status, body["result"]) == (200, 0)
+
+
+def test_an_empty_configured_key_is_refused_at_start(settings: Settings):
+    with pytest.raises(ValueError, match="LPS_API_KEYS"):
+        create_app(settings.with_overrides(api_keys={"backoffice": ""}))
+
+
+async def test_api_keys_never_appear_in_the_log(keyed_client: TestClient, caplog: pytest.LogCaptureFixture):
+    caplog.set_level(logging.DEBUG)
+    near_miss = KEYS["backoffice"][:-1] + "0"
+    for key in (KEYS["backoffice"], near_miss, None):
+        headers = {"X-API-Key": key} if key else {}
+        await keyed_client.get("/v1/lps/queue/stats", headers=headers)
+        await keyed_client.post("/v1/lps/search", json=SEARCH, headers=headers)
+
+    assert "client backoffice" in caplog.text  # the name is what identifies a client in the log
+    assert "unknown API key" in caplog.text
+    for secret in (*KEYS.values(), near_miss):
+        assert secret not in caplog.text
+        assert all(secret not in repr(record.args) for record in caplog.records)
+
+
+def test_a_key_is_compared_with_every_configured_key_even_after_a_match(monkeypatch: pytest.MonkeyPatch):
+    guard = ApiKeyMiddleware({"first": "k1", "second": "k2", "third": "k3"})
+    calls: list[bool] = []
+    compare = hmac.compare_digest
+
+    def counting(a: bytes, b: bytes) -> bool:
+        calls.append(compare(a, b))
+        return calls[-1]
+
+    monkeypatch.setattr(hmac, "compare_digest", counting)
+
+    assert guard.identify("k1") == "first"
+    assert calls == [True, False, False]
+    calls.clear()
+    assert guard.identify("nope") is None
+    assert calls == [False, False, False]
+
+
+# --- rate limit through the app ---
+
+
+async def limited_client(aiohttp_client, settings: Settings, **overrides: Any) -> TestClient:
+    # One token a second: the three requests of a test fit well inside the second before the first comes back.
+    limited = settings.with_overrides(rate_limit_per_second=1.0, rate_limit_burst=2, **overrides)
+    return await aiohttp_client(create_app(limited))
+
+
+async def test_a_client_past_its_burst_gets_429_with_retry_after_then_is_served_after_waiting(
+    aiohttp_client, settings: Settings
+):
+    client = await limited_client(aiohttp_client, settings, api_keys=KEYS)
+    headers = {"X-API-Key": KEYS["backoffice"]}
+    for _ in range(2):
+        status, _ = await answer(await client.get("/v1/lps/queue/stats", headers=headers))
+        assert status == 200
+
+    response = await client.post("/v1/lps/search", json=SEARCH, headers=headers)
+    status, body = await answer(response)
+    assert (status, body["result"]) == (429, 429)
+    retry_after = int(response.headers["Retry-After"])
+    assert retry_after == 1  # the next token is under a second away, rounded up to whole seconds
+
+    await asyncio.sleep(retry_after)
+    status, body = await answer(await client.post("/v1/lps/search", json=SEARCH, headers=headers))
+    assert (status, body["result"]) == (200, 0)
+
+
+async def test_each_api_key_has_its_own_bucket(aiohttp_client, settings: Settings):
+    client = await limited_client(aiohttp_client, settings, api_keys=KEYS)
+    statuses = [(await client.get("/v1/lps/queue/stats", headers={"X-API-Key": KEYS["ops"]})).status for _ in range(3)]
+    assert statuses == [200, 200, 429]
+
+    response = await client.get("/v1/lps/queue/stats", headers={"X-API-Key": KEYS["backoffice"]})
+    assert response.status == 200
+
+
+async def test_refused_keys_are_answered_433_not_429(aiohttp_client, settings: Settings):
+    # Authentication runs first: a request without a valid key never reaches (or drains) a bucket.
+    client = await limited_client(aiohttp_client, settings, api_keys=KEYS)
+    statuses = [(await client.get("/v1/lps/queue/stats", headers={"X-API-Key": "wrong"})).status for _ in range(4)]
+    assert statuses == [433] * 4
+    assert (await client.get("/v1/lps/queue/stats", headers={"X-API-Key": KEYS["ops"]})).status == 200
+
+
+async def test_without_keys_the_peer_address_is_rate_limited(aiohttp_client, settings: Settings):
+    client = await limited_client(aiohttp_client, settings)
+    statuses = [(await client.get("/v1/lps/jobs/6b0c94574ddefc2888135973")).status for _ in range(3)]
+    assert statuses == [404, 404, 429]
+
+
+async def test_probes_and_docs_are_never_rate_limited(aiohttp_client, settings: Settings):
+    client = await limited_client(aiohttp_client, settings)
+    for _ in range(5):
+        for path in ("/healthz", "/readyz", "/api/docs/swagger.json"):
+            assert (await client.get(path)).status == 200, path
+
+
+# --- the token bucket with an injected clock ---
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_bucket_allows_its_burst_then_says_when_the_next_token_comes():
+    clock = FakeClock()
+    buckets = TokenBuckets(rate=4.0, burst=3, clock=clock)
+
+    assert [buckets.take("a") for _ in range(3)] == [0.0, 0.0, 0.0]
+    assert buckets.take("a") == pytest.approx(0.25)
+
+
+def test_a_refused_request_takes_no_token():
+    clock = FakeClock()
+    buckets = TokenBuckets(rate=1.0, burst=1, clock=clock)
+    assert buckets.take("a") == 0.0
+
+    assert buckets.take("a") == pytest.approx(1.0)
+    clock.now += 0.25
+    assert buckets.take("a") == pytest.approx(0.75)  # still counting towards the same token
+    clock.now += 0.75
+    assert buckets.take("a") == 0.0
+
+
+def test_a_bucket_refills_at_the_rate_up_to_the_burst():
+    clock = FakeClock()
+    buckets = TokenBuckets(rate=2.0, burst=2, clock=clock)
+    buckets.take("a")
+    buckets.take("a")
+
+    clock.now += 0.5  # one token back
+    assert buckets.take("a") == 0.0
+    assert buckets.take("a") > 0
+
+    clock.now += 3600  # idle for long: never more than the burst
+    assert [buckets.take("a") == 0.0 for _ in range(3)] == [True, True, False]
+
+
+def test_clients_do_not_share_buckets():
+    buckets = TokenBuckets(rate=1.0, burst=1, clock=FakeClock())
+    assert buckets.take("a") == 0.0
+    assert buckets.take("a") > 0
+    assert buckets.take("b") == 0.0
+
+
+def test_refilled_buckets_of_one_off_clients_are_forgotten():
+    clock = FakeClock()
+    buckets = TokenBuckets(rate=10.0, burst=5, clock=clock)
+    for peer in range(1000):
+        buckets.take(f"10.0.{peer // 256}.{peer % 256}")
+        clock.now += 0.1  # each bucket is full again 0.1 s after its one request
+
+    assert len(buckets) <= 2
+
+
+def test_buckets_are_bounded_even_when_every_client_stays_busy():
+    clock = FakeClock()
+    buckets = TokenBuckets(rate=1.0, burst=5, clock=clock, max_clients=100)
+    for peer in range(10_000):
+        buckets.take(f"peer-{peer}")  # no time passes: no bucket refills
+
+    assert len(buckets) == 100
+    assert buckets.take("peer-9999") == 0.0  # the most recent clients are the ones remembered
+    assert [buckets.take("peer-9999") == 0.0 for _ in range(4)] == [True, True, True, False]
+
+
+@pytest.mark.parametrize(("rate", "burst"), [(0.0, 5), (-1.0, 5), (1.0, 0)])
+def test_a_bucket_needs_a_positive_rate_and_burst(rate: float, burst: int):
+    with pytest.raises(ValueError, match="rate limit"):
+        TokenBuckets(rate=rate, burst=burst)

@@ -1,0 +1,204 @@
+"""Fault injection with real processes: workers killed mid-job, poison messages, a RabbitMQ restart and a
+MongoDB outage under load. Every wait is bounded; every process is stopped at the end."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestClient
+
+from infra.embedded_mongo import free_port
+from infra.settings import Settings
+from service.app import create_app
+from tests.harness import JobsView, MongoProcess, Receiver, eventually, reconciler_process, worker_pool
+
+
+@pytest.fixture
+async def receiver(aiohttp_server) -> Receiver:
+    receiver = Receiver()
+    server = await aiohttp_server(receiver.app())
+    receiver.url = str(server.make_url("/results"))
+    return receiver
+
+
+@pytest.fixture
+def fault_settings(settings: Settings) -> Settings:
+    return settings.with_overrides(
+        retry_min_backoff=0.2,
+        retry_max_backoff=1.0,
+        search_time_limit=4.0,
+        lease_margin=1.0,
+        reconcile_grace=2.0,
+        reconcile_interval=1.0,
+    )
+
+
+async def submit(client: TestClient, *products: dict[str, Any]) -> dict[str, Any]:
+    response = await client.post("/v1/lps/search", json={"products": list(products)})
+    return await response.json()
+
+
+async def running(jobs: JobsView, job_id: str) -> dict[str, Any]:
+    async def probe() -> dict[str, Any] | None:
+        job = await jobs.get(job_id)
+        return job if job and job["status"] == "RUNNING" else None
+
+    return await eventually(probe, within=30, what=f"job {job_id} to run")
+
+
+async def test_a_worker_killed_mid_job_loses_the_attempt_and_another_worker_finishes_it_once(
+    aiohttp_client, fault_settings: Settings, receiver: Receiver, tmp_path: Path
+):
+    settings = fault_settings.with_overrides(outbox_url=receiver.url, outbox_secret="s")
+    gateway = await aiohttp_client(create_app(settings))
+    jobs = JobsView(settings)
+    try:
+        async with (
+            worker_pool(settings, "search", tmp_path),
+            worker_pool(settings, "search", tmp_path),
+            worker_pool(settings, "outbox", tmp_path),
+        ):
+            answer = await submit(gateway, {"product_code": "KILL-9", "keyword": "#slow=2"})
+            job_id = answer["jobs"][0]["job_id"]
+            victim = int((await running(jobs, job_id))["worker"].split(":")[1])
+            os.kill(victim, signal.SIGKILL)
+            job = await jobs.finished(job_id, within=60)
+            outbox = await jobs.outbox_of(job_id)
+            await asyncio.sleep(1)  # a second delivery, if one were coming, would land now
+    finally:
+        await jobs.close()
+
+    assert (job["status"], job["attempts"]) == ("DONE", 2)
+    assert [entry["outcome"] for entry in job["history"]] == ["LOST", "DONE"]
+    assert f":{victim}:" in job["history"][0]["worker"]
+    assert f":{victim}:" not in job["history"][1]["worker"]
+    assert outbox["status"] == "DONE"
+    assert [d["headers"]["Idempotency-Key"] for d in receiver.deliveries] == [str(outbox["_id"])]
+
+
+async def test_a_poison_message_that_kills_its_worker_every_time_ends_dead(
+    aiohttp_client, fault_settings: Settings, tmp_path: Path
+):
+    settings = fault_settings.with_overrides(search_max_attempts=2, search_time_limit=2.0)
+    gateway = await aiohttp_client(create_app(settings))
+    jobs = JobsView(settings)
+    try:
+        async with worker_pool(settings, "search", tmp_path, supervise=True) as pool:
+            answer = await submit(gateway, {"product_code": "POISON", "keyword": "#crash"})
+            job = await jobs.finished(answer["jobs"][0]["job_id"], within=90)
+            [healthy] = (await submit(gateway, {"product_code": "AFTER-POISON", "keyword": "k"}))["jobs"]
+            after = await jobs.finished(healthy["job_id"], within=30)
+            assert pool.process.returncode is None  # the supervisor kept the pool alive
+    finally:
+        await jobs.close()
+
+    assert job["status"] == "DEAD"
+    assert job["last_error"]["type"] == "ATTEMPTS_EXHAUSTED"
+    assert [entry["outcome"] for entry in job["history"]] == ["LOST", "LOST", "DEAD"]
+    assert after["status"] == "DONE"
+
+
+class Poster:
+    """A client that keeps POSTing small batches until stopped, recording every answer and how long it took."""
+
+    def __init__(self, client: TestClient, prefix: str) -> None:
+        self.client = client
+        self.prefix = prefix
+        self.accepted: list[str] = []
+        self.answers: list[tuple[int, int, float]] = []  # (HTTP status, result, seconds)
+        self._stop = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    async def _run(self) -> None:
+        batch = 0
+        while not self._stop.is_set():
+            products = [{"product_code": f"{self.prefix}-{batch}-{i}", "keyword": "k"} for i in range(3)]
+            started = time.monotonic()
+            response = await self.client.post("/v1/lps/search", json={"products": products})
+            body = await response.json()
+            self.answers.append((response.status, body["result"], time.monotonic() - started))
+            if body["result"] == 0:
+                self.accepted += [job["job_id"] for job in body["jobs"]]
+            batch += 1
+            await asyncio.sleep(0.2)
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        self._stop.set()
+        assert self._task is not None
+        await self._task
+
+
+def rabbitmqctl(*args: str) -> None:
+    subprocess.run(["rabbitmqctl", *args], check=True, capture_output=True, timeout=120)
+
+
+@pytest.mark.skipif(shutil.which("rabbitmqctl") is None, reason="needs a local RabbitMQ it may restart")
+async def test_every_job_accepted_while_rabbitmq_restarts_is_done_exactly_once(
+    aiohttp_client, fault_settings: Settings, tmp_path: Path
+):
+    gateway = await aiohttp_client(create_app(fault_settings))
+    jobs = JobsView(fault_settings)
+    poster = Poster(gateway, "RMQ")
+    try:
+        async with worker_pool(fault_settings, "search", tmp_path), reconciler_process(fault_settings, tmp_path):
+            poster.start()
+            await asyncio.sleep(2)
+            await asyncio.to_thread(rabbitmqctl, "stop_app")
+            await asyncio.sleep(3)
+            await asyncio.to_thread(rabbitmqctl, "start_app")
+            await asyncio.to_thread(rabbitmqctl, "await_startup")
+            await asyncio.sleep(2)
+            await poster.stop()
+            finished = [await jobs.finished(job_id, within=120) for job_id in poster.accepted]
+    finally:
+        await asyncio.to_thread(rabbitmqctl, "start_app")  # whatever happened, leave the broker up
+        await jobs.close()
+
+    assert len(poster.accepted) >= 30
+    assert {status for status, _, _ in poster.answers} == {200}  # RabbitMQ down is not the client's problem
+    assert [job["status"] for job in finished] == ["DONE"] * len(finished)
+    assert all([entry["outcome"] for entry in job["history"]].count("DONE") == 1 for job in finished)
+
+
+async def test_a_mongodb_outage_answers_503_fast_and_everything_accepted_completes(
+    aiohttp_client, fault_settings: Settings, tmp_path: Path
+):
+    mongo = MongoProcess(free_port(), tmp_path / "store.sqlite")
+    await asyncio.to_thread(mongo.start)
+    settings = fault_settings.with_overrides(mongo_url=mongo.url, mongo_timeout_ms=1000)
+    gateway = await aiohttp_client(create_app(settings))
+    jobs = JobsView(settings)
+    poster = Poster(gateway, "MONGO")
+    try:
+        async with worker_pool(settings, "search", tmp_path) as pool, reconciler_process(settings, tmp_path):
+            poster.start()
+            await asyncio.sleep(2)
+            await asyncio.to_thread(mongo.stop)
+            await asyncio.sleep(4)
+            await asyncio.to_thread(mongo.start)
+            await asyncio.sleep(3)
+            await poster.stop()
+            finished = [await jobs.finished(job_id, within=120) for job_id in poster.accepted]
+            assert pool.process.returncode is None  # no crash loop: the pool rode the outage out
+            ready = await (await gateway.get("/readyz")).json()
+    finally:
+        await jobs.close()
+        await asyncio.to_thread(mongo.stop)
+
+    outage_answers = [(status, result) for status, result, _ in poster.answers if status != 200]
+    assert outage_answers
+    assert set(outage_answers) == {(503, 10)}
+    assert max(seconds for _, _, seconds in poster.answers) < 5
+    assert [job["status"] for job in finished] == ["DONE"] * len(finished)
+    assert ready["checks"]["mongo"] == "ok"

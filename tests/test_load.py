@@ -1,0 +1,72 @@
+"""A sustained burst with the deterministic source: zero lost jobs, and the counts reconcile.
+
+Size: LPS_LOAD_PRODUCTS, by default 2,000 on the embedded store (its inserts slow down as a collection
+grows, so it cannot carry more in a bounded test) and 20,000 against a real MongoDB (LPS_MONGO_URL).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from pathlib import Path
+
+from aiohttp.test_utils import TestClient
+
+from infra.settings import Settings
+from schemas.codes import JobType
+from service.app import create_app
+from tests.harness import JobsView, eventually, reconciler_process, worker_pool
+from tests.rabbit import drain
+
+PRODUCTS = int(os.environ.get("LPS_LOAD_PRODUCTS") or (20_000 if os.environ.get("LPS_MONGO_URL") else 2_000))
+BATCH = 100
+CLIENTS = 4
+
+
+async def post_all(gateway: TestClient, codes: list[str]) -> list[dict]:
+    """CLIENTS concurrent clients, each POSTing its share in batches of BATCH."""
+    answers: list[dict] = []
+
+    async def client(share: list[str]) -> None:
+        for start in range(0, len(share), BATCH):
+            products = [{"product_code": code, "keyword": "부하 시험 상품"} for code in share[start : start + BATCH]]
+            response = await gateway.post("/v1/lps/search", json={"products": products})
+            answers.append(await response.json())
+
+    await asyncio.gather(*(client(codes[index::CLIENTS]) for index in range(CLIENTS)))
+    return answers
+
+
+async def test_a_sustained_burst_loses_no_job_and_the_counts_reconcile(
+    aiohttp_client, settings: Settings, tmp_path: Path
+):
+    # The embedded store is one pure-Python process: under this burst it answers its own health checks late,
+    # so its clients get more time than the production default before they call it unreachable.
+    settings = settings.with_overrides(reconcile_interval=2.0, mongo_timeout_ms=15_000)
+    gateway = await aiohttp_client(create_app(settings))
+    jobs = JobsView(settings)
+    codes = [f"LOAD-{index:06d}" for index in range(PRODUCTS)]
+    try:
+        async with worker_pool(settings, "search", tmp_path, threads=8), reconciler_process(settings, tmp_path):
+            started = time.monotonic()
+            answers = await post_all(gateway, codes)
+
+            async def all_done() -> bool:
+                return await jobs.jobs.count_documents({"status": "DONE"}) >= PRODUCTS
+
+            await eventually(all_done, within=900, what=f"{PRODUCTS} jobs to be DONE")
+            elapsed = time.monotonic() - started
+            stats = await (await gateway.get("/v1/lps/queue/stats")).json()
+    finally:
+        await jobs.close()
+
+    assert [answer for answer in answers if answer["result"] != 0] == []
+    accepted = {job["job_id"] for answer in answers for job in answer["jobs"]}
+    assert len(accepted) == PRODUCTS
+    assert stats["by_type"]["SEARCH"] == {"PENDING": 0, "RUNNING": 0, "DONE": PRODUCTS, "DEAD": 0}
+    assert stats["queues"]["search"]["messages"] == 0
+    assert stats["queues"]["search"]["delayed"] == 0
+    leftover = await asyncio.to_thread(drain, settings.amqp_url, settings.queue_name(JobType.SEARCH))
+    assert leftover == []
+    print(f"\n{PRODUCTS} products: all DONE in {elapsed:.1f}s ({PRODUCTS / elapsed:.0f} jobs/s)")

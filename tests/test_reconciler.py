@@ -1,0 +1,212 @@
+"""The reconciler against the real MongoDB wire server and RabbitMQ, on job states crafted in the store."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+import pika
+import pytest
+from aiohttp.test_utils import TestClient
+from bson import ObjectId
+
+from actors.reconciler import Reconciler
+from infra.broker import Publisher, create_broker
+from infra.enqueue import message_for_job, utcnow
+from infra.jobs import JobRepository, new_job
+from infra.mongo import MainDatabase, create_client, ensure_indexes
+from infra.reconciler_log import ReconcilerLog
+from infra.settings import Settings
+from schemas.codes import JobType
+from service.app import create_app
+from tests.rabbit import drain
+
+
+@dataclass
+class Stack:
+    settings: Settings
+    jobs: JobRepository
+    database: MainDatabase
+    publisher: Publisher
+
+    def reconciler(self) -> Reconciler:
+        return Reconciler(self.settings, self.jobs, self.publisher, ReconcilerLog(self.database.write))
+
+    async def insert(self, job_type: JobType = JobType.SEARCH, **fields: Any) -> dict[str, Any]:
+        job_id = ObjectId()
+        document = (
+            new_job(
+                job_type,
+                job_id=job_id,
+                product_code=fields.pop("product_code", f"P-{job_id}"),
+                product={"keyword": "k", "sources": ["static"]} if job_type is JobType.SEARCH else None,
+                priority="NORMAL",
+                max_attempts=fields.pop("max_attempts", 3),
+                now=fields.pop("now", utcnow() - timedelta(minutes=5)),
+                message_id="m",
+            )
+            | fields
+        )
+        if document["status"] in ("DONE", "DEAD"):
+            del document["active"]  # an ended job no longer holds its product's slot
+        await self.database.jobs().insert_one(document)
+        return document
+
+    async def queued(self, job_type: JobType = JobType.SEARCH) -> list[str]:
+        messages = await asyncio.to_thread(drain, self.settings.amqp_url, self.settings.queue_name(job_type))
+        return [queued.message.args[0] for queued in messages]
+
+
+@pytest.fixture
+async def stack(settings: Settings) -> AsyncIterator[Stack]:
+    settings = settings.with_overrides(reconcile_grace=0.0, reconcile_lost_after=60.0)
+    client = create_client(settings)
+    database = MainDatabase.open(client, settings.mongo_db)
+    await ensure_indexes(database, settings)
+    publisher = Publisher(create_broker(settings, middleware=[]))
+    await publisher.start(settings.queue_name(job_type) for job_type in JobType)
+    yield Stack(settings, JobRepository(database), database, publisher)
+    await publisher.close()
+    await client.close()
+
+
+async def test_jobs_the_broker_never_confirmed_are_published_once(stack: Stack):
+    unconfirmed = await stack.insert()
+    confirmed = await stack.insert(enqueued_at=utcnow())
+
+    done = await stack.reconciler().run_once()
+    again = await stack.reconciler().run_once()
+
+    assert done == {"republished_unconfirmed": 1}
+    assert again == {}
+    assert await stack.queued() == [str(unconfirmed["_id"])]
+    job = await stack.jobs.get_current(unconfirmed["_id"])
+    assert job["enqueued_at"] is not None
+    assert job["republishes"] == 1
+    assert "republishes" not in await stack.jobs.get_current(confirmed["_id"])
+
+
+async def test_concurrent_reconcilers_publish_each_lost_job_exactly_once(stack: Stack):
+    lost = [await stack.insert() for _ in range(10)]
+
+    results = await asyncio.gather(*(stack.reconciler().run_once() for _ in range(3)))
+
+    assert sum(result["republished_unconfirmed"] for result in results) == 10
+    assert sorted(await stack.queued()) == sorted(str(job["_id"]) for job in lost)
+
+
+async def test_a_pending_job_long_past_run_after_gets_its_message_again(stack: Stack):
+    long_ago = utcnow() - timedelta(hours=1)
+    lost = await stack.insert(enqueued_at=long_ago, run_after=long_ago)
+    recent = await stack.insert(enqueued_at=utcnow(), run_after=utcnow())
+
+    assert await stack.reconciler().run_once() == {"republished_lost": 1}
+    assert await stack.queued() == [str(lost["_id"])]
+    assert (await stack.jobs.get_current(recent["_id"])).get("republishes") is None
+
+
+async def test_an_expired_lease_goes_back_to_pending_with_the_lost_attempt_in_history(stack: Stack):
+    started = utcnow() - timedelta(minutes=10)
+    abandoned = await stack.insert(
+        status="RUNNING",
+        attempts=1,
+        worker="gone:1:Thread-1",
+        started_at=started,
+        lease_until=started + timedelta(minutes=2),
+    )
+
+    assert await stack.reconciler().run_once() == {"recovered": 1}
+
+    job = await stack.jobs.get_current(abandoned["_id"])
+    assert (job["status"], job["attempts"], job["active"]) == ("PENDING", 1, True)
+    assert job["last_error"]["type"] == "WORKER_LOST"
+    assert [(entry["attempt"], entry["outcome"], entry["worker"]) for entry in job["history"]] == [
+        (1, "LOST", "gone:1:Thread-1")
+    ]
+    assert await stack.queued() == [str(abandoned["_id"])]
+
+
+async def test_an_expired_lease_on_the_last_attempt_is_dead(stack: Stack):
+    started = utcnow() - timedelta(minutes=10)
+    abandoned = await stack.insert(
+        status="RUNNING", attempts=3, max_attempts=3, started_at=started, lease_until=started
+    )
+
+    assert await stack.reconciler().run_once() == {"recovered_dead": 1}
+    job = await stack.jobs.get_current(abandoned["_id"])
+    assert job["status"] == "DEAD"
+    assert "active" not in job
+    assert await stack.queued() == []
+
+
+async def test_dead_letters_become_dead_jobs_and_undecodable_ones_are_kept(stack: Stack):
+    pending = await stack.insert(enqueued_at=utcnow())
+    already_dead = await stack.insert(status="DEAD", enqueued_at=utcnow())
+    queue = stack.settings.queue_name(JobType.SEARCH) + ".XQ"
+    bodies = [message_for_job(stack.settings, job).encode() for job in (pending, already_dead)] + [b"\xff not json"]
+    await asyncio.to_thread(publish_raw, stack.settings.amqp_url, queue, bodies)
+
+    assert await stack.reconciler().run_once() == {"dead_lettered": 1}
+
+    job = await stack.jobs.get_current(pending["_id"])
+    assert job["status"] == "DEAD"
+    assert job["last_error"]["type"] == "DEAD_LETTER"
+    kept = await stack.database.write["dead_letters"].find().to_list()
+    assert [(doc["reason"], bytes(doc["body"])) for doc in kept] == [("undecodable", b"\xff not json")]
+    assert await asyncio.to_thread(drain, stack.settings.amqp_url, queue) == []
+
+
+def publish_raw(amqp_url: str, queue: str, bodies: list[bytes]) -> None:
+    connection = pika.BlockingConnection(pika.URLParameters(amqp_url))
+    try:
+        channel = connection.channel()
+        for body in bodies:
+            channel.basic_publish(exchange="", routing_key=queue, body=body)
+    finally:
+        connection.close()
+
+
+async def test_a_done_search_without_its_delivery_job_gets_one(stack: Stack):
+    stack.settings = stack.settings.with_overrides(outbox_url="http://127.0.0.1:9/results")
+    finished = utcnow() - timedelta(minutes=1)
+    orphan = await stack.insert(status="DONE", finished_at=finished, result={"outcome": "FOUND"})
+    delivered = await stack.insert(status="DONE", finished_at=finished)
+    await stack.insert(
+        JobType.OUTBOX, source_job_id=delivered["_id"], product_code=delivered["product_code"], status="DONE"
+    )
+
+    assert await stack.reconciler().run_once() == {"outbox_created": 1}
+
+    outbox = await stack.database.jobs().find_one({"job_type": "OUTBOX", "source_job_id": orphan["_id"]})
+    assert outbox["status"] == "PENDING"
+    assert await stack.queued(JobType.OUTBOX) == [str(outbox["_id"])]
+
+
+async def test_queue_stats_count_what_reconcilers_did(stack: Stack, aiohttp_client):
+    await stack.insert()
+    await stack.reconciler().run_once()
+    client: TestClient = await aiohttp_client(create_app(stack.settings))
+
+    body = await (await client.get("/v1/lps/queue/stats")).json()
+
+    assert body["reconciler"] == {"republished_unconfirmed": 1}
+
+
+async def test_lps_reconciler_once_runs_a_pass_from_the_command_line(stack: Stack):
+    await stack.insert()
+    env = {**stack.settings.to_env()}
+    done = await asyncio.to_thread(
+        subprocess.run,
+        [sys.executable, "-m", "infra.cli", "reconciler", "--once"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**__import__("os").environ, **env},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "republished_unconfirmed" in done.stdout

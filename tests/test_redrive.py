@@ -1,0 +1,92 @@
+"""POST /v1/lps/jobs/{job_id}/retry: re-driving a DEAD job."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+
+from aiohttp.test_utils import TestClient
+from bson import ObjectId
+
+from infra.enqueue import utcnow
+from infra.jobs import new_job
+from infra.mongo import MainDatabase, create_client
+from infra.settings import Settings
+from schemas.codes import JobType
+from tests.rabbit import drain
+
+
+async def insert_job(settings: Settings, **fields) -> dict:
+    client = create_client(settings)
+    try:
+        job_id = ObjectId()
+        document = (
+            new_job(
+                JobType.SEARCH,
+                job_id=job_id,
+                product_code=fields.pop("product_code", "REDRIVE-1"),
+                product={"keyword": "k"},
+                priority="HIGH",
+                max_attempts=2,
+                now=utcnow() - timedelta(minutes=5),
+                message_id="m",
+            )
+            | fields
+        )
+        if document["status"] in ("DONE", "DEAD"):
+            del document["active"]  # an ended job no longer holds its product's slot
+        await MainDatabase.open(client, settings.mongo_db).jobs().insert_one(document)
+        return document
+    finally:
+        await client.close()
+
+
+DEAD = {
+    "status": "DEAD",
+    "attempts": 2,
+    "last_error": {"type": "ERROR", "message": "boom"},
+    "history": [{"attempt": 1, "outcome": "RETRY"}, {"attempt": 2, "outcome": "DEAD"}],
+}
+
+
+async def test_a_dead_job_is_pending_again_with_fresh_attempts_and_its_history(client: TestClient, settings: Settings):
+    dead = await insert_job(settings, **DEAD)
+
+    response = await client.post(f"/v1/lps/jobs/{dead['_id']}/retry")
+    body = await response.json()
+
+    assert response.status == 200
+    job = body["job"]
+    assert (job["status"], job["attempts"], job["max_attempts"]) == ("PENDING", 0, settings.search_max_attempts)
+    assert [entry["outcome"] for entry in job["history"]] == ["RETRY", "DEAD"]
+    assert "finished_at" not in job
+    queued = await asyncio.to_thread(drain, settings.amqp_url, settings.queue_name(JobType.SEARCH))
+    assert [(q.message.args[0], q.priority) for q in queued] == [(str(dead["_id"]), settings.priority_levels["HIGH"])]
+
+
+async def test_a_job_that_is_not_dead_cannot_be_redriven(client: TestClient, settings: Settings):
+    pending = await insert_job(settings)
+
+    response = await client.post(f"/v1/lps/jobs/{pending['_id']}/retry")
+    body = await response.json()
+
+    assert (response.status, body["result"]) == (409, 1501)
+    assert "PENDING" in body["message"]
+
+
+async def test_redriving_a_dead_job_whose_product_has_a_new_active_job_is_refused(
+    client: TestClient, settings: Settings
+):
+    dead = await insert_job(settings, **DEAD)
+    await client.post("/v1/lps/search", json={"products": [{"product_code": "REDRIVE-1", "keyword": "k"}]})
+
+    response = await client.post(f"/v1/lps/jobs/{dead['_id']}/retry")
+    body = await response.json()
+
+    assert (response.status, body["result"]) == (409, 11)
+
+
+async def test_redriving_an_unknown_or_malformed_job_is_job_not_found(client: TestClient):
+    for job_id in ("6b0c94574ddefc2888135973", "nope"):
+        response = await client.post(f"/v1/lps/jobs/{job_id}/retry")
+        assert (response.status, (await response.json())["result"]) == (404, 1500)

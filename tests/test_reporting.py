@@ -1,0 +1,361 @@
+"""Reports: every named pipeline over a small database seeded through the code paths that write it."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bson import ObjectId
+from pymongo import AsyncMongoClient, MongoClient
+
+from actors.search import summarize
+from infra.jobs import JobRepository, new_job
+from infra.mongo import MainDatabase, create_client, ensure_indexes
+from infra.price_history import PriceHistory
+from infra.reporting import (
+    REPORTS,
+    format_table,
+    mongosh_query,
+    report_indexes,
+    report_params,
+    run_report,
+)
+from infra.settings import Settings
+from schemas.codes import JobType
+from schemas.offers import Offer, SourceOutcome, SourceResult
+
+LPS = [sys.executable, "-m", "infra.cli"]
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "reporting.md"
+
+#: "Now" of the seeded database: reports look back from here.
+NOW = datetime(2025, 3, 10, 12, 0, tzinfo=UTC)
+ANSWERS = {SourceOutcome.FOUND, SourceOutcome.NO_RESULTS}
+
+
+def march(day: int, hour: int, minute: int = 0) -> datetime:
+    return datetime(2025, 3, day, hour, minute, tzinfo=UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """How one source of a seeded search went: its outcome, duration and offers (price, refusal reason)."""
+
+    outcome: SourceOutcome
+    ms: int
+    offers: list[tuple[int, str | None]] = field(default_factory=list)
+
+
+def found(ms: int, *prices: int, rejected: tuple[int, ...] = ()) -> Source:
+    offers = [(price, None) for price in prices] + [(price, "accessory") for price in rejected]
+    return Source(SourceOutcome.FOUND, ms, offers)
+
+
+def blocked(ms: int) -> Source:
+    return Source(SourceOutcome.BLOCKED, ms)
+
+
+def no_results(ms: int) -> Source:
+    return Source(SourceOutcome.NO_RESULTS, ms)
+
+
+class Seeder:
+    """Writes jobs through JobRepository's transitions and price_history through PriceHistory, as workers do."""
+
+    def __init__(self, db: MainDatabase) -> None:
+        self.jobs = JobRepository(db)
+        self.history = PriceHistory(db.write)
+
+    async def pending(self, job_type: JobType, code: str, at: datetime, source_job_id: ObjectId | None = None) -> dict:
+        document = new_job(
+            job_type,
+            job_id=ObjectId(),
+            product_code=code,
+            priority="NORMAL",
+            max_attempts=5,
+            now=at,
+            message_id=f"message-{code}",
+            product={"keyword": code} if job_type is JobType.SEARCH else None,
+            source_job_id=source_job_id,
+        )
+        if job_type is JobType.SEARCH:
+            await self.jobs.insert_search_jobs([document])
+        else:
+            assert await self.jobs.insert_follow_up(document)
+        return document
+
+    async def running(self, job_type: JobType, code: str, at: datetime, source_job_id: ObjectId | None = None) -> dict:
+        started = at - timedelta(seconds=5)
+        document = await self.pending(job_type, code, started - timedelta(seconds=5), source_job_id)
+        job = await self.jobs.claim(document["_id"], worker="w", now=started, lease_until=started + timedelta(hours=1))
+        assert job is not None
+        return job
+
+    async def search(self, code: str, at: datetime, **sources: Source) -> dict:
+        """A DONE search finished at `at`, shaped like actors.search.work_search, with its price history."""
+        job = await self.running(JobType.SEARCH, code, at)
+        answered: dict[str, SourceResult] = {}
+        per_source: dict[str, dict[str, Any]] = {}
+        for name, source in sources.items():
+            offers = [
+                Offer(name, f"{code} offer", price, f"https://{name}.test/{price}", rejected=reason)
+                for price, reason in source.offers
+            ]
+            summary: dict[str, Any] = {"outcome": str(source.outcome), "count": len(offers), "ms": source.ms}
+            if source.outcome in ANSWERS:
+                answered[name] = SourceResult(source.outcome, offers)
+            else:
+                summary["error"] = f"{source.outcome.lower()} on purpose"
+            per_source[name] = summary
+        result = summarize(answered, at)
+        result["sources"] = per_source
+        assert await self.jobs.complete(job, now=at, outcome={"result": result})
+        await self.history.record(job | {"result": result})
+        return job
+
+    async def dead(self, job_type: JobType, code: str, at: datetime, error_type: str, **links: Any) -> dict:
+        job = await self.running(job_type, code, at, **links)
+        error = {"type": error_type, "message": f"{error_type} on purpose", "at": at}
+        assert await self.jobs.kill(job, now=at, error=error)
+        return job
+
+    async def delivered(self, search: dict, at: datetime, ms: int) -> None:
+        job = await self.running(JobType.OUTBOX, search["product_code"], at, search["_id"])
+        delivery = {"status_code": 200, "ms": ms, "delivered_at": at}
+        assert await self.jobs.complete(job, now=at, outcome={"delivery": delivery})
+
+
+async def seed(db: MainDatabase) -> None:
+    """The shop floor of 2025-03-09/10; NOW is 03-10 12:00 UTC. Comments say which reports see what."""
+    put = Seeder(db)
+    # SKU-1 and SKU-2: prices over two days; coupang blocked now and then.
+    a = await put.search("SKU-1", march(9, 9, 0), coupang=found(100, 1000, rejected=(900,)), naver=found(50, 1100))
+    b = await put.search("SKU-1", march(9, 9, 30), coupang=blocked(200), naver=found(70, 1050))
+    c = await put.search("SKU-1", march(10, 10, 0), coupang=found(300, 980), naver=no_results(30))
+    d = await put.search("SKU-2", march(10, 10, 15), coupang=found(400, 5000), naver=found(40, 4900))
+    e = await put.search("SKU-2", march(10, 10, 30), coupang=blocked(500), naver=found(60, 4950))
+    # SKU-3: seven coupang-only searches without offers (latency spread 600..1200 ms, no prices).
+    threes = [
+        await put.search("SKU-3", march(10, 8, minute), coupang=no_results(600 + 100 * minute)) for minute in range(7)
+    ]
+    # Long ago: outside every window.
+    old = await put.search("SKU-1", datetime(2025, 1, 1, tzinfo=UTC), coupang=found(5000, 10))
+
+    await put.pending(JobType.SEARCH, "SKU-4", march(10, 11))  # still waiting: in no report
+    await put.dead(JobType.SEARCH, "SKU-5", march(10, 9), "BLOCKED")
+    await put.dead(JobType.SEARCH, "SKU-6", march(10, 11), "BLOCKED")
+    await put.dead(JobType.SEARCH, "SKU-7", march(10, 11, 30), "PARSE_FAIL")
+    await put.dead(JobType.SEARCH, "SKU-8", march(8, 0), "TIMEOUT")  # 60 h ago
+
+    await put.delivered(a, march(10, 10, 1), ms=120)
+    await put.delivered(b, march(10, 10, 2), ms=80)
+    await put.delivered(c, march(10, 10, 3), ms=300)
+    await put.dead(JobType.OUTBOX, "SKU-2", march(10, 11, 40), "DELIVERY_REJECTED", source_job_id=d["_id"])
+    await put.pending(JobType.OUTBOX, "SKU-2", march(10, 11, 45), source_job_id=e["_id"])
+    await put.running(JobType.OUTBOX, "SKU-3", march(10, 11, 50), source_job_id=threes[0]["_id"])
+    await put.delivered(old, datetime(2025, 1, 1, 0, 1, tzinfo=UTC), ms=9999)
+
+
+async def open_database(settings: Settings) -> tuple[AsyncMongoClient, MainDatabase]:
+    client = create_client(settings)
+    database = MainDatabase.open(client, settings.mongo_db)
+    for collection, indexes in report_indexes().items():
+        await database.write[collection].create_indexes(indexes)
+    return client, database
+
+
+@pytest.fixture
+async def db(settings: Settings) -> AsyncIterator[MainDatabase]:
+    """An empty database of this test's own."""
+    client, database = await open_database(settings)
+    try:
+        yield database
+    finally:
+        await client.close()
+
+
+@pytest.fixture(scope="module")
+def seeded_settings(mongo_url: str, run_id: str) -> Iterator[Settings]:
+    """One seeded database for the module's read-only report tests (seeding takes a second)."""
+    settings = Settings.from_env().with_overrides(mongo_url=mongo_url, mongo_db=f"lps_test_{run_id}_reports")
+
+    async def seed_once() -> None:
+        client, database = await open_database(settings)
+        try:
+            await seed(database)
+        finally:
+            await client.close()
+
+    asyncio.run(seed_once())
+    yield settings
+    with MongoClient(mongo_url, serverSelectionTimeoutMS=5000) as client:
+        client.drop_database(settings.mongo_db)
+
+
+@pytest.fixture
+async def seeded(seeded_settings: Settings) -> AsyncIterator[MainDatabase]:
+    client = create_client(seeded_settings)
+    try:
+        yield MainDatabase.open(client, seeded_settings.mongo_db)
+    finally:
+        await client.close()
+
+
+async def report_rows(db: MainDatabase, name: str, **options: Any) -> list[dict[str, Any]]:
+    report = REPORTS[name]
+    rows = await run_report(db.read, report, report_params(report, now=NOW, **options))
+    # Field order is the server's business ($project keeps input order); the table prints by `columns`.
+    assert all(set(row) == set(report.columns) for row in rows), "rows carry exactly the report's columns"
+    return rows
+
+
+async def test_lowest_price_trend_is_the_daily_minimum_of_accepted_prices_per_product(seeded: MainDatabase):
+    assert await report_rows(seeded, "lowest-price-trend") == [
+        # 900 was refused by the matcher; B's coupang was blocked and has no price.
+        {"product_code": "SKU-1", "day": "2025-03-09", "lowest_price": 1000, "observations": 3},
+        {"product_code": "SKU-1", "day": "2025-03-10", "lowest_price": 980, "observations": 1},
+        {"product_code": "SKU-2", "day": "2025-03-10", "lowest_price": 4900, "observations": 3},
+    ]
+
+
+async def test_lowest_price_trend_follows_one_product_within_the_window(seeded: MainDatabase):
+    assert await report_rows(seeded, "lowest-price-trend", product_code="SKU-1", hours=24) == [
+        {"product_code": "SKU-1", "day": "2025-03-10", "lowest_price": 980, "observations": 1},
+    ]
+
+
+async def test_dead_by_error_counts_the_last_day_of_dead_jobs_by_type_and_error(seeded: MainDatabase):
+    assert await report_rows(seeded, "dead-by-error") == [
+        {"job_type": "SEARCH", "error_type": "BLOCKED", "jobs": 2, "last_at": march(10, 11)},
+        {"job_type": "OUTBOX", "error_type": "DELIVERY_REJECTED", "jobs": 1, "last_at": march(10, 11, 40)},
+        {"job_type": "SEARCH", "error_type": "PARSE_FAIL", "jobs": 1, "last_at": march(10, 11, 30)},
+    ]
+
+
+async def test_search_latency_gives_nearest_rank_percentiles_per_source_of_recent_done_searches(
+    seeded: MainDatabase,
+):
+    # coupang: C 300, D 400, E 500 (blocked, timed all the same), SKU-3 600..1200; A and B are over 24 h old.
+    assert await report_rows(seeded, "search-latency") == [
+        {"source": "coupang", "searches": 10, "p50_ms": 700, "p90_ms": 1100, "p99_ms": 1200},
+        {"source": "naver", "searches": 3, "p50_ms": 40, "p90_ms": 60, "p99_ms": 60},
+    ]
+
+
+async def test_blocked_rate_is_the_hourly_share_of_blocked_searches_per_source(seeded: MainDatabase):
+    assert await report_rows(seeded, "blocked-rate", hours=48) == [
+        {"hour": "2025-03-09T09:00Z", "source": "coupang", "searches": 2, "blocked": 1, "blocked_share": 0.5},
+        {"hour": "2025-03-09T09:00Z", "source": "naver", "searches": 2, "blocked": 0, "blocked_share": 0},
+        {"hour": "2025-03-10T08:00Z", "source": "coupang", "searches": 7, "blocked": 0, "blocked_share": 0},
+        {"hour": "2025-03-10T10:00Z", "source": "coupang", "searches": 3, "blocked": 1, "blocked_share": 0.333},
+        {"hour": "2025-03-10T10:00Z", "source": "naver", "searches": 3, "blocked": 0, "blocked_share": 0},
+    ]
+
+
+async def test_outbox_latency_counts_recent_and_open_deliveries_with_percentiles_of_done_ones(seeded: MainDatabase):
+    assert await report_rows(seeded, "outbox-latency") == [
+        {"status": "DEAD", "jobs": 1, "p50_ms": None, "p99_ms": None},
+        {"status": "DONE", "jobs": 3, "p50_ms": 120, "p99_ms": 300},
+        {"status": "PENDING", "jobs": 1, "p50_ms": None, "p99_ms": None},
+        {"status": "RUNNING", "jobs": 1, "p50_ms": None, "p99_ms": None},
+    ]
+
+
+async def test_reports_over_an_empty_database_have_no_rows(db: MainDatabase):
+    for name in REPORTS:
+        assert await report_rows(db, name) == [], name
+
+
+def test_only_the_price_trend_takes_a_product_filter():
+    assert [name for name, report in REPORTS.items() if report.takes_product] == ["lowest-price-trend"]
+    with pytest.raises(ValueError, match="takes no product filter"):
+        report_params(REPORTS["dead-by-error"], product_code="SKU-1")
+
+
+def test_a_report_window_must_be_some_hours_long():
+    with pytest.raises(ValueError, match="some hours long"):
+        report_params(REPORTS["dead-by-error"], hours=0)
+
+
+async def test_every_report_is_served_by_an_index_that_start_up_creates(settings: Settings):
+    client = create_client(settings)
+    try:
+        database = MainDatabase.open(client, settings.mongo_db)
+        await ensure_indexes(database, settings)
+        created = {
+            (collection, name)
+            for collection in ("jobs", "price_history")
+            for name in await database.write[collection].index_information()
+        }
+    finally:
+        await client.close()
+    for report in REPORTS.values():
+        assert (report.collection, report.index) in created, report.name
+        assert report.product_index is None or (report.collection, report.product_index) in created, report.name
+
+
+def test_the_table_aligns_text_left_and_numbers_right():
+    rows = [
+        {"source": "coupang", "searches": 10, "share": 0.333, "at": march(10, 11), "p50_ms": None},
+        {"source": "naver", "searches": 3, "share": 0.5, "at": march(9, 9, 30), "p50_ms": 40},
+    ]
+    assert format_table(["source", "searches", "share", "at", "p50_ms"], rows).splitlines() == [
+        "source   searches  share  at                    p50_ms",
+        "coupang        10  0.333  2025-03-10 11:00:00Z       -",
+        "naver           3    0.5  2025-03-09 09:30:00Z      40",
+    ]
+
+
+def test_an_empty_table_keeps_its_header_and_says_so():
+    assert format_table(["hour", "source"], []) == "hour  source\n(no rows)"
+
+
+def test_the_docs_show_every_report_as_the_same_pipeline_in_mongosh_syntax():
+    docs = DOCS.read_text(encoding="utf-8")
+    for report in REPORTS.values():
+        assert mongosh_query(report) in docs, f"docs/reporting.md is out of date for {report.name}"
+
+
+def lps_report(settings: Settings, *args: str) -> subprocess.CompletedProcess[str]:
+    # COLUMNS: argparse wraps help at the terminal's width, and breaks names at their hyphens.
+    env = os.environ | {"LPS_MONGO_URL": settings.mongo_url or "", "LPS_MONGO_DB": settings.mongo_db, "COLUMNS": "200"}
+    return subprocess.run([*LPS, "report", *args], capture_output=True, text=True, timeout=60, env=env)
+
+
+async def test_lps_report_prints_the_rows_as_an_aligned_table(settings: Settings, db: MainDatabase):
+    searched_at = datetime.now(UTC) - timedelta(hours=1)
+    put = Seeder(db)
+    await put.search("SKU-1", searched_at, coupang=found(300, 61620, rejected=(1000,)), naver=found(40, 65000))
+    await put.search("SKU-2", searched_at, coupang=found(300, 5000))
+
+    done = lps_report(settings, "lowest-price-trend", "--product", "SKU-1", "--hours", "6")
+
+    assert done.returncode == 0, done.stderr
+    day = searched_at.strftime("%Y-%m-%d")
+    assert done.stdout.splitlines() == [
+        "product_code  day         lowest_price  observations",
+        f"SKU-1         {day}         61620             2",
+    ]
+
+
+def test_lps_report_refuses_a_product_filter_the_report_does_not_take(settings: Settings):
+    done = lps_report(settings, "dead-by-error", "--product", "SKU-1")
+    assert done.returncode == 2
+    assert "takes no product filter" in done.stderr
+
+
+def test_lps_report_names_every_report_in_its_help_and_for_an_unknown_name(settings: Settings):
+    # The parser lists the names as text (it does not import infra.reporting): they must not drift.
+    helped = lps_report(settings, "--help")
+    unknown = lps_report(settings, "cheapest-ever")
+    assert unknown.returncode == 2
+    for name in REPORTS:
+        assert name in helped.stdout, name
+        assert name in unknown.stderr, name
