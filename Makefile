@@ -1,12 +1,16 @@
-.PHONY: test run lint
+.PHONY: test run demo lint
 
 # The whole test suite on a fresh machine (this is what CI runs).
 test:
 	scripts/test
 
-# The gateway, with the embedded MongoDB-compatible server when LPS_MONGO_URL is unset.
+# The whole stack on this machine (embedded MongoDB unless LPS_MONGO_URL, RabbitMQ, gateway, pools, reconciler).
 run:
-	scripts/bootstrap && .venv/bin/lps ensure-rabbitmq && .venv/bin/lps gateway
+	scripts/bootstrap && .venv/bin/lps dev
+
+# The same plus the demo shop and a receiver: searches the demo catalogue, prints the results, exits.
+demo:
+	scripts/bootstrap && .venv/bin/lps dev --demo
 
 lint:
 	scripts/bootstrap && .venv/bin/ruff check . && .venv/bin/ruff format --check .

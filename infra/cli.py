@@ -8,10 +8,14 @@ import contextlib
 import logging
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
+from typing import TYPE_CHECKING
 
 from infra.settings import Settings
 from schemas.codes import JobType
+
+if TYPE_CHECKING:
+    from infra.gateway_client import GatewayClient
 
 log = logging.getLogger("lps")
 
@@ -138,6 +142,18 @@ def cmd_reconciler(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_dev(args: argparse.Namespace) -> int:
+    from infra.dev import DevPorts, run_dev
+    from infra.rabbitmq import RabbitMQUnavailable
+
+    ports = DevPorts(mongo=args.mongo_port, shop=args.shop_port, receiver=args.receiver_port)
+    try:
+        return asyncio.run(run_dev(Settings.from_env(), ports=ports, demo=args.demo))
+    except (RabbitMQUnavailable, RuntimeError) as failed:
+        print(f"lps: {failed}", file=sys.stderr)
+        return 1
+
+
 def cmd_mongo(args: argparse.Namespace) -> int:
     from infra.embedded_mongo import serve
 
@@ -224,6 +240,85 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _client(args: argparse.Namespace) -> GatewayClient:
+    from infra.gateway_client import GatewayClient, gateway_url
+
+    return GatewayClient(gateway_url(Settings.from_env(), args.gateway), os.environ.get("LPS_API_KEY"))
+
+
+def _run_client(work: Callable[[GatewayClient], Awaitable[int]], args: argparse.Namespace) -> int:
+    from infra.gateway_client import GatewayError
+
+    async def run() -> int:
+        async with _client(args) as client:
+            return await work(client)
+
+    try:
+        return asyncio.run(run())
+    except (GatewayError, OSError) as failed:
+        print(f"lps: {failed}", file=sys.stderr)
+        return 1
+
+
+def cmd_submit(args: argparse.Namespace) -> int:
+    """Enqueue a CSV or JSON file of products, wait for every job, print (and save) the results."""
+    from pathlib import Path
+
+    from infra.gateway_client import RESULT_COLUMNS, format_rows, read_products, submit_and_wait, write_results
+
+    products = read_products(Path(args.file))
+
+    async def work(client: GatewayClient) -> int:
+        rows = await submit_and_wait(client, products, batch=args.batch, priority=args.priority, within=args.timeout)
+        print(format_rows(rows, RESULT_COLUMNS))
+        if args.out:
+            write_results(rows, Path(args.out))
+        return 0 if all(row["status"] in ("DONE", "DEAD") for row in rows) else 1
+
+    return _run_client(work, args)
+
+
+def cmd_jobs(args: argparse.Namespace) -> int:
+    from infra.gateway_client import format_rows, result_row
+
+    async def work(client: GatewayClient) -> int:
+        jobs = await client.jobs(status=args.status, product_code=args.product, job_type=args.type, limit=args.limit)
+        rows = [{"job_id": job["job_id"], "job_type": job["job_type"], "attempts": job.get("attempts"),
+                 "created_at": job.get("created_at", "")[:19], **result_row(job)} for job in jobs]  # fmt: skip
+        columns = ("job_id", "job_type", "product_code", "status", "attempts", "outcome", "lowest_price", "created_at")
+        print(format_rows(rows, columns))
+        return 0
+
+    return _run_client(work, args)
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    import json
+
+    async def work(client: GatewayClient) -> int:
+        body = await client.stats()
+        body.pop("result", None)
+        print(json.dumps(body, indent=2, ensure_ascii=False))
+        return 0
+
+    return _run_client(work, args)
+
+
+def cmd_retry(args: argparse.Namespace) -> int:
+    """Re-drive one DEAD job, or every DEAD job (--dead)."""
+
+    async def work(client: GatewayClient) -> int:
+        ids = [job["job_id"] for job in await client.jobs(status="DEAD", limit=500)] if args.dead else [args.job_id]
+        for job_id in ids:
+            job = await client.retry(job_id)
+            print(f"{job['job_id']} {job['product_code']} {job['status']}")
+        if args.dead:
+            print(f"{len(ids)} DEAD job(s) re-driven")
+        return 0
+
+    return _run_client(work, args)
+
+
 def cmd_demo_shop(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -253,6 +348,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="lps", description="LPS — Lowest Price Search")
     parser.add_argument("--log-level", default="INFO")
     commands = parser.add_subparsers(dest="command", required=True)
+
+    dev = commands.add_parser("dev", help="the whole stack on this machine, one combined log; Ctrl-C stops all")
+    dev.add_argument("--demo", action="store_true", help="add the demo shop and a receiver, search samples, exit")
+    dev.add_argument("--mongo-port", type=int, default=27017, help="embedded MongoDB port (without LPS_MONGO_URL)")
+    dev.add_argument("--shop-port", type=int, default=8090)
+    dev.add_argument("--receiver-port", type=int, default=9000)
+    dev.set_defaults(run=cmd_dev)
 
     gateway = commands.add_parser("gateway", help="serve the HTTP API (LPS_HTTP_HOST/LPS_HTTP_PORT)")
     gateway.add_argument("--host")
@@ -308,6 +410,32 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--product", metavar="CODE", help="only this product_code (lowest-price-trend)")
     report.add_argument("--hours", type=float, help="window in hours before now (default: per report)")
     report.set_defaults(run=cmd_report)
+
+    def client_command(name: str, help_text: str, run: Callable[[argparse.Namespace], int]) -> argparse.ArgumentParser:
+        command = commands.add_parser(name, help=help_text)
+        command.add_argument("--gateway", metavar="URL", help="gateway URL (LPS_GATEWAY_URL; default from LPS_HTTP_*)")
+        command.set_defaults(run=run)
+        return command
+
+    submit = client_command("submit", "enqueue a CSV/JSON file of products, wait, print the results", cmd_submit)
+    submit.add_argument("file", help="CSV (product_code,keyword[,model_no,target_price,sources]) or JSON")
+    submit.add_argument("--priority", choices=("HIGH", "NORMAL", "LOW"))
+    submit.add_argument("--batch", type=int, default=100, help="products per request (at most 1000)")
+    submit.add_argument("--timeout", type=float, default=1800, help="seconds to wait for the jobs to end")
+    submit.add_argument("--out", metavar="FILE", help="also write the results (.csv or .json)")
+
+    jobs = client_command("jobs", "list jobs, newest first", cmd_jobs)
+    jobs.add_argument("--status", choices=("PENDING", "RUNNING", "DONE", "DEAD"))
+    jobs.add_argument("--product", metavar="CODE")
+    jobs.add_argument("--type", choices=("SEARCH", "OUTBOX"))
+    jobs.add_argument("--limit", type=int, default=50)
+
+    client_command("stats", "job counts, queue depths and reconciler totals", cmd_stats)
+
+    retry = client_command("retry", "re-drive a DEAD job (or every DEAD job with --dead)", cmd_retry)
+    target = retry.add_mutually_exclusive_group(required=True)
+    target.add_argument("job_id", nargs="?")
+    target.add_argument("--dead", action="store_true")
 
     demo_shop = commands.add_parser(
         "demo-shop", help="a local imitation of Coupang's search pages and the Naver Shopping API (tests, demos)"

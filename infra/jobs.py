@@ -147,6 +147,11 @@ class JobRepository:
     async def get(self, job_id: ObjectId) -> dict[str, Any] | None:
         return await self._jobs_stale_ok.find_one({"_id": job_id})
 
+    async def newest(self, filters: dict[str, str], limit: int) -> list[dict[str, Any]]:
+        """Newest first, by equality on status / job_type / product_code (values already validated)."""
+        cursor = self._jobs_stale_ok.find(filters).sort("created_at", -1).limit(limit)
+        return await cursor.to_list()
+
     async def count_by_type_and_status(self) -> dict[str, dict[str, int]]:
         """{job_type: {status: n}} with every type and status present, zeros included."""
         counts = {t.name: {s.name: 0 for s in JobStatus} for t in JobType}

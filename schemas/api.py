@@ -123,6 +123,17 @@ class JobSchema(Schema):
     delivery = fields.Dict()
 
 
+class JobListQuerySchema(StrictSchema):
+    status = fields.String(validate=validate.OneOf([s.name for s in JobStatus]))
+    job_type = fields.String(validate=validate.OneOf([t.name for t in JobType]))
+    product_code = fields.String(validate=validate.Regexp(PRODUCT_CODE_PATTERN))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
+
+
+class JobListResponseSchema(EnvelopeSchema):
+    jobs = fields.List(fields.Nested(JobSchema), required=True)
+
+
 class JobResponseSchema(EnvelopeSchema):
     job = fields.Nested(JobSchema, required=True)
 

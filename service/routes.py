@@ -8,7 +8,7 @@ from dataclasses import asdict
 from typing import Any
 
 from aiohttp import web
-from aiohttp_apigami import docs, match_info_schema, request_schema, response_schema
+from aiohttp_apigami import docs, match_info_schema, querystring_schema, request_schema, response_schema
 from marshmallow import Schema, ValidationError, fields
 from pymongo.errors import DuplicateKeyError
 
@@ -20,6 +20,8 @@ from schemas.api import (
     BatchTooLarge,
     ErrorResponseSchema,
     HealthResponseSchema,
+    JobListQuerySchema,
+    JobListResponseSchema,
     JobResponseSchema,
     SearchRequestSchema,
     SearchResponseSchema,
@@ -76,6 +78,19 @@ async def post_search(request: web.Request) -> web.Response:
     priority = body["priority"].value if body["priority"] else None
     submissions = await request.app[ENQUEUER].submit_search(body["products"], priority)
     return envelope_response(ErrorType.SUCCESS, jobs=[asdict(s) for s in submissions])
+
+
+@docs(tags=["jobs"], summary="Jobs, newest first, filtered by status, job_type and product_code", responses=_ERRORS)
+@querystring_schema(JobListQuerySchema)
+@response_schema(JobListResponseSchema, 200)
+async def list_jobs(request: web.Request) -> web.Response:
+    try:
+        query = JobListQuerySchema().load(request.query)
+    except ValidationError as error:
+        raise ApiError(ErrorType.INVALID_REQUEST_DATA, "invalid query", errors=error.messages) from None
+    limit = query.pop("limit")
+    jobs = await request.app[JOBS].newest(query, limit)
+    return envelope_response(ErrorType.SUCCESS, jobs=[job_to_api(job) for job in jobs])
 
 
 @docs(tags=["jobs"], summary="One job with its attempts, last error and result", responses=_ERRORS | _NOT_FOUND)
@@ -176,6 +191,7 @@ def setup(app: web.Application) -> None:
     app.router.add_post(f"{PREFIX}/search", post_search)
     app.router.add_routes(
         [
+            web.get(f"{PREFIX}/jobs", list_jobs, allow_head=False),
             # Any one path segment reaches the handler: a malformed id is "no such job", not "no such route".
             web.get(f"{PREFIX}/jobs/{{job_id:[^/]+}}", get_job, allow_head=False),
             web.post(f"{PREFIX}/jobs/{{job_id:[^/]+}}/retry", retry_job),

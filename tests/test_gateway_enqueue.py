@@ -173,3 +173,18 @@ async def test_jobs_are_recorded_but_reported_not_enqueued_when_rabbitmq_is_down
     jobs = await stored_jobs(settings)
     assert len(jobs) == 2
     assert all("enqueued_at" not in job and job["status"] == "PENDING" for job in jobs)
+
+
+async def test_jobs_are_listed_newest_first_and_filtered(client: TestClient):
+    await post_search(client, [{"product_code": "LIST-A", "keyword": "k"}])
+    await post_search(client, [{"product_code": "LIST-B", "keyword": "k"}])
+
+    everything = await (await client.get("/v1/lps/jobs")).json()
+    one = await (await client.get("/v1/lps/jobs", params={"product_code": "LIST-A", "status": "PENDING"})).json()
+    none = await (await client.get("/v1/lps/jobs", params={"status": "DEAD"})).json()
+    bad = await client.get("/v1/lps/jobs", params={"status": {"$ne": 1}.__repr__(), "limit": "9999"})
+
+    assert [job["product_code"] for job in everything["jobs"]] == ["LIST-B", "LIST-A"]
+    assert [job["product_code"] for job in one["jobs"]] == ["LIST-A"]
+    assert none == {"result": 0, "jobs": []}
+    assert (bad.status, (await bad.json())["result"]) == (400, 101)

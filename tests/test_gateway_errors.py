@@ -112,6 +112,7 @@ async def test_openapi_document_lists_every_endpoint(client: TestClient):
     assert spec["openapi"].startswith("3.")
     assert {path: sorted(operations) for path, operations in spec["paths"].items()} == {
         "/v1/lps/search": ["post"],
+        "/v1/lps/jobs": ["get"],
         "/v1/lps/jobs/{job_id}": ["get"],
         "/v1/lps/jobs/{job_id}/retry": ["post"],
         "/v1/lps/queue/stats": ["get"],

@@ -1,0 +1,92 @@
+"""The operator's commands as people run them: `lps dev --demo` and `lps submit` in real subprocesses."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import json
+import os
+import sys
+import uuid
+from pathlib import Path
+
+from actors.matching import match_offers
+from actors.search import eligible
+from actors.sources.static import StaticSource
+from infra.dev import DEMO_CATALOGUE
+from infra.embedded_mongo import free_port
+from infra.settings import Settings
+from service.app import create_app
+from tests.harness import worker_pool
+from tests.processes import alive, all_pids, chromium_processes, command_line
+from tests.rabbit import delete_queues, queue_names_for_prefix
+
+LPS = [sys.executable, "-m", "infra.cli"]
+
+
+async def test_lps_dev_demo_searches_the_samples_prints_the_table_and_leaves_nothing_running(settings: Settings):
+    prefix = f"lpsdev_{uuid.uuid4().hex[:8]}_"
+    env = {key: value for key, value in os.environ.items() if key != "LPS_MONGO_URL"}
+    env |= {"LPS_HTTP_PORT": str(free_port()), "LPS_QUEUE_PREFIX": prefix, "LPS_RETRY_MIN_BACKOFF": "0.5"}
+    ports = ["--mongo-port", str(free_port()), "--shop-port", str(free_port()), "--receiver-port", str(free_port())]
+    browsers_before = chromium_processes()
+    try:
+        process = await asyncio.create_subprocess_exec(
+            *LPS, "dev", "--demo", *ports, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
+        )
+        output, _ = await asyncio.wait_for(process.communicate(), timeout=300)
+    finally:
+        await asyncio.to_thread(delete_queues, settings.amqp_url, queue_names_for_prefix(prefix))
+    text = output.decode(errors="replace")
+
+    assert process.returncode == 0, text[-3000:]
+    catalogue = json.loads(DEMO_CATALOGUE.read_text())["keywords"]
+    table = text[text.index("product_code  lowest_price") :].splitlines()
+    for index, entry in enumerate(catalogue.values(), 1):
+        [row] = [line for line in table if line.startswith(f"DEMO-{index} ")]
+        winners = [winner for winner in entry["expected_lowest"].values() if winner]
+        if winners:
+            assert f"{min(w['price'] for w in winners):,}" in row, row
+            assert row.split()[-1] == "DONE", row
+        else:
+            assert "NO_MATCH" in row, row
+    assert "delivery" in text  # the receiver printed the deliveries
+    leftovers = [pid for pid in all_pids() if prefix in command_line(pid)]
+    assert leftovers == []
+    assert not alive(chromium_processes() - browsers_before)
+
+
+async def test_lps_submit_enqueues_a_csv_waits_and_writes_the_results(
+    aiohttp_server, settings: Settings, tmp_path: Path
+):
+    server = await aiohttp_server(create_app(settings))
+    keywords = ["무선 이어폰", "보조배터리 10000mAh", "#fatal"]
+    products = tmp_path / "products.csv"
+    products.write_text(
+        "product_code,keyword,sources\n" + "".join(f"CLI-{i},{k},static\n" for i, k in enumerate(keywords)),
+        encoding="utf-8",
+    )
+    out = tmp_path / "results.csv"
+    async with worker_pool(settings, "search", tmp_path):
+        done = await asyncio.create_subprocess_exec(
+            *LPS, "submit", str(products), "--out", str(out), "--gateway", str(server.make_url("")),
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        stdout, stderr = await asyncio.wait_for(done.communicate(), timeout=120)
+
+    assert done.returncode == 0, stderr.decode()
+    assert "3/3 ended" in stderr.decode()
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    expected = []
+    for keyword in keywords[:2]:
+        offers = match_offers({"keyword": keyword}, StaticSource.offers_for(keyword))
+        expected.append(str(min(offer.price for offer in offers if eligible(offer))))
+    assert [(row["product_code"], row["status"]) for row in rows] == [
+        ("CLI-0", "DONE"),
+        ("CLI-1", "DONE"),
+        ("CLI-2", "DEAD"),
+    ]
+    assert [row["lowest_price"] for row in rows[:2]] == expected
+    assert [row["source"] for row in rows[:2]] == ["static", "static"]
+    assert rows[2]["outcome"] == "INVALID_PRODUCT"
+    assert "CLI-0" in stdout.decode()
