@@ -8,7 +8,13 @@ from datetime import timedelta
 from pymongo import ASCENDING, DESCENDING, AsyncMongoClient, IndexModel, ReadPreference
 from pymongo.asynchronous.collection import AsyncCollection
 from pymongo.asynchronous.database import AsyncDatabase
-from pymongo.errors import ConnectionFailure, ExecutionTimeout, NetworkTimeout, ServerSelectionTimeoutError
+from pymongo.errors import (
+    ConnectionFailure,
+    ExecutionTimeout,
+    NetworkTimeout,
+    OperationFailure,
+    ServerSelectionTimeoutError,
+)
 
 from infra.settings import Settings
 
@@ -54,7 +60,7 @@ class MainDatabase:
         return (self.read if stale_ok else self.write)[JOBS]
 
 
-def job_indexes(retention_days: int) -> list[IndexModel]:
+def job_indexes() -> list[IndexModel]:
     return [
         # One active SEARCH job per product. Equality-only filter: real MongoDB rejects $ne/$exists:false here.
         IndexModel(
@@ -77,17 +83,41 @@ def job_indexes(retention_days: int) -> list[IndexModel]:
             name="status_job_type_finished_at",
         ),
         IndexModel([("created_at", DESCENDING)], name="created_at_desc"),
-        IndexModel(
-            [("finished_at", ASCENDING)],
-            name="finished_retention",
-            expireAfterSeconds=int(timedelta(days=retention_days).total_seconds()),
-        ),
     ]
+
+
+RETENTION_INDEX = "finished_retention"
+#: Server codes for "an index of that name exists with other options" (IndexOptionsConflict, IndexKeySpecsConflict).
+_INDEX_CONFLICTS = (85, 86)
+
+
+def retention_index(retention_days: int) -> IndexModel:
+    """Finished jobs (DONE or DEAD) expire this long after `finished_at`; active jobs have none."""
+    seconds = int(timedelta(days=retention_days).total_seconds())
+    return IndexModel([("finished_at", ASCENDING)], name=RETENTION_INDEX, expireAfterSeconds=seconds)
+
+
+async def _ensure_retention(db: MainDatabase, retention_days: int) -> None:
+    """Create the TTL index, or change its expiry when LPS_RETENTION_DAYS changed since it was created."""
+    model = retention_index(retention_days)
+    try:
+        await db.jobs().create_indexes([model])
+    except OperationFailure as conflict:
+        if conflict.code not in _INDEX_CONFLICTS:
+            raise
+        seconds = model.document["expireAfterSeconds"]
+        try:
+            await db.write.command("collMod", JOBS, index={"name": RETENTION_INDEX, "expireAfterSeconds": seconds})
+        except OperationFailure:
+            # A store without collMod (the embedded one): a TTL index holds no constraint, rebuilding it is safe.
+            await db.jobs().drop_index(RETENTION_INDEX)
+            await db.jobs().create_indexes([model])
 
 
 async def ensure_indexes(db: MainDatabase, settings: Settings) -> None:
     """Idempotent: creating an index that exists with the same options is a no-op."""
-    await db.jobs().create_indexes(job_indexes(settings.retention_days))
+    await db.jobs().create_indexes(job_indexes())
+    await _ensure_retention(db, settings.retention_days)
     await db.write[PRICE_HISTORY].create_index(
         [("product_code", ASCENDING), ("searched_at", DESCENDING)], name="product_searched_at"
     )

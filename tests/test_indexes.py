@@ -1,0 +1,57 @@
+"""The indexes of the design, created at start-up, again and again, on the real wire server."""
+
+from __future__ import annotations
+
+import pytest
+from pymongo.errors import DuplicateKeyError
+
+from infra.mongo import MainDatabase, create_client, ensure_indexes
+from infra.settings import Settings
+
+
+async def test_start_up_creates_the_design_indexes_and_can_run_again(settings: Settings):
+    client = create_client(settings)
+    try:
+        database = MainDatabase.open(client, settings.mongo_db)
+        await ensure_indexes(database, settings)
+        await ensure_indexes(database, settings)
+        indexes = await database.jobs().index_information()
+    finally:
+        await client.close()
+
+    assert indexes["one_active_search_per_product"]["unique"] is True
+    assert dict(indexes["one_active_search_per_product"]["partialFilterExpression"]) == {
+        "active": True,
+        "job_type": "SEARCH",
+    }
+    assert dict(indexes["one_outbox_per_search"]["partialFilterExpression"]) == {"job_type": "OUTBOX"}
+    assert indexes["finished_retention"]["expireAfterSeconds"] == settings.retention_days * 86400
+    assert [key for key, _ in indexes["status_job_type_finished_at"]["key"]] == ["status", "job_type", "finished_at"]
+
+
+async def test_a_changed_retention_updates_the_ttl_index_instead_of_failing_start_up(settings: Settings):
+    client = create_client(settings)
+    try:
+        database = MainDatabase.open(client, settings.mongo_db)
+        await ensure_indexes(database, settings.with_overrides(retention_days=30))
+        await ensure_indexes(database, settings.with_overrides(retention_days=7))
+        indexes = await database.jobs().index_information()
+    finally:
+        await client.close()
+
+    assert indexes["finished_retention"]["expireAfterSeconds"] == 7 * 86400
+
+
+async def test_only_one_active_search_per_product_but_any_number_of_ended_ones(settings: Settings):
+    client = create_client(settings)
+    try:
+        database = MainDatabase.open(client, settings.mongo_db)
+        await ensure_indexes(database, settings)
+        jobs = database.jobs()
+        await jobs.insert_many([{"product_code": "P", "job_type": "SEARCH", "status": "DONE"} for _ in range(2)])
+        await jobs.insert_one({"product_code": "P", "job_type": "SEARCH", "active": True})
+        with pytest.raises(DuplicateKeyError):
+            await jobs.insert_one({"product_code": "P", "job_type": "SEARCH", "active": True})
+        await jobs.insert_one({"product_code": "P", "job_type": "OUTBOX", "active": True, "source_job_id": 1})
+    finally:
+        await client.close()
