@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from playwright.async_api import Browser, Page, Playwright, Route, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
+from actors import metrics
+
 log = logging.getLogger(__name__)
 
 #: Flags for a root user on a machine whose network reaches only what it must.
@@ -100,9 +102,12 @@ class BrowserPool:
                 raise RuntimeError("browser pool is closed")
             handle = self._current
             if handle is None or handle.retiring or not handle.browser.is_connected():
+                replacing = None if handle is None else "retired" if handle.browser.is_connected() else "crashed"
                 if handle is not None:
                     await self._retire(handle)
                 self._current = handle = await self._launch()
+                if replacing:
+                    metrics.browser_replaced(replacing)
             handle.in_use += 1
             handle.pages_left -= 1
             if handle.pages_left <= 0:

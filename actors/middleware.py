@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -11,12 +12,14 @@ from typing import Any, NoReturn
 import dramatiq
 from dramatiq.middleware import Middleware, SkipMessage
 
+from actors import metrics
 from actors.errors import RetryableJobError, error_document
 from actors.retry_policy import RetryPolicy
 from actors.runtime import Attempt, WorkerRuntime
 from infra.broker import AMQP_ERRORS
 from infra.enqueue import utcnow
 from infra.jobs import parse_job_id
+from infra.logs import bind_job, unbind_job
 from infra.mongo import MONGO_UNAVAILABLE
 from schemas.codes import JobStatus, JobType
 
@@ -116,9 +119,11 @@ class JobStatusMiddleware(Middleware):
         if kind is None or attempt is None:
             return  # nothing was claimed (skipped, deferred or MongoDB unavailable)
         job, runtime, now = attempt.job, self.runtime, utcnow()
+        outcome = "DONE" if exception is None else "DEAD" if message.failed else "RETRY"
         try:
             if exception is None:
-                self._complete(broker, kind, attempt, now)
+                if not self._complete(broker, kind, attempt, now):
+                    outcome = "LOST"
             elif message.failed:
                 error = error_document(exception, now)
                 runtime.run(runtime.jobs.kill(job, now=now, error=error))
@@ -138,15 +143,18 @@ class JobStatusMiddleware(Middleware):
         except MONGO_UNAVAILABLE:
             # The job stays RUNNING; its lease expires and the next message for it takes it over.
             log.exception("could not record the end of job %s attempt %d", job["_id"], job["attempts"])
+        # From the claim to the actor's end: the time the attempt itself took, bookkeeping left out.
+        metrics.attempt_finished(kind.job_type.name, outcome, (now - job["started_at"]).total_seconds())
 
-    def _complete(self, broker: dramatiq.Broker, kind: JobKind, attempt: Attempt, now: datetime) -> None:
+    def _complete(self, broker: dramatiq.Broker, kind: JobKind, attempt: Attempt, now: datetime) -> bool:
+        """DONE, and its follow-ups published; False when the attempt had lost its lease (nothing recorded)."""
         runtime, job = self.runtime, attempt.job
         if not runtime.run(runtime.jobs.complete(job, now=now, outcome=attempt.output)):
             log.warning("job %s attempt %d finished after losing its lease: not recorded", job["_id"], job["attempts"])
-            return
+            return False
         log.info("job %s DONE after attempt %d", job["_id"], job["attempts"])
         if kind.on_done is None:
-            return
+            return True
         for follow_up in runtime.run(kind.on_done(job | attempt.output, runtime)):
             try:
                 broker.enqueue(follow_up)
@@ -155,6 +163,39 @@ class JobStatusMiddleware(Middleware):
                 log.warning("could not publish follow-up job %s of job %s", follow_up.args[0], job["_id"])
                 continue
             runtime.run(runtime.jobs.mark_enqueued([parse_job_id(follow_up.args[0])], utcnow()))
+        return True
+
+
+class JobLogContext(Middleware):
+    """Puts the job_id and message_id of the message in hand on every line logged about it (`infra.logs`).
+
+    Register it first: ``before_process_message`` then runs before every other hook, in the worker thread, and
+    ``after_process_message`` / ``after_skip_message`` after all the others, so the claim, the attempt, Retries'
+    decision and its recording all carry the ids. The attempt's coroutines, handed to the event loop thread by
+    `WorkerRuntime.run`, carry them too: asyncio runs them in a copy of the worker thread's context.
+    """
+
+    def __init__(self) -> None:
+        self._local = threading.local()  # one token per worker thread: the hooks of one message share a thread
+
+    def before_process_message(self, broker: dramatiq.Broker, message: dramatiq.MessageProxy) -> None:
+        job_id = parse_job_id(message.args[0] if message.args else "")
+        self._local.token = bind_job(str(job_id) if job_id else None, message.message_id)
+
+    def after_process_message(
+        self,
+        broker: dramatiq.Broker,
+        message: dramatiq.MessageProxy,
+        *,
+        result: Any = None,
+        exception: BaseException | None = None,
+    ) -> None:
+        token = getattr(self._local, "token", None)
+        if token is not None:
+            self._local.token = None
+            unbind_job(token)
+
+    after_skip_message = after_process_message
 
 
 class RuntimeCleanup(Middleware):

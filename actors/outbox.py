@@ -12,6 +12,7 @@ import aiohttp
 import dramatiq
 from bson import ObjectId
 
+from actors import metrics
 from actors.errors import PermanentJobError, RetryableJobError
 from actors.runtime import WorkerRuntime
 from infra.broker import job_message
@@ -82,10 +83,13 @@ async def work_outbox(job: dict[str, Any], runtime: WorkerRuntime) -> dict[str, 
             await response.read()
             status, retry_after = response.status, response.headers.get("Retry-After")
     except (aiohttp.ClientError, TimeoutError) as error:
+        metrics.delivery_finished(None, time.perf_counter() - started)
         raise RetryableJobError(
             f"delivery failed: {type(error).__name__}: {error}", error_type="DELIVERY_UNREACHABLE"
         ) from error
-    ms = int((time.perf_counter() - started) * 1000)
+    seconds = time.perf_counter() - started
+    metrics.delivery_finished(status, seconds)
+    ms = int(seconds * 1000)
     if 200 <= status < 300:
         return {"delivery": {"status_code": status, "ms": ms, "delivered_at": utcnow()}}
     if status >= 500 or status in RETRYABLE_STATUSES:

@@ -33,6 +33,7 @@ from actors.outbox import outbox_job_for
 from infra.broker import AMQP_ERRORS, Publisher
 from infra.enqueue import message_for_job, utcnow
 from infra.jobs import JobRepository, parse_job_id
+from infra.logs import job_extra
 from infra.mongo import MONGO_UNAVAILABLE
 from infra.reconciler_log import ReconcilerLog
 from infra.settings import Settings
@@ -89,7 +90,12 @@ class Reconciler:
         confirmed = await self._publisher.publish([message for _, message in taken])
         for job, message in taken:
             if message.message_id in confirmed:
-                log.info("job %s published again (message %s)", job["_id"], message.message_id)
+                log.info(
+                    "job %s published again (message %s)",
+                    job["_id"],
+                    message.message_id,
+                    extra=job_extra(job["_id"], message.message_id),
+                )
             else:
                 await self._jobs.release_republish(job["_id"], taken_at=now)
         return len(confirmed)
@@ -112,7 +118,9 @@ class Reconciler:
                 taken.append((job, message))
                 counts["recovered"] += 1
             elif status == JobStatus.DEAD.name:
-                log.error("job %s DEAD: its worker stopped during its last attempt", job["_id"])
+                log.error(
+                    "job %s DEAD: its worker stopped during its last attempt", job["_id"], extra=job_extra(job["_id"])
+                )
                 counts["recovered_dead"] += 1
         if taken:
             await self._publish_taken(taken, now)
@@ -141,7 +149,7 @@ class Reconciler:
             await self._journal.keep_dead_letter(queue=queue, body=body, reason="no job id", now=now)
             return 0
         if await self._jobs.kill_dead_lettered(job_id, now=now, queue=queue):
-            log.error("job %s DEAD: its message was dead-lettered", job_id)
+            log.error("job %s DEAD: its message was dead-lettered", job_id, extra=job_extra(job_id, message.message_id))
             return 1
         return 0  # already DEAD (Retries gave up and the status middleware recorded it) or DONE
 

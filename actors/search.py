@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from typing import Any
 
 import dramatiq
 
+from actors import metrics
 from actors.errors import JobError, RetryableJobError
 from actors.matching import match_offers
 from actors.outbox import outbox_job_for
@@ -19,6 +21,8 @@ from actors.sources.static import StaticSource
 from infra.enqueue import utcnow
 from schemas.envelope import drop_none
 from schemas.offers import Offer, SearchOutcome, SourceOutcome, SourceResult
+
+log = logging.getLogger(__name__)
 
 
 def build_sources(runtime: WorkerRuntime) -> dict[str, Source]:
@@ -99,6 +103,11 @@ async def work_search(job: dict[str, Any], runtime: WorkerRuntime) -> dict[str, 
             failures.append(outcome)
             kind = outcome.outcome if isinstance(outcome, SourceError) else SourceOutcome.ERROR
             per_source[name] = {"outcome": str(kind), "count": 0, "ms": ms, "error": str(outcome)[:300]}
+    metrics.sources_searched(per_source)
+    summary = ", ".join(
+        f"{name} {entry['outcome']} ({entry['count']} offers, {entry['ms']} ms)" for name, entry in per_source.items()
+    )
+    log.info("searched %s: %s", job["product_code"], summary)
     if not answered:
         raise _most_telling(failures)
     result = summarize(answered, utcnow())

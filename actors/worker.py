@@ -5,25 +5,32 @@
 
 (`lps worker search|outbox` runs exactly that, with pool-sized defaults.) Queue names carry
 `LPS_QUEUE_PREFIX` when it is set.
+
+Each pool serves its Prometheus metrics on the port of the queue it consumes (`actors.metrics`): the search pool on
+LPS_SEARCH_METRICS_PORT (9191), the outbox pool on LPS_OUTBOX_METRICS_PORT (9192); nothing to pass on the command
+line. Logs follow LPS_LOG_FORMAT (`json`: one object per line, with job_id and message_id on lines about a job).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 
 import dramatiq
 from dramatiq.brokers.rabbitmq import RabbitmqBroker
-from dramatiq.middleware import AsyncIO, Retries, ShutdownNotifications, TimeLimit
+from dramatiq.middleware import AsyncIO, Middleware, Retries, ShutdownNotifications, TimeLimit
 from dramatiq.middleware.time_limit import TimeLimitExceeded
 
+from actors import metrics
 from actors.errors import PermanentJobError, RetryableJobError
-from actors.middleware import JobKind, JobStatusMiddleware, RuntimeCleanup
+from actors.middleware import JobKind, JobLogContext, JobStatusMiddleware, RuntimeCleanup
 from actors.outbox import work_outbox
 from actors.retry_policy import RetryPolicy
 from actors.runtime import WorkerRuntime
 from actors.search import after_search, build_sources, work_search
 from infra.broker import actor_name, create_broker
+from infra.logs import configure_logging
 from infra.settings import Settings
 from schemas.codes import JobType
 
@@ -39,11 +46,15 @@ KINDS = (
 UNCLAIMED_MAX_RETRIES = 100
 
 
-def build_broker(settings: Settings, runtime: WorkerRuntime) -> RabbitmqBroker:
+def build_broker(
+    settings: Settings, runtime: WorkerRuntime, extra_middleware: Sequence[Middleware] = ()
+) -> RabbitmqBroker:
     policy = RetryPolicy.from_settings(settings)
     broker = create_broker(
         settings,
         middleware=[
+            # First: its before hook runs before all others and its after hooks after them (see its docstring).
+            JobLogContext(),
             TimeLimit(),
             ShutdownNotifications(),
             Retries(
@@ -52,6 +63,7 @@ def build_broker(settings: Settings, runtime: WorkerRuntime) -> RabbitmqBroker:
                 max_backoff=int(settings.retry_max_backoff * 1000),
             ),
             AsyncIO(),
+            *extra_middleware,
         ],
     )
     kinds = {actor_name(kind.job_type): kind for kind in KINDS}
@@ -101,6 +113,10 @@ def setup() -> None:
     settings = Settings.from_env()
     if not settings.mongo_url:
         raise SystemExit("LPS_MONGO_URL is not set: workers need the MongoDB the gateway uses")
+    # The Dramatiq CLI has set up logging to its pipe already: keep its handlers and level, apply LPS_LOG_FORMAT.
+    configure_logging(settings)
     logging.getLogger("pika").setLevel(logging.WARNING)
+    # Before anything imports prometheus_client: it picks multiprocess mode at its first import.
+    metrics_directory = metrics.enable(settings)
     runtime = WorkerRuntime(settings, build_sources)
-    dramatiq.set_broker(build_broker(settings, runtime))
+    dramatiq.set_broker(build_broker(settings, runtime, metrics.pool_middleware(settings, metrics_directory)))

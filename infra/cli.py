@@ -21,7 +21,10 @@ log = logging.getLogger("lps")
 
 
 def _configure_logging(level: str) -> None:
-    logging.basicConfig(level=level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    """Text or JSON lines (LPS_LOG_FORMAT), secrets masked, for every command alike."""
+    from infra.logs import configure_logging
+
+    configure_logging(Settings.from_env(), level=level.upper())
     # pika narrates every connection step at INFO.
     logging.getLogger("pika").setLevel(logging.WARNING)
 

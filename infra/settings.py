@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Self
@@ -82,6 +83,15 @@ class Settings:
     default_priority: Mapping[str, str] = field(
         default_factory=lambda: {JobType.SEARCH.name: Priority.NORMAL, JobType.OUTBOX.name: Priority.HIGH}
     )
+    # "text" or "json" (one JSON object per line, with job_id and message_id on lines about a job).
+    log_format: str = "text"
+    # Where each worker pool serves its Prometheus metrics. A pool serves on the port of the queue it consumes, so
+    # both pools fit on one machine; a second pool of the same kind there needs its own port. 0: not served.
+    metrics_host: str = "127.0.0.1"
+    search_metrics_port: int = 9191
+    outbox_metrics_port: int = 9192
+    # Worker processes write their samples here (prometheus_client's multiprocess mode), one directory per pool run.
+    metrics_dir: str = field(default_factory=lambda: os.path.join(tempfile.gettempdir(), "lps-metrics"))
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Self:

@@ -18,7 +18,7 @@ from infra.reconciler_log import ReconcilerLog
 from infra.settings import Settings
 from schemas.api import MAX_BODY_BYTES
 from schemas.codes import JobType
-from service import routes
+from service import metrics, routes
 from service.auth import client_middlewares
 from service.errors import error_middleware
 from service.keys import DATABASE, ENQUEUER, JOBS, PUBLISHER, RECONCILER_LOG, SETTINGS
@@ -79,12 +79,15 @@ async def enqueuer_context(app: web.Application) -> AsyncIterator[None]:
 
 
 def create_app(settings: Settings) -> web.Application:
-    # The error middleware is outermost, so the guards' refusals are envelopes too.
-    middlewares = [error_middleware, *client_middlewares(settings)]
+    gateway_metrics = metrics.GatewayMetrics()
+    # Request metrics outermost, so they count the status the client got; the error middleware next, so the
+    # guards' refusals are envelopes too.
+    middlewares = [metrics.RequestMetricsMiddleware(gateway_metrics), error_middleware, *client_middlewares(settings)]
     app = web.Application(client_max_size=MAX_BODY_BYTES, middlewares=middlewares)
     app[SETTINGS] = settings
     app.cleanup_ctx.extend([mongo_context, broker_context, enqueuer_context])
     routes.setup(app)
+    metrics.setup(app, gateway_metrics)
     setup_aiohttp_apispec(
         app,
         title="LPS — Lowest Price Search",

@@ -47,6 +47,9 @@ def settings(mongo_url: str, run_id: str) -> Iterator[Settings]:
         mongo_db=f"lps_test_{run_id}_{number}",
         queue_prefix=prefix,
         search_sources=("static",),
+        # Worker pools of tests serve no metrics unless a test gives them free ports (a dev stack may hold 9191).
+        search_metrics_port=0,
+        outbox_metrics_port=0,
     )
     yield settings
     with MongoClient(mongo_url, serverSelectionTimeoutMS=5000) as client:

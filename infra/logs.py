@@ -1,0 +1,162 @@
+"""Log lines as text or as one JSON object per line (LPS_LOG_FORMAT), with the job each line is about.
+
+The job a thread is working on is a context variable: the worker's JobLogContext middleware binds it for the
+message in hand, and every line logged meanwhile carries `job_id` and `message_id`, including lines logged by
+the attempt's coroutines on the event loop thread (asyncio runs a coroutine handed over from another thread in
+a copy of that thread's context). A line may also name its job itself: `log.info(..., extra=job_extra(...))`.
+
+Secrets never reach a log: passwords in URLs and the configured secret values are masked in every line,
+exception text included.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import re
+from collections.abc import Iterable, Iterator
+from contextvars import ContextVar, Token
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from urllib.parse import urlsplit
+
+from infra.settings import Settings
+
+FORMATS = ("text", "json")
+#: The text format of the `lps` commands (the Dramatiq CLI's workers keep Dramatiq's own).
+TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+MASK = "***"
+#: Configured secrets shorter than this are not masked by value: they would mask ordinary words (`lps dev --demo`
+#: uses "demo" as its Naver secret). Passwords in URLs are masked whatever their length.
+MIN_SECRET_LENGTH = 8
+
+# scheme://user:password@host -> scheme://user:***@host
+_URL_PASSWORD = re.compile(r"(?P<head>[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]*:)[^/\s@]+@")
+
+
+@dataclass(frozen=True, slots=True)
+class JobContext:
+    job_id: str | None
+    message_id: str | None = None
+
+
+_job: ContextVar[JobContext | None] = ContextVar("lps_log_job", default=None)
+
+
+def bind_job(job_id: str | None, message_id: str | None = None) -> Token[JobContext | None]:
+    """Lines logged in this context from now on are about this job (until `unbind_job` with the token)."""
+    return _job.set(JobContext(job_id, message_id))
+
+
+def unbind_job(token: Token[JobContext | None]) -> None:
+    _job.reset(token)
+
+
+@contextlib.contextmanager
+def job_context(job_id: str | None, message_id: str | None = None) -> Iterator[JobContext]:
+    context = JobContext(job_id, message_id)
+    token = _job.set(context)
+    try:
+        yield context
+    finally:
+        _job.reset(token)
+
+
+def current_job() -> JobContext | None:
+    return _job.get()
+
+
+def job_extra(job_id: object, message_id: str | None = None) -> dict[str, str]:
+    """`extra=` for a line about a job other than the one in context (e.g. the reconciler's)."""
+    return {"job_id": str(job_id)} | ({"message_id": message_id} if message_id else {})
+
+
+def secret_values(settings: Settings) -> list[str]:
+    """The configured secrets a line must never show: API keys, signing and Naver secrets, URL passwords."""
+    candidates = [*settings.api_keys.values(), settings.outbox_secret, settings.naver_client_secret]
+    for url in (settings.amqp_url, settings.mongo_url):
+        with contextlib.suppress(ValueError):
+            candidates.append(urlsplit(url or "").password or "")
+    # Longest first: a secret containing another is masked whole.
+    return sorted({value for value in candidates if len(value) >= MIN_SECRET_LENGTH}, key=len, reverse=True)
+
+
+class Redactor:
+    def __init__(self, secrets: Iterable[str] = ()) -> None:
+        self._secrets = [secret for secret in secrets if secret]
+
+    def __call__(self, text: str) -> str:
+        text = _URL_PASSWORD.sub(rf"\g<head>{MASK}@", text)
+        for secret in self._secrets:
+            text = text.replace(secret, MASK)
+        return text
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line: time, level, logger, message, process, thread; job_id and message_id when the line
+    is about a job (given with `extra=`, else the job in context); exception and stack as text when there are."""
+
+    def __init__(self, secrets: Iterable[str] = ()) -> None:
+        super().__init__()
+        self._redact = Redactor(secrets)
+
+    def format(self, record: logging.LogRecord) -> str:
+        document: dict[str, object] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": self._redact(record.getMessage()),
+            "process": record.process,
+            "thread": record.threadName,
+        }
+        job = current_job()
+        for key in ("job_id", "message_id"):
+            value = getattr(record, key, None) or (getattr(job, key) if job else None)
+            if value:
+                document[key] = str(value)
+        if record.exc_info:
+            document["exception"] = self._redact(self.formatException(record.exc_info))
+        elif record.exc_text:
+            document["exception"] = self._redact(record.exc_text)
+        if record.stack_info:
+            document["stack"] = self._redact(self.formatStack(record.stack_info))
+        return json.dumps(document, ensure_ascii=False, default=str)
+
+
+class RedactingFormatter(logging.Formatter):
+    """Text lines as another formatter writes them, with the secrets masked."""
+
+    def __init__(self, inner: logging.Formatter, secrets: Iterable[str] = ()) -> None:
+        super().__init__()
+        self.inner = inner
+        self._redact = Redactor(secrets)
+
+    def format(self, record: logging.LogRecord) -> str:
+        return self._redact(self.inner.format(record))
+
+
+def configure_logging(settings: Settings, *, level: int | str | None = None) -> None:
+    """The root logger in LPS_LOG_FORMAT, at `level` (None: as it is).
+
+    Handlers already there keep their streams and get the format: the Dramatiq CLI's write to its log pipe, and in
+    text mode keep Dramatiq's layout. Without any, one stderr handler is added.
+    """
+    if settings.log_format not in FORMATS:
+        raise ValueError(f"LPS_LOG_FORMAT={settings.log_format!r}: use one of {', '.join(FORMATS)}")
+    root = logging.getLogger()
+    if level is not None:
+        root.setLevel(level.upper() if isinstance(level, str) else level)
+    if not root.handlers:
+        root.addHandler(logging.StreamHandler())
+    secrets = secret_values(settings)
+    for handler in root.handlers:
+        if settings.log_format == "json":
+            handler.setFormatter(JsonFormatter(secrets))
+            continue
+        inner = handler.formatter
+        if isinstance(inner, RedactingFormatter):
+            inner = inner.inner  # configured twice: wrap the original once
+        elif isinstance(inner, JsonFormatter):
+            inner = None
+        handler.setFormatter(RedactingFormatter(inner or logging.Formatter(TEXT_FORMAT), secrets))

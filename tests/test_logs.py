@@ -1,0 +1,169 @@
+"""Structured logs: the JSON formatter's shape, the job context across threads, and a real worker pool's lines."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestClient
+from dramatiq.asyncio import EventLoopThread
+
+from infra.logs import JsonFormatter, configure_logging, job_context, job_extra, secret_values
+from infra.settings import Settings
+from service.app import create_app
+from tests.harness import JobsView, worker_pool
+
+JOB_ID = "6b0c94574ddefc2888135973"
+MESSAGE_ID = "0f6c2c0e-5d5e-4a38-9d8b-1c1a4e1e2f10"
+
+
+@pytest.fixture
+def captured() -> Iterator[tuple[logging.Logger, io.StringIO]]:
+    """A logger of its own writing JSON lines to a buffer (the root logger and pytest's capture stay untouched)."""
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(JsonFormatter(secrets=["s3cret-signing-key"]))
+    logger = logging.getLogger(f"lps.test.{id(stream)}")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+    yield logger, stream
+    logger.removeHandler(handler)
+
+
+def lines(stream: io.StringIO) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in stream.getvalue().splitlines()]
+
+
+def test_a_json_line_has_time_level_logger_message_process_and_thread_and_no_job_outside_one(captured):
+    logger, stream = captured
+
+    logger.warning("queue %s is %d deep", "search", 3)
+
+    [line] = lines(stream)
+    assert set(line) == {"time", "level", "logger", "message", "process", "thread"}
+    assert line["time"].endswith("+00:00")
+    assert (line["level"], line["logger"], line["message"]) == ("WARNING", logger.name, "queue search is 3 deep")
+    assert isinstance(line["process"], int)
+    assert line["thread"] == "MainThread"
+
+
+def test_lines_logged_in_a_job_context_carry_its_ids_and_extra_names_another_job(captured):
+    logger, stream = captured
+
+    with job_context(JOB_ID, MESSAGE_ID):
+        logger.info("claimed")
+        logger.info("spawned", extra=job_extra("6b0c94574ddefc2888135974"))
+    logger.info("after")
+
+    claimed, spawned, after = lines(stream)
+    assert (claimed["job_id"], claimed["message_id"]) == (JOB_ID, MESSAGE_ID)
+    assert spawned["job_id"] == "6b0c94574ddefc2888135974"
+    assert {"job_id", "message_id"}.isdisjoint(after)
+
+
+def test_an_exception_is_one_field_of_one_line_with_passwords_and_secrets_masked(captured):
+    logger, stream = captured
+
+    try:
+        raise ConnectionError("amqp://lps:hunter2@rabbit:5672/ refused; signing with s3cret-signing-key")
+    except ConnectionError:
+        logger.exception("cannot publish to amqp://lps:hunter2@rabbit:5672/")
+
+    [line] = lines(stream)
+    assert line["message"] == "cannot publish to amqp://lps:***@rabbit:5672/"
+    assert "Traceback" in line["exception"]
+    assert "ConnectionError" in line["exception"]
+    assert "hunter2" not in stream.getvalue()
+    assert "s3cret-signing-key" not in stream.getvalue()
+
+
+def test_the_configured_secrets_are_the_ones_masked():
+    settings = Settings(
+        api_keys={"backoffice": "bo-7f3c9d1e2a4b"},
+        outbox_secret="signing-secret",
+        naver_client_secret="naver-secret",
+        amqp_url="amqp://lps:correct-horse@rabbit:5672/",
+        mongo_url="mongodb://lps:short@mongo:27017/",
+    )
+
+    # Too short to mask by value without masking ordinary words; as a URL password it is masked anyway.
+    assert set(secret_values(settings)) == {"bo-7f3c9d1e2a4b", "signing-secret", "naver-secret", "correct-horse"}
+
+
+def test_an_unknown_log_format_is_refused():
+    with pytest.raises(ValueError, match="LPS_LOG_FORMAT"):
+        configure_logging(Settings(log_format="yaml"))
+
+
+def test_a_coroutine_run_on_the_event_loop_thread_logs_with_the_ids_of_the_worker_thread_job(captured):
+    """What a worker does: its thread holds the job context and hands the attempt's coroutine to the loop thread."""
+    logger, stream = captured
+    loop_thread = EventLoopThread(logging.getLogger("lps.test.loop"))
+    loop_thread.start()
+
+    async def attempt() -> None:
+        logger.info("searching")
+
+    try:
+        with job_context(JOB_ID, MESSAGE_ID):
+            loop_thread.run_coroutine(attempt())
+        loop_thread.run_coroutine(attempt())
+    finally:
+        loop_thread.stop()
+
+    in_job, outside = lines(stream)
+    assert in_job["thread"] != "MainThread"
+    assert (in_job["job_id"], in_job["message_id"]) == (JOB_ID, MESSAGE_ID)
+    assert "job_id" not in outside
+
+
+async def test_with_json_logs_a_worker_pools_lines_about_a_job_are_json_with_its_job_id_and_message_id(
+    aiohttp_client, settings: Settings, tmp_path: Path
+):
+    settings = settings.with_overrides(
+        log_format="json",
+        retry_min_backoff=0.2,
+        retry_max_backoff=0.5,
+        search_max_attempts=2,
+        search_metrics_port=0,  # not served: this test reads logs only
+    )
+    gateway: TestClient = await aiohttp_client(create_app(settings))
+    view = JobsView(settings)
+    try:
+        async with worker_pool(settings, "search", tmp_path) as pool:
+            response = await gateway.post(
+                "/v1/lps/search",
+                json={
+                    "products": [
+                        {"product_code": "LOG-1", "keyword": "k"},
+                        {"product_code": "LOG-2", "keyword": "#fail"},
+                    ]
+                },
+            )
+            job_ids = [job["job_id"] for job in (await response.json())["jobs"]]
+            finished = [await view.finished(job_id) for job_id in job_ids]
+    finally:
+        await view.close()
+
+    records = [json.loads(line) for line in pool.log().splitlines() if line.startswith("{")]
+    assert records, pool.log()
+    for job in finished:
+        job_id = str(job["_id"])
+        about_it = [record for record in records if record.get("job_id") == job_id]
+        assert {record["message_id"] for record in about_it} == {job["message_id"]}
+        # Every line that names the job carries its ids, whichever logger or thread wrote it.
+        for line in pool.log().splitlines():
+            if job_id in line:
+                record = json.loads(line)
+                assert (record["job_id"], record["message_id"]) == (job_id, job["message_id"]), line
+        claimed = next(record for record in about_it if "claimed" in record["message"])
+        searched = next(record for record in about_it if record["message"].startswith("searched"))
+        # The search itself ran on the event loop thread, not in the worker thread that claimed the job.
+        assert searched["thread"] != claimed["thread"]
+    assert any(record.get("job_id") == job_ids[1] and record["level"] == "ERROR" for record in records)

@@ -1,0 +1,206 @@
+"""Prometheus metrics: the gateway's /metrics, and each worker pool's endpoint after real jobs ran through it."""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import aiohttp
+import pytest
+from aiohttp.test_utils import TestClient
+from prometheus_client import CollectorRegistry
+from prometheus_client.parser import text_string_to_metric_families
+
+from actors import metrics as worker_metrics
+from infra.settings import Settings
+from service.app import create_app
+from tests.harness import JobsView, Receiver, eventually, worker_pool
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def sample(exposition: str, name: str, **labels: str) -> float | None:
+    """The value of the sample `name` whose labels include `labels`, or None when there is none."""
+    for family in text_string_to_metric_families(exposition):
+        for found in family.samples:
+            if found.name == name and labels.items() <= found.labels.items():
+                return found.value
+    return None
+
+
+@pytest.fixture
+async def receiver(aiohttp_server) -> Receiver:
+    receiver = Receiver()
+    server = await aiohttp_server(receiver.app())
+    receiver.url = str(server.make_url("/results"))
+    return receiver
+
+
+@pytest.fixture
+def metered(settings: Settings, receiver: Receiver) -> Settings:
+    # Free ports: parallel test runs and a dev stack on 9191/9192 never collide.
+    return settings.with_overrides(
+        outbox_url=receiver.url,
+        outbox_secret="s3cret",
+        retry_min_backoff=0.2,
+        retry_max_backoff=0.5,
+        search_max_attempts=2,
+        search_metrics_port=free_port(),
+        outbox_metrics_port=free_port(),
+    )
+
+
+@pytest.fixture
+async def jobs(metered: Settings) -> AsyncIterator[JobsView]:
+    view = JobsView(metered)
+    yield view
+    await view.close()
+
+
+async def scrape(url: str) -> str | None:
+    try:
+        async with aiohttp.ClientSession() as session, session.get(url) as response:
+            return await response.text() if response.status == 200 else None
+    except aiohttp.ClientError:
+        return None
+
+
+async def worker_series(port: int, name: str, **labels: str) -> str:
+    """The pool's exposition once it shows `name` with `labels` above zero (samples land as attempts end)."""
+
+    async def probe() -> str | None:
+        text = await scrape(f"http://127.0.0.1:{port}/metrics")
+        return text if text and (sample(text, name, **labels) or 0) > 0 else None
+
+    return await eventually(probe, within=30, what=f"{name}{labels} on port {port}")
+
+
+async def test_after_jobs_ran_the_gateway_and_both_pools_expose_their_series_with_those_jobs_counted(
+    aiohttp_client, metered: Settings, jobs: JobsView, tmp_path: Path
+):
+    gateway: TestClient = await aiohttp_client(create_app(metered))
+    async with worker_pool(metered, "search", tmp_path), worker_pool(metered, "outbox", tmp_path):
+        response = await gateway.post(
+            "/v1/lps/search",
+            json={
+                "products": [
+                    {"product_code": "MET-1", "keyword": "무선 이어폰"},
+                    {"product_code": "MET-2", "keyword": "#fail"},
+                ]
+            },
+        )
+        found, failing = [job["job_id"] for job in (await response.json())["jobs"]]
+        assert (await jobs.finished(found))["status"] == "DONE"
+        assert (await jobs.finished(failing))["status"] == "DEAD"
+        await jobs.outbox_of(found)
+
+        search = await worker_series(
+            metered.search_metrics_port, "lps_job_attempt_duration_seconds_count", job_type="SEARCH", outcome="DEAD"
+        )
+        outbox = await worker_series(
+            metered.outbox_metrics_port, "lps_job_attempt_duration_seconds_count", job_type="OUTBOX", outcome="DONE"
+        )
+
+    attempts = "lps_job_attempt_duration_seconds_count"
+    assert sample(search, attempts, job_type="SEARCH", outcome="DONE") == 1
+    assert sample(search, attempts, job_type="SEARCH", outcome="RETRY") == 1
+    assert sample(search, attempts, job_type="SEARCH", outcome="DEAD") == 1
+    assert sample(search, "lps_search_source_outcomes_total", source="static", outcome="FOUND") == 1
+    assert sample(search, "lps_search_source_outcomes_total", source="static", outcome="ERROR") == 2
+    assert sample(search, "lps_search_source_duration_seconds_count", source="static") == 3
+    assert (sample(search, "dramatiq_messages_total", actor_name="search") or 0) >= 3
+    # Each pool shows its own jobs only: the two never share their files.
+    assert sample(search, attempts, job_type="OUTBOX", outcome="DONE") is None
+
+    assert sample(outbox, "lps_outbox_delivery_duration_seconds_count", result="2xx") == 1
+    assert sample(outbox, attempts, job_type="SEARCH", outcome="DONE") is None
+
+    text = await (await gateway.get("/metrics")).text()
+    assert sample(text, "lps_jobs", job_type="SEARCH", status="DONE") == 1
+    assert sample(text, "lps_jobs", job_type="SEARCH", status="DEAD") == 1
+    assert sample(text, "lps_jobs", job_type="OUTBOX", status="DONE") == 1
+    assert sample(text, "lps_jobs", job_type="SEARCH", status="PENDING") == 0
+    assert sample(text, "lps_http_requests_total", method="POST", route="/v1/lps/search", status="200") == 1
+    assert sample(text, "lps_http_request_duration_seconds_count", method="POST", route="/v1/lps/search") == 1
+
+
+async def test_metrics_stay_open_when_api_keys_are_configured(aiohttp_client, settings: Settings):
+    gateway = await aiohttp_client(create_app(settings.with_overrides(api_keys={"backoffice": "bo-7f3c9d1e2a4b"})))
+    assert (await gateway.get("/v1/lps/queue/stats")).status == 433
+
+    response = await gateway.get("/metrics")
+
+    assert response.status == 200
+    assert response.headers["Content-Type"].startswith("text/plain")
+    text = await response.text()
+    assert sample(text, "lps_http_requests_total", method="GET", route="/v1/lps/queue/stats", status="433") == 1
+    assert sample(text, "lps_jobs", job_type="OUTBOX", status="DEAD") == 0
+    assert sample(text, "process_resident_memory_bytes") is not None
+
+
+async def test_requests_no_route_matched_share_one_route_label(client: TestClient):
+    for path in ("/nowhere/1", "/nowhere/2"):
+        assert (await client.get(path)).status == 404
+    assert (await client.patch("/v1/lps/search")).status == 405
+
+    text = await (await client.get("/metrics")).text()
+
+    assert sample(text, "lps_http_requests_total", method="GET", route="unmatched", status="404") == 2
+    assert sample(text, "lps_http_requests_total", method="PATCH", route="unmatched", status="405") == 1
+
+
+async def test_gateway_metrics_answer_without_job_counts_while_mongodb_is_down(
+    aiohttp_client, settings: Settings, caplog: pytest.LogCaptureFixture
+):
+    unreachable = settings.with_overrides(
+        mongo_url="mongodb://127.0.0.1:9/?directConnection=true", mongo_timeout_ms=200
+    )
+    gateway = await aiohttp_client(create_app(unreachable))
+
+    response = await gateway.get("/metrics")
+
+    assert response.status == 200
+    text = await response.text()
+    assert sample(text, "lps_jobs", job_type="SEARCH", status="DONE") is None
+    assert "MongoDB unavailable" in caplog.text
+
+
+def test_each_pool_serves_on_the_port_of_the_queue_it_consumes():
+    settings = Settings(queue_prefix="p_", search_metrics_port=9191, outbox_metrics_port=9192)
+
+    assert worker_metrics.pool_port(settings, {"p_search"}) == 9191
+    assert worker_metrics.pool_port(settings, {"p_outbox"}) == 9192
+    assert worker_metrics.pool_port(settings, None) == 9191  # every queue: one pool, one port
+    assert worker_metrics.pool_port(settings, {"elsewhere"}) == 0
+
+
+def test_only_runs_whose_pool_exited_are_removed(tmp_path: Path):
+    current, live, gone = tmp_path / "100", tmp_path / str(os.getpid()), tmp_path / "999999999"
+    for directory in (current, live, gone):
+        directory.mkdir()
+
+    worker_metrics.remove_stale_runs(current)
+
+    assert sorted(path.name for path in tmp_path.iterdir()) == sorted([current.name, live.name])
+
+
+def test_recording_functions_do_nothing_until_metrics_are_enabled_then_record():
+    worker_metrics.delivery_finished(200, 0.1)  # no metrics yet: nothing happens, nothing fails
+    registry = CollectorRegistry()
+    worker_metrics.use(worker_metrics.WorkerMetrics(registry))
+    try:
+        worker_metrics.delivery_finished(503, 0.2)
+        worker_metrics.delivery_finished(None, 1.0)
+        worker_metrics.browser_replaced("crashed")
+    finally:
+        worker_metrics.use(None)
+
+    assert registry.get_sample_value("lps_outbox_delivery_duration_seconds_count", {"result": "5xx"}) == 1
+    assert registry.get_sample_value("lps_outbox_delivery_duration_seconds_count", {"result": "unreachable"}) == 1
+    assert registry.get_sample_value("lps_browser_restarts_total", {"reason": "crashed"}) == 1
