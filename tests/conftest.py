@@ -19,6 +19,7 @@ from pymongo import MongoClient
 from infra.embedded_mongo import embedded_mongo
 from infra.settings import Settings
 from service.app import create_app
+from tests.harness import Receiver
 from tests.rabbit import delete_queues, queue_names_for_prefix
 
 _test_numbers = itertools.count(1)
@@ -55,6 +56,15 @@ def settings(mongo_url: str, run_id: str) -> Iterator[Settings]:
     with MongoClient(mongo_url, serverSelectionTimeoutMS=5000) as client:
         client.drop_database(settings.mongo_db)
     delete_queues(settings.amqp_url, queue_names_for_prefix(prefix))
+
+
+@pytest.fixture
+async def receiver(aiohttp_server) -> Receiver:
+    """The back office's API on loopback: records deliveries, fails on request."""
+    receiver = Receiver()
+    server = await aiohttp_server(receiver.app())
+    receiver.url = str(server.make_url("/results"))
+    return receiver
 
 
 @pytest.fixture

@@ -22,14 +22,6 @@ from tests.harness import JobsView, MongoProcess, Receiver, eventually, reconcil
 
 
 @pytest.fixture
-async def receiver(aiohttp_server) -> Receiver:
-    receiver = Receiver()
-    server = await aiohttp_server(receiver.app())
-    receiver.url = str(server.make_url("/results"))
-    return receiver
-
-
-@pytest.fixture
 def fault_settings(settings: Settings) -> Settings:
     return settings.with_overrides(
         retry_min_backoff=0.2,

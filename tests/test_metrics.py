@@ -35,14 +35,6 @@ def sample(exposition: str, name: str, **labels: str) -> float | None:
 
 
 @pytest.fixture
-async def receiver(aiohttp_server) -> Receiver:
-    receiver = Receiver()
-    server = await aiohttp_server(receiver.app())
-    receiver.url = str(server.make_url("/results"))
-    return receiver
-
-
-@pytest.fixture
 def metered(settings: Settings, receiver: Receiver) -> Settings:
     # Free ports: parallel test runs and a dev stack on 9191/9192 never collide.
     return settings.with_overrides(

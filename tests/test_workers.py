@@ -24,14 +24,6 @@ SECRET = "s3cret"
 
 
 @pytest.fixture
-async def receiver(aiohttp_server) -> Receiver:
-    receiver = Receiver()
-    server = await aiohttp_server(receiver.app())
-    receiver.url = str(server.make_url("/results"))
-    return receiver
-
-
-@pytest.fixture
 def fast_settings(settings: Settings, receiver: Receiver) -> Settings:
     return settings.with_overrides(
         outbox_url=receiver.url,
