@@ -68,7 +68,7 @@ class Reconciler:
         counts |= await self._recover_expired_leases(now - grace, now)
         counts["dead_lettered"] = await self._dead_letters_to_dead_jobs(now)
         if settings.outbox_url:
-            counts["outbox_created"] = await self._create_missing_outboxes(now - OUTBOX_LOOKBACK, now - grace, now)
+            counts["outbox_created"] = await self._create_missing_outboxes(now - OUTBOX_LOOKBACK, now - grace)
         await self._journal.add(counts, now)
         return +counts
 
@@ -153,7 +153,7 @@ class Reconciler:
             return 1
         return 0  # already DEAD (Retries gave up and the status middleware recorded it) or DONE
 
-    async def _create_missing_outboxes(self, since: datetime, until: datetime, now: datetime) -> int:
+    async def _create_missing_outboxes(self, since: datetime, until: datetime) -> int:
         created = 0
         for job in await self._jobs.done_searches_without_outbox(
             finished_after=since, finished_before=until, limit=self._settings.reconcile_batch
@@ -161,6 +161,6 @@ class Reconciler:
             document, message = outbox_job_for(job, self._settings)
             if await self._jobs.insert_follow_up(document):
                 created += 1
-                if await self._publisher.publish([message]):
-                    await self._jobs.mark_enqueued([document["_id"]], now)
+                if not await self._publisher.publish([message]):
+                    await self._jobs.mark_unconfirmed(document["_id"])
         return created

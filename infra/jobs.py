@@ -335,6 +335,10 @@ class JobRepository:
         )
         return result.modified_count == 1
 
+    async def mark_unconfirmed(self, job_id: ObjectId) -> None:
+        """A job stored as enqueued whose publish failed: the reconciler's unconfirmed pass takes it up."""
+        await self._jobs.update_one({"_id": job_id, "status": JobStatus.PENDING.name}, {"$unset": {"enqueued_at": ""}})
+
     async def release_republish(self, job_id: ObjectId, *, taken_at: datetime) -> None:
         """The publish failed after all: leave the job for the next round."""
         await self._jobs.update_one(
