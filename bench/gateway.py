@@ -1,0 +1,30 @@
+"""The real gateway app (`service.app.create_app`) served by aiohttp, with the benchmark probe loaded first.
+
+What `lps gateway` runs, minus starting an embedded store (the runner always gives `LPS_MONGO_URL`):
+
+    LPS_BENCH_PROBE_DIR=/tmp/probe LPS_BENCH_PROBE_ROLE=gateway python -m bench.gateway
+"""
+
+from __future__ import annotations
+
+import logging
+
+from aiohttp import web
+
+from bench import probe  # before the app creates its MongoDB client: the listeners must see it
+from infra.settings import Settings
+from service.app import create_app
+
+
+def main() -> None:
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    settings = Settings.from_env()
+    if not settings.mongo_url:
+        raise SystemExit("bench.gateway: LPS_MONGO_URL is not set")
+    app = create_app(settings)
+    app.on_startup.append(probe.watch_running_loop)
+    web.run_app(app, host=settings.http_host, port=settings.http_port, access_log=None, print=None)
+
+
+if __name__ == "__main__":
+    main()

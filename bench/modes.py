@@ -1,0 +1,126 @@
+"""How big each figure's runs are in each mode. Every size the report shows comes from here.
+
+The embedded store checks unique indexes by scanning the collection on every insert (cost grows with
+its size), and serves one command at a time: on it, sizes stay small and every run starts from an
+empty collection. A real MongoDB (`LPS_MONGO_URL`) takes the larger `*_mongodb` sizes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class EnqueueSizes:
+    clients: int
+    batch: int
+    batches_per_client: int
+    batches_per_client_mongodb: int
+    runs: int
+
+    def batches(self, store_kind: str) -> int:
+        return self.batches_per_client_mongodb if store_kind == "mongodb" else self.batches_per_client
+
+
+@dataclass(frozen=True, slots=True)
+class PipelineSizes:
+    jobs: int
+    jobs_mongodb: int
+    warmup_jobs: int
+    runs: int
+    #: The real pools' defaults (`lps worker search|outbox`); the no-op baseline gets the search pool's size.
+    search_threads: int = 2
+    outbox_threads: int = 16
+
+    def jobs_for(self, store_kind: str) -> int:
+        return self.jobs_mongodb if store_kind == "mongodb" else self.jobs
+
+
+@dataclass(frozen=True, slots=True)
+class SearchSizes:
+    #: LPS rounds; the first warms the worker up (Chromium launch) and only counts for memory.
+    rounds: int
+    round_size: int
+    raw_round_size: int
+    raw_warmup: int
+    threads: int = 2
+
+
+@dataclass(frozen=True, slots=True)
+class ReadsSizes:
+    stored_jobs: int
+    stored_jobs_mongodb: int
+    clients: int
+    job_requests_per_client: int
+    stats_requests_per_client: int
+    runs: int
+    #: /queue/stats aggregates the whole collection per call: on the embedded store one round takes ~30 s.
+    stats_runs: int
+
+    def jobs_for(self, store_kind: str) -> int:
+        return self.stored_jobs_mongodb if store_kind == "mongodb" else self.stored_jobs
+
+
+@dataclass(frozen=True, slots=True)
+class Mode:
+    name: str
+    enqueue: EnqueueSizes
+    pipeline: PipelineSizes
+    search: SearchSizes
+    reads: ReadsSizes
+    #: Upper bound of one figure, set-up included: a stuck figure fails instead of hanging.
+    figure_timeout: float
+
+
+MODES = {
+    # The test's smoke check: every figure once, tiny, to prove the runner works (numbers mean little).
+    "smoke": Mode(
+        "smoke",
+        EnqueueSizes(clients=2, batch=50, batches_per_client=1, batches_per_client_mongodb=1, runs=1),
+        PipelineSizes(jobs=20, jobs_mongodb=20, warmup_jobs=2, runs=1),
+        SearchSizes(rounds=2, round_size=2, raw_round_size=2, raw_warmup=1),
+        ReadsSizes(
+            stored_jobs=100,
+            stored_jobs_mongodb=100,
+            clients=10,
+            job_requests_per_client=2,
+            stats_requests_per_client=1,
+            runs=1,
+            stats_runs=1,
+        ),
+        figure_timeout=120,
+    ),
+    "quick": Mode(
+        "quick",
+        EnqueueSizes(clients=8, batch=100, batches_per_client=1, batches_per_client_mongodb=5, runs=3),
+        PipelineSizes(jobs=100, jobs_mongodb=500, warmup_jobs=10, runs=3),
+        SearchSizes(rounds=6, round_size=6, raw_round_size=6, raw_warmup=2),
+        ReadsSizes(
+            stored_jobs=500,
+            stored_jobs_mongodb=50_000,
+            clients=100,
+            job_requests_per_client=5,
+            stats_requests_per_client=1,
+            runs=3,
+            stats_runs=1,
+        ),
+        figure_timeout=420,
+    ),
+    # The sizes the figures are defined with: 300 searches (RSS after 30 and 300), 2,000 / 50,000 stored jobs.
+    "full": Mode(
+        "full",
+        EnqueueSizes(clients=8, batch=100, batches_per_client=1, batches_per_client_mongodb=10, runs=5),
+        PipelineSizes(jobs=300, jobs_mongodb=2_000, warmup_jobs=20, runs=5),
+        SearchSizes(rounds=10, round_size=30, raw_round_size=30, raw_warmup=2),
+        ReadsSizes(
+            stored_jobs=2_000,
+            stored_jobs_mongodb=50_000,
+            clients=100,
+            job_requests_per_client=10,
+            stats_requests_per_client=1,
+            runs=5,
+            stats_runs=3,
+        ),
+        figure_timeout=2400,
+    ),
+}

@@ -1,0 +1,485 @@
+"""The servers and processes the figures run on, and their clean-up.
+
+One store per benchmark run (`LPS_MONGO_URL`, or an embedded server started here), a fresh database and
+a fresh queue prefix per figure, all deleted when the figure ends. Processes are real: the gateway app
+served by aiohttp, the worker pools through the Dramatiq CLI, each in its own session so that stopping
+one never touches anything the runner did not start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections import Counter
+from collections.abc import AsyncIterator, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import aiohttp
+import pika
+import pika.exceptions
+from aiohttp import web
+from pymongo import MongoClient
+
+from bench.noop import COUNTER, noop_queue
+from bench.probe import PROBE_DIR, PROBE_ROLE
+from infra.cli import worker_command, worker_environment
+from infra.demo_shop import create_demo_shop_app
+from infra.embedded_mongo import embedded_mongo, free_port
+from infra.mongo import MainDatabase, create_client, ensure_indexes
+from infra.settings import Settings
+from schemas.codes import JobType
+
+REPO = Path(__file__).resolve().parents[1]
+#: Queues a figure may create under its prefix (each with Dramatiq's delay and dead-letter queues).
+QUEUE_SUFFIXES = ("", ".DQ", ".XQ")
+STOP_TIMEOUT = 20.0
+
+
+# --- the store -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Store:
+    url: str
+    kind: str  # "embedded" or "mongodb"
+    version: str
+
+    @property
+    def label(self) -> str:
+        if self.kind == "embedded":
+            return f"embedded mongoeco {self.version} (in memory, pure Python)"
+        return f"MongoDB {self.version}"
+
+
+def _store_version(url: str, kind: str) -> str:
+    if kind == "embedded":
+        from importlib.metadata import version
+
+        return version("mongoeco")
+    with MongoClient(url, serverSelectionTimeoutMS=5000) as client:
+        return str(client.admin.command("buildInfo").get("version", "?"))
+
+
+@contextlib.contextmanager
+def open_store() -> Iterator[Store]:
+    """`LPS_MONGO_URL` when set (a real MongoDB), else one embedded server for the whole run."""
+    if url := os.environ.get("LPS_MONGO_URL"):
+        yield Store(url, "mongodb", _store_version(url, "mongodb"))
+        return
+    with embedded_mongo() as url:
+        yield Store(url, "embedded", _store_version(url, "embedded"))
+
+
+# --- per-figure settings and clean-up ----------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Bench:
+    """What every figure shares: the store, the base settings, where logs and probe counters go."""
+
+    store: Store
+    base: Settings
+    work_dir: Path
+    run_id: str = field(default_factory=lambda: uuid.uuid4().hex[:8])
+
+    def settings_for(self, figure: str, **overrides: Any) -> Settings:
+        """Fresh database and queue prefix for one figure; dropped by `cleanup`."""
+        return self.base.with_overrides(
+            mongo_url=self.store.url,
+            mongo_db=f"lpsbench_{self.run_id}_{figure}",
+            queue_prefix=f"lpsbench_{self.run_id}_{figure}_",
+            **overrides,
+        )
+
+    def directory(self, name: str) -> Path:
+        path = self.work_dir / name
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+
+    def probe_dir(self, settings: Settings) -> Path:
+        """Where one figure's processes write their counters (a figure's database names it)."""
+        return self.directory(f"probe/{settings.mongo_db}")
+
+
+def figure_queues(settings: Settings) -> list[str]:
+    names = [settings.queue_name(job_type) for job_type in JobType] + [noop_queue(settings)]
+    return [name + suffix for name in names for suffix in QUEUE_SUFFIXES]
+
+
+def admin_connection(amqp_url: str, attempts: int = 5) -> pika.BlockingConnection:
+    """A short-lived connection for set-up and clean-up, retried: a loaded broker may refuse one now and then."""
+    for attempt in range(1, attempts + 1):
+        try:
+            return pika.BlockingConnection(pika.URLParameters(amqp_url))
+        except pika.exceptions.AMQPConnectionError:
+            if attempt == attempts:
+                raise
+            time.sleep(attempt)
+    raise AssertionError("unreachable")
+
+
+def delete_queues(amqp_url: str, names: list[str]) -> None:
+    with contextlib.closing(admin_connection(amqp_url)) as connection:
+        for name in names:
+            channel = connection.channel()
+            with contextlib.suppress(pika.exceptions.ChannelClosedByBroker):
+                channel.queue_delete(name)
+            if channel.is_open:
+                channel.close()
+
+
+def purge_queues(amqp_url: str, names: list[str]) -> None:
+    with contextlib.closing(admin_connection(amqp_url)) as connection:
+        for name in names:
+            channel = connection.channel()
+            with contextlib.suppress(pika.exceptions.ChannelClosedByBroker):  # not declared yet: nothing to purge
+                channel.queue_purge(name)
+            if channel.is_open:
+                channel.close()
+
+
+def consumer_count(amqp_url: str, queue: str) -> int:
+    with contextlib.closing(admin_connection(amqp_url)) as connection:
+        try:
+            return connection.channel().queue_declare(queue, passive=True).method.consumer_count
+        except pika.exceptions.ChannelClosedByBroker:
+            return 0
+
+
+def drop_database(url: str, name: str) -> None:
+    with MongoClient(url, serverSelectionTimeoutMS=5000, socketTimeoutMS=120_000) as client:
+        client.drop_database(name)
+
+
+@contextlib.asynccontextmanager
+async def figure_resources(settings: Settings) -> AsyncIterator[None]:
+    """Whatever happens inside, the figure's database and queues are gone afterwards."""
+    try:
+        yield
+    finally:
+        try:
+            await asyncio.to_thread(drop_database, settings.mongo_url or "", settings.mongo_db)
+        finally:
+            await asyncio.to_thread(delete_queues, settings.amqp_url, figure_queues(settings))
+
+
+class BenchDatabase:
+    """The runner's own MongoDB client for a figure: resets collections between runs, reads outcomes.
+
+    Its socket timeout is long: on the embedded store, dropping or filling a collection takes seconds.
+    """
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.client = create_client(settings.with_overrides(mongo_timeout_ms=30_000))
+        self.main = MainDatabase.open(self.client, settings.mongo_db)
+        self.jobs = self.main.jobs()
+
+    async def reset(self) -> None:
+        """Empty job and price collections with the real indexes: each run starts from nothing."""
+        await self.main.write.drop_collection("jobs")
+        await self.main.write.drop_collection("price_history")
+        await ensure_indexes(self.main, self.settings)
+
+    async def close(self) -> None:
+        await self.client.close()
+
+
+# --- processes ---------------------------------------------------------------------------------------
+
+
+def child_environment(settings: Settings, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The caller's environment without any LPS_* variable, then exactly these settings."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("LPS_", "dramatiq_"))}
+    return env | settings.to_env() | dict(extra or {})
+
+
+def probe_environment(probe_dir: Path, role: str) -> dict[str, str]:
+    return {PROBE_DIR: str(probe_dir), PROBE_ROLE: role}
+
+
+def spawn(command: list[str], env: dict[str, str], log_path: Path) -> subprocess.Popen[bytes]:
+    with log_path.open("ab") as log:
+        return subprocess.Popen(
+            command, env=env, cwd=REPO, stdout=log, stderr=log, stdin=subprocess.DEVNULL, start_new_session=True
+        )
+
+
+async def stop(process: subprocess.Popen[Any], grace: float = STOP_TIMEOUT) -> None:
+    """SIGTERM to the process we started (Dramatiq forwards it to its workers), then its group is killed."""
+    if process.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            process.send_signal(signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            await asyncio.to_thread(process.wait, grace)
+    # Its own session: the group holds only what it started (Dramatiq's workers, Chromium).
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        await asyncio.to_thread(process.wait, 5)
+
+
+def log_tail(path: Path, lines: int = 30) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return "(no log)"
+
+
+async def wait_for(probe: Any, *, within: float, what: str, interval: float = 0.1) -> Any:
+    """Poll an async `probe` until it returns something truthy; raise after `within` seconds."""
+    deadline = time.monotonic() + within
+    while True:
+        value = await probe()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"timed out after {within:.0f}s waiting for {what}")
+        await asyncio.sleep(interval)
+
+
+@dataclass(frozen=True, slots=True)
+class Service:
+    """A process the runner started: where it serves (for a worker pool, the queue it consumes), its log."""
+
+    url: str
+    process: subprocess.Popen[bytes]
+    log_path: Path
+
+
+@contextlib.asynccontextmanager
+async def gateway(settings: Settings, bench: Bench) -> AsyncIterator[Service]:
+    """`python -m bench.gateway`: the real app in its own process, on a free loopback port."""
+    port = free_port()
+    served = settings.with_overrides(http_host="127.0.0.1", http_port=port)
+    log_path = bench.directory("logs") / f"gateway-{port}.log"
+    env = child_environment(served, probe_environment(bench.probe_dir(settings), "gateway"))
+    process = spawn([sys.executable, "-m", "bench.gateway"], env, log_path)
+    service = Service(f"http://127.0.0.1:{port}", process, log_path)
+    try:
+        async with aiohttp.ClientSession() as session:
+
+            async def healthy() -> bool:
+                if process.poll() is not None:
+                    raise RuntimeError(f"gateway exited with {process.returncode}:\n{log_tail(log_path)}")
+                with contextlib.suppress(aiohttp.ClientError):
+                    async with session.get(f"{service.url}/healthz") as response:
+                        return response.status == 200
+                return False
+
+            await wait_for(healthy, within=60, what="the gateway to answer /healthz", interval=0.2)
+        yield service
+    finally:
+        await stop(process)
+
+
+async def _consuming(settings: Settings, queue: str, process: subprocess.Popen[bytes], log_path: Path) -> bool:
+    if process.poll() is not None:
+        raise RuntimeError(f"worker pool for {queue} exited with {process.returncode}:\n{log_tail(log_path)}")
+    return await asyncio.to_thread(consumer_count, settings.amqp_url, queue) > 0
+
+
+@contextlib.asynccontextmanager
+async def worker_pool(settings: Settings, pool: str, bench: Bench, *, threads: int) -> AsyncIterator[Service]:
+    """The pool `lps worker POOL` runs (same Dramatiq command and environment), plus the probe module."""
+    command = worker_command(pool, settings, processes=1, threads=threads, shutdown_timeout=10)
+    # Extra modules follow the broker argument; the Dramatiq CLI imports them in every worker process.
+    command.insert(command.index("actors.worker:setup") + 1, "bench.probe")
+    pool_env = {key: value for key, value in worker_environment(pool, threads).items() if key.startswith("dramatiq_")}
+    env = child_environment(settings, pool_env | probe_environment(bench.probe_dir(settings), pool))
+    log_path = bench.directory("logs") / f"{pool}-{time.monotonic_ns()}.log"
+    process = spawn(command, env, log_path)
+    queue = settings.queue_name(JobType[pool.upper()])
+    try:
+        await wait_for(
+            lambda: _consuming(settings, queue, process, log_path), within=90, what=f"the {pool} pool", interval=0.3
+        )
+        yield Service(queue, process, log_path)
+    finally:
+        await stop(process)
+
+
+@contextlib.asynccontextmanager
+async def noop_pool(settings: Settings, bench: Bench, *, threads: int, counter: Path) -> AsyncIterator[Service]:
+    """`dramatiq bench.noop`: the raw actor, one process with the search pool's threads and prefetch."""
+    queue = noop_queue(settings)
+    command = [sys.executable, "-m", "dramatiq", "bench.noop", "--queues", queue, "--processes", "1"]
+    command += ["--threads", str(threads), "--worker-shutdown-timeout", "10000"]
+    env = child_environment(settings, {COUNTER: str(counter), "dramatiq_queue_prefetch": str(threads)})
+    log_path = bench.directory("logs") / f"noop-{time.monotonic_ns()}.log"
+    process = spawn(command, env, log_path)
+    try:
+        await wait_for(
+            lambda: _consuming(settings, queue, process, log_path), within=90, what="the no-op pool", interval=0.3
+        )
+        yield Service(queue, process, log_path)
+    finally:
+        await stop(process)
+
+
+# --- in-process servers --------------------------------------------------------------------------------
+
+
+@contextlib.asynccontextmanager
+async def serve(app: web.Application) -> AsyncIterator[str]:
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    port = free_port()
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        await runner.cleanup()
+
+
+@contextlib.asynccontextmanager
+async def demo_shop() -> AsyncIterator[str]:
+    async with serve(create_demo_shop_app()) as url:
+        yield url
+
+
+class Receiver:
+    """A fast stand-in for the back office: answers 200 at once and counts distinct deliveries."""
+
+    def __init__(self) -> None:
+        self.keys: set[str] = set()
+        self.target = 0
+        self.reached_at = 0.0
+        self._reached = asyncio.Event()
+
+    def expect(self, count: int) -> None:
+        self.keys.clear()
+        self.target = count
+        self._reached.clear()
+
+    async def handle(self, request: web.Request) -> web.Response:
+        await request.read()
+        self.keys.add(request.headers.get("Idempotency-Key", ""))
+        if len(self.keys) >= self.target and not self._reached.is_set():
+            self.reached_at = time.perf_counter()
+            self._reached.set()
+        return web.json_response({"ok": True})
+
+    async def wait(self, within: float) -> float:
+        """perf_counter time at which the expected number of deliveries had arrived."""
+        try:
+            await asyncio.wait_for(self._reached.wait(), within)
+        except TimeoutError:
+            raise TimeoutError(f"{len(self.keys)} of {self.target} deliveries after {within:.0f}s") from None
+        return self.reached_at
+
+    def app(self) -> web.Application:
+        app = web.Application()
+        app.router.add_post("/results", self.handle)
+        return app
+
+
+# --- measuring processes ---------------------------------------------------------------------------------
+
+
+def _parents() -> dict[int, int]:
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                # The command name may hold spaces and parentheses: split after its closing one.
+                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+    return parents
+
+
+def tree_rss_bytes(root: int) -> int:
+    """Resident memory of a process and all its descendants (shared pages count once per process)."""
+    parents = _parents()
+    family, frontier = {root}, {root}
+    while frontier:
+        frontier = {pid for pid, parent in parents.items() if parent in frontier} - family
+        family |= frontier
+    total = 0
+    for pid in family:
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) * 1024
+    return total
+
+
+def port_names(settings: Settings, **others: str) -> dict[str, str]:
+    """Destination port -> what listens there, to name the probe's connect counts."""
+    names = {str(urlsplit(settings.amqp_url).port or 5672): "rabbitmq"}
+    hosts = (settings.mongo_url or "").split("://", 1)[-1].split("/", 1)[0].split("@")[-1]
+    for host in hosts.split(","):
+        names[host.rsplit(":", 1)[1] if ":" in host else "27017"] = "mongodb"
+    for name, url in others.items():
+        names[str(urlsplit(url).port)] = name
+    return names
+
+
+def named_connects(connects: Mapping[str, int], names: Mapping[str, str], per: float) -> dict[str, float]:
+    return {names.get(port, f"port {port}"): round(count / per, 2) for port, count in sorted(connects.items())}
+
+
+def read_probes(probe_dir: Path) -> dict[str, dict[str, Any]]:
+    """The counters of every role (`<role>-<pid>.json`), the processes of a role added up."""
+    roles: dict[str, dict[str, Any]] = {}
+    for path in probe_dir.glob("*.json"):
+        role = path.stem.rsplit("-", 1)[0]
+        totals = roles.setdefault(role, _empty_counters())
+        with contextlib.suppress(OSError, ValueError, KeyError):
+            data = json.loads(path.read_text())
+            totals["commands"].update(data["commands"])
+            totals["connections_created"] += data["connections_created"]
+            totals["connects"].update(data.get("connects", {}))
+            totals["ticks"] += data["loop"]["ticks"]
+            totals["lag_over"].update(data["loop"]["over_ms"])
+            totals["stalls"].update(data.get("stalls", {}))
+    return roles
+
+
+def _empty_counters() -> dict[str, Any]:
+    return {
+        "commands": Counter(),
+        "connections_created": 0,
+        "connects": Counter(),
+        "ticks": 0,
+        "lag_over": Counter(),
+        "stalls": Counter(),
+    }
+
+
+async def settled_probes(probe_dir: Path, within: float = 5.0) -> dict[str, dict[str, Any]]:
+    """Counters once they stopped moving (the last commands of a run reach the files within a dump interval)."""
+    deadline = time.monotonic() + within
+    previous = read_probes(probe_dir)
+    while time.monotonic() < deadline:
+        await asyncio.sleep(0.5)
+        current = read_probes(probe_dir)
+        if {role: c["commands"] for role, c in current.items()} == {r: c["commands"] for r, c in previous.items()}:
+            return current
+        previous = current
+    return previous
+
+
+def probe_deltas(before: dict[str, dict[str, Any]], after: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """What each role did between two readings."""
+    deltas = {}
+    for role, now in after.items():
+        then = before.get(role, _empty_counters())
+        deltas[role] = {
+            "commands": dict(now["commands"] - then["commands"]),
+            "connections_created": now["connections_created"] - then["connections_created"],
+            "connects": dict(now["connects"] - then["connects"]),
+            "ticks": now["ticks"] - then["ticks"],
+            "lag_over": dict(now["lag_over"] - then["lag_over"]),
+            "stalls": dict((now["stalls"] - then["stalls"]).most_common(8)),
+        }
+    return deltas
