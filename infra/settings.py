@@ -42,6 +42,8 @@ class Settings:
     rate_limit_per_second: float = 0.0
     # Requests a client that has been idle may make at once (the token bucket's size).
     rate_limit_burst: int = 20
+    # Seconds a /v1/lps/queue/stats answer is reused; concurrent callers share one computation.
+    stats_max_age: float = 1.0
     coupang_base_url: str = "https://www.coupang.com"
     naver_base_url: str = "https://openapi.naver.com"
     naver_client_id: str = ""

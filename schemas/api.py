@@ -165,7 +165,11 @@ def job_to_api(document: dict[str, Any]) -> dict[str, Any]:
     view["job_id"] = str(document["_id"])
     if "source_job_id" in document:
         view["source_job_id"] = str(document["source_job_id"])
-    return JobSchema().dump(view)
+    return _JOB_SCHEMA.dump(view)
+
+
+#: Built once: a marshmallow schema's construction costs more than the dump itself.
+_JOB_SCHEMA = JobSchema()
 
 
 def delivery_payload(search_job: dict[str, Any]) -> dict[str, Any]:

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
+from functools import partial
 
 from aiohttp import web
 from aiohttp_apigami import setup_aiohttp_apispec
@@ -21,7 +22,8 @@ from schemas.codes import JobType
 from service import metrics, routes
 from service.auth import client_middlewares
 from service.errors import error_middleware
-from service.keys import DATABASE, ENQUEUER, JOBS, PUBLISHER, RECONCILER_LOG, SETTINGS
+from service.keys import DATABASE, ENQUEUER, JOBS, PUBLISHER, RECONCILER_LOG, SETTINGS, STATS
+from service.shared import SharedResult
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +77,7 @@ async def broker_context(app: web.Application) -> AsyncIterator[None]:
 
 async def enqueuer_context(app: web.Application) -> AsyncIterator[None]:
     app[ENQUEUER] = JobEnqueuer(app[SETTINGS], app[JOBS], app[PUBLISHER])
+    app[STATS] = SharedResult(partial(routes.compute_stats, app), max_age=app[SETTINGS].stats_max_age)
     yield
 
 

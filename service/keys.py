@@ -8,6 +8,7 @@ from infra.jobs import JobRepository
 from infra.mongo import MainDatabase
 from infra.reconciler_log import ReconcilerLog
 from infra.settings import Settings
+from service.shared import SharedResult
 
 SETTINGS = web.AppKey("settings", Settings)
 DATABASE = web.AppKey("database", MainDatabase)
@@ -15,3 +16,5 @@ JOBS = web.AppKey("jobs", JobRepository)
 PUBLISHER = web.AppKey("publisher", Publisher)
 ENQUEUER = web.AppKey("enqueuer", JobEnqueuer)
 RECONCILER_LOG = web.AppKey("reconciler_log", ReconcilerLog)
+#: The queue stats body, shared by concurrent callers (see service.shared).
+STATS = web.AppKey("stats", SharedResult)

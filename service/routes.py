@@ -30,7 +30,7 @@ from schemas.api import (
 )
 from schemas.codes import ErrorType, JobStatus, JobType
 from service.errors import ApiError, envelope_response
-from service.keys import DATABASE, ENQUEUER, JOBS, PUBLISHER, RECONCILER_LOG, SETTINGS
+from service.keys import DATABASE, ENQUEUER, JOBS, PUBLISHER, RECONCILER_LOG, SETTINGS, STATS
 
 log = logging.getLogger(__name__)
 
@@ -138,27 +138,32 @@ async def retry_job(request: web.Request) -> web.Response:
     return envelope_response(ErrorType.SUCCESS, job=job_to_api(job))
 
 
-@docs(tags=["jobs"], summary="Job counts by status and type, and the queues' depths", responses=_ERRORS)
+@docs(
+    tags=["jobs"],
+    summary="Job counts by status and type, and the queues' depths",
+    description="Computed at most once per LPS_STATS_MAX_AGE seconds; concurrent callers share one computation.",
+    responses=_ERRORS,
+)
 @response_schema(StatsResponseSchema, 200)
 async def get_queue_stats(request: web.Request) -> web.Response:
-    by_type = await request.app[JOBS].count_by_type_and_status()
+    return envelope_response(ErrorType.SUCCESS, **await request.app[STATS].get())
+
+
+async def compute_stats(app: web.Application) -> dict[str, Any]:
+    """Counts per status and type (every one present), reconciler totals, and each queue's depth and consumers."""
+    by_type = await app[JOBS].count_by_type_and_status()
     stats = {status.name: sum(counts[status.name] for counts in by_type.values()) for status in JobStatus}
-    reconciler = await request.app[RECONCILER_LOG].totals()
-    settings = request.app[SETTINGS]
+    body: dict[str, Any] = {"stats": stats, "by_type": by_type, "reconciler": await app[RECONCILER_LOG].totals()}
+    settings = app[SETTINGS]
     queue_names = {job_type.name.lower(): settings.queue_name(job_type) for job_type in JobType}
     try:
-        info = await request.app[PUBLISHER].queue_info(queue_names.values())
+        info = await app[PUBLISHER].queue_info(queue_names.values())
     except AMQP_ERRORS:
         log.warning("RabbitMQ unreachable while reading queue stats")
-        return envelope_response(
-            ErrorType.SUCCESS,
-            stats=stats,
-            by_type=by_type,
-            reconciler=reconciler,
-            message="RabbitMQ unreachable: queues unknown",
-        )
-    queues = {short: asdict(info[name]) for short, name in queue_names.items()}
-    return envelope_response(ErrorType.SUCCESS, stats=stats, by_type=by_type, queues=queues, reconciler=reconciler)
+        body["message"] = "RabbitMQ unreachable: queues unknown"
+        return body
+    body["queues"] = {short: asdict(info[name]) for short, name in queue_names.items()}
+    return body
 
 
 @docs(tags=["health"], summary="Liveness: the process is up")

@@ -82,3 +82,39 @@ def test_secrets_never_show_in_the_settings_repr():
     assert "key-123" not in shown
     assert "sig-456" not in shown
     assert "nav-789" not in shown
+
+
+async def test_concurrent_callers_share_one_computation_and_reuse_it_briefly():
+    import asyncio
+
+    from service.shared import SharedResult
+
+    calls = 0
+
+    async def compute() -> int:
+        nonlocal calls
+        calls += 1
+        await asyncio.sleep(0.05)
+        return calls
+
+    shared = SharedResult(compute, max_age=60)
+    assert await asyncio.gather(*(shared.get() for _ in range(20))) == [1] * 20
+    assert await shared.get() == 1
+    assert calls == 1
+
+
+async def test_a_failed_computation_is_not_kept():
+    from service.shared import SharedResult
+
+    attempts: list[int] = []
+
+    async def flaky() -> str:
+        attempts.append(1)
+        if len(attempts) == 1:
+            raise ConnectionError("store away")
+        return "ok"
+
+    shared = SharedResult(flaky, max_age=60)
+    with pytest.raises(ConnectionError):
+        await shared.get()
+    assert await shared.get() == "ok"
