@@ -16,7 +16,7 @@ from actors import metrics
 from actors.errors import RetryableJobError, error_document
 from actors.retry_policy import RetryPolicy
 from actors.runtime import Attempt, WorkerRuntime
-from infra.enqueue import utcnow
+from infra.clock import utcnow
 from infra.jobs import parse_job_id
 from infra.logs import bind_job, unbind_job
 from infra.mongo import MONGO_UNAVAILABLE

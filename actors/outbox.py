@@ -16,7 +16,7 @@ from actors import metrics
 from actors.errors import PermanentJobError, RetryableJobError
 from actors.runtime import WorkerRuntime
 from infra.broker import job_message
-from infra.enqueue import utcnow
+from infra.clock import utcnow
 from infra.jobs import new_job
 from infra.settings import Settings
 from schemas.api import delivery_payload

@@ -20,8 +20,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import signal
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -30,11 +31,12 @@ from dramatiq.common import xq_name
 from dramatiq.errors import DecodeError
 
 from actors.outbox import outbox_job_for
-from infra.broker import AMQP_ERRORS, Publisher
-from infra.enqueue import message_for_job, utcnow
+from infra.broker import AMQP_ERRORS, Publisher, create_broker
+from infra.clock import utcnow
+from infra.enqueue import message_for_job
 from infra.jobs import JobRepository, parse_job_id
 from infra.logs import job_extra
-from infra.mongo import MONGO_UNAVAILABLE
+from infra.mongo import MONGO_UNAVAILABLE, MainDatabase, create_client
 from infra.reconciler_log import ReconcilerLog
 from infra.settings import Settings
 from schemas.codes import JobStatus, JobType
@@ -43,6 +45,34 @@ log = logging.getLogger(__name__)
 
 #: How far back a DONE search is checked for its missing delivery job.
 OUTBOX_LOOKBACK = timedelta(hours=6)
+
+
+@contextlib.asynccontextmanager
+async def open_reconciler(settings: Settings) -> AsyncIterator[Reconciler]:
+    """The reconciler process's factory: its own MongoDB client and publisher, closed on exit."""
+    client = create_client(settings)
+    database = MainDatabase.open(client, settings.mongo_db)
+    publisher = Publisher(create_broker(settings, middleware=[]))
+    try:
+        await publisher.start(settings.queue_name(job_type) for job_type in JobType)
+        yield Reconciler(settings, JobRepository(database), publisher, ReconcilerLog(database.write))
+    finally:
+        await publisher.close()
+        await client.close()
+
+
+async def run_reconciler(settings: Settings, *, once: bool = False) -> Counter[str] | None:
+    """`lps reconciler`: one pass (returns what it did), or passes until SIGINT / SIGTERM."""
+    async with open_reconciler(settings) as reconciler:
+        if once:
+            return await reconciler.run_once()
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, stop.set)
+        log.info("reconciler running every %.0fs", settings.reconcile_interval)
+        await reconciler.run_forever(stop)
+        return None
 
 
 class Reconciler:

@@ -18,7 +18,7 @@ from actors.sources import Source, SourceError
 from actors.sources.coupang import CoupangSource
 from actors.sources.naver import NaverSource
 from actors.sources.static import StaticSource
-from infra.enqueue import utcnow
+from infra.clock import utcnow
 from schemas.envelope import drop_none
 from schemas.offers import Offer, SearchOutcome, SourceOutcome, SourceResult
 

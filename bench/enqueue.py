@@ -36,7 +36,8 @@ from bench.stack import (
     tree_rss_bytes,
 )
 from infra.broker import Publisher, create_broker, job_message
-from infra.enqueue import JobEnqueuer, utcnow
+from infra.clock import utcnow
+from infra.enqueue import JobEnqueuer
 from infra.jobs import JobRepository, new_job
 from infra.mongo import MainDatabase, create_client
 from infra.settings import Settings

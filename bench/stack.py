@@ -32,12 +32,12 @@ from pymongo import MongoClient
 
 from bench.noop import COUNTER, noop_queue
 from bench.probe import PROBE_DIR, PROBE_ROLE
-from infra.cli import worker_command, worker_environment
-from infra.demo_shop import create_demo_shop_app
-from infra.embedded_mongo import embedded_mongo, free_port
 from infra.mongo import MainDatabase, create_client, ensure_indexes
 from infra.settings import Settings
 from schemas.codes import JobType
+from tools.cli import worker_command, worker_environment
+from tools.demo_shop import create_demo_shop_app
+from tools.embedded_mongo import embedded_mongo, free_port
 
 REPO = Path(__file__).resolve().parents[1]
 #: Queues a figure may create under its prefix (each with Dramatiq's delay and dead-letter queues).

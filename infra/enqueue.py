@@ -9,20 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 import dramatiq
 from bson import ObjectId
 
 from infra.broker import Publisher, job_message
+from infra.clock import utcnow
 from infra.jobs import JobRepository, new_job
 from infra.settings import Settings
 from schemas.codes import JobType
-
-
-def utcnow() -> datetime:
-    return datetime.now(UTC)
 
 
 def message_for_job(settings: Settings, job: dict[str, Any]) -> dramatiq.Message:

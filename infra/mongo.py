@@ -24,6 +24,11 @@ MONGO_UNAVAILABLE = (ConnectionFailure, ServerSelectionTimeoutError, NetworkTime
 JOBS = "jobs"
 PRICE_HISTORY = "price_history"
 
+# Index names: the reports (tools/reporting.py) and docs/ name the index each query relies on.
+JOBS_BY_STATUS_TYPE_FINISHED = "status_job_type_finished_at"
+PRICE_HISTORY_BY_PRODUCT = "product_searched_at"
+PRICE_HISTORY_BY_SEARCHED_AT = "searched_at_desc"
+
 
 def create_client(settings: Settings) -> AsyncMongoClient:
     """The process's one client (it pools connections itself); timeouts bound every call."""
@@ -80,7 +85,7 @@ def job_indexes() -> list[IndexModel]:
         # every job insert cheaper.
         IndexModel(
             [("status", ASCENDING), ("job_type", ASCENDING), ("finished_at", DESCENDING)],
-            name="status_job_type_finished_at",
+            name=JOBS_BY_STATUS_TYPE_FINISHED,
         ),
         IndexModel([("created_at", DESCENDING)], name="created_at_desc"),
     ]
@@ -118,10 +123,13 @@ async def ensure_indexes(db: MainDatabase, settings: Settings) -> None:
     """Idempotent: creating an index that exists with the same options is a no-op."""
     await db.jobs().create_indexes(job_indexes())
     await _ensure_retention(db, settings.retention_days)
-    await db.write[PRICE_HISTORY].create_index(
-        [("product_code", ASCENDING), ("searched_at", DESCENDING)], name="product_searched_at"
-    )
-    from infra.reporting import report_indexes  # local: infra.reporting imports this module
+    await db.write[PRICE_HISTORY].create_indexes(price_history_indexes())
 
-    for collection, indexes in report_indexes().items():
-        await db.write[collection].create_indexes(indexes)
+
+def price_history_indexes() -> list[IndexModel]:
+    return [
+        # One product's prices over time (the product report, a watch's last prices).
+        IndexModel([("product_code", ASCENDING), ("searched_at", DESCENDING)], name=PRICE_HISTORY_BY_PRODUCT),
+        # Reports over every product in a time window.
+        IndexModel([("searched_at", DESCENDING)], name=PRICE_HISTORY_BY_SEARCHED_AT),
+    ]

@@ -16,11 +16,11 @@ import pytest
 from aiohttp.test_utils import TestClient
 from pymongo import MongoClient
 
-from infra.embedded_mongo import embedded_mongo
 from infra.settings import Settings
 from service.app import create_app
 from tests.harness import Receiver
 from tests.rabbit import delete_queues, queue_names_for_prefix
+from tools.embedded_mongo import embedded_mongo
 
 _test_numbers = itertools.count(1)
 

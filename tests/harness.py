@@ -20,9 +20,9 @@ from aiohttp import web
 from bson import ObjectId
 from pymongo import AsyncMongoClient
 
-from infra.embedded_mongo import wait_for_port
 from infra.settings import Settings
 from schemas.codes import JobType
+from tools.embedded_mongo import wait_for_port
 
 
 async def eventually[T](probe: Callable[[], Awaitable[T | None]], *, within: float, what: str) -> T:
@@ -66,7 +66,7 @@ async def worker_pool(
 ) -> AsyncIterator[WorkerPool]:
     """`lps worker POOL` as a real process group; stopped with SIGTERM (then SIGKILL) on exit."""
     log_path = log_dir / f"{pool}-{time.monotonic_ns()}.log"
-    command = [sys.executable, "-m", "infra.cli", "worker", pool, "--shutdown-timeout", str(shutdown_timeout)]
+    command = [sys.executable, "-m", "tools.cli", "worker", pool, "--shutdown-timeout", str(shutdown_timeout)]
     if threads:
         command += ["--threads", str(threads)]
     if supervise:
@@ -166,7 +166,7 @@ async def reconciler_process(settings: Settings, log_dir: Path) -> AsyncIterator
     log_path = log_dir / f"reconciler-{time.monotonic_ns()}.log"
     with log_path.open("wb") as log:
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "infra.cli", "reconciler", env=os.environ | settings.to_env(), stdout=log, stderr=log
+            sys.executable, "-m", "tools.cli", "reconciler", env=os.environ | settings.to_env(), stdout=log, stderr=log
         )
     try:
         yield process
@@ -190,7 +190,7 @@ class MongoProcess:
         self._process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        command = [sys.executable, "-m", "infra.cli", "mongo", "--port", str(self.port), "--data", str(self.data_file)]
+        command = [sys.executable, "-m", "tools.cli", "mongo", "--port", str(self.port), "--data", str(self.data_file)]
         self._process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         if not wait_for_port("127.0.0.1", self.port, timeout=30):
             raise AssertionError("the embedded MongoDB server did not start")

@@ -10,10 +10,10 @@ import time
 
 import aiohttp
 
-from infra.embedded_mongo import free_port, wait_for_port
 from infra.settings import Settings
+from tools.embedded_mongo import free_port, wait_for_port
 
-LPS = [sys.executable, "-m", "infra.cli"]
+LPS = [sys.executable, "-m", "tools.cli"]
 
 
 async def test_lps_gateway_starts_embedded_mongo_and_serves_the_contract(settings: Settings):

@@ -20,8 +20,8 @@ from actors.sources import SourceRateLimited
 from actors.sources.coupang import search_url
 from actors.sources.coupang_parser import PageKind, parse_search_page
 from actors.sources.naver import NaverSource
-from infra.demo_shop import create_demo_shop_app
 from schemas.offers import Offer
+from tools.demo_shop import create_demo_shop_app
 
 CATALOGUE = json.loads((Path(__file__).parents[1] / "infra" / "demo_data" / "products.json").read_text())["keywords"]
 

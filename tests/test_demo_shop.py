@@ -18,8 +18,8 @@ from aiohttp.test_utils import TestClient
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from infra import demo_shop
-from infra.demo_shop import DEFAULT_DATA_DIR, create_demo_shop_app
-from infra.embedded_mongo import free_port, wait_for_port
+from tools.demo_shop import DEFAULT_DATA_DIR, create_demo_shop_app
+from tools.embedded_mongo import free_port, wait_for_port
 
 NAVER_HEADERS = {"X-Naver-Client-Id": "demo-id", "X-Naver-Client-Secret": "demo-secret"}
 DATA = json.loads((DEFAULT_DATA_DIR / "products.json").read_text(encoding="utf-8"))["keywords"]
@@ -594,7 +594,7 @@ async def test_healthz_answers_200(shop):
 async def test_lps_demo_shop_serves_on_the_given_port():
     port = free_port()
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "infra.cli", "demo-shop", "--port", str(port),
+        sys.executable, "-m", "tools.cli", "demo-shop", "--port", str(port),
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )  # fmt: skip
     try:

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient
 
-from infra.embedded_mongo import free_port
 from infra.settings import Settings
 from service.app import create_app
 from tests.harness import JobsView, MongoProcess, Receiver, eventually, reconciler_process, worker_pool
+from tools.embedded_mongo import free_port
 
 
 @pytest.fixture

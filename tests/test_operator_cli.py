@@ -13,15 +13,15 @@ from pathlib import Path
 from actors.matching import match_offers
 from actors.search import eligible
 from actors.sources.static import StaticSource
-from infra.dev import DEMO_CATALOGUE
-from infra.embedded_mongo import free_port
 from infra.settings import Settings
 from service.app import create_app
 from tests.harness import worker_pool
 from tests.processes import alive, all_pids, chromium_processes, command_line
 from tests.rabbit import delete_queues, queue_names_for_prefix
+from tools.dev import DEMO_CATALOGUE
+from tools.embedded_mongo import free_port
 
-LPS = [sys.executable, "-m", "infra.cli"]
+LPS = [sys.executable, "-m", "tools.cli"]
 
 
 async def test_lps_dev_demo_searches_the_samples_prints_the_table_and_leaves_nothing_running(settings: Settings):

@@ -17,7 +17,8 @@ from bson import ObjectId
 
 from actors.reconciler import Reconciler
 from infra.broker import Publisher, create_broker
-from infra.enqueue import message_for_job, utcnow
+from infra.clock import utcnow
+from infra.enqueue import message_for_job
 from infra.jobs import JobRepository, new_job
 from infra.mongo import MainDatabase, create_client, ensure_indexes
 from infra.reconciler_log import ReconcilerLog
@@ -202,7 +203,7 @@ async def test_lps_reconciler_once_runs_a_pass_from_the_command_line(stack: Stac
     env = {**stack.settings.to_env()}
     done = await asyncio.to_thread(
         subprocess.run,
-        [sys.executable, "-m", "infra.cli", "reconciler", "--once"],
+        [sys.executable, "-m", "tools.cli", "reconciler", "--once"],
         capture_output=True,
         text=True,
         timeout=60,

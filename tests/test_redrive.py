@@ -8,7 +8,7 @@ from datetime import timedelta
 from aiohttp.test_utils import TestClient
 from bson import ObjectId
 
-from infra.enqueue import utcnow
+from infra.clock import utcnow
 from infra.jobs import new_job
 from infra.mongo import MainDatabase, create_client
 from infra.settings import Settings

@@ -18,21 +18,20 @@ from pymongo import AsyncMongoClient, MongoClient
 
 from actors.search import summarize
 from infra.jobs import JobRepository, new_job
-from infra.mongo import MainDatabase, create_client, ensure_indexes
+from infra.mongo import PRICE_HISTORY, MainDatabase, create_client, ensure_indexes, price_history_indexes
 from infra.price_history import PriceHistory
-from infra.reporting import (
-    REPORTS,
-    format_table,
-    mongosh_query,
-    report_indexes,
-    report_params,
-    run_report,
-)
 from infra.settings import Settings
 from schemas.codes import JobType
 from schemas.offers import Offer, SourceOutcome, SourceResult
+from tools.reporting import (
+    REPORTS,
+    format_table,
+    mongosh_query,
+    report_params,
+    run_report,
+)
 
-LPS = [sys.executable, "-m", "infra.cli"]
+LPS = [sys.executable, "-m", "tools.cli"]
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "reporting.md"
 
 #: "Now" of the seeded database: reports look back from here.
@@ -166,8 +165,7 @@ async def seed(db: MainDatabase) -> None:
 async def open_database(settings: Settings) -> tuple[AsyncMongoClient, MainDatabase]:
     client = create_client(settings)
     database = MainDatabase.open(client, settings.mongo_db)
-    for collection, indexes in report_indexes().items():
-        await database.write[collection].create_indexes(indexes)
+    await database.write[PRICE_HISTORY].create_indexes(price_history_indexes())
     return client, database
 
 
@@ -352,7 +350,7 @@ def test_lps_report_refuses_a_product_filter_the_report_does_not_take(settings: 
 
 
 def test_lps_report_names_every_report_in_its_help_and_for_an_unknown_name(settings: Settings):
-    # The parser lists the names as text (it does not import infra.reporting): they must not drift.
+    # The parser lists the names as text (it does not import tools.reporting): they must not drift.
     helped = lps_report(settings, "--help")
     unknown = lps_report(settings, "cheapest-ever")
     assert unknown.returncode == 2

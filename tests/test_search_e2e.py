@@ -13,12 +13,12 @@ from aiohttp.test_utils import TestClient
 from bson import ObjectId
 from pymongo import AsyncMongoClient
 
-from infra.demo_shop import create_demo_shop_app
 from infra.settings import Settings
 from infra.snapshots import REFERENCE_PREFIX, SnapshotStore
 from service.app import create_app
 from tests.harness import JobsView, worker_pool
 from tests.processes import alive, chromium_processes, descendants
+from tools.demo_shop import create_demo_shop_app
 
 CATALOGUE = json.loads((Path(__file__).parents[1] / "infra" / "demo_data" / "products.json").read_text())["keywords"]
 IPHONE = "아이폰 15 128GB"

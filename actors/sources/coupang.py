@@ -20,7 +20,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 from actors.browser import BrowserPool
 from actors.sources import SourceBlocked, SourceError, SourceParseFailed, SourceTimeout
 from actors.sources.coupang_parser import CoupangPage, PageKind, parse_search_page
-from infra.enqueue import utcnow
+from infra.clock import utcnow
 from infra.snapshots import SnapshotStore
 from schemas.offers import Offer, SourceOutcome, SourceResult
 

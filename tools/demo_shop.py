@@ -1,7 +1,7 @@
 """`lps demo-shop`: a local imitation of Coupang's search pages and the Naver Shopping search API.
 
 Tests, benchmarks and demos point `LPS_COUPANG_BASE_URL` and `LPS_NAVER_BASE_URL` at it and search "for real"
-on loopback. Products come from `infra/demo_data/*.json` (see the "about" lines of products.json): one entry per
+on loopback. Products come from `tools/demo_data/*.json` (see the "about" lines of products.json): one entry per
 keyword, with the offer that must win on each site written down next to the data.
 
 Routes:

@@ -15,10 +15,15 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from pymongo import DESCENDING, IndexModel
 from pymongo.asynchronous.database import AsyncDatabase
 
-from infra.mongo import JOBS, PRICE_HISTORY
+from infra.mongo import (
+    JOBS,
+    JOBS_BY_STATUS_TYPE_FINISHED,
+    PRICE_HISTORY,
+    PRICE_HISTORY_BY_PRODUCT,
+    PRICE_HISTORY_BY_SEARCHED_AT,
+)
 from schemas.codes import JobStatus, JobType
 
 Pipeline = list[dict[str, Any]]
@@ -44,7 +49,7 @@ class Report:
     #: The question the report answers (listed by `lps report` for an unknown name, and in the docs).
     answers: str
     collection: str
-    #: The index of `collection` that serves the first `$match` (from `report_indexes`, or one of the design's).
+    #: The index of `collection` that serves the first `$match` (the names are infra.mongo's).
     index: str
     #: The columns of every row, in print order.
     columns: tuple[str, ...]
@@ -60,26 +65,6 @@ class Report:
     def served_by(self) -> str:
         served = f"{self.collection}.{self.index}"
         return f"{served} (with --product: {self.product_index})" if self.product_index else served
-
-
-# Index names, shared by `report_indexes` and the reports that rely on them.
-JOBS_BY_STATUS_TYPE_FINISHED = "status_job_type_finished_at"
-PRICE_HISTORY_BY_SEARCHED_AT = "searched_at_desc"
-#: Created by infra.mongo.ensure_indexes (the design's price_history index).
-PRICE_HISTORY_BY_PRODUCT = "product_searched_at"
-
-
-def report_indexes() -> dict[str, list[IndexModel]]:
-    """The indexes the reports need beyond the design's, per collection (for infra.mongo.ensure_indexes).
-
-    The jobs reports use `status_job_type_finished_at`, which infra.mongo creates with the design's indexes.
-    """
-    return {
-        PRICE_HISTORY: [
-            # Reports over every product (product_searched_at serves only one product's history).
-            IndexModel([("searched_at", DESCENDING)], name=PRICE_HISTORY_BY_SEARCHED_AT),
-        ],
-    }
 
 
 # Expressions shared by the pipelines.

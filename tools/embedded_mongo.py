@@ -60,7 +60,7 @@ def embedded_mongo(port: int | None = None, data_file: str | None = None) -> Ite
     """Start `lps mongo` as a child process; yield its URL; stop it on exit."""
     host = "127.0.0.1"
     port = port or free_port(host)
-    command = [sys.executable, "-m", "infra.cli", "mongo", "--host", host, "--port", str(port)]
+    command = [sys.executable, "-m", "tools.cli", "mongo", "--host", host, "--port", str(port)]
     if data_file:
         command += ["--data", data_file]
     process = subprocess.Popen(command, env=os.environ.copy())

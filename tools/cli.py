@@ -15,7 +15,7 @@ from infra.settings import Settings
 from schemas.codes import JobType
 
 if TYPE_CHECKING:
-    from infra.gateway_client import GatewayClient
+    from tools.gateway_client import GatewayClient
 
 log = logging.getLogger("lps")
 
@@ -35,7 +35,7 @@ def mongo_for(settings: Settings) -> Iterator[Settings]:
     if settings.mongo_url:
         yield settings
         return
-    from infra.embedded_mongo import embedded_mongo
+    from tools.embedded_mongo import embedded_mongo
 
     with embedded_mongo() as url:
         log.info("LPS_MONGO_URL unset: started the embedded MongoDB-compatible server at %s", url)
@@ -99,20 +99,14 @@ def cmd_worker(args: argparse.Namespace) -> int:
     )
     env = worker_environment(args.pool, threads)
     if args.supervise:
-        from infra.supervisor import supervise
+        from tools.supervisor import supervise
 
         return supervise(command, env, name=f"{args.pool} pool")
     os.execve(command[0], command, env)
 
 
 def cmd_reconciler(args: argparse.Namespace) -> int:
-    import signal
-
-    from actors.reconciler import Reconciler
-    from infra.broker import Publisher, create_broker
-    from infra.jobs import JobRepository
-    from infra.mongo import MainDatabase, create_client
-    from infra.reconciler_log import ReconcilerLog
+    from actors.reconciler import run_reconciler
 
     settings = Settings.from_env()
     if args.interval:
@@ -120,34 +114,15 @@ def cmd_reconciler(args: argparse.Namespace) -> int:
     if not settings.mongo_url:
         print("lps: set LPS_MONGO_URL to the MongoDB the gateway and workers use", file=sys.stderr)
         return 2
-
-    async def run() -> None:
-        client = create_client(settings)
-        database = MainDatabase.open(client, settings.mongo_db)
-        publisher = Publisher(create_broker(settings, middleware=[]))
-        await publisher.start(settings.queue_name(job_type) for job_type in JobType)
-        reconciler = Reconciler(settings, JobRepository(database), publisher, ReconcilerLog(database.write))
-        try:
-            if args.once:
-                print(dict(await reconciler.run_once()))
-                return
-            stop = asyncio.Event()
-            loop = asyncio.get_running_loop()
-            for signum in (signal.SIGINT, signal.SIGTERM):
-                loop.add_signal_handler(signum, stop.set)
-            log.info("reconciler running every %.0fs", settings.reconcile_interval)
-            await reconciler.run_forever(stop)
-        finally:
-            await publisher.close()
-            await client.close()
-
-    asyncio.run(run())
+    done = asyncio.run(run_reconciler(settings, once=args.once))
+    if done is not None:
+        print(dict(done))
     return 0
 
 
 def cmd_dev(args: argparse.Namespace) -> int:
-    from infra.dev import DevPorts, run_dev
-    from infra.rabbitmq import RabbitMQUnavailable
+    from tools.dev import DevPorts, run_dev
+    from tools.rabbitmq import RabbitMQUnavailable
 
     ports = DevPorts(mongo=args.mongo_port, shop=args.shop_port, receiver=args.receiver_port)
     try:
@@ -158,7 +133,7 @@ def cmd_dev(args: argparse.Namespace) -> int:
 
 
 def cmd_mongo(args: argparse.Namespace) -> int:
-    from infra.embedded_mongo import serve
+    from tools.embedded_mongo import serve
 
     asyncio.run(serve(args.host, args.port, args.data))
     return 0
@@ -167,7 +142,7 @@ def cmd_mongo(args: argparse.Namespace) -> int:
 def cmd_receiver(args: argparse.Namespace) -> int:
     from aiohttp import web
 
-    from infra.dev_receiver import create_receiver_app
+    from tools.receiver import create_receiver_app
 
     print(f"lps receiver: set LPS_OUTBOX_URL=http://{args.host}:{args.port}/results", flush=True)
     web.run_app(create_receiver_app(Settings.from_env().outbox_secret), host=args.host, port=args.port, print=None)
@@ -212,9 +187,9 @@ def cmd_snapshot(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    """Print a named report (infra/reporting.py) as a plain table."""
+    """Print a named report (tools/reporting.py) as a plain table."""
     from infra.mongo import MainDatabase, create_client
-    from infra.reporting import REPORTS, format_table, report_params, run_report
+    from tools.reporting import REPORTS, format_table, report_params, run_report
 
     report = REPORTS.get(args.report)
     if report is None:
@@ -244,13 +219,13 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def _client(args: argparse.Namespace) -> GatewayClient:
-    from infra.gateway_client import GatewayClient, gateway_url
+    from tools.gateway_client import GatewayClient, gateway_url
 
     return GatewayClient(gateway_url(Settings.from_env(), args.gateway), os.environ.get("LPS_API_KEY"))
 
 
 def _run_client(work: Callable[[GatewayClient], Awaitable[int]], args: argparse.Namespace) -> int:
-    from infra.gateway_client import GatewayError
+    from tools.gateway_client import GatewayError
 
     async def run() -> int:
         async with _client(args) as client:
@@ -267,7 +242,7 @@ def cmd_submit(args: argparse.Namespace) -> int:
     """Enqueue a CSV or JSON file of products, wait for every job, print (and save) the results."""
     from pathlib import Path
 
-    from infra.gateway_client import RESULT_COLUMNS, format_rows, read_products, submit_and_wait, write_results
+    from tools.gateway_client import RESULT_COLUMNS, format_rows, read_products, submit_and_wait, write_results
 
     products = read_products(Path(args.file))
 
@@ -282,7 +257,7 @@ def cmd_submit(args: argparse.Namespace) -> int:
 
 
 def cmd_jobs(args: argparse.Namespace) -> int:
-    from infra.gateway_client import format_rows, result_row
+    from tools.gateway_client import format_rows, result_row
 
     async def work(client: GatewayClient) -> int:
         jobs = await client.jobs(status=args.status, product_code=args.product, job_type=args.type, limit=args.limit)
@@ -327,7 +302,7 @@ def cmd_demo_shop(args: argparse.Namespace) -> int:
 
     from aiohttp import web
 
-    from infra.demo_shop import create_demo_shop_app
+    from tools.demo_shop import create_demo_shop_app
 
     base = f"http://{args.host}:{args.port}"
     print(f"lps demo-shop: set LPS_COUPANG_BASE_URL={base} LPS_NAVER_BASE_URL={base}", flush=True)
@@ -337,7 +312,7 @@ def cmd_demo_shop(args: argparse.Namespace) -> int:
 
 
 def cmd_ensure_rabbitmq(args: argparse.Namespace) -> int:
-    from infra.rabbitmq import RabbitMQUnavailable, ensure_rabbitmq
+    from tools.rabbitmq import RabbitMQUnavailable, ensure_rabbitmq
 
     try:
         print(ensure_rabbitmq(Settings.from_env().amqp_url))
@@ -401,7 +376,7 @@ def build_parser() -> argparse.ArgumentParser:
     snapshot.add_argument("--out", default=".", help="directory for <id>.html and <id>.png")
     snapshot.set_defaults(run=cmd_snapshot)
 
-    # Report names are checked by cmd_report: importing infra.reporting here would load pymongo for every command.
+    # Report names are checked by cmd_report: importing tools.reporting here would load pymongo for every command.
     report = commands.add_parser(
         "report", help="print a named report over jobs and price_history (docs/reporting.md; needs LPS_MONGO_URL)"
     )

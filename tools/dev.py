@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from infra.embedded_mongo import wait_for_port
-from infra.gateway_client import RESULT_COLUMNS, GatewayClient, format_rows, submit_and_wait
-from infra.rabbitmq import ensure_rabbitmq
 from infra.settings import Settings
+from tools.embedded_mongo import wait_for_port
+from tools.gateway_client import RESULT_COLUMNS, GatewayClient, format_rows, submit_and_wait
+from tools.rabbitmq import ensure_rabbitmq
 
 DEMO_CATALOGUE = Path(__file__).parent / "demo_data" / "products.json"
 #: Seconds a child gets to stop after SIGTERM before it is killed (worker pools finish in-flight jobs).
@@ -73,7 +73,7 @@ class DevStack:
 
     async def start(self, name: str, *arguments: str, env: dict[str, str], essential: bool = True) -> Child:
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "infra.cli", *arguments,
+            sys.executable, "-m", "tools.cli", *arguments,
             env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
             start_new_session=True,  # Ctrl-C reaches `lps dev` only; it stops the children in order
         )  # fmt: skip
