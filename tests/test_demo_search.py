@@ -8,7 +8,6 @@ real matcher.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -22,8 +21,9 @@ from actors.sources.coupang_parser import PageKind, parse_search_page
 from actors.sources.naver import NaverSource
 from schemas.offers import Offer
 from tools.demo_shop import create_demo_shop_app
+from tools.dev import DEMO_CATALOGUE
 
-CATALOGUE = json.loads((Path(__file__).parents[1] / "infra" / "demo_data" / "products.json").read_text())["keywords"]
+CATALOGUE = json.loads(DEMO_CATALOGUE.read_text())["keywords"]
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ import pytest
 from aiohttp.test_utils import TestClient
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from infra import demo_shop
+from tools import demo_shop
 from tools.demo_shop import DEFAULT_DATA_DIR, create_demo_shop_app
 from tools.embedded_mongo import free_port, wait_for_port
 

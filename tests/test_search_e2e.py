@@ -19,8 +19,9 @@ from service.app import create_app
 from tests.harness import JobsView, worker_pool
 from tests.processes import alive, chromium_processes, descendants
 from tools.demo_shop import create_demo_shop_app
+from tools.dev import DEMO_CATALOGUE
 
-CATALOGUE = json.loads((Path(__file__).parents[1] / "infra" / "demo_data" / "products.json").read_text())["keywords"]
+CATALOGUE = json.loads(DEMO_CATALOGUE.read_text())["keywords"]
 IPHONE = "아이폰 15 128GB"
 
 
