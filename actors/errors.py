@@ -1,29 +1,22 @@
-"""How an attempt fails. The type decides retry or dead; `error_type` names it in `last_error`."""
+"""How an attempt fails. The class says retryable or permanent; `error_type` names it in `last_error`.
+
+What then happens to the job is decided in one place, `infra.lifecycle.decide`, from the `Failure` these
+exceptions describe.
+"""
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any
-
 import dramatiq
+
+from infra.lifecycle import Failure
+from schemas.codes import JobErrorType
 
 
 class JobError(Exception):
     """A failed attempt LPS understands."""
 
-    error_type = "ERROR"
-
-    def __init__(self, message: str, *, error_type: str | None = None, snapshot: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        if error_type:
-            self.error_type = error_type
-        #: Where a saved copy of what the worker saw lives (HTML / screenshot), for a person to look at.
-        self.snapshot = snapshot
-
-
-class RetryableJobError(JobError, dramatiq.Retry):
-    """Retried with backoff. A `dramatiq.Retry`, so the Retries middleware waits exactly `delay` ms."""
+    error_type: str = JobErrorType.INTERNAL
+    retryable = True
 
     def __init__(
         self,
@@ -34,23 +27,32 @@ class RetryableJobError(JobError, dramatiq.Retry):
         backoff_factor: float = 1.0,
         retry_after: float | None = None,
     ) -> None:
-        super().__init__(message, error_type=error_type, snapshot=snapshot)
-        #: Set by the retry policy before Retries reads it.
-        self.delay: int | None = None
+        super().__init__(message)
+        self.message = message
+        if error_type:
+            self.error_type = error_type
+        #: Where a saved copy of what the worker saw lives (HTML / screenshot), for a person to look at.
+        self.snapshot = snapshot
         self.backoff_factor = backoff_factor
         #: Seconds the other side asked us to wait (HTTP Retry-After).
         self.retry_after = retry_after
 
+    def failure(self) -> Failure:
+        return Failure(
+            error_type=str(self.error_type),
+            message=self.message,
+            retryable=self.retryable,
+            backoff_factor=self.backoff_factor,
+            retry_after=self.retry_after,
+            snapshot=self.snapshot,
+        )
+
+
+class RetryableJobError(JobError, dramatiq.Retry):
+    """Retried with backoff while attempts remain. A `dramatiq.Retry`, so the worker does not log a traceback."""
+
 
 class PermanentJobError(JobError):
-    """Never retried: the job goes DEAD at once (actors declare it in `throws`)."""
+    """Never retried: the job goes DEAD at once (actors declare it in `throws`, so it is logged quietly)."""
 
-
-def error_document(error: BaseException, at: datetime) -> dict[str, Any]:
-    """`last_error` / history `error`: {type, message, at[, snapshot]}."""
-    if isinstance(error, JobError):
-        document = {"type": error.error_type, "message": error.message, "at": at}
-        if error.snapshot:
-            document["snapshot"] = error.snapshot
-        return document
-    return {"type": type(error).__name__, "message": str(error)[:500] or type(error).__name__, "at": at}
+    retryable = False

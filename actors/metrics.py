@@ -163,11 +163,11 @@ def pool_middleware(settings: Settings, directory: Path) -> list[Middleware]:
 
 def pool_port(settings: Settings, queues: Iterable[str] | None) -> int:
     """The metrics port of the pool consuming `queues` (None or empty: every queue, so the search pool's)."""
-    ports = {JobType.SEARCH: settings.search_metrics_port, JobType.OUTBOX: settings.outbox_metrics_port}
     consumed = set(queues or ())
-    for job_type, port in ports.items():
-        if not consumed or settings.queue_name(job_type) in consumed:
-            return port
+    for job_type in JobType:
+        spec = settings.job(job_type)
+        if not consumed or spec.queue in consumed:
+            return spec.metrics_port
     return 0
 
 

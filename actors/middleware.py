@@ -13,21 +13,21 @@ import dramatiq
 from dramatiq.middleware import Middleware, SkipMessage
 
 from actors import metrics
-from actors.errors import RetryableJobError, error_document
-from actors.retry_policy import RetryPolicy
+from actors.errors import JobError
 from actors.runtime import Attempt, WorkerRuntime
 from infra.clock import utcnow
 from infra.jobs import parse_job_id
+from infra.lifecycle import Failure, RetryPolicy, decide
 from infra.logs import bind_job, unbind_job
 from infra.mongo import MONGO_UNAVAILABLE
-from schemas.codes import JobStatus, JobType
+from schemas.codes import AttemptOutcome, JobErrorType, JobStatus, JobType
 
 log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
 class JobKind:
-    """One job type as the workers run it."""
+    """What the workers do for one job type (its queue, attempts and limits are `Settings.job(job_type)`)."""
 
     job_type: JobType
     #: Works one attempt; returns the fields stored with DONE. Raises JobError subclasses to fail.
@@ -36,14 +36,24 @@ class JobKind:
     on_done: Callable[[dict[str, Any], WorkerRuntime], Awaitable[list[dramatiq.Message]]] | None = None
 
 
-class JobStatusMiddleware(Middleware):
-    """Claims the job before each attempt and records how the attempt ended.
+def failure_of(exception: BaseException) -> Failure:
+    """The failure an attempt's exception describes; anything LPS did not raise itself is INTERNAL."""
+    if isinstance(exception, JobError):
+        return exception.failure()
+    return Failure(JobErrorType.INTERNAL, f"{type(exception).__name__}: {exception}"[:500])
 
-    Register it *before* Retries (``add_middleware(m, before=Retries)``): ``after_*`` hooks run in
-    reverse order, so this middleware's ``after_process_message`` runs once Retries has decided, and
-    records that decision: a failed message (``message.failed``) is a DEAD job; a retried one is
-    PENDING again with ``run_after`` set from the delay Retries waits.
+
+class JobStatusMiddleware(Middleware):
+    """Claims the job before each attempt, and after it records what `infra.lifecycle.decide` made of it.
+
+    Dramatiq's Retries middleware is not used for job actors: the job document is the one source of truth
+    for attempts, and this middleware publishes the retry itself (with the delay `decide` chose) once the
+    job is PENDING again. A message that must not run now is skipped with `SkipMessage` (the one exception
+    Dramatiq honours in a before-hook): deferred messages are published again with a delay first.
     """
+
+    #: `throws` (Retries' option, which Dramatiq's worker reads): exceptions logged without a traceback.
+    actor_options = {"throws"}  # noqa: RUF012 (Dramatiq's Middleware declares it as a plain class attribute)
 
     def __init__(self, runtime: WorkerRuntime, kinds: Mapping[str, JobKind], policy: RetryPolicy) -> None:
         self.runtime = runtime
@@ -51,58 +61,65 @@ class JobStatusMiddleware(Middleware):
         self.policy = policy
 
     def before_process_message(self, broker: dramatiq.Broker, message: dramatiq.MessageProxy) -> None:
-        """Runs in the worker thread before the actor: claim, or skip the message without work."""
+        """Runs in the worker thread before the actor: claim the job, or skip the message without work."""
         kind = self.kinds.get(message.actor_name)
         if kind is None:
-            return
+            return  # not a job actor: Dramatiq dead-letters it, the reconciler keeps it in dead_letters
         job_id = parse_job_id(message.args[0] if message.args else "")
         if job_id is None:
-            log.error("message %s carries no valid job id: rejected", message.message_id)
+            log.error("message %s carries no valid job id: dead-lettered", message.message_id)
             message.fail()
             raise SkipMessage("no job id")
-
-        runtime = self.runtime
-        now = utcnow()
-        settings = runtime.settings
-        lease_until = now + timedelta(seconds=settings.time_limit(kind.job_type) + settings.lease_margin)
-        worker = runtime.worker_name()
         try:
-            job = runtime.run(runtime.jobs.claim(job_id, worker=worker, now=now, lease_until=lease_until))
-            if job is None:
-                job = runtime.run(runtime.jobs.take_over(job_id, worker=worker, now=now, lease_until=lease_until))
-            if job is None:
-                self._skip_or_defer(message, runtime.run(runtime.jobs.get_current(job_id)), now)
-            if job["attempts"] > job["max_attempts"]:
-                # A message that keeps killing its worker never gets to run again (poison guard).
-                error = {
-                    "type": "ATTEMPTS_EXHAUSTED",
-                    "message": "attempts exhausted: the worker kept stopping",
-                    "at": now,
-                }
-                runtime.run(runtime.jobs.kill(job, now=now, error=error))
-                log.error("job %s DEAD without running: %s", job_id, error["message"])
-                raise SkipMessage("attempts exhausted")
+            job = self._claim(kind, job_id)
         except MONGO_UNAVAILABLE as unavailable:
             # Nothing was claimed: the message comes back once MongoDB may be reachable again.
-            error = RetryableJobError(str(unavailable), error_type="DB_UNAVAILABLE")
-            raise _come_back_later(message, self.policy.delay_seconds(1, error), error) from None
+            self._defer(broker, message, self.policy.min_backoff, f"MongoDB unavailable ({type(unavailable).__name__})")
+        except Exception:
+            log.exception("claiming job %s failed", job_id)
+            self._defer(broker, message, self.policy.min_backoff, "the claim failed")
+        if job is None:
+            self._skip_or_defer(broker, message, self.runtime.run(self.runtime.jobs.get_current(job_id)))
+        if job["status"] == JobStatus.DEAD.name:
+            log.error("job %s DEAD without running again: its worker stopped during its last attempt", job_id)
+            raise SkipMessage("attempts exhausted")
+        self.runtime.attempts.start(str(job_id), Attempt(job))
+        log.info("job %s attempt %d/%d claimed by %s", job_id, job["attempts"], job["max_attempts"], job["worker"])
 
-        # Retries fails the message (-> DEAD) once this attempt was the job's last.
-        message.options["max_retries"] = message.options.get("retries", 0) + job["max_attempts"] - job["attempts"]
-        runtime.attempts.start(str(job_id), Attempt(job))
-        log.info("job %s attempt %d/%d claimed by %s", job_id, job["attempts"], job["max_attempts"], worker)
+    def _claim(self, kind: JobKind, job_id: Any) -> dict[str, Any] | None:
+        """The job as claimed for this thread; or taken over from a worker that stopped (DEAD when that was its
+        last attempt); None when the job is not this message's to work now."""
+        runtime, now = self.runtime, utcnow()
+        worker = runtime.worker_name()
+        lease_until = now + timedelta(
+            seconds=runtime.settings.job(kind.job_type).time_limit + runtime.settings.lease_margin
+        )
+        job = runtime.run(runtime.jobs.claim(job_id, worker=worker, now=now, lease_until=lease_until))
+        if job is None and (lost := runtime.run(runtime.jobs.lost_attempt(job_id, now=now))) is not None:
+            job = runtime.run(runtime.jobs.recover_lost(lost, now=now, take_over=(worker, lease_until)))
+        return job
 
-    def _skip_or_defer(self, message: dramatiq.MessageProxy, current: dict[str, Any] | None, now: datetime) -> NoReturn:
+    def _skip_or_defer(
+        self, broker: dramatiq.Broker, message: dramatiq.MessageProxy, current: dict[str, Any] | None
+    ) -> NoReturn:
         if current and current["status"] == JobStatus.RUNNING.name and current.get("lease_until"):
-            # Held under a live lease: maybe a duplicate, maybe the redelivery of a crashed attempt.
-            # Come back when the lease ends; the claim then decides (take over, or skip a finished job).
-            wait = max((current["lease_until"] - now).total_seconds(), 0) + 1
-            raise _come_back_later(
-                message, wait, RetryableJobError("job held under a live lease", error_type="LEASE_HELD")
-            )
+            # Held under a live lease: maybe a duplicate, maybe the redelivery of a crashed attempt. Come back
+            # when the lease ends; the claim then decides (take over, or skip a job that finished meanwhile).
+            wait = max((current["lease_until"] - utcnow()).total_seconds(), 0) + 1
+            self._defer(broker, message, wait, "job held under a live lease")
         state = current["status"] if current else "missing"
         log.info("message %s skipped: job %s is %s", message.message_id, message.args[0], state)
         raise SkipMessage(state)
+
+    def _defer(self, broker: dramatiq.Broker, message: dramatiq.MessageProxy, seconds: float, why: str) -> NoReturn:
+        """Publish this message again after `seconds`, then skip (acknowledge) this delivery of it."""
+        try:
+            broker.enqueue(message, delay=int(seconds * 1000))
+            log.info("message %s deferred %.0fs: %s", message.message_id, seconds, why)
+        except Exception:  # whatever pika raised, the copy was not confirmed
+            # The job is PENDING or RUNNING in MongoDB: the reconciler publishes it again once it counts as lost.
+            log.warning("message %s dropped (%s) and could not be deferred: left to the reconciler", message, why)
+        raise SkipMessage(why)
 
     def after_process_message(
         self,
@@ -112,43 +129,58 @@ class JobStatusMiddleware(Middleware):
         result: Any = None,
         exception: BaseException | None = None,
     ) -> None:
-        """Runs in the worker thread after Retries' decision: DONE, PENDING again (retry), or DEAD."""
+        """Runs in the worker thread once the actor returned or raised: DONE, PENDING again (retry), or DEAD."""
         kind = self.kinds.get(message.actor_name)
         attempt = self.runtime.attempts.finish(str(message.args[0])) if kind else None
         if kind is None or attempt is None:
-            return  # nothing was claimed (skipped, deferred or MongoDB unavailable)
-        job, runtime, now = attempt.job, self.runtime, utcnow()
-        outcome = "DONE" if exception is None else "DEAD" if message.failed else "RETRY"
+            return  # nothing was claimed (skipped or deferred)
+        job, now = attempt.job, utcnow()
         try:
             if exception is None:
-                if not self._complete(broker, kind, attempt, now):
-                    outcome = "LOST"
-            elif message.failed:
-                error = error_document(exception, now)
-                runtime.run(runtime.jobs.kill(job, now=now, error=error))
-                log.error("job %s DEAD after attempt %d: %s", job["_id"], job["attempts"], error["message"])
+                outcome = AttemptOutcome.DONE if self._complete(broker, kind, attempt, now) else AttemptOutcome.LOST
             else:
-                error = error_document(exception, now)
-                delay_ms = getattr(exception, "delay", None) or self.policy.min_backoff * 1000
-                run_after = now + timedelta(milliseconds=delay_ms)
-                runtime.run(runtime.jobs.schedule_retry(job, now=now, error=error, run_after=run_after))
-                log.warning(
-                    "job %s attempt %d failed (%s); retry in %.1fs",
-                    job["_id"],
-                    job["attempts"],
-                    error["type"],
-                    delay_ms / 1000,
-                )
+                outcome = self._fail(broker, message, job, failure_of(exception), now)
         except MONGO_UNAVAILABLE:
-            # The job stays RUNNING; its lease expires and the next message for it takes it over.
+            # The job stays RUNNING; its lease expires and the reconciler (or a redelivery) recovers it.
             log.exception("could not record the end of job %s attempt %d", job["_id"], job["attempts"])
+            outcome = AttemptOutcome.LOST
         # From the claim to the actor's end: the time the attempt itself took, bookkeeping left out.
         metrics.attempt_finished(kind.job_type.name, outcome, (now - job["started_at"]).total_seconds())
+
+    def _fail(
+        self,
+        broker: dramatiq.Broker,
+        message: dramatiq.MessageProxy,
+        job: dict[str, Any],
+        failure: Failure,
+        now: datetime,
+    ) -> AttemptOutcome:
+        """Record what `decide` made of a failed attempt; a retry's message is published with its delay."""
+        runtime, decision = self.runtime, decide(job, failure, self.policy, now)
+        if decision.outcome is AttemptOutcome.DEAD:
+            recorded = runtime.run(runtime.jobs.kill(job, now=now, error=decision.error))
+            log.error("job %s DEAD after attempt %d: %s", job["_id"], job["attempts"], failure.message)
+            return AttemptOutcome.DEAD if recorded else AttemptOutcome.LOST
+        assert decision.run_after is not None
+        if not runtime.run(
+            runtime.jobs.schedule_retry(job, now=now, error=decision.error, run_after=decision.run_after)
+        ):
+            return AttemptOutcome.LOST
+        delay = (decision.run_after - now).total_seconds()
+        log.warning(
+            "job %s attempt %d failed (%s); retry in %.1fs", job["_id"], job["attempts"], failure.error_type, delay
+        )
+        try:
+            broker.enqueue(message, delay=int(delay * 1000))
+        except Exception:  # whatever pika raised, the retry's message was not confirmed
+            log.warning("could not publish the retry of job %s: left to the reconciler", job["_id"])
+            runtime.run(runtime.jobs.mark_unconfirmed(job["_id"]))
+        return AttemptOutcome.RETRY
 
     def _complete(self, broker: dramatiq.Broker, kind: JobKind, attempt: Attempt, now: datetime) -> bool:
         """DONE, and its follow-ups published; False when the attempt had lost its lease (nothing recorded)."""
         runtime, job = self.runtime, attempt.job
-        if not runtime.run(runtime.jobs.complete(job, now=now, outcome=attempt.output)):
+        if not runtime.run(runtime.jobs.complete(job, now=now, output=attempt.output)):
             log.warning("job %s attempt %d finished after losing its lease: not recorded", job["_id"], job["attempts"])
             return False
         log.info("job %s DONE after attempt %d", job["_id"], job["attempts"])
@@ -169,8 +201,8 @@ class JobLogContext(Middleware):
     """Puts the job_id and message_id of the message in hand on every line logged about it (`infra.logs`).
 
     Register it first: ``before_process_message`` then runs before every other hook, in the worker thread, and
-    ``after_process_message`` / ``after_skip_message`` after all the others, so the claim, the attempt, Retries'
-    decision and its recording all carry the ids. The attempt's coroutines, handed to the event loop thread by
+    ``after_process_message`` / ``after_skip_message`` after all the others, so the claim, the attempt, the decision
+    and its recording all carry the ids. The attempt's coroutines, handed to the event loop thread by
     `WorkerRuntime.run`, carry them too: asyncio runs them in a copy of the worker thread's context.
     """
 
@@ -209,13 +241,3 @@ class RuntimeCleanup(Middleware):
 
     def after_worker_shutdown(self, broker: dramatiq.Broker, worker: dramatiq.Worker) -> None:
         self.runtime.run(self.runtime.aclose())
-
-
-def _come_back_later(
-    message: dramatiq.MessageProxy, seconds: float, error: RetryableJobError | None = None
-) -> RetryableJobError:
-    """An error that makes Retries re-enqueue the unclaimed message after `seconds`, whatever its count."""
-    error = error or RetryableJobError("try again later")
-    error.delay = int(seconds * 1000)
-    message.options["max_retries"] = message.options.get("retries", 0) + 1
-    return error

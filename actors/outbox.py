@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import time
 from typing import Any
@@ -20,8 +18,9 @@ from infra.clock import utcnow
 from infra.jobs import new_job
 from infra.settings import Settings
 from schemas.api import delivery_payload
-from schemas.codes import JobType
+from schemas.codes import JobErrorType, JobType
 from schemas.envelope import json_default
+from schemas.signature import SIGNATURE_HEADER, sign
 
 #: Statuses worth another try besides 5xx: the receiver was busy or slow.
 RETRYABLE_STATUSES = {408, 429}
@@ -35,7 +34,7 @@ def outbox_job_for(search_job: dict[str, Any], settings: Settings) -> tuple[dict
     `enqueued_at` but no message, and the reconciler's lost-message pass publishes it.
     """
     outbox_id = ObjectId()
-    priority = settings.default_priority[JobType.OUTBOX.name]
+    priority = settings.job(JobType.OUTBOX).default_priority
     message = job_message(settings, JobType.OUTBOX, str(outbox_id), settings.broker_priority(JobType.OUTBOX, priority))
     now = utcnow()
     document = new_job(
@@ -43,18 +42,13 @@ def outbox_job_for(search_job: dict[str, Any], settings: Settings) -> tuple[dict
         job_id=outbox_id,
         product_code=search_job["product_code"],
         priority=priority,
-        max_attempts=settings.max_attempts(JobType.OUTBOX),
+        max_attempts=settings.job(JobType.OUTBOX).max_attempts,
         now=now,
         message_id=message.message_id,
         source_job_id=search_job["_id"],
     )
     document["enqueued_at"] = now
     return document, message
-
-
-def sign(body: bytes, secret: str) -> str:
-    """`X-LPS-Signature` value: sha256=<hex HMAC-SHA256 of the exact body bytes>."""
-    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
 
 
 def parse_retry_after(value: str | None) -> float | None:
@@ -67,17 +61,19 @@ def parse_retry_after(value: str | None) -> float | None:
 async def work_outbox(job: dict[str, Any], runtime: WorkerRuntime) -> dict[str, Any]:
     settings = runtime.settings
     if not settings.outbox_url:
-        raise PermanentJobError("LPS_OUTBOX_URL is not configured", error_type="CONFIG")
+        raise PermanentJobError("LPS_OUTBOX_URL is not configured", error_type=JobErrorType.CONFIG)
     source = await runtime.jobs.get_current(job["source_job_id"])
     if source is None:
-        raise PermanentJobError("the search job of this delivery no longer exists", error_type="SOURCE_MISSING")
+        raise PermanentJobError(
+            "the search job of this delivery no longer exists", error_type=JobErrorType.SOURCE_MISSING
+        )
     body = json.dumps(
         delivery_payload(source), ensure_ascii=False, separators=(",", ":"), default=json_default
     ).encode()
     headers = {
         "Content-Type": "application/json",
         "Idempotency-Key": str(job["_id"]),
-        "X-LPS-Signature": sign(body, settings.outbox_secret),
+        SIGNATURE_HEADER: sign(body, settings.outbox_secret),
     }
     started = time.perf_counter()
     try:
@@ -92,7 +88,7 @@ async def work_outbox(job: dict[str, Any], runtime: WorkerRuntime) -> dict[str, 
     except (aiohttp.ClientError, TimeoutError) as error:
         metrics.delivery_finished(None, time.perf_counter() - started)
         raise RetryableJobError(
-            f"delivery failed: {type(error).__name__}: {error}", error_type="DELIVERY_UNREACHABLE"
+            f"delivery failed: {type(error).__name__}: {error}", error_type=JobErrorType.DELIVERY_UNREACHABLE
         ) from error
     seconds = time.perf_counter() - started
     metrics.delivery_finished(status, seconds)
@@ -101,6 +97,8 @@ async def work_outbox(job: dict[str, Any], runtime: WorkerRuntime) -> dict[str, 
         return {"delivery": {"status_code": status, "ms": ms, "delivered_at": utcnow()}}
     if status >= 500 or status in RETRYABLE_STATUSES:
         raise RetryableJobError(
-            f"receiver answered {status}", error_type="DELIVERY_FAILED", retry_after=parse_retry_after(retry_after)
+            f"receiver answered {status}",
+            error_type=JobErrorType.DELIVERY_FAILED,
+            retry_after=parse_retry_after(retry_after),
         )
-    raise PermanentJobError(f"receiver refused the delivery with {status}", error_type="DELIVERY_REJECTED")
+    raise PermanentJobError(f"receiver refused the delivery with {status}", error_type=JobErrorType.DELIVERY_REJECTED)

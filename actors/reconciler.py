@@ -54,7 +54,7 @@ async def open_reconciler(settings: Settings) -> AsyncIterator[Reconciler]:
     database = MainDatabase.open(client, settings.mongo_db)
     publisher = Publisher(create_broker(settings, middleware=[]))
     try:
-        await publisher.start(settings.queue_name(job_type) for job_type in JobType)
+        await publisher.start(settings.job(job_type).queue for job_type in JobType)
         yield Reconciler(settings, JobRepository(database), publisher, ReconcilerLog(database.write))
     finally:
         await publisher.close()
@@ -143,11 +143,13 @@ class Reconciler:
         taken = []
         for job in await self._jobs.expired_leases(expired_before=expired_before, limit=self._settings.reconcile_batch):
             message = message_for_job(self._settings, job)
-            status = await self._jobs.recover_expired(job, now=now, message_id=message.message_id)
-            if status == JobStatus.PENDING.name:
+            recovered = await self._jobs.recover_lost(job, now=now, message_id=message.message_id)
+            if recovered is None:
+                continue
+            if recovered["status"] == JobStatus.PENDING.name:
                 taken.append((job, message))
                 counts["recovered"] += 1
-            elif status == JobStatus.DEAD.name:
+            else:
                 log.error(
                     "job %s DEAD: its worker stopped during its last attempt", job["_id"], extra=job_extra(job["_id"])
                 )
@@ -159,7 +161,7 @@ class Reconciler:
     async def _dead_letters_to_dead_jobs(self, now: datetime) -> int:
         killed = 0
         for job_type in JobType:
-            queue = xq_name(self._settings.queue_name(job_type))
+            queue = xq_name(self._settings.job(job_type).queue)
             taken = await self._publisher.take(queue, self._settings.reconcile_batch)
             for _, body in taken:
                 killed += await self._bury(queue, body, now)
@@ -181,7 +183,7 @@ class Reconciler:
         if await self._jobs.kill_dead_lettered(job_id, now=now, queue=queue):
             log.error("job %s DEAD: its message was dead-lettered", job_id, extra=job_extra(job_id, message.message_id))
             return 1
-        return 0  # already DEAD (Retries gave up and the status middleware recorded it) or DONE
+        return 0  # already DEAD or DONE: the job document recorded its end
 
     async def _create_missing_outboxes(self, since: datetime, until: datetime) -> int:
         created = 0

@@ -51,9 +51,9 @@ class Attempts:
         with self._lock:
             self._by_job[job_id] = attempt
 
-    def get(self, job_id: str) -> Attempt:
+    def get(self, job_id: str) -> Attempt | None:
         with self._lock:
-            return self._by_job[job_id]
+            return self._by_job.get(job_id)
 
     def finish(self, job_id: str) -> Attempt | None:
         with self._lock:

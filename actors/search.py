@@ -5,12 +5,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 import dramatiq
 
 from actors import metrics
-from actors.errors import JobError, RetryableJobError
+from actors.errors import JobError, PermanentJobError, RetryableJobError
 from actors.matching import match_offers
 from actors.outbox import outbox_job_for
 from actors.runtime import WorkerRuntime
@@ -19,25 +20,29 @@ from actors.sources.coupang import CoupangSource
 from actors.sources.naver import NaverSource
 from actors.sources.static import StaticSource
 from infra.clock import utcnow
+from schemas.codes import JobErrorType
 from schemas.envelope import drop_none
-from schemas.offers import Offer, SearchOutcome, SourceOutcome, SourceResult
+from schemas.offers import Offer, SearchOutcome, SourceName, SourceOutcome, SourceResult
 
 log = logging.getLogger(__name__)
 
 
 def build_sources(runtime: WorkerRuntime) -> dict[str, Source]:
-    """Every source a worker offers; built on the worker's event loop at its first search."""
+    """The sources this deployment enables (LPS_SEARCH_SOURCES); built on the worker's loop at its first search."""
     settings = runtime.settings
-    return {
-        "static": StaticSource(blocked_backoff_factor=settings.blocked_backoff_factor),
-        "coupang": CoupangSource(
+    enabled = set(settings.search_sources)
+    builders: dict[str, Callable[[], Source]] = {
+        SourceName.STATIC: lambda: StaticSource(
+            blocked_backoff_factor=settings.blocked_backoff_factor, test_directives=settings.test_directives
+        ),
+        SourceName.COUPANG: lambda: CoupangSource(
             runtime.browser,
             runtime.snapshots,
             base_url=settings.coupang_base_url,
             max_pages=settings.coupang_max_pages,
             blocked_backoff_factor=settings.blocked_backoff_factor,
         ),
-        "naver": NaverSource(
+        SourceName.NAVER: lambda: NaverSource(
             runtime.http,
             base_url=settings.naver_base_url,
             client_id=settings.naver_client_id,
@@ -46,6 +51,7 @@ def build_sources(runtime: WorkerRuntime) -> dict[str, Source]:
             sort=settings.naver_sort,
         ),
     }
+    return {name: build() for name, build in builders.items() if name in enabled}
 
 
 def eligible(offer: Offer) -> bool:
@@ -88,7 +94,10 @@ async def work_search(job: dict[str, Any], runtime: WorkerRuntime) -> dict[str, 
     sources = runtime.sources
     unknown = [name for name in names if name not in sources]
     if unknown:
-        raise RetryableJobError(f"sources not available in this worker: {', '.join(unknown)}", error_type="CONFIG")
+        # The gateway refuses such products; a job stored before LPS_SEARCH_SOURCES changed ends here.
+        raise PermanentJobError(
+            f"sources not enabled in this deployment: {', '.join(unknown)}", error_type=JobErrorType.CONFIG
+        )
     outcomes = await asyncio.gather(*(_timed(sources[name], product) for name in names))
 
     answered: dict[str, SourceResult] = {}

@@ -19,20 +19,20 @@ from collections.abc import Sequence
 
 import dramatiq
 from dramatiq.brokers.rabbitmq import RabbitmqBroker
-from dramatiq.middleware import AsyncIO, Middleware, Retries, ShutdownNotifications, TimeLimit
+from dramatiq.middleware import AsyncIO, Middleware, ShutdownNotifications, TimeLimit
 from dramatiq.middleware.time_limit import TimeLimitExceeded
 
 from actors import metrics
-from actors.errors import PermanentJobError, RetryableJobError
+from actors.errors import JobError, PermanentJobError, RetryableJobError
 from actors.middleware import JobKind, JobLogContext, JobStatusMiddleware, RuntimeCleanup
 from actors.outbox import work_outbox
-from actors.retry_policy import RetryPolicy
 from actors.runtime import WorkerRuntime
 from actors.search import after_search, build_sources, work_search
-from infra.broker import actor_name, create_broker
+from infra.broker import create_broker
+from infra.lifecycle import RetryPolicy
 from infra.logs import configure_logging
 from infra.settings import Settings
-from schemas.codes import JobType
+from schemas.codes import JobErrorType, JobType
 
 log = logging.getLogger(__name__)
 
@@ -41,15 +41,13 @@ KINDS = (
     JobKind(JobType.OUTBOX, work=work_outbox),
 )
 
-#: Retries of a message that was never claimed (MongoDB down, lease held) before it is given up on.
-#: A claimed attempt's message gets its own limit from the job's `max_attempts`.
-UNCLAIMED_MAX_RETRIES = 100
-
 
 def build_broker(
     settings: Settings, runtime: WorkerRuntime, extra_middleware: Sequence[Middleware] = ()
 ) -> RabbitmqBroker:
-    policy = RetryPolicy.from_settings(settings)
+    """The workers' broker. No Retries middleware: JobStatusMiddleware decides and publishes retries."""
+    policy = RetryPolicy(settings.retry_min_backoff, settings.retry_max_backoff)
+    kinds = {settings.job(kind.job_type).actor_name: kind for kind in KINDS}
     broker = create_broker(
         settings,
         middleware=[
@@ -57,54 +55,53 @@ def build_broker(
             JobLogContext(),
             TimeLimit(),
             ShutdownNotifications(),
-            Retries(
-                max_retries=UNCLAIMED_MAX_RETRIES,
-                min_backoff=int(settings.retry_min_backoff * 1000),
-                max_backoff=int(settings.retry_max_backoff * 1000),
-            ),
             AsyncIO(),
+            # After AsyncIO: after_worker_shutdown hooks run in reverse, so it closes clients before the loop stops.
+            RuntimeCleanup(runtime),
             *extra_middleware,
+            # Last: when it skips a message, every other before-hook has run, so their after_skip hooks balance.
+            JobStatusMiddleware(runtime, kinds, policy),
         ],
     )
-    kinds = {actor_name(kind.job_type): kind for kind in KINDS}
-    # Before Retries: its after_process_message then runs after Retries decided (hooks run in reverse).
-    broker.add_middleware(JobStatusMiddleware(runtime, kinds, policy), before=Retries)
-    broker.add_middleware(RuntimeCleanup(runtime), after=AsyncIO)
     for kind in KINDS:
-        declare_job_actor(broker, kind, runtime, policy)
+        declare_job_actor(broker, kind, runtime)
     return broker
 
 
-def declare_job_actor(broker: RabbitmqBroker, kind: JobKind, runtime: WorkerRuntime, policy: RetryPolicy) -> None:
-    """A Dramatiq actor that works the attempt the status middleware claimed for this message."""
+def declare_job_actor(broker: RabbitmqBroker, kind: JobKind, runtime: WorkerRuntime) -> None:
+    """A Dramatiq actor that works the attempt the status middleware claimed for this message.
+
+    Whatever goes wrong becomes a JobError (TIMEOUT, INTERNAL, or the one raised), for `decide` to judge.
+    """
     settings = runtime.settings
-    time_limit = settings.time_limit(kind.job_type)
+    spec = settings.job(kind.job_type)
 
     def work(job_id: str) -> None:
         attempt = runtime.attempts.get(job_id)
+        if attempt is None:
+            log.error("message for job %s reached the actor without a claim: not worked", job_id)
+            return
         try:
-            attempt.output = runtime.run(asyncio.wait_for(kind.work(attempt.job, runtime), timeout=time_limit))
-        except RetryableJobError as error:
-            raise policy.prepare(attempt.job["attempts"], error) from None
-        except PermanentJobError:
+            attempt.output = runtime.run(asyncio.wait_for(kind.work(attempt.job, runtime), timeout=spec.time_limit))
+        except JobError:
             raise
         except (TimeoutError, TimeLimitExceeded) as error:
-            timeout = RetryableJobError(f"attempt exceeded its {time_limit:.0f}s time limit", error_type="TIMEOUT")
-            raise policy.prepare(attempt.job["attempts"], timeout) from error
+            message = f"attempt exceeded its {spec.time_limit:.0f}s time limit"
+            raise RetryableJobError(message, error_type=JobErrorType.TIMEOUT) from error
         except Exception as error:
             log.exception("job %s attempt %d crashed", job_id, attempt.job["attempts"])
-            crashed = RetryableJobError(f"{type(error).__name__}: {error}"[:500], error_type="INTERNAL")
-            raise policy.prepare(attempt.job["attempts"], crashed) from error
+            crashed = f"{type(error).__name__}: {error}"[:500]
+            raise RetryableJobError(crashed, error_type=JobErrorType.INTERNAL) from error
 
-    work.__name__ = actor_name(kind.job_type)
+    work.__name__ = spec.actor_name
     dramatiq.actor(
         work,
         broker=broker,
-        actor_name=actor_name(kind.job_type),
-        queue_name=settings.queue_name(kind.job_type),
+        actor_name=spec.actor_name,
+        queue_name=spec.queue,
         throws=(PermanentJobError,),
         # Dramatiq's own limit is a backstop behind the attempt's asyncio timeout.
-        time_limit=int((time_limit + settings.lease_margin / 2) * 1000),
+        time_limit=int((spec.time_limit + settings.lease_margin / 2) * 1000),
     )
 
 

@@ -65,7 +65,7 @@ def batch_of(tag: str, size: int) -> list[dict[str, Any]]:
 async def raw_batch(sides: Sides, products: list[dict[str, Any]]) -> int:
     """The least a gateway must do for a batch: its documents inserted at once, its messages published."""
     settings = sides.settings
-    priority = settings.default_priority[JobType.SEARCH.name]
+    priority = settings.job(JobType.SEARCH).default_priority
     broker_priority = settings.broker_priority(JobType.SEARCH, priority)
     now = utcnow()
     documents, messages = [], []
@@ -81,7 +81,7 @@ async def raw_batch(sides: Sides, products: list[dict[str, Any]]) -> int:
                 product_code=product["product_code"],
                 product=stored,
                 priority=priority,
-                max_attempts=settings.max_attempts(JobType.SEARCH),
+                max_attempts=settings.job(JobType.SEARCH).max_attempts,
                 now=now,
                 message_id=message.message_id,
             )
@@ -137,7 +137,7 @@ async def measure(bench: Bench, sizes: EnqueueSizes, *, decompose: bool) -> dict
         database = BenchDatabase(settings)
         client = create_client(settings)  # configured like the gateway's
         publisher = Publisher(create_broker(settings, middleware=[]))
-        await publisher.start([settings.queue_name(JobType.SEARCH)])
+        await publisher.start([settings.job(JobType.SEARCH).queue])
         try:
             await database.reset()
             async with gateway(settings, bench) as service, aiohttp.ClientSession() as http:

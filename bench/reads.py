@@ -140,7 +140,7 @@ async def measure(bench: Bench, sizes: ReadsSizes) -> list[dict[str, Any]]:
         publisher = Publisher(create_broker(settings, middleware=[]))
         try:
             ids = await seed(database, stored)
-            await publisher.start(settings.queue_name(job_type) for job_type in JobType)
+            await publisher.start(settings.job(job_type).queue for job_type in JobType)
             main = MainDatabase.open(client, settings.mongo_db)
             async with (
                 gateway(settings, bench) as service,
@@ -168,7 +168,7 @@ class _Sides:
     ) -> None:
         self.url, self.http, self.jobs, self.reconciler, self.publisher = url, http, jobs, reconciler, publisher
         self.settings = settings
-        self.queues = [settings.queue_name(job_type) for job_type in JobType]
+        self.queues = [settings.job(job_type).queue for job_type in JobType]
 
     async def _get(self, path: str) -> None:
         async with self.http.get(f"{self.url}{path}") as response:

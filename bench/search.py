@@ -169,7 +169,7 @@ async def measure(bench: Bench, sizes: SearchSizes) -> list[dict[str, Any]]:
         stack.push_async_callback(database.close)
         await database.reset()
         publisher = Publisher(create_broker(settings, middleware=[]))
-        await publisher.start([settings.queue_name(JobType.SEARCH)])
+        await publisher.start([settings.job(JobType.SEARCH).queue])
         stack.push_async_callback(publisher.close)
         worker = await stack.enter_async_context(worker_pool(settings, "search", bench, threads=sizes.threads))
         raw = await stack.enter_async_context(raw_browser(settings, shop_url, sizes.threads, bench))

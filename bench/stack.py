@@ -112,7 +112,7 @@ class Bench:
 
 
 def figure_queues(settings: Settings) -> list[str]:
-    names = [settings.queue_name(job_type) for job_type in JobType] + [noop_queue(settings)]
+    names = [settings.job(job_type).queue for job_type in JobType] + [noop_queue(settings)]
     return [name + suffix for name in names for suffix in QUEUE_SUFFIXES]
 
 
@@ -292,14 +292,15 @@ async def _consuming(settings: Settings, queue: str, process: subprocess.Popen[b
 @contextlib.asynccontextmanager
 async def worker_pool(settings: Settings, pool: str, bench: Bench, *, threads: int) -> AsyncIterator[Service]:
     """The pool `lps worker POOL` runs (same Dramatiq command and environment), plus the probe module."""
-    command = worker_command(pool, settings, processes=1, threads=threads, shutdown_timeout=10)
+    spec = settings.job(JobType[pool.upper()])
+    command = worker_command(spec, processes=1, threads=threads, shutdown_timeout=10)
     # Extra modules follow the broker argument; the Dramatiq CLI imports them in every worker process.
     command.insert(command.index("actors.worker:setup") + 1, "bench.probe")
-    pool_env = {key: value for key, value in worker_environment(pool, threads).items() if key.startswith("dramatiq_")}
+    pool_env = {key: value for key, value in worker_environment(spec, threads).items() if key.startswith("dramatiq_")}
     env = child_environment(settings, pool_env | probe_environment(bench.probe_dir(settings), pool))
     log_path = bench.directory("logs") / f"{pool}-{time.monotonic_ns()}.log"
     process = spawn(command, env, log_path)
-    queue = settings.queue_name(JobType[pool.upper()])
+    queue = spec.queue
     try:
         await wait_for(
             lambda: _consuming(settings, queue, process, log_path), within=90, what=f"the {pool} pool", interval=0.3

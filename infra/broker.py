@@ -51,15 +51,12 @@ def create_broker(
     return broker
 
 
-def actor_name(job_type: JobType) -> str:
-    return job_type.name.lower()
-
-
 def job_message(settings: Settings, job_type: JobType, job_id: str, broker_priority: int) -> dramatiq.Message:
     """The message that tells a worker pool to work one job: the job id is all it carries."""
+    spec = settings.job(job_type)
     return dramatiq.Message(
-        queue_name=settings.queue_name(job_type),
-        actor_name=actor_name(job_type),
+        queue_name=spec.queue,
+        actor_name=spec.actor_name,
         args=(job_id,),
         kwargs={},
         options={"broker_priority": broker_priority},

@@ -60,7 +60,7 @@ class JobEnqueuer:
         job, one publish batch, one `enqueued_at` update.
         """
         settings = self._settings
-        priority = priority or settings.default_priority[JobType.SEARCH.name]
+        priority = priority or settings.job(JobType.SEARCH).default_priority
         broker_priority = settings.broker_priority(JobType.SEARCH, priority)
         now = utcnow()
         first_by_code: dict[str, dict[str, Any]] = {}
@@ -80,18 +80,18 @@ class JobEnqueuer:
                     product_code=code,
                     product=_stored_product(product),
                     priority=priority,
-                    max_attempts=settings.max_attempts(JobType.SEARCH),
+                    max_attempts=settings.job(JobType.SEARCH).max_attempts,
                     now=now,
                     message_id=message.message_id,
                 )
             )
 
-        outcome = await self._jobs.insert_search_jobs(documents)
-        confirmed = await self._publisher.publish([messages[doc["_id"]] for doc in outcome.created])
-        enqueued = {doc["_id"] for doc in outcome.created if messages[doc["_id"]].message_id in confirmed}
+        inserted = await self._jobs.insert_search_jobs(documents)
+        confirmed = await self._publisher.publish([messages[doc["_id"]] for doc in inserted.created])
+        enqueued = {doc["_id"] for doc in inserted.created if messages[doc["_id"]].message_id in confirmed}
         await self._jobs.mark_enqueued(list(enqueued), utcnow())
 
-        created = {doc["product_code"]: doc for doc in outcome.created}
+        created = {doc["product_code"]: doc for doc in inserted.created}
         answered: set[str] = set()
         submissions = []
         for product in products:
@@ -100,7 +100,7 @@ class JobEnqueuer:
                 job, duplicate = created[code], code in answered
                 was_enqueued: bool | None = None if duplicate else job["_id"] in enqueued
             else:
-                job, duplicate, was_enqueued = outcome.existing[code], True, None
+                job, duplicate, was_enqueued = inserted.existing[code], True, None
             answered.add(code)
             submissions.append(Submission(code, str(job["_id"]), job["status"], duplicate, was_enqueued))
         return submissions
@@ -108,8 +108,8 @@ class JobEnqueuer:
     async def redrive(self, job_id: ObjectId) -> dict[str, Any]:
         """Put a DEAD job back to PENDING with fresh attempts (history kept) and publish it.
 
-        Raises JobNotFound, JobNotRetryable (not DEAD), or DuplicateKeyError (its product has another
-        active search: re-driving it would break the one-active-job rule).
+        Raises JobNotFound, JobNotRetryable (not DEAD), or ActiveJobExists (its product has another active
+        search: re-driving it would break the one-active-job rule).
         """
         current = await self._jobs.get_current(job_id)
         if current is None:
@@ -118,7 +118,7 @@ class JobEnqueuer:
         job = await self._jobs.redrive(
             job_id,
             now=utcnow(),
-            max_attempts=self._settings.max_attempts(JobType[current["job_type"]]),
+            max_attempts=self._settings.job(JobType[current["job_type"]]).max_attempts,
             message_id=message.message_id,
         )
         if job is None:

@@ -15,8 +15,9 @@ from bson import ObjectId
 from pymongo import ReturnDocument, UpdateOne
 from pymongo.errors import BulkWriteError, DuplicateKeyError
 
+from infra.lifecycle import attempts_exhausted, error_document
 from infra.mongo import MainDatabase
-from schemas.codes import JobStatus, JobType
+from schemas.codes import AttemptOutcome, JobErrorType, JobStatus, JobType
 
 DUPLICATE_KEY = 11000
 #: How often an insert is retried for products whose active job ended between the insert and the lookup.
@@ -63,8 +64,12 @@ def parse_job_id(job_id: str) -> ObjectId | None:
     return ObjectId(job_id) if isinstance(job_id, str) and ObjectId.is_valid(job_id) and len(job_id) == 24 else None
 
 
+class ActiveJobExists(Exception):
+    """The product already has another active SEARCH job (the one-active-job index refused the change)."""
+
+
 @dataclass(slots=True)
-class InsertOutcome:
+class Inserted:
     created: list[dict[str, Any]] = field(default_factory=list)
     #: product_code -> the active job that already held the product (the "duplicate" answer).
     existing: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -75,7 +80,7 @@ HISTORY_LIMIT = 20
 
 
 def history_entry(
-    job: dict[str, Any], *, finished_at: datetime, outcome: str, error: dict[str, Any] | None = None
+    job: dict[str, Any], *, finished_at: datetime, outcome: AttemptOutcome, error: dict[str, Any] | None = None
 ) -> dict[str, Any]:
     """The record of the attempt `job` is in (its `attempts`, `worker` and `started_at`)."""
     entry = {
@@ -83,7 +88,7 @@ def history_entry(
         "worker": job.get("worker"),
         "started_at": job.get("started_at"),
         "finished_at": finished_at,
-        "outcome": outcome,
+        "outcome": str(outcome),
     }
     if error is not None:
         entry["error"] = error
@@ -99,22 +104,22 @@ class JobRepository:
         self._jobs = db.jobs()
         self._jobs_stale_ok = db.jobs(stale_ok=True)
 
-    async def insert_search_jobs(self, documents: Sequence[dict[str, Any]]) -> InsertOutcome:
+    async def insert_search_jobs(self, documents: Sequence[dict[str, Any]]) -> Inserted:
         """One unordered batch insert; products that already have an active job get that job back."""
-        outcome = InsertOutcome()
+        inserted = Inserted()
         pending = list(documents)
         for _ in range(_DUPLICATE_RACE_ROUNDS):
             if not pending:
                 break
             rejected = await self._insert_unordered(pending)
-            outcome.created += [doc for index, doc in enumerate(pending) if index not in rejected]
+            inserted.created += [doc for index, doc in enumerate(pending) if index not in rejected]
             duplicates = [pending[index] for index in sorted(rejected)]
-            outcome.existing.update(await self._active_search_jobs(doc["product_code"] for doc in duplicates))
+            inserted.existing.update(await self._active_search_jobs(doc["product_code"] for doc in duplicates))
             # A product whose active job ended between our insert and the lookup is free again: retry it.
-            pending = [doc for doc in duplicates if doc["product_code"] not in outcome.existing]
+            pending = [doc for doc in duplicates if doc["product_code"] not in inserted.existing]
         if pending:
             raise RuntimeError(f"products kept flapping between active and ended: {len(pending)}")
-        return outcome
+        return inserted
 
     async def _insert_unordered(self, documents: list[dict[str, Any]]) -> set[int]:
         """Insert; return the indexes refused as duplicates of an active job. Other write errors raise."""
@@ -164,13 +169,10 @@ class JobRepository:
                 counts[job_type][status] = row["n"]
         return counts
 
-    # The status machine. Each transition is one conditional update on (_id, expected state):
-    #   PENDING --claim--> RUNNING --complete--> DONE
-    #   RUNNING --schedule_retry--> PENDING (run_after, last_error; still active)
-    #   RUNNING --kill--> DEAD
-    #   RUNNING with an expired lease --take_over--> RUNNING (the lost attempt goes into history)
-    # The finishing transitions match the attempt number too, so a worker whose lease expired and was
-    # taken over cannot overwrite the new holder's outcome.
+    # The status machine (the whole map, and who moves a job out of each status: infra/lifecycle.py). Each
+    # transition is one conditional update on (_id, expected state). The finishing transitions match the
+    # attempt number too, so a worker whose lease expired and was taken over cannot overwrite the new holder's
+    # outcome.
 
     def _running(self, worker: str, now: datetime, lease_until: datetime) -> dict[str, Any]:
         return {
@@ -184,39 +186,64 @@ class JobRepository:
     async def claim(
         self, job_id: ObjectId, *, worker: str, now: datetime, lease_until: datetime
     ) -> dict[str, Any] | None:
+        """PENDING -> RUNNING for this worker, one more attempt counted."""
         return await self._jobs.find_one_and_update(
             {"_id": job_id, "status": JobStatus.PENDING.name},
             {"$set": self._running(worker, now, lease_until), "$inc": {"attempts": 1}},
             return_document=ReturnDocument.AFTER,
         )
 
-    async def take_over(
-        self, job_id: ObjectId, *, worker: str, now: datetime, lease_until: datetime
+    async def lost_attempt(self, job_id: ObjectId, *, now: datetime) -> dict[str, Any] | None:
+        """The job, when it is RUNNING under a lease that expired before `now` (its worker stopped)."""
+        return await self._jobs.find_one({"_id": job_id, "status": JobStatus.RUNNING.name, "lease_until": {"$lt": now}})
+
+    async def recover_lost(
+        self,
+        job: dict[str, Any],
+        *,
+        now: datetime,
+        take_over: tuple[str, datetime] | None = None,
+        message_id: str | None = None,
     ) -> dict[str, Any] | None:
-        """Claim a RUNNING job whose lease expired (its worker died); records the lost attempt."""
-        stale = await self._jobs.find_one(
-            {"_id": job_id, "status": JobStatus.RUNNING.name, "lease_until": {"$lt": now}}
-        )
-        if stale is None:
-            return None
-        lost = history_entry(
-            stale,
-            finished_at=now,
-            outcome="LOST",
-            error={
-                "type": "WORKER_LOST",
-                "message": "the worker stopped during the attempt (lease expired)",
-                "at": now,
-            },
-        )
+        """A RUNNING job whose lease expired: its lost attempt goes into history, and then
+
+        - DEAD (ATTEMPTS_EXHAUSTED) when that attempt was its last, whoever asks;
+        - with `take_over=(worker, lease_until)`: RUNNING again for that worker, one more attempt counted;
+        - otherwise PENDING again under `message_id` (the reconciler publishes that message).
+
+        Returns the job as it now is, or None when it moved meanwhile (its worker came back, or another
+        reconciler or message got there first).
+        """
+        exhausted = attempts_exhausted(job)
+        error_type = JobErrorType.ATTEMPTS_EXHAUSTED if exhausted else JobErrorType.WORKER_LOST
+        error = error_document(error_type, "the worker stopped during the attempt (lease expired)", now)
+        update: dict[str, Any] = {
+            "$set": {"last_error": error, "updated_at": now},
+            "$push": _push_history(history_entry(job, finished_at=now, outcome=AttemptOutcome.LOST, error=error)),
+        }
+        if exhausted:
+            update["$set"] |= {"status": JobStatus.DEAD.name, "finished_at": now}
+            update["$unset"] = {"active": "", "lease_until": ""}
+        elif take_over is not None:
+            worker, lease_until = take_over
+            update["$set"] |= self._running(worker, now, lease_until)
+            update["$inc"] = {"attempts": 1}
+        else:
+            update["$set"] |= {
+                "status": JobStatus.PENDING.name,
+                "run_after": now,
+                "enqueued_at": now,
+                "message_id": message_id,
+            }
+            update["$unset"] = {"lease_until": ""}
         return await self._jobs.find_one_and_update(
             {
-                "_id": job_id,
+                "_id": job["_id"],
                 "status": JobStatus.RUNNING.name,
-                "attempts": stale["attempts"],
-                "lease_until": stale["lease_until"],
+                "attempts": job["attempts"],
+                "lease_until": job["lease_until"],
             },
-            {"$set": self._running(worker, now, lease_until), "$inc": {"attempts": 1}, "$push": _push_history(lost)},
+            update,
             return_document=ReturnDocument.AFTER,
         )
 
@@ -226,14 +253,14 @@ class JobRepository:
         )
         return result.modified_count == 1
 
-    async def complete(self, job: dict[str, Any], *, now: datetime, outcome: dict[str, Any]) -> bool:
+    async def complete(self, job: dict[str, Any], *, now: datetime, output: dict[str, Any]) -> bool:
         """RUNNING -> DONE with the attempt's output (`result` for SEARCH, `delivery` for OUTBOX)."""
         return await self._finish_attempt(
             job,
             {
-                "$set": {"status": JobStatus.DONE.name, "finished_at": now, "updated_at": now, **outcome},
+                "$set": {"status": JobStatus.DONE.name, "finished_at": now, "updated_at": now, **output},
                 "$unset": {"active": "", "lease_until": ""},
-                "$push": _push_history(history_entry(job, finished_at=now, outcome="DONE")),
+                "$push": _push_history(history_entry(job, finished_at=now, outcome=AttemptOutcome.DONE)),
             },
         )
 
@@ -251,7 +278,7 @@ class JobRepository:
                     "updated_at": now,
                 },
                 "$unset": {"lease_until": ""},
-                "$push": _push_history(history_entry(job, finished_at=now, outcome="RETRY", error=error)),
+                "$push": _push_history(history_entry(job, finished_at=now, outcome=AttemptOutcome.RETRY, error=error)),
             },
         )
 
@@ -262,7 +289,7 @@ class JobRepository:
             {
                 "$set": {"status": JobStatus.DEAD.name, "last_error": error, "finished_at": now, "updated_at": now},
                 "$unset": {"active": "", "lease_until": ""},
-                "$push": _push_history(history_entry(job, finished_at=now, outcome="DEAD", error=error)),
+                "$push": _push_history(history_entry(job, finished_at=now, outcome=AttemptOutcome.DEAD, error=error)),
             },
         )
 
@@ -285,8 +312,16 @@ class JobRepository:
     ) -> dict[str, Any] | None:
         """DEAD -> PENDING with fresh attempts; history is kept. None when the job is not DEAD.
 
-        Raises DuplicateKeyError when its product already has another active SEARCH job.
+        Raises ActiveJobExists when its product already has another active SEARCH job.
         """
+        try:
+            return await self._redrive(job_id, now=now, max_attempts=max_attempts, message_id=message_id)
+        except DuplicateKeyError:
+            raise ActiveJobExists(job_id) from None
+
+    async def _redrive(
+        self, job_id: ObjectId, *, now: datetime, max_attempts: int, message_id: str
+    ) -> dict[str, Any] | None:
         return await self._jobs.find_one_and_update(
             {"_id": job_id, "status": JobStatus.DEAD.name},
             {
@@ -349,46 +384,9 @@ class JobRepository:
         cursor = self._jobs.find({"status": JobStatus.RUNNING.name, "lease_until": {"$lt": expired_before}})
         return await cursor.limit(limit).to_list()
 
-    async def recover_expired(self, job: dict[str, Any], *, now: datetime, message_id: str) -> str | None:
-        """A RUNNING job whose worker vanished: PENDING again (or DEAD when it was its last attempt).
-
-        Returns the new status, or None when the job moved meanwhile (its worker came back, or another
-        reconciler or a message's take-over got there first).
-        """
-        error = {"type": "WORKER_LOST", "message": "the worker stopped during the attempt (lease expired)", "at": now}
-        lost = history_entry(job, finished_at=now, outcome="LOST", error=error)
-        exhausted = job["attempts"] >= job["max_attempts"]
-        update: dict[str, Any] = {
-            "$set": {"last_error": error, "updated_at": now},
-            "$unset": {"lease_until": ""},
-            "$push": _push_history(lost),
-        }
-        if exhausted:
-            update["$set"] |= {"status": JobStatus.DEAD.name, "finished_at": now}
-            update["$unset"]["active"] = ""
-        else:
-            update["$set"] |= {
-                "status": JobStatus.PENDING.name,
-                "run_after": now,
-                "enqueued_at": now,
-                "message_id": message_id,
-            }
-        result = await self._jobs.update_one(
-            {
-                "_id": job["_id"],
-                "status": JobStatus.RUNNING.name,
-                "attempts": job["attempts"],
-                "lease_until": job["lease_until"],
-            },
-            update,
-        )
-        if result.modified_count != 1:
-            return None
-        return JobStatus.DEAD.name if exhausted else JobStatus.PENDING.name
-
     async def kill_dead_lettered(self, job_id: ObjectId, *, now: datetime, queue: str) -> bool:
         """A message the broker dead-lettered: its job, if still active, is DEAD (never only in .XQ)."""
-        error = {"type": "DEAD_LETTER", "message": f"the message was dead-lettered to {queue}", "at": now}
+        error = error_document(JobErrorType.DEAD_LETTER, f"the message was dead-lettered to {queue}", now)
         result = await self._jobs.update_one(
             {"_id": job_id, "status": {"$in": [JobStatus.PENDING.name, JobStatus.RUNNING.name]}},
             {

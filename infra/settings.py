@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any, Self
 
 from schemas.codes import JobType, Priority
+from schemas.offers import SourceName
 
 
 def _parse_map(text: str) -> dict[str, str]:
@@ -58,9 +59,19 @@ class Settings:
     coupang_max_pages: int = 2
     naver_display: int = 100
     naver_sort: str = "sim"
-    search_sources: tuple[str, ...] = ("coupang", "naver")
+    # The sources this deployment searches: used when a product names none, and the only ones a product may name.
+    search_sources: tuple[str, ...] = (SourceName.COUPANG, SourceName.NAVER)
+    # TEST ONLY: lets the static source's keyword directives (#fail, #slow=N, #crash, …) misbehave on purpose.
+    # Off, they are plain keyword text: no client can make a worker crash or stall through a keyword.
+    test_directives: bool = False
+    # Per job type (read through `Settings.job`): attempts, time limit, pool size, metrics port.
     search_max_attempts: int = 5
     outbox_max_attempts: int = 8
+    # Searches are heavy (a browser each): few threads; deliveries are light HTTP calls: many.
+    search_processes: int = 1
+    search_threads: int = 2
+    outbox_processes: int = 1
+    outbox_threads: int = 16
     retry_min_backoff: float = 5.0
     # Well below RabbitMQ's 30-minute consumer_timeout: delayed retries are held unacked.
     retry_max_backoff: float = 600.0
@@ -132,18 +143,48 @@ class Settings:
     def with_overrides(self, **changes: Any) -> Self:
         return replace(self, **changes)
 
-    def queue_name(self, job_type: JobType) -> str:
-        """The RabbitMQ queue a job type's messages go to (`search`, `outbox`, with the prefix)."""
-        return f"{self.queue_prefix}{job_type.name.lower()}"
+    def job(self, job_type: JobType) -> JobSpec:
+        """Everything about one job type, from the `LPS_<TYPE>_*` settings above."""
+        name = job_type.name.lower()
+        return JobSpec(
+            job_type=job_type,
+            queue=f"{self.queue_prefix}{name}",
+            actor_name=name,
+            max_attempts=getattr(self, f"{name}_max_attempts"),
+            time_limit=getattr(self, f"{name}_time_limit"),
+            default_priority=self.default_priority[job_type.name],
+            processes=getattr(self, f"{name}_processes"),
+            threads=getattr(self, f"{name}_threads"),
+            metrics_port=getattr(self, f"{name}_metrics_port"),
+        )
 
     def broker_priority(self, job_type: JobType, priority: str | None) -> int:
-        return self.priority_levels[priority or self.default_priority[job_type.name]]
+        return self.priority_levels[priority or self.job(job_type).default_priority]
 
-    def max_attempts(self, job_type: JobType) -> int:
-        return self.search_max_attempts if job_type is JobType.SEARCH else self.outbox_max_attempts
 
-    def time_limit(self, job_type: JobType) -> float:
-        return self.search_time_limit if job_type is JobType.SEARCH else self.outbox_time_limit
+@dataclass(frozen=True, slots=True)
+class JobSpec:
+    """One job type as the gateway, the workers and the tools see it: the one declaration they all read."""
+
+    job_type: JobType
+    #: The RabbitMQ queue of its messages (`search`, `outbox`, with LPS_QUEUE_PREFIX) and its worker pool.
+    queue: str
+    #: The Dramatiq actor that works it.
+    actor_name: str
+    max_attempts: int
+    #: Seconds one attempt may take; its lease is this plus LPS_LEASE_MARGIN.
+    time_limit: float
+    default_priority: str
+    #: The pool's default size (`lps worker` flags override it).
+    processes: int
+    threads: int
+    #: Where the pool serves its Prometheus metrics (0: not served).
+    metrics_port: int
+
+    @property
+    def pool(self) -> str:
+        """The pool's name on the command line (`lps worker search`)."""
+        return self.job_type.name.lower()
 
 
 #: Other accepted names (the design writes the Naver pair as LPS_NAVER_CLIENT_ID / SECRET).

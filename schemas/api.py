@@ -6,13 +6,14 @@ from marshmallow import RAISE, Schema, fields, pre_load, validate
 
 from schemas.codes import ErrorType, JobStatus, JobType, Priority
 from schemas.envelope import drop_none
+from schemas.offers import SourceName
 
 PRODUCT_CODE_PATTERN = r"^[A-Za-z0-9._:-]{1,64}$"
 MAX_PRODUCTS_PER_REQUEST = 1000
 MAX_BODY_BYTES = 1024 * 1024
 MAX_TARGET_PRICE = 10**13
 #: Source names a product may ask for; the workers own their implementations.
-SOURCE_NAMES = ("coupang", "naver", "static")
+SOURCE_NAMES = tuple(SourceName)
 
 
 class BatchTooLarge(Exception):

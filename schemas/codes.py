@@ -58,10 +58,6 @@ class JobStatus(_NamedIntEnum):
     DEAD = 4
 
 
-#: Statuses in which a job holds the product_code's "one active job" slot.
-ACTIVE_STATUSES = (JobStatus.PENDING, JobStatus.RUNNING)
-
-
 class JobType(_NamedIntEnum):
     SEARCH = 1  # heavy: a browser search
     OUTBOX = 2  # light: delivery to the external API
@@ -71,3 +67,28 @@ class Priority(StrEnum):
     HIGH = "HIGH"
     NORMAL = "NORMAL"
     LOW = "LOW"
+
+
+class AttemptOutcome(StrEnum):
+    """How one attempt ended: the `outcome` of a `history` entry."""
+
+    DONE = "DONE"  # the job is DONE
+    RETRY = "RETRY"  # failed; the job is PENDING again until `run_after`
+    DEAD = "DEAD"  # failed for good (permanent error or attempts exhausted)
+    LOST = "LOST"  # its worker stopped mid-attempt (lease expired); recorded by whoever recovered the job
+
+
+class JobErrorType(StrEnum):
+    """`last_error.type` / history `error.type` written by LPS itself (sources add their own outcomes,
+    e.g. BLOCKED or PARSE_FAIL, and deliveries DELIVERY_*)."""
+
+    WORKER_LOST = "WORKER_LOST"  # the worker stopped during the attempt; the job is retried
+    ATTEMPTS_EXHAUSTED = "ATTEMPTS_EXHAUSTED"  # the worker stopped during the job's last attempt
+    DEAD_LETTER = "DEAD_LETTER"  # the broker dead-lettered the job's message
+    TIMEOUT = "TIMEOUT"  # the attempt exceeded its time limit
+    INTERNAL = "INTERNAL"  # an unexpected exception in LPS's own code
+    CONFIG = "CONFIG"  # the deployment cannot run this job (missing credentials, source not enabled)
+    SOURCE_MISSING = "SOURCE_MISSING"  # a delivery whose search job no longer exists
+    DELIVERY_UNREACHABLE = "DELIVERY_UNREACHABLE"
+    DELIVERY_FAILED = "DELIVERY_FAILED"
+    DELIVERY_REJECTED = "DELIVERY_REJECTED"

@@ -7,6 +7,14 @@ from enum import StrEnum
 from typing import Any
 
 
+class SourceName(StrEnum):
+    """The shopping sources a search can ask. `static` is a deterministic local source for tests and benchmarks."""
+
+    COUPANG = "coupang"
+    NAVER = "naver"
+    STATIC = "static"
+
+
 class Delivery(StrEnum):
     ROCKET = "ROCKET"
     ROCKET_FRESH = "ROCKET_FRESH"

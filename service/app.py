@@ -69,7 +69,7 @@ async def _ensure_indexes_until_done(database: MainDatabase, settings: Settings)
 async def broker_context(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
     publisher = Publisher(create_broker(settings, middleware=[]))
-    await publisher.start(settings.queue_name(job_type) for job_type in JobType)
+    await publisher.start(settings.job(job_type).queue for job_type in JobType)
     app[PUBLISHER] = publisher
     yield
     await publisher.close()

@@ -10,11 +10,10 @@ from typing import Any
 from aiohttp import web
 from aiohttp_apigami import docs, match_info_schema, querystring_schema, request_schema, response_schema
 from marshmallow import Schema, ValidationError, fields
-from pymongo.errors import DuplicateKeyError
 
 from infra.broker import AMQP_ERRORS
 from infra.enqueue import JobNotFound, JobNotRetryable
-from infra.jobs import parse_job_id
+from infra.jobs import ActiveJobExists, parse_job_id
 from infra.mongo import MONGO_UNAVAILABLE
 from schemas.api import (
     BatchTooLarge,
@@ -64,6 +63,17 @@ async def load_json_body(request: web.Request, schema: Schema) -> dict[str, Any]
         raise ApiError(ErrorType.INVALID_REQUEST_DATA, "invalid request data", errors=error.messages) from None
 
 
+def refuse_disabled_sources(products: list[dict[str, Any]], enabled: tuple[str, ...]) -> None:
+    """A product may only name sources this deployment enables (LPS_SEARCH_SOURCES): never a test-only one."""
+    errors = {}
+    for index, product in enumerate(products):
+        if refused := [name for name in product.get("sources") or () if name not in enabled]:
+            message = f"not enabled in this deployment: {', '.join(refused)} (enabled: {', '.join(enabled)})"
+            errors[index] = {"sources": [message]}
+    if errors:
+        raise ApiError(ErrorType.INVALID_REQUEST_DATA, "invalid request data", errors={"products": errors})
+
+
 @docs(
     tags=["search"],
     summary="Enqueue lowest-price searches",
@@ -75,6 +85,7 @@ async def load_json_body(request: web.Request, schema: Schema) -> dict[str, Any]
 @response_schema(SearchResponseSchema, 200)
 async def post_search(request: web.Request) -> web.Response:
     body = await load_json_body(request, SearchRequestSchema())
+    refuse_disabled_sources(body["products"], request.app[SETTINGS].search_sources)
     priority = body["priority"].value if body["priority"] else None
     submissions = await request.app[ENQUEUER].submit_search(body["products"], priority)
     return envelope_response(ErrorType.SUCCESS, jobs=[asdict(s) for s in submissions])
@@ -131,7 +142,7 @@ async def retry_job(request: web.Request) -> web.Response:
         raise ApiError(
             ErrorType.LPS_JOB_NOT_RETRYABLE, f"only a DEAD job can be re-driven; this one is {status}"
         ) from None
-    except DuplicateKeyError:
+    except ActiveJobExists:
         raise ApiError(
             ErrorType.DB_ALREADY_SAME_KEY, "its product already has an active search job; re-drive refused"
         ) from None
@@ -155,7 +166,7 @@ async def compute_stats(app: web.Application) -> dict[str, Any]:
     stats = {status.name: sum(counts[status.name] for counts in by_type.values()) for status in JobStatus}
     body: dict[str, Any] = {"stats": stats, "by_type": by_type, "reconciler": await app[RECONCILER_LOG].totals()}
     settings = app[SETTINGS]
-    queue_names = {job_type.name.lower(): settings.queue_name(job_type) for job_type in JobType}
+    queue_names = {job_type.name.lower(): settings.job(job_type).queue for job_type in JobType}
     try:
         info = await app[PUBLISHER].queue_info(queue_names.values())
     except AMQP_ERRORS:

@@ -48,6 +48,8 @@ def settings(mongo_url: str, run_id: str) -> Iterator[Settings]:
         mongo_db=f"lps_test_{run_id}_{number}",
         queue_prefix=prefix,
         search_sources=("static",),
+        # The static source's misbehaving keywords (#fail, #slow=N, #crash, …) are test-only: on for tests.
+        test_directives=True,
         # Worker pools of tests serve no metrics unless a test gives them free ports (a dev stack may hold 9191).
         search_metrics_port=0,
         outbox_metrics_port=0,

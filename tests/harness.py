@@ -76,7 +76,7 @@ async def worker_pool(
             *command, env=os.environ | settings.to_env(), stdout=log, stderr=log, start_new_session=True
         )
     workers = WorkerPool(process, log_path)
-    queue = settings.queue_name(JobType[pool.upper()])
+    queue = settings.job(JobType[pool.upper()]).queue
     try:
         await eventually(
             lambda: _consuming(settings.amqp_url, queue, process), within=60, what=f"{pool} pool to consume"

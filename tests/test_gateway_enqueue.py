@@ -54,7 +54,7 @@ async def test_enqueue_records_a_pending_job_and_publishes_its_message(client: T
     assert job["max_attempts"] == settings.search_max_attempts
     assert job["enqueued_at"] >= job["created_at"]
 
-    [queued] = await asyncio.to_thread(drain, settings.amqp_url, settings.queue_name(JobType.SEARCH))
+    [queued] = await asyncio.to_thread(drain, settings.amqp_url, settings.job(JobType.SEARCH).queue)
     assert queued.message.args == (answer["job_id"],)
     assert queued.message.actor_name == "search"
     assert queued.message.message_id == job["message_id"]
@@ -65,7 +65,7 @@ async def test_priority_maps_to_the_broker_priority_of_the_message(client: TestC
     await post_search(client, [{"product_code": "HI", "keyword": "a"}], priority="HIGH")
     await post_search(client, [{"product_code": "LO", "keyword": "b"}], priority="LOW")
 
-    queued = await asyncio.to_thread(drain, settings.amqp_url, settings.queue_name(JobType.SEARCH))
+    queued = await asyncio.to_thread(drain, settings.amqp_url, settings.job(JobType.SEARCH).queue)
     # RabbitMQ hands out the highest priority first, whatever the publish order.
     assert [q.priority for q in queued] == [9, 1]
     jobs = {job["product_code"]: job for job in await stored_jobs(settings)}
@@ -87,7 +87,7 @@ async def test_product_with_an_active_job_gets_that_job_back_as_duplicate(client
     assert new["duplicate"] is False
     assert new["enqueued"] is True
     assert len(await stored_jobs(settings)) == 2
-    queued = await asyncio.to_thread(drain, settings.amqp_url, settings.queue_name(JobType.SEARCH))
+    queued = await asyncio.to_thread(drain, settings.amqp_url, settings.job(JobType.SEARCH).queue)
     assert len(queued) == 2
 
 
@@ -108,7 +108,7 @@ async def test_product_code_repeated_in_one_request_is_enqueued_once(client: Tes
     jobs = await stored_jobs(settings, {"product_code": "R"})
     assert len(jobs) == 1
     assert jobs[0]["product"]["keyword"] == "first"
-    queued = await asyncio.to_thread(drain, settings.amqp_url, settings.queue_name(JobType.SEARCH))
+    queued = await asyncio.to_thread(drain, settings.amqp_url, settings.job(JobType.SEARCH).queue)
     assert sorted(q.message.args[0] for q in queued) == sorted([r1["job_id"], s["job_id"]])
 
 
@@ -119,7 +119,7 @@ async def test_fifty_concurrent_posts_of_one_code_leave_exactly_one_active_job(c
     assert len(job_ids) == 1
     assert sum(not body["jobs"][0]["duplicate"] for body in bodies) == 1
     assert len(await stored_jobs(settings, {"product_code": "RACE", "active": True})) == 1
-    queued = await asyncio.to_thread(drain, settings.amqp_url, settings.queue_name(JobType.SEARCH))
+    queued = await asyncio.to_thread(drain, settings.amqp_url, settings.job(JobType.SEARCH).queue)
     assert [q.message.args[0] for q in queued] == list(job_ids)
 
 

@@ -67,6 +67,6 @@ async def test_a_sustained_burst_loses_no_job_and_the_counts_reconcile(
     assert stats["by_type"]["SEARCH"] == {"PENDING": 0, "RUNNING": 0, "DONE": PRODUCTS, "DEAD": 0}
     assert stats["queues"]["search"]["messages"] == 0
     assert stats["queues"]["search"]["delayed"] == 0
-    leftover = await asyncio.to_thread(drain, settings.amqp_url, settings.queue_name(JobType.SEARCH))
+    leftover = await asyncio.to_thread(drain, settings.amqp_url, settings.job(JobType.SEARCH).queue)
     assert leftover == []
     print(f"\n{PRODUCTS} products: all DONE in {elapsed:.1f}s ({PRODUCTS / elapsed:.0f} jobs/s)")

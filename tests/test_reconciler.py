@@ -59,7 +59,7 @@ class Stack:
         return document
 
     async def queued(self, job_type: JobType = JobType.SEARCH) -> list[str]:
-        messages = await asyncio.to_thread(drain, self.settings.amqp_url, self.settings.queue_name(job_type))
+        messages = await asyncio.to_thread(drain, self.settings.amqp_url, self.settings.job(job_type).queue)
         return [queued.message.args[0] for queued in messages]
 
 
@@ -70,7 +70,7 @@ async def stack(settings: Settings) -> AsyncIterator[Stack]:
     database = MainDatabase.open(client, settings.mongo_db)
     await ensure_indexes(database, settings)
     publisher = Publisher(create_broker(settings, middleware=[]))
-    await publisher.start(settings.queue_name(job_type) for job_type in JobType)
+    await publisher.start(settings.job(job_type).queue for job_type in JobType)
     yield Stack(settings, JobRepository(database), database, publisher)
     await publisher.close()
     await client.close()
@@ -148,7 +148,7 @@ async def test_an_expired_lease_on_the_last_attempt_is_dead(stack: Stack):
 async def test_dead_letters_become_dead_jobs_and_undecodable_ones_are_kept(stack: Stack):
     pending = await stack.insert(enqueued_at=utcnow())
     already_dead = await stack.insert(status="DEAD", enqueued_at=utcnow())
-    queue = stack.settings.queue_name(JobType.SEARCH) + ".XQ"
+    queue = stack.settings.job(JobType.SEARCH).queue + ".XQ"
     bodies = [message_for_job(stack.settings, job).encode() for job in (pending, already_dead)] + [b"\xff not json"]
     await asyncio.to_thread(publish_raw, stack.settings.amqp_url, queue, bodies)
 

@@ -60,7 +60,7 @@ async def test_a_dead_job_is_pending_again_with_fresh_attempts_and_its_history(c
     assert (job["status"], job["attempts"], job["max_attempts"]) == ("PENDING", 0, settings.search_max_attempts)
     assert [entry["outcome"] for entry in job["history"]] == ["RETRY", "DEAD"]
     assert "finished_at" not in job
-    queued = await asyncio.to_thread(drain, settings.amqp_url, settings.queue_name(JobType.SEARCH))
+    queued = await asyncio.to_thread(drain, settings.amqp_url, settings.job(JobType.SEARCH).queue)
     assert [(q.message.args[0], q.priority) for q in queued] == [(str(dead["_id"]), settings.priority_levels["HIGH"])]
 
 

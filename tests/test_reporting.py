@@ -115,7 +115,7 @@ class Seeder:
             per_source[name] = summary
         result = summarize(answered, at)
         result["sources"] = per_source
-        assert await self.jobs.complete(job, now=at, outcome={"result": result})
+        assert await self.jobs.complete(job, now=at, output={"result": result})
         await self.history.record(job | {"result": result})
         return job
 
@@ -128,7 +128,7 @@ class Seeder:
     async def delivered(self, search: dict, at: datetime, ms: int) -> None:
         job = await self.running(JobType.OUTBOX, search["product_code"], at, search["_id"])
         delivery = {"status_code": 200, "ms": ms, "delivered_at": at}
-        assert await self.jobs.complete(job, now=at, outcome={"delivery": delivery})
+        assert await self.jobs.complete(job, now=at, output={"delivery": delivery})
 
 
 async def seed(db: MainDatabase) -> None:

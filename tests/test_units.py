@@ -65,8 +65,8 @@ def test_settings_name_the_variable_of_a_bad_value():
 
 def test_queue_names_carry_the_prefix():
     settings = Settings(queue_prefix="dev_")
-    assert settings.queue_name(JobType.SEARCH) == "dev_search"
-    assert settings.queue_name(JobType.OUTBOX) == "dev_outbox"
+    assert settings.job(JobType.SEARCH).queue == "dev_search"
+    assert settings.job(JobType.OUTBOX).queue == "dev_outbox"
 
 
 def test_settings_survive_the_trip_through_a_child_environment():

@@ -4,8 +4,6 @@ server, and a local aiohttp receiver standing in for the back office's API."""
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -17,6 +15,7 @@ from aiohttp.test_utils import TestClient
 from infra.broker import Publisher, create_broker, job_message
 from infra.settings import Settings
 from schemas.codes import JobType
+from schemas.signature import verify_signature
 from service.app import create_app
 from tests.harness import JobsView, Receiver, eventually, stop_pool, worker_pool
 
@@ -83,8 +82,7 @@ async def test_job_goes_pending_running_done_and_its_result_is_delivered_once_si
     assert outbox["delivery"]["status_code"] == 200
     [delivery] = receiver.deliveries
     assert delivery["headers"]["Idempotency-Key"] == str(outbox["_id"])
-    expected = "sha256=" + hmac.new(SECRET.encode(), delivery["body"], hashlib.sha256).hexdigest()
-    assert hmac.compare_digest(delivery["headers"]["X-LPS-Signature"], expected)
+    assert verify_signature(delivery["body"], SECRET, delivery["headers"]["X-LPS-Signature"])
     payload = json.loads(delivery["body"])
     assert payload["job_id"] == job_id
     assert payload["product_code"] == "E2E-1"

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Awaitable, Callable, Iterator
 from typing import TYPE_CHECKING
 
-from infra.settings import Settings
+from infra.settings import JobSpec, Settings
 from schemas.codes import JobType
 
 if TYPE_CHECKING:
@@ -55,27 +55,24 @@ def cmd_gateway(args: argparse.Namespace) -> int:
     return 0
 
 
-#: Pool defaults: searches are heavy (a browser each), deliveries are light HTTP calls.
-POOL_DEFAULTS = {"search": {"processes": 1, "threads": 2}, "outbox": {"processes": 1, "threads": 16}}
+#: The pools `lps worker` runs: one per job type.
+POOLS = {job_type.name.lower(): job_type for job_type in JobType}
 
 
-def worker_command(
-    pool: str, settings: Settings, *, processes: int, threads: int, shutdown_timeout: float
-) -> list[str]:
+def worker_command(spec: JobSpec, *, processes: int, threads: int, shutdown_timeout: float) -> list[str]:
     """The Dramatiq CLI invocation of a pool (`lps worker` execs it; `lps dev` supervises it)."""
-    queue = settings.queue_name(JobType[pool.upper()])
     return [
         sys.executable, "-m", "dramatiq", "actors.worker:setup",
-        "--queues", queue,
+        "--queues", spec.queue,
         "--processes", str(processes),
         "--threads", str(threads),
         "--worker-shutdown-timeout", str(int(shutdown_timeout * 1000)),
     ]  # fmt: skip
 
 
-def worker_environment(pool: str, threads: int) -> dict[str, str]:
+def worker_environment(spec: JobSpec, threads: int) -> dict[str, str]:
     env = dict(os.environ)
-    if pool == "search":
+    if spec.job_type is JobType.SEARCH:
         # Broker priority only reorders what is still queued: prefetch no more than the pool can run.
         env.setdefault("dramatiq_queue_prefetch", str(threads))
     return env
@@ -88,16 +85,12 @@ def cmd_worker(args: argparse.Namespace) -> int:
             "lps: set LPS_MONGO_URL to the MongoDB the gateway uses (e.g. one started by `lps mongo`)", file=sys.stderr
         )
         return 2
-    defaults = POOL_DEFAULTS[args.pool]
-    threads = args.threads or defaults["threads"]
+    spec = settings.job(POOLS[args.pool])
+    threads = args.threads or spec.threads
     command = worker_command(
-        args.pool,
-        settings,
-        processes=args.processes or defaults["processes"],
-        threads=threads,
-        shutdown_timeout=args.shutdown_timeout,
+        spec, processes=args.processes or spec.processes, threads=threads, shutdown_timeout=args.shutdown_timeout
     )
-    env = worker_environment(args.pool, threads)
+    env = worker_environment(spec, threads)
     if args.supervise:
         from tools.supervisor import supervise
 
@@ -353,9 +346,11 @@ def build_parser() -> argparse.ArgumentParser:
     mongo.set_defaults(run=cmd_mongo)
 
     worker = commands.add_parser("worker", help="a worker pool: real Dramatiq worker processes")
-    worker.add_argument("pool", choices=sorted(POOL_DEFAULTS))
-    worker.add_argument("--processes", type=int, help="worker processes (default: 1)")
-    worker.add_argument("--threads", type=int, help="threads per process (default: search 2, outbox 16)")
+    worker.add_argument("pool", choices=sorted(POOLS))
+    worker.add_argument("--processes", type=int, help="worker processes (default: LPS_<POOL>_PROCESSES, 1)")
+    worker.add_argument(
+        "--threads", type=int, help="threads per process (default: LPS_<POOL>_THREADS, search 2, outbox 16)"
+    )
     worker.add_argument(
         "--shutdown-timeout", type=float, default=30.0, help="seconds in-flight jobs get to finish on SIGTERM"
     )

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TextIO
 
 from infra.settings import Settings
+from schemas.offers import SourceName
 from tools.embedded_mongo import wait_for_port
 from tools.gateway_client import RESULT_COLUMNS, GatewayClient, format_rows, submit_and_wait
 from tools.rabbitmq import ensure_rabbitmq
@@ -126,7 +127,7 @@ class DevStack:
                 naver_base_url=shop,
                 naver_client_id="demo",
                 naver_client_secret="demo",
-                search_sources=("coupang", "naver"),
+                search_sources=(SourceName.COUPANG, SourceName.NAVER),
                 outbox_url=f"http://127.0.0.1:{self.ports.receiver}/results",
             )
             await self._wait_port(self.ports.shop, "the demo shop")

@@ -6,11 +6,11 @@ delivery. Idempotency-Keys seen before are answered 200 again but marked as repe
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 
 from aiohttp import web
+
+from schemas.signature import SIGNATURE_HEADER, verify_signature
 
 RECEIVED = web.AppKey("received", dict)
 
@@ -18,8 +18,7 @@ RECEIVED = web.AppKey("received", dict)
 def create_receiver_app(secret: str) -> web.Application:
     async def receive(request: web.Request) -> web.Response:
         body = await request.read()
-        expected = "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
-        valid = hmac.compare_digest(request.headers.get("X-LPS-Signature", ""), expected)
+        valid = verify_signature(body, secret, request.headers.get(SIGNATURE_HEADER))
         key = request.headers.get("Idempotency-Key", "")
         repeat = key in request.app[RECEIVED]
         payload = json.loads(body)

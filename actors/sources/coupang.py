@@ -22,7 +22,7 @@ from actors.sources import SourceBlocked, SourceError, SourceParseFailed, Source
 from actors.sources.coupang_parser import CoupangPage, PageKind, parse_search_page
 from infra.clock import utcnow
 from infra.snapshots import SnapshotStore
-from schemas.offers import Offer, SourceOutcome, SourceResult
+from schemas.offers import Offer, SourceName, SourceOutcome, SourceResult
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +36,7 @@ def search_url(base_url: str, keyword: str, page: int) -> str:
 
 
 class CoupangSource:
-    name = "coupang"
+    name = SourceName.COUPANG
 
     def __init__(
         self,

@@ -15,9 +15,9 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from schemas.offers import Delivery, Offer
+from schemas.offers import Delivery, Offer, SourceName
 
-SOURCE = "coupang"
+SOURCE = SourceName.COUPANG
 
 
 class PageKind(StrEnum):

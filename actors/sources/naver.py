@@ -10,7 +10,8 @@ import aiohttp
 
 from actors.errors import PermanentJobError
 from actors.sources import SourceError, SourceRateLimited, SourceTimeout
-from schemas.offers import Offer, SourceOutcome, SourceResult
+from schemas.codes import JobErrorType
+from schemas.offers import Offer, SourceName, SourceOutcome, SourceResult
 
 #: productType 1-3: new (catalog, general, ...); 4-6 used; 7-9 discontinued; 10-12 pre-sale.
 NEW_TYPES = frozenset({1, 2, 3})
@@ -25,7 +26,7 @@ def clean_title(title: str) -> str:
 
 
 class NaverSource:
-    name = "naver"
+    name = SourceName.NAVER
 
     def __init__(
         self,
@@ -49,7 +50,7 @@ class NaverSource:
     async def search(self, product: dict[str, Any]) -> SourceResult:
         if not self._configured:
             raise PermanentJobError(
-                "naver: LPS_NAVER_CLIENT_ID / LPS_NAVER_CLIENT_SECRET are not set", error_type="CONFIG"
+                "naver: LPS_NAVER_CLIENT_ID / LPS_NAVER_CLIENT_SECRET are not set", error_type=JobErrorType.CONFIG
             )
         keyword = product["keyword"]
         wants_used = bool(_WANTS_USED.search(keyword))
@@ -73,7 +74,7 @@ class NaverSource:
         if status == 429:
             raise SourceRateLimited("naver quota or burst limit (429)", retry_after=_seconds(retry_after))
         if status in (401, 403):
-            raise PermanentJobError(f"naver refused the credentials ({status})", error_type="CONFIG")
+            raise PermanentJobError(f"naver refused the credentials ({status})", error_type=JobErrorType.CONFIG)
         if status != 200:
             raise SourceError(f"naver answered {status}: {str(body)[:200]}")
         wanted = NEW_TYPES | USED_TYPES if wants_used else NEW_TYPES
@@ -89,7 +90,7 @@ def _offer(item: dict[str, Any], wanted_types: frozenset[int]) -> Offer | None:
     if product_type not in wanted_types or price <= 0:
         return None
     return Offer(
-        source="naver",
+        source=SourceName.NAVER,
         title=clean_title(item.get("title", "")),
         price=price,
         url=item.get("link", ""),

@@ -1,9 +1,10 @@
 """`static`: a deterministic local source for tests and benchmarks (no network).
 
-Offers are derived from the keyword alone, so the same product always gets the same answer. A few
-directives in the keyword make it misbehave on purpose, for tests of the retry engine:
-`#fail` (retryable error), `#blocked`, `#fatal` (non-retryable), `#empty` (no results),
-`#slow=SECONDS`, `#crash` (the worker process dies mid-attempt).
+Offers are derived from the keyword alone, so the same product always gets the same answer. With
+LPS_TEST_DIRECTIVES=1 (tests only; off by default) a few directives in the keyword make it misbehave on
+purpose, for tests of the retry engine: `#fail` (retryable error), `#blocked`, `#fatal` (non-retryable),
+`#empty` (no results), `#slow=SECONDS`, `#crash` (the worker process dies mid-attempt). Off, they are
+ordinary keyword text.
 """
 
 from __future__ import annotations
@@ -16,19 +17,28 @@ from typing import Any
 
 from actors.errors import PermanentJobError
 from actors.sources import SourceBlocked, SourceError
-from schemas.offers import Delivery, Offer, SourceOutcome, SourceResult
+from schemas.offers import Delivery, Offer, SourceName, SourceOutcome, SourceResult
 
 _SLOW = re.compile(r"#slow=(\d+(?:\.\d+)?)")
 
 
 class StaticSource:
-    name = "static"
+    name = SourceName.STATIC
 
-    def __init__(self, blocked_backoff_factor: float = 1.0) -> None:
+    def __init__(self, blocked_backoff_factor: float = 1.0, *, test_directives: bool = False) -> None:
         self._blocked_backoff_factor = blocked_backoff_factor
+        self._test_directives = test_directives
 
     async def search(self, product: dict[str, Any]) -> SourceResult:
         keyword: str = product["keyword"]
+        if self._test_directives:
+            await self._misbehave(keyword)
+        if self._test_directives and "#empty" in keyword:
+            return SourceResult(SourceOutcome.NO_RESULTS, [])
+        return SourceResult(SourceOutcome.FOUND, self.offers_for(keyword))
+
+    async def _misbehave(self, keyword: str) -> None:
+        """The directives of a test keyword (LPS_TEST_DIRECTIVES only)."""
         if slow := _SLOW.search(keyword):
             await asyncio.sleep(float(slow.group(1)))
         if "#crash" in keyword:
@@ -39,9 +49,6 @@ class StaticSource:
             raise SourceBlocked("static source: asked to act blocked", backoff_factor=self._blocked_backoff_factor)
         if "#fail" in keyword:
             raise SourceError("static source: asked to fail")
-        if "#empty" in keyword:
-            return SourceResult(SourceOutcome.NO_RESULTS, [])
-        return SourceResult(SourceOutcome.FOUND, self.offers_for(keyword))
 
     @staticmethod
     def offers_for(keyword: str) -> list[Offer]:
@@ -63,7 +70,7 @@ class StaticSource:
         ):
             offers.append(
                 Offer(
-                    source="static",
+                    source=SourceName.STATIC,
                     title=f"{keyword} {rank + 1}",
                     price=base + step,
                     url=f"https://static.invalid/products/{digest}-{rank}",

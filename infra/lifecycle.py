@@ -1,0 +1,100 @@
+"""What happens to a job after an attempt: the one place that decides it.
+
+The whole status machine (each arrow is one conditional update in `infra.jobs.JobRepository`):
+
+    PENDING --claim--------------> RUNNING      a worker took the job's message       (worker)
+    RUNNING --complete-----------> DONE         the attempt succeeded                 (worker)
+    RUNNING --schedule_retry-----> PENDING      failed, attempts remain (run_after)   (worker)
+    RUNNING --kill---------------> DEAD         failed for good or attempts exhausted (worker)
+    RUNNING --recover_lost-------> RUNNING      lease expired; a message's worker takes it over
+    RUNNING --recover_lost-------> PENDING      lease expired; the reconciler publishes it again
+    RUNNING --recover_lost-------> DEAD         lease expired during the last attempt
+    PENDING --kill_dead_lettered-> DEAD         the broker dead-lettered its message  (reconciler)
+    RUNNING --kill_dead_lettered-> DEAD
+    DEAD    --redrive------------> PENDING      an operator asked for it (API / CLI)
+
+Who moves a job out of each status:
+- PENDING: a worker's claim when its message arrives; if the message never arrives, the reconciler
+  publishes it again (unconfirmed publishes after a grace period, lost messages after LPS_RECONCILE_LOST_AFTER).
+- RUNNING: the worker that holds the lease; if it dies, whoever first sees the expired lease (a redelivered
+  message's worker, or the reconciler).
+- DONE: nobody (it expires after LPS_RETENTION_DAYS).
+- DEAD: an operator's re-drive, else nobody (it expires after LPS_RETENTION_DAYS).
+
+Invariant: `attempts <= max_attempts` for every job. Only a claim or a take-over increments `attempts`, and
+neither runs on a job whose attempts are exhausted: such a job goes DEAD instead.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from schemas.codes import AttemptOutcome
+
+
+def error_document(error_type: str, message: str, at: datetime, *, snapshot: str | None = None) -> dict[str, Any]:
+    """`last_error` and a history entry's `error`: {type, message, at[, snapshot]}."""
+    document: dict[str, Any] = {"type": str(error_type), "message": message, "at": at}
+    if snapshot:
+        document["snapshot"] = snapshot
+    return document
+
+
+def attempts_exhausted(job: dict[str, Any]) -> bool:
+    """The attempt the job is in (or just ended) was its last."""
+    return job["attempts"] >= job["max_attempts"]
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """How an attempt failed, as the decision needs it (`actors.errors.JobError.failure()` builds one)."""
+
+    error_type: str
+    message: str
+    #: False: retrying cannot help (bad configuration, the receiver refused the payload).
+    retryable: bool = True
+    #: How much longer than usual to wait (a site that blocks us gets more time).
+    backoff_factor: float = 1.0
+    #: Seconds the other side asked us to wait (HTTP Retry-After).
+    retry_after: float | None = None
+    snapshot: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPolicy:
+    """Exponential backoff with jitter, bounded by LPS_RETRY_MIN_BACKOFF / LPS_RETRY_MAX_BACKOFF."""
+
+    min_backoff: float
+    max_backoff: float
+
+    def delay_seconds(self, attempt: int, failure: Failure) -> float:
+        """Attempt n waits min·2^(n-1)·(1..1.5) times the failure's factor, never outside [min, max].
+
+        A Retry-After from the other side is honoured (up to the maximum).
+        """
+        if failure.retry_after is not None:
+            return min(self.max_backoff, max(self.min_backoff, failure.retry_after))
+        exponential = self.min_backoff * 2 ** max(attempt - 1, 0)
+        jittered = random.uniform(exponential, exponential * 1.5)
+        return min(self.max_backoff, jittered * max(failure.backoff_factor, 1.0))
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What becomes of a job whose attempt failed: RETRY at `run_after`, or DEAD."""
+
+    outcome: AttemptOutcome
+    error: dict[str, Any]
+    run_after: datetime | None = None
+
+
+def decide(job: dict[str, Any], failure: Failure, policy: RetryPolicy, now: datetime) -> Decision:
+    """The next step of a RUNNING job whose attempt failed (River's reportError, Oban's error_job)."""
+    error = error_document(failure.error_type, failure.message, now, snapshot=failure.snapshot)
+    if not failure.retryable or attempts_exhausted(job):
+        return Decision(AttemptOutcome.DEAD, error)
+    delay = policy.delay_seconds(job["attempts"], failure)
+    return Decision(AttemptOutcome.RETRY, error, run_after=now + timedelta(seconds=delay))

@@ -1,0 +1,92 @@
+"""Defects an attack on a running stack found (issue 11): each test reproduced its defect before the fix."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from aiohttp.test_utils import TestClient
+
+from actors.sources.static import StaticSource
+from infra.broker import create_broker, job_message
+from infra.settings import Settings
+from schemas.codes import JobType
+from schemas.offers import SourceOutcome
+from service.app import create_app
+from tests.harness import JobsView, eventually, worker_pool
+
+
+async def post_search(client: TestClient, *products: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    response = await client.post("/v1/lps/search", json={"products": list(products)})
+    return response.status, await response.json()
+
+
+# 1. A test-only source or directive must be unreachable from a production configuration.
+
+
+async def test_a_source_the_deployment_does_not_enable_is_refused_by_name(aiohttp_client, settings: Settings):
+    production = settings.with_overrides(search_sources=("coupang", "naver"), test_directives=False)
+    client = await aiohttp_client(create_app(production))
+
+    status, body = await post_search(
+        client,
+        {"product_code": "P1", "keyword": "k"},
+        {"product_code": "P2", "keyword": "x #crash", "sources": ["static"]},
+    )
+
+    assert (status, body["result"]) == (400, 101)
+    assert "not enabled in this deployment: static" in json.dumps(body["errors"]["products"]["1"]["sources"])
+    assert "0" not in body["errors"]["products"]
+    stats = await (await client.get("/v1/lps/queue/stats")).json()
+    assert stats["stats"]["PENDING"] == 0  # nothing of the refused request was recorded
+
+
+async def test_keyword_directives_are_plain_text_unless_test_directives_are_on():
+    production = StaticSource(test_directives=False)
+    for keyword in ("x #crash", "x #fatal", "x #blocked", "x #fail", "x #slow=600", "x #empty"):
+        answer = await asyncio.wait_for(production.search({"keyword": keyword}), timeout=5)
+        assert answer.outcome is SourceOutcome.FOUND
+        assert len(answer.offers) == 5
+
+
+# 3. Skipping or deferring a message must stop it: a duplicate never runs beside the attempt in flight.
+
+
+async def test_a_duplicate_message_for_a_running_job_is_deferred_and_never_runs_the_actor(
+    aiohttp_client, settings: Settings, tmp_path: Path
+):
+    settings = settings.with_overrides(search_time_limit=6.0, lease_margin=2.0)
+    client = await aiohttp_client(create_app(settings))
+    jobs = JobsView(settings)
+    broker = create_broker(settings, middleware=[])
+    try:
+        async with worker_pool(settings, "search", tmp_path, threads=2) as pool:
+            _, body = await post_search(client, {"product_code": "DUP", "keyword": "dup #slow=3"})
+            job_id = body["jobs"][0]["job_id"]
+
+            async def running() -> bool:
+                job = await jobs.get(job_id)
+                return job is not None and job["status"] == "RUNNING"
+
+            await eventually(running, within=30, what="the job to be RUNNING")
+            duplicate = job_message(settings, JobType.SEARCH, job_id, broker_priority=5)
+            await asyncio.to_thread(broker.enqueue, duplicate)
+
+            job = await jobs.finished(job_id, within=30)
+
+            async def duplicate_skipped() -> bool:
+                return f"job {job_id} is DONE" in pool.log()
+
+            # The duplicate came back when the lease ended, found the job DONE, and was skipped.
+            await eventually(duplicate_skipped, within=30, what="the deferred duplicate to be skipped")
+            log = pool.log()
+    finally:
+        await asyncio.to_thread(broker.close)
+        await jobs.close()
+
+    assert "deferred" in log
+    assert log.count("searched DUP") == 1
+    assert (job["status"], job["attempts"]) == ("DONE", 1)
+    assert [entry["outcome"] for entry in job["history"]] == ["DONE"]

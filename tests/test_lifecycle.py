@@ -1,0 +1,71 @@
+"""The decision after an attempt (`infra.lifecycle`) and the retry policy: pure units, no servers."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from actors.errors import PermanentJobError, RetryableJobError
+from actors.middleware import failure_of
+from infra.lifecycle import Failure, RetryPolicy, attempts_exhausted, decide, error_document
+from schemas.codes import AttemptOutcome, JobErrorType
+
+NOW = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+POLICY = RetryPolicy(min_backoff=5.0, max_backoff=600.0)
+
+
+def job(attempts: int, max_attempts: int = 3) -> dict:
+    return {"attempts": attempts, "max_attempts": max_attempts}
+
+
+def test_a_retryable_failure_with_attempts_left_is_retried_after_the_backoff():
+    decision = decide(job(1), Failure("BLOCKED", "403"), POLICY, NOW)
+    assert decision.outcome is AttemptOutcome.RETRY
+    assert NOW + timedelta(seconds=5) <= decision.run_after <= NOW + timedelta(seconds=7.5)
+    assert decision.error == {"type": "BLOCKED", "message": "403", "at": NOW}
+
+
+def test_the_last_attempt_failing_is_dead_even_when_retryable():
+    decision = decide(job(3), Failure("BLOCKED", "403"), POLICY, NOW)
+    assert decision.outcome is AttemptOutcome.DEAD
+    assert decision.run_after is None
+
+
+def test_a_permanent_failure_is_dead_on_the_first_attempt():
+    decision = decide(job(1), Failure(JobErrorType.CONFIG, "no credentials", retryable=False), POLICY, NOW)
+    assert decision.outcome is AttemptOutcome.DEAD
+    assert decision.error["type"] == "CONFIG"
+
+
+@pytest.mark.parametrize(("attempts", "max_attempts", "exhausted"), [(0, 1, False), (1, 1, True), (2, 5, False)])
+def test_attempts_are_exhausted_once_the_current_attempt_is_the_last(attempts, max_attempts, exhausted):
+    assert attempts_exhausted(job(attempts, max_attempts)) is exhausted
+
+
+def test_backoff_doubles_per_attempt_within_jitter_and_stays_within_the_bounds():
+    failure = Failure("ERROR", "x")
+    for attempt, low in [(1, 5), (2, 10), (3, 20), (4, 40)]:
+        delay = POLICY.delay_seconds(attempt, failure)
+        assert low <= delay <= low * 1.5
+    assert POLICY.delay_seconds(30, failure) == 600.0
+
+
+def test_a_blocked_source_waits_its_factor_longer_and_retry_after_is_honoured_up_to_the_maximum():
+    assert 20 <= POLICY.delay_seconds(1, Failure("BLOCKED", "x", backoff_factor=4)) <= 30
+    assert POLICY.delay_seconds(1, Failure("RATE_LIMITED", "x", retry_after=42)) == 42
+    assert POLICY.delay_seconds(1, Failure("RATE_LIMITED", "x", retry_after=0)) == 5  # never below the minimum
+    assert POLICY.delay_seconds(1, Failure("RATE_LIMITED", "x", retry_after=10**6)) == 600
+
+
+def test_exceptions_become_failures_with_their_type_and_retryability():
+    assert failure_of(RetryableJobError("slow", error_type=JobErrorType.TIMEOUT)).retryable
+    permanent = failure_of(PermanentJobError("refused", error_type=JobErrorType.DELIVERY_REJECTED))
+    assert (permanent.error_type, permanent.retryable) == ("DELIVERY_REJECTED", False)
+    crashed = failure_of(KeyError("product"))
+    assert (crashed.error_type, crashed.retryable, crashed.message) == ("INTERNAL", True, "KeyError: 'product'")
+
+
+def test_the_error_document_keeps_a_snapshot_only_when_there_is_one():
+    assert error_document("BLOCKED", "403", NOW) == {"type": "BLOCKED", "message": "403", "at": NOW}
+    assert error_document("BLOCKED", "403", NOW, snapshot="gridfs:snapshots/1")["snapshot"] == "gridfs:snapshots/1"
