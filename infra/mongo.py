@@ -1,4 +1,4 @@
-"""MongoDB connections: one client per process, the read/write split, and the indexes of the design."""
+"""MongoDB connections: one client per process, the read/write split, and the indexes (listed with the queries they serve in docs/architecture.md)."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def job_indexes() -> list[IndexModel]:
             unique=True,
             partialFilterExpression={"job_type": "OUTBOX"},
         ),
-        # The design's {status, job_type}, extended by finished_at: its prefix serves the same queries (stats,
+        # {status, job_type}, extended by finished_at: its prefix serves the same queries (stats,
         # the reconciler) and the whole of it the reports' "finished since" ranges. One index, not two, keeps
         # every job insert cheaper.
         IndexModel(

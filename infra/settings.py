@@ -187,7 +187,7 @@ class JobSpec:
         return self.job_type.name.lower()
 
 
-#: Other accepted names (the design writes the Naver pair as LPS_NAVER_CLIENT_ID / SECRET).
+#: Other accepted names (LPS_NAVER_SECRET, the short form of LPS_NAVER_CLIENT_SECRET).
 _ALIASES = {"naver_client_secret": "LPS_NAVER_SECRET"}
 
 

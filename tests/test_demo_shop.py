@@ -33,7 +33,7 @@ IPHONE, COLA, GALAXY, DYSON, MOUSE, HETBAN = (
 )
 #: A CSS-module class name: Component_element__hash.
 CSS_MODULE = re.compile(r"^[A-Z][A-Za-z]+_[a-z][A-Za-z]+__[A-Za-z0-9]{5}$")
-#: DESIGN.md's badge rules: a fragment of the badge image's src names the delivery type.
+#: The badge rules of docs/sources.md: a fragment of the badge image's src names the delivery type.
 BADGE_FRAGMENTS = [
     ("logo_rocket_large", "ROCKET"),
     ("rocket-fresh", "ROCKET_FRESH"),
@@ -72,7 +72,7 @@ def _number(text: str) -> int:
 
 
 def read_current_item(item: LexborNode) -> dict[str, Any]:
-    """What the documented selectors of the current layout find in one item (DESIGN.md, /tmp/markup.md)."""
+    """What the documented selectors of the current layout find in one item (docs/sources.md)."""
     link = item.css_first('a[href*="/vp/products/"]').attributes["href"]
     badge = item.css_first('[class^="ImageBadge_default"] > img')
     star = item.css_first('[class*="ProductRating_star"]')

@@ -1,4 +1,4 @@
-"""Bad input and faults: every error is an envelope with the design's result code and HTTP status."""
+"""Bad input and faults: every error is an envelope with the contract's result code (README) and HTTP status."""
 
 from __future__ import annotations
 

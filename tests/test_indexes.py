@@ -1,4 +1,4 @@
-"""The indexes of the design, created at start-up, again and again, on the real wire server."""
+"""The job store's indexes (docs/architecture.md), created at start-up, again and again, on the real wire server."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from infra.mongo import MainDatabase, create_client, ensure_indexes
 from infra.settings import Settings
 
 
-async def test_start_up_creates_the_design_indexes_and_can_run_again(settings: Settings):
+async def test_start_up_creates_the_indexes_and_can_run_again(settings: Settings):
     client = create_client(settings)
     try:
         database = MainDatabase.open(client, settings.mongo_db)

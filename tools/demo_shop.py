@@ -7,7 +7,7 @@ keyword, with the offer that must win on each site written down next to the data
 Routes:
 
 - `GET /np/search?q=<keyword>&page=<n>&listSize=<n>`: a Coupang search page following the markup documented in
-  DESIGN.md ("Coupang search page"). The current layout (CSS-module class names with hash suffixes) unless the
+  docs/sources.md ("Coupang search page"). The current layout (CSS-module class names with hash suffixes) unless the
   keyword's data says `"layout": "old"`; `&layout=old|current` overrides. `listSize` items a page (default 36, at
   most 72); a page beyond the data is the no-results page. `&build=<text>` changes every hash suffix, as a new
   deployment of the real site does, so parsers can be shown to match class-name prefixes only.
@@ -75,7 +75,7 @@ PIXEL_PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
 )
 
-#: Delivery badge image per delivery type: paths carry the fragments parsers look for (DESIGN.md). They are local
+#: Delivery badge image per delivery type: paths carry the fragments parsers look for (docs/sources.md). They are local
 #: paths, not the real CDN, so pages rendered by a browser stay on loopback.
 BADGES = {
     "ROCKET": ("/image/cmm/logo_rocket_large@3x.png", "로켓배송"),
