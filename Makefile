@@ -13,4 +13,4 @@ demo:
 	scripts/bootstrap && .venv/bin/lps dev --demo
 
 lint:
-	scripts/bootstrap && .venv/bin/ruff check . && .venv/bin/ruff format --check .
+	scripts/bootstrap && .venv/bin/ruff check . && .venv/bin/ruff format --check . && .venv/bin/mypy

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, NoReturn
 
 import dramatiq
+from bson import ObjectId
 from dramatiq.middleware import Middleware, SkipMessage
 
 from actors import metrics
@@ -31,9 +32,9 @@ class JobKind:
 
     job_type: JobType
     #: Works one attempt; returns the fields stored with DONE. Raises JobError subclasses to fail.
-    work: Callable[[dict[str, Any], WorkerRuntime], Awaitable[dict[str, Any]]]
+    work: Callable[[dict[str, Any], WorkerRuntime], Coroutine[Any, Any, dict[str, Any]]]
     #: Runs once the job is DONE; returns messages of the jobs it spawned, to publish.
-    on_done: Callable[[dict[str, Any], WorkerRuntime], Awaitable[list[dramatiq.Message]]] | None = None
+    on_done: Callable[[dict[str, Any], WorkerRuntime], Coroutine[Any, Any, list[dramatiq.Message]]] | None = None
 
 
 def failure_of(exception: BaseException) -> Failure:
@@ -114,7 +115,7 @@ class JobStatusMiddleware(Middleware):
     def _defer(self, broker: dramatiq.Broker, message: dramatiq.MessageProxy, seconds: float, why: str) -> NoReturn:
         """Publish this message again after `seconds`, then skip (acknowledge) this delivery of it."""
         try:
-            broker.enqueue(message, delay=int(seconds * 1000))
+            broker.enqueue(message.copy(), delay=int(seconds * 1000))
             log.info("message %s deferred %.0fs: %s", message.message_id, seconds, why)
         except Exception:  # whatever pika raised, the copy was not confirmed
             # The job is PENDING or RUNNING in MongoDB: the reconciler publishes it again once it counts as lost.
@@ -171,7 +172,7 @@ class JobStatusMiddleware(Middleware):
             "job %s attempt %d failed (%s); retry in %.1fs", job["_id"], job["attempts"], failure.error_type, delay
         )
         try:
-            broker.enqueue(message, delay=int(delay * 1000))
+            broker.enqueue(message.copy(), delay=int(delay * 1000))
         except Exception:  # whatever pika raised, the retry's message was not confirmed
             log.warning("could not publish the retry of job %s: left to the reconciler", job["_id"])
             runtime.run(runtime.jobs.mark_unconfirmed(job["_id"]))
@@ -193,7 +194,7 @@ class JobStatusMiddleware(Middleware):
                 # Follow-ups are stored as enqueued (a write fewer per job on the hot path); this one was not:
                 # say so, and the reconciler publishes it after its grace period.
                 log.warning("could not publish follow-up job %s of job %s", follow_up.args[0], job["_id"])
-                runtime.run(runtime.jobs.mark_unconfirmed(parse_job_id(follow_up.args[0])))
+                runtime.run(runtime.jobs.mark_unconfirmed(ObjectId(follow_up.args[0])))
         return True
 
 

@@ -31,7 +31,7 @@ def build_sources(runtime: WorkerRuntime) -> dict[str, Source]:
     """The sources this deployment enables (LPS_SEARCH_SOURCES); built on the worker's loop at its first search."""
     settings = runtime.settings
     enabled = set(settings.search_sources)
-    builders: dict[str, Callable[[], Source]] = {
+    builders: dict[SourceName, Callable[[], Source]] = {
         SourceName.STATIC: lambda: StaticSource(
             blocked_backoff_factor=settings.blocked_backoff_factor, test_directives=settings.test_directives
         ),

@@ -95,14 +95,13 @@ def declare_job_actor(broker: RabbitmqBroker, kind: JobKind, runtime: WorkerRunt
 
     work.__name__ = spec.actor_name
     dramatiq.actor(
-        work,
         broker=broker,
         actor_name=spec.actor_name,
         queue_name=spec.queue,
         throws=(PermanentJobError,),
         # Dramatiq's own limit is a backstop behind the attempt's asyncio timeout.
         time_limit=int((spec.time_limit + settings.lease_margin / 2) * 1000),
-    )
+    )(work)
 
 
 def setup() -> None:

@@ -1,4 +1,7 @@
-"""MongoDB connections: one client per process, the read/write split, and the indexes (listed with the queries they serve in docs/architecture.md)."""
+"""MongoDB connections: one client per process, the read/write split, and the indexes.
+
+Each index is listed with the queries it serves in docs/architecture.md.
+"""
 
 from __future__ import annotations
 

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from functools import partial
 
 from aiohttp import web
+from aiohttp.typedefs import Middleware
 from aiohttp_apigami import setup_aiohttp_apispec
 
 from infra.broker import Publisher, create_broker
@@ -85,7 +86,11 @@ def create_app(settings: Settings) -> web.Application:
     gateway_metrics = metrics.GatewayMetrics()
     # Request metrics outermost, so they count the status the client got; the error middleware next, so the
     # guards' refusals are envelopes too.
-    middlewares = [metrics.RequestMetricsMiddleware(gateway_metrics), error_middleware, *client_middlewares(settings)]
+    middlewares: list[Middleware] = [
+        metrics.RequestMetricsMiddleware(gateway_metrics),
+        error_middleware,
+        *client_middlewares(settings),
+    ]
     app = web.Application(client_max_size=MAX_BODY_BYTES, middlewares=middlewares)
     app[SETTINGS] = settings
     app.cleanup_ctx.extend([mongo_context, broker_context, enqueuer_context])

@@ -12,7 +12,8 @@ from schemas.offers import SourceOutcome, SourceResult
 
 
 class Source(Protocol):
-    name: str
+    @property
+    def name(self) -> str: ...
 
     async def search(self, product: dict[str, Any]) -> SourceResult: ...
 
