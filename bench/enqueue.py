@@ -31,7 +31,6 @@ from bench.stack import (
     named_connects,
     port_names,
     probe_deltas,
-    purge_queues,
     settled_probes,
     tree_rss_bytes,
 )
@@ -42,6 +41,7 @@ from infra.jobs import JobRepository, new_job
 from infra.mongo import MainDatabase, create_client
 from infra.settings import Settings
 from schemas.codes import JobType
+from tools.testbed import purge_queues
 
 KEYWORD = "아이폰 15 128GB"
 

@@ -36,7 +36,6 @@ from bench.probe import LAG_BUCKETS_MS
 from bench.stack import (
     Bench,
     BenchDatabase,
-    Receiver,
     Service,
     figure_resources,
     gateway,
@@ -47,12 +46,12 @@ from bench.stack import (
     serve,
     settled_probes,
     tree_rss_bytes,
-    wait_for,
     worker_pool,
 )
 from infra.broker import Publisher, create_broker
 from infra.settings import Settings
 from schemas.codes import JobType
+from tools.testbed import Receiver, eventually
 
 WRITES = frozenset({"insert", "update", "delete", "findAndModify"})
 READS = frozenset({"find", "getMore", "aggregate", "count", "distinct"})
@@ -103,7 +102,7 @@ async def lps_run(pipeline: Pipeline, tag: str, jobs: int) -> dict[str, Any]:
     async def outbox_done() -> bool:
         return await collection.count_documents({"job_type": "OUTBOX", "status": "DONE"}) >= jobs
 
-    await wait_for(outbox_done, within=60, what="every OUTBOX job to be DONE", interval=0.3)
+    await eventually(outbox_done, within=60, what="every OUTBOX job to be DONE", interval=0.3)
     searches = await collection.find({"job_type": "SEARCH"}, {"status": 1, "finished_at": 1}).to_list()
     not_done = [job for job in searches if job.get("status") != "DONE"]
     if len(searches) != jobs or not_done:

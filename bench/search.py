@@ -39,7 +39,6 @@ from bench.stack import (
     probe_deltas,
     settled_probes,
     tree_rss_bytes,
-    wait_for,
     worker_pool,
 )
 from infra.broker import Publisher, create_broker
@@ -47,6 +46,7 @@ from infra.enqueue import JobEnqueuer
 from infra.jobs import JobRepository
 from infra.settings import Settings
 from schemas.codes import JobType
+from tools.testbed import eventually
 
 #: Seconds one search may take before a round counts as stuck (a search takes ~1.3 s here).
 SECONDS_PER_SEARCH = 20.0
@@ -146,7 +146,7 @@ async def lps_round(run: SearchRun, count: int) -> float:
         query = {"product_code": {"$in": codes}, "status": {"$in": ["DONE", "DEAD"]}}
         return await collection.count_documents(query) >= count
 
-    await wait_for(finished, within=30 + count * SECONDS_PER_SEARCH, what=f"{count} searches", interval=0.25)
+    await eventually(finished, within=30 + count * SECONDS_PER_SEARCH, what=f"{count} searches", interval=0.25)
     jobs = await collection.find(
         {"product_code": {"$in": codes}}, {"status": 1, "finished_at": 1, "result": 1}
     ).to_list()

@@ -25,8 +25,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import aiohttp
-import pika
-import pika.exceptions
 from aiohttp import web
 from pymongo import MongoClient
 
@@ -38,10 +36,9 @@ from schemas.codes import JobType
 from tools.cli import worker_command, worker_environment
 from tools.demo_shop import create_demo_shop_app
 from tools.embedded_mongo import embedded_mongo, free_port
+from tools.testbed import QUEUE_SUFFIXES, consumer_count, delete_queues, eventually, job_queues
 
 REPO = Path(__file__).resolve().parents[1]
-#: Queues a figure may create under its prefix (each with Dramatiq's delay and dead-letter queues).
-QUEUE_SUFFIXES = ("", ".DQ", ".XQ")
 STOP_TIMEOUT = 20.0
 
 
@@ -112,48 +109,8 @@ class Bench:
 
 
 def figure_queues(settings: Settings) -> list[str]:
-    names = [settings.job(job_type).queue for job_type in JobType] + [noop_queue(settings)]
-    return [name + suffix for name in names for suffix in QUEUE_SUFFIXES]
-
-
-def admin_connection(amqp_url: str, attempts: int = 5) -> pika.BlockingConnection:
-    """A short-lived connection for set-up and clean-up, retried: a loaded broker may refuse one now and then."""
-    for attempt in range(1, attempts + 1):
-        try:
-            return pika.BlockingConnection(pika.URLParameters(amqp_url))
-        except pika.exceptions.AMQPConnectionError:
-            if attempt == attempts:
-                raise
-            time.sleep(attempt)
-    raise AssertionError("unreachable")
-
-
-def delete_queues(amqp_url: str, names: list[str]) -> None:
-    with contextlib.closing(admin_connection(amqp_url)) as connection:
-        for name in names:
-            channel = connection.channel()
-            with contextlib.suppress(pika.exceptions.ChannelClosedByBroker):
-                channel.queue_delete(name)
-            if channel.is_open:
-                channel.close()
-
-
-def purge_queues(amqp_url: str, names: list[str]) -> None:
-    with contextlib.closing(admin_connection(amqp_url)) as connection:
-        for name in names:
-            channel = connection.channel()
-            with contextlib.suppress(pika.exceptions.ChannelClosedByBroker):  # not declared yet: nothing to purge
-                channel.queue_purge(name)
-            if channel.is_open:
-                channel.close()
-
-
-def consumer_count(amqp_url: str, queue: str) -> int:
-    with contextlib.closing(admin_connection(amqp_url)) as connection:
-        try:
-            return connection.channel().queue_declare(queue, passive=True).method.consumer_count
-        except pika.exceptions.ChannelClosedByBroker:
-            return 0
+    """Queues a figure may create under its prefix: LPS's and the no-op baseline's (each with .DQ and .XQ)."""
+    return job_queues(settings) + [noop_queue(settings) + suffix for suffix in QUEUE_SUFFIXES]
 
 
 def drop_database(url: str, name: str) -> None:
@@ -236,18 +193,6 @@ def log_tail(path: Path, lines: int = 30) -> str:
         return "(no log)"
 
 
-async def wait_for(probe: Any, *, within: float, what: str, interval: float = 0.1) -> Any:
-    """Poll an async `probe` until it returns something truthy; raise after `within` seconds."""
-    deadline = time.monotonic() + within
-    while True:
-        value = await probe()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"timed out after {within:.0f}s waiting for {what}")
-        await asyncio.sleep(interval)
-
-
 @dataclass(frozen=True, slots=True)
 class Service:
     """A process the runner started: where it serves (for a worker pool, the queue it consumes), its log."""
@@ -277,7 +222,7 @@ async def gateway(settings: Settings, bench: Bench) -> AsyncIterator[Service]:
                         return response.status == 200
                 return False
 
-            await wait_for(healthy, within=60, what="the gateway to answer /healthz", interval=0.2)
+            await eventually(healthy, within=60, what="the gateway to answer /healthz", interval=0.2)
         yield service
     finally:
         await stop(process)
@@ -302,7 +247,7 @@ async def worker_pool(settings: Settings, pool: str, bench: Bench, *, threads: i
     process = spawn(command, env, log_path)
     queue = spec.queue
     try:
-        await wait_for(
+        await eventually(
             lambda: _consuming(settings, queue, process, log_path), within=90, what=f"the {pool} pool", interval=0.3
         )
         yield Service(queue, process, log_path)
@@ -320,7 +265,7 @@ async def noop_pool(settings: Settings, bench: Bench, *, threads: int, counter: 
     log_path = bench.directory("logs") / f"noop-{time.monotonic_ns()}.log"
     process = spawn(command, env, log_path)
     try:
-        await wait_for(
+        await eventually(
             lambda: _consuming(settings, queue, process, log_path), within=90, what="the no-op pool", interval=0.3
         )
         yield Service(queue, process, log_path)
@@ -347,42 +292,6 @@ async def serve(app: web.Application) -> AsyncIterator[str]:
 async def demo_shop() -> AsyncIterator[str]:
     async with serve(create_demo_shop_app()) as url:
         yield url
-
-
-class Receiver:
-    """A fast stand-in for the back office: answers 200 at once and counts distinct deliveries."""
-
-    def __init__(self) -> None:
-        self.keys: set[str] = set()
-        self.target = 0
-        self.reached_at = 0.0
-        self._reached = asyncio.Event()
-
-    def expect(self, count: int) -> None:
-        self.keys.clear()
-        self.target = count
-        self._reached.clear()
-
-    async def handle(self, request: web.Request) -> web.Response:
-        await request.read()
-        self.keys.add(request.headers.get("Idempotency-Key", ""))
-        if len(self.keys) >= self.target and not self._reached.is_set():
-            self.reached_at = time.perf_counter()
-            self._reached.set()
-        return web.json_response({"ok": True})
-
-    async def wait(self, within: float) -> float:
-        """perf_counter time at which the expected number of deliveries had arrived."""
-        try:
-            await asyncio.wait_for(self._reached.wait(), within)
-        except TimeoutError:
-            raise TimeoutError(f"{len(self.keys)} of {self.target} deliveries after {within:.0f}s") from None
-        return self.reached_at
-
-    def app(self) -> web.Application:
-        app = web.Application()
-        app.router.add_post("/results", self.handle)
-        return app
 
 
 # --- measuring processes ---------------------------------------------------------------------------------

@@ -18,9 +18,8 @@ from pymongo import MongoClient
 
 from infra.settings import Settings
 from service.app import create_app
-from tests.harness import Receiver
-from tests.rabbit import delete_queues, queue_names_for_prefix
 from tools.embedded_mongo import embedded_mongo
+from tools.testbed import Receiver, delete_queues, job_queues
 
 _test_numbers = itertools.count(1)
 
@@ -57,7 +56,7 @@ def settings(mongo_url: str, run_id: str) -> Iterator[Settings]:
     yield settings
     with MongoClient(mongo_url, serverSelectionTimeoutMS=5000) as client:
         client.drop_database(settings.mongo_db)
-    delete_queues(settings.amqp_url, queue_names_for_prefix(prefix))
+    delete_queues(settings.amqp_url, job_queues(settings))
 
 
 @pytest.fixture

@@ -9,40 +9,18 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pika
-import pika.exceptions
-from aiohttp import web
 from bson import ObjectId
 from pymongo import AsyncMongoClient
 
 from infra.settings import Settings
 from schemas.codes import JobType
 from tools.embedded_mongo import wait_for_port
-
-
-async def eventually[T](probe: Callable[[], Awaitable[T | None]], *, within: float, what: str) -> T:
-    """Poll `probe` until it returns something truthy; fail the test after `within` seconds."""
-    deadline = time.monotonic() + within
-    while True:
-        value = await probe()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {within}s waiting for {what}")
-        await asyncio.sleep(0.1)
-
-
-def consumer_count(amqp_url: str, queue: str) -> int:
-    with contextlib.closing(pika.BlockingConnection(pika.URLParameters(amqp_url))) as connection:
-        try:
-            return connection.channel().queue_declare(queue, passive=True).method.consumer_count
-        except pika.exceptions.ChannelClosedByBroker:
-            return 0
+from tools.testbed import consumer_count, eventually
 
 
 @dataclass
@@ -105,31 +83,6 @@ async def stop_pool(workers: WorkerPool, within: float = 30) -> int:
                 os.killpg(process.pid, signal.SIGKILL)
             await process.wait()
     return process.returncode
-
-
-@dataclass
-class Receiver:
-    """The back office's API, played by a local aiohttp server: records deliveries, fails on request."""
-
-    deliveries: list[dict[str, Any]] = field(default_factory=list)
-    failures: list[tuple[int, dict[str, str]]] = field(default_factory=list)
-    url: str = ""
-
-    def fail_next(self, times: int, status: int = 503, headers: dict[str, str] | None = None) -> None:
-        self.failures += [(status, headers or {})] * times
-
-    async def handle(self, request: web.Request) -> web.Response:
-        body = await request.read()
-        self.deliveries.append({"headers": dict(request.headers), "body": body})
-        if self.failures:
-            status, headers = self.failures.pop(0)
-            return web.Response(status=status, headers=headers, text="not now")
-        return web.json_response({"ok": True})
-
-    def app(self) -> web.Application:
-        app = web.Application()
-        app.router.add_post("/results", self.handle)
-        return app
 
 
 class JobsView:

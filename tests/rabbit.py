@@ -9,23 +9,6 @@ import dramatiq
 import pika
 import pika.exceptions
 
-from schemas.codes import JobType
-
-
-def queue_names_for_prefix(prefix: str) -> list[str]:
-    names = [f"{prefix}{job_type.name.lower()}" for job_type in JobType]
-    return [name + suffix for name in names for suffix in ("", ".DQ", ".XQ")]
-
-
-def delete_queues(amqp_url: str, names: list[str]) -> None:
-    with contextlib.closing(pika.BlockingConnection(pika.URLParameters(amqp_url))) as connection:
-        for name in names:
-            channel = connection.channel()
-            with contextlib.suppress(pika.exceptions.ChannelClosedByBroker):
-                channel.queue_delete(name)
-            if channel.is_open:
-                channel.close()
-
 
 @dataclass(frozen=True, slots=True)
 class QueuedMessage:

@@ -15,7 +15,8 @@ from infra.settings import Settings
 from schemas.codes import JobType
 from schemas.offers import SourceOutcome
 from service.app import create_app
-from tests.harness import JobsView, eventually, worker_pool
+from tests.harness import JobsView, worker_pool
+from tools.testbed import eventually
 
 
 async def post_search(client: TestClient, *products: dict[str, Any]) -> tuple[int, dict[str, Any]]:

@@ -17,8 +17,9 @@ from aiohttp.test_utils import TestClient
 
 from infra.settings import Settings
 from service.app import create_app
-from tests.harness import JobsView, MongoProcess, Receiver, eventually, reconciler_process, worker_pool
+from tests.harness import JobsView, MongoProcess, reconciler_process, worker_pool
 from tools.embedded_mongo import free_port
+from tools.testbed import Receiver, eventually
 
 
 @pytest.fixture

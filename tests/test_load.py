@@ -16,8 +16,9 @@ from aiohttp.test_utils import TestClient
 from infra.settings import Settings
 from schemas.codes import JobType
 from service.app import create_app
-from tests.harness import JobsView, eventually, reconciler_process, worker_pool
+from tests.harness import JobsView, reconciler_process, worker_pool
 from tests.rabbit import drain
+from tools.testbed import eventually
 
 PRODUCTS = int(os.environ.get("LPS_LOAD_PRODUCTS") or (20_000 if os.environ.get("LPS_MONGO_URL") else 2_000))
 BATCH = 100

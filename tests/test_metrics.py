@@ -16,7 +16,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from actors import metrics as worker_metrics
 from infra.settings import Settings
 from service.app import create_app
-from tests.harness import JobsView, Receiver, eventually, worker_pool
+from tests.harness import JobsView, worker_pool
+from tools.testbed import Receiver, eventually
 
 
 def free_port() -> int:

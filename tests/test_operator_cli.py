@@ -17,9 +17,9 @@ from infra.settings import Settings
 from service.app import create_app
 from tests.harness import worker_pool
 from tests.processes import alive, all_pids, chromium_processes, command_line
-from tests.rabbit import delete_queues, queue_names_for_prefix
 from tools.dev import DEMO_CATALOGUE
 from tools.embedded_mongo import free_port
+from tools.testbed import delete_queues, job_queues
 
 LPS = [sys.executable, "-m", "tools.cli"]
 
@@ -36,7 +36,9 @@ async def test_lps_dev_demo_searches_the_samples_prints_the_table_and_leaves_not
         )
         output, _ = await asyncio.wait_for(process.communicate(), timeout=300)
     finally:
-        await asyncio.to_thread(delete_queues, settings.amqp_url, queue_names_for_prefix(prefix))
+        await asyncio.to_thread(
+            delete_queues, settings.amqp_url, job_queues(settings.with_overrides(queue_prefix=prefix))
+        )
     text = output.decode(errors="replace")
 
     assert process.returncode == 0, text[-3000:]

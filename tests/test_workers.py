@@ -17,7 +17,8 @@ from infra.settings import Settings
 from schemas.codes import JobType
 from schemas.signature import verify_signature
 from service.app import create_app
-from tests.harness import JobsView, Receiver, eventually, stop_pool, worker_pool
+from tests.harness import JobsView, stop_pool, worker_pool
+from tools.testbed import Receiver, eventually
 
 SECRET = "s3cret"
 
