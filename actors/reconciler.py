@@ -10,9 +10,13 @@ Per pass, in order:
 - PENDING jobs long past `run_after` with no claim (their message was lost) are published again;
 - RUNNING jobs whose lease expired (their worker died and no message came back) go back to PENDING
   and are published, or go DEAD when that was their last attempt;
-- messages in the `.XQ` dead-letter queues become DEAD jobs (undecodable ones are kept in
-  `dead_letters`), so the queues never hold the only record of a failure;
-- DONE searches whose delivery job was never created (the worker stopped right after DONE) get it.
+- messages in the `.XQ` dead-letter queues become DEAD jobs (undecodable ones, ones without a job id and
+  ones for an unknown actor are kept in `dead_letters`), so the queues never hold the only record of a failure;
+- DONE searches whose delivery job was never created (the worker stopped right after DONE) get it: a cursor
+  kept in the `reconciler` collection walks the DONE searches forward, one batch per pass.
+
+A job is marked enqueued only once the broker confirmed its message, so a reconciler killed mid-pass
+leaves what it took unconfirmed, for the next pass.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import dramatiq
+from bson import ObjectId
 from dramatiq.common import xq_name
 from dramatiq.errors import DecodeError
 
@@ -81,6 +86,7 @@ class Reconciler:
         self._jobs = jobs
         self._publisher = publisher
         self._journal = journal
+        self._actor_names = {settings.job(job_type).actor_name for job_type in JobType}
 
     async def run_once(self) -> Counter[str]:
         """One pass; returns what it did, by action."""
@@ -89,7 +95,7 @@ class Reconciler:
         batch = settings.reconcile_batch
         counts: Counter[str] = Counter()
         counts["republished_unconfirmed"] = await self._republish(
-            await self._jobs.unconfirmed(created_before=now - grace, limit=batch), now
+            await self._jobs.unconfirmed(before=now - grace, limit=batch), now
         )
         counts["republished_lost"] = await self._republish(
             await self._jobs.overdue(due_before=now - timedelta(seconds=settings.reconcile_lost_after), limit=batch),
@@ -98,7 +104,7 @@ class Reconciler:
         counts |= await self._recover_expired_leases(now - grace, now)
         counts["dead_lettered"] = await self._dead_letters_to_dead_jobs(now)
         if settings.outbox_url:
-            counts["outbox_created"] = await self._create_missing_outboxes(now - OUTBOX_LOOKBACK, now - grace)
+            counts["outbox_created"] = await self._create_missing_outboxes(now, finished_before=now - grace)
         await self._journal.add(counts, now)
         return +counts
 
@@ -116,8 +122,14 @@ class Reconciler:
                 await asyncio.wait_for(stop.wait(), self._settings.reconcile_interval)
 
     async def _publish_taken(self, taken: Sequence[tuple[dict[str, Any], dramatiq.Message]], now: datetime) -> int:
-        """Publish jobs this reconciler won; give back the ones the broker did not confirm."""
+        """Publish jobs this reconciler won, and only then mark them enqueued: the broker confirmed them.
+
+        One the broker did not confirm (or that a reconciler killed here never published) stays unconfirmed,
+        and the next pass after the grace period takes it again.
+        """
         confirmed = await self._publisher.publish([message for _, message in taken])
+        published = [job["_id"] for job, message in taken if message.message_id in confirmed]
+        await self._jobs.mark_enqueued(published, utcnow())
         for job, message in taken:
             if message.message_id in confirmed:
                 log.info(
@@ -126,15 +138,15 @@ class Reconciler:
                     message.message_id,
                     extra=job_extra(job["_id"], message.message_id),
                 )
-            else:
-                await self._jobs.release_republish(job["_id"], taken_at=now)
         return len(confirmed)
 
     async def _republish(self, candidates: list[dict[str, Any]], now: datetime) -> int:
         taken = []
         for job in candidates:
             message = message_for_job(self._settings, job)
-            if await self._jobs.take_for_republish(job, now=now, message_id=message.message_id):
+            # The clock at the take, not the pass start: other passes that started before it must not see the job
+            # as untouched since their cut-off.
+            if await self._jobs.take_for_republish(job, now=utcnow(), message_id=message.message_id):
                 taken.append((job, message))
         return await self._publish_taken(taken, now) if taken else 0
 
@@ -176,6 +188,11 @@ class Reconciler:
             await self._journal.keep_dead_letter(queue=queue, body=body, reason="undecodable", now=now)
             log.error("undecodable dead letter in %s kept in dead_letters", queue)
             return 0
+        if message.actor_name not in self._actor_names:
+            # Not an LPS job message (a stray publish): kept for a person, and no job is touched.
+            await self._journal.keep_dead_letter(queue=queue, body=body, reason="unknown actor", now=now)
+            log.error("dead letter for unknown actor %r in %s kept in dead_letters", message.actor_name, queue)
+            return 0
         job_id = parse_job_id(message.args[0] if message.args else "")
         if job_id is None:
             await self._journal.keep_dead_letter(queue=queue, body=body, reason="no job id", now=now)
@@ -185,14 +202,28 @@ class Reconciler:
             return 1
         return 0  # already DEAD or DONE: the job document recorded its end
 
-    async def _create_missing_outboxes(self, since: datetime, until: datetime) -> int:
+    async def _create_missing_outboxes(self, now: datetime, *, finished_before: datetime) -> int:
+        """Walk the DONE searches forward from the kept cursor; give each one without a delivery job its own.
+
+        One batch per pass at most `LPS_RECONCILE_BATCH` searches, whatever the history: a pass costs the same on
+        day 100 as on day 1, and a busy day only makes the walk lag, never skip (the cursor moves past a search
+        only once it was checked). A first pass starts `OUTBOX_LOOKBACK` back.
+        """
+        start = await self._journal.delivery_cursor(default=(now - OUTBOX_LOOKBACK, ObjectId("0" * 24)))
+        done = await self._jobs.done_searches_after(
+            start, finished_before=finished_before, limit=self._settings.reconcile_batch
+        )
+        if not done:
+            return 0
+        covered = await self._jobs.searches_with_outbox([job["_id"] for job in done])
         created = 0
-        for job in await self._jobs.done_searches_without_outbox(
-            finished_after=since, finished_before=until, limit=self._settings.reconcile_batch
-        ):
+        for job in done:
+            if job["_id"] in covered:
+                continue
             document, message = outbox_job_for(job, self._settings)
             if await self._jobs.insert_follow_up(document):
                 created += 1
                 if not await self._publisher.publish([message]):
                     await self._jobs.mark_unconfirmed(document["_id"])
+        await self._journal.advance_delivery_cursor(start, (done[-1]["finished_at"], done[-1]["_id"]))
         return created

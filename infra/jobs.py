@@ -6,6 +6,7 @@ a racing process can never move a job twice.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -229,13 +230,9 @@ class JobRepository:
             update["$set"] |= self._running(worker, now, lease_until)
             update["$inc"] = {"attempts": 1}
         else:
-            update["$set"] |= {
-                "status": JobStatus.PENDING.name,
-                "run_after": now,
-                "enqueued_at": now,
-                "message_id": message_id,
-            }
-            update["$unset"] = {"lease_until": ""}
+            # Unconfirmed until the reconciler's publish is confirmed (`mark_enqueued`).
+            update["$set"] |= {"status": JobStatus.PENDING.name, "run_after": now, "message_id": message_id}
+            update["$unset"] = {"lease_until": "", "enqueued_at": ""}
         return await self._jobs.find_one_and_update(
             {
                 "_id": job["_id"],
@@ -341,10 +338,19 @@ class JobRepository:
             return_document=ReturnDocument.AFTER,
         )
 
-    async def unconfirmed(self, *, created_before: datetime, limit: int) -> list[dict[str, Any]]:
-        """PENDING jobs whose publish the broker never confirmed (no enqueued_at)."""
+    async def unconfirmed(self, *, before: datetime, limit: int) -> list[dict[str, Any]]:
+        """PENDING jobs whose publish the broker never confirmed (no `enqueued_at`), untouched since `before`.
+
+        Served by the status prefix of `status_job_type_finished_at`: the PENDING set is the active set,
+        bounded by the work in hand, not by history.
+        """
         cursor = self._jobs.find(
-            {"status": JobStatus.PENDING.name, "enqueued_at": {"$exists": False}, "created_at": {"$lt": created_before}}
+            {
+                "status": JobStatus.PENDING.name,
+                "enqueued_at": {"$exists": False},
+                "created_at": {"$lt": before},
+                "updated_at": {"$lt": before},
+            }
         )
         return await cursor.limit(limit).to_list()
 
@@ -360,11 +366,16 @@ class JobRepository:
         return await cursor.limit(limit).to_list()
 
     async def take_for_republish(self, job: dict[str, Any], *, now: datetime, message_id: str) -> bool:
-        """Claim the right to publish a PENDING job again: exactly one reconciler wins each round."""
+        """Claim the right to publish a PENDING job again: exactly one reconciler wins each round.
+
+        The job becomes unconfirmed (no `enqueued_at`) until `mark_enqueued` records the broker's confirm, so
+        a reconciler that dies between this and the publish leaves it to the next pass after the grace period.
+        """
         result = await self._jobs.update_one(
             {"_id": job["_id"], "status": JobStatus.PENDING.name, "updated_at": job["updated_at"]},
             {
-                "$set": {"enqueued_at": now, "updated_at": now, "message_id": message_id, "run_after": now},
+                "$set": {"updated_at": now, "message_id": message_id, "run_after": now},
+                "$unset": {"enqueued_at": ""},
                 "$inc": {"republishes": 1},
             },
         )
@@ -373,12 +384,6 @@ class JobRepository:
     async def mark_unconfirmed(self, job_id: ObjectId) -> None:
         """A job stored as enqueued whose publish failed: the reconciler's unconfirmed pass takes it up."""
         await self._jobs.update_one({"_id": job_id, "status": JobStatus.PENDING.name}, {"$unset": {"enqueued_at": ""}})
-
-    async def release_republish(self, job_id: ObjectId, *, taken_at: datetime) -> None:
-        """The publish failed after all: leave the job for the next round."""
-        await self._jobs.update_one(
-            {"_id": job_id, "status": JobStatus.PENDING.name, "enqueued_at": taken_at}, {"$unset": {"enqueued_at": ""}}
-        )
 
     async def expired_leases(self, *, expired_before: datetime, limit: int) -> list[dict[str, Any]]:
         cursor = self._jobs.find({"status": JobStatus.RUNNING.name, "lease_until": {"$lt": expired_before}})
@@ -396,24 +401,36 @@ class JobRepository:
         )
         return result.modified_count == 1
 
-    async def done_searches_without_outbox(
-        self, *, finished_after: datetime, finished_before: datetime, limit: int
+    async def done_searches_after(
+        self, cursor: tuple[datetime, ObjectId], *, finished_before: datetime, limit: int
     ) -> list[dict[str, Any]]:
-        """DONE searches whose OUTBOX job was never created (the worker stopped right after DONE)."""
-        done = (
-            await self._jobs.find(
-                {
-                    "job_type": JobType.SEARCH.name,
-                    "status": JobStatus.DONE.name,
-                    "finished_at": {"$gte": finished_after, "$lt": finished_before},
-                }
-            )
-            .limit(limit)
-            .to_list()
-        )
-        if not done:
-            return []
-        covered = await self._jobs.distinct(
-            "source_job_id", {"job_type": JobType.OUTBOX.name, "source_job_id": {"$in": [job["_id"] for job in done]}}
-        )
-        return [job for job in done if job["_id"] not in set(covered)]
+        """DONE searches in (finished_at, _id) order after `cursor`, finished before `finished_before`.
+
+        The reconciler walks them forward with a cursor it keeps, so however many searches finish, each one is
+        looked at once and none is starved. Served by `status_job_type_finished_at`.
+        """
+        finished_at, last_id = cursor
+        query = {
+            "status": JobStatus.DONE.name,
+            "job_type": JobType.SEARCH.name,
+            "$or": [
+                {"finished_at": {"$gt": finished_at, "$lt": finished_before}},
+                {"finished_at": finished_at, "_id": {"$gt": last_id}},
+            ],
+        }
+        projection = {"_id": 1, "product_code": 1, "finished_at": 1}
+        cursor_ = self._jobs.find(query, projection).sort([("finished_at", 1), ("_id", 1)]).limit(limit)
+        return await cursor_.to_list()
+
+    async def searches_with_outbox(self, search_ids: Sequence[ObjectId]) -> set[ObjectId]:
+        """Which of these searches have their OUTBOX job: one point lookup each on `one_outbox_per_search`.
+
+        Not one `$in`: the embedded store answers `$in` by a scan per value, point lookups use the index.
+        """
+
+        async def has_outbox(search_id: ObjectId) -> bool:
+            found = await self._jobs.find_one({"source_job_id": search_id, "job_type": JobType.OUTBOX.name}, {"_id": 1})
+            return found is not None
+
+        found = await asyncio.gather(*(has_outbox(search_id) for search_id in search_ids))
+        return {search_id for search_id, exists in zip(search_ids, found, strict=True) if exists}

@@ -211,3 +211,49 @@ async def test_lps_reconciler_once_runs_a_pass_from_the_command_line(stack: Stac
     )
     assert done.returncode == 0, done.stderr
     assert "republished_unconfirmed" in done.stdout
+
+
+async def test_missing_deliveries_are_found_however_many_searches_finished_before_them(stack: Stack):
+    stack.settings = stack.settings.with_overrides(outbox_url="http://127.0.0.1:9/results", reconcile_batch=5)
+    start = utcnow() - timedelta(minutes=30)
+    searches = [
+        await stack.insert(status="DONE", finished_at=start + timedelta(seconds=index), result={"outcome": "FOUND"})
+        for index in range(13)
+    ]
+    undelivered = {searches[index]["_id"] for index in (7, 11, 12)}  # beyond the first batch
+    for search in searches:
+        if search["_id"] not in undelivered:
+            await stack.insert(
+                JobType.OUTBOX, source_job_id=search["_id"], product_code=search["product_code"], status="DONE"
+            )
+
+    passes = [await stack.reconciler().run_once() for _ in range(4)]
+
+    assert sum(done.get("outbox_created", 0) for done in passes) == 3
+    assert passes[-1] == {}  # the cursor has walked past every search: nothing is looked at twice
+    created = await stack.database.jobs().find({"job_type": "OUTBOX", "status": "PENDING"}).to_list()
+    assert {job["source_job_id"] for job in created} == undelivered
+
+
+async def test_a_reconciler_killed_after_taking_a_job_leaves_it_for_the_next_pass(stack: Stack):
+    lost = await stack.insert()
+    # What a reconciler that died between winning the job and publishing it leaves behind.
+    assert await stack.jobs.take_for_republish(lost, now=utcnow(), message_id="never-published")
+
+    assert await stack.reconciler().run_once() == {"republished_unconfirmed": 1}
+
+    assert await stack.queued() == [str(lost["_id"])]
+    assert (await stack.jobs.get_current(lost["_id"]))["enqueued_at"] is not None
+
+
+async def test_a_dead_letter_for_an_unknown_actor_is_kept_and_touches_no_job(stack: Stack):
+    pending = await stack.insert(enqueued_at=utcnow())
+    stray = message_for_job(stack.settings, pending)._replace(actor_name="not_an_lps_actor")
+    queue = stack.settings.job(JobType.SEARCH).queue + ".XQ"
+    await asyncio.to_thread(publish_raw, stack.settings.amqp_url, queue, [stray.encode()])
+
+    assert await stack.reconciler().run_once() == {}
+
+    assert (await stack.jobs.get_current(pending["_id"]))["status"] == "PENDING"
+    kept = await stack.database.write["dead_letters"].find().to_list()
+    assert [doc["reason"] for doc in kept] == ["unknown actor"]
