@@ -45,6 +45,10 @@ class Settings:
     rate_limit_burst: int = 20
     # Seconds a /v1/lps/queue/stats answer is reused; concurrent callers share one computation.
     stats_max_age: float = 1.0
+    # DONE / DEAD totals (infra/job_counts.py) count jobs that ended at least this many seconds ago (an update on
+    # its way must not be walked past), at most this many newly ended jobs per stats call.
+    stats_settle: float = 5.0
+    stats_catch_up_limit: int = 5000
     coupang_base_url: str = "https://www.coupang.com"
     naver_base_url: str = "https://openapi.naver.com"
     naver_client_id: str = ""

@@ -1,0 +1,104 @@
+"""Job counts whose cost does not grow with history (`infra.job_counts`), against the MongoDB wire server."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from datetime import timedelta
+
+import pytest
+from bson import ObjectId
+
+from infra.clock import utcnow
+from infra.job_counts import JobCounts
+from infra.jobs import JobRepository, new_job
+from infra.mongo import MainDatabase, create_client, ensure_indexes
+from infra.settings import Settings
+from schemas.codes import JobType
+
+
+@pytest.fixture
+async def database(settings: Settings) -> AsyncIterator[MainDatabase]:
+    client = create_client(settings)
+    database = MainDatabase.open(client, settings.mongo_db)
+    await ensure_indexes(database, settings)
+    yield database
+    await client.close()
+
+
+def counts_of(database: MainDatabase, *, catch_up_limit: int = 1000) -> JobCounts:
+    return JobCounts(database.write, database.read, settle=0.0, catch_up_limit=catch_up_limit)
+
+
+async def ended_job(jobs: JobRepository, code: str, *, dead: bool = False, job_type: JobType = JobType.SEARCH) -> dict:
+    now = utcnow()
+    document = new_job(
+        job_type, job_id=ObjectId(), product_code=code, priority="NORMAL", max_attempts=1, now=now, message_id="m"
+    )
+    await jobs.insert_search_jobs([document])
+    job = await jobs.claim(document["_id"], worker="w", now=now, lease_until=now + timedelta(seconds=60))
+    error = {"type": "X", "message": "x", "at": now}
+    assert await (jobs.kill(job, now=utcnow(), error=error) if dead else jobs.complete(job, now=utcnow(), output={}))
+    return job
+
+
+async def test_every_status_is_counted_live_or_from_the_ended_totals(database: MainDatabase):
+    jobs = JobRepository(database)
+    for index in range(3):
+        await ended_job(jobs, f"D{index}")
+    await ended_job(jobs, "X1", dead=True)
+    await ended_job(jobs, "O1", job_type=JobType.OUTBOX)
+    pending = new_job(
+        JobType.SEARCH, job_id=ObjectId(), product_code="P1", priority="NORMAL", max_attempts=1, now=utcnow(),
+        message_id="m",
+    )  # fmt: skip
+    await jobs.insert_search_jobs([pending])
+
+    counts = await counts_of(database).current()
+
+    assert counts.by_type == {
+        "SEARCH": {"PENDING": 1, "RUNNING": 0, "DONE": 3, "DEAD": 1},
+        "OUTBOX": {"PENDING": 0, "RUNNING": 0, "DONE": 1, "DEAD": 0},
+    }
+    assert counts.by_status == {"PENDING": 1, "RUNNING": 0, "DONE": 4, "DEAD": 1}
+    assert not counts.catching_up
+
+
+async def test_ended_jobs_are_counted_once_however_many_callers_ask_at_once(database: MainDatabase):
+    jobs = JobRepository(database)
+    for index in range(10):
+        await ended_job(jobs, f"D{index}")
+
+    answers = await asyncio.gather(*(counts_of(database).current() for _ in range(5)))
+    again = await counts_of(database).current()
+
+    assert again.by_type["SEARCH"]["DONE"] == 10
+    assert all(answer.by_type["SEARCH"]["DONE"] in (0, 10) for answer in answers)
+
+
+async def test_a_call_counts_at_most_its_limit_and_the_next_calls_catch_up(database: MainDatabase):
+    jobs = JobRepository(database)
+    for index in range(7):
+        await ended_job(jobs, f"D{index}")
+
+    first = await counts_of(database, catch_up_limit=3).current()
+    second = await counts_of(database, catch_up_limit=3).current()
+    third = await counts_of(database, catch_up_limit=3).current()
+    fourth = await counts_of(database, catch_up_limit=3).current()
+
+    assert [c.by_type["SEARCH"]["DONE"] for c in (first, second, third, fourth)] == [3, 6, 7, 7]
+    assert (first.catching_up, third.catching_up, fourth.catching_up) == (True, False, False)
+
+
+async def test_a_redriven_job_is_counted_again_when_it_ends_again(database: MainDatabase):
+    jobs = JobRepository(database)
+    dead = await ended_job(jobs, "R1", dead=True)
+    assert (await counts_of(database).current()).by_type["SEARCH"]["DEAD"] == 1
+
+    again = await jobs.redrive(dead["_id"], now=utcnow(), max_attempts=1, message_id="m2")
+    assert again is not None
+    running = await jobs.claim(dead["_id"], worker="w", now=utcnow(), lease_until=utcnow() + timedelta(seconds=60))
+    assert await jobs.complete(running, now=utcnow(), output={})
+
+    counts = await counts_of(database).current()
+    assert counts.by_type["SEARCH"] == {"PENDING": 0, "RUNNING": 0, "DONE": 1, "DEAD": 1}
