@@ -105,34 +105,45 @@ def retention_index(retention_days: int) -> IndexModel:
     return IndexModel([("finished_at", ASCENDING)], name=RETENTION_INDEX, expireAfterSeconds=seconds)
 
 
-async def _ensure_retention(db: MainDatabase, retention_days: int) -> None:
-    """Create the TTL index, or change its expiry when LPS_RETENTION_DAYS changed since it was created."""
-    model = retention_index(retention_days)
+def price_history_retention_index(days: int) -> IndexModel:
+    """price_history entries expire this long after `searched_at` (LPS_PRICE_HISTORY_DAYS); the reports' window
+    index too (a TTL index is an ordinary index for queries)."""
+    seconds = int(timedelta(days=days).total_seconds())
+    return IndexModel([("searched_at", DESCENDING)], name=PRICE_HISTORY_BY_SEARCHED_AT, expireAfterSeconds=seconds)
+
+
+async def _ensure_ttl(database: AsyncDatabase, collection: str, model: IndexModel) -> None:
+    """Create a TTL index, or change its expiry when its retention setting changed since it was created.
+
+    Both stores remove expired documents themselves: MongoDB's TTL monitor every minute, the embedded store
+    whenever the collection is next used (through the index: the cost is the expired documents, not all).
+    """
     try:
-        await db.jobs().create_indexes([model])
+        await database[collection].create_indexes([model])
     except OperationFailure as conflict:
         if conflict.code not in _INDEX_CONFLICTS:
             raise
-        seconds = model.document["expireAfterSeconds"]
+        name, seconds = model.document["name"], model.document["expireAfterSeconds"]
         try:
-            await db.write.command("collMod", JOBS, index={"name": RETENTION_INDEX, "expireAfterSeconds": seconds})
+            await database.command("collMod", collection, index={"name": name, "expireAfterSeconds": seconds})
         except OperationFailure:
-            # A store without collMod (the embedded one): a TTL index holds no constraint, rebuilding it is safe.
-            await db.jobs().drop_index(RETENTION_INDEX)
-            await db.jobs().create_indexes([model])
+            # A store without collMod (the embedded one), or an index that was not TTL before: a TTL index holds
+            # no constraint, rebuilding it is safe.
+            await database[collection].drop_index(name)
+            await database[collection].create_indexes([model])
 
 
 async def ensure_indexes(db: MainDatabase, settings: Settings) -> None:
     """Idempotent: creating an index that exists with the same options is a no-op."""
     await db.jobs().create_indexes(job_indexes())
-    await _ensure_retention(db, settings.retention_days)
+    await _ensure_ttl(db.write, JOBS, retention_index(settings.retention_days))
     await db.write[PRICE_HISTORY].create_indexes(price_history_indexes())
+    await _ensure_ttl(db.write, PRICE_HISTORY, price_history_retention_index(settings.price_history_days))
 
 
 def price_history_indexes() -> list[IndexModel]:
     return [
         # One product's prices over time (the product report, a watch's last prices).
         IndexModel([("product_code", ASCENDING), ("searched_at", DESCENDING)], name=PRICE_HISTORY_BY_PRODUCT),
-        # Reports over every product in a time window.
-        IndexModel([("searched_at", DESCENDING)], name=PRICE_HISTORY_BY_SEARCHED_AT),
+        # Reports over every product in a time window: price_history_retention_index.
     ]

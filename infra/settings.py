@@ -85,7 +85,9 @@ class Settings:
     outbox_time_limit: float = 30.0
     # How long past its time limit a RUNNING job's lease lasts before another worker may take it over.
     lease_margin: float = 30.0
+    # Finished jobs are removed this many days after they ended, price_history entries after they were recorded.
     retention_days: int = 30
+    price_history_days: int = 365
     # The reconciler: seconds between passes; how old an unconfirmed publish or a finished search without its
     # delivery must be before it acts; how long past run_after a PENDING job counts as lost (generous: a long
     # queue is not a lost message, and a duplicate message only costs a skipped delivery).

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from pymongo.errors import DuplicateKeyError
 
+from infra.clock import utcnow
 from infra.mongo import MainDatabase, create_client, ensure_indexes
 from infra.settings import Settings
+from tools.testbed import eventually
 
 
 async def test_start_up_creates_the_indexes_and_can_run_again(settings: Settings):
@@ -55,3 +59,40 @@ async def test_only_one_active_search_per_product_but_any_number_of_ended_ones(s
         await jobs.insert_one({"product_code": "P", "job_type": "OUTBOX", "active": True, "source_job_id": 1})
     finally:
         await client.close()
+
+
+async def test_finished_jobs_and_price_history_expire_after_their_retention(settings: Settings):
+    """Both stores remove expired documents themselves (the embedded one when the collection is next used)."""
+    now = utcnow()
+    client = create_client(settings)
+    try:
+        database = MainDatabase.open(client, settings.mongo_db)
+        await ensure_indexes(database, settings.with_overrides(retention_days=30, price_history_days=365))
+        jobs, prices = database.jobs(), database.write["price_history"]
+        await jobs.insert_many(
+            [
+                {"product_code": "OLD", "status": "DONE", "finished_at": now - timedelta(days=31)},
+                {"product_code": "RECENT", "status": "DONE", "finished_at": now - timedelta(days=29)},
+                {"product_code": "ACTIVE", "status": "PENDING", "active": True},
+            ]
+        )
+        await prices.insert_many(
+            [
+                {"product_code": "OLD", "searched_at": now - timedelta(days=366)},
+                {"product_code": "RECENT", "searched_at": now - timedelta(days=364)},
+            ]
+        )
+
+        async def remaining() -> tuple[list[str], list[str]] | None:
+            kept = (
+                sorted(job["product_code"] for job in await jobs.find().to_list()),
+                sorted(entry["product_code"] for entry in await prices.find().to_list()),
+            )
+            return kept if "OLD" not in kept[0] + kept[1] else None
+
+        # MongoDB's TTL monitor runs every 60 s; the embedded store removes them at once.
+        kept = await eventually(remaining, within=150, what="expired documents to be removed", interval=1)
+    finally:
+        await client.close()
+
+    assert kept == (["ACTIVE", "RECENT"], ["RECENT"])
