@@ -29,6 +29,9 @@ PRICE_HISTORY = "price_history"
 
 # Index names: the reports (tools/reporting.py) and docs/ name the index each query relies on.
 JOBS_BY_STATUS_TYPE_FINISHED = "status_job_type_finished_at"
+JOBS_BY_CREATED_AT = "created_at_desc"
+JOBS_BY_STATUS_CREATED_AT = "status_created_at"
+JOBS_BY_PRODUCT_CREATED_AT = "product_created_at"
 PRICE_HISTORY_BY_PRODUCT = "product_searched_at"
 PRICE_HISTORY_BY_SEARCHED_AT = "searched_at_desc"
 
@@ -90,7 +93,10 @@ def job_indexes() -> list[IndexModel]:
             [("status", ASCENDING), ("job_type", ASCENDING), ("finished_at", DESCENDING)],
             name=JOBS_BY_STATUS_TYPE_FINISHED,
         ),
-        IndexModel([("created_at", DESCENDING)], name="created_at_desc"),
+        IndexModel([("created_at", DESCENDING)], name=JOBS_BY_CREATED_AT),
+        # The job listing, newest first, filtered by status or by product: the filter and the order in one index.
+        IndexModel([("status", ASCENDING), ("created_at", DESCENDING)], name=JOBS_BY_STATUS_CREATED_AT),
+        IndexModel([("product_code", ASCENDING), ("created_at", DESCENDING)], name=JOBS_BY_PRODUCT_CREATED_AT),
     ]
 
 
