@@ -6,6 +6,8 @@ exceptions describe.
 
 from __future__ import annotations
 
+from typing import Any
+
 import dramatiq
 
 from infra.lifecycle import Failure
@@ -26,6 +28,8 @@ class JobError(Exception):
         snapshot: str | None = None,
         backoff_factor: float = 1.0,
         retry_after: float | None = None,
+        keep: dict[str, Any] | None = None,
+        fallback: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -36,6 +40,9 @@ class JobError(Exception):
         self.backoff_factor = backoff_factor
         #: Seconds the other side asked us to wait (HTTP Retry-After).
         self.retry_after = retry_after
+        #: See `infra.lifecycle.Failure`: fields stored with a retry, and the output of a job that cannot retry.
+        self.keep = keep
+        self.fallback = fallback
 
     def failure(self) -> Failure:
         return Failure(
@@ -45,6 +52,8 @@ class JobError(Exception):
             backoff_factor=self.backoff_factor,
             retry_after=self.retry_after,
             snapshot=self.snapshot,
+            keep=self.keep,
+            fallback=self.fallback,
         )
 
 

@@ -35,6 +35,8 @@ class JobKind:
     work: Callable[[dict[str, Any], WorkerRuntime], Coroutine[Any, Any, dict[str, Any]]]
     #: Runs once the job is DONE; returns messages of the jobs it spawned, to publish.
     on_done: Callable[[dict[str, Any], WorkerRuntime], Coroutine[Any, Any, list[dramatiq.Message]]] | None = None
+    #: Fields an attempt keeps on the job for the next one (`Failure.keep`), removed when the job ends.
+    kept_fields: tuple[str, ...] = ()
 
 
 def failure_of(exception: BaseException) -> Failure:
@@ -140,7 +142,7 @@ class JobStatusMiddleware(Middleware):
             if exception is None:
                 outcome = AttemptOutcome.DONE if self._complete(broker, kind, attempt, now) else AttemptOutcome.LOST
             else:
-                outcome = self._fail(broker, message, job, failure_of(exception), now)
+                outcome = self._fail(broker, message, kind, attempt, failure_of(exception), now)
         except MONGO_UNAVAILABLE:
             # The job stays RUNNING; its lease expires and the reconciler (or a redelivery) recovers it.
             log.exception("could not record the end of job %s attempt %d", job["_id"], job["attempts"])
@@ -152,19 +154,29 @@ class JobStatusMiddleware(Middleware):
         self,
         broker: dramatiq.Broker,
         message: dramatiq.MessageProxy,
-        job: dict[str, Any],
+        kind: JobKind,
+        attempt: Attempt,
         failure: Failure,
         now: datetime,
     ) -> AttemptOutcome:
         """Record what `decide` made of a failed attempt; a retry's message is published with its delay."""
-        runtime, decision = self.runtime, decide(job, failure, self.policy, now)
+        runtime, job = self.runtime, attempt.job
+        decision = decide(job, failure, self.policy, now)
+        if decision.outcome is AttemptOutcome.DONE:
+            # It cannot retry, but has something to show (a search some of whose sources answered).
+            attempt.output = decision.output or {}
+            log.warning("job %s ends DONE with what it has: %s", job["_id"], failure.message)
+            done = self._complete(broker, kind, attempt, now, error=decision.error)
+            return AttemptOutcome.DONE if done else AttemptOutcome.LOST
         if decision.outcome is AttemptOutcome.DEAD:
-            recorded = runtime.run(runtime.jobs.kill(job, now=now, error=decision.error))
+            recorded = runtime.run(runtime.jobs.kill(job, now=now, error=decision.error, discard=kind.kept_fields))
             log.error("job %s DEAD after attempt %d: %s", job["_id"], job["attempts"], failure.message)
             return AttemptOutcome.DEAD if recorded else AttemptOutcome.LOST
         assert decision.run_after is not None
         if not runtime.run(
-            runtime.jobs.schedule_retry(job, now=now, error=decision.error, run_after=decision.run_after)
+            runtime.jobs.schedule_retry(
+                job, now=now, error=decision.error, run_after=decision.run_after, keep=decision.keep
+            )
         ):
             return AttemptOutcome.LOST
         delay = (decision.run_after - now).total_seconds()
@@ -178,10 +190,19 @@ class JobStatusMiddleware(Middleware):
             runtime.run(runtime.jobs.mark_unconfirmed(job["_id"]))
         return AttemptOutcome.RETRY
 
-    def _complete(self, broker: dramatiq.Broker, kind: JobKind, attempt: Attempt, now: datetime) -> bool:
+    def _complete(
+        self,
+        broker: dramatiq.Broker,
+        kind: JobKind,
+        attempt: Attempt,
+        now: datetime,
+        error: dict[str, Any] | None = None,
+    ) -> bool:
         """DONE, and its follow-ups published; False when the attempt had lost its lease (nothing recorded)."""
         runtime, job = self.runtime, attempt.job
-        if not runtime.run(runtime.jobs.complete(job, now=now, output=attempt.output)):
+        if not runtime.run(
+            runtime.jobs.complete(job, now=now, output=attempt.output, error=error, discard=kind.kept_fields)
+        ):
             log.warning("job %s attempt %d finished after losing its lease: not recorded", job["_id"], job["attempts"])
             return False
         log.info("job %s DONE after attempt %d", job["_id"], job["attempts"])

@@ -59,11 +59,19 @@ def eligible(offer: Offer) -> bool:
     return offer.rejected is None and not offer.is_ad and not offer.sold_out
 
 
-def summarize(results: dict[str, SourceResult], searched_at: Any) -> dict[str, Any]:
+def summarize(results: dict[str, SourceResult], failed: dict[str, BaseException], searched_at: Any) -> dict[str, Any]:
+    """The search's `result` over the sources that answered; `complete` only when none failed.
+
+    NO_MATCH and NO_RESULTS are final answers, so they are only claimed when every source answered; an
+    incomplete search without an eligible offer is INCOMPLETE.
+    """
     offers = [offer for result in results.values() for offer in result.offers]
     winners = sorted((offer for offer in offers if eligible(offer)), key=lambda offer: offer.price)
+    complete = not failed
     if winners:
         outcome = SearchOutcome.FOUND
+    elif not complete:
+        outcome = SearchOutcome.INCOMPLETE
     elif offers:
         outcome = SearchOutcome.NO_MATCH
     else:
@@ -71,11 +79,19 @@ def summarize(results: dict[str, SourceResult], searched_at: Any) -> dict[str, A
     return drop_none(
         {
             "outcome": str(outcome),
+            "complete": complete,
             "lowest": winners[0].as_document() if winners else None,
             "offers": [offer.as_document() for offer in sorted(offers, key=lambda offer: offer.price)],
+            "failed_sources": {name: _failure_summary(error) for name, error in failed.items()} or None,
             "searched_at": searched_at,
         }
     )
+
+
+def _failure_summary(error: BaseException) -> dict[str, str]:
+    if isinstance(error, JobError):
+        return {"type": str(error.error_type), "message": error.message[:300]}
+    return {"type": str(SourceOutcome.ERROR), "message": f"{type(error).__name__}: {error}"[:300]}
 
 
 async def _timed(source: Source, product: dict[str, Any]) -> tuple[SourceResult | BaseException, int]:
@@ -87,49 +103,97 @@ async def _timed(source: Source, product: dict[str, Any]) -> tuple[SourceResult 
     return result, int((time.perf_counter() - started) * 1000)
 
 
-async def work_search(job: dict[str, Any], runtime: WorkerRuntime) -> dict[str, Any]:
-    """One attempt. Fails only when every source failed; a source's failure is otherwise recorded."""
-    product = job["product"]
-    names = product.get("sources") or runtime.settings.search_sources
-    sources = runtime.sources
-    unknown = [name for name in names if name not in sources]
-    if unknown:
-        # The gateway refuses such products; a job stored before LPS_SEARCH_SOURCES changed ends here.
-        raise PermanentJobError(
-            f"sources not enabled in this deployment: {', '.join(unknown)}", error_type=JobErrorType.CONFIG
-        )
-    outcomes = await asyncio.gather(*(_timed(sources[name], product) for name in names))
+#: Where a search keeps, between attempts, what its answering sources found (a retry runs only the others).
+KEPT = "sources_answered"
 
-    answered: dict[str, SourceResult] = {}
-    per_source: dict[str, dict[str, Any]] = {}
-    failures: list[BaseException] = []
-    for name, (outcome, ms) in zip(names, outcomes, strict=True):
+
+async def work_search(job: dict[str, Any], runtime: WorkerRuntime) -> dict[str, Any]:
+    """One attempt over the sources that have not answered yet.
+
+    Every source answered (now or in an earlier attempt): the result, `complete: true`. Some failed: the
+    attempt fails, keeping what the others found, so that `decide` retries only the failed ones while attempts
+    remain, and otherwise ends the job DONE with `complete: false` (when any source answered) or DEAD.
+    """
+    product = job["product"]
+    names = list(product.get("sources") or runtime.settings.search_sources)
+    sources = runtime.sources
+    kept: dict[str, dict[str, Any]] = {name: job[KEPT][name] for name in job.get(KEPT) or {} if name in names}
+    to_run = [name for name in names if name not in kept and name in sources]
+    outcomes = await asyncio.gather(*(_timed(sources[name], product) for name in to_run))
+
+    answered = {name: _kept_result(entry) for name, entry in kept.items()}
+    per_source = {name: {key: entry[key] for key in ("outcome", "count", "ms")} for name, entry in kept.items()}
+    failed: dict[str, BaseException] = {}
+    for name in names:
+        if name not in sources and name not in kept:
+            # The gateway refuses such products; a job stored before LPS_SEARCH_SOURCES changed ends here.
+            failed[name] = PermanentJobError(
+                f"{name}: not enabled in this deployment (LPS_SEARCH_SOURCES)", error_type=JobErrorType.CONFIG
+            )
+            per_source[name] = {"outcome": str(JobErrorType.CONFIG), "count": 0, "ms": 0}
+    for name, (outcome, ms) in zip(to_run, outcomes, strict=True):
         if isinstance(outcome, SourceResult):
             match_offers(product, outcome.offers)
             answered[name] = outcome
             per_source[name] = {"outcome": str(outcome.outcome), "count": len(outcome.offers), "ms": ms}
         else:
-            failures.append(outcome)
+            failed[name] = outcome
             kind = outcome.outcome if isinstance(outcome, SourceError) else SourceOutcome.ERROR
             per_source[name] = {"outcome": str(kind), "count": 0, "ms": ms, "error": str(outcome)[:300]}
-    metrics.sources_searched(per_source)
+    metrics.sources_searched({name: per_source[name] for name in to_run})
     summary = ", ".join(
         f"{name} {entry['outcome']} ({entry['count']} offers, {entry['ms']} ms)" for name, entry in per_source.items()
     )
     log.info("searched %s: %s", job["product_code"], summary)
-    if not answered:
-        raise _most_telling(failures)
-    result = summarize(answered, utcnow())
+    result = summarize(answered, failed, utcnow())
     result["sources"] = per_source
-    return {"result": result}
+    if not failed:
+        return {"result": result}
+    raise _incomplete(failed, answered, per_source, {"result": result} if answered else None)
+
+
+def _kept_result(entry: dict[str, Any]) -> SourceResult:
+    """A source's answer kept from an earlier attempt (the matcher judges its offers again)."""
+    offers = [Offer(**{k: v for k, v in offer.items() if k != "rejected"}) for offer in entry.get("offers", [])]
+    return SourceResult(SourceOutcome(entry["outcome"]), offers)
+
+
+def _incomplete(
+    failed: dict[str, BaseException],
+    answered: dict[str, SourceResult],
+    per_source: dict[str, dict[str, Any]],
+    fallback: dict[str, Any] | None,
+) -> JobError:
+    """The failure of an attempt in which some sources failed: retryable when any of them may answer later."""
+    retryable = [error for error in failed.values() if not isinstance(error, JobError) or error.retryable]
+    telling = _most_telling(list(failed.values()))
+    message = "; ".join(f"{name}: {_failure_summary(error)['message']}" for name, error in failed.items())
+    keep = {
+        KEPT: {
+            name: per_source[name] | {"offers": [offer.as_document() for offer in result.offers]}
+            for name, result in answered.items()
+        }
+    }
+    error_class = RetryableJobError if retryable else PermanentJobError
+    return error_class(
+        message[:500],
+        error_type=telling.error_type if isinstance(telling, JobError) else SourceOutcome.ERROR,
+        snapshot=telling.snapshot if isinstance(telling, JobError) else None,
+        backoff_factor=max((getattr(e, "backoff_factor", 1.0) for e in retryable), default=1.0),
+        retry_after=max(
+            (e.retry_after for e in retryable if isinstance(e, JobError) and e.retry_after is not None), default=None
+        ),
+        keep=keep if answered else None,
+        fallback=fallback,
+    )
 
 
 def _most_telling(failures: list[BaseException]) -> BaseException:
-    """The error a job fails with when all its sources failed: a permanent one, else the longest backoff."""
+    """The failure that names the attempt: a permanent one, else the one that asks the longest backoff."""
     for failure in failures:
-        if isinstance(failure, JobError) and not isinstance(failure, RetryableJobError):
+        if isinstance(failure, JobError) and not failure.retryable:
             return failure
-    retryable = [f for f in failures if isinstance(f, RetryableJobError)]
+    retryable = [f for f in failures if isinstance(f, JobError)]
     if retryable:
         return max(retryable, key=lambda f: f.backoff_factor)
     return failures[0]

@@ -250,21 +250,44 @@ class JobRepository:
         )
         return result.modified_count == 1
 
-    async def complete(self, job: dict[str, Any], *, now: datetime, output: dict[str, Any]) -> bool:
-        """RUNNING -> DONE with the attempt's output (`result` for SEARCH, `delivery` for OUTBOX)."""
+    async def complete(
+        self,
+        job: dict[str, Any],
+        *,
+        now: datetime,
+        output: dict[str, Any],
+        error: dict[str, Any] | None = None,
+        discard: Sequence[str] = (),
+    ) -> bool:
+        """RUNNING -> DONE with the attempt's output (`result` for SEARCH, `delivery` for OUTBOX).
+
+        `error`: the attempt failed in part and this is the best it could do (a search some sources answered).
+        `discard`: fields kept between attempts that the finished job no longer needs.
+        """
+        done: dict[str, Any] = {"status": JobStatus.DONE.name, "finished_at": now, "updated_at": now, **output}
+        if error is not None:
+            done["last_error"] = error
+        entry = history_entry(job, finished_at=now, outcome=AttemptOutcome.DONE, error=error)
         return await self._finish_attempt(
             job,
             {
-                "$set": {"status": JobStatus.DONE.name, "finished_at": now, "updated_at": now, **output},
-                "$unset": {"active": "", "lease_until": ""},
-                "$push": _push_history(history_entry(job, finished_at=now, outcome=AttemptOutcome.DONE)),
+                "$set": done,
+                "$unset": dict.fromkeys(["active", "lease_until", *discard], ""),
+                "$push": _push_history(entry),
             },
         )
 
     async def schedule_retry(
-        self, job: dict[str, Any], *, now: datetime, error: dict[str, Any], run_after: datetime
+        self,
+        job: dict[str, Any],
+        *,
+        now: datetime,
+        error: dict[str, Any],
+        run_after: datetime,
+        keep: dict[str, Any] | None = None,
     ) -> bool:
-        """RUNNING -> PENDING: the job keeps its product's active slot until `run_after`."""
+        """RUNNING -> PENDING: the job keeps its product's active slot until `run_after`; `keep` is stored for
+        the next attempt."""
         return await self._finish_attempt(
             job,
             {
@@ -273,19 +296,22 @@ class JobRepository:
                     "run_after": run_after,
                     "last_error": error,
                     "updated_at": now,
+                    **(keep or {}),
                 },
                 "$unset": {"lease_until": ""},
                 "$push": _push_history(history_entry(job, finished_at=now, outcome=AttemptOutcome.RETRY, error=error)),
             },
         )
 
-    async def kill(self, job: dict[str, Any], *, now: datetime, error: dict[str, Any]) -> bool:
+    async def kill(
+        self, job: dict[str, Any], *, now: datetime, error: dict[str, Any], discard: Sequence[str] = ()
+    ) -> bool:
         """RUNNING -> DEAD: attempts exhausted or a permanent error. The product is free for a new job."""
         return await self._finish_attempt(
             job,
             {
                 "$set": {"status": JobStatus.DEAD.name, "last_error": error, "finished_at": now, "updated_at": now},
-                "$unset": {"active": "", "lease_until": ""},
+                "$unset": dict.fromkeys(["active", "lease_until", *discard], ""),
                 "$push": _push_history(history_entry(job, finished_at=now, outcome=AttemptOutcome.DEAD, error=error)),
             },
         )

@@ -61,6 +61,10 @@ class Failure:
     #: Seconds the other side asked us to wait (HTTP Retry-After).
     retry_after: float | None = None
     snapshot: str | None = None
+    #: Fields stored with a retry, for the next attempt (a search keeps what its answering sources found).
+    keep: dict[str, Any] | None = None
+    #: What the job ends DONE with when it cannot retry (a search's incomplete result); None: it ends DEAD.
+    fallback: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,17 +88,26 @@ class RetryPolicy:
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """What becomes of a job whose attempt failed: RETRY at `run_after`, or DEAD."""
+    """What becomes of a job whose attempt failed: RETRY at `run_after` (storing `keep`), DONE with its
+    fallback `output`, or DEAD."""
 
     outcome: AttemptOutcome
     error: dict[str, Any]
     run_after: datetime | None = None
+    keep: dict[str, Any] | None = None
+    output: dict[str, Any] | None = None
 
 
 def decide(job: dict[str, Any], failure: Failure, policy: RetryPolicy, now: datetime) -> Decision:
-    """The next step of a RUNNING job whose attempt failed (River's reportError, Oban's error_job)."""
+    """The next step of a RUNNING job whose attempt failed (River's reportError, Oban's error_job).
+
+    Retry while the failure is retryable and attempts remain; otherwise DONE with the failure's fallback
+    when it has one (a search some sources answered), else DEAD.
+    """
     error = error_document(failure.error_type, failure.message, now, snapshot=failure.snapshot)
-    if not failure.retryable or attempts_exhausted(job):
-        return Decision(AttemptOutcome.DEAD, error)
-    delay = policy.delay_seconds(job["attempts"], failure)
-    return Decision(AttemptOutcome.RETRY, error, run_after=now + timedelta(seconds=delay))
+    if failure.retryable and not attempts_exhausted(job):
+        delay = policy.delay_seconds(job["attempts"], failure)
+        return Decision(AttemptOutcome.RETRY, error, run_after=now + timedelta(seconds=delay), keep=failure.keep)
+    if failure.fallback is not None:
+        return Decision(AttemptOutcome.DONE, error, output=failure.fallback)
+    return Decision(AttemptOutcome.DEAD, error)

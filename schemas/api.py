@@ -35,6 +35,10 @@ class ProductSchema(StrictSchema):
         fields.String(validate=validate.OneOf(SOURCE_NAMES)),
         load_default=None,
         validate=validate.Length(min=1, max=len(SOURCE_NAMES)),
+        metadata={
+            "description": "sources to search (default: all the deployment enables); only those in "
+            "LPS_SEARCH_SOURCES are accepted, others are refused with 400 / result 101"
+        },
     )
 
 

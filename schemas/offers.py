@@ -39,9 +39,10 @@ class SourceOutcome(StrEnum):
 class SearchOutcome(StrEnum):
     """A SEARCH job's answer over all its sources."""
 
-    FOUND = "FOUND"  # a matching offer won
-    NO_MATCH = "NO_MATCH"  # offers exist, none is the product (or all are ads / sold out)
-    NO_RESULTS = "NO_RESULTS"  # no source had any offer
+    FOUND = "FOUND"  # a matching offer won (among the sources that answered: see `complete`)
+    NO_MATCH = "NO_MATCH"  # every source answered; offers exist, none is the product (or all are ads / sold out)
+    NO_RESULTS = "NO_RESULTS"  # every source answered, none had any offer
+    INCOMPLETE = "INCOMPLETE"  # some source failed for good and those that answered had no eligible offer
 
 
 @dataclass(slots=True)

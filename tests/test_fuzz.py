@@ -20,6 +20,7 @@ from schemathesis import APIOperation, Case, CheckContext, GenerationMode, Respo
 
 from infra.settings import Settings
 from schemas.codes import HTTP_STATUS, ErrorType
+from schemas.offers import SourceName
 from service.app import create_app
 from service.auth import API_KEY_HEADER
 
@@ -98,7 +99,10 @@ def fuzz(operation: APIOperation, mode: GenerationMode, budget: Budget) -> None:
 
 async def test_every_generated_request_gets_a_documented_envelope(aiohttp_server, settings: Settings):
     # Keys and a rate limit as in production, so every request also goes through both guards (never refused).
-    guarded = settings.with_overrides(api_keys={"fuzzer": FUZZ_KEY}, rate_limit_per_second=10_000.0)
+    # Every source enabled: the document lists them all, and a product naming one must then be accepted.
+    guarded = settings.with_overrides(
+        api_keys={"fuzzer": FUZZ_KEY}, rate_limit_per_second=10_000.0, search_sources=tuple(SourceName)
+    )
     server = await aiohttp_server(create_app(guarded))
     spec_url = str(server.make_url("/api/docs/swagger.json"))
     # Schemathesis calls block: they run in a thread, so this event loop keeps serving the gateway meanwhile.
