@@ -41,6 +41,7 @@ def build_sources(runtime: WorkerRuntime) -> dict[str, Source]:
             base_url=settings.coupang_base_url,
             max_pages=settings.coupang_max_pages,
             blocked_backoff_factor=settings.blocked_backoff_factor,
+            render_timeout=min(settings.browser_render_timeout, settings.browser_navigation_timeout),
         ),
         SourceName.NAVER: lambda: NaverSource(
             runtime.http,

@@ -59,6 +59,9 @@ class Settings:
     # A Chromium is retired after this many searches (long-running browsers leak memory).
     browser_max_searches: int = 200
     browser_navigation_timeout: float = 20.0
+    # After DOMContentLoaded, how long a page's own scripts get to show its product list (never longer than the
+    # navigation timeout); a page that shows none by then is read as it stands.
+    browser_render_timeout: float = 10.0
     # Result pages read per Coupang search (72 items each); later pages only when the first had results.
     coupang_max_pages: int = 2
     naver_display: int = 100

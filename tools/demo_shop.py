@@ -27,6 +27,9 @@ Special keywords (case-insensitive):
 - `slow`, `slow=<seconds>`, `slow <keyword>`, `slow=<seconds> <keyword>`: waits (default 10 s), then answers for
   `<keyword>` (the no-results page when there is none). `&delay=<seconds>` delays any request on both routes.
   Every delay is bounded to 30 s.
+- `scripted <keyword>`, `scripted=<ms> <keyword>`: the results page of `<keyword>` with its product list empty in the
+  HTML; the page's own script fills it `<ms>` (default 400) milliseconds after DOMContentLoaded, as a site whose
+  list is rendered client-side does. Either layout (the keyword's own).
 - `quota` (Naver only): 429 with Naver's rate-limit error JSON.
 - any keyword not in the data: the no-results page (검색결과가 없습니다) / a Naver answer with no items.
 """
@@ -69,6 +72,9 @@ NAVER_USED_TYPES = range(4, 7)
 KST = timezone(timedelta(hours=9))
 
 _SLOW = re.compile(r"^slow(?:=(\d+(?:\.\d+)?))?(?:\s+(.*))?$", re.IGNORECASE)
+_SCRIPTED = re.compile(r"^scripted(?:=(\d+))?\s+(.*)$", re.IGNORECASE)
+#: How long after DOMContentLoaded a `scripted` page fills its product list.
+DEFAULT_SCRIPTED_DELAY_MS = 400
 
 #: The smallest valid PNG (1x1, transparent): stands in for every product image and delivery badge.
 PIXEL_PNG = base64.b64decode(
@@ -169,6 +175,26 @@ def _split_slow(keyword: str) -> tuple[str, float | None]:
     if not match:
         return keyword, None
     return (match.group(2) or ""), float(match.group(1) or DEFAULT_SLOW_DELAY)
+
+
+def _split_scripted(keyword: str) -> tuple[str, int | None]:
+    """`scripted=300 아이폰` -> ("아이폰", 300); keywords without the directive come back unchanged."""
+    match = _SCRIPTED.match(keyword.strip())
+    if not match:
+        return keyword, None
+    return match.group(2), int(match.group(1) or DEFAULT_SCRIPTED_DELAY_MS)
+
+
+def _filled_by_script(page: str, listing: str, delay_ms: int) -> str:
+    """The page with its product list left empty, and a script that fills it after `delay_ms`."""
+    empty = page.replace(listing, "", 1)
+    items = json.dumps(listing, ensure_ascii=False).replace("</", "<\\/")
+    script = (
+        "<script>document.addEventListener('DOMContentLoaded', function () { setTimeout(function () {"
+        " var list = document.getElementById('product-list') || document.getElementById('productList');"
+        f" list.innerHTML = {items}; }}, {delay_ms}); }});</script>"
+    )
+    return empty.replace("</body>", script + "\n</body>", 1)
 
 
 async def _hold(request: web.Request, slow: float | None) -> None:
@@ -510,7 +536,15 @@ def _sort_bar(css: ClassNames | None) -> str:
 
 
 def _results_page(
-    entry: dict[str, Any], keyword: str, page: int, list_size: int, *, old: bool, build: str, extra: dict[str, str]
+    entry: dict[str, Any],
+    keyword: str,
+    page: int,
+    list_size: int,
+    *,
+    old: bool,
+    build: str,
+    extra: dict[str, str],
+    scripted_ms: int | None = None,
 ) -> str | None:
     """The page's HTML, or None when the page is past the data (the caller answers no-results)."""
     products = [product for product in entry["products"] if "coupang" in product]
@@ -551,7 +585,8 @@ def _results_page(
             f"{_pagination(keyword, page, pages, extra, css=css, old=False)}</section>"
         )
     brands = (product.get("brand", "") for product in products)
-    return _page(f"{keyword} - 쿠팡!", keyword, body, css=css, build=build, brands=brands, total=len(products))
+    text = _page(f"{keyword} - 쿠팡!", keyword, body, css=css, build=build, brands=brands, total=len(products))
+    return _filled_by_script(text, listing, scripted_ms) if scripted_ms is not None else text
 
 
 def _no_results_page(keyword: str, build: str) -> str:
@@ -642,6 +677,7 @@ def _html(text: str, status: int = 200, **headers: str) -> web.Response:
 
 async def coupang_search(request: web.Request) -> web.Response:
     keyword, slow = _split_slow(request.query.get("q", ""))
+    keyword, scripted_ms = _split_scripted(keyword)
     await _hold(request, slow)
     build = request.query.get("build") or DEFAULT_BUILD
     key = normalize_keyword(keyword)
@@ -660,7 +696,9 @@ async def coupang_search(request: web.Request) -> web.Response:
     layout = request.query.get("layout") or entry.get("layout", "current")
     # Pagination links keep the options the request chose.
     extra = {name: request.query[name] for name in ("listSize", "layout", "build") if name in request.query}
-    text = _results_page(entry, keyword, page, list_size, old=layout == "old", build=build, extra=extra)
+    text = _results_page(
+        entry, keyword, page, list_size, old=layout == "old", build=build, extra=extra, scripted_ms=scripted_ms
+    )
     return _html(text if text is not None else _no_results_page(keyword, build))
 
 

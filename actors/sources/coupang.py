@@ -9,6 +9,7 @@ snapshots (HTML and a screenshot) for a person to look at.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import Any
 from urllib.parse import urlencode
@@ -31,6 +32,17 @@ LIST_SIZE = 72
 BLOCK_SIGNATURES = ("ERR_HTTP2_PROTOCOL_ERROR", "ERR_BLOCKED_BY_RESPONSE")
 
 
+#: True once the page shows what the parser reads: a product list of either layout, the no-results text, or a
+#: block / maintenance signature. A list the page's own script fills after DOMContentLoaded counts only then.
+PAGE_READY = """() => {
+  const lists = '#product-list > li, ul#productList > li.search-product, li[data-product-id]';
+  if (document.querySelector(lists)) return true;
+  const text = document.body ? document.body.innerText : '';
+  if (/검색결과가 없습니다|일치하는 상품이 없습니다|다른 검색어를 입력하시거나/.test(text)) return true;
+  return /Access Denied/i.test(document.title) || /점검/.test(text);
+}"""
+
+
 def search_url(base_url: str, keyword: str, page: int) -> str:
     return f"{base_url.rstrip('/')}/np/search?{urlencode({'q': keyword, 'page': page, 'listSize': LIST_SIZE})}"
 
@@ -46,12 +58,14 @@ class CoupangSource:
         base_url: str,
         max_pages: int,
         blocked_backoff_factor: float,
+        render_timeout: float = 10.0,
     ) -> None:
         self._browser = browser
         self._snapshots = snapshots
         self._base_url = base_url
         self._max_pages = max(max_pages, 1)
         self._blocked_backoff_factor = blocked_backoff_factor
+        self._render_timeout_ms = render_timeout * 1000
 
     async def search(self, product: dict[str, Any]) -> SourceResult:
         offers: list[Offer] = []
@@ -84,8 +98,10 @@ class CoupangSource:
                     backoff_factor=self._blocked_backoff_factor,
                 ) from error
             raise SourceError(f"coupang navigation failed: {error.message.splitlines()[0]}") from error
-        html = await page.content()
         status = response.status if response else None
+        if status is None or status < 400:
+            await self._rendered(page)
+        html = await page.content()
         # Off the event loop: a 72-item page takes tens of milliseconds to parse.
         parsed = await asyncio.to_thread(parse_search_page, html, base_url=self._base_url, status=status)
         if parsed.kind is PageKind.BLOCKED:
@@ -100,6 +116,12 @@ class CoupangSource:
                 snapshot=await self._snapshot(page, url, html, "PARSE_FAIL"),
             )
         return parsed
+
+    async def _rendered(self, page: Page) -> None:
+        """Wait until the page shows its list (or says there is none, or refuses us), bounded: a page that never
+        does is read as it stands, and the parser says what it is (PARSE_FAIL for markup it does not know)."""
+        with contextlib.suppress(PlaywrightTimeoutError):
+            await page.wait_for_function(PAGE_READY, timeout=self._render_timeout_ms)
 
     async def _snapshot(self, page: Page, url: str, html: str, reason: str) -> str | None:
         try:
