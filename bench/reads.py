@@ -4,7 +4,7 @@ The figure's database is filled with stored jobs first (a mix of finished search
 pending and dead searches, and deliveries; the indexes are created afterwards, as a gateway starting
 on an existing database finds them), then the gateway starts. 100 concurrent clients each make their
 requests one after another. The raw baseline makes the same reads from the runner's process without
-HTTP: the handler's own repository calls (`JobRepository.get`; for the stats, the status aggregation,
+HTTP: the handler's own repository calls (`JobRepository.get`; for the stats, the job counts,
 the reconciler totals and the queue depths through a `Publisher`), with the same concurrency.
 """
 
@@ -26,6 +26,7 @@ from bench.figures import latency_figure, latency_summary
 from bench.modes import ReadsSizes
 from bench.stack import Bench, BenchDatabase, figure_resources, gateway, probe_deltas, settled_probes
 from infra.broker import Publisher, create_broker
+from infra.job_counts import JobCounts
 from infra.jobs import JobRepository, history_entry, new_job
 from infra.mongo import MONGO_UNAVAILABLE, MainDatabase, create_client, ensure_indexes
 from infra.reconciler_log import ReconcilerLog
@@ -146,7 +147,12 @@ async def measure(bench: Bench, sizes: ReadsSizes) -> list[dict[str, Any]]:
                 gateway(settings, bench) as service,
                 aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=sizes.clients)) as http,
             ):
-                sides = _Sides(service.url, http, JobRepository(main), ReconcilerLog(main.read), publisher, settings)
+                counts = JobCounts(
+                    main.write, main.read, settle=settings.stats_settle, catch_up_limit=settings.stats_catch_up_limit
+                )
+                sides = _Sides(
+                    service.url, http, JobRepository(main), counts, ReconcilerLog(main.read), publisher, settings
+                )
                 return await _figures(bench, sizes, sides, ids, stored)
         finally:
             await publisher.close()
@@ -162,11 +168,13 @@ class _Sides:
         url: str,
         http: aiohttp.ClientSession,
         jobs: JobRepository,
+        counts: JobCounts,
         reconciler: ReconcilerLog,
         publisher: Publisher,
         settings: Settings,
     ) -> None:
         self.url, self.http, self.jobs, self.reconciler, self.publisher = url, http, jobs, reconciler, publisher
+        self.counts = counts
         self.settings = settings
         self.queues = [settings.job(job_type).queue for job_type in JobType]
 
@@ -198,7 +206,7 @@ class _Sides:
     def raw_stats(self) -> Callable[[], Awaitable[None]]:
         async def call() -> None:
             try:
-                await self.jobs.count_by_type_and_status()
+                await self.counts.current()
                 await self.reconciler.totals()
             except MONGO_UNAVAILABLE as error:
                 raise RequestFailed(str(error)) from None
@@ -247,7 +255,7 @@ async def _figures(bench: Bench, sizes: ReadsSizes, sides: _Sides, ids: list[Obj
             store=bench.store.label,
             settings=common | {"requests_per_client": sizes.stats_requests_per_client, "runs": sizes.stats_runs},
             details={
-                "raw": "the handler's reads (status aggregation, reconciler totals, queue depths), no HTTP",
+                "raw": "the handler's reads (job counts, reconciler totals, queue depths), no HTTP",
                 "single_client_p50_ms": {"lps": solo_stats["p50_ms"], "raw": solo_stats_raw["p50_ms"]},
             }
             | _gateway_details(_minus(stats_counters, job_counters), stats_requests),

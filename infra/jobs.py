@@ -158,18 +158,6 @@ class JobRepository:
         cursor = self._jobs_stale_ok.find(filters).sort("created_at", -1).limit(limit)
         return await cursor.to_list()
 
-    async def count_by_type_and_status(self) -> dict[str, dict[str, int]]:
-        """{job_type: {status: n}} with every type and status present, zeros included."""
-        counts = {t.name: {s.name: 0 for s in JobStatus} for t in JobType}
-        cursor = await self._jobs_stale_ok.aggregate(
-            [{"$group": {"_id": {"job_type": "$job_type", "status": "$status"}, "n": {"$sum": 1}}}]
-        )
-        async for row in cursor:
-            job_type, status = row["_id"].get("job_type"), row["_id"].get("status")
-            if job_type in counts and status in counts[job_type]:
-                counts[job_type][status] = row["n"]
-        return counts
-
     # The status machine (the whole map, and who moves a job out of each status: infra/lifecycle.py). Each
     # transition is one conditional update on (_id, expected state). The finishing transitions match the
     # attempt number too, so a worker whose lease expired and was taken over cannot overwrite the new holder's

@@ -151,7 +151,16 @@ class QueueInfoSchema(Schema):
 
 
 class StatsResponseSchema(EnvelopeSchema):
-    stats = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+    stats = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        required=True,
+        metadata={
+            "description": "PENDING / RUNNING: live; DONE / DEAD: jobs that ended so (a re-driven job counts "
+            "each time it ends), up to counted_until"
+        },
+    )
+    counted_until = fields.DateTime(metadata={"description": "DONE and DEAD include every job that ended before"})
     by_type = fields.Dict(keys=fields.String(), values=fields.Dict(), required=True)
     queues = fields.Dict(keys=fields.String(), values=fields.Nested(QueueInfoSchema))
     reconciler = fields.Dict(

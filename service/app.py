@@ -14,6 +14,7 @@ from aiohttp_apigami import setup_aiohttp_apispec
 
 from infra.broker import Publisher, create_broker
 from infra.enqueue import JobEnqueuer
+from infra.job_counts import JobCounts
 from infra.jobs import JobRepository
 from infra.mongo import MONGO_UNAVAILABLE, MainDatabase, create_client, ensure_indexes
 from infra.reconciler_log import ReconcilerLog
@@ -23,7 +24,7 @@ from schemas.codes import JobType
 from service import metrics, routes
 from service.auth import client_middlewares
 from service.errors import error_middleware
-from service.keys import DATABASE, ENQUEUER, JOBS, PUBLISHER, RECONCILER_LOG, SETTINGS, STATS
+from service.keys import DATABASE, ENQUEUER, JOB_COUNTS, JOBS, PUBLISHER, RECONCILER_LOG, SETTINGS, STATS
 from service.shared import SharedResult
 
 log = logging.getLogger(__name__)
@@ -38,6 +39,9 @@ async def mongo_context(app: web.Application) -> AsyncIterator[None]:
     database = MainDatabase.open(client, settings.mongo_db)
     app[DATABASE] = database
     app[JOBS] = JobRepository(database)
+    app[JOB_COUNTS] = JobCounts(
+        database.write, database.read, settle=settings.stats_settle, catch_up_limit=settings.stats_catch_up_limit
+    )
     app[RECONCILER_LOG] = ReconcilerLog(database.read)
     index_task = None
     try:

@@ -4,6 +4,7 @@ from aiohttp import web
 
 from infra.broker import Publisher
 from infra.enqueue import JobEnqueuer
+from infra.job_counts import JobCounts
 from infra.jobs import JobRepository
 from infra.mongo import MainDatabase
 from infra.reconciler_log import ReconcilerLog
@@ -13,6 +14,7 @@ from service.shared import SharedResult
 SETTINGS = web.AppKey("settings", Settings)
 DATABASE = web.AppKey("database", MainDatabase)
 JOBS = web.AppKey("jobs", JobRepository)
+JOB_COUNTS = web.AppKey("job_counts", JobCounts)
 PUBLISHER = web.AppKey("publisher", Publisher)
 ENQUEUER = web.AppKey("enqueuer", JobEnqueuer)
 RECONCILER_LOG = web.AppKey("reconciler_log", ReconcilerLog)

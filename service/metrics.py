@@ -1,9 +1,9 @@
 """The gateway's Prometheus metrics at `/metrics` (text exposition).
 
-HTTP requests by method, route and status, their latency, and jobs by type and status. The job counts come from
-the aggregation `/v1/lps/queue/stats` uses, run by the async handler at scrape time: a collector that Prometheus'
-client calls synchronously would block the event loop on MongoDB. Each app has its own registry (tests build many
-apps in one process), with the process's own series (memory, CPU, open files, GC) in it too.
+HTTP requests by method, route and status, their latency, and jobs by type and status. The job counts are the
+ones `/v1/lps/queue/stats` answers (one shared computation), read by the async handler at scrape time: a collector
+that Prometheus' client calls synchronously would block the event loop on MongoDB. Each app has its own registry
+(tests build many apps in one process), with the process's own series (memory, CPU, open files, GC) in it too.
 
 `/metrics` is not under `/v1/lps`: API keys and rate limits never apply to it (service/auth.py).
 """
@@ -28,7 +28,7 @@ from prometheus_client import (
 from prometheus_client.exposition import choose_encoder
 
 from infra.mongo import MONGO_UNAVAILABLE
-from service.keys import JOBS
+from service.keys import STATS
 
 log = logging.getLogger(__name__)
 
@@ -119,7 +119,8 @@ async def metrics_handler(request: web.Request) -> web.Response:
     """The text exposition (OpenMetrics when the scraper asks for it), job counts fresh from MongoDB."""
     metrics = request.app[METRICS]
     try:
-        metrics.count_jobs(await request.app[JOBS].count_by_type_and_status())
+        # The same shared computation as /v1/lps/queue/stats: the two always agree.
+        metrics.count_jobs((await request.app[STATS].get())["by_type"])
     except MONGO_UNAVAILABLE as error:
         # Still answer: the HTTP series matter most while MongoDB is down. Stale counts would mislead.
         log.warning("MongoDB unavailable while counting jobs for /metrics: %s", type(error).__name__)

@@ -27,9 +27,9 @@ from schemas.api import (
     StatsResponseSchema,
     job_to_api,
 )
-from schemas.codes import ErrorType, JobStatus, JobType
+from schemas.codes import ErrorType, JobType
 from service.errors import ApiError, envelope_response
-from service.keys import DATABASE, ENQUEUER, JOBS, PUBLISHER, RECONCILER_LOG, SETTINGS, STATS
+from service.keys import DATABASE, ENQUEUER, JOB_COUNTS, JOBS, PUBLISHER, RECONCILER_LOG, SETTINGS, STATS
 
 log = logging.getLogger(__name__)
 
@@ -152,7 +152,9 @@ async def retry_job(request: web.Request) -> web.Response:
 @docs(
     tags=["jobs"],
     summary="Job counts by status and type, and the queues' depths",
-    description="Computed at most once per LPS_STATS_MAX_AGE seconds; concurrent callers share one computation.",
+    description="Computed at most once per LPS_STATS_MAX_AGE seconds; concurrent callers share one computation. "
+    "PENDING and RUNNING are live counts; DONE and DEAD count the jobs that ended so up to `counted_until` "
+    "(a few seconds behind: LPS_STATS_SETTLE).",
     responses=_ERRORS,
 )
 @response_schema(StatsResponseSchema, 200)
@@ -161,10 +163,18 @@ async def get_queue_stats(request: web.Request) -> web.Response:
 
 
 async def compute_stats(app: web.Application) -> dict[str, Any]:
-    """Counts per status and type (every one present), reconciler totals, and each queue's depth and consumers."""
-    by_type = await app[JOBS].count_by_type_and_status()
-    stats = {status.name: sum(counts[status.name] for counts in by_type.values()) for status in JobStatus}
-    body: dict[str, Any] = {"stats": stats, "by_type": by_type, "reconciler": await app[RECONCILER_LOG].totals()}
+    """Counts per status and type (every one present), reconciler totals, and each queue's depth and consumers.
+
+    PENDING / RUNNING are live; DONE / DEAD are the totals of jobs that ended so, up to `counted_until`
+    (infra/job_counts.py): no call aggregates over history.
+    """
+    counts = await app[JOB_COUNTS].current()
+    body: dict[str, Any] = {
+        "stats": counts.by_status,
+        "by_type": counts.by_type,
+        "counted_until": counts.ended_counted_until,
+        "reconciler": await app[RECONCILER_LOG].totals(),
+    }
     settings = app[SETTINGS]
     queue_names = {job_type.name.lower(): settings.job(job_type).queue for job_type in JobType}
     try:

@@ -10,8 +10,8 @@ from collections.abc import Awaitable, Callable
 class SharedResult[T]:
     """Callers arriving while a computation runs wait for that one; its result serves for `max_age` seconds.
 
-    `GET /v1/lps/queue/stats` groups the whole jobs collection: a hundred clients polling it would otherwise
-    run a hundred aggregations at once and queue each other into timeouts. A failure is not kept: the next
+    `GET /v1/lps/queue/stats` and `/metrics` read the job counts and the broker's queues: a hundred clients
+    polling them would otherwise run a hundred computations at once. A failure is not kept: the next
     caller computes again.
     """
 

@@ -49,6 +49,8 @@ def settings(mongo_url: str, run_id: str) -> Iterator[Settings]:
         search_sources=("static",),
         # The static source's misbehaving keywords (#fail, #slow=N, #crash, …) are test-only: on for tests.
         test_directives=True,
+        # Stats count a job DONE / DEAD as soon as it ended (production waits LPS_STATS_SETTLE seconds).
+        stats_settle=0.0,
         # Worker pools of tests serve no metrics unless a test gives them free ports (a dev stack may hold 9191).
         search_metrics_port=0,
         outbox_metrics_port=0,
