@@ -16,18 +16,27 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mongoeco.engines.memory import MemoryEngine
+    from mongoeco.engines.sqlite import SQLiteEngine
 
 log = logging.getLogger(__name__)
 
 
+def create_engine(data_file: str | None = None) -> MemoryEngine | SQLiteEngine:
+    """The engine `lps mongo` serves: in memory, or in a SQLite file; inserts flat in collection size."""
+    from tools.embedded_mongo_patch import FlatInsertMemoryEngine, FlatInsertSQLiteEngine
+
+    return FlatInsertSQLiteEngine(data_file) if data_file else FlatInsertMemoryEngine()
+
+
 async def serve(host: str, port: int, data_file: str | None) -> None:
     """Serve until SIGINT/SIGTERM. `data_file`: a SQLite file that keeps the data across restarts."""
-    from mongoeco.engines.memory import MemoryEngine
-    from mongoeco.engines.sqlite import SQLiteEngine
     from mongoeco.wire import AsyncMongoEcoProxyServer
 
-    engine = SQLiteEngine(data_file) if data_file else MemoryEngine()
-    server = AsyncMongoEcoProxyServer(engine=engine, host=host, port=port)
+    server = AsyncMongoEcoProxyServer(engine=create_engine(data_file), host=host, port=port)
     address = await server.start()
     print(f"lps mongo: serving {address.uri} ({data_file or 'in memory'})", flush=True)
     stop = asyncio.Event()
