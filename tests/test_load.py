@@ -1,7 +1,7 @@
 """A sustained burst with the deterministic source: zero lost jobs, and the counts reconcile.
 
-Size: LPS_LOAD_PRODUCTS, by default 2,000 on the embedded store (its inserts slow down as a collection
-grows, so it cannot carry more in a bounded test) and 20,000 against a real MongoDB (LPS_MONGO_URL).
+Size: LPS_LOAD_PRODUCTS, by default 2,000 (the suite's share of the machine's time); RELIABILITY.md records a
+run of 20,000 on the embedded store: `LPS_LOAD_PRODUCTS=20000 scripts/test tests/test_load.py -s`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from tests.harness import JobsView, reconciler_process, worker_pool
 from tests.rabbit import drain
 from tools.testbed import eventually
 
-PRODUCTS = int(os.environ.get("LPS_LOAD_PRODUCTS") or (20_000 if os.environ.get("LPS_MONGO_URL") else 2_000))
+PRODUCTS = int(os.environ.get("LPS_LOAD_PRODUCTS") or 2_000)
 BATCH = 100
 CLIENTS = 4
 
@@ -56,8 +56,9 @@ async def test_a_sustained_burst_loses_no_job_and_the_counts_reconcile(
             async def all_done() -> bool:
                 return await jobs.jobs.count_documents({"status": "DONE"}) >= PRODUCTS
 
-            await eventually(all_done, within=900, what=f"{PRODUCTS} jobs to be DONE")
+            await eventually(all_done, within=max(900, PRODUCTS * 0.2), what=f"{PRODUCTS} jobs to be DONE", interval=1)
             elapsed = time.monotonic() - started
+            print(f"\n{PRODUCTS} products POSTed and DONE in {elapsed:.0f} s ({PRODUCTS / elapsed:.1f}/s)")
             stats = await (await gateway.get("/v1/lps/queue/stats")).json()
     finally:
         await jobs.close()
