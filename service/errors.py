@@ -37,10 +37,18 @@ class ApiError(Exception):
 def envelope_response(
     result: ErrorType, *, http_status: int | None = None, headers: dict[str, str] | None = None, **body: Any
 ) -> web.Response:
+    document = envelope(result, **body)
+    try:
+        data = json.dumps(document, ensure_ascii=False, default=json_default).encode("utf-8")
+    except UnicodeEncodeError:
+        # A lone surrogate in some text (a field name echoed in `errors`, say) has no UTF-8 form; as a JSON
+        # escape it does. Never an answer that cannot be written: that would end as aiohttp's plain-text 500.
+        data = json.dumps(document, ensure_ascii=True, default=json_default).encode("ascii")
     return web.Response(
-        text=json.dumps(envelope(result, **body), ensure_ascii=False, default=json_default),
+        body=data,
         status=http_status or HTTP_STATUS[result],
         content_type="application/json",
+        charset="utf-8",
         headers=headers,
     )
 

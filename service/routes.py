@@ -52,9 +52,15 @@ async def load_json_body(request: web.Request, schema: Schema) -> dict[str, Any]
     """Parse and validate a JSON body; each kind of bad input gets its own result code."""
     raw = await request.read()  # over client_max_size: HTTPRequestEntityTooLarge -> 419
     try:
-        data = json.loads(raw)
+        # Decoded here, strictly: json.loads(bytes) decodes with "surrogatepass", which lets CESU-8 encoded
+        # surrogates (b"\xed\xa0\x80") through as text that no UTF-8 answer and no BSON document can hold.
+        # JSON between systems is UTF-8 (RFC 8259); a leading byte order mark is tolerated.
+        data = json.loads(raw.decode("utf-8-sig"))
     except ValueError:  # includes UnicodeDecodeError
-        raise ApiError(ErrorType.JSON_PARSE_ERROR, "request body is not valid JSON") from None
+        raise ApiError(ErrorType.JSON_PARSE_ERROR, "request body is not valid JSON (UTF-8)") from None
+    except RecursionError:
+        # The decoder recurses once per nesting level; no valid request nests more than four deep.
+        raise ApiError(ErrorType.JSON_PARSE_ERROR, "request body nests too deeply") from None
     try:
         return schema.load(data)
     except BatchTooLarge as error:

@@ -15,6 +15,7 @@ from service.app import create_app
 from tools.embedded_mongo import embedded_mongo
 
 PRODUCT = {"product_code": "OK-1", "keyword": "k"}
+JSON = {"Content-Type": "application/json"}
 
 
 async def answer(response) -> tuple[int, dict[str, Any]]:
@@ -66,6 +67,19 @@ async def test_nothing_is_recorded_when_any_product_is_invalid(client: TestClien
 async def test_a_body_that_is_not_json_is_a_json_parse_error(client: TestClient, raw: bytes):
     status, body = await answer(await client.post("/v1/lps/search", data=raw))
     assert (status, body["result"]) == (400, 100)
+
+
+async def test_a_byte_order_mark_before_the_json_is_tolerated(client: TestClient):
+    raw = b"\xef\xbb\xbf" + json.dumps({"products": [{"product_code": "BOM-1", "keyword": "k"}]}).encode()
+    status, body = await answer(await client.post("/v1/lps/search", data=raw, headers=JSON))
+    assert (status, body["result"]) == (200, 0)
+
+
+async def test_characters_beyond_the_basic_plane_are_text_whether_escaped_or_not(client: TestClient):
+    # A surrogate *pair* escape is one character, not a lone surrogate.
+    raw = '{"products":[{"product_code":"EMOJI-1","keyword":"\\ud83d\\ude00 \U0001f600"}]}'.encode()
+    status, body = await answer(await client.post("/v1/lps/search", data=raw, headers=JSON))
+    assert (status, body["result"]) == (200, 0)
 
 
 @pytest.mark.parametrize("raw", [b"[1, 2]", b'"text"', b"null", b"42"])

@@ -1,0 +1,76 @@
+"""Defects an attack on the gateway found (issue 11): each test reproduced its defect before the fix."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestClient
+
+JSON = {"Content-Type": "application/json"}
+
+
+async def answer(response) -> tuple[int, dict[str, Any]]:
+    return response.status, await response.json()
+
+
+async def pending_jobs(client: TestClient) -> int:
+    return (await (await client.get("/v1/lps/queue/stats")).json())["stats"]["PENDING"]
+
+
+# --- 11.5: bad input answered 500 ---
+
+
+@pytest.mark.parametrize(
+    ("raw", "field"),
+    [
+        (rb'{"products":[{"product_code":"S1","keyword":"\ud800"}]}', "keyword"),
+        (rb'{"products":[{"product_code":"S1","keyword":"k","model_no":"x\udfff"}]}', "model_no"),
+    ],
+    ids=["keyword", "model_no"],
+)
+async def test_a_lone_surrogate_escape_in_a_value_is_invalid_request_data_by_field(
+    client: TestClient, raw: bytes, field: str
+):
+    status, body = await answer(await client.post("/v1/lps/search", data=raw, headers=JSON))
+
+    assert (status, body["result"]) == (400, 101)
+    assert field in body["errors"]["products"]["0"]
+    assert await pending_jobs(client) == 0
+
+
+async def test_a_lone_surrogate_as_a_field_name_is_invalid_request_data_named_by_its_escape(client: TestClient):
+    raw = rb'{"products":[{"product_code":"S1","keyword":"k","\ud800":1}]}'
+    response = await client.post("/v1/lps/search", data=raw, headers=JSON)
+
+    assert response.content_type == "application/json"
+    status, body = await answer(response)
+    assert (status, body["result"]) == (400, 101)
+    assert body["errors"] == {"products": {"0": {"\\ud800": ["Not valid Unicode text: contains a lone surrogate."]}}}
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"products":[{"product_code":"S1","keyword":"\xed\xa0\x80"}]}',  # CESU-8: a surrogate encoded as UTF-8
+        b'{"products":[{"product_code":"S1","keyword":"k","\xed\xbf\xbf":1}]}',
+    ],
+    ids=["in-a-value", "in-a-name"],
+)
+async def test_surrogates_encoded_as_bytes_are_a_json_parse_error(client: TestClient, raw: bytes):
+    status, body = await answer(await client.post("/v1/lps/search", data=raw, headers=JSON))
+
+    assert (status, body["result"]) == (400, 100)
+    assert await pending_jobs(client) == 0
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [b"[" * 100_000 + b"]" * 100_000, b'{"products": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"],
+    ids=["bare", "in-a-field"],
+)
+async def test_a_body_nested_a_hundred_thousand_deep_is_a_json_parse_error(client: TestClient, raw: bytes):
+    status, body = await answer(await client.post("/v1/lps/search", data=raw, headers=JSON))
+
+    assert (status, body["result"]) == (400, 100)
+    assert "deep" in body["message"]
