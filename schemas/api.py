@@ -8,6 +8,8 @@ from schemas.codes import ErrorType, JobStatus, JobType, Priority
 from schemas.envelope import drop_none
 from schemas.offers import SourceName
 
+#: Matched against the whole value (FullMatch): `$` alone also matches before a trailing newline. Kept in the
+#: form JSON Schema (ECMA-262) reads the same way, since the OpenAPI document shows it as the field's `pattern`.
 PRODUCT_CODE_PATTERN = r"^[A-Za-z0-9._:-]{1,64}$"
 MAX_PRODUCTS_PER_REQUEST = 1000
 MAX_BODY_BYTES = 1024 * 1024
@@ -40,6 +42,15 @@ def printable(value: str) -> str:
     return value.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
+class FullMatch(validate.Regexp):
+    """Regexp that must match the whole value (marshmallow's uses re.match, where `$` lets "AB\\n" through)."""
+
+    def __call__(self, value: str) -> str:
+        if self.regex.fullmatch(value) is None:
+            raise ValidationError(self._format_error(value))
+        return value
+
+
 class Text(fields.String):
     """A string that is Unicode text: a lone surrogate is refused by field (it would fail later, in BSON)."""
 
@@ -67,7 +78,7 @@ class StrictSchema(Schema):
 
 
 class ProductSchema(StrictSchema):
-    product_code = Text(required=True, validate=validate.Regexp(PRODUCT_CODE_PATTERN))
+    product_code = Text(required=True, validate=FullMatch(PRODUCT_CODE_PATTERN))
     keyword = Text(required=True, validate=validate.Length(min=1, max=200))
     model_no = Text(load_default=None, validate=validate.Length(min=1, max=100))
     # Bounded: MongoDB stores 64-bit integers, and no product costs ten trillion won.
@@ -168,7 +179,7 @@ class JobSchema(Schema):
 class JobListQuerySchema(StrictSchema):
     status = Text(validate=validate.OneOf([s.name for s in JobStatus]))
     job_type = Text(validate=validate.OneOf([t.name for t in JobType]))
-    product_code = Text(validate=validate.Regexp(PRODUCT_CODE_PATTERN))
+    product_code = Text(validate=FullMatch(PRODUCT_CODE_PATTERN))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
 
 

@@ -74,3 +74,20 @@ async def test_a_body_nested_a_hundred_thousand_deep_is_a_json_parse_error(clien
 
     assert (status, body["result"]) == (400, 100)
     assert "deep" in body["message"]
+
+
+# --- 11.6: a product_code with a trailing newline ---
+
+
+async def test_a_product_code_with_a_trailing_newline_is_invalid_request_data(client: TestClient):
+    payload = {"products": [{"product_code": "AB\n", "keyword": "k"}]}
+    status, body = await answer(await client.post("/v1/lps/search", json=payload))
+
+    assert (status, body["result"]) == (400, 101)
+    assert "product_code" in body["errors"]["products"]["0"]
+    assert await pending_jobs(client) == 0
+
+
+async def test_listing_jobs_by_a_product_code_with_a_trailing_newline_is_invalid_request_data(client: TestClient):
+    status, body = await answer(await client.get("/v1/lps/jobs", params={"product_code": "AB\n"}))
+    assert (status, body["result"]) == (400, 101)
