@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
+import io
+import logging
 from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient
+
+from infra.logs import TEXT_FORMAT, JsonFormatter, RedactingFormatter, secret_values
+from infra.settings import Settings
+from service.app import create_app
 
 JSON = {"Content-Type": "application/json"}
 
@@ -91,3 +98,36 @@ async def test_a_product_code_with_a_trailing_newline_is_invalid_request_data(cl
 async def test_listing_jobs_by_a_product_code_with_a_trailing_newline_is_invalid_request_data(client: TestClient):
     status, body = await answer(await client.get("/v1/lps/jobs", params={"product_code": "AB\n"}))
     assert (status, body["result"]) == (400, 101)
+
+
+# --- 11.7: short secrets logged in clear ---
+
+
+@pytest.mark.parametrize("log_format", ["text", "json"])
+async def test_a_two_character_api_key_in_a_malformed_request_is_masked_in_the_gateway_log(
+    aiohttp_server, settings: Settings, log_format: str
+):
+    settings = settings.with_overrides(api_keys={"backoffice": "k1"}, log_format=log_format)
+    server = await aiohttp_server(create_app(settings))
+    # The formatters configure_logging puts on every handler, on a handler of this test's own.
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    secrets = secret_values(settings)
+    handler.setFormatter(
+        JsonFormatter(secrets) if log_format == "json" else RedactingFormatter(logging.Formatter(TEXT_FORMAT), secrets)
+    )
+    aiohttp_log = logging.getLogger("aiohttp.server")
+    aiohttp_log.addHandler(handler)
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        writer.write(b"GET /v1/lps/queue/stats HTTP/1.1\r\nHost: lps\r\nX-API-Key: k1\x00\r\n\r\n")
+        await writer.drain()
+        reply = await asyncio.wait_for(reader.read(), 10)
+        writer.close()
+    finally:
+        aiohttp_log.removeHandler(handler)
+
+    assert reply.startswith(b"HTTP/1.1 400") or reply.startswith(b"HTTP/1.0 400")
+    logged = stream.getvalue()
+    assert "X-API-Key: ***" in logged  # aiohttp logs the refused header line with the key in it
+    assert "k1" not in logged
