@@ -29,7 +29,8 @@ class Settings:
     # Unset: the embedded MongoDB-compatible server is started (dev and tests).
     mongo_url: str | None = None
     mongo_db: str = "lps"
-    # How long a MongoDB call may wait for a server before the API answers DB_RUN_FAILED.
+    # How long a MongoDB call may wait for a server; for the API, the budget of all of one request's MongoDB work
+    # together (infra.mongo.deadline), past which it answers DB_RUN_FAILED.
     mongo_timeout_ms: int = 3000
     amqp_url: str = "amqp://guest:guest@127.0.0.1:5672/"
     # Prepended to every queue name: lets test runs and dev stacks share one RabbitMQ.

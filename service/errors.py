@@ -9,7 +9,7 @@ from typing import Any
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
-from infra.mongo import MONGO_UNAVAILABLE
+from infra.mongo import is_unavailable
 from schemas.codes import HTTP_STATUS, ErrorType
 from schemas.envelope import envelope, json_default
 
@@ -69,10 +69,10 @@ async def error_middleware(request: web.Request, handler: Handler) -> web.Stream
         return envelope_response(
             ErrorType.INVALID_REQUEST_DATA, http_status=error.status, headers=_allow(error), message=error.reason
         )
-    except MONGO_UNAVAILABLE as error:
-        log.warning("MongoDB unavailable: %s", type(error).__name__)
-        return envelope_response(ErrorType.DB_RUN_FAILED, message="database unavailable, try again later")
-    except Exception:
+    except Exception as error:
+        if is_unavailable(error):
+            log.warning("MongoDB unavailable: %s", type(error).__name__)
+            return envelope_response(ErrorType.DB_RUN_FAILED, message="database unavailable, try again later")
         log.exception("unhandled error in %s %s", request.method, request.path)
         return envelope_response(ErrorType.INTERNAL_EXCEPTION, message="internal error")
 

@@ -10,11 +10,12 @@ from typing import Any
 from aiohttp import web
 from aiohttp_apigami import docs, match_info_schema, querystring_schema, request_schema, response_schema
 from marshmallow import Schema, ValidationError, fields
+from pymongo.errors import PyMongoError
 
 from infra.broker import AMQP_ERRORS
 from infra.enqueue import JobNotFound, JobNotRetryable
 from infra.jobs import ActiveJobExists, parse_job_id
-from infra.mongo import MONGO_UNAVAILABLE
+from infra.mongo import deadline, is_unavailable
 from schemas.api import (
     BatchTooLarge,
     ErrorResponseSchema,
@@ -93,7 +94,9 @@ async def post_search(request: web.Request) -> web.Response:
     body = await load_json_body(request, SearchRequestSchema())
     refuse_disabled_sources(body["products"], request.app[SETTINGS].search_sources)
     priority = body["priority"].value if body["priority"] else None
-    submissions = await request.app[ENQUEUER].submit_search(body["products"], priority)
+    # The deadline starts once the body is in: a slow upload must not eat the store's budget.
+    with deadline(request.app[SETTINGS]):
+        submissions = await request.app[ENQUEUER].submit_search(body["products"], priority)
     return envelope_response(ErrorType.SUCCESS, jobs=[asdict(s) for s in submissions])
 
 
@@ -106,7 +109,8 @@ async def list_jobs(request: web.Request) -> web.Response:
     except ValidationError as error:
         raise ApiError(ErrorType.INVALID_REQUEST_DATA, "invalid query", errors=error.messages) from None
     limit = query.pop("limit")
-    jobs = await request.app[JOBS].newest(query, limit)
+    with deadline(request.app[SETTINGS]):
+        jobs = await request.app[JOBS].newest(query, limit)
     return envelope_response(ErrorType.SUCCESS, jobs=[job_to_api(job) for job in jobs])
 
 
@@ -115,7 +119,8 @@ async def list_jobs(request: web.Request) -> web.Response:
 @response_schema(JobResponseSchema, 200)
 async def get_job(request: web.Request) -> web.Response:
     job_id = parse_job_id(request.match_info["job_id"])
-    job = await request.app[JOBS].get(job_id) if job_id else None
+    with deadline(request.app[SETTINGS]):
+        job = await request.app[JOBS].get(job_id) if job_id else None
     if job is None:
         raise ApiError(ErrorType.LPS_JOB_NOT_FOUND, "no such job")
     return envelope_response(ErrorType.SUCCESS, job=job_to_api(job))
@@ -141,7 +146,8 @@ async def retry_job(request: web.Request) -> web.Response:
     if job_id is None:
         raise ApiError(ErrorType.LPS_JOB_NOT_FOUND, "no such job")
     try:
-        job = await request.app[ENQUEUER].redrive(job_id)
+        with deadline(request.app[SETTINGS]):
+            job = await request.app[ENQUEUER].redrive(job_id)
     except JobNotFound:
         raise ApiError(ErrorType.LPS_JOB_NOT_FOUND, "no such job") from None
     except JobNotRetryable as status:
@@ -163,7 +169,9 @@ async def retry_job(request: web.Request) -> web.Response:
 )
 @response_schema(StatsResponseSchema, 200)
 async def get_queue_stats(request: web.Request) -> web.Response:
-    return envelope_response(ErrorType.SUCCESS, **await request.app[STATS].get())
+    with deadline(request.app[SETTINGS]):
+        stats = await request.app[STATS].get()
+    return envelope_response(ErrorType.SUCCESS, **stats)
 
 
 async def compute_stats(app: web.Application) -> dict[str, Any]:
@@ -194,9 +202,12 @@ async def healthz(request: web.Request) -> web.Response:
 async def readyz(request: web.Request) -> web.Response:
     checks: dict[str, str] = {}
     try:
-        await request.app[DATABASE].write.command("ping")
+        with deadline(request.app[SETTINGS]):
+            await request.app[DATABASE].write.command("ping")
         checks["mongo"] = "ok"
-    except MONGO_UNAVAILABLE:
+    except PyMongoError as error:
+        if not is_unavailable(error):
+            raise
         checks["mongo"] = "unreachable"
     try:
         await request.app[PUBLISHER].ping()
