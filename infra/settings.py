@@ -44,6 +44,10 @@ class Settings:
     rate_limit_per_second: float = 0.0
     # Requests a client that has been idle may make at once (the token bucket's size).
     rate_limit_burst: int = 20
+    # With API keys: requests refused for a missing or unknown key that one peer address may make, on average per
+    # second and at once; past them it gets 429 instead of 433, so guessing keys is slow. 0: no limit.
+    auth_failure_rate_per_second: float = 1.0
+    auth_failure_burst: int = 10
     # Seconds a /v1/lps/queue/stats answer is reused; concurrent callers share one computation.
     stats_max_age: float = 1.0
     coupang_base_url: str = "https://www.coupang.com"

@@ -249,3 +249,25 @@ async def test_a_store_failure_after_the_jobs_are_recorded_and_published_does_no
     stored = await client.app[JOBS].get(ObjectId(job["job_id"]))
     assert stored["status"] == "PENDING"
     assert "enqueued_at" not in stored  # so the reconciler publishes it again
+
+
+# --- should fix: refused keys were never rate limited ---
+
+
+async def test_requests_with_missing_or_wrong_keys_are_limited_per_address_and_a_right_key_still_passes(
+    aiohttp_client, settings: Settings
+):
+    keyed = settings.with_overrides(
+        api_keys={"backoffice": "bo-7f3c9d1e2a4b"}, auth_failure_rate_per_second=0.2, auth_failure_burst=3
+    )
+    client = await aiohttp_client(create_app(keyed))
+    statuses = []
+    for headers in [{"X-API-Key": "guess-1"}, {}, {"X-API-Key": "guess-2"}, {"X-API-Key": "guess-3"}, {}]:
+        response = await client.get("/v1/lps/queue/stats", headers=headers)
+        statuses.append((response.status, (await response.json())["result"]))
+    assert statuses == [(433, 433)] * 3 + [(429, 429)] * 2  # was 433 for every one of 600 in a row
+    assert int(response.headers["Retry-After"]) >= 1
+
+    # The refusals drained the address's bucket for refusals, not the client's: the right key is served.
+    response = await client.get("/v1/lps/queue/stats", headers={"X-API-Key": "bo-7f3c9d1e2a4b"})
+    assert response.status == 200
