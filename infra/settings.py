@@ -48,6 +48,10 @@ class Settings:
     # second and at once; past them it gets 429 instead of 433, so guessing keys is slow. 0: no limit.
     auth_failure_rate_per_second: float = 1.0
     auth_failure_burst: int = 10
+    # Seconds a client may take to send a request body once its headers are in; past it the request is refused
+    # (419) and the connection closed. Without a bound, a client that never sends its body holds a connection
+    # open forever. 10 s carries the largest body (1 MiB) over a link of about 1 Mbit/s.
+    body_read_timeout: float = 10.0
     # Seconds a /v1/lps/queue/stats answer is reused; concurrent callers share one computation.
     stats_max_age: float = 1.0
     coupang_base_url: str = "https://www.coupang.com"

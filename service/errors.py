@@ -26,12 +26,15 @@ class ApiError(Exception):
         *,
         errors: Any = None,
         headers: dict[str, str] | None = None,
+        close: bool = False,
     ) -> None:
         super().__init__(message)
         self.error_type = error_type
         self.message = message
         self.errors = errors
         self.headers = headers
+        #: Close the connection after answering (what is left of the request cannot be trusted to arrive).
+        self.close = close
 
 
 def envelope_response(
@@ -59,7 +62,16 @@ async def error_middleware(request: web.Request, handler: Handler) -> web.Stream
     try:
         return await handler(request)
     except ApiError as error:
-        return envelope_response(error.error_type, headers=error.headers, message=error.message, errors=error.errors)
+        response = envelope_response(
+            error.error_type, headers=error.headers, message=error.message, errors=error.errors
+        )
+        if error.close:
+            # Answer, then hang up: left alone, aiohttp would linger up to 10 s more reading a body that is not
+            # coming. The transport sends what it holds before it closes.
+            await response.prepare(request)
+            await response.write_eof()
+            request.protocol.force_close()
+        return response
     except web.HTTPRequestEntityTooLarge:
         return envelope_response(ErrorType.HTTP_INVALID_CLIENT_REQUEST, message="request body too large")
     except web.HTTPException as error:

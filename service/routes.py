@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from dataclasses import asdict
@@ -51,7 +52,15 @@ class JobIdPath(Schema):
 
 async def load_json_body(request: web.Request, schema: Schema) -> dict[str, Any]:
     """Parse and validate a JSON body; each kind of bad input gets its own result code."""
-    raw = await request.read()  # over client_max_size: HTTPRequestEntityTooLarge -> 419
+    timeout = request.app[SETTINGS].body_read_timeout
+    try:
+        async with asyncio.timeout(timeout):
+            raw = await request.read()  # over client_max_size: HTTPRequestEntityTooLarge -> 419
+    except TimeoutError:
+        # 419 like a body that is too large: the request as sent cannot be taken, whatever its content would be.
+        raise ApiError(
+            ErrorType.HTTP_INVALID_CLIENT_REQUEST, f"request body not received within {timeout:g} s", close=True
+        ) from None
     try:
         # Decoded here, strictly: json.loads(bytes) decodes with "surrogatepass", which lets CESU-8 encoded
         # surrogates (b"\xed\xa0\x80") through as text that no UTF-8 answer and no BSON document can hold.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import logging
 import time
 from datetime import UTC, datetime
@@ -271,3 +272,23 @@ async def test_requests_with_missing_or_wrong_keys_are_limited_per_address_and_a
     # The refusals drained the address's bucket for refusals, not the client's: the right key is served.
     response = await client.get("/v1/lps/queue/stats", headers={"X-API-Key": "bo-7f3c9d1e2a4b"})
     assert response.status == 200
+
+
+# --- should fix: a body that never came held its connection open ---
+
+
+async def test_a_body_that_never_arrives_is_refused_419_and_its_connection_closed(aiohttp_server, settings: Settings):
+    server = await aiohttp_server(create_app(settings.with_overrides(body_read_timeout=0.5)))
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    try:
+        head = b"POST /v1/lps/search HTTP/1.1\r\nHost: lps\r\nContent-Type: application/json\r\nContent-Length: 100\r\n"
+        writer.write(head + b'\r\n{"products": [')  # then nothing more: was still open after 200 s
+        await writer.drain()
+        # Reading to the end proves the gateway closed the connection; bounded, so a hang fails the test.
+        reply = await asyncio.wait_for(reader.read(), 5)
+    finally:
+        writer.close()
+
+    head, _, body = reply.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 419")
+    assert json.loads(body)["result"] == 419
