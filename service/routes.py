@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import codecs
 import json
 import logging
 from dataclasses import asdict
@@ -28,6 +29,7 @@ from schemas.api import (
     SearchResponseSchema,
     StatsResponseSchema,
     job_to_api,
+    printable,
 )
 from schemas.codes import ErrorType, JobStatus, JobType
 from service.errors import ApiError, envelope_response
@@ -52,6 +54,7 @@ class JobIdPath(Schema):
 
 async def load_json_body(request: web.Request, schema: Schema) -> dict[str, Any]:
     """Parse and validate a JSON body; each kind of bad input gets its own result code."""
+    refuse_other_media_types(request)
     timeout = request.app[SETTINGS].body_read_timeout
     try:
         async with asyncio.timeout(timeout):
@@ -77,6 +80,30 @@ async def load_json_body(request: web.Request, schema: Schema) -> dict[str, Any]
         raise ApiError(ErrorType.HTTP_INVALID_CLIENT_REQUEST, str(error)) from None
     except ValidationError as error:
         raise ApiError(ErrorType.INVALID_REQUEST_DATA, "invalid request data", errors=error.messages) from None
+
+
+def refuse_other_media_types(request: web.Request) -> None:
+    """A body must be declared `application/json` (charset, if named, UTF-8): JSON_PARSE_ERROR otherwise.
+
+    Checked before the body is read. Without it, with keys off (the default), any web page could POST searches
+    from a visitor's browser: text/plain and the form types are "simple" requests that browsers send across
+    origins without asking first, while application/json needs a CORS preflight this gateway never grants.
+    400 / JSON_PARSE_ERROR rather than HTTP 415, which the contract does not have: the body is not declared JSON.
+    """
+    charset = request.charset
+    if request.content_type != "application/json" or (charset is not None and not _is_utf8(charset)):
+        declared = request.headers.get("Content-Type", "none")
+        raise ApiError(
+            ErrorType.JSON_PARSE_ERROR,
+            f"Content-Type must be application/json (UTF-8), not {printable(declared)}",
+        )
+
+
+def _is_utf8(charset: str) -> bool:
+    try:
+        return codecs.lookup(charset).name == "utf-8"
+    except LookupError:
+        return False
 
 
 def refuse_disabled_sources(products: list[dict[str, Any]], enabled: tuple[str, ...]) -> None:

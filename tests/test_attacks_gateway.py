@@ -292,3 +292,28 @@ async def test_a_body_that_never_arrives_is_refused_419_and_its_connection_close
     head, _, body = reply.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 419")
     assert json.loads(body)["result"] == 419
+
+
+# --- should fix: any media type was read as JSON ---
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    [
+        "text/plain",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x",
+        "application/json; charset=latin-1",
+    ],
+)
+async def test_a_body_not_declared_as_utf8_json_is_a_json_parse_error_and_records_nothing(
+    client: TestClient, content_type: str
+):
+    # What a form or fetch() on any web page can send across origins without a CORS preflight (the first three).
+    raw = json.dumps({"products": [PRODUCT]})
+    response = await client.post("/v1/lps/search", data=raw, headers={"Content-Type": content_type})
+    status, body = await answer(response)
+
+    assert (status, body["result"]) == (400, 100)
+    assert "application/json" in body["message"]
+    assert await pending_jobs(client) == 0

@@ -65,8 +65,17 @@ async def test_nothing_is_recorded_when_any_product_is_invalid(client: TestClien
     "raw", [b"{not json", b"", b"\xff\xfe\x00", b'{"products": [}'], ids=["broken", "empty", "binary", "truncated"]
 )
 async def test_a_body_that_is_not_json_is_a_json_parse_error(client: TestClient, raw: bytes):
-    status, body = await answer(await client.post("/v1/lps/search", data=raw))
+    status, body = await answer(await client.post("/v1/lps/search", data=raw, headers=JSON))
     assert (status, body["result"]) == (400, 100)
+
+
+@pytest.mark.parametrize(
+    "content_type", ["application/json", "application/json; charset=utf-8", "Application/JSON; charset=UTF8"]
+)
+async def test_json_is_taken_with_or_without_a_utf8_charset(client: TestClient, content_type: str):
+    raw = json.dumps({"products": [PRODUCT]})
+    status, body = await answer(await client.post("/v1/lps/search", data=raw, headers={"Content-Type": content_type}))
+    assert (status, body["result"]) == (200, 0)
 
 
 async def test_a_byte_order_mark_before_the_json_is_tolerated(client: TestClient):
@@ -84,7 +93,7 @@ async def test_characters_beyond_the_basic_plane_are_text_whether_escaped_or_not
 
 @pytest.mark.parametrize("raw", [b"[1, 2]", b'"text"', b"null", b"42"])
 async def test_json_that_is_not_an_object_is_invalid_request_data(client: TestClient, raw: bytes):
-    status, body = await answer(await client.post("/v1/lps/search", data=raw))
+    status, body = await answer(await client.post("/v1/lps/search", data=raw, headers=JSON))
     assert (status, body["result"]) == (400, 101)
 
 
@@ -96,7 +105,8 @@ async def test_more_products_than_allowed_is_an_invalid_client_request(client: T
 
 async def test_a_body_over_one_mebibyte_is_an_invalid_client_request(client: TestClient):
     padding = "x" * (1024 * 1024)
-    status, body = await answer(await client.post("/v1/lps/search", data=f'{{"pad": "{padding}"}}'))
+    raw = f'{{"pad": "{padding}"}}'
+    status, body = await answer(await client.post("/v1/lps/search", data=raw, headers=JSON))
     assert (status, body["result"]) == (419, 419)
 
 
