@@ -29,6 +29,13 @@ log = logging.getLogger(__name__)
 
 #: Seconds between attempts to create the indexes when MongoDB was down at start-up.
 INDEX_RETRY_INTERVAL = 5.0
+#: The Server header of every answer: aiohttp's default names its and Python's versions, a gift to an attacker
+#: matching known flaws.
+SERVER_HEADER = "lps"
+
+
+async def neutral_server_header(request: web.Request, response: web.StreamResponse) -> None:
+    response.headers["Server"] = SERVER_HEADER
 
 
 async def mongo_context(app: web.Application) -> AsyncIterator[None]:
@@ -88,6 +95,7 @@ def create_app(settings: Settings) -> web.Application:
     middlewares = [metrics.RequestMetricsMiddleware(gateway_metrics), error_middleware, *client_middlewares(settings)]
     app = web.Application(client_max_size=MAX_BODY_BYTES, middlewares=middlewares)
     app[SETTINGS] = settings
+    app.on_response_prepare.append(neutral_server_header)
     app.cleanup_ctx.extend([mongo_context, broker_context, enqueuer_context])
     routes.setup(app)
     metrics.setup(app, gateway_metrics)

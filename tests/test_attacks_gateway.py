@@ -317,3 +317,20 @@ async def test_a_body_not_declared_as_utf8_json_is_a_json_parse_error_and_record
     assert (status, body["result"]) == (400, 100)
     assert "application/json" in body["message"]
     assert await pending_jobs(client) == 0
+
+
+# --- should fix: the Server header named aiohttp's and Python's versions ---
+
+
+async def test_no_answer_names_the_server_software_or_its_version(client: TestClient):
+    answers = [
+        await client.post("/v1/lps/search", json={"products": [PRODUCT]}),
+        await client.post("/v1/lps/search", data=b"{", headers=JSON),
+        await client.get("/v1/lps/jobs/nope"),
+        await client.get("/v1/lps/nowhere"),
+        await client.get("/healthz"),
+        await client.get("/metrics"),
+        await client.get("/api/docs/swagger.json"),
+    ]
+    assert [response.status for response in answers] == [200, 400, 404, 404, 200, 200, 200]
+    assert [response.headers.get("Server") for response in answers] == ["lps"] * len(answers)
