@@ -7,9 +7,11 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from functools import partial
+from typing import Any
 
 from aiohttp import web
 from aiohttp_apigami import setup_aiohttp_apispec
+from aiohttp_apigami.constants import SWAGGER_DICT
 
 from infra.broker import Publisher, create_broker
 from infra.enqueue import JobEnqueuer
@@ -20,7 +22,7 @@ from infra.settings import Settings
 from schemas.api import MAX_BODY_BYTES
 from schemas.codes import JobType
 from service import metrics, routes
-from service.auth import client_middlewares
+from service.auth import API_KEY_HEADER, client_middlewares
 from service.errors import error_middleware
 from service.keys import DATABASE, ENQUEUER, JOBS, PUBLISHER, RECONCILER_LOG, SETTINGS, STATS
 from service.shared import SharedResult
@@ -107,5 +109,26 @@ def create_app(settings: Settings) -> web.Application:
         url="/api/docs/swagger.json",
         swagger_path="/api/docs",
         in_place=True,
+        # Merged into the document by apispec (top-level options are deep-updated into it).
+        components={"securitySchemes": {routes.API_KEY_SCHEME: API_KEY_SECURITY_SCHEME}},
     )
+    if not settings.api_keys:
+        _make_keys_optional(app[SWAGGER_DICT])
     return app
+
+
+API_KEY_SECURITY_SCHEME = {
+    "type": "apiKey",
+    "in": "header",
+    "name": API_KEY_HEADER,
+    "description": "One of the keys in LPS_API_KEYS; a missing or unknown key is answered 433. A deployment "
+    "without keys takes requests without it.",
+}
+
+
+def _make_keys_optional(document: dict[str, Any]) -> None:
+    """Without LPS_API_KEYS the key is not needed: say so (`{}` is the requirement "none"), as the gateway behaves."""
+    for operations in document["paths"].values():
+        for operation in operations.values():
+            if isinstance(operation, dict) and "security" in operation:
+                operation["security"] = [*operation["security"], {}]

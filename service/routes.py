@@ -39,11 +39,39 @@ log = logging.getLogger(__name__)
 
 PREFIX = "/v1/lps"
 
+#: The security scheme of the /v1/lps operations (components.securitySchemes, see service.app).
+API_KEY_SCHEME = "ApiKey"
+#: Each /v1/lps operation's requirement; service.app makes it optional when no keys are configured.
+_KEYED = [{API_KEY_SCHEME: []}]
+
 _ERRORS = {
-    400: {"schema": ErrorResponseSchema, "description": "JSON_PARSE_ERROR (100) or INVALID_REQUEST_DATA (101)"},
-    419: {"schema": ErrorResponseSchema, "description": "HTTP_INVALID_CLIENT_REQUEST: body or batch too large"},
+    400: {
+        "schema": ErrorResponseSchema,
+        "description": "JSON_PARSE_ERROR (100): body not JSON, not UTF-8, too deeply nested, or not sent as "
+        "application/json; INVALID_REQUEST_DATA (101): schema violations, listed by field in `errors`",
+    },
+    419: {
+        "schema": ErrorResponseSchema,
+        "description": "HTTP_INVALID_CLIENT_REQUEST (419): body or batch too large, or body not received in time",
+    },
+    429: {
+        "schema": ErrorResponseSchema,
+        "description": "HTTP_TO_MANY_REQUEST (429): over the client's rate limit, or too many requests refused "
+        "for their key from this address",
+        "headers": {
+            "Retry-After": {"description": "seconds until a request is taken again", "schema": {"type": "integer"}}
+        },
+    },
+    433: {
+        "schema": ErrorResponseSchema,
+        "description": "HTTP_INVALID_CLIENT_ACCESS (433): X-API-Key missing or unknown (when LPS_API_KEYS is set)",
+    },
     500: {"schema": ErrorResponseSchema, "description": "INTERNAL_EXCEPTION (102)"},
-    503: {"schema": ErrorResponseSchema, "description": "DB_RUN_FAILED (10): MongoDB unreachable"},
+    503: {
+        "schema": ErrorResponseSchema,
+        "description": "DB_RUN_FAILED (10): MongoDB unreachable or past LPS_MONGO_TIMEOUT_MS. For a search: "
+        "not known to be recorded; POST the same products again (jobs that did land come back duplicate=true)",
+    },
 }
 _NOT_FOUND = {404: {"schema": ErrorResponseSchema, "description": "LPS_JOB_NOT_FOUND (1500)"}}
 
@@ -123,6 +151,7 @@ def refuse_disabled_sources(products: list[dict[str, Any]], enabled: tuple[str, 
     description="One SEARCH job per distinct product_code; a product with an active job gets that job back "
     "with duplicate=true.",
     responses=_ERRORS,
+    security=_KEYED,
 )
 @request_schema(SearchRequestSchema, required=True)
 @response_schema(SearchResponseSchema, 200)
@@ -136,7 +165,12 @@ async def post_search(request: web.Request) -> web.Response:
     return envelope_response(ErrorType.SUCCESS, jobs=[asdict(s) for s in submissions])
 
 
-@docs(tags=["jobs"], summary="Jobs, newest first, filtered by status, job_type and product_code", responses=_ERRORS)
+@docs(
+    tags=["jobs"],
+    summary="Jobs, newest first, filtered by status, job_type and product_code",
+    responses=_ERRORS,
+    security=_KEYED,
+)
 @querystring_schema(JobListQuerySchema)
 @response_schema(JobListResponseSchema, 200)
 async def list_jobs(request: web.Request) -> web.Response:
@@ -150,7 +184,12 @@ async def list_jobs(request: web.Request) -> web.Response:
     return envelope_response(ErrorType.SUCCESS, jobs=[job_to_api(job) for job in jobs])
 
 
-@docs(tags=["jobs"], summary="One job with its attempts, last error and result", responses=_ERRORS | _NOT_FOUND)
+@docs(
+    tags=["jobs"],
+    summary="One job with its attempts, last error and result",
+    responses=_ERRORS | _NOT_FOUND,
+    security=_KEYED,
+)
 @match_info_schema(JobIdPath)
 @response_schema(JobResponseSchema, 200)
 async def get_job(request: web.Request) -> web.Response:
@@ -174,6 +213,7 @@ async def get_job(request: web.Request) -> web.Response:
             "its product already has another active search job",
         }
     },
+    security=_KEYED,
 )
 @match_info_schema(JobIdPath)
 @response_schema(JobResponseSchema, 200)
@@ -202,6 +242,7 @@ async def retry_job(request: web.Request) -> web.Response:
     summary="Job counts by status and type, and the queues' depths",
     description="Computed at most once per LPS_STATS_MAX_AGE seconds; concurrent callers share one computation.",
     responses=_ERRORS,
+    security=_KEYED,
 )
 @response_schema(StatsResponseSchema, 200)
 async def get_queue_stats(request: web.Request) -> web.Response:
@@ -233,7 +274,17 @@ async def healthz(request: web.Request) -> web.Response:
     return envelope_response(ErrorType.SUCCESS, status="up")
 
 
-@docs(tags=["health"], summary="Readiness: MongoDB and RabbitMQ reachable")
+@docs(
+    tags=["health"],
+    summary="Readiness: MongoDB and RabbitMQ reachable",
+    responses={
+        503: {
+            "schema": HealthResponseSchema,
+            "description": "not ready: `checks` names what is unreachable; result DB_RUN_FAILED (10) when MongoDB "
+            "is, else FAIL (1) when RabbitMQ is",
+        }
+    },
+)
 @response_schema(HealthResponseSchema, 200)
 async def readyz(request: web.Request) -> web.Response:
     checks: dict[str, str] = {}

@@ -334,3 +334,31 @@ async def test_no_answer_names_the_server_software_or_its_version(client: TestCl
     ]
     assert [response.status for response in answers] == [200, 400, 404, 404, 200, 200, 200]
     assert [response.headers.get("Server") for response in answers] == ["lps"] * len(answers)
+
+
+# --- should fix: the OpenAPI document declared no security and not every answer ---
+
+
+@pytest.mark.parametrize("api_keys", [{"backoffice": "bo-7f3c9d1e2a4b"}, {}], ids=["keys", "no-keys"])
+async def test_the_openapi_document_declares_the_api_key_and_the_429_433_and_readiness_503_answers(
+    aiohttp_client, settings: Settings, api_keys: dict[str, str]
+):
+    client = await aiohttp_client(create_app(settings.with_overrides(api_keys=api_keys)))
+    spec = await (await client.get("/api/docs/swagger.json")).json()
+
+    [(scheme_name, scheme)] = spec["components"]["securitySchemes"].items()
+    assert (scheme["type"], scheme["in"], scheme["name"]) == ("apiKey", "header", "X-API-Key")
+    required = [{scheme_name: []}] if api_keys else [{scheme_name: []}, {}]  # `{}`: no key needed
+    api_operations = [
+        operation
+        for path, operations in spec["paths"].items()
+        if path.startswith("/v1/lps/")
+        for operation in operations.values()
+    ]
+    assert len(api_operations) == 5
+    for operation in api_operations:
+        assert operation["security"] == required
+        assert {"429", "433"} <= set(operation["responses"])
+        assert "Retry-After" in operation["responses"]["429"]["headers"]
+    assert "503" in spec["paths"]["/readyz"]["get"]["responses"]
+    assert "security" not in spec["paths"]["/healthz"]["get"]  # probes stay open
