@@ -114,6 +114,7 @@ def create_app(settings: Settings) -> web.Application:
     )
     if not settings.api_keys:
         _make_keys_optional(app[SWAGGER_DICT])
+    _document_enabled_sources(app[SWAGGER_DICT], settings.search_sources)
     return app
 
 
@@ -124,6 +125,12 @@ API_KEY_SECURITY_SCHEME = {
     "description": "One of the keys in LPS_API_KEYS; a missing or unknown key is answered 433. A deployment "
     "without keys takes requests without it.",
 }
+
+
+def _document_enabled_sources(document: dict[str, Any], enabled: tuple[str, ...]) -> None:
+    """A product may name only the sources this deployment enables (routes.refuse_disabled_sources): the document
+    lists those, not every source the code knows, or a client following it gets 400 for a valid-looking request."""
+    document["components"]["schemas"]["Product"]["properties"]["sources"]["items"]["enum"] = list(enabled)
 
 
 def _make_keys_optional(document: dict[str, Any]) -> None:

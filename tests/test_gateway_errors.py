@@ -149,6 +149,15 @@ async def test_openapi_document_lists_every_endpoint(client: TestClient):
     assert "swagger" in (await ui.text()).lower()
 
 
+@pytest.mark.parametrize("enabled", [("static",), ("coupang", "naver")])
+async def test_the_openapi_document_offers_only_the_sources_the_deployment_enables(
+    aiohttp_client, settings: Settings, enabled: tuple[str, ...]
+):
+    client = await aiohttp_client(create_app(settings.with_overrides(search_sources=enabled)))
+    spec = await (await client.get("/api/docs/swagger.json")).json()
+    assert spec["components"]["schemas"]["Product"]["properties"]["sources"]["items"]["enum"] == list(enabled)
+
+
 async def test_health_and_readiness_report_both_dependencies(client: TestClient):
     status, body = await answer(await client.get("/healthz"))
     assert (status, body) == (200, {"result": 0, "status": "up"})
