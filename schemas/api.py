@@ -1,6 +1,6 @@
 """Marshmallow schemas of the HTTP API: request validation and the OpenAPI document."""
 
-from typing import Any, ClassVar
+from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, pre_load, validate
 
@@ -45,7 +45,7 @@ def printable(value: str) -> str:
 class FullMatch(validate.Regexp):
     """Regexp that must match the whole value (marshmallow's uses re.match, where `$` lets "AB\\n" through)."""
 
-    def __call__(self, value: str) -> str:
+    def __call__(self, value: Any) -> Any:
         if self.regex.fullmatch(value) is None:
             raise ValidationError(self._format_error(value))
         return value
@@ -54,12 +54,10 @@ class FullMatch(validate.Regexp):
 class Text(fields.String):
     """A string that is Unicode text: a lone surrogate is refused by field (it would fail later, in BSON)."""
 
-    default_error_messages: ClassVar[dict[str, str]] = {"not_text": NOT_TEXT}
-
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
         text = super()._deserialize(value, attr, data, **kwargs)
         if not is_text(text):
-            raise self.make_error("not_text")
+            raise ValidationError(NOT_TEXT)
         return text
 
 

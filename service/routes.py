@@ -42,7 +42,7 @@ PREFIX = "/v1/lps"
 #: The security scheme of the /v1/lps operations (components.securitySchemes, see service.app).
 API_KEY_SCHEME = "ApiKey"
 #: Each /v1/lps operation's requirement; service.app makes it optional when no keys are configured.
-_KEYED = [{API_KEY_SCHEME: []}]
+_KEYED: list[dict[str, list[str]]] = [{API_KEY_SCHEME: []}]
 
 _ERRORS = {
     400: {
