@@ -7,8 +7,10 @@ between the steps leaves a PENDING job without `enqueued_at`, which the reconcil
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import dramatiq
@@ -17,8 +19,11 @@ from bson import ObjectId
 from infra.broker import Publisher, job_message
 from infra.clock import utcnow
 from infra.jobs import JobRepository, new_job
+from infra.mongo import is_unavailable
 from infra.settings import Settings
 from schemas.codes import JobType
+
+log = logging.getLogger(__name__)
 
 
 def message_for_job(settings: Settings, job: dict[str, Any]) -> dramatiq.Message:
@@ -86,10 +91,14 @@ class JobEnqueuer:
                 )
             )
 
+        # If this raises (MongoDB unreachable or past the request's deadline: 503), some of the jobs may have been
+        # written all the same. That is safe: a client that POSTs the same products again gets those jobs back
+        # (`duplicate: true`, by the one-active-search index), and the reconciler publishes them.
         inserted = await self._jobs.insert_search_jobs(documents)
         confirmed = await self._publisher.publish([messages[doc["_id"]] for doc in inserted.created])
         enqueued = {doc["_id"] for doc in inserted.created if messages[doc["_id"]].message_id in confirmed}
-        await self._jobs.mark_enqueued(list(enqueued), utcnow())
+        # From here on the jobs are recorded and published: the answer is theirs, whatever the store does next.
+        await self._note_enqueued(list(enqueued))
 
         created = {doc["product_code"]: doc for doc in inserted.created}
         answered: set[str] = set()
@@ -125,8 +134,26 @@ class JobEnqueuer:
             raise JobNotRetryable(current["status"])
         if await self._publisher.publish([message]):
             job["enqueued_at"] = utcnow()
-            await self._jobs.mark_enqueued([job_id], job["enqueued_at"])
+            await self._note_enqueued([job_id], job["enqueued_at"])
         return job
+
+    async def _note_enqueued(self, job_ids: list[ObjectId], now: datetime | None = None) -> None:
+        """Record the broker's confirms; if the store cannot take it now, leave it to the reconciler.
+
+        Failing the request here would tell the client a recorded, published job was refused (a 503 hiding a
+        write that completed). Unrecorded, the jobs are re-published by the reconciler after LPS_RECONCILE_GRACE:
+        a second message for a job is skipped by the worker that gets it.
+        """
+        try:
+            await self._jobs.mark_enqueued(job_ids, now or utcnow())
+        except Exception as error:
+            if not is_unavailable(error):
+                raise
+            log.warning(
+                "MongoDB unavailable (%s) after publishing %d job(s): the reconciler will publish them again",
+                type(error).__name__,
+                len(job_ids),
+            )
 
 
 def _stored_product(product: dict[str, Any]) -> dict[str, Any]:

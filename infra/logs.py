@@ -27,9 +27,13 @@ FORMATS = ("text", "json")
 #: The text format of the `lps` commands (the Dramatiq CLI's workers keep Dramatiq's own).
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 MASK = "***"
-#: Configured secrets shorter than this are not masked by value: they would mask ordinary words (`lps dev --demo`
-#: uses "demo" as its Naver secret). Passwords in URLs are masked whatever their length.
-MIN_SECRET_LENGTH = 8
+#: Every configured secret is masked, whatever its length. One at least this long is masked wherever it occurs, even
+#: inside other text: a long random value does not occur by chance. A shorter one (an API key like `k1`) is masked
+#: only as a whole token, not touching a letter, digit or `_`: as a substring it would cut job ids, numbers and words
+#: apart ("k1" in "bulk1", "42" in every id holding it), leaving lines that mislead. A key leaks as a token of its own
+#: (a header value, a quoted string: `b'X-API-Key: k1\\x00'`), so whole tokens are where it is masked; the price is
+#: that the same word standing alone elsewhere in a line is masked too, which errs on the safe side.
+WHOLE_TOKEN_BELOW = 8
 
 # scheme://user:password@host -> scheme://user:***@host
 _URL_PASSWORD = re.compile(r"(?P<head>[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]*:)[^/\s@]+@")
@@ -79,18 +83,27 @@ def secret_values(settings: Settings) -> list[str]:
         with contextlib.suppress(ValueError):
             candidates.append(urlsplit(url or "").password or "")
     # Longest first: a secret containing another is masked whole.
-    return sorted({value for value in candidates if len(value) >= MIN_SECRET_LENGTH}, key=len, reverse=True)
+    return sorted({value for value in candidates if value}, key=len, reverse=True)
 
 
 class Redactor:
+    """Masks URL passwords and the given secrets (see WHOLE_TOKEN_BELOW for how short ones are matched)."""
+
     def __init__(self, secrets: Iterable[str] = ()) -> None:
-        self._secrets = [secret for secret in secrets if secret]
+        # One pass over the line, longest secret first: a secret containing another is masked whole.
+        alternatives = [_secret_pattern(secret) for secret in sorted({s for s in secrets if s}, key=len, reverse=True)]
+        self._secrets = re.compile("|".join(alternatives)) if alternatives else None
 
     def __call__(self, text: str) -> str:
         text = _URL_PASSWORD.sub(rf"\g<head>{MASK}@", text)
-        for secret in self._secrets:
-            text = text.replace(secret, MASK)
+        if self._secrets is not None:
+            text = self._secrets.sub(MASK, text)
         return text
+
+
+def _secret_pattern(secret: str) -> str:
+    escaped = re.escape(secret)
+    return escaped if len(secret) >= WHOLE_TOKEN_BELOW else rf"(?<!\w){escaped}(?!\w)"
 
 
 class JsonFormatter(logging.Formatter):

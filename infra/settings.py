@@ -29,7 +29,8 @@ class Settings:
     # Unset: the embedded MongoDB-compatible server is started (dev and tests).
     mongo_url: str | None = None
     mongo_db: str = "lps"
-    # How long a MongoDB call may wait for a server before the API answers DB_RUN_FAILED.
+    # How long a MongoDB call may wait for a server; for the API, the budget of all of one request's MongoDB work
+    # together (infra.mongo.deadline), past which it answers DB_RUN_FAILED.
     mongo_timeout_ms: int = 3000
     amqp_url: str = "amqp://guest:guest@127.0.0.1:5672/"
     # Prepended to every queue name: lets test runs and dev stacks share one RabbitMQ.
@@ -43,6 +44,14 @@ class Settings:
     rate_limit_per_second: float = 0.0
     # Requests a client that has been idle may make at once (the token bucket's size).
     rate_limit_burst: int = 20
+    # With API keys: requests refused for a missing or unknown key that one peer address may make, on average per
+    # second and at once; past them it gets 429 instead of 433, so guessing keys is slow. 0: no limit.
+    auth_failure_rate_per_second: float = 1.0
+    auth_failure_burst: int = 10
+    # Seconds a client may take to send a request body once its headers are in; past it the request is refused
+    # (419) and the connection closed. Without a bound, a client that never sends its body holds a connection
+    # open forever. 10 s carries the largest body (1 MiB) over a link of about 1 Mbit/s.
+    body_read_timeout: float = 10.0
     # Seconds a /v1/lps/queue/stats answer is reused; concurrent callers share one computation.
     stats_max_age: float = 1.0
     # DONE / DEAD totals (infra/job_counts.py) count jobs that ended at least this many seconds ago (an update on

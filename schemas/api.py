@@ -2,12 +2,14 @@
 
 from typing import Any
 
-from marshmallow import RAISE, Schema, fields, pre_load, validate
+from marshmallow import RAISE, Schema, ValidationError, fields, pre_load, validate
 
 from schemas.codes import ErrorType, JobStatus, JobType, Priority
 from schemas.envelope import drop_none
 from schemas.offers import SourceName
 
+#: Matched against the whole value (FullMatch): `$` alone also matches before a trailing newline. Kept in the
+#: form JSON Schema (ECMA-262) reads the same way, since the OpenAPI document shows it as the field's `pattern`.
 PRODUCT_CODE_PATTERN = r"^[A-Za-z0-9._:-]{1,64}$"
 MAX_PRODUCTS_PER_REQUEST = 1000
 MAX_BODY_BYTES = 1024 * 1024
@@ -20,19 +22,67 @@ class BatchTooLarge(Exception):
     """More products in one request than MAX_PRODUCTS_PER_REQUEST (HTTP_INVALID_CLIENT_REQUEST)."""
 
 
+NOT_TEXT = "Not valid Unicode text: contains a lone surrogate."
+
+
+def is_text(value: str) -> bool:
+    """True unless `value` holds a lone surrogate (U+D800..U+DFFF), which neither UTF-8 nor BSON can carry.
+
+    JSON lets a client write one as an escape (`"\\ud800"`); the decoder then hands it over as a str.
+    """
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def printable(value: str) -> str:
+    """`value` with its lone surrogates written as `\\udXXX` escapes: safe to echo in an answer or a log."""
+    return value.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+class FullMatch(validate.Regexp):
+    """Regexp that must match the whole value (marshmallow's uses re.match, where `$` lets "AB\\n" through)."""
+
+    def __call__(self, value: Any) -> Any:
+        if self.regex.fullmatch(value) is None:
+            raise ValidationError(self._format_error(value))
+        return value
+
+
+class Text(fields.String):
+    """A string that is Unicode text: a lone surrogate is refused by field (it would fail later, in BSON)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        if not is_text(text):
+            raise ValidationError(NOT_TEXT)
+        return text
+
+
 class StrictSchema(Schema):
+    """Request schemas: unknown fields are refused, and so are field names that are not Unicode text."""
+
     class Meta:
         unknown = RAISE
 
+    @pre_load
+    def refuse_names_that_are_not_text(self, data: Any, **_: Any) -> Any:
+        # Named by their escaped spelling: the name itself cannot be written in a UTF-8 answer.
+        if isinstance(data, dict) and (bad := [key for key in data if isinstance(key, str) and not is_text(key)]):
+            raise ValidationError({printable(key): [NOT_TEXT] for key in bad})
+        return data
+
 
 class ProductSchema(StrictSchema):
-    product_code = fields.String(required=True, validate=validate.Regexp(PRODUCT_CODE_PATTERN))
-    keyword = fields.String(required=True, validate=validate.Length(min=1, max=200))
-    model_no = fields.String(load_default=None, validate=validate.Length(min=1, max=100))
+    product_code = Text(required=True, validate=FullMatch(PRODUCT_CODE_PATTERN))
+    keyword = Text(required=True, validate=validate.Length(min=1, max=200))
+    model_no = Text(load_default=None, validate=validate.Length(min=1, max=100))
     # Bounded: MongoDB stores 64-bit integers, and no product costs ten trillion won.
     target_price = fields.Integer(load_default=None, strict=True, validate=validate.Range(min=1, max=MAX_TARGET_PRICE))
     sources = fields.List(
-        fields.String(validate=validate.OneOf(SOURCE_NAMES)),
+        Text(validate=validate.OneOf(SOURCE_NAMES)),
         load_default=None,
         validate=validate.Length(min=1, max=len(SOURCE_NAMES)),
         metadata={
@@ -129,9 +179,9 @@ class JobSchema(Schema):
 
 
 class JobListQuerySchema(StrictSchema):
-    status = fields.String(validate=validate.OneOf([s.name for s in JobStatus]))
-    job_type = fields.String(validate=validate.OneOf([t.name for t in JobType]))
-    product_code = fields.String(validate=validate.Regexp(PRODUCT_CODE_PATTERN))
+    status = Text(validate=validate.OneOf([s.name for s in JobStatus]))
+    job_type = Text(validate=validate.OneOf([t.name for t in JobType]))
+    product_code = Text(validate=FullMatch(PRODUCT_CODE_PATTERN))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
 
 

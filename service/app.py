@@ -7,10 +7,12 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from functools import partial
+from typing import Any
 
 from aiohttp import web
 from aiohttp.typedefs import Middleware
 from aiohttp_apigami import setup_aiohttp_apispec
+from aiohttp_apigami.constants import SWAGGER_DICT
 
 from infra.broker import Publisher, create_broker
 from infra.enqueue import JobEnqueuer
@@ -22,7 +24,7 @@ from infra.settings import Settings
 from schemas.api import MAX_BODY_BYTES
 from schemas.codes import JobType
 from service import metrics, routes
-from service.auth import client_middlewares
+from service.auth import API_KEY_HEADER, client_middlewares
 from service.errors import error_middleware
 from service.keys import DATABASE, ENQUEUER, JOB_COUNTS, JOBS, PUBLISHER, RECONCILER_LOG, SETTINGS, STATS
 from service.shared import SharedResult
@@ -31,6 +33,13 @@ log = logging.getLogger(__name__)
 
 #: Seconds between attempts to create the indexes when MongoDB was down at start-up.
 INDEX_RETRY_INTERVAL = 5.0
+#: The Server header of every answer: aiohttp's default names its and Python's versions, a gift to an attacker
+#: matching known flaws.
+SERVER_HEADER = "lps"
+
+
+async def neutral_server_header(request: web.Request, response: web.StreamResponse) -> None:
+    response.headers["Server"] = SERVER_HEADER
 
 
 async def mongo_context(app: web.Application) -> AsyncIterator[None]:
@@ -97,6 +106,7 @@ def create_app(settings: Settings) -> web.Application:
     ]
     app = web.Application(client_max_size=MAX_BODY_BYTES, middlewares=middlewares)
     app[SETTINGS] = settings
+    app.on_response_prepare.append(neutral_server_header)
     app.cleanup_ctx.extend([mongo_context, broker_context, enqueuer_context])
     routes.setup(app)
     metrics.setup(app, gateway_metrics)
@@ -108,5 +118,33 @@ def create_app(settings: Settings) -> web.Application:
         url="/api/docs/swagger.json",
         swagger_path="/api/docs",
         in_place=True,
+        # Merged into the document by apispec (top-level options are deep-updated into it).
+        components={"securitySchemes": {routes.API_KEY_SCHEME: API_KEY_SECURITY_SCHEME}},
     )
+    if not settings.api_keys:
+        _make_keys_optional(app[SWAGGER_DICT])
+    _document_enabled_sources(app[SWAGGER_DICT], settings.search_sources)
     return app
+
+
+API_KEY_SECURITY_SCHEME = {
+    "type": "apiKey",
+    "in": "header",
+    "name": API_KEY_HEADER,
+    "description": "One of the keys in LPS_API_KEYS; a missing or unknown key is answered 433. A deployment "
+    "without keys takes requests without it.",
+}
+
+
+def _document_enabled_sources(document: dict[str, Any], enabled: tuple[str, ...]) -> None:
+    """A product may name only the sources this deployment enables (routes.refuse_disabled_sources): the document
+    lists those, not every source the code knows, or a client following it gets 400 for a valid-looking request."""
+    document["components"]["schemas"]["Product"]["properties"]["sources"]["items"]["enum"] = list(enabled)
+
+
+def _make_keys_optional(document: dict[str, Any]) -> None:
+    """Without LPS_API_KEYS the key is not needed: say so (`{}` is the requirement "none"), as the gateway behaves."""
+    for operations in document["paths"].values():
+        for operation in operations.values():
+            if isinstance(operation, dict) and "security" in operation:
+                operation["security"] = [*operation["security"], {}]

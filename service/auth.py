@@ -48,15 +48,19 @@ class ApiKeyMiddleware:
     """Runs inside the error middleware and before the rate limit: a guarded request needs a known `X-API-Key`.
 
     Missing or unknown keys are HTTP_INVALID_CLIENT_ACCESS (433). The key's name is stored under CLIENT_NAME.
+    Refused requests are limited per peer address by `failures` (when given): past its bucket they get 429 with
+    Retry-After, so guessing keys costs time. Those buckets are apart from the clients': a peer sending wrong
+    keys never slows down a client whose key is right, even from the same address.
     """
 
     __middleware_version__ = 1  # new-style: called as (request, handler)
 
-    def __init__(self, api_keys: Mapping[str, str]) -> None:
+    def __init__(self, api_keys: Mapping[str, str], failures: TokenBuckets | None = None) -> None:
         if not all(api_keys.values()):
             # An empty key would let in every request that sends an empty header.
             raise ValueError("LPS_API_KEYS: every name needs a non-empty key (name=key,name=key)")
         self._digests = [(name, _digest(key)) for name, key in api_keys.items()]
+        self._failures = failures
 
     def identify(self, presented: str) -> str | None:
         """The name of the configured key equal to `presented`, or None; takes the same time whichever matched."""
@@ -73,15 +77,26 @@ class ApiKeyMiddleware:
             return await handler(request)
         presented = request.headers.get(API_KEY_HEADER)
         if not presented:
+            self._refused(request)
             raise ApiError(ErrorType.HTTP_INVALID_CLIENT_ACCESS, f"missing {API_KEY_HEADER} header")
         name = self.identify(presented)
         if name is None:
+            self._refused(request)
             # What was presented is never logged: it may be a real key sent to the wrong gateway, or one with a typo.
             log.info("unknown API key for %s %s from %s", request.method, request.path, request.remote)
             raise ApiError(ErrorType.HTTP_INVALID_CLIENT_ACCESS, "unknown API key")
         request[CLIENT_NAME] = name
         log.debug("%s %s by client %s", request.method, request.path, name)
         return await handler(request)
+
+    def _refused(self, request: web.Request) -> None:
+        """Count a refusal against the peer address; past its bucket, answer 429 instead of 433."""
+        if self._failures is None:
+            return
+        address = request.remote or "unknown"
+        if wait := self._failures.take(address):
+            log.debug("%s over its limit of refused requests", address)
+            raise too_many_requests(wait)
 
 
 @dataclass(slots=True)
@@ -154,23 +169,29 @@ class RateLimitMiddleware:
         if not is_guarded(request):
             return await handler(request)
         client = request.get(CLIENT_NAME) or request.remote or "unknown"
-        wait = self._buckets.take(client)
-        if wait:
-            retry_after = max(1, math.ceil(wait))
-            log.debug("client %s over its rate limit; retry after %d s", client, retry_after)
-            raise ApiError(
-                ErrorType.HTTP_TO_MANY_REQUEST,
-                "too many requests; retry later",
-                headers={"Retry-After": str(retry_after)},
-            )
+        if wait := self._buckets.take(client):
+            log.debug("client %s over its rate limit", client)
+            raise too_many_requests(wait)
         return await handler(request)
+
+
+def too_many_requests(wait: float) -> ApiError:
+    """HTTP_TO_MANY_REQUEST with `Retry-After`: whole seconds until a token is there."""
+    return ApiError(
+        ErrorType.HTTP_TO_MANY_REQUEST,
+        "too many requests; retry later",
+        headers={"Retry-After": str(max(1, math.ceil(wait)))},
+    )
 
 
 def client_middlewares(settings: Settings) -> list[Middleware]:
     """The configured guards, in the order they run after the error middleware: API keys, then the rate limit."""
     middlewares: list[Middleware] = []
     if settings.api_keys:
-        middlewares.append(ApiKeyMiddleware(settings.api_keys))
+        failures = None
+        if settings.auth_failure_rate_per_second > 0:
+            failures = TokenBuckets(settings.auth_failure_rate_per_second, settings.auth_failure_burst)
+        middlewares.append(ApiKeyMiddleware(settings.api_keys, failures))
     if settings.rate_limit_per_second > 0:
         buckets = TokenBuckets(settings.rate_limit_per_second, settings.rate_limit_burst)
         middlewares.append(RateLimitMiddleware(buckets))

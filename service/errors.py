@@ -9,7 +9,7 @@ from typing import Any
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
-from infra.mongo import MONGO_UNAVAILABLE
+from infra.mongo import is_unavailable
 from schemas.codes import HTTP_STATUS, ErrorType
 from schemas.envelope import envelope, json_default
 
@@ -26,21 +26,32 @@ class ApiError(Exception):
         *,
         errors: Any = None,
         headers: dict[str, str] | None = None,
+        close: bool = False,
     ) -> None:
         super().__init__(message)
         self.error_type = error_type
         self.message = message
         self.errors = errors
         self.headers = headers
+        #: Close the connection after answering (what is left of the request cannot be trusted to arrive).
+        self.close = close
 
 
 def envelope_response(
     result: ErrorType, *, http_status: int | None = None, headers: dict[str, str] | None = None, **body: Any
 ) -> web.Response:
+    document = envelope(result, **body)
+    try:
+        data = json.dumps(document, ensure_ascii=False, default=json_default).encode("utf-8")
+    except UnicodeEncodeError:
+        # A lone surrogate in some text (a field name echoed in `errors`, say) has no UTF-8 form; as a JSON
+        # escape it does. Never an answer that cannot be written: that would end as aiohttp's plain-text 500.
+        data = json.dumps(document, ensure_ascii=True, default=json_default).encode("ascii")
     return web.Response(
-        text=json.dumps(envelope(result, **body), ensure_ascii=False, default=json_default),
+        body=data,
         status=http_status or HTTP_STATUS[result],
         content_type="application/json",
+        charset="utf-8",
         headers=headers,
     )
 
@@ -51,7 +62,16 @@ async def error_middleware(request: web.Request, handler: Handler) -> web.Stream
     try:
         return await handler(request)
     except ApiError as error:
-        return envelope_response(error.error_type, headers=error.headers, message=error.message, errors=error.errors)
+        response = envelope_response(
+            error.error_type, headers=error.headers, message=error.message, errors=error.errors
+        )
+        if error.close:
+            # Answer, then hang up: left alone, aiohttp would linger up to 10 s more reading a body that is not
+            # coming. The transport sends what it holds before it closes.
+            await response.prepare(request)
+            await response.write_eof()
+            request.protocol.force_close()
+        return response
     except web.HTTPRequestEntityTooLarge:
         return envelope_response(ErrorType.HTTP_INVALID_CLIENT_REQUEST, message="request body too large")
     except web.HTTPException as error:
@@ -61,10 +81,10 @@ async def error_middleware(request: web.Request, handler: Handler) -> web.Stream
         return envelope_response(
             ErrorType.INVALID_REQUEST_DATA, http_status=error.status, headers=_allow(error), message=error.reason
         )
-    except MONGO_UNAVAILABLE as error:
-        log.warning("MongoDB unavailable: %s", type(error).__name__)
-        return envelope_response(ErrorType.DB_RUN_FAILED, message="database unavailable, try again later")
-    except Exception:
+    except Exception as error:
+        if is_unavailable(error):
+            log.warning("MongoDB unavailable: %s", type(error).__name__)
+            return envelope_response(ErrorType.DB_RUN_FAILED, message="database unavailable, try again later")
         log.exception("unhandled error in %s %s", request.method, request.path)
         return envelope_response(ErrorType.INTERNAL_EXCEPTION, message="internal error")
 

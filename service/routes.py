@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import codecs
 import json
 import logging
 from dataclasses import asdict
@@ -10,11 +12,12 @@ from typing import Any
 from aiohttp import web
 from aiohttp_apigami import docs, match_info_schema, querystring_schema, request_schema, response_schema
 from marshmallow import Schema, ValidationError, fields
+from pymongo.errors import PyMongoError
 
 from infra.broker import AMQP_ERRORS
 from infra.enqueue import JobNotFound, JobNotRetryable
 from infra.jobs import ActiveJobExists, parse_job_id
-from infra.mongo import MONGO_UNAVAILABLE
+from infra.mongo import deadline, is_unavailable
 from schemas.api import (
     BatchTooLarge,
     ErrorResponseSchema,
@@ -26,6 +29,7 @@ from schemas.api import (
     SearchResponseSchema,
     StatsResponseSchema,
     job_to_api,
+    printable,
 )
 from schemas.codes import ErrorType, JobType
 from service.errors import ApiError, envelope_response
@@ -35,11 +39,39 @@ log = logging.getLogger(__name__)
 
 PREFIX = "/v1/lps"
 
+#: The security scheme of the /v1/lps operations (components.securitySchemes, see service.app).
+API_KEY_SCHEME = "ApiKey"
+#: Each /v1/lps operation's requirement; service.app makes it optional when no keys are configured.
+_KEYED: list[dict[str, list[str]]] = [{API_KEY_SCHEME: []}]
+
 _ERRORS = {
-    400: {"schema": ErrorResponseSchema, "description": "JSON_PARSE_ERROR (100) or INVALID_REQUEST_DATA (101)"},
-    419: {"schema": ErrorResponseSchema, "description": "HTTP_INVALID_CLIENT_REQUEST: body or batch too large"},
+    400: {
+        "schema": ErrorResponseSchema,
+        "description": "JSON_PARSE_ERROR (100): body not JSON, not UTF-8, too deeply nested, or not sent as "
+        "application/json; INVALID_REQUEST_DATA (101): schema violations, listed by field in `errors`",
+    },
+    419: {
+        "schema": ErrorResponseSchema,
+        "description": "HTTP_INVALID_CLIENT_REQUEST (419): body or batch too large, or body not received in time",
+    },
+    429: {
+        "schema": ErrorResponseSchema,
+        "description": "HTTP_TO_MANY_REQUEST (429): over the client's rate limit, or too many requests refused "
+        "for their key from this address",
+        "headers": {
+            "Retry-After": {"description": "seconds until a request is taken again", "schema": {"type": "integer"}}
+        },
+    },
+    433: {
+        "schema": ErrorResponseSchema,
+        "description": "HTTP_INVALID_CLIENT_ACCESS (433): X-API-Key missing or unknown (when LPS_API_KEYS is set)",
+    },
     500: {"schema": ErrorResponseSchema, "description": "INTERNAL_EXCEPTION (102)"},
-    503: {"schema": ErrorResponseSchema, "description": "DB_RUN_FAILED (10): MongoDB unreachable"},
+    503: {
+        "schema": ErrorResponseSchema,
+        "description": "DB_RUN_FAILED (10): MongoDB unreachable or past LPS_MONGO_TIMEOUT_MS. For a search: "
+        "not known to be recorded; POST the same products again (jobs that did land come back duplicate=true)",
+    },
 }
 _NOT_FOUND = {404: {"schema": ErrorResponseSchema, "description": "LPS_JOB_NOT_FOUND (1500)"}}
 
@@ -50,17 +82,56 @@ class JobIdPath(Schema):
 
 async def load_json_body(request: web.Request, schema: Schema) -> dict[str, Any]:
     """Parse and validate a JSON body; each kind of bad input gets its own result code."""
-    raw = await request.read()  # over client_max_size: HTTPRequestEntityTooLarge -> 419
+    refuse_other_media_types(request)
+    timeout = request.app[SETTINGS].body_read_timeout
     try:
-        data = json.loads(raw)
+        async with asyncio.timeout(timeout):
+            raw = await request.read()  # over client_max_size: HTTPRequestEntityTooLarge -> 419
+    except TimeoutError:
+        # 419 like a body that is too large: the request as sent cannot be taken, whatever its content would be.
+        raise ApiError(
+            ErrorType.HTTP_INVALID_CLIENT_REQUEST, f"request body not received within {timeout:g} s", close=True
+        ) from None
+    try:
+        # Decoded here, strictly: json.loads(bytes) decodes with "surrogatepass", which lets CESU-8 encoded
+        # surrogates (b"\xed\xa0\x80") through as text that no UTF-8 answer and no BSON document can hold.
+        # JSON between systems is UTF-8 (RFC 8259); a leading byte order mark is tolerated.
+        data = json.loads(raw.decode("utf-8-sig"))
     except ValueError:  # includes UnicodeDecodeError
-        raise ApiError(ErrorType.JSON_PARSE_ERROR, "request body is not valid JSON") from None
+        raise ApiError(ErrorType.JSON_PARSE_ERROR, "request body is not valid JSON (UTF-8)") from None
+    except RecursionError:
+        # The decoder recurses once per nesting level; no valid request nests more than four deep.
+        raise ApiError(ErrorType.JSON_PARSE_ERROR, "request body nests too deeply") from None
     try:
         return schema.load(data)
     except BatchTooLarge as error:
         raise ApiError(ErrorType.HTTP_INVALID_CLIENT_REQUEST, str(error)) from None
     except ValidationError as error:
         raise ApiError(ErrorType.INVALID_REQUEST_DATA, "invalid request data", errors=error.messages) from None
+
+
+def refuse_other_media_types(request: web.Request) -> None:
+    """A body must be declared `application/json` (charset, if named, UTF-8): JSON_PARSE_ERROR otherwise.
+
+    Checked before the body is read. Without it, with keys off (the default), any web page could POST searches
+    from a visitor's browser: text/plain and the form types are "simple" requests that browsers send across
+    origins without asking first, while application/json needs a CORS preflight this gateway never grants.
+    400 / JSON_PARSE_ERROR rather than HTTP 415, which the contract does not have: the body is not declared JSON.
+    """
+    charset = request.charset
+    if request.content_type != "application/json" or (charset is not None and not _is_utf8(charset)):
+        declared = request.headers.get("Content-Type", "none")
+        raise ApiError(
+            ErrorType.JSON_PARSE_ERROR,
+            f"Content-Type must be application/json (UTF-8), not {printable(declared)}",
+        )
+
+
+def _is_utf8(charset: str) -> bool:
+    try:
+        return codecs.lookup(charset).name == "utf-8"
+    except LookupError:
+        return False
 
 
 def refuse_disabled_sources(products: list[dict[str, Any]], enabled: tuple[str, ...]) -> None:
@@ -80,6 +151,7 @@ def refuse_disabled_sources(products: list[dict[str, Any]], enabled: tuple[str, 
     description="One SEARCH job per distinct product_code; a product with an active job gets that job back "
     "with duplicate=true.",
     responses=_ERRORS,
+    security=_KEYED,
 )
 @request_schema(SearchRequestSchema, required=True)
 @response_schema(SearchResponseSchema, 200)
@@ -87,11 +159,18 @@ async def post_search(request: web.Request) -> web.Response:
     body = await load_json_body(request, SearchRequestSchema())
     refuse_disabled_sources(body["products"], request.app[SETTINGS].search_sources)
     priority = body["priority"].value if body["priority"] else None
-    submissions = await request.app[ENQUEUER].submit_search(body["products"], priority)
+    # The deadline starts once the body is in: a slow upload must not eat the store's budget.
+    with deadline(request.app[SETTINGS]):
+        submissions = await request.app[ENQUEUER].submit_search(body["products"], priority)
     return envelope_response(ErrorType.SUCCESS, jobs=[asdict(s) for s in submissions])
 
 
-@docs(tags=["jobs"], summary="Jobs, newest first, filtered by status, job_type and product_code", responses=_ERRORS)
+@docs(
+    tags=["jobs"],
+    summary="Jobs, newest first, filtered by status, job_type and product_code",
+    responses=_ERRORS,
+    security=_KEYED,
+)
 @querystring_schema(JobListQuerySchema)
 @response_schema(JobListResponseSchema, 200)
 async def list_jobs(request: web.Request) -> web.Response:
@@ -100,16 +179,23 @@ async def list_jobs(request: web.Request) -> web.Response:
     except ValidationError as error:
         raise ApiError(ErrorType.INVALID_REQUEST_DATA, "invalid query", errors=error.messages) from None
     limit = query.pop("limit")
-    jobs = await request.app[JOBS].newest(query, limit)
+    with deadline(request.app[SETTINGS]):
+        jobs = await request.app[JOBS].newest(query, limit)
     return envelope_response(ErrorType.SUCCESS, jobs=[job_to_api(job) for job in jobs])
 
 
-@docs(tags=["jobs"], summary="One job with its attempts, last error and result", responses=_ERRORS | _NOT_FOUND)
+@docs(
+    tags=["jobs"],
+    summary="One job with its attempts, last error and result",
+    responses=_ERRORS | _NOT_FOUND,
+    security=_KEYED,
+)
 @match_info_schema(JobIdPath)
 @response_schema(JobResponseSchema, 200)
 async def get_job(request: web.Request) -> web.Response:
     job_id = parse_job_id(request.match_info["job_id"])
-    job = await request.app[JOBS].get(job_id) if job_id else None
+    with deadline(request.app[SETTINGS]):
+        job = await request.app[JOBS].get(job_id) if job_id else None
     if job is None:
         raise ApiError(ErrorType.LPS_JOB_NOT_FOUND, "no such job")
     return envelope_response(ErrorType.SUCCESS, job=job_to_api(job))
@@ -127,6 +213,7 @@ async def get_job(request: web.Request) -> web.Response:
             "its product already has another active search job",
         }
     },
+    security=_KEYED,
 )
 @match_info_schema(JobIdPath)
 @response_schema(JobResponseSchema, 200)
@@ -135,7 +222,8 @@ async def retry_job(request: web.Request) -> web.Response:
     if job_id is None:
         raise ApiError(ErrorType.LPS_JOB_NOT_FOUND, "no such job")
     try:
-        job = await request.app[ENQUEUER].redrive(job_id)
+        with deadline(request.app[SETTINGS]):
+            job = await request.app[ENQUEUER].redrive(job_id)
     except JobNotFound:
         raise ApiError(ErrorType.LPS_JOB_NOT_FOUND, "no such job") from None
     except JobNotRetryable as status:
@@ -156,10 +244,13 @@ async def retry_job(request: web.Request) -> web.Response:
     "PENDING and RUNNING are live counts; DONE and DEAD count the jobs that ended so up to `counted_until` "
     "(a few seconds behind: LPS_STATS_SETTLE).",
     responses=_ERRORS,
+    security=_KEYED,
 )
 @response_schema(StatsResponseSchema, 200)
 async def get_queue_stats(request: web.Request) -> web.Response:
-    return envelope_response(ErrorType.SUCCESS, **await request.app[STATS].get())
+    with deadline(request.app[SETTINGS]):
+        stats = await request.app[STATS].get()
+    return envelope_response(ErrorType.SUCCESS, **stats)
 
 
 async def compute_stats(app: web.Application) -> dict[str, Any]:
@@ -193,14 +284,27 @@ async def healthz(request: web.Request) -> web.Response:
     return envelope_response(ErrorType.SUCCESS, status="up")
 
 
-@docs(tags=["health"], summary="Readiness: MongoDB and RabbitMQ reachable")
+@docs(
+    tags=["health"],
+    summary="Readiness: MongoDB and RabbitMQ reachable",
+    responses={
+        503: {
+            "schema": HealthResponseSchema,
+            "description": "not ready: `checks` names what is unreachable; result DB_RUN_FAILED (10) when MongoDB "
+            "is, else FAIL (1) when RabbitMQ is",
+        }
+    },
+)
 @response_schema(HealthResponseSchema, 200)
 async def readyz(request: web.Request) -> web.Response:
     checks: dict[str, str] = {}
     try:
-        await request.app[DATABASE].write.command("ping")
+        with deadline(request.app[SETTINGS]):
+            await request.app[DATABASE].write.command("ping")
         checks["mongo"] = "ok"
-    except MONGO_UNAVAILABLE:
+    except PyMongoError as error:
+        if not is_unavailable(error):
+            raise
         checks["mongo"] = "unreachable"
     try:
         await request.app[PUBLISHER].ping()

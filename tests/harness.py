@@ -150,5 +150,17 @@ class MongoProcess:
 
     def stop(self) -> None:
         if self._process is not None and self._process.poll() is None:
+            self.resume()  # a frozen process would hold the SIGTERM until it runs again
             self._process.terminate()
             self._process.wait(timeout=20)
+
+    def freeze(self) -> None:
+        """SIGSTOP: the server keeps its connections open and answers nothing (a hung store)."""
+        self._signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        self._signal(signal.SIGCONT)
+
+    def _signal(self, signum: int) -> None:
+        if self._process is not None and self._process.poll() is None:
+            self._process.send_signal(signum)

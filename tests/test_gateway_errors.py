@@ -15,6 +15,7 @@ from service.app import create_app
 from tools.embedded_mongo import embedded_mongo
 
 PRODUCT = {"product_code": "OK-1", "keyword": "k"}
+JSON = {"Content-Type": "application/json"}
 
 
 async def answer(response) -> tuple[int, dict[str, Any]]:
@@ -64,13 +65,35 @@ async def test_nothing_is_recorded_when_any_product_is_invalid(client: TestClien
     "raw", [b"{not json", b"", b"\xff\xfe\x00", b'{"products": [}'], ids=["broken", "empty", "binary", "truncated"]
 )
 async def test_a_body_that_is_not_json_is_a_json_parse_error(client: TestClient, raw: bytes):
-    status, body = await answer(await client.post("/v1/lps/search", data=raw))
+    status, body = await answer(await client.post("/v1/lps/search", data=raw, headers=JSON))
     assert (status, body["result"]) == (400, 100)
+
+
+@pytest.mark.parametrize(
+    "content_type", ["application/json", "application/json; charset=utf-8", "Application/JSON; charset=UTF8"]
+)
+async def test_json_is_taken_with_or_without_a_utf8_charset(client: TestClient, content_type: str):
+    raw = json.dumps({"products": [PRODUCT]})
+    status, body = await answer(await client.post("/v1/lps/search", data=raw, headers={"Content-Type": content_type}))
+    assert (status, body["result"]) == (200, 0)
+
+
+async def test_a_byte_order_mark_before_the_json_is_tolerated(client: TestClient):
+    raw = b"\xef\xbb\xbf" + json.dumps({"products": [{"product_code": "BOM-1", "keyword": "k"}]}).encode()
+    status, body = await answer(await client.post("/v1/lps/search", data=raw, headers=JSON))
+    assert (status, body["result"]) == (200, 0)
+
+
+async def test_characters_beyond_the_basic_plane_are_text_whether_escaped_or_not(client: TestClient):
+    # A surrogate *pair* escape is one character, not a lone surrogate.
+    raw = '{"products":[{"product_code":"EMOJI-1","keyword":"\\ud83d\\ude00 \U0001f600"}]}'.encode()
+    status, body = await answer(await client.post("/v1/lps/search", data=raw, headers=JSON))
+    assert (status, body["result"]) == (200, 0)
 
 
 @pytest.mark.parametrize("raw", [b"[1, 2]", b'"text"', b"null", b"42"])
 async def test_json_that_is_not_an_object_is_invalid_request_data(client: TestClient, raw: bytes):
-    status, body = await answer(await client.post("/v1/lps/search", data=raw))
+    status, body = await answer(await client.post("/v1/lps/search", data=raw, headers=JSON))
     assert (status, body["result"]) == (400, 101)
 
 
@@ -82,7 +105,8 @@ async def test_more_products_than_allowed_is_an_invalid_client_request(client: T
 
 async def test_a_body_over_one_mebibyte_is_an_invalid_client_request(client: TestClient):
     padding = "x" * (1024 * 1024)
-    status, body = await answer(await client.post("/v1/lps/search", data=f'{{"pad": "{padding}"}}'))
+    raw = f'{{"pad": "{padding}"}}'
+    status, body = await answer(await client.post("/v1/lps/search", data=raw, headers=JSON))
     assert (status, body["result"]) == (419, 419)
 
 
@@ -123,6 +147,15 @@ async def test_openapi_document_lists_every_endpoint(client: TestClient):
     ui = await client.get("/api/docs")
     assert ui.status == 200
     assert "swagger" in (await ui.text()).lower()
+
+
+@pytest.mark.parametrize("enabled", [("static",), ("coupang", "naver")])
+async def test_the_openapi_document_offers_only_the_sources_the_deployment_enables(
+    aiohttp_client, settings: Settings, enabled: tuple[str, ...]
+):
+    client = await aiohttp_client(create_app(settings.with_overrides(search_sources=enabled)))
+    spec = await (await client.get("/api/docs/swagger.json")).json()
+    assert spec["components"]["schemas"]["Product"]["properties"]["sources"]["items"]["enum"] == list(enabled)
 
 
 async def test_health_and_readiness_report_both_dependencies(client: TestClient):

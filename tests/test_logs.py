@@ -13,7 +13,7 @@ import pytest
 from aiohttp.test_utils import TestClient
 from dramatiq.asyncio import EventLoopThread
 
-from infra.logs import JsonFormatter, configure_logging, job_context, job_extra, secret_values
+from infra.logs import JsonFormatter, Redactor, configure_logging, job_context, job_extra, secret_values
 from infra.settings import Settings
 from service.app import create_app
 from tests.harness import JobsView, worker_pool
@@ -92,8 +92,25 @@ def test_the_configured_secrets_are_the_ones_masked():
         mongo_url="mongodb://lps:short@mongo:27017/",
     )
 
-    # Too short to mask by value without masking ordinary words; as a URL password it is masked anyway.
-    assert set(secret_values(settings)) == {"bo-7f3c9d1e2a4b", "signing-secret", "naver-secret", "correct-horse"}
+    assert set(secret_values(settings)) == {
+        "bo-7f3c9d1e2a4b",
+        "signing-secret",
+        "naver-secret",
+        "correct-horse",
+        "short",  # masked whatever its length (as a whole token: see Redactor)
+    }
+
+
+def test_a_short_secret_is_masked_as_a_whole_token_and_never_cuts_ids_or_numbers_apart():
+    redact = Redactor(["42", "k1", "long-secret-value"])
+
+    assert redact("key k1, (k1) 'k1\\x00' attempt 42 of 5") == "key ***, (***) '***\\x00' attempt *** of 5"
+    # Inside ids, numbers and words a short secret is not a token: those lines stay whole.
+    assert (
+        redact("job 6b0c94574ddefc2888135942 bulk1 k1x 4242 k1_a") == "job 6b0c94574ddefc2888135942 bulk1 k1x 4242 k1_a"
+    )
+    # A long secret is masked wherever it occurs, glued to other text too.
+    assert redact("sig=long-secret-valueX") == "sig=***X"
 
 
 def test_an_unknown_log_format_is_refused():

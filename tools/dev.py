@@ -126,7 +126,9 @@ class DevStack:
                 coupang_base_url=shop,
                 naver_base_url=shop,
                 naver_client_id="demo",
-                naver_client_secret="demo",
+                # The demo shop takes any secret. Not "demo": every configured secret is masked in the logs, and a
+                # short one wherever it stands as a word, so "demo" would turn "demo-shop" lines into "***-shop".
+                naver_client_secret="demo-naver-secret",
                 search_sources=(SourceName.COUPANG, SourceName.NAVER),
                 outbox_url=f"http://127.0.0.1:{self.ports.receiver}/results",
             )
