@@ -50,6 +50,8 @@ class Submission:
     duplicate: bool
     #: False when the broker did not confirm the publish; None when no publish was ours to make.
     enqueued: bool | None
+    #: True when the answered job searches another keyword than this product asked for (a duplicate).
+    keyword_ignored: bool | None = None
 
 
 class JobEnqueuer:
@@ -111,7 +113,10 @@ class JobEnqueuer:
             else:
                 job, duplicate, was_enqueued = inserted.existing[code], True, None
             answered.add(code)
-            submissions.append(Submission(code, str(job["_id"]), job["status"], duplicate, was_enqueued))
+            ignored = duplicate and (job.get("product") or {}).get("keyword") != product["keyword"]
+            submissions.append(
+                Submission(code, str(job["_id"]), job["status"], duplicate, was_enqueued, ignored or None)
+            )
         return submissions
 
     async def redrive(self, job_id: ObjectId) -> dict[str, Any]:

@@ -43,7 +43,12 @@ def printable(value: str) -> str:
 
 
 class FullMatch(validate.Regexp):
-    """Regexp that must match the whole value (marshmallow's uses re.match, where `$` lets "AB\\n" through)."""
+    """Regexp that must match the whole value (marshmallow's uses re.match, where `$` lets "AB\\n" through).
+
+    Its error names the pattern, so a client sees what is expected.
+    """
+
+    default_message = "must match {regex}"
 
     def __call__(self, value: Any) -> Any:
         if self.regex.fullmatch(value) is None:
@@ -77,7 +82,11 @@ class StrictSchema(Schema):
 
 class ProductSchema(StrictSchema):
     product_code = Text(required=True, validate=FullMatch(PRODUCT_CODE_PATTERN))
-    keyword = Text(required=True, validate=validate.Length(min=1, max=200))
+    keyword = Text(
+        required=True,
+        validate=[validate.Length(min=1, max=200), FullMatch(r"(?s).*\S.*", error="must not be blank")],
+        metadata={"example": "아이폰 15 128GB"},
+    )
     model_no = Text(load_default=None, validate=validate.Length(min=1, max=100))
     # Bounded: MongoDB stores 64-bit integers, and no product costs ten trillion won.
     target_price = fields.Integer(load_default=None, strict=True, validate=validate.Range(min=1, max=MAX_TARGET_PRICE))
@@ -127,6 +136,12 @@ class EnqueuedJobSchema(Schema):
     job_id = fields.String(required=True)
     status = fields.String(required=True, validate=validate.OneOf([s.name for s in JobStatus]))
     duplicate = fields.Boolean(required=True)
+    keyword_ignored = fields.Boolean(
+        metadata={
+            "description": "true when this product's keyword was not used: the product already had an active "
+            "search with another keyword (that job is answered), or its code came earlier in the request"
+        }
+    )
     enqueued = fields.Boolean(
         metadata={"description": "false when the broker did not confirm; the reconciler publishes it later"}
     )

@@ -326,7 +326,8 @@ def setup(app: web.Application) -> None:
             web.get(f"{PREFIX}/jobs/{{job_id:[^/]+}}", get_job, allow_head=False),
             web.post(f"{PREFIX}/jobs/{{job_id:[^/]+}}/retry", retry_job),
             web.get(f"{PREFIX}/queue/stats", get_queue_stats, allow_head=False),
-            web.get("/healthz", healthz, allow_head=False),
-            web.get("/readyz", readyz, allow_head=False),
+            # HEAD too: load balancers and uptime checks often probe with it.
+            web.get("/healthz", healthz),
+            web.get("/readyz", readyz),
         ]
     )

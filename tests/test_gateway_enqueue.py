@@ -83,6 +83,7 @@ async def test_product_with_an_active_job_gets_that_job_back_as_duplicate(client
     dup, new = second["jobs"]
     assert dup["job_id"] == first["jobs"][0]["job_id"]
     assert dup["duplicate"] is True
+    assert "keyword_ignored" not in dup  # the same keyword: nothing was ignored
     assert "enqueued" not in dup  # not ours to publish
     assert new["duplicate"] is False
     assert new["enqueued"] is True
@@ -105,6 +106,8 @@ async def test_product_code_repeated_in_one_request_is_enqueued_once(client: Tes
     assert [r1["product_code"], s["product_code"], r2["product_code"]] == ["R", "S", "R"]  # request order
     assert r1["job_id"] == r2["job_id"]
     assert (r1["duplicate"], r2["duplicate"]) == (False, True)
+    assert "keyword_ignored" not in r1
+    assert r2["keyword_ignored"] is True  # the second keyword was not used, and the answer says so
     jobs = await stored_jobs(settings, {"product_code": "R"})
     assert len(jobs) == 1
     assert jobs[0]["product"]["keyword"] == "first"
@@ -188,3 +191,30 @@ async def test_jobs_are_listed_newest_first_and_filtered(client: TestClient):
     assert [job["product_code"] for job in one["jobs"]] == ["LIST-A"]
     assert none == {"result": 0, "jobs": []}
     assert (bad.status, (await bad.json())["result"]) == (400, 101)
+
+
+async def test_a_new_keyword_for_a_product_with_an_active_job_is_reported_as_ignored(client: TestClient):
+    first = await post_search(client, [{"product_code": "KW", "keyword": "old keyword"}])
+    second = await post_search(client, [{"product_code": "KW", "keyword": "new keyword"}])
+
+    [answer] = second["jobs"]
+    assert answer["job_id"] == first["jobs"][0]["job_id"]
+    assert (answer["duplicate"], answer["keyword_ignored"]) == (True, True)
+
+
+async def test_a_blank_keyword_is_refused_and_a_pattern_error_shows_the_pattern(client: TestClient):
+    response = await client.post(
+        "/v1/lps/search",
+        json={"products": [{"product_code": "B1", "keyword": "   "}, {"product_code": "bad code", "keyword": "k"}]},
+    )
+    body = await response.json()
+
+    assert (response.status, body["result"]) == (400, 101)
+    assert body["errors"]["products"]["0"]["keyword"] == ["must not be blank"]
+    assert body["errors"]["products"]["1"]["product_code"] == ["must match ^[A-Za-z0-9._:-]{1,64}$"]
+
+
+async def test_health_probes_answer_head_as_well_as_get(client: TestClient):
+    for path in ("/healthz", "/readyz"):
+        response = await client.head(path)
+        assert response.status == 200, path

@@ -55,7 +55,7 @@ async def test_nothing_is_recorded_when_any_product_is_invalid(client: TestClien
     payload = {"products": [PRODUCT, {"product_code": "bad code", "keyword": "k"}]}
     status, body = await answer(await client.post("/v1/lps/search", json=payload))
     assert (status, body["result"]) == (400, 101)
-    assert body["errors"] == {"products": {"1": {"product_code": ["String does not match expected pattern."]}}}
+    assert body["errors"] == {"products": {"1": {"product_code": ["must match ^[A-Za-z0-9._:-]{1,64}$"]}}}
 
     stats = await (await client.get("/v1/lps/queue/stats")).json()
     assert stats["stats"]["PENDING"] == 0
@@ -140,8 +140,8 @@ async def test_openapi_document_lists_every_endpoint(client: TestClient):
         "/v1/lps/jobs/{job_id}": ["get"],
         "/v1/lps/jobs/{job_id}/retry": ["post"],
         "/v1/lps/queue/stats": ["get"],
-        "/healthz": ["get"],
-        "/readyz": ["get"],
+        "/healthz": ["get", "head"],
+        "/readyz": ["get", "head"],
     }
     assert "SearchRequest" in spec["components"]["schemas"]
     ui = await client.get("/api/docs")
