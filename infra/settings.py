@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -20,6 +21,74 @@ def _parse_map(text: str) -> dict[str, str]:
 
 def _parse_list(text: str) -> tuple[str, ...]:
     return tuple(item.strip() for item in text.split(",") if item.strip())
+
+
+class SettingsError(ValueError):
+    """A malformed LPS_* value: the message names the variable and the part that is wrong."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """`limit` searches per `unit` (s or m) of one source, for the whole fleet (LPS_SOURCE_RATES)."""
+
+    limit: int
+    unit: str = "s"
+
+    @property
+    def period(self) -> float:
+        """The window's length in seconds."""
+        return _RATE_UNITS[self.unit]
+
+    def __str__(self) -> str:
+        return f"{self.limit}/{self.unit}"
+
+
+_RATE_UNITS = {"s": 1.0, "m": 60.0}
+_RATE = re.compile(r"([0-9]+)\s*/\s*([sm])")
+#: The most searches one window may hold: the limiter keeps one timestamp per search of the window.
+MAX_RATE_LIMIT = 1000
+
+
+def _source_items(text: str) -> list[tuple[str, str]]:
+    """`"coupang=2/s, naver=10/s"` -> [("coupang", "2/s"), ("naver", "10/s")], every source known and named once."""
+    items: list[tuple[str, str]] = []
+    for item in (part.strip() for part in text.split(",")):
+        if not item:
+            continue
+        source, equals, value = item.partition("=")
+        source, value = source.strip(), value.strip()
+        if not equals or not source or not value:
+            raise ValueError(f"{item!r} is not SOURCE=VALUE")
+        if source not in _SOURCE_NAMES:
+            raise ValueError(f"{item!r}: unknown source {source!r} (known: {', '.join(_SOURCE_NAMES)})")
+        if any(source == seen for seen, _ in items):
+            raise ValueError(f"{item!r}: {source} is given twice")
+        items.append((source, value))
+    return items
+
+
+def parse_source_rates(text: str) -> dict[str, Rate]:
+    """LPS_SOURCE_RATES: `coupang=2/s,naver=10/s` (COUNT/s or COUNT/m, COUNT a whole number from 1)."""
+    rates: dict[str, Rate] = {}
+    for source, value in _source_items(text):
+        match = _RATE.fullmatch(value)
+        if match is None:
+            raise ValueError(f"{source}={value!r}: expected COUNT/s or COUNT/m (e.g. {source}=2/s)")
+        limit = int(match.group(1))
+        if not 1 <= limit <= MAX_RATE_LIMIT:
+            raise ValueError(f"{source}={value!r}: COUNT must be 1 to {MAX_RATE_LIMIT} (use /m for slower)")
+        rates[source] = Rate(limit, match.group(2))
+    return rates
+
+
+def parse_source_concurrency(text: str) -> dict[str, int]:
+    """LPS_SOURCE_CONCURRENCY: `coupang=4` (searches in flight at once, fleet-wide, a whole number from 1)."""
+    limits: dict[str, int] = {}
+    for source, value in _source_items(text):
+        if not re.fullmatch(r"[0-9]+", value) or int(value) < 1:
+            raise ValueError(f"{source}={value!r}: expected a whole number of searches from 1 (e.g. {source}=4)")
+        limits[source] = int(value)
+    return limits
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +146,20 @@ class Settings:
     naver_sort: str = "sim"
     # The sources this deployment searches: used when a product names none, and the only ones a product may name.
     search_sources: tuple[str, ...] = (SourceName.COUPANG, SourceName.NAVER)
+    # Fleet-wide pacing per source, kept in MongoDB (infra/source_limits.py): "coupang=2/s,naver=600/m" and
+    # "coupang=4" (searches in flight at once). A source left out is not paced.
+    source_rates: Mapping[str, Rate] = field(default_factory=dict)
+    source_concurrency: Mapping[str, int] = field(default_factory=dict)
+    # Seconds a search may wait for its source's turn before the source is deferred (its job comes back later, the
+    # attempt given back). Short: a waiting search holds a worker thread (never a browser).
+    source_wait: float = 5.0
+    # The circuit breaker per source: it opens (fleet-wide) when at least this share of the source's last
+    # `breaker_window` searches were BLOCKED (0: no breaker), for `breaker_cooldown` seconds, doubling on each
+    # consecutive trip up to `breaker_max_cooldown`; then one probe search decides whether it closes.
+    breaker_threshold: float = 0.5
+    breaker_window: int = 20
+    breaker_cooldown: float = 60.0
+    breaker_max_cooldown: float = 1800.0
     # TEST ONLY: lets the static source's keyword directives (#fail, #slow=N, #crash, …) misbehave on purpose.
     # Off, they are plain keyword text: no client can make a worker crash or stall through a keyword.
     test_directives: bool = False
@@ -209,20 +292,47 @@ class JobSpec:
 _ALIASES = {"naver_client_secret": "LPS_NAVER_SECRET"}
 
 
+#: Every source a setting may name (LPS_SOURCE_RATES, LPS_SOURCE_CONCURRENCY).
+_SOURCE_NAMES = tuple(str(name) for name in SourceName)
+#: Settings whose values are parsed by a function of their own.
+_PARSERS: dict[str, Any] = {
+    "source_rates": parse_source_rates,
+    "source_concurrency": parse_source_concurrency,
+}
+#: Inclusive bounds of numeric settings that have them.
+_BOUNDS: dict[str, tuple[float, float]] = {
+    "breaker_threshold": (0.0, 1.0),
+    "breaker_window": (1, 10_000),
+    "breaker_cooldown": (0.0, 86_400.0),
+    "breaker_max_cooldown": (0.0, 86_400.0),
+    "source_wait": (0.0, 600.0),
+}
+
+
 def _convert(name: str, raw: str, default: Any) -> Any:
     try:
-        if isinstance(default, bool):
-            return raw.strip().lower() in {"1", "true", "yes", "on"}
-        if isinstance(default, int):
-            return int(raw)
-        if isinstance(default, float):
-            return float(raw)
-        if isinstance(default, tuple):
-            return _parse_list(raw)
-        if name == "priority_levels":
-            return {key: int(value) for key, value in _parse_map(raw).items()}
-        if isinstance(default, Mapping):
-            return _parse_map(raw)
-        return raw
+        value = _convert_value(name, raw, default)
+        if name in _BOUNDS and not _BOUNDS[name][0] <= value <= _BOUNDS[name][1]:
+            low, high = _BOUNDS[name]
+            raise ValueError(f"must be between {low:g} and {high:g}")
+        return value
     except ValueError as error:
-        raise ValueError(f"LPS_{name.upper()}={raw!r}: {error}") from None
+        raise SettingsError(f"LPS_{name.upper()}={raw!r}: {error}") from None
+
+
+def _convert_value(name: str, raw: str, default: Any) -> Any:
+    if name in _PARSERS:
+        return _PARSERS[name](raw)
+    if isinstance(default, bool):
+        return raw.strip().lower() in {"1", "true", "yes", "on"}
+    if isinstance(default, int):
+        return int(raw)
+    if isinstance(default, float):
+        return float(raw)
+    if isinstance(default, tuple):
+        return _parse_list(raw)
+    if name == "priority_levels":
+        return {key: int(value) for key, value in _parse_map(raw).items()}
+    if isinstance(default, Mapping):
+        return _parse_map(raw)
+    return raw

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
-from infra.settings import Settings
+from infra.settings import Rate, Settings, SettingsError
 from schemas.codes import HTTP_STATUS, ErrorType, JobStatus, JobType
 from schemas.envelope import drop_none, envelope
 
@@ -61,6 +65,53 @@ def test_settings_read_every_lps_variable_with_types():
 def test_settings_name_the_variable_of_a_bad_value():
     with pytest.raises(ValueError, match="LPS_HTTP_PORT"):
         Settings.from_env({"LPS_HTTP_PORT": "eighty"})
+
+
+def test_source_rates_and_concurrency_are_read_per_source_in_seconds_or_minutes():
+    settings = Settings.from_env(
+        {"LPS_SOURCE_RATES": "coupang=2/s, naver=600/m", "LPS_SOURCE_CONCURRENCY": "coupang=4", "LPS_SOURCE_WAIT": "2"}
+    )
+    assert settings.source_rates == {"coupang": Rate(2, "s"), "naver": Rate(600, "m")}
+    assert (settings.source_rates["naver"].period, str(settings.source_rates["naver"])) == (60.0, "600/m")
+    assert settings.source_concurrency == {"coupang": 4}
+    assert Settings.from_env(settings.to_env()) == settings
+    assert Settings().source_rates == {}  # unset: not paced
+    assert (Settings().breaker_threshold, Settings().breaker_window, Settings().breaker_cooldown) == (0.5, 20, 60.0)
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "bad_part"),
+    [
+        ("LPS_SOURCE_RATES", "coupang=fast", "coupang='fast': expected COUNT/s or COUNT/m"),
+        ("LPS_SOURCE_RATES", "coupang=2/s,naver=3/h", "naver='3/h': expected COUNT/s or COUNT/m"),
+        ("LPS_SOURCE_RATES", "coupang=2.5/s", "coupang='2.5/s'"),
+        ("LPS_SOURCE_RATES", "coupang=0/s", "coupang='0/s': COUNT must be 1 to 1000"),
+        ("LPS_SOURCE_RATES", "copang=2/s", "unknown source 'copang'"),
+        ("LPS_SOURCE_RATES", "coupang 2/s", "'coupang 2/s' is not SOURCE=VALUE"),
+        ("LPS_SOURCE_RATES", "coupang=2/s,coupang=1/s", "coupang is given twice"),
+        ("LPS_SOURCE_CONCURRENCY", "coupang=0", "coupang='0': expected a whole number of searches from 1"),
+        ("LPS_SOURCE_CONCURRENCY", "coupang=four", "coupang='four'"),
+        ("LPS_SOURCE_CONCURRENCY", "=4", "'=4' is not SOURCE=VALUE"),
+        ("LPS_BREAKER_THRESHOLD", "150", "must be between 0 and 1"),
+    ],
+)
+def test_a_malformed_pacing_setting_names_the_variable_and_the_bad_part(variable, value, bad_part):
+    with pytest.raises(SettingsError) as refused:
+        Settings.from_env({variable: value})
+    message = str(refused.value)
+    assert message.startswith(f"{variable}={value!r}: ")
+    assert bad_part in message
+
+
+def test_a_malformed_setting_stops_any_lps_command_at_start_up_with_its_message():
+    environment = os.environ | {"LPS_SOURCE_RATES": "coupang=2/s,naver=lots"}
+    finished = subprocess.run(
+        [sys.executable, "-m", "tools.cli", "stats"], env=environment, capture_output=True, text=True, timeout=60
+    )
+    assert finished.returncode == 2
+    assert finished.stderr.strip() == (
+        "lps: LPS_SOURCE_RATES='coupang=2/s,naver=lots': naver='lots': expected COUNT/s or COUNT/m (e.g. naver=2/s)"
+    )
 
 
 def test_queue_names_carry_the_prefix():

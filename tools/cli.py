@@ -11,7 +11,7 @@ import sys
 from collections.abc import Awaitable, Callable, Iterator
 from typing import TYPE_CHECKING
 
-from infra.settings import JobSpec, Settings
+from infra.settings import JobSpec, Settings, SettingsError
 from schemas.codes import JobType
 
 if TYPE_CHECKING:
@@ -427,7 +427,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    _configure_logging(args.log_level)
+    try:
+        # Reads every LPS_* variable first: a malformed one stops any command here, before it starts anything.
+        _configure_logging(args.log_level)
+    except SettingsError as malformed:
+        print(f"lps: {malformed}", file=sys.stderr)
+        return 2
     return args.run(args)
 
 
