@@ -12,6 +12,7 @@ import dramatiq
 
 from infra.lifecycle import Failure
 from schemas.codes import JobErrorType
+from schemas.offers import SourceOutcome
 
 
 class JobError(Exception):
@@ -30,6 +31,7 @@ class JobError(Exception):
         retry_after: float | None = None,
         keep: dict[str, Any] | None = None,
         fallback: dict[str, Any] | None = None,
+        defer: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -43,6 +45,8 @@ class JobError(Exception):
         #: See `infra.lifecycle.Failure`: fields stored with a retry, and the output of a job that cannot retry.
         self.keep = keep
         self.fallback = fallback
+        #: Nothing was tried: what waits and why (`DeferredJobError`).
+        self.defer = defer
 
     def failure(self) -> Failure:
         return Failure(
@@ -54,11 +58,19 @@ class JobError(Exception):
             snapshot=self.snapshot,
             keep=self.keep,
             fallback=self.fallback,
+            defer=self.defer,
         )
 
 
 class RetryableJobError(JobError, dramatiq.Retry):
     """Retried with backoff while attempts remain. A `dramatiq.Retry`, so the worker does not log a traceback."""
+
+
+class DeferredJobError(RetryableJobError):
+    """Nothing was tried: the sources' turn did not come (pacing, an open breaker). Deferred, the attempt given
+    back (`infra.lifecycle`); `retry_after`: seconds until a turn may come; `defer`: {sources, reason}."""
+
+    error_type = SourceOutcome.DEFERRED
 
 
 class PermanentJobError(JobError):

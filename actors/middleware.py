@@ -159,7 +159,8 @@ class JobStatusMiddleware(Middleware):
         failure: Failure,
         now: datetime,
     ) -> AttemptOutcome:
-        """Record what `decide` made of a failed attempt; a retry's message is published with its delay."""
+        """Record what `decide` made of a failed attempt; a retry's (or a deferral's) message is published with its
+        delay."""
         runtime, job = self.runtime, attempt.job
         decision = decide(job, failure, self.policy, now)
         if decision.outcome is AttemptOutcome.DONE:
@@ -173,22 +174,27 @@ class JobStatusMiddleware(Middleware):
             log.error("job %s DEAD after attempt %d: %s", job["_id"], job["attempts"], failure.message)
             return AttemptOutcome.DEAD if recorded else AttemptOutcome.LOST
         assert decision.run_after is not None
+        deferred = decision.outcome is AttemptOutcome.DEFERRED
+        note = (failure.defer or {}) | {"until": decision.run_after} if deferred else None
         if not runtime.run(
             runtime.jobs.schedule_retry(
-                job, now=now, error=decision.error, run_after=decision.run_after, keep=decision.keep
+                job, now=now, error=decision.error, run_after=decision.run_after, keep=decision.keep, deferred=note
             )
         ):
             return AttemptOutcome.LOST
         delay = (decision.run_after - now).total_seconds()
-        log.warning(
-            "job %s attempt %d failed (%s); retry in %.1fs", job["_id"], job["attempts"], failure.error_type, delay
-        )
+        if deferred:
+            log.info("job %s deferred %.1fs (attempt given back): %s", job["_id"], delay, failure.message)
+        else:
+            log.warning(
+                "job %s attempt %d failed (%s); retry in %.1fs", job["_id"], job["attempts"], failure.error_type, delay
+            )
         try:
             broker.enqueue(message.copy(), delay=int(delay * 1000))
         except Exception:  # whatever pika raised, the retry's message was not confirmed
             log.warning("could not publish the retry of job %s: left to the reconciler", job["_id"])
             runtime.run(runtime.jobs.mark_unconfirmed(job["_id"]))
-        return AttemptOutcome.RETRY
+        return decision.outcome
 
     def _complete(
         self,

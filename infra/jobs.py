@@ -175,10 +175,10 @@ class JobRepository:
     async def claim(
         self, job_id: ObjectId, *, worker: str, now: datetime, lease_until: datetime
     ) -> dict[str, Any] | None:
-        """PENDING -> RUNNING for this worker, one more attempt counted."""
+        """PENDING -> RUNNING for this worker, one more attempt counted (a deferral's note is over)."""
         return await self._jobs.find_one_and_update(
             {"_id": job_id, "status": JobStatus.PENDING.name},
-            {"$set": self._running(worker, now, lease_until), "$inc": {"attempts": 1}},
+            {"$set": self._running(worker, now, lease_until), "$inc": {"attempts": 1}, "$unset": {"deferred": ""}},
             return_document=ReturnDocument.AFTER,
         )
 
@@ -273,23 +273,24 @@ class JobRepository:
         error: dict[str, Any],
         run_after: datetime,
         keep: dict[str, Any] | None = None,
+        deferred: dict[str, Any] | None = None,
     ) -> bool:
         """RUNNING -> PENDING: the job keeps its product's active slot until `run_after`; `keep` is stored for
-        the next attempt."""
-        return await self._finish_attempt(
-            job,
-            {
-                "$set": {
-                    "status": JobStatus.PENDING.name,
-                    "run_after": run_after,
-                    "last_error": error,
-                    "updated_at": now,
-                    **(keep or {}),
-                },
-                "$unset": {"lease_until": ""},
-                "$push": _push_history(history_entry(job, finished_at=now, outcome=AttemptOutcome.RETRY, error=error)),
-            },
-        )
+        the next attempt.
+
+        `deferred` ({sources, reason, until}): the attempt tried nothing (its sources' turn did not come) and is given
+        back in this same update (`attempts - 1`, `deferrals + 1`); no history entry, `last_error` untouched.
+        """
+        pending = {"status": JobStatus.PENDING.name, "run_after": run_after, "updated_at": now, **(keep or {})}
+        if deferred is not None:
+            update: dict[str, Any] = {
+                "$set": pending | {"deferred": deferred},
+                "$inc": {"attempts": -1, "deferrals": 1},
+            }
+        else:
+            entry = history_entry(job, finished_at=now, outcome=AttemptOutcome.RETRY, error=error)
+            update = {"$set": pending | {"last_error": error}, "$push": _push_history(entry)}
+        return await self._finish_attempt(job, update | {"$unset": {"lease_until": ""}})
 
     async def kill(
         self, job: dict[str, Any], *, now: datetime, error: dict[str, Any], discard: Sequence[str] = ()

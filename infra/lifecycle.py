@@ -5,6 +5,7 @@ The whole status machine (each arrow is one conditional update in `infra.jobs.Jo
     PENDING --claim--------------> RUNNING      a worker took the job's message       (worker)
     RUNNING --complete-----------> DONE         the attempt succeeded                 (worker)
     RUNNING --schedule_retry-----> PENDING      failed, attempts remain (run_after)   (worker)
+    RUNNING --schedule_retry-----> PENDING      deferred: the attempt is given back   (worker)
     RUNNING --kill---------------> DEAD         failed for good or attempts exhausted (worker)
     RUNNING --recover_lost-------> RUNNING      lease expired; a message's worker takes it over
     RUNNING --recover_lost-------> PENDING      lease expired; the reconciler publishes it again
@@ -23,6 +24,18 @@ Who moves a job out of each status:
 
 Invariant: `attempts <= max_attempts` for every job. Only a claim or a take-over increments `attempts`, and
 neither runs on a job whose attempts are exhausted: such a job goes DEAD instead.
+
+Deferred, not failed. A search whose sources' turn did not come (fleet-wide pacing, LPS_SOURCE_RATES /
+LPS_SOURCE_CONCURRENCY, or an open circuit breaker: `infra.source_limits`) has not been tried, so it must not cost
+an attempt. The choice: the worker claims the job as usual (the claim is what reads the job and its sources), waits
+a short bounded time for a token (LPS_SOURCE_WAIT) before any browser page is taken, and when none comes the attempt
+fails with a `Failure(defer={sources, reason})`. `decide` makes that a DEFERRED decision whatever the attempts left, and
+`schedule_retry(deferred=...)` records it in the same conditional update that makes the job PENDING again:
+`$inc: {attempts: -1, deferrals: 1}` gives the attempt back, no history entry is written (a long-open breaker would
+push real attempts out of the bounded history), `deferred` says which sources and why, `last_error` is left alone.
+The message is then published again with the delay, as a retry's is. Deferring before the claim (as the
+middleware's `_defer` does for a job under a live lease) was not chosen: it would cost a read of the job for every
+message and put knowledge of sources into the generic middleware.
 """
 
 from __future__ import annotations
@@ -65,6 +78,9 @@ class Failure:
     keep: dict[str, Any] | None = None
     #: What the job ends DONE with when it cannot retry (a search's incomplete result); None: it ends DEAD.
     fallback: dict[str, Any] | None = None
+    #: Set: nothing was tried, the sources' turn did not come; what waits and why (a search's {sources, reason}).
+    #: Deferred (`retry_after`: when a turn may come), the attempt given back; never DEAD or DONE for it.
+    defer: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,11 +101,17 @@ class RetryPolicy:
         jittered = random.uniform(exponential, exponential * 1.5)
         return min(self.max_backoff, jittered * max(failure.backoff_factor, 1.0))
 
+    def defer_seconds(self, failure: Failure) -> float:
+        """A deferred job comes back when its source's turn may come (`retry_after`), spread by up to half again so
+        that the jobs deferred together do not all return at once; never outside [min, max]."""
+        earliest = max(self.min_backoff, failure.retry_after or 0.0)
+        return min(self.max_backoff, random.uniform(earliest, earliest * 1.5))
+
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """What becomes of a job whose attempt failed: RETRY at `run_after` (storing `keep`), DONE with its
-    fallback `output`, or DEAD."""
+    """What becomes of a job whose attempt failed: RETRY at `run_after` (storing `keep`), DEFERRED (the same, with
+    the attempt given back), DONE with its fallback `output`, or DEAD."""
 
     outcome: AttemptOutcome
     error: dict[str, Any]
@@ -101,10 +123,14 @@ class Decision:
 def decide(job: dict[str, Any], failure: Failure, policy: RetryPolicy, now: datetime) -> Decision:
     """The next step of a RUNNING job whose attempt failed (River's reportError, Oban's error_job).
 
-    Retry while the failure is retryable and attempts remain; otherwise DONE with the failure's fallback
-    when it has one (a search some sources answered), else DEAD.
+    Defer an attempt that tried nothing, whatever the attempts left; retry while the failure is retryable and
+    attempts remain; otherwise DONE with the failure's fallback when it has one (a search some sources answered),
+    else DEAD.
     """
     error = error_document(failure.error_type, failure.message, now, snapshot=failure.snapshot)
+    if failure.defer is not None:
+        delay = policy.defer_seconds(failure)
+        return Decision(AttemptOutcome.DEFERRED, error, run_after=now + timedelta(seconds=delay), keep=failure.keep)
     if failure.retryable and not attempts_exhausted(job):
         delay = policy.delay_seconds(job["attempts"], failure)
         return Decision(AttemptOutcome.RETRY, error, run_after=now + timedelta(seconds=delay), keep=failure.keep)

@@ -76,6 +76,9 @@ class AttemptOutcome(StrEnum):
     RETRY = "RETRY"  # failed; the job is PENDING again until `run_after`
     DEAD = "DEAD"  # failed for good (permanent error or attempts exhausted)
     LOST = "LOST"  # its worker stopped mid-attempt (lease expired); recorded by whoever recovered the job
+    # Its source's turn did not come (pacing, an open circuit breaker): PENDING again until `run_after`, the attempt
+    # given back. Not a `history` entry (the job counts `deferrals` and shows the last in `deferred`).
+    DEFERRED = "DEFERRED"
 
 
 class JobErrorType(StrEnum):

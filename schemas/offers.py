@@ -34,6 +34,9 @@ class SourceOutcome(StrEnum):
     PARSE_FAIL = "PARSE_FAIL"
     TIMEOUT = "TIMEOUT"
     ERROR = "ERROR"
+    # Not searched in this attempt: the source's turn did not come (LPS_SOURCE_RATES / _CONCURRENCY, or its circuit
+    # breaker is open). It runs on a later attempt; waiting never counts as one.
+    DEFERRED = "DEFERRED"
 
 
 class SearchOutcome(StrEnum):

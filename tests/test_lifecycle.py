@@ -69,3 +69,16 @@ def test_exceptions_become_failures_with_their_type_and_retryability():
 def test_the_error_document_keeps_a_snapshot_only_when_there_is_one():
     assert error_document("BLOCKED", "403", NOW) == {"type": "BLOCKED", "message": "403", "at": NOW}
     assert error_document("BLOCKED", "403", NOW, snapshot="gridfs:snapshots/1")["snapshot"] == "gridfs:snapshots/1"
+
+
+def test_an_attempt_that_tried_nothing_is_deferred_even_when_it_was_the_last():
+    deferral = Failure("DEFERRED", "coupang: circuit breaker open", retry_after=30, defer={"sources": ["coupang"]})
+    decision = decide(job(3, max_attempts=3), deferral, POLICY, NOW)
+    assert decision.outcome is AttemptOutcome.DEFERRED
+    assert NOW + timedelta(seconds=30) <= decision.run_after <= NOW + timedelta(seconds=45)  # spread, never early
+
+
+def test_a_deferral_comes_back_no_sooner_than_the_minimum_backoff_and_no_later_than_the_maximum():
+    soon = Failure("DEFERRED", "rate", retry_after=0.2, defer={})
+    assert 5 <= POLICY.defer_seconds(soon) <= 7.5
+    assert POLICY.defer_seconds(Failure("DEFERRED", "open", retry_after=3600, defer={})) == 600
