@@ -48,6 +48,8 @@ def deadline(settings: Settings) -> AbstractContextManager[None]:
 
 JOBS = "jobs"
 PRICE_HISTORY = "price_history"
+#: One small document per source: its pacing and circuit breaker (infra/source_limits.py), only ever read by `_id`.
+SOURCE_LIMITS = "source_limits"
 
 # Index names: the reports (tools/reporting.py) and docs/ name the index each query relies on.
 JOBS_BY_STATUS_TYPE_FINISHED = "status_job_type_finished_at"
