@@ -28,6 +28,7 @@ import dramatiq
 from dramatiq.middleware import Middleware
 
 from infra.settings import Settings
+from infra.source_limits import BreakerState
 from schemas.codes import JobType
 
 if TYPE_CHECKING:
@@ -37,6 +38,7 @@ log = logging.getLogger(__name__)
 
 #: From a delivery's milliseconds to a search's time limit (120 s by default).
 ATTEMPT_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 20.0, 30.0, 60.0, 120.0, 300.0)
+WAIT_BUCKETS = (0.005, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
 DELIVERY_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 #: The file in a pool run's directory that says which of its processes serves the metrics.
 EXPOSITION_CLAIM = "exposition.pid"
@@ -46,7 +48,7 @@ class WorkerMetrics:
     """LPS's series in one worker process (Dramatiq's own come from its Prometheus middleware)."""
 
     def __init__(self, registry: CollectorRegistry | None = None) -> None:
-        from prometheus_client import Counter, Histogram
+        from prometheus_client import Counter, Gauge, Histogram
 
         self.attempt_duration = Histogram(
             "lps_job_attempt_duration_seconds",
@@ -72,6 +74,40 @@ class WorkerMetrics:
             "lps_browser_restarts",
             "Chromium launched to replace one that was retired (after LPS_BROWSER_MAX_SEARCHES) or crashed.",
             ["reason"],
+            registry=registry,
+        )
+        self.source_tokens = Counter(
+            "lps_source_tokens",
+            "Turns asked of each source's fleet-wide limits (LPS_SOURCE_RATES / _CONCURRENCY, its circuit breaker), "
+            "by result: granted, probe (the breaker's half-open probe), deferred (the search waits for a later turn).",
+            ["source", "result"],
+            registry=registry,
+        )
+        self.source_wait = Histogram(
+            "lps_source_wait_seconds",
+            "How long a search waited for its source's turn (granted or deferred).",
+            ["source"],
+            buckets=WAIT_BUCKETS,
+            registry=registry,
+        )
+        self.source_waiting = Gauge(
+            "lps_source_waiting",
+            "Searches waiting for their source's turn now (summed over the pool's processes).",
+            ["source"],
+            multiprocess_mode="livesum",
+            registry=registry,
+        )
+        self.breaker_state = Gauge(
+            "lps_source_breaker_state",
+            "Each source's circuit breaker as this pool last saw it: 0 CLOSED, 1 HALF_OPEN, 2 OPEN.",
+            ["source"],
+            multiprocess_mode="mostrecent",
+            registry=registry,
+        )
+        self.breaker_trips = Counter(
+            "lps_source_breaker_trips",
+            "Times a source's circuit breaker opened (counted by the worker whose update opened it).",
+            ["source"],
             registry=registry,
         )
         self.delivery_duration = Histogram(
@@ -105,6 +141,31 @@ def sources_searched(per_source: Mapping[str, Mapping[str, Any]]) -> None:
     for source, entry in per_source.items():
         _metrics.source_outcomes.labels(source, entry["outcome"]).inc()
         _metrics.source_duration.labels(source).observe(entry["ms"] / 1000)
+
+
+def source_turn(source: str, result: str, waited: float) -> None:
+    """A search asked for its source's turn: `result` granted, probe or deferred, after `waited` seconds."""
+    if _metrics is not None:
+        _metrics.source_tokens.labels(source, result).inc()
+        _metrics.source_wait.labels(source).observe(waited)
+
+
+#: `lps_source_breaker_state`'s values.
+BREAKER_STATE_VALUES = {BreakerState.CLOSED: 0, BreakerState.HALF_OPEN: 1, BreakerState.OPEN: 2}
+
+
+class GateMetrics:
+    """`infra.source_limits.GateObserver`: searches waiting, and the breaker's state and trips."""
+
+    def waiting(self, source: str, change: int) -> None:
+        if _metrics is not None:
+            _metrics.source_waiting.labels(source).inc(change)
+
+    def breaker(self, source: str, state: BreakerState, *, tripped: bool) -> None:
+        if _metrics is not None:
+            _metrics.breaker_state.labels(source).set(BREAKER_STATE_VALUES[state])
+            if tripped:
+                _metrics.breaker_trips.labels(source).inc()
 
 
 def browser_replaced(reason: str) -> None:

@@ -26,6 +26,7 @@ from infra.mongo import MainDatabase, create_client
 from infra.price_history import PriceHistory
 from infra.settings import Settings
 from infra.snapshots import SnapshotStore
+from infra.source_limits import GateObserver, SourceGates
 
 if TYPE_CHECKING:
     from actors.sources import Source
@@ -63,8 +64,14 @@ class Attempts:
 class WorkerRuntime:
     """The clients below are created on first use, on the loop thread: the only thread touching them."""
 
-    def __init__(self, settings: Settings, build_sources: Callable[[WorkerRuntime], Mapping[str, Source]]) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        build_sources: Callable[[WorkerRuntime], Mapping[str, Source]],
+        gate_observer: GateObserver | None = None,
+    ) -> None:
         self.settings = settings
+        self._gate_observer = gate_observer
         self.attempts = Attempts()
         self.identity = f"{socket.gethostname()}:{os.getpid()}"
         self._build_sources = build_sources
@@ -99,6 +106,11 @@ class WorkerRuntime:
     @cached_property
     def snapshots(self) -> SnapshotStore:
         return SnapshotStore(self.database.write)
+
+    @cached_property
+    def gates(self) -> SourceGates:
+        """Each source's fleet-wide pacing and circuit breaker (LPS_SOURCE_RATES, _CONCURRENCY, LPS_BREAKER_*)."""
+        return SourceGates(self.database, self.settings, self._gate_observer)
 
     @cached_property
     def http(self) -> aiohttp.ClientSession:

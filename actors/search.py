@@ -11,15 +11,16 @@ from typing import Any
 import dramatiq
 
 from actors import metrics
-from actors.errors import JobError, PermanentJobError, RetryableJobError
+from actors.errors import DeferredJobError, JobError, PermanentJobError, RetryableJobError
 from actors.matching import match_offers
 from actors.outbox import outbox_job_for
 from actors.runtime import WorkerRuntime
-from actors.sources import Source, SourceError
+from actors.sources import Source, SourceBlocked, SourceDeferred, SourceError
 from actors.sources.coupang import CoupangSource
 from actors.sources.naver import NaverSource
 from actors.sources.static import StaticSource
 from infra.clock import utcnow
+from infra.source_limits import Deferral, SourceGates
 from schemas.codes import JobErrorType
 from schemas.envelope import drop_none
 from schemas.offers import Offer, SearchOutcome, SourceName, SourceOutcome, SourceResult
@@ -104,6 +105,32 @@ async def _timed(source: Source, product: dict[str, Any]) -> tuple[SourceResult 
     return result, int((time.perf_counter() - started) * 1000)
 
 
+async def _in_turn(
+    name: str, source: Source, product: dict[str, Any], gates: SourceGates
+) -> tuple[SourceResult | BaseException | Deferral, int]:
+    """The source's search once its fleet-wide turn came (`infra.source_limits`), or the Deferral that says it did
+    not come within LPS_SOURCE_WAIT. The turn is taken before the search starts, so a waiting search holds no
+    browser page; it is handed back (feeding the circuit breaker) whatever the search did."""
+    try:
+        turn = await gates.acquire(name)
+    except Exception as error:  # MongoDB unreachable: the source fails this attempt, as a network error would
+        return error, 0
+    if isinstance(turn, Deferral):
+        metrics.source_turn(name, "deferred", turn.waited)
+        return turn, 0
+    metrics.source_turn(name, "probe" if turn.probe else "granted", turn.waited)
+    outcome: SourceResult | BaseException = SourceError("the search was interrupted")
+    try:
+        outcome, ms = await _timed(source, product)
+    finally:
+        try:
+            await gates.release(turn, blocked=isinstance(outcome, SourceBlocked))
+        except Exception:
+            # Its slot's lease ends on its own; the breaker misses one outcome.
+            log.warning("could not hand back %s's turn", name, exc_info=True)
+    return outcome, ms
+
+
 #: Where a search keeps, between attempts, what its answering sources found (a retry runs only the others).
 KEPT = "sources_answered"
 
@@ -120,7 +147,7 @@ async def work_search(job: dict[str, Any], runtime: WorkerRuntime) -> dict[str, 
     sources = runtime.sources
     kept: dict[str, dict[str, Any]] = {name: job[KEPT][name] for name in job.get(KEPT) or {} if name in names}
     to_run = [name for name in names if name not in kept and name in sources]
-    outcomes = await asyncio.gather(*(_timed(sources[name], product) for name in to_run))
+    outcomes = await asyncio.gather(*(_in_turn(name, sources[name], product, runtime.gates) for name in to_run))
 
     answered = {name: _kept_result(entry) for name, entry in kept.items()}
     per_source = {name: {key: entry[key] for key in ("outcome", "count", "ms")} for name, entry in kept.items()}
@@ -132,8 +159,12 @@ async def work_search(job: dict[str, Any], runtime: WorkerRuntime) -> dict[str, 
                 f"{name}: not enabled in this deployment (LPS_SEARCH_SOURCES)", error_type=JobErrorType.CONFIG
             )
             per_source[name] = {"outcome": str(JobErrorType.CONFIG), "count": 0, "ms": 0}
+    deferred: dict[str, Deferral] = {}
     for name, (outcome, ms) in zip(to_run, outcomes, strict=True):
-        if isinstance(outcome, SourceResult):
+        if isinstance(outcome, Deferral):
+            deferred[name] = outcome
+            per_source[name] = {"outcome": str(SourceOutcome.DEFERRED), "count": 0, "ms": 0, "error": str(outcome)}
+        elif isinstance(outcome, SourceResult):
             match_offers(product, outcome.offers)
             answered[name] = outcome
             per_source[name] = {"outcome": str(outcome.outcome), "count": len(outcome.offers), "ms": ms}
@@ -141,16 +172,44 @@ async def work_search(job: dict[str, Any], runtime: WorkerRuntime) -> dict[str, 
             failed[name] = outcome
             kind = outcome.outcome if isinstance(outcome, SourceError) else SourceOutcome.ERROR
             per_source[name] = {"outcome": str(kind), "count": 0, "ms": ms, "error": str(outcome)[:300]}
-    metrics.sources_searched({name: per_source[name] for name in to_run})
+    metrics.sources_searched({name: per_source[name] for name in to_run if name not in deferred})
     summary = ", ".join(
         f"{name} {entry['outcome']} ({entry['count']} offers, {entry['ms']} ms)" for name, entry in per_source.items()
     )
     log.info("searched %s: %s", job["product_code"], summary)
+    if deferred and not failed:
+        # Nothing failed, something was not tried: the attempt does not count (infra/lifecycle.py, "Deferred").
+        raise _deferred(deferred, answered, per_source)
+    # Beside a real failure the attempt counts; a deferred source runs again with the failed ones.
+    failed |= {name: SourceDeferred(str(turn), retry_after=turn.retry_in) for name, turn in deferred.items()}
     result = summarize(answered, failed, utcnow())
     result["sources"] = per_source
     if not failed:
         return {"result": result}
     raise _incomplete(failed, answered, per_source, {"result": result} if answered else None)
+
+
+def _deferred(
+    deferred: dict[str, Deferral], answered: dict[str, SourceResult], per_source: dict[str, dict[str, Any]]
+) -> DeferredJobError:
+    """The attempt of a search whose remaining sources' turn did not come: deferred until the earliest may come."""
+    message = "; ".join(f"{name}: {turn}" for name, turn in deferred.items())
+    return DeferredJobError(
+        message[:500],
+        retry_after=min(turn.retry_in for turn in deferred.values()),
+        keep=_keep(answered, per_source) if answered else None,
+        defer={"sources": sorted(deferred), "reason": message[:500]},
+    )
+
+
+def _keep(answered: dict[str, SourceResult], per_source: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """What the answering sources found, kept on the job for its next attempt."""
+    return {
+        KEPT: {
+            name: per_source[name] | {"offers": [offer.as_document() for offer in result.offers]}
+            for name, result in answered.items()
+        }
+    }
 
 
 def _kept_result(entry: dict[str, Any]) -> SourceResult:
@@ -169,12 +228,7 @@ def _incomplete(
     retryable = [error for error in failed.values() if not isinstance(error, JobError) or error.retryable]
     telling = _most_telling(list(failed.values()))
     message = "; ".join(f"{name}: {_failure_summary(error)['message']}" for name, error in failed.items())
-    keep = {
-        KEPT: {
-            name: per_source[name] | {"offers": [offer.as_document() for offer in result.offers]}
-            for name, result in answered.items()
-        }
-    }
+    keep = _keep(answered, per_source)
     error_class = RetryableJobError if retryable else PermanentJobError
     return error_class(
         message[:500],

@@ -114,5 +114,5 @@ def setup() -> None:
     logging.getLogger("pika").setLevel(logging.WARNING)
     # Before anything imports prometheus_client: it picks multiprocess mode at its first import.
     metrics_directory = metrics.enable(settings)
-    runtime = WorkerRuntime(settings, build_sources)
+    runtime = WorkerRuntime(settings, build_sources, metrics.GateMetrics())
     dramatiq.set_broker(build_broker(settings, runtime, metrics.pool_middleware(settings, metrics_directory)))

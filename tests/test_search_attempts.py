@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -13,6 +13,7 @@ from actors.search import KEPT, work_search
 from actors.sources import SourceBlocked
 from infra.lifecycle import RetryPolicy, decide
 from infra.settings import Settings
+from infra.source_limits import Deferral, Ticket
 from schemas.codes import AttemptOutcome, JobErrorType
 from schemas.offers import Offer, SourceOutcome, SourceResult
 
@@ -36,10 +37,27 @@ class Scripted:
         return self.answer
 
 
+class Gates:
+    """Each source's turn, scripted: granted, or deferred for the named sources; hands-back are recorded."""
+
+    def __init__(self, defer: dict[str, float] | None = None) -> None:
+        self.defer = defer or {}
+        self.released: list[tuple[str, bool]] = []
+
+    async def acquire(self, source: str) -> Ticket | Deferral:
+        if source in self.defer:
+            return Deferral(source, "rate 1/m reached", retry_in=self.defer[source])
+        return Ticket(source, "holder")
+
+    async def release(self, ticket: Ticket, *, blocked: bool) -> None:
+        self.released.append((ticket.source, blocked))
+
+
 class Runtime:
-    def __init__(self, *sources: Scripted) -> None:
+    def __init__(self, *sources: Scripted, gates: Gates | None = None) -> None:
         self.sources = {source.name: source for source in sources}
         self.settings = Settings(search_sources=tuple(self.sources))
+        self.gates = gates or Gates()
 
 
 def found(source: str, price: int) -> SourceResult:
@@ -144,3 +162,62 @@ async def test_a_source_that_cannot_work_is_reported_and_does_not_hold_the_other
 async def test_no_results_is_only_claimed_when_every_source_answered(answer: SourceResult, outcome: str):
     output = await attempt(search_job(), Runtime(Scripted("naver", answer), Scripted("coupang", answer)))
     assert (output["result"]["outcome"], output["result"]["complete"]) == (outcome, True)  # type: ignore[index]
+
+
+async def test_a_source_whose_turn_did_not_come_defers_the_job_without_counting_the_attempt_and_keeps_the_answer():
+    coupang, naver = Scripted("coupang", found("coupang", 900)), Scripted("naver", found("naver", 1_000))
+    runtime = Runtime(coupang, naver, gates=Gates(defer={"coupang": 40.0}))
+    job = search_job(attempts=3, max_attempts=3)  # the last attempt: a failure here would end the job
+
+    failure = failure_of(await attempt(job, runtime))  # type: ignore[arg-type]
+    decision = decide(job, failure, POLICY, NOW)
+
+    assert coupang.searches == 0  # never started: no browser page taken while it waited
+    assert decision.outcome is AttemptOutcome.DEFERRED
+    assert failure.defer == {"sources": ["coupang"], "reason": "coupang: rate 1/m reached (a turn in 40.0s)"}
+    assert decision.run_after is not None
+    assert decision.run_after >= NOW + timedelta(seconds=10)
+    assert list(decision.keep[KEPT]) == ["naver"]  # type: ignore[index]
+    assert runtime.gates.released == [("naver", False)]
+
+
+async def test_a_job_whose_every_source_is_held_back_is_deferred_not_failed():
+    runtime = Runtime(Scripted("coupang", found("coupang", 900)), gates=Gates(defer={"coupang": 2.0}))
+    job = search_job(attempts=1, max_attempts=1)
+
+    decision = decide(job, failure_of(await attempt(job, runtime)), POLICY, NOW)  # type: ignore[arg-type]
+
+    assert decision.outcome is AttemptOutcome.DEFERRED
+    assert decision.keep is None
+
+
+async def test_a_source_held_back_beside_one_that_failed_runs_again_with_it_and_the_attempt_counts():
+    coupang = Scripted("coupang", SourceBlocked("403"))
+    runtime = Runtime(coupang, Scripted("naver", EMPTY), gates=Gates(defer={"naver": 1.0}))
+
+    failure = failure_of(await attempt(search_job(attempts=1), runtime))  # type: ignore[arg-type]
+    decision = decide(search_job(attempts=1), failure, POLICY, NOW)
+
+    assert decision.outcome is AttemptOutcome.RETRY
+    assert decision.keep is None  # nothing answered: both run on the next attempt
+    assert runtime.gates.released == [("coupang", True)]  # the breaker hears of the block
+
+
+async def test_when_attempts_run_out_a_held_back_source_is_named_among_the_failed_ones():
+    runtime = Runtime(
+        Scripted("coupang", SourceBlocked("403")),
+        Scripted("naver", found("naver", 1_000)),
+        Scripted("static", EMPTY),
+        gates=Gates(defer={"static": 1.0}),
+    )
+    job = search_job(attempts=3, max_attempts=3)
+
+    decision = decide(job, failure_of(await attempt(job, runtime)), POLICY, NOW)  # type: ignore[arg-type]
+
+    result = decision.output["result"]  # type: ignore[index]
+    assert (decision.outcome, result["complete"]) == (AttemptOutcome.DONE, False)
+    assert {name: failed["type"] for name, failed in result["failed_sources"].items()} == {
+        "coupang": "BLOCKED",
+        "static": "DEFERRED",
+    }
+    assert result["sources"]["static"]["outcome"] == "DEFERRED"

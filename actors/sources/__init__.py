@@ -58,5 +58,12 @@ class SourceParseFailed(SourceError):
     outcome = SourceOutcome.PARSE_FAIL
 
 
+class SourceDeferred(SourceError):
+    """The source's turn did not come (pacing, an open circuit breaker) in an attempt that failed for another
+    source: it runs again with the failed ones (alone, such a search is deferred without costing an attempt)."""
+
+    outcome = SourceOutcome.DEFERRED
+
+
 class SourceTimeout(SourceError):
     outcome = SourceOutcome.TIMEOUT
