@@ -191,6 +191,13 @@ class JobSchema(Schema):
     history = fields.List(fields.Nested(AttemptSchema))
     result = fields.Dict()
     delivery = fields.Dict()
+    deferrals = fields.Integer(
+        metadata={
+            "description": "times the job waited for its sources' turn (pacing, a circuit breaker): never "
+            "counted as attempts"
+        }
+    )
+    deferred = fields.Dict(metadata={"description": "while PENDING after a deferral: its sources, why, until when"})
 
 
 class JobListQuerySchema(StrictSchema):
@@ -215,6 +222,29 @@ class QueueInfoSchema(Schema):
     dead = fields.Integer()
 
 
+class BreakerStatsSchema(Schema):
+    state = fields.String(metadata={"description": "CLOSED, OPEN (searches deferred) or HALF_OPEN (a probe decides)"})
+    open_until = fields.DateTime(metadata={"description": "while OPEN: when a probe may run"})
+    blocked = fields.Integer(metadata={"description": "BLOCKED searches among the last `searches`"})
+    searches = fields.Integer(metadata={"description": "searches recorded since the breaker last changed state"})
+    trips_at = fields.Integer(metadata={"description": "BLOCKED searches in the window that open it"})
+    window = fields.Integer(metadata={"description": "LPS_BREAKER_WINDOW"})
+    trips = fields.Integer(metadata={"description": "times it opened"})
+    consecutive_trips = fields.Integer(metadata={"description": "trips since a probe last closed it"})
+    changed_at = fields.DateTime()
+
+
+class SourceStatsSchema(Schema):
+    rate = fields.String(metadata={"description": "LPS_SOURCE_RATES for this source (absent: not paced)"})
+    tokens_used = fields.Integer(metadata={"description": "searches started in the rate's current window"})
+    tokens_left = fields.Integer()
+    concurrency = fields.Integer(metadata={"description": "LPS_SOURCE_CONCURRENCY for this source"})
+    in_flight = fields.Integer(metadata={"description": "searches holding a concurrency slot"})
+    waiting = fields.Integer(metadata={"description": "searches waiting now for a turn (LPS_SOURCE_WAIT at most)"})
+    deferred_jobs = fields.Integer(metadata={"description": "PENDING jobs deferred until this source's turn"})
+    breaker = fields.Nested(BreakerStatsSchema)
+
+
 class StatsResponseSchema(EnvelopeSchema):
     stats = fields.Dict(
         keys=fields.String(),
@@ -230,6 +260,11 @@ class StatsResponseSchema(EnvelopeSchema):
     queues = fields.Dict(keys=fields.String(), values=fields.Nested(QueueInfoSchema))
     reconciler = fields.Dict(
         keys=fields.String(), values=fields.Integer(), metadata={"description": "what reconcilers did, by action"}
+    )
+    sources = fields.Dict(
+        keys=fields.String(),
+        values=fields.Nested(SourceStatsSchema),
+        metadata={"description": "each source's fleet-wide pacing and circuit breaker"},
     )
 
 

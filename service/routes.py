@@ -18,6 +18,7 @@ from infra.broker import AMQP_ERRORS
 from infra.enqueue import JobNotFound, JobNotRetryable
 from infra.jobs import ActiveJobExists, parse_job_id
 from infra.mongo import deadline, is_unavailable
+from infra.source_limits import SourceGates
 from schemas.api import (
     BatchTooLarge,
     ErrorResponseSchema,
@@ -254,7 +255,8 @@ async def get_queue_stats(request: web.Request) -> web.Response:
 
 
 async def compute_stats(app: web.Application) -> dict[str, Any]:
-    """Counts per status and type (every one present), reconciler totals, and each queue's depth and consumers.
+    """Counts per status and type (every one present), reconciler totals, each source's pacing and circuit breaker,
+    and each queue's depth and consumers.
 
     PENDING / RUNNING are live; DONE / DEAD are the totals of jobs that ended so, up to `counted_until`
     (infra/job_counts.py): no call aggregates over history.
@@ -267,6 +269,7 @@ async def compute_stats(app: web.Application) -> dict[str, Any]:
         "reconciler": await app[RECONCILER_LOG].totals(),
     }
     settings = app[SETTINGS]
+    body["sources"] = await SourceGates(app[DATABASE], settings).describe()
     queue_names = {job_type.name.lower(): settings.job(job_type).queue for job_type in JobType}
     try:
         info = await app[PUBLISHER].queue_info(queue_names.values())
