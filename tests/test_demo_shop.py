@@ -609,3 +609,54 @@ async def test_lps_demo_shop_serves_on_the_given_port():
     assert health.status == 200
     assert 'id="product-list"' in page_text
     assert f"LPS_COUPANG_BASE_URL=http://127.0.0.1:{port}" in stdout.decode()
+
+
+def test_block_mode_refuses_a_client_over_the_rate_for_the_block_duration_and_only_that_client():
+    block = demo_shop.BlockMode(above=2, duration=30)
+
+    assert [block.refuses("10.0.0.1", at) for at in (0.0, 0.4, 0.8)] == [False, False, True]  # 3 within 1 s
+    assert block.refuses("10.0.0.1", 29.0)  # refused for the whole block, however slowly it asks
+    assert not block.refuses("10.0.0.2", 0.9)  # another client is not
+    assert not block.refuses("10.0.0.1", 30.9)  # the block is over, and the searches made during it did not count
+    assert not block.refuses("10.0.0.1", 31.5)
+    assert [block.refuses("10.0.0.3", at) for at in (0.0, 1.0, 2.0, 3.0)] == [False] * 4  # at the rate: never
+
+
+async def test_in_block_mode_a_burst_of_coupang_searches_gets_access_denied_pages_and_naver_is_not_affected(
+    aiohttp_client,
+):
+    shop = await aiohttp_client(create_demo_shop_app(block_above=1, block_for=30))
+
+    # Concurrent requests on loopback arrive within milliseconds: far more than 1 a second.
+    responses = await asyncio.gather(*(shop.get("/np/search", params={"q": IPHONE}) for _ in range(3)))
+    statuses = sorted(response.status for response in responses)
+    denied = await shop.get("/np/search", params={"q": IPHONE})
+    naver = await shop.get("/v1/search/shop.json", params={"query": IPHONE}, headers=NAVER_HEADERS)
+
+    assert statuses == [200, 403, 403]
+    assert denied.status == 403
+    assert "<title>Access Denied</title>" in await denied.text()
+    assert naver.status == 200
+    log = shop.app[demo_shop.SHOP_LOG]
+    assert [request.status for request in log.of("coupang")] == [200, 403, 403, 403]  # in order of arrival
+    assert [request.status for request in log.of("naver")] == [200]
+
+
+async def test_the_shop_writes_down_every_search_request_it_receives(shop):
+    await shop.get("/np/search", params={"q": "blocked"})
+    await shop.get("/v1/search/shop.json", params={"query": IPHONE}, headers=NAVER_HEADERS)
+    await shop.get("/healthz")
+
+    log = shop.app[demo_shop.SHOP_LOG]
+    assert [(request.route, request.status) for request in log.requests] == [("coupang", 403), ("naver", 200)]
+    assert log.requests[0].at <= log.requests[1].at
+    assert log.requests[0].peer == "127.0.0.1"
+
+
+def test_lps_demo_shop_refuses_a_block_rate_that_is_not_a_positive_number():
+    from tools.cli import build_parser
+
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["demo-shop", "--block-above", "0"])
+    arguments = build_parser().parse_args(["demo-shop", "--block-above", "2", "--block-for", "5"])
+    assert (arguments.block_above, arguments.block_for) == (2.0, 5.0)

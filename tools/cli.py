@@ -299,7 +299,13 @@ def cmd_demo_shop(args: argparse.Namespace) -> int:
 
     base = f"http://{args.host}:{args.port}"
     print(f"lps demo-shop: set LPS_COUPANG_BASE_URL={base} LPS_NAVER_BASE_URL={base}", flush=True)
-    app = create_demo_shop_app(Path(args.data) if args.data else None)
+    if args.block_above is not None:
+        print(
+            f"lps demo-shop: over {args.block_above:g} Coupang searches/s, a client is refused for {args.block_for:g}s"
+        )
+    app = create_demo_shop_app(
+        Path(args.data) if args.data else None, block_above=args.block_above, block_for=args.block_for
+    )
     web.run_app(app, host=args.host, port=args.port, print=None)
     return 0
 
@@ -313,6 +319,16 @@ def cmd_ensure_rabbitmq(args: argparse.Namespace) -> int:
         print(f"lps: {missing}", file=sys.stderr)
         return 1
     return 0
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be above 0: {text!r}")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -416,6 +432,15 @@ def build_parser() -> argparse.ArgumentParser:
     demo_shop.add_argument("--host", default="127.0.0.1")
     demo_shop.add_argument("--port", type=int, default=8090)
     demo_shop.add_argument("--data", metavar="DIR", help="directory of catalogue *.json files (default: built in)")
+    demo_shop.add_argument(
+        "--block-above",
+        type=_positive,
+        metavar="RATE",
+        help="refuse like Akamai: a client making more than RATE Coupang searches a second gets 403 Access Denied",
+    )
+    demo_shop.add_argument(
+        "--block-for", type=_positive, default=30.0, metavar="SECONDS", help="how long a client stays refused (30)"
+    )
     demo_shop.set_defaults(run=cmd_demo_shop)
 
     rabbit = commands.add_parser(

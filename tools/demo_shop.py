@@ -32,6 +32,14 @@ Special keywords (case-insensitive):
   list is rendered client-side does. Either layout (the keyword's own).
 - `quota` (Naver only): 429 with Naver's rate-limit error JSON.
 - any keyword not in the data: the no-results page (검색결과가 없습니다) / a Naver answer with no items.
+
+Refusing like Akamai (`lps demo-shop --block-above RATE --block-for SECONDS`, `create_demo_shop_app(block_above=…)`):
+a client (by peer address) that makes more than RATE Coupang searches within one second gets the `blocked` 403
+Access Denied page for every Coupang search of the next SECONDS (default 30), the request that went over included;
+the searches it makes while blocked do not count towards the rate. Naver's API is not affected.
+
+Every search request (both routes) is written down in the app's `SHOP_LOG` (`ShopLog`: time, route, peer, status),
+for tests and benchmarks that count what reached the shop.
 """
 
 from __future__ import annotations
@@ -43,8 +51,10 @@ import html
 import json
 import math
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from email.utils import format_datetime
 from pathlib import Path
@@ -157,6 +167,59 @@ class Catalogue:
 
 
 CATALOGUE = web.AppKey("demo_catalogue", Catalogue)
+
+
+@dataclass(frozen=True, slots=True)
+class ShopRequest:
+    #: `time.monotonic()` when the request arrived (before any `slow` delay).
+    at: float
+    #: "coupang" (/np/search) or "naver" (/v1/search/shop.json).
+    route: str
+    peer: str
+    status: int
+
+
+#: Search routes by path, as the log names them.
+SEARCH_ROUTES = {"/np/search": "coupang", "/v1/search/shop.json": "naver"}
+#: The log keeps the newest this many requests (a long-running shop must not grow without bound).
+SHOP_LOG_SIZE = 100_000
+
+
+@dataclass(slots=True)
+class ShopLog:
+    """Every search request that reached the shop, oldest first."""
+
+    requests: deque[ShopRequest] = field(default_factory=lambda: deque(maxlen=SHOP_LOG_SIZE))
+
+    def of(self, route: str) -> list[ShopRequest]:
+        return [request for request in self.requests if request.route == route]
+
+
+@dataclass(slots=True)
+class BlockMode:
+    """Akamai-like: a client over `above` Coupang searches within one second is refused for `duration` seconds."""
+
+    above: float
+    duration: float
+    _recent: dict[str, deque[float]] = field(default_factory=dict)
+    _blocked_until: dict[str, float] = field(default_factory=dict)
+
+    def refuses(self, peer: str, now: float) -> bool:
+        if self._blocked_until.get(peer, 0.0) > now:
+            return True
+        recent = self._recent.setdefault(peer, deque())
+        recent.append(now)
+        while recent and recent[0] <= now - 1.0:
+            recent.popleft()
+        if len(recent) > self.above:
+            self._blocked_until[peer] = now + self.duration
+            recent.clear()
+            return True
+        return False
+
+
+SHOP_LOG = web.AppKey("demo_log", ShopLog)
+BLOCK_MODE = web.AppKey("demo_block_mode", BlockMode)
 
 
 # ---------------------------------------------------------------------------------------------------- helpers
@@ -804,10 +867,36 @@ async def healthz(request: web.Request) -> web.Response:
     return web.json_response({"status": "ok", "keywords": len(request.app[CATALOGUE].entries)})
 
 
-def create_demo_shop_app(data_dir: Path | None = None) -> web.Application:
-    app = web.Application()
+@web.middleware
+async def searches_logged_and_refused(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    """Writes each search request into the log; in block mode, refuses a Coupang client that searches too fast."""
+    route = SEARCH_ROUTES.get(request.path)
+    if route is None:
+        return await handler(request)
+    now, peer = time.monotonic(), request.remote or "?"
+    block = request.app.get(BLOCK_MODE)
+    if route == "coupang" and block is not None and block.refuses(peer, now):
+        response: web.StreamResponse = _html(_access_denied_page(), status=403, Server="AkamaiGHost")
+    else:
+        response = await handler(request)
+    request.app[SHOP_LOG].requests.append(ShopRequest(now, route, peer, response.status))
+    return response
+
+
+def create_demo_shop_app(
+    data_dir: Path | None = None, *, block_above: float | None = None, block_for: float = 30.0
+) -> web.Application:
+    """The shop; with `block_above`, a client over that many Coupang searches a second is refused for `block_for` s."""
+    app = web.Application(middlewares=[searches_logged_and_refused])
     # Loaded here, not at import or start-up, so a broken data file fails the command before it listens.
     app[CATALOGUE] = Catalogue.load(data_dir or DEFAULT_DATA_DIR)
+    app[SHOP_LOG] = ShopLog()
+    if block_above is not None:
+        if block_above <= 0 or block_for <= 0:
+            raise ValueError("--block-above and --block-for must be positive")
+        app[BLOCK_MODE] = BlockMode(block_above, block_for)
     app.router.add_get("/np/search", coupang_search)
     app.router.add_get("/v1/search/shop.json", naver_search)
     app.router.add_get("/image/{path:.*}", pixel)
