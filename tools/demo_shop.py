@@ -38,8 +38,8 @@ a client (by peer address) that makes more than RATE Coupang searches within one
 Access Denied page for every Coupang search of the next SECONDS (default 30), the request that went over included;
 the searches it makes while blocked do not count towards the rate. Naver's API is not affected.
 
-Every search request (both routes) is written down in the app's `SHOP_LOG` (`ShopLog`: time, route, peer, status),
-for tests and benchmarks that count what reached the shop.
+Every search request (both routes) is written down in the app's `SHOP_LOG` (`ShopLog`: time, route, peer, status,
+and the most requests of each route it answered at once), for tests and benchmarks that count what reached the shop.
 """
 
 from __future__ import annotations
@@ -190,6 +190,9 @@ class ShopLog:
     """Every search request that reached the shop, oldest first."""
 
     requests: deque[ShopRequest] = field(default_factory=lambda: deque(maxlen=SHOP_LOG_SIZE))
+    #: Per route: requests being answered now, and the most there ever were at once.
+    in_flight: dict[str, int] = field(default_factory=dict)
+    most_at_once: dict[str, int] = field(default_factory=dict)
 
     def of(self, route: str) -> list[ShopRequest]:
         return [request for request in self.requests if request.route == route]
@@ -875,13 +878,18 @@ async def searches_logged_and_refused(
     route = SEARCH_ROUTES.get(request.path)
     if route is None:
         return await handler(request)
-    now, peer = time.monotonic(), request.remote or "?"
+    now, peer, log = time.monotonic(), request.remote or "?", request.app[SHOP_LOG]
     block = request.app.get(BLOCK_MODE)
-    if route == "coupang" and block is not None and block.refuses(peer, now):
-        response: web.StreamResponse = _html(_access_denied_page(), status=403, Server="AkamaiGHost")
-    else:
-        response = await handler(request)
-    request.app[SHOP_LOG].requests.append(ShopRequest(now, route, peer, response.status))
+    log.in_flight[route] = log.in_flight.get(route, 0) + 1
+    log.most_at_once[route] = max(log.most_at_once.get(route, 0), log.in_flight[route])
+    try:
+        if route == "coupang" and block is not None and block.refuses(peer, now):
+            response: web.StreamResponse = _html(_access_denied_page(), status=403, Server="AkamaiGHost")
+        else:
+            response = await handler(request)
+    finally:
+        log.in_flight[route] -= 1
+    log.requests.append(ShopRequest(now, route, peer, response.status))
     return response
 
 

@@ -1,0 +1,184 @@
+"""Fleet-wide pacing and the circuit breaker with real worker pools (`lps worker search`, Dramatiq CLI), the
+MongoDB wire server and RabbitMQ: what reaches the shop, and what the jobs' documents say."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from infra.settings import Rate, Settings
+from service.app import create_app
+from tests.harness import JobsView, worker_pool
+from tools.demo_shop import SHOP_LOG, create_demo_shop_app
+from tools.testbed import eventually
+
+MOUSE = "무선 마우스"
+
+
+@pytest.fixture
+async def jobs(settings: Settings) -> AsyncIterator[JobsView]:
+    view = JobsView(settings)
+    yield view
+    await view.close()
+
+
+async def submit(gateway: TestClient, *products: dict[str, Any]) -> list[str]:
+    answer = await (await gateway.post("/v1/lps/search", json={"products": list(products)})).json()
+    assert answer["result"] == 0, answer
+    return [job["job_id"] for job in answer["jobs"]]
+
+
+async def source_stats(gateway: TestClient, source: str) -> dict[str, Any]:
+    answer = await (await gateway.get("/v1/lps/queue/stats")).json()
+    return answer["sources"][source]
+
+
+async def test_pacing_holds_across_two_worker_processes_at_the_shop_and_costs_no_attempt(
+    aiohttp_client, aiohttp_server, settings: Settings, tmp_path: Path
+):
+    shop: TestServer = await aiohttp_server(create_demo_shop_app())
+    paced = settings.with_overrides(
+        search_sources=("naver",),
+        naver_base_url=str(shop.make_url("")).rstrip("/"),
+        naver_client_id="demo",
+        naver_client_secret="demo",
+        source_rates={"naver": Rate(2, "s")},
+        # Short: with four threads asking for two tokens a second, some searches are deferred, not only delayed.
+        source_wait=0.5,
+        retry_min_backoff=0.2,
+        retry_max_backoff=1.0,
+        search_max_attempts=1,  # a wait that cost an attempt would leave the job DEAD
+    )
+    gateway = await aiohttp_client(create_app(paced))
+    view = JobsView(paced)
+    searches = 10
+    try:
+        async with worker_pool(paced, "search", tmp_path), worker_pool(paced, "search", tmp_path):
+            job_ids = await submit(
+                gateway, *({"product_code": f"PACED-{n}", "keyword": MOUSE} for n in range(searches))
+            )
+            finished = [await view.finished(job_id, within=120) for job_id in job_ids]
+    finally:
+        await view.close()
+
+    assert [(job["status"], job["attempts"]) for job in finished] == [("DONE", 1)] * searches
+    assert len({job["worker"].rsplit(":", 1)[0] for job in finished}) == 2  # host:pid of two worker processes
+    arrivals = sorted(request.at for request in shop.app[SHOP_LOG].of("naver"))
+    assert len(arrivals) == searches
+    # 2/s: never more than two searches reach the shop within a second. The allowance covers what may happen
+    # between a token and its request reaching the shop on a busy machine (a burst without pacing: milliseconds).
+    allowance = 0.3
+    gaps = [later - earlier for earlier, later in zip(arrivals, arrivals[2:], strict=False)]
+    assert min(gaps) >= 1.0 - allowance, gaps
+    assert arrivals[-1] - arrivals[0] >= (searches - 1) // 2 - allowance
+
+
+async def test_a_job_waiting_for_its_source_is_deferred_again_and_again_without_burning_an_attempt(
+    aiohttp_client, settings: Settings, jobs: JobsView, tmp_path: Path
+):
+    paced = settings.with_overrides(
+        source_rates={"static": Rate(1, "m")},  # one search a minute: the second job waits (within this test)
+        source_wait=0.2,
+        retry_min_backoff=0.2,
+        retry_max_backoff=0.5,
+        search_max_attempts=1,
+    )
+    gateway = await aiohttp_client(create_app(paced))
+    async with worker_pool(paced, "search", tmp_path):
+        [first] = await submit(gateway, {"product_code": "FIRST", "keyword": MOUSE})
+        assert (await jobs.finished(first))["status"] == "DONE"
+        [waiting] = await submit(gateway, {"product_code": "WAITING", "keyword": MOUSE})
+
+        async def deferred_three_times() -> dict[str, Any] | None:
+            job = await jobs.get(waiting)
+            return job if job and job.get("deferrals", 0) >= 3 and job["status"] == "PENDING" else None
+
+        job = await eventually(deferred_three_times, within=60, what="the second job to be deferred three times")
+        stats = await eventually(lambda: _with_deferred_job(gateway), within=30, what="stats to show the deferred job")
+
+    assert job["attempts"] == 0  # given back each time: max_attempts 1 would have made it DEAD
+    assert job["history"] == []
+    assert "last_error" not in job
+    assert job["deferred"]["sources"] == ["static"]
+    assert job["deferred"]["reason"].startswith("static: rate 1/m reached")
+    assert (stats["rate"], stats["tokens_used"], stats["tokens_left"]) == ("1/m", 1, 0)
+
+
+async def _with_deferred_job(gateway: TestClient) -> dict[str, Any] | None:
+    stats = await source_stats(gateway, "static")
+    return stats if stats["deferred_jobs"] == 1 else None
+
+
+async def test_the_breaker_opens_on_blocked_searches_defers_the_next_job_then_its_probe_closes_it(
+    aiohttp_client, settings: Settings, jobs: JobsView, tmp_path: Path
+):
+    tuned = settings.with_overrides(
+        breaker_threshold=0.5,
+        breaker_window=4,  # two BLOCKED searches of the last four open it
+        breaker_cooldown=3.0,
+        retry_min_backoff=0.2,
+        retry_max_backoff=1.0,
+        search_max_attempts=1,
+    )
+    gateway = await aiohttp_client(create_app(tuned))
+    # One thread takes the three jobs in the order they were sent: two blocked searches, then one that answers.
+    async with worker_pool(tuned, "search", tmp_path, threads=1) as pool:
+        first, second, answering = await submit(
+            gateway,
+            {"product_code": "BLOCKED-1", "keyword": "x #blocked"},
+            {"product_code": "BLOCKED-2", "keyword": "y #blocked"},
+            {"product_code": "ANSWERS", "keyword": MOUSE},
+        )
+        blocked = [await jobs.finished(job_id) for job_id in (first, second)]
+        opened = (await source_stats(gateway, "static"))["breaker"]
+        done = await jobs.finished(answering, within=60)
+        closed = (await source_stats(gateway, "static"))["breaker"]
+        log = pool.log()
+
+    assert [(job["status"], job["last_error"]["type"]) for job in blocked] == [("DEAD", "BLOCKED")] * 2
+    assert (opened["state"], opened["trips"]) == ("OPEN", 1)
+    # Held back while open (its one attempt never spent), then its search was the probe and answered.
+    assert (done["status"], done["attempts"], done["result"]["outcome"]) == ("DONE", 1, "FOUND")
+    assert done["deferrals"] >= 1
+    assert [entry["outcome"] for entry in done["history"]] == ["DONE"]
+    assert (closed["state"], closed["trips"], closed["consecutive_trips"]) == ("CLOSED", 1, 0)
+    for change in ("circuit breaker OPEN for 3s", "circuit breaker HALF_OPEN", "circuit breaker CLOSED"):
+        assert change in log
+
+
+async def test_a_concurrency_limit_holds_across_two_worker_processes_at_the_shop(
+    aiohttp_client, aiohttp_server, settings: Settings, tmp_path: Path
+):
+    shop: TestServer = await aiohttp_server(create_demo_shop_app())
+    limited = settings.with_overrides(
+        search_sources=("naver",),
+        naver_base_url=str(shop.make_url("")).rstrip("/"),
+        naver_client_id="demo",
+        naver_client_secret="demo",
+        source_concurrency={"naver": 1},
+        source_wait=30.0,  # long enough to wait for the slot: the searches queue up behind one another
+        retry_min_backoff=0.2,
+        retry_max_backoff=1.0,
+        search_max_attempts=1,
+    )
+    gateway = await aiohttp_client(create_app(limited))
+    view = JobsView(limited)
+    try:
+        async with worker_pool(limited, "search", tmp_path), worker_pool(limited, "search", tmp_path):
+            # The shop holds each answer half a second: without the limit, four threads overlap there.
+            job_ids = await submit(
+                gateway, *({"product_code": f"ONE-{n}", "keyword": f"slow=0.5 {MOUSE}"} for n in range(4))
+            )
+            finished = await asyncio.gather(*(view.finished(job_id, within=90) for job_id in job_ids))
+    finally:
+        await view.close()
+
+    assert [(job["status"], job["attempts"]) for job in finished] == [("DONE", 1)] * 4
+    log = shop.app[SHOP_LOG]
+    assert len(log.of("naver")) == 4
+    assert log.most_at_once["naver"] == 1
