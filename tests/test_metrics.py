@@ -15,6 +15,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from actors import metrics as worker_metrics
 from infra.settings import Settings
+from infra.source_limits import BreakerState
 from service.app import create_app
 from tests.harness import JobsView, worker_pool
 from tools.testbed import Receiver, eventually
@@ -123,6 +124,31 @@ async def test_after_jobs_ran_the_gateway_and_both_pools_expose_their_series_wit
     assert sample(text, "lps_http_request_duration_seconds_count", method="POST", route="/v1/lps/search") == 1
 
 
+async def test_a_pool_counts_its_sources_turns_and_shows_the_breaker_it_opened(
+    aiohttp_client, metered: Settings, jobs: JobsView, tmp_path: Path
+):
+    tuned = metered.with_overrides(breaker_window=2, breaker_cooldown=600.0, search_max_attempts=1, outbox_url=None)
+    gateway: TestClient = await aiohttp_client(create_app(tuned))
+    products = [
+        {"product_code": "TRIPS", "keyword": "x #blocked"},  # one BLOCKED search of two opens the breaker
+        {"product_code": "HELD", "keyword": "무선 이어폰"},  # then held back: deferred, not failed
+    ]
+    async with worker_pool(tuned, "search", tmp_path, threads=1):
+        response = await gateway.post("/v1/lps/search", json={"products": products})
+        blocked, held_back = [job["job_id"] for job in (await response.json())["jobs"]]
+        assert (await jobs.finished(blocked))["status"] == "DEAD"
+        exposition = await worker_series(
+            tuned.search_metrics_port, "lps_job_attempt_duration_seconds_count", job_type="SEARCH", outcome="DEFERRED"
+        )
+        assert (await jobs.get(held_back))["status"] in ("PENDING", "RUNNING")
+
+    assert sample(exposition, "lps_source_tokens_total", source="static", result="granted") == 1
+    assert (sample(exposition, "lps_source_tokens_total", source="static", result="deferred") or 0) >= 1
+    assert sample(exposition, "lps_source_breaker_state", source="static") == 2  # OPEN
+    assert sample(exposition, "lps_source_breaker_trips_total", source="static") == 1
+    assert (sample(exposition, "lps_source_wait_seconds_count", source="static") or 0) >= 2
+
+
 async def test_metrics_stay_open_when_api_keys_are_configured(aiohttp_client, settings: Settings):
     gateway = await aiohttp_client(create_app(settings.with_overrides(api_keys={"backoffice": "bo-7f3c9d1e2a4b"})))
     assert (await gateway.get("/v1/lps/queue/stats")).status == 433
@@ -197,3 +223,23 @@ def test_recording_functions_do_nothing_until_metrics_are_enabled_then_record():
     assert registry.get_sample_value("lps_outbox_delivery_duration_seconds_count", {"result": "5xx"}) == 1
     assert registry.get_sample_value("lps_outbox_delivery_duration_seconds_count", {"result": "unreachable"}) == 1
     assert registry.get_sample_value("lps_browser_restarts_total", {"reason": "crashed"}) == 1
+
+
+def test_the_gate_observer_sets_the_breaker_state_counts_trips_and_waiting_searches():
+    registry = CollectorRegistry()
+    observer = worker_metrics.GateMetrics()
+    worker_metrics.use(worker_metrics.WorkerMetrics(registry))
+    try:
+        observer.breaker("coupang", BreakerState.OPEN, tripped=True)
+        observer.breaker("coupang", BreakerState.HALF_OPEN, tripped=False)
+        observer.waiting("naver", 1)
+        observer.waiting("naver", 1)
+        observer.waiting("naver", -1)
+        worker_metrics.source_turn("naver", "deferred", 0.5)
+    finally:
+        worker_metrics.use(None)
+
+    assert registry.get_sample_value("lps_source_breaker_state", {"source": "coupang"}) == 1  # HALF_OPEN
+    assert registry.get_sample_value("lps_source_breaker_trips_total", {"source": "coupang"}) == 1
+    assert registry.get_sample_value("lps_source_waiting", {"source": "naver"}) == 1
+    assert registry.get_sample_value("lps_source_tokens_total", {"source": "naver", "result": "deferred"}) == 1
