@@ -25,8 +25,11 @@ Limiters (each adds a condition to the one `take` and a field to the document):
   for each consecutive trip up to LPS_BREAKER_MAX_COOLDOWN). After it, one worker takes the probe (HALF_OPEN, again
   a conditional update on `generation`): its search closes the breaker, or opens it again if it was BLOCKED.
 
-One document per source (`_id`: the source's name) holds all three, so a search costs two round trips, both by
-`_id`: `take` before it (a read when only the breaker is on) and `give_back` after it. A refused `take` reads the
+One document per source (`_id`: the source's name) holds all three, so a search costs at most two round trips,
+both by `_id`: `take` before it (a read when only the breaker is on) and `give_back` after it. `give_back` is
+skipped when there is nothing to give back: no concurrency slot, and an answered search while the breaker's window
+holds no BLOCKED one (recording it could not change the count). So with the breaker alone (the default) a search
+that goes well costs one read. A refused `take` reads the
 document to learn why: an open breaker defers at once; a rate or concurrency limit is waited for, up to
 LPS_SOURCE_WAIT, before the source is deferred (`infra.lifecycle`: the attempt is given back). Times come from each
 worker's clock (`infra.clock`), as leases do: the machines' clocks must agree (NTP).
@@ -86,15 +89,20 @@ class MongoLimiterBackend:
         with contextlib.suppress(DuplicateKeyError):
             await self._collection.update_one({"_id": key}, {"$setOnInsert": document}, upsert=True)
 
-    async def take(self, key: str, conditions: list[dict[str, Any]], update: dict[str, Any]) -> bool:
-        """Apply `update` if every condition holds (one conditional update). False: refused."""
+    async def take(
+        self, key: str, conditions: list[dict[str, Any]], update: dict[str, Any], *, fields: tuple[str, ...] = ()
+    ) -> dict[str, Any] | None:
+        """Apply `update` if every condition holds (one conditional update; a read when there is nothing to
+        change). Returns the document's `fields` (after the update), or None: refused."""
         query: dict[str, Any] = {"_id": key}
         if conditions:
             query["$and"] = conditions
+        projection = dict.fromkeys(fields or ("_id",), 1)
         if not update:
-            return await self._collection.find_one(query, {"_id": 1}) is not None
-        result = await self._collection.update_one(query, update)
-        return result.modified_count == 1
+            return await self._collection.find_one(query, projection)
+        return await self._collection.find_one_and_update(
+            query, update, projection=projection, return_document=ReturnDocument.AFTER
+        )
 
     async def give_back(self, key: str, update: dict[str, Any], *, read: bool = False) -> dict[str, Any] | None:
         """Apply `update`; with `read`, return the document as it is after it."""
@@ -271,6 +279,10 @@ class Ticket:
     probe: bool = False
     #: For a probe: the consecutive trips before it (a BLOCKED probe's cool-down doubles from there).
     consecutive: int = 0
+    #: The breaker's window held a BLOCKED search when the turn was taken: this search's outcome must be recorded
+    #: even if it was not BLOCKED (it moves the window on). When the window holds none, an answered search is not
+    #: written at all: it could not change the count, and the happy path stays one round trip.
+    record_answer: bool = False
     #: Seconds spent getting it.
     waited: float = 0.0
 
@@ -357,10 +369,11 @@ class SourceGate:
         try:
             while True:
                 now = utcnow()
-                if await self._take(holder, now):
+                if (taken := await self._take(holder, now)) is not None:
                     if self.breaker is not None:
                         self._observer.breaker(self.source, BreakerState.CLOSED, tripped=False)
-                    return Ticket(self.source, holder, waited=time.monotonic() - started)
+                    recent_block = any(taken.get("outcomes") or ())
+                    return Ticket(self.source, holder, waited=time.monotonic() - started, record_answer=recent_block)
                 document = await self._document()
                 refusal = self._refusal(document, now)
                 if refusal.prune and not pruned:
@@ -403,11 +416,14 @@ class SourceGate:
         update: dict[str, Any] = {}
         if self.concurrency is not None:
             update["$pull"] = self.concurrency.pull(ticket.holder)
-        if self.breaker is None:
-            if update:
-                await self._backend.give_back(self.source, update)
+        if self.breaker is not None and (blocked or ticket.record_answer):
+            update["$push"] = self.breaker.record(blocked)
+        if not update:
             return
-        update["$push"] = self.breaker.record(blocked)
+        if not (self.breaker is not None and blocked):
+            await self._backend.give_back(self.source, update)
+            return
+        # Only a BLOCKED search can bring the window to the threshold: read the window back to see.
         document = await self._backend.give_back(self.source, update, read=True)
         if document is not None and self.breaker.should_trip(document):
             await self._trip(document, now)
@@ -446,12 +462,14 @@ class SourceGate:
             push |= self.concurrency.push(holder, now)
         return conditions, push
 
-    async def _take(self, holder: str, now: datetime) -> bool:
-        """The happy path: one conditional update (a read when only the breaker is on)."""
+    async def _take(self, holder: str, now: datetime) -> dict[str, Any] | None:
+        """The happy path: one conditional update (a read when only the breaker is on); the breaker's window back."""
         conditions, push = self._pacing(holder, now)
+        fields: tuple[str, ...] = ()
         if self.breaker is not None:
             conditions.append(self.breaker.condition())
-        return await self._backend.take(self.source, conditions, {"$push": push} if push else {})
+            fields = ("outcomes",)
+        return await self._backend.take(self.source, conditions, {"$push": push} if push else {}, fields=fields)
 
     def _pacing_refusal(self, document: dict[str, Any], now: datetime) -> _Refusal | None:
         refusals = [
@@ -484,7 +502,7 @@ class SourceGate:
         if push:
             update["$push"] = push
         conditions.append({"generation": document.get("generation", 0)})
-        if not await self._backend.take(self.source, conditions, update):
+        if await self._backend.take(self.source, conditions, update) is None:
             return False
         log.warning("source %s: circuit breaker HALF_OPEN: a probe search decides whether it closes", self.source)
         self._observer.breaker(self.source, BreakerState.HALF_OPEN, tripped=False)

@@ -11,6 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from pymongo import AsyncMongoClient, monitoring
 
 from infra.clock import utcnow
 from infra.mongo import SOURCE_LIMITS, MainDatabase, create_client
@@ -231,3 +232,49 @@ async def test_a_source_with_no_limit_and_no_breaker_costs_no_round_trip(databas
     assert isinstance(turn, Ticket)
     await free.release(turn, blocked=True)
     assert await database.write[SOURCE_LIMITS].count_documents({}) == 0
+
+
+class Commands(monitoring.CommandListener):
+    """The MongoDB commands a client sent, by name (the round trips)."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+
+    def started(self, event: monitoring.CommandStartedEvent) -> None:
+        if event.command_name in {"find", "update", "findAndModify", "insert", "delete", "aggregate"}:
+            self.names.append(event.command_name)
+
+    def succeeded(self, event: monitoring.CommandSucceededEvent) -> None:
+        pass
+
+    def failed(self, event: monitoring.CommandFailedEvent) -> None:
+        pass
+
+
+@pytest.mark.parametrize(
+    ("limits", "round_trips"),
+    [
+        ({}, ["find"]),  # the breaker alone: is it closed?
+        ({"source_rates": {"static": Rate(100, "s")}}, ["findAndModify"]),  # a token, the breaker checked with it
+        ({"source_concurrency": {"static": 4}}, ["findAndModify", "update"]),  # a slot, then the slot back
+    ],
+)
+async def test_a_search_that_goes_well_costs_at_most_two_round_trips_by_id(settings, limits, round_trips):
+    commands = Commands()
+    client = AsyncMongoClient(settings.mongo_url, tz_aware=True, event_listeners=[commands])
+    try:
+        database = MainDatabase.open(client, settings.mongo_db)
+        gates = SourceGates(database, settings.with_overrides(**limits))
+        await search(gates, blocked=False)  # the first also creates the source's document
+        commands.names.clear()
+
+        await search(gates, blocked=False)
+        assert commands.names == round_trips
+
+        # After a BLOCKED search the window must move on: answered searches are recorded until it has left it.
+        await search(gates, blocked=True)
+        commands.names.clear()
+        await search(gates, blocked=False)
+        assert commands.names == [*round_trips[:1], "update"]
+    finally:
+        await client.close()
