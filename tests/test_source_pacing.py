@@ -182,3 +182,42 @@ async def test_a_concurrency_limit_holds_across_two_worker_processes_at_the_shop
     log = shop.app[SHOP_LOG]
     assert len(log.of("naver")) == 4
     assert log.most_at_once["naver"] == 1
+
+
+async def test_paced_coupang_searches_in_chromium_never_trip_the_shops_akamai_like_block(
+    aiohttp_client, aiohttp_server, settings: Settings, tmp_path: Path
+):
+    # The shop refuses a client over 2 searches a second for a minute; the fleet is paced at 1 a second.
+    shop: TestServer = await aiohttp_server(create_demo_shop_app(block_above=2, block_for=60))
+    paced = settings.with_overrides(
+        search_sources=("coupang",),
+        coupang_base_url=str(shop.make_url("")).rstrip("/"),
+        coupang_max_pages=1,  # one request per search, so searches and requests count alike
+        source_rates={"coupang": Rate(1, "s")},
+        source_wait=10.0,
+        retry_min_backoff=0.2,
+        retry_max_backoff=1.0,
+        search_max_attempts=1,
+        browser_navigation_timeout=10.0,
+    )
+    gateway = await aiohttp_client(create_app(paced))
+    view = JobsView(paced)
+    searches = 5
+    try:
+        async with worker_pool(paced, "search", tmp_path, threads=3):
+            # The turn is taken before the browser is asked for a page, so the time Chromium takes to start
+            # (seconds, at a worker's first search) would bunch the first searches up: start it first.
+            [warm_up] = await submit(gateway, {"product_code": "POLITE-0", "keyword": MOUSE})
+            await view.finished(warm_up, within=120)
+            job_ids = [warm_up] + await submit(
+                gateway, *({"product_code": f"POLITE-{n}", "keyword": MOUSE} for n in range(1, searches))
+            )
+            finished = [await view.finished(job_id, within=120) for job_id in job_ids]
+    finally:
+        await view.close()
+
+    requests = shop.app[SHOP_LOG].of("coupang")
+    assert [request.status for request in requests] == [200] * searches
+    assert [(job["status"], job["result"]["outcome"], job["attempts"]) for job in finished] == [
+        ("DONE", "FOUND", 1)
+    ] * searches
