@@ -257,7 +257,6 @@ class CircuitBreaker:
             "state": state,
             "open_until": document.get("open_until") if state == BreakerState.OPEN else None,
             "blocked": sum(1 for blocked in outcomes if blocked),
-            "searches": len(outcomes),
             "trips_at": self.trips_at,
             "window": self.window,
             "trips": document.get("trips", 0),

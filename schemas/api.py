@@ -225,8 +225,7 @@ class QueueInfoSchema(Schema):
 class BreakerStatsSchema(Schema):
     state = fields.String(metadata={"description": "CLOSED, OPEN (searches deferred) or HALF_OPEN (a probe decides)"})
     open_until = fields.DateTime(metadata={"description": "while OPEN: when a probe may run"})
-    blocked = fields.Integer(metadata={"description": "BLOCKED searches among the last `searches`"})
-    searches = fields.Integer(metadata={"description": "searches recorded since the breaker last changed state"})
+    blocked = fields.Integer(metadata={"description": "BLOCKED searches among the source's last `window`"})
     trips_at = fields.Integer(metadata={"description": "BLOCKED searches in the window that open it"})
     window = fields.Integer(metadata={"description": "LPS_BREAKER_WINDOW"})
     trips = fields.Integer(metadata={"description": "times it opened"})
