@@ -55,6 +55,9 @@ class Settings:
     naver_client_secret: str = field(default="", repr=False)
     outbox_url: str | None = None
     outbox_secret: str = field(default="", repr=False)
+    # The outbox pool refuses to start when LPS_OUTBOX_URL is set and LPS_OUTBOX_SECRET is not (it would sign every
+    # delivery with an empty key); this lets it deliver so anyway, for tests and receivers that check no signature.
+    outbox_allow_unsigned: bool = False
     browser_path: str = "chromium"
     # A Chromium is retired after this many searches (long-running browsers leak memory).
     browser_max_searches: int = 200
