@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import Sequence
 
 import dramatiq
@@ -104,6 +105,37 @@ def declare_job_actor(broker: RabbitmqBroker, kind: JobKind, runtime: WorkerRunt
     )(work)
 
 
+#: The Dramatiq CLI's exit code for a failed set-up: `lps worker --supervise` does not restart a pool that exits so.
+SETUP_FAILED = 2
+
+
+class UnsignedOutboxRefused(Middleware):
+    """Stops a pool that would deliver with an empty signing key (LPS_OUTBOX_URL set, LPS_OUTBOX_SECRET not).
+
+    Checked when the worker boots, where the queues it consumes are known: only a pool that consumes the outbox
+    queue signs deliveries.
+    """
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    def before_worker_boot(self, broker: dramatiq.Broker, worker: dramatiq.Worker) -> None:
+        settings = self.settings
+        if not settings.outbox_url or settings.outbox_secret or settings.outbox_allow_unsigned:
+            return
+        queues = worker.consumer_whitelist or broker.get_declared_queues()
+        if settings.job(JobType.OUTBOX).queue in queues:
+            log.critical(
+                "LPS_OUTBOX_URL is set but LPS_OUTBOX_SECRET is not: every delivery would be signed with an empty key. "
+                "Set LPS_OUTBOX_SECRET to the secret the back office verifies "
+                "(or LPS_OUTBOX_ALLOW_UNSIGNED=1 to deliver unsigned anyway, for tests)."
+            )
+            for handler in logging.getLogger().handlers:
+                handler.flush()
+            # Not SystemExit: AsyncIO's event loop thread has started, and a normal exit would wait for it forever.
+            os._exit(SETUP_FAILED)
+
+
 def setup() -> None:
     """Called by the Dramatiq CLI (`dramatiq actors.worker:setup`) in each worker process."""
     settings = Settings.from_env()
@@ -115,4 +147,5 @@ def setup() -> None:
     # Before anything imports prometheus_client: it picks multiprocess mode at its first import.
     metrics_directory = metrics.enable(settings)
     runtime = WorkerRuntime(settings, build_sources, metrics.GateMetrics())
-    dramatiq.set_broker(build_broker(settings, runtime, metrics.pool_middleware(settings, metrics_directory)))
+    extra = [*metrics.pool_middleware(settings, metrics_directory), UnsignedOutboxRefused(settings)]
+    dramatiq.set_broker(build_broker(settings, runtime, extra))

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -27,8 +29,10 @@ log = logging.getLogger(__name__)
 MAX_PRIORITY = 10
 #: Seconds a socket operation may block before pika gives up (a dead broker must not hang a publish).
 SOCKET_TIMEOUT = 5.0
-#: How often the idle publisher connection services heartbeats (the broker closes silent connections).
+#: How often an idle publishing connection services heartbeats (the broker closes silent connections), at most.
 KEEPALIVE_INTERVAL = 20.0
+#: RabbitMQ's heartbeat timeout when the URL proposes none (`?heartbeat=N`).
+DEFAULT_HEARTBEAT = 60
 
 AMQP_ERRORS = (BrokerConnectionError, pika.exceptions.AMQPError, OSError)
 
@@ -36,19 +40,98 @@ AMQP_ERRORS = (BrokerConnectionError, pika.exceptions.AMQPError, OSError)
 def create_broker(
     settings: Settings, *, middleware: list[Middleware] | None = None, confirm_delivery: bool = True
 ) -> RabbitmqBroker:
-    """A broker with priorities and publisher confirms; `middleware=[]` for a publish-only broker."""
-    broker = RabbitmqBroker(
+    """A broker with priorities and publisher confirms; `middleware=[]` for a publish-only broker.
+
+    A publish-only broker is driven by a `Publisher` (one thread, its own keepalive); any other is a worker's, whose
+    publishes and declares go through one connection-owning thread (`_KeptAliveBroker`).
+    """
+    kind = RabbitmqBroker if middleware == [] else _KeptAliveBroker
+    broker = kind(
         url=settings.amqp_url,
         confirm_delivery=confirm_delivery,
         max_priority=MAX_PRIORITY,
         middleware=middleware,
     )
-    parameters = broker.parameters if isinstance(broker.parameters, list) else [broker.parameters]
-    for params in parameters:
+    for params in _parameters(broker):
         params.socket_timeout = SOCKET_TIMEOUT
         params.blocked_connection_timeout = SOCKET_TIMEOUT * 6
         params.connection_attempts = 1
     return broker
+
+
+def _parameters(broker: RabbitmqBroker) -> list[Any]:
+    return broker.parameters if isinstance(broker.parameters, list) else [broker.parameters]
+
+
+def keepalive_interval(broker: RabbitmqBroker) -> float:
+    """Seconds between heartbeat services of an idle connection: well inside the heartbeat timeout."""
+    proposed = [params.heartbeat for params in _parameters(broker) if isinstance(params.heartbeat, int)]
+    heartbeat = min(proposed, default=DEFAULT_HEARTBEAT) or DEFAULT_HEARTBEAT  # 0: heartbeats off
+    return min(KEEPALIVE_INTERVAL, heartbeat / 3)
+
+
+class _KeptAliveBroker(RabbitmqBroker):
+    """Dramatiq's broker whose publishing connection keeps its heartbeats while the pool sits idle.
+
+    Dramatiq opens one blocking connection per thread that publishes or declares a queue (each consumer thread at
+    start-up, each worker thread that publishes a retry or a follow-up) and leaves it idle. pika sends heartbeats only
+    while the owning thread calls into its connection (it may not be touched from another), so RabbitMQ closed them
+    after two missed heartbeats and closing them at shutdown logged pika's ConnectionResetError tracebacks. Here one
+    thread owns the publishing connection, as the gateway's Publisher does, and services it between publishes; the
+    consumers' own connections are serviced by their consumer threads.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._owner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lps-broker")
+        self._owner_ident: int | None = None
+        self._stopped = threading.Event()
+        self._keeper: threading.Thread | None = None
+        self._started = threading.Lock()
+
+    def _on_owner[T](self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        if threading.get_ident() == self._owner_ident:  # a publish declares its queue first: already there
+            return function(*args, **kwargs)
+        with self._started:
+            if self._keeper is None:
+                self._owner_ident = self._owner.submit(threading.get_ident).result()
+                self._keeper = threading.Thread(target=self._keep_alive, name="lps-broker-keepalive", daemon=True)
+                self._keeper.start()
+        # The caller's context (the job a log line is about) goes along.
+        return self._owner.submit(contextvars.copy_context().run, function, *args, **kwargs).result()
+
+    def enqueue(self, message: dramatiq.Message, *, delay: int | None = None) -> dramatiq.Message:
+        return self._on_owner(super().enqueue, message, delay=delay)
+
+    def _ensure_queue(self, canonical_queue_name: str) -> None:
+        self._on_owner(super()._ensure_queue, canonical_queue_name)
+
+    def _keep_alive(self) -> None:
+        while not self._stopped.wait(keepalive_interval(self)):
+            with contextlib.suppress(RuntimeError):  # the owner was shut down meanwhile
+                self._owner.submit(self._service_heartbeats)
+
+    def _service_heartbeats(self) -> None:
+        connection = getattr(self.state, "connection", None)
+        if connection is None or not connection.is_open:
+            return
+        try:
+            connection.process_data_events(time_limit=0)
+        except AMQP_ERRORS:
+            del self.connection  # the next publish opens a new one
+
+    def close(self) -> None:
+        self._stopped.set()
+        with self._started:
+            owned, self._keeper = self._keeper is not None, None
+        if not owned:
+            super().close()
+            return
+        try:
+            self._owner.submit(super().close).result()
+        finally:
+            self._owner.shutdown(wait=True)
+            self._owner_ident = None
 
 
 def job_message(settings: Settings, job_type: JobType, job_id: str, broker_priority: int) -> dramatiq.Message:
@@ -183,7 +266,7 @@ class Publisher:
 
     async def _keep_alive(self) -> None:
         while True:
-            await asyncio.sleep(KEEPALIVE_INTERVAL)
+            await asyncio.sleep(keepalive_interval(self.broker))
             with contextlib.suppress(*AMQP_ERRORS):
                 await self.ping()
 

@@ -133,6 +133,9 @@ class Settings:
     naver_client_secret: str = field(default="", repr=False)
     outbox_url: str | None = None
     outbox_secret: str = field(default="", repr=False)
+    # The outbox pool refuses to start when LPS_OUTBOX_URL is set and LPS_OUTBOX_SECRET is not (it would sign every
+    # delivery with an empty key); this lets it deliver so anyway, for tests and receivers that check no signature.
+    outbox_allow_unsigned: bool = False
     browser_path: str = "chromium"
     # A Chromium is retired after this many searches (long-running browsers leak memory).
     browser_max_searches: int = 200
@@ -206,6 +209,11 @@ class Settings:
     outbox_metrics_port: int = 9192
     # Worker processes write their samples here (prometheus_client's multiprocess mode), one directory per pool run.
     metrics_dir: str = field(default_factory=lambda: os.path.join(tempfile.gettempdir(), "lps-metrics"))
+    # `lps dev` only: the ports of the embedded MongoDB server (without LPS_MONGO_URL), and with --demo of the demo shop
+    # and the delivery receiver (the gateway's is LPS_HTTP_PORT). Its flags (--mongo-port, …) override them.
+    dev_mongo_port: int = 27017
+    dev_shop_port: int = 8090
+    dev_receiver_port: int = 9000
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Self:

@@ -117,11 +117,19 @@ def cmd_dev(args: argparse.Namespace) -> int:
     from tools.dev import DevPorts, run_dev
     from tools.rabbitmq import RabbitMQUnavailable
 
-    ports = DevPorts(mongo=args.mongo_port, shop=args.shop_port, receiver=args.receiver_port)
+    settings = Settings.from_env()
+    if args.gateway_port:
+        settings = settings.with_overrides(http_port=args.gateway_port)
+    configured = DevPorts.from_settings(settings)
+    ports = DevPorts(
+        mongo=args.mongo_port or configured.mongo,
+        shop=args.shop_port or configured.shop,
+        receiver=args.receiver_port or configured.receiver,
+    )
     try:
-        return asyncio.run(run_dev(Settings.from_env(), ports=ports, demo=args.demo))
+        return asyncio.run(run_dev(settings, ports=ports, demo=args.demo, verbose=args.verbose))
     except (RabbitMQUnavailable, RuntimeError) as failed:
-        print(f"lps: {failed}", file=sys.stderr)
+        print(f"lps dev: {failed}", file=sys.stderr)
         return 1
 
 
@@ -338,9 +346,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     dev = commands.add_parser("dev", help="the whole stack on this machine, one combined log; Ctrl-C stops all")
     dev.add_argument("--demo", action="store_true", help="add the demo shop and a receiver, search samples, exit")
-    dev.add_argument("--mongo-port", type=int, default=27017, help="embedded MongoDB port (without LPS_MONGO_URL)")
-    dev.add_argument("--shop-port", type=int, default=8090)
-    dev.add_argument("--receiver-port", type=int, default=9000)
+    dev.add_argument(
+        "--mongo-port", type=int, help="embedded MongoDB port, without LPS_MONGO_URL (LPS_DEV_MONGO_PORT, 27017)"
+    )
+    dev.add_argument("--gateway-port", type=int, help="the gateway's port (LPS_HTTP_PORT, 8080)")
+    dev.add_argument("--shop-port", type=int, help="the demo shop's port (LPS_DEV_SHOP_PORT, 8090)")
+    dev.add_argument("--receiver-port", type=int, help="the delivery receiver's port (LPS_DEV_RECEIVER_PORT, 9000)")
+    dev.add_argument(
+        "-v", "--verbose", action="store_true", help="every child's full log (access logs, INFO lines) in the output"
+    )
     dev.set_defaults(run=cmd_dev)
 
     gateway = commands.add_parser("gateway", help="serve the HTTP API (LPS_HTTP_HOST/LPS_HTTP_PORT)")

@@ -1,10 +1,15 @@
 """`lps dev`: the whole stack on one machine in one command, with one combined, prefixed log.
 
-Starts, in order: the embedded MongoDB-compatible server (unless LPS_MONGO_URL is set), RabbitMQ (the
-running one, or a locally installed one started and given its management UI), the gateway, both worker
-pools as real Dramatiq processes under a supervisor, and the reconciler. `--demo` adds the demo shop
-and a local receiver for deliveries, submits the demo catalogue's products, prints the results table
-and stops. Ctrl-C (or SIGTERM) stops everything, newest first, and leaves nothing running.
+Before starting anything it checks every port it will need (and says which process holds a busy one) and
+that RabbitMQ answers. Then it starts, in order: the embedded MongoDB-compatible server (unless
+LPS_MONGO_URL is set), the gateway, both worker pools as real Dramatiq processes under a supervisor, and
+the reconciler, and says which search sources are active and why the others are not. `--demo` adds the
+demo shop and a local receiver for deliveries, submits the demo catalogue's products, prints the results
+table and stops.
+
+Ctrl-C, SIGTERM or a closed terminal (SIGHUP) stops everything (a second one kills what is left at once),
+and every child dies with `lps dev` even when it is killed with SIGKILL (a parent-death signal). By
+default the log shows warnings, errors and what people act on; `-v` shows every child's full log.
 """
 
 from __future__ import annotations
@@ -13,22 +18,41 @@ import asyncio
 import contextlib
 import json
 import os
+import re
+import secrets
 import signal
+import socket
 import subprocess
 import sys
+import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
+from urllib.parse import urlsplit
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from infra.settings import Settings
 from schemas.offers import SourceName
 from tools.embedded_mongo import wait_for_port
-from tools.gateway_client import RESULT_COLUMNS, GatewayClient, format_rows, submit_and_wait
-from tools.rabbitmq import ensure_rabbitmq
+from tools.gateway_client import ENDED, RESULT_COLUMNS, GatewayClient, format_rows, result_row
+from tools.rabbitmq import LOCAL_HOSTS, ensure_rabbitmq
+from tools.supervisor import die_with_parent
 
 DEMO_CATALOGUE = Path(__file__).parent / "demo_data" / "products.json"
 #: Seconds a child gets to stop after SIGTERM before it is killed (worker pools finish in-flight jobs).
 STOP_TIMEOUT = 45.0
+#: Seconds the demo waits for its searches (and their deliveries) to end.
+DEMO_WITHIN = 300.0
+#: Exit status after Ctrl-C / SIGTERM / SIGHUP stopped a demo before its results were in.
+INTERRUPTED = 130
+MANAGEMENT_PORT = 15672
+
+
+class DevStackRefused(RuntimeError):
+    """`lps dev` will not start: one line saying why (a busy port, a missing secret)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +61,10 @@ class DevPorts:
     shop: int = 8090
     receiver: int = 9000
 
+    @classmethod
+    def from_settings(cls, settings: Settings) -> DevPorts:
+        return cls(mongo=settings.dev_mongo_port, shop=settings.dev_shop_port, receiver=settings.dev_receiver_port)
+
 
 def demo_products() -> list[dict]:
     """One product per demo-catalogue keyword, as a back office would send it."""
@@ -44,10 +72,215 @@ def demo_products() -> list[dict]:
     return [{"product_code": f"DEMO-{index}", **entry["request"]} for index, entry in enumerate(catalogue.values(), 1)]
 
 
-def enable_management_ui() -> None:
-    """Best effort: the RabbitMQ management UI on 15672 (needs a local rabbitmq-plugins)."""
+# --- ports -------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PortUse:
+    port: int
+    host: str
+    what: str
+    #: How to move it: the flag and the setting.
+    move: str
+
+
+def planned_ports(settings: Settings, ports: DevPorts, *, demo: bool) -> list[PortUse]:
+    """Every port the stack will listen on, with what listens there and how to move it."""
+    planned = []
+    if not settings.mongo_url:
+        mongo = PortUse(ports.mongo, "127.0.0.1", "the embedded MongoDB server", "--mongo-port / LPS_DEV_MONGO_PORT")
+        planned.append(mongo)
+    planned.append(PortUse(settings.http_port, settings.http_host, "the gateway", "--gateway-port / LPS_HTTP_PORT"))
+    if demo:
+        planned.append(PortUse(ports.shop, "127.0.0.1", "the demo shop", "--shop-port / LPS_DEV_SHOP_PORT"))
+        planned.append(PortUse(ports.receiver, "127.0.0.1", "the receiver", "--receiver-port / LPS_DEV_RECEIVER_PORT"))
+    for pool in ("search", "outbox"):
+        port = getattr(settings, f"{pool}_metrics_port")
+        if port:
+            setting = f"LPS_{pool.upper()}_METRICS_PORT"
+            planned.append(PortUse(port, settings.metrics_host, f"the {pool} pool's metrics", f"{setting} (0: off)"))
+    return planned
+
+
+def _port_busy(host: str, port: int) -> bool:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as servers bind: TIME_WAIT is no conflict
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return True
+    return False
+
+
+def _listening_inodes(port: int) -> set[str]:
+    """Inodes of the sockets listening on `port`, from /proc/net/tcp and tcp6 (Linux)."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError):
+            for line in Path(table).read_text().splitlines()[1:]:
+                fields = line.split()
+                local, state, inode = fields[1], fields[3], fields[9]
+                if state == "0A" and int(local.rsplit(":", 1)[1], 16) == port:  # 0A: LISTEN
+                    inodes.add(inode)
+    return inodes
+
+
+def port_holder(port: int) -> str | None:
+    """`pid N (command line)` of the process listening on `port`, when /proc lets us see it."""
+    inodes = {f"socket:[{inode}]" for inode in _listening_inodes(port)}
+    if not inodes:
+        return None
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            for fd in (entry / "fd").iterdir():
+                with contextlib.suppress(OSError):
+                    if os.readlink(fd) in inodes:
+                        command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+                        return f"pid {entry.name} ({command.strip()[:120]})"
+    return None
+
+
+def check_ports(planned: Iterable[PortUse]) -> None:
+    """Raise DevStackRefused naming the first port that is taken twice in the plan or busy, and what holds it."""
+    seen: dict[int, PortUse] = {}
+    for use in planned:
+        if use.port in seen:
+            raise DevStackRefused(
+                f"port {use.port} is planned for both {seen[use.port].what} and {use.what}: move one ({use.move})"
+            )
+        seen[use.port] = use
+        if _port_busy(use.host, use.port):
+            holder = port_holder(use.port) or "another process"
+            raise DevStackRefused(
+                f"port {use.port} ({use.what}) is in use by {holder}: stop it, or move {use.what} with {use.move}"
+            )
+
+
+# --- RabbitMQ's management UI ------------------------------------------------------------------------------------
+
+
+def _answers(host: str, port: int) -> bool:
+    with contextlib.suppress(OSError), socket.create_connection((host, port), timeout=0.5):
+        return True
+    return False
+
+
+def ensure_management_ui(amqp_host: str | None) -> str | None:
+    """Best effort: the management UI on 15672. Enabled only when it is not on already (the check is instant,
+    `rabbitmq-plugins enable` takes seconds). Returns a line to say, or None."""
+    if amqp_host not in LOCAL_HOSTS:
+        return None
+    if _answers("127.0.0.1", MANAGEMENT_PORT):
+        return None
     with contextlib.suppress(OSError, subprocess.SubprocessError):
+        listed = subprocess.run(
+            ["rabbitmq-plugins", "list", "--enabled", "--minimal"], capture_output=True, text=True, timeout=60
+        )
+        if "rabbitmq_management" in listed.stdout.split():
+            return None
         subprocess.run(["rabbitmq-plugins", "enable", "rabbitmq_management"], capture_output=True, timeout=60)
+        return f"RabbitMQ: enabled its management UI on http://127.0.0.1:{MANAGEMENT_PORT} (guest/guest)"
+    return None
+
+
+# --- sources -----------------------------------------------------------------------------------------------------
+
+
+#: Seconds a source's base URL gets to accept a TCP connection at start-up.
+REACH_TIMEOUT = 3.0
+
+
+async def _reachable(url: str) -> str | None:
+    """None when a TCP connection to the URL's host and port opens; otherwise why not."""
+    timeout = REACH_TIMEOUT
+    parts = urlsplit(url)
+    if not parts.hostname:
+        return f"{url} is not a URL"
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    try:
+        _, writer = await asyncio.wait_for(asyncio.open_connection(parts.hostname, port), timeout)
+    except TimeoutError:
+        return f"{url} did not answer within {timeout:.0f}s"
+    except OSError as error:
+        return f"{url} is unreachable ({error.strerror or error})"
+    writer.close()
+    with contextlib.suppress(OSError):
+        await writer.wait_closed()
+    return None
+
+
+async def source_report(settings: Settings) -> list[str]:
+    """One line per enabled search source: active, or inactive and why (searches on it will fail)."""
+
+    async def judge(source: str) -> str:
+        if source == SourceName.NAVER:
+            missing = [
+                name
+                for name, value in (
+                    ("LPS_NAVER_CLIENT_ID", settings.naver_client_id),
+                    ("LPS_NAVER_CLIENT_SECRET", settings.naver_client_secret),
+                )
+                if not value
+            ]
+            if missing:
+                return f"naver: INACTIVE, {' and '.join(missing)} unset (its searches end DEAD with CONFIG)"
+            problem = await _reachable(settings.naver_base_url)
+            return f"naver: INACTIVE, {problem}" if problem else f"naver: active ({settings.naver_base_url})"
+        if source == SourceName.COUPANG:
+            problem = await _reachable(settings.coupang_base_url)
+            return f"coupang: INACTIVE, {problem}" if problem else f"coupang: active ({settings.coupang_base_url})"
+        if source == SourceName.STATIC:
+            return "static: active (local, deterministic)"
+        return f"{source}: INACTIVE, not a known source"
+
+    lines = list(await asyncio.gather(*(judge(source) for source in settings.search_sources)))
+    if all("INACTIVE" in line for line in lines):
+        lines.append("no source is active: every search will fail (LPS_SEARCH_SOURCES picks the sources)")
+    return lines
+
+
+# --- the combined log --------------------------------------------------------------------------------------------
+
+_LEVEL = re.compile(
+    r"^(?:\[[^\]]*\] \[PID \d+\] \[[^\]]*\] \[[^\]]*\] \[(?P<dramatiq>[A-Z]+)\]"  # Dramatiq's format
+    r"|\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ (?P<lps>[A-Z]+) )"  # LPS's text format
+)
+#: What aiohttp's run_app prints on start-up: `lps dev` says where the gateway is itself.
+_BANNERS = ("======== Running on ", "(Press CTRL+C to quit)")
+_CHATTY = {"DEBUG", "INFO"}
+
+
+def log_level(line: str) -> str | None:
+    """The level of a log record's first line (text or JSON format); None for anything else."""
+    if match := _LEVEL.match(line):
+        return match["dramatiq"] or match["lps"]
+    if line.startswith("{"):
+        with contextlib.suppress(ValueError, AttributeError):
+            level = json.loads(line).get("level")
+            return level if isinstance(level, str) else None
+    return None
+
+
+@dataclass
+class QuietFilter:
+    """Keeps warnings, errors and plain output; drops INFO and DEBUG records with the lines that continue them."""
+
+    showing: bool = True
+
+    def keep(self, line: str) -> bool:
+        if line.startswith(_BANNERS):
+            return False
+        level = log_level(line)
+        if level is None:  # a traceback's or a multi-line message's next line, or something a child printed
+            return self.showing
+        self.showing = level not in _CHATTY
+        return self.showing
+
+
+# --- the stack ---------------------------------------------------------------------------------------------------
 
 
 @dataclass
@@ -55,6 +288,8 @@ class Child:
     name: str
     process: asyncio.subprocess.Process
     essential: bool
+    #: Stopped before the children of lower tiers (the pools before the demo shop they search, all before MongoDB).
+    tier: int
     pump: asyncio.Task[None] | None = None
 
 
@@ -63,65 +298,115 @@ class DevStack:
     settings: Settings
     ports: DevPorts = field(default_factory=DevPorts)
     demo: bool = False
+    verbose: bool = False
     out: TextIO = sys.stdout
     children: list[Child] = field(default_factory=list)
+    console: Console = field(init=False)
+
+    def __post_init__(self) -> None:
+        # rich draws the progress line below the log and prints each log line above it, so neither overwrites the
+        # other; without a terminal (a pipe, a file) it prints plain lines.
+        self.console = Console(file=self.out, highlight=False, soft_wrap=True, emoji=False, markup=False)
+
+    def write(self, name: str, line: str) -> None:
+        self.console.print(f"{name:>10} | {line}")
+
+    def say(self, line: str) -> None:
+        self.write("lps dev", line)
 
     async def _pump(self, child: Child) -> None:
         assert child.process.stdout is not None
+        quiet = None if self.verbose else QuietFilter()
         async for raw in child.process.stdout:
-            self.out.write(f"{child.name:>10} | {raw.decode(errors='replace').rstrip()}\n")
-            self.out.flush()
+            line = raw.decode(errors="replace").rstrip()
+            if quiet is None or quiet.keep(line):
+                self.write(child.name, line)
 
-    async def start(self, name: str, *arguments: str, env: dict[str, str], essential: bool = True) -> Child:
+    async def start(self, name: str, *arguments: str, env: dict[str, str], tier: int, essential: bool = True) -> Child:
+        # Without -v the LPS processes log warnings only (access logs and start-up chatter stay out).
+        level = ("--log-level", "INFO" if self.verbose else "WARNING")
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tools.cli", *arguments,
+            sys.executable, "-m", "tools.cli", *level, *arguments,
             env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
-            start_new_session=True,  # Ctrl-C reaches `lps dev` only; it stops the children in order
+            start_new_session=True,  # Ctrl-C and a closed terminal reach `lps dev` only; it stops the children in order
+            preexec_fn=die_with_parent(),  # and if `lps dev` is killed outright, they get SIGTERM from the kernel
         )  # fmt: skip
-        child = Child(name, process, essential)
+        child = Child(name, process, essential, tier)
         child.pump = asyncio.create_task(self._pump(child))
         self.children.append(child)
         return child
 
-    def say(self, line: str) -> None:
-        self.out.write(f"{'lps dev':>10} | {line}\n")
-        self.out.flush()
+    async def _stop_child(self, child: Child) -> None:
+        if child.process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                child.process.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(child.process.wait(), STOP_TIMEOUT)
+            except TimeoutError:
+                self.say(f"{child.name} did not stop in time: killed")
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(child.process.pid, signal.SIGKILL)  # its own session: anything it left behind
+        await child.process.wait()
+        if child.pump is not None:
+            await child.pump
 
     async def stop(self) -> None:
-        """SIGTERM to every child, newest first; whatever is still running after STOP_TIMEOUT is killed."""
-        for child in reversed(self.children):
-            if child.process.returncode is None:
-                with contextlib.suppress(ProcessLookupError):
-                    child.process.send_signal(signal.SIGTERM)
-                try:
-                    await asyncio.wait_for(child.process.wait(), STOP_TIMEOUT)
-                except TimeoutError:
-                    self.say(f"{child.name} did not stop in time: killed")
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(child.process.pid, signal.SIGKILL)  # its own session: anything it left behind
-            if child.pump is not None:
-                await child.pump
+        """SIGTERM to every child, a tier at a time from the top, the children of one tier at once; whatever is
+        still running after STOP_TIMEOUT is killed."""
+        for tier in sorted({child.tier for child in self.children}, reverse=True):
+            await asyncio.gather(*(self._stop_child(child) for child in self.children if child.tier == tier))
         self.children.clear()
+
+    def kill(self) -> None:
+        """A second Ctrl-C: SIGKILL to every child's session now."""
+        for child in self.children:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(child.process.pid, signal.SIGKILL)
 
     async def _wait_port(self, port: int, what: str) -> None:
         if not await asyncio.to_thread(wait_for_port, "127.0.0.1", port, 60):
             raise RuntimeError(f"{what} did not start on port {port}")
 
+    def _refuse_unsigned_outbox(self, settings: Settings) -> None:
+        if settings.outbox_url and not settings.outbox_secret and not settings.outbox_allow_unsigned:
+            raise DevStackRefused(
+                "LPS_OUTBOX_URL is set but LPS_OUTBOX_SECRET is not: the outbox pool would sign deliveries with an "
+                "empty key and refuses to start; set LPS_OUTBOX_SECRET (or LPS_OUTBOX_ALLOW_UNSIGNED=1 for tests)"
+            )
+
     async def run(self, stop: asyncio.Event) -> int:
         settings = self.settings
+        if not self.demo:
+            self._refuse_unsigned_outbox(settings)
+        # Every port first: nothing is started when one is taken.
+        check_ports(planned_ports(settings, self.ports, demo=self.demo))
+        starting = asyncio.create_task(self._start_all(settings))
+        stopping = asyncio.create_task(stop.wait())
+        await asyncio.wait([starting, stopping], return_when=asyncio.FIRST_COMPLETED)
+        if not starting.done():  # stopped while starting: what started so far is stopped by run_dev
+            starting.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await starting
+            return INTERRUPTED
+        stopping.cancel()
+        settings = starting.result()
+        if self.demo:
+            return await self._until_stopped(stop, self._run_demo(settings))
+        return await self._until_stopped(stop)
+
+    async def _start_all(self, settings: Settings) -> Settings:
+        """Start every child in order; return the settings they run with."""
+        self.say(await asyncio.to_thread(ensure_rabbitmq, settings.amqp_url))
+        management = asyncio.create_task(asyncio.to_thread(ensure_management_ui, urlsplit(settings.amqp_url).hostname))
         env = dict(os.environ)
         if not settings.mongo_url:
-            await self.start("mongo", "mongo", "--port", str(self.ports.mongo), env=env)
+            await self.start("mongo", "mongo", "--port", str(self.ports.mongo), env=env, tier=0)
             await self._wait_port(self.ports.mongo, "the embedded MongoDB server")
             settings = settings.with_overrides(
                 mongo_url=f"mongodb://127.0.0.1:{self.ports.mongo}/?directConnection=true"
             )
-        self.say(await asyncio.to_thread(ensure_rabbitmq, settings.amqp_url))
-        await asyncio.to_thread(enable_management_ui)
         if self.demo:
             shop = f"http://127.0.0.1:{self.ports.shop}"
-            await self.start("shop", "demo-shop", "--port", str(self.ports.shop), env=env)
-            await self.start("receiver", "receiver", "--port", str(self.ports.receiver), env=env | settings.to_env())
             settings = settings.with_overrides(
                 coupang_base_url=shop,
                 naver_base_url=shop,
@@ -131,47 +416,92 @@ class DevStack:
                 naver_client_secret="demo-naver-secret",
                 search_sources=(SourceName.COUPANG, SourceName.NAVER),
                 outbox_url=f"http://127.0.0.1:{self.ports.receiver}/results",
+                outbox_secret=secrets.token_hex(16),  # the receiver checks each delivery's signature with it
             )
+            await self.start("shop", "demo-shop", "--port", str(self.ports.shop), env=env, tier=1)
+            receiver = ("receiver", "--port", str(self.ports.receiver))
+            await self.start("receiver", *receiver, env=env | settings.to_env(), tier=1)
             await self._wait_port(self.ports.shop, "the demo shop")
         env |= settings.to_env()
-        await self.start("gateway", "gateway", env=env)
+        await self.start("gateway", "gateway", env=env, tier=2)
         await self._wait_port(settings.http_port, "the gateway")
-        await self.start("search", "worker", "search", "--supervise", env=env)
-        await self.start("outbox", "worker", "outbox", "--supervise", env=env)
-        await self.start("reconciler", "reconciler", env=env)
+        await self.start("search", "worker", "search", "--supervise", env=env, tier=2)
+        await self.start("outbox", "worker", "outbox", "--supervise", env=env, tier=2)
+        await self.start("reconciler", "reconciler", env=env, tier=2)
+        for line in await source_report(settings):
+            self.say(f"source {line}")
+        if said := await management:
+            self.say(said)
         self.say(f"gateway on http://{settings.http_host}:{settings.http_port} (docs: /api/docs), Ctrl-C stops all")
-        if self.demo:
-            return await self._run_demo(settings)
-        return await self._until_stopped(stop)
+        return settings
 
     async def _run_demo(self, settings: Settings) -> int:
+        products = demo_products()
         async with GatewayClient(f"http://{settings.http_host}:{settings.http_port}") as client:
-            rows = await submit_and_wait(client, demo_products(), within=300, stream=self.out)
-        self.out.write(format_rows(rows, RESULT_COLUMNS) + "\n")
-        return 0 if all(row["status"] in ("DONE", "DEAD") for row in rows) else 1
+            answers = await client.submit(products, None)
+            self.say(f"{len(answers)} demo products enqueued; searching the demo shop (Ctrl-C stops)")
+            rows = await self._wait_for_jobs(client, [answer["job_id"] for answer in answers])
+        self.console.print(format_rows(rows, RESULT_COLUMNS))
+        return 0 if all(row["status"] in ENDED for row in rows) else 1
 
-    async def _until_stopped(self, stop: asyncio.Event) -> int:
-        """Until Ctrl-C, or until an essential child exits on its own (then everything stops)."""
+    async def _wait_for_jobs(self, client: GatewayClient, job_ids: list[str]) -> list[dict[str, Any]]:
+        latest: dict[str, dict[str, Any]] = {}
+        deadline = time.monotonic() + DEMO_WITHIN
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+        with Progress(*columns, console=self.console) as progress:
+            task = progress.add_task(f"{'lps dev':>10} | searches ended", total=len(job_ids))
+            while True:
+                jobs = await asyncio.gather(*(client.job(job_id) for job_id in job_ids))
+                latest = {job_id: job for job_id, job in zip(job_ids, jobs, strict=True)}
+                ended = sum(job["status"] in ENDED for job in jobs)
+                progress.update(task, completed=ended)
+                if ended == len(job_ids) or time.monotonic() > deadline:
+                    break
+                await asyncio.sleep(1)
+        return [result_row(latest[job_id]) for job_id in job_ids]
+
+    async def _until_stopped(self, stop: asyncio.Event, work: Any = None) -> int:
+        """Until Ctrl-C (or SIGTERM, SIGHUP), the work's end, or an essential child exiting on its own."""
         waiters = {asyncio.create_task(child.process.wait()): child for child in self.children if child.essential}
         stopping = asyncio.create_task(stop.wait())
-        done, _ = await asyncio.wait([stopping, *waiters], return_when=asyncio.FIRST_COMPLETED)
-        for task in [stopping, *waiters]:
+        working = asyncio.ensure_future(work) if work is not None else None
+        pending = [stopping, *waiters, *([working] if working else [])]
+        done, _ = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+        for task in pending:
             task.cancel()
+        if working is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await working  # an interrupted demo's requests end here, before the stack stops
+            if working in done:
+                return working.result()
         if stopping in done:
-            return 0
+            return INTERRUPTED if working is not None else 0
         for task in done:
-            self.say(f"{waiters[task].name} exited with {waiters[task].process.returncode}: stopping everything")
+            if task in waiters:
+                child = waiters[task]
+                self.say(f"{child.name} exited with {child.process.returncode}: stopping everything")
         return 1
 
 
-async def run_dev(settings: Settings, *, ports: DevPorts, demo: bool) -> int:
-    stack = DevStack(settings, ports=ports, demo=demo)
+async def run_dev(settings: Settings, *, ports: DevPorts, demo: bool, verbose: bool = False) -> int:
+    stack = DevStack(settings, ports=ports, demo=demo, verbose=verbose)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, stop.set)
+
+    def interrupted() -> None:
+        if stop.is_set():
+            stack.say("stopping now: killing what is left")
+            stack.kill()
+        stop.set()
+
+    # A closed terminal (SIGHUP) stops the stack as Ctrl-C does; the children, in their own sessions, never see it.
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        loop.add_signal_handler(signum, interrupted)
     try:
         return await stack.run(stop)
     finally:
-        stack.say("stopping")
-        await stack.stop()
+        if stack.children:
+            stack.say("stopping (Ctrl-C again kills at once)")
+            started = time.monotonic()
+            await stack.stop()
+            stack.say(f"stopped in {time.monotonic() - started:.1f}s")

@@ -1,0 +1,279 @@
+"""`lps dev` as people run it, in real processes: it never leaks a process, never starts on a busy port, stops at
+once when asked, and says what it runs and what will not work."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import socket
+import sys
+import time
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+import pytest
+
+from infra.settings import Settings
+from tests.processes import alive, chromium_processes, descendants
+from tools import dev
+from tools.dev import Child, DevPorts, DevStack, QuietFilter, check_ports, planned_ports, source_report
+from tools.embedded_mongo import free_port
+from tools.testbed import delete_queues, eventually, job_queues
+
+LPS = [sys.executable, "-m", "tools.cli"]
+
+
+@dataclass
+class DevProcess:
+    process: asyncio.subprocess.Process
+    lines: list[str] = field(default_factory=list)
+    reader: asyncio.Task[None] | None = None
+
+    async def read(self) -> None:
+        assert self.process.stdout is not None
+        async for raw in self.process.stdout:
+            self.lines.append(raw.decode(errors="replace").rstrip())
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    async def wait_for(self, fragment: str, within: float) -> None:
+        deadline = time.monotonic() + within
+        while not any(fragment in line for line in self.lines):
+            if self.process.returncode is not None or time.monotonic() > deadline:
+                raise AssertionError(f"no {fragment!r} in the output of lps dev:\n{self.text[-4000:]}")
+            await asyncio.sleep(0.2)
+
+    async def exited(self, within: float) -> int:
+        code = await asyncio.wait_for(self.process.wait(), within)
+        if self.reader is not None:
+            await self.reader
+        return code
+
+
+def dev_environment(prefix: str, **extra: str) -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items() if key != "LPS_MONGO_URL"}
+    return env | {
+        "LPS_QUEUE_PREFIX": prefix,
+        "LPS_HTTP_PORT": str(free_port()),
+        "LPS_SEARCH_METRICS_PORT": str(free_port()),
+        "LPS_OUTBOX_METRICS_PORT": str(free_port()),
+        "LPS_SEARCH_SOURCES": "static",  # nothing reaches past this machine
+        **extra,
+    }
+
+
+@contextlib.asynccontextmanager
+async def lps_dev(settings: Settings, *arguments: str, **env: str) -> AsyncIterator[DevProcess]:
+    """`lps dev` with free ports and queues of its own; whatever it leaves behind is killed and reported."""
+    prefix = f"lpsdev_{uuid.uuid4().hex[:8]}_"
+    ports = ["--mongo-port", str(free_port()), "--shop-port", str(free_port()), "--receiver-port", str(free_port())]
+    process = await asyncio.create_subprocess_exec(
+        *LPS, "dev", *ports, *arguments,
+        env=dev_environment(prefix, **env), stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+    )  # fmt: skip
+    running = DevProcess(process)
+    running.reader = asyncio.create_task(running.read())
+    family: set[int] = set()
+    try:
+        yield running
+    finally:
+        family = alive(descendants(process.pid))
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+        for pid in family:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        await asyncio.to_thread(
+            delete_queues, settings.amqp_url, job_queues(settings.with_overrides(queue_prefix=prefix))
+        )
+
+
+async def until_dead(pids: set[int], within: float) -> set[int]:
+    async def all_gone() -> bool:
+        return not alive(pids)
+
+    with contextlib.suppress(TimeoutError):
+        await eventually(all_gone, within=within, what="the children to exit", interval=0.5)
+    return alive(pids)
+
+
+# --- 1. nothing outlives `lps dev` ------------------------------------------------------------------------------
+
+
+async def test_closing_the_terminal_sighup_stops_the_whole_stack(settings: Settings):
+    async with lps_dev(settings) as stack:
+        await stack.wait_for("gateway on http://", within=120)
+        family = descendants(stack.process.pid)
+        assert len(alive(family)) >= 5  # mongo, gateway, two supervised pools, the reconciler (and their children)
+
+        stack.process.send_signal(signal.SIGHUP)
+
+        assert await stack.exited(within=60) == 0, stack.text[-3000:]
+        assert alive(family) == set(), stack.text[-3000:]
+        assert "stopped in" in stack.text
+
+
+async def test_children_die_with_lps_dev_even_when_it_is_killed_outright(settings: Settings):
+    async with lps_dev(settings) as stack:
+        await stack.wait_for("gateway on http://", within=120)
+        family = alive(descendants(stack.process.pid))
+
+        stack.process.kill()  # SIGKILL: no handler runs, only the kernel's parent-death signal reaches the children
+
+        await stack.exited(within=10)
+        assert await until_dead(family, within=60) == set()
+
+
+# --- 2. busy ports -----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("role", ["mongo", "gateway"])
+async def test_a_busy_port_stops_lps_dev_before_it_starts_anything_with_one_line_naming_the_holder(
+    settings: Settings, role: str
+):
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        arguments, env = (["--mongo-port", str(port)], {}) if role == "mongo" else ([], {"LPS_HTTP_PORT": str(port)})
+        async with lps_dev(settings, *arguments, **env) as stack:
+            code = await stack.exited(within=60)
+
+    assert code == 1
+    [line] = stack.lines
+    assert f"port {port}" in line
+    assert f"pid {os.getpid()}" in line  # this test process holds it
+    assert ("--mongo-port" if role == "mongo" else "LPS_HTTP_PORT") in line
+
+
+def test_ports_planned_twice_are_refused_and_settings_move_them(settings: Settings):
+    moved = Settings.from_env({"LPS_DEV_MONGO_PORT": "27117", "LPS_DEV_SHOP_PORT": "8190", "LPS_HTTP_PORT": "8180"})
+    assert DevPorts.from_settings(moved) == DevPorts(mongo=27117, shop=8190, receiver=9000)
+    clash = settings.with_overrides(mongo_url=None, http_port=27117, search_metrics_port=0, outbox_metrics_port=0)
+    with pytest.raises(dev.DevStackRefused, match="port 27117 is planned for both"):
+        check_ports(planned_ports(clash, DevPorts.from_settings(moved), demo=True))
+
+
+# --- 3. Ctrl-C during the demo -----------------------------------------------------------------------------------
+
+
+async def test_ctrl_c_during_the_demo_stops_at_once_and_cleanly(settings: Settings):
+    browsers_before = chromium_processes()
+    async with lps_dev(settings, "--demo") as stack:
+        await stack.wait_for("demo products enqueued", within=180)
+        family = descendants(stack.process.pid)
+        interrupted = time.monotonic()
+
+        stack.process.send_signal(signal.SIGINT)
+
+        assert await stack.exited(within=60) == dev.INTERRUPTED, stack.text[-3000:]
+        stopped_after = time.monotonic() - interrupted
+    assert "product_code  lowest_price" not in stack.text  # it did not wait for the results
+    assert stopped_after < 45, stack.text[-3000:]  # searches in flight get the pools' shutdown time, no more
+    assert alive(family) == set()
+    assert not alive(chromium_processes() - browsers_before)
+
+
+# --- 5. parallel stop --------------------------------------------------------------------------------------------
+
+SLOW_TO_STOP = """
+import signal, sys, time
+signal.signal(signal.SIGTERM, lambda *_: (time.sleep(2), sys.exit(0)))
+print("ready", flush=True)
+time.sleep(60)
+"""
+
+
+async def test_the_children_of_one_tier_stop_together():
+    stack = DevStack(Settings())
+    for name in ("search", "outbox", "reconciler"):
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", SLOW_TO_STOP, stdout=asyncio.subprocess.PIPE, start_new_session=True
+        )
+        assert process.stdout is not None
+        await process.stdout.readline()
+        stack.children.append(Child(name, process, essential=True, tier=2))
+    started = time.monotonic()
+
+    await stack.stop()
+
+    assert time.monotonic() - started < 4.5  # three children that take 2 s each: not one after another (6 s)
+
+
+def test_the_management_ui_is_enabled_only_when_it_is_off(monkeypatch: pytest.MonkeyPatch):
+    calls: list[list[str]] = []
+
+    def run(command: list[str], **_: object) -> object:
+        calls.append(command)
+        return type("Done", (), {"stdout": "rabbitmq_management\nrabbitmq_web_dispatch\n"})()
+
+    monkeypatch.setattr(dev.subprocess, "run", run)
+    monkeypatch.setattr(dev, "_answers", lambda host, port: True)
+    assert dev.ensure_management_ui("127.0.0.1") is None
+    assert calls == []  # the UI answers: nothing is run
+
+    monkeypatch.setattr(dev, "_answers", lambda host, port: False)
+    assert dev.ensure_management_ui("127.0.0.1") is None
+    assert calls == [["rabbitmq-plugins", "list", "--enabled", "--minimal"]]  # on, not listening yet: not enabled again
+
+
+# --- 6. quiet by default -----------------------------------------------------------------------------------------
+
+
+def test_the_quiet_log_keeps_warnings_errors_tracebacks_and_prints_and_drops_info():
+    lines = [
+        "[2026-11-30 21:45:55,519] [PID 777] [MainThread] [dramatiq.MainProcess] [INFO] Dramatiq 2.2.1 is booting",
+        "2026-11-30 21:45:55,635 INFO aiohttp.access: 127.0.0.1 GET /image/coupang/favicon/v2/favicon.png 200",
+        "======== Running on http://127.0.0.1:8080 ========",
+        "[2026-11-30 21:46:00,093] [PID 780] [Thread-6] [actors.middleware] [ERROR] job 6b0d attempt crashed",
+        "Traceback (most recent call last):",
+        '  File "x.py", line 1, in <module>',
+        "ValueError: boom",
+        '{"time": "2026-11-30T21:46:00", "level": "INFO", "logger": "actors.search", "message": "searched"}',
+        "delivery 6b0dee9753c7695c830cdaad: DEMO-1 FOUND lowest=1009000 naver signature=ok",
+        "2026-11-30 21:46:01,000 WARNING actors.reconciler: RabbitMQ unreachable",
+    ]
+    quiet = QuietFilter()
+    assert [line for line in lines if quiet.keep(line)] == [lines[3], lines[4], lines[5], lines[6], lines[9]]
+    # The receiver prints its deliveries with no level: what follows a kept record, or stands alone, is kept.
+    assert QuietFilter().keep(lines[8])
+
+
+# --- 7. which sources work ---------------------------------------------------------------------------------------
+
+
+async def test_the_start_up_says_which_sources_are_active_and_why_the_others_are_not():
+    with socket.socket() as listening, socket.socket() as closed:
+        listening.bind(("127.0.0.1", 0))
+        listening.listen()
+        closed.bind(("127.0.0.1", 0))  # bound, never listening: connections to it are refused
+        settings = Settings(
+            search_sources=("coupang", "naver"),
+            coupang_base_url=f"http://127.0.0.1:{closed.getsockname()[1]}",
+            naver_client_id="",
+        )
+        lines = await source_report(settings)
+        assert lines[0].startswith("coupang: INACTIVE, http://127.0.0.1:")
+        assert "unreachable" in lines[0]
+        assert "LPS_NAVER_CLIENT_ID and LPS_NAVER_CLIENT_SECRET unset" in lines[1]
+        assert "no source is active" in lines[2]
+
+        shop = f"http://127.0.0.1:{listening.getsockname()[1]}"
+        working = settings.with_overrides(
+            coupang_base_url=shop, naver_base_url=shop, naver_client_id="id", naver_client_secret="secret"
+        )
+        assert await source_report(working) == [f"coupang: active ({shop})", f"naver: active ({shop})"]
+
+
+async def test_lps_dev_refuses_an_outbox_url_without_a_signing_secret(settings: Settings):
+    async with lps_dev(settings, LPS_OUTBOX_URL="http://127.0.0.1:9/results", LPS_OUTBOX_SECRET="") as stack:
+        code = await stack.exited(within=60)
+    assert code == 1
+    [line] = stack.lines
+    assert "LPS_OUTBOX_SECRET" in line
