@@ -1,8 +1,13 @@
 """Marshmallow schemas of the HTTP API: request validation and the OpenAPI document."""
 
+import base64
+import binascii
+import re
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from marshmallow import RAISE, Schema, fields, pre_load, validate
+from bson import ObjectId
+from marshmallow import RAISE, Schema, ValidationError, fields, pre_load, validate
 
 from schemas.codes import ErrorType, JobStatus, JobType, Priority
 from schemas.envelope import drop_none
@@ -128,15 +133,63 @@ class JobSchema(Schema):
     delivery = fields.Dict()
 
 
+#: `last_error.type` values are upper-case words (LPS's own and each source's): nothing else reaches a query.
+ERROR_TYPE_PATTERN = r"^[A-Z][A-Z0-9_]{0,63}$"
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_CURSOR_TEXT = re.compile(r"^(\d{1,15})\.([0-9a-f]{24})$")
+
+
+def encode_job_cursor(created_at: datetime, job_id: ObjectId) -> str:
+    """The listing's position after a job: its (created_at, _id), opaque to clients (URL-safe base64)."""
+    millis = (created_at.astimezone(UTC) - _EPOCH) // timedelta(milliseconds=1)
+    return base64.urlsafe_b64encode(f"{millis}.{job_id}".encode()).decode().rstrip("=")
+
+
+def decode_job_cursor(cursor: str) -> tuple[datetime, ObjectId]:
+    """(created_at, _id) of a cursor made by `encode_job_cursor`; ValueError for anything else."""
+    if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", cursor):
+        raise ValueError("not a cursor")
+    try:
+        text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("ascii")
+    except (binascii.Error, UnicodeDecodeError):
+        raise ValueError("not a cursor") from None
+    if not (match := _CURSOR_TEXT.fullmatch(text)):
+        raise ValueError("not a cursor")
+    return _EPOCH + timedelta(milliseconds=int(match[1])), ObjectId(match[2])
+
+
+class JobCursorField(fields.String):
+    """`cursor`: a `next_cursor` from an earlier page, decoded to (created_at, _id)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> tuple[datetime, ObjectId]:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            return decode_job_cursor(text)
+        except ValueError:
+            raise ValidationError("not a cursor from this listing (use next_cursor as given)") from None
+
+
 class JobListQuerySchema(StrictSchema):
     status = fields.String(validate=validate.OneOf([s.name for s in JobStatus]))
     job_type = fields.String(validate=validate.OneOf([t.name for t in JobType]))
     product_code = fields.String(validate=validate.Regexp(PRODUCT_CODE_PATTERN))
+    error_type = fields.String(
+        validate=validate.Regexp(ERROR_TYPE_PATTERN),
+        metadata={"description": "only jobs whose last_error.type is this (e.g. BLOCKED, DEAD_LETTER)"},
+    )
+    since = fields.AwareDateTime(
+        default_timezone=UTC,
+        metadata={"description": "only jobs created at or after this time (ISO 8601; UTC when no offset is given)"},
+    )
+    cursor = JobCursorField(metadata={"description": "next_cursor of the previous page: the page after it"})
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
 
 
 class JobListResponseSchema(EnvelopeSchema):
     jobs = fields.List(fields.Nested(JobSchema), required=True)
+    next_cursor = fields.String(
+        metadata={"description": "pass as `cursor` for the next page (same filters); absent on the last page"}
+    )
 
 
 class JobResponseSchema(EnvelopeSchema):

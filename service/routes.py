@@ -25,6 +25,7 @@ from schemas.api import (
     SearchRequestSchema,
     SearchResponseSchema,
     StatsResponseSchema,
+    encode_job_cursor,
     job_to_api,
 )
 from schemas.codes import ErrorType, JobType
@@ -91,17 +92,29 @@ async def post_search(request: web.Request) -> web.Response:
     return envelope_response(ErrorType.SUCCESS, jobs=[asdict(s) for s in submissions])
 
 
-@docs(tags=["jobs"], summary="Jobs, newest first, filtered by status, job_type and product_code", responses=_ERRORS)
+@docs(
+    tags=["jobs"],
+    summary="Jobs, newest first, filtered by status, job_type, product_code, error_type and since",
+    description="One page of at most `limit` jobs; `next_cursor` (absent on the last page) asks for the next.",
+    responses=_ERRORS,
+)
 @querystring_schema(JobListQuerySchema)
 @response_schema(JobListResponseSchema, 200)
 async def list_jobs(request: web.Request) -> web.Response:
+    # A repeated parameter is refused, not silently narrowed to its first value.
+    repeated = {key: ["given more than once"] for key in request.query if len(request.query.getall(key)) > 1}
     try:
+        if repeated:
+            raise ValidationError(repeated)
         query = JobListQuerySchema().load(request.query)
     except ValidationError as error:
         raise ApiError(ErrorType.INVALID_REQUEST_DATA, "invalid query", errors=error.messages) from None
-    limit = query.pop("limit")
-    jobs = await request.app[JOBS].newest(query, limit)
-    return envelope_response(ErrorType.SUCCESS, jobs=[job_to_api(job) for job in jobs])
+    limit, since, after = query.pop("limit"), query.pop("since", None), query.pop("cursor", None)
+    # One more than asked: whether a next page exists is known without an empty last page.
+    jobs = await request.app[JOBS].newest(query, limit + 1, since=since, after=after)
+    last = jobs[limit - 1] if len(jobs) > limit else None
+    next_cursor = encode_job_cursor(last["created_at"], last["_id"]) if last else None
+    return envelope_response(ErrorType.SUCCESS, jobs=[job_to_api(job) for job in jobs[:limit]], next_cursor=next_cursor)
 
 
 @docs(tags=["jobs"], summary="One job with its attempts, last error and result", responses=_ERRORS | _NOT_FOUND)
