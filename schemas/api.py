@@ -197,10 +197,12 @@ class JobResponseSchema(EnvelopeSchema):
 
 
 class QueueInfoSchema(Schema):
-    messages = fields.Integer()
+    messages = fields.Integer(metadata={"description": "messages ready for a worker (not those a worker holds)"})
     consumers = fields.Integer()
-    delayed = fields.Integer()
-    dead = fields.Integer()
+    delayed = fields.Integer(
+        metadata={"description": "jobs of this queue waiting for a retry's backoff (the `delayed` count)"}
+    )
+    dead = fields.Integer(metadata={"description": "dead letters in the queue's .XQ"})
 
 
 class StatsResponseSchema(EnvelopeSchema):
@@ -215,6 +217,14 @@ class StatsResponseSchema(EnvelopeSchema):
     )
     counted_until = fields.DateTime(metadata={"description": "DONE and DEAD include every job that ended before"})
     by_type = fields.Dict(keys=fields.String(), values=fields.Dict(), required=True)
+    delayed = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        metadata={
+            "description": "by job type: PENDING jobs whose run_after is ahead (retries waiting out their backoff), "
+            "counted in MongoDB; RabbitMQ's count of a .DQ misses them, as workers hold delayed messages unacked"
+        },
+    )
     queues = fields.Dict(keys=fields.String(), values=fields.Nested(QueueInfoSchema))
     reconciler = fields.Dict(
         keys=fields.String(), values=fields.Integer(), metadata={"description": "what reconcilers did, by action"}

@@ -185,6 +185,7 @@ async def compute_stats(app: web.Application) -> dict[str, Any]:
     body: dict[str, Any] = {
         "stats": counts.by_status,
         "by_type": counts.by_type,
+        "delayed": counts.delayed,
         "counted_until": counts.ended_counted_until,
         "reconciler": await app[RECONCILER_LOG].totals(),
     }
@@ -196,7 +197,10 @@ async def compute_stats(app: web.Application) -> dict[str, Any]:
         log.warning("RabbitMQ unreachable while reading queue stats")
         body["message"] = "RabbitMQ unreachable: queues unknown"
         return body
-    body["queues"] = {short: asdict(info[name]) for short, name in queue_names.items()}
+    # A queue's `delayed` is its job type's delayed count: RabbitMQ's count of `.DQ` misses the messages workers hold.
+    body["queues"] = {
+        short: asdict(info[name]) | {"delayed": counts.delayed[short.upper()]} for short, name in queue_names.items()
+    }
     return body
 
 
