@@ -1,7 +1,5 @@
 """Marshmallow schemas of the HTTP API: request validation and the OpenAPI document."""
 
-import base64
-import binascii
 import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -136,26 +134,23 @@ class JobSchema(Schema):
 #: `last_error.type` values are upper-case words (LPS's own and each source's): nothing else reaches a query.
 ERROR_TYPE_PATTERN = r"^[A-Z][A-Z0-9_]{0,63}$"
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_CURSOR_TEXT = re.compile(r"^(\d{1,15})\.([0-9a-f]{24})$")
+#: A listing cursor: milliseconds since 1970 of the last job's created_at, and its _id. At most 14 digits (before
+#: year 5138), so every string of this form is a position the store can take.
+JOB_CURSOR_PATTERN = r"^\d{1,14}-[0-9a-f]{24}$"
 
 
 def encode_job_cursor(created_at: datetime, job_id: ObjectId) -> str:
-    """The listing's position after a job: its (created_at, _id), opaque to clients (URL-safe base64)."""
+    """The listing's position after a job: its (created_at, _id). Clients pass it back as given."""
     millis = (created_at.astimezone(UTC) - _EPOCH) // timedelta(milliseconds=1)
-    return base64.urlsafe_b64encode(f"{millis}.{job_id}".encode()).decode().rstrip("=")
+    return f"{millis}-{job_id}"
 
 
 def decode_job_cursor(cursor: str) -> tuple[datetime, ObjectId]:
     """(created_at, _id) of a cursor made by `encode_job_cursor`; ValueError for anything else."""
-    if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", cursor):
+    if not re.fullmatch(JOB_CURSOR_PATTERN, cursor):
         raise ValueError("not a cursor")
-    try:
-        text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("ascii")
-    except (binascii.Error, UnicodeDecodeError):
-        raise ValueError("not a cursor") from None
-    if not (match := _CURSOR_TEXT.fullmatch(text)):
-        raise ValueError("not a cursor")
-    return _EPOCH + timedelta(milliseconds=int(match[1])), ObjectId(match[2])
+    millis, job_id = cursor.split("-")
+    return _EPOCH + timedelta(milliseconds=int(millis)), ObjectId(job_id)
 
 
 class JobCursorField(fields.String):
@@ -169,6 +164,18 @@ class JobCursorField(fields.String):
             raise ValidationError("not a cursor from this listing (use next_cursor as given)") from None
 
 
+class UtcDateTimeField(fields.AwareDateTime):
+    """An ISO 8601 instant (UTC when it names no offset), loaded as UTC. One that UTC would put before year 1 or
+    after 9999 is the earliest or latest instant there is: as a lower bound it means "all" or "none" all the same."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> datetime:
+        moment = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            return moment.astimezone(UTC)
+        except OverflowError:
+            return (datetime.min if moment.year == 1 else datetime.max).replace(tzinfo=UTC)
+
+
 class JobListQuerySchema(StrictSchema):
     status = fields.String(validate=validate.OneOf([s.name for s in JobStatus]))
     job_type = fields.String(validate=validate.OneOf([t.name for t in JobType]))
@@ -177,11 +184,17 @@ class JobListQuerySchema(StrictSchema):
         validate=validate.Regexp(ERROR_TYPE_PATTERN),
         metadata={"description": "only jobs whose last_error.type is this (e.g. BLOCKED, DEAD_LETTER)"},
     )
-    since = fields.AwareDateTime(
+    since = UtcDateTimeField(
         default_timezone=UTC,
         metadata={"description": "only jobs created at or after this time (ISO 8601; UTC when no offset is given)"},
     )
-    cursor = JobCursorField(metadata={"description": "next_cursor of the previous page: the page after it"})
+    cursor = JobCursorField(
+        # The pattern is checked by the field itself (it loads the cursor as (created_at, _id)); here for the docs.
+        metadata={
+            "description": "next_cursor of the previous page, as given: the page after it",
+            "pattern": JOB_CURSOR_PATTERN,
+        },
+    )
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
 
 

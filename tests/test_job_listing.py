@@ -94,7 +94,8 @@ async def test_error_type_and_since_filter_the_listing_and_its_pages(client: Tes
     ("params", "field"),
     [
         ({"cursor": "not-a-cursor"}, "cursor"),
-        ({"cursor": "eyIkbmUiOiAxfQ"}, "cursor"),  # base64 of {"$ne": 1}
+        ({"cursor": "1-" + "0" * 23}, "cursor"),
+        ({"cursor": "123456789012345-" + "0" * 24}, "cursor"),  # past what a date can be
         ({"cursor": "$ne"}, "cursor"),
         ({"error_type": '{"$ne": null}'}, "error_type"),
         ({"error_type": "blocked"}, "error_type"),
@@ -141,3 +142,10 @@ async def test_start_up_rebuilds_a_listing_index_left_by_an_older_version(settin
     assert [key for key, _ in indexes["created_at_desc"]["key"]] == ["created_at", "_id"]
     assert [key for key, _ in indexes["status_created_at"]["key"]] == ["status", "created_at", "_id"]
     assert [key for key, _ in indexes["product_created_at"]["key"]] == ["product_code", "created_at", "_id"]
+
+
+async def test_a_since_beyond_what_utc_can_hold_is_the_first_or_last_instant(client: TestClient, settings: Settings):
+    await store(settings, [job("ANY", T0)])
+
+    assert await pages(client, since="0001-01-01T00:00:00+01:00") == [["ANY"]]
+    assert await pages(client, since="9999-12-31T23:59:59-05:00") == [[]]
