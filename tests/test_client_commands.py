@@ -437,3 +437,14 @@ async def test_a_done_searchs_delivery_is_its_own_outbox_job_not_an_older_one(ai
     assert delivery is not None
     assert (delivery["source_job_id"], delivery["status"]) == (str(search["_id"]), "DONE")
     assert none_for_dead is None
+
+
+async def test_a_rate_limited_gateway_is_waited_for_not_given_up_on(aiohttp_server, settings: Settings):
+    # One request per second, no burst: re-driving three jobs needs several 429s waited out.
+    server = await aiohttp_server(create_app(settings.with_overrides(rate_limit_per_second=1.0, rate_limit_burst=1)))
+    await store(settings, [dead_job(f"RL-{i}", T0 + timedelta(seconds=i)) for i in range(3)])
+
+    ran = await lps("retry", "--dead", gateway=str(server.make_url("")))
+
+    assert ran.code == 0, ran
+    assert ran.stdout.splitlines()[-1] == "3 DEAD job(s) matched: 3 re-driven, 0 refused"

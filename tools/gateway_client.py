@@ -8,6 +8,7 @@ exit status it calls for.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import csv
 import io
 import json
@@ -50,6 +51,10 @@ CALL_TIMEOUT = aiohttp.ClientTimeout(total=120, sock_connect=10)
 #: How much earlier than its search's end a delivery job may say it was created (clocks of two hosts).
 DELIVERY_CLOCK_SLACK = timedelta(minutes=10)
 
+#: Calls made of one request the gateway rate-limits (429), and the longest wait between them, seconds.
+RATE_LIMITED_TRIES = 5
+MAX_RETRY_AFTER = 30.0
+
 #: Exit statuses of the client commands.
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_TIMED_OUT = 0, 1, 2, 3
 
@@ -71,6 +76,8 @@ class GatewayError(CliError):
 
     def __init__(self, method: str, path: str, status: int, body: Mapping[str, Any]) -> None:
         self.status = status
+        #: Seconds the gateway asked to wait (429's Retry-After).
+        self.retry_after: float | None = None
         self.result = body.get("result")
         self.message = str(body.get("message") or "")
         self.errors = body.get("errors")
@@ -116,10 +123,23 @@ class GatewayClient:
         await self._session.close()
 
     async def _call(self, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
+        """One API call; a rate-limited one (429) is sent again when `Retry-After` says, a few times."""
+        for _ in range(RATE_LIMITED_TRIES - 1):
+            try:
+                return await self._call_once(method, path, **kwargs)
+            except GatewayError as refused:
+                if refused.status != 429:
+                    raise
+                await asyncio.sleep(min(refused.retry_after or 1.0, MAX_RETRY_AFTER))
+        return await self._call_once(method, path, **kwargs)
+
+    async def _call_once(self, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
         assert self._session is not None
+        retry_after: str | None = None
         try:
             async with self._session.request(method, path, **kwargs) as response:
                 status = response.status
+                retry_after = response.headers.get("Retry-After")
                 text = await response.text()
         except (aiohttp.ClientError, OSError) as failed:
             reason = str(failed) or type(failed).__name__
@@ -133,7 +153,11 @@ class GatewayClient:
         if not isinstance(body, dict) or "result" not in body:
             raise CliError(f"{method} {path}: HTTP {status} from {self._base_url} is not an LPS gateway's answer")
         if body["result"] != 0:
-            raise GatewayError(method, path, status, body)
+            error = GatewayError(method, path, status, body)
+            if retry_after:
+                with contextlib.suppress(ValueError):  # an HTTP-date: the caller's own wait
+                    error.retry_after = float(retry_after)
+            raise error
         return body
 
     async def submit(self, products: Sequence[dict[str, Any]], priority: str | None) -> list[dict[str, Any]]:
