@@ -547,12 +547,14 @@ def format_rows(rows: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> st
     """A plain aligned table: numbers right, text left, `-` for nothing, yes/no for booleans."""
     cells = [[_cell(row.get(column)) for column in columns] for row in rows]
     widths = [max([len(column), *(len(line[index]) for line in cells)]) for index, column in enumerate(columns)]
+
+    def is_number(value: Any) -> bool:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+
+    # Right-aligned: a column of numbers (and gaps), not one of gaps only.
     numeric = [
-        all(
-            (isinstance(row.get(column), int | float) and not isinstance(row.get(column), bool))
-            or row.get(column) is None
-            for row in rows
-        )
+        any(is_number(row.get(column)) for row in rows)
+        and all(is_number(row.get(column)) or row.get(column) is None for row in rows)
         for column in columns
     ]
 
