@@ -102,7 +102,7 @@ class Reconciler:
             now,
         )
         counts |= await self._recover_expired_leases(now - grace, now)
-        counts["dead_lettered"] = await self._dead_letters_to_dead_jobs(now)
+        counts |= await self._dead_letters_to_dead_jobs(now)
         if settings.outbox_url:
             counts["outbox_created"] = await self._create_missing_outboxes(now, finished_before=now - grace)
         await self._journal.add(counts, now)
@@ -170,37 +170,40 @@ class Reconciler:
             await self._publish_taken(taken, now)
         return counts
 
-    async def _dead_letters_to_dead_jobs(self, now: datetime) -> int:
-        killed = 0
+    async def _dead_letters_to_dead_jobs(self, now: datetime) -> Counter[str]:
+        """Empty the `.XQ` queues; every dead letter taken is counted by what became of it."""
+        counts: Counter[str] = Counter()
         for job_type in JobType:
             queue = xq_name(self._settings.job(job_type).queue)
             taken = await self._publisher.take(queue, self._settings.reconcile_batch)
             for _, body in taken:
-                killed += await self._bury(queue, body, now)
+                counts[await self._bury(queue, body, now)] += 1
             if taken:
                 await self._publisher.ack(tag for tag, _ in taken)
-        return killed
+        return counts
 
-    async def _bury(self, queue: str, body: bytes, now: datetime) -> int:
+    async def _bury(self, queue: str, body: bytes, now: datetime) -> str:
+        """Record one dead letter; what became of it: `dead_lettered` (its job is now DEAD), `dead_letters_kept`
+        (no job to record it on: kept in `dead_letters`) or `dead_letters_of_ended_jobs` (its job had ended)."""
         try:
             message = dramatiq.Message.decode(body)
         except DecodeError:
             await self._journal.keep_dead_letter(queue=queue, body=body, reason="undecodable", now=now)
             log.error("undecodable dead letter in %s kept in dead_letters", queue)
-            return 0
+            return "dead_letters_kept"
         if message.actor_name not in self._actor_names:
             # Not an LPS job message (a stray publish): kept for a person, and no job is touched.
             await self._journal.keep_dead_letter(queue=queue, body=body, reason="unknown actor", now=now)
             log.error("dead letter for unknown actor %r in %s kept in dead_letters", message.actor_name, queue)
-            return 0
+            return "dead_letters_kept"
         job_id = parse_job_id(message.args[0] if message.args else "")
         if job_id is None:
             await self._journal.keep_dead_letter(queue=queue, body=body, reason="no job id", now=now)
-            return 0
+            return "dead_letters_kept"
         if await self._jobs.kill_dead_lettered(job_id, now=now, queue=queue):
             log.error("job %s DEAD: its message was dead-lettered", job_id, extra=job_extra(job_id, message.message_id))
-            return 1
-        return 0  # already DEAD or DONE: the job document recorded its end
+            return "dead_lettered"
+        return "dead_letters_of_ended_jobs"  # already DEAD or DONE: the job document recorded its end
 
     async def _create_missing_outboxes(self, now: datetime, *, finished_before: datetime) -> int:
         """Walk the DONE searches forward from the kept cursor; give each one without a delivery job its own.

@@ -16,7 +16,7 @@ import dramatiq
 import pika
 import pika.exceptions
 from dramatiq.brokers.rabbitmq import RabbitmqBroker
-from dramatiq.common import dq_name, xq_name
+from dramatiq.common import xq_name
 from dramatiq.errors import BrokerConnectionError
 from dramatiq.middleware import Middleware
 
@@ -148,9 +148,14 @@ def job_message(settings: Settings, job_type: JobType, job_id: str, broker_prior
 
 @dataclass(frozen=True, slots=True)
 class QueueInfo:
+    """What RabbitMQ itself knows of a queue. Not how many retries wait in its `.DQ`: a worker takes a delayed
+    message at once and holds it unacknowledged until it is due, so the `.DQ`'s message count misses it (the
+    job store's PENDING jobs with `run_after` ahead are the true figure: infra/job_counts.py)."""
+
+    #: Messages ready for a consumer (not those a worker already holds).
     messages: int
     consumers: int
-    delayed: int
+    #: Messages in the `.XQ` dead-letter queue (nobody consumes it but the reconciler).
     dead: int
 
 
@@ -199,12 +204,10 @@ class Publisher:
         info: dict[str, QueueInfo] = {}
         for name in queue_names:
             main = self._passive_declare(name)
-            delayed = self._passive_declare(dq_name(name))
             dead = self._passive_declare(xq_name(name))
             info[name] = QueueInfo(
                 messages=main.message_count if main else 0,
                 consumers=main.consumer_count if main else 0,
-                delayed=delayed.message_count if delayed else 0,
                 dead=dead.message_count if dead else 0,
             )
         return info

@@ -1,7 +1,8 @@
 """Job counts per type and status whose cost does not grow with history.
 
 - PENDING and RUNNING are counted live, by the `status` prefix of `status_job_type_finished_at`: that is the
-  active set, bounded by the work in hand, not by how many jobs were ever stored.
+  active set, bounded by the work in hand, not by how many jobs were ever stored. So are the delayed ones
+  (PENDING with `run_after` ahead: retries waiting out their backoff).
 - DONE and DEAD are running totals of jobs that *ended* so, kept in the `job_counts` collection. Whoever asks
   for the counts (the gateway's stats and /metrics) first brings them up to date: a cursor walks the jobs that
   ended since the last walk, in (finished_at, _id) order over the retention index, at most `catch_up_limit`
@@ -42,6 +43,10 @@ class Counts:
     ended_counted_until: datetime
     #: True when more ended jobs were waiting than one call counts: the next calls catch up.
     catching_up: bool
+    #: {job_type: n}: PENDING jobs whose run_after is still ahead (a retry waiting out its backoff). Counted here,
+    #: not from the `.DQ` queue: a worker holds a delayed message unacknowledged until it is due, so RabbitMQ's
+    #: message count of `.DQ` leaves it out.
+    delayed: dict[str, int]
 
     @property
     def by_status(self) -> dict[str, int]:
@@ -59,16 +64,21 @@ class JobCounts:
 
     async def current(self) -> Counts:
         by_type = {job_type.name: {status.name: 0 for status in JobStatus} for job_type in JobType}
+        delayed: dict[str, int] = {}
+        now = utcnow()
         for job_type in JobType:
             for status in ACTIVE:
                 by_type[job_type.name][status.name] = await self._jobs_read.count_documents(
                     {"status": status.name, "job_type": job_type.name}
                 )
+            delayed[job_type.name] = await self._jobs_read.count_documents(
+                {"status": JobStatus.PENDING.name, "job_type": job_type.name, "run_after": {"$gt": now}}
+            )
         totals, catching_up = await self._catch_up()
         for job_type in JobType:
             for status in ENDED:
                 by_type[job_type.name][status.name] = int(totals.get(f"{job_type.name}_{status.name}", 0))
-        return Counts(by_type, totals.get("finished_at", _EPOCH[0]), catching_up)
+        return Counts(by_type, totals.get("finished_at", _EPOCH[0]), catching_up, delayed)
 
     async def _catch_up(self) -> tuple[dict[str, Any], bool]:
         """Add the jobs that ended since the cursor to the totals; the totals as they then stand."""

@@ -21,6 +21,13 @@ from infra.mongo import MainDatabase
 from schemas.codes import AttemptOutcome, JobErrorType, JobStatus, JobType
 
 DUPLICATE_KEY = 11000
+#: The job listing's equality filters: API name -> document field.
+LISTING_FILTERS = {
+    "status": "status",
+    "job_type": "job_type",
+    "product_code": "product_code",
+    "error_type": "last_error.type",
+}
 #: How often an insert is retried for products whose active job ended between the insert and the lookup.
 _DUPLICATE_RACE_ROUNDS = 3
 
@@ -153,9 +160,30 @@ class JobRepository:
     async def get(self, job_id: ObjectId) -> dict[str, Any] | None:
         return await self._jobs_stale_ok.find_one({"_id": job_id})
 
-    async def newest(self, filters: dict[str, str], limit: int) -> list[dict[str, Any]]:
-        """Newest first, by equality on status / job_type / product_code (values already validated)."""
-        cursor = self._jobs_stale_ok.find(filters).sort("created_at", -1).limit(limit)
+    async def newest(
+        self,
+        filters: dict[str, str],
+        limit: int,
+        *,
+        since: datetime | None = None,
+        after: tuple[datetime, ObjectId] | None = None,
+    ) -> list[dict[str, Any]]:
+        """Newest first by (created_at, _id), by equality on status / job_type / product_code / error_type
+        (values already validated), created at or after `since`, and after the position `after` of an earlier
+        page. Served by `created_at_desc`, `status_created_at` or `product_created_at`, which end in `_id`: the
+        order comes from the index, and a page reads its own jobs plus at most the ties of its cursor."""
+        query: dict[str, Any] = {LISTING_FILTERS[name]: value for name, value in filters.items()}
+        created: dict[str, datetime] = {}
+        if since is not None:
+            created["$gte"] = since
+        if after is not None:
+            created_at, last_id = after
+            created["$lte"] = created_at
+            # One range in index order; only the cursor's ties that came before it are skipped.
+            query["$nor"] = [{"created_at": created_at, "_id": {"$gte": last_id}}]
+        if created:
+            query["created_at"] = created
+        cursor = self._jobs_stale_ok.find(query).sort([("created_at", -1), ("_id", -1)]).limit(limit)
         return await cursor.to_list()
 
     # The status machine (the whole map, and who moves a job out of each status: infra/lifecycle.py). Each

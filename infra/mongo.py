@@ -117,10 +117,23 @@ def job_indexes() -> list[IndexModel]:
             [("status", ASCENDING), ("job_type", ASCENDING), ("finished_at", DESCENDING)],
             name=JOBS_BY_STATUS_TYPE_FINISHED,
         ),
-        IndexModel([("created_at", DESCENDING)], name=JOBS_BY_CREATED_AT),
-        # The job listing, newest first, filtered by status or by product: the filter and the order in one index.
-        IndexModel([("status", ASCENDING), ("created_at", DESCENDING)], name=JOBS_BY_STATUS_CREATED_AT),
-        IndexModel([("product_code", ASCENDING), ("created_at", DESCENDING)], name=JOBS_BY_PRODUCT_CREATED_AT),
+        *listing_indexes(),
+    ]
+
+
+def listing_indexes() -> list[IndexModel]:
+    """The job listing, newest first by (created_at, _id), unfiltered or filtered by status or by product: the
+    filter and the order in one index. `_id` breaks the ties of a batch (one `created_at` for all its jobs), so
+    a page's cursor is a position in the index."""
+    return [
+        IndexModel([("created_at", DESCENDING), ("_id", DESCENDING)], name=JOBS_BY_CREATED_AT),
+        IndexModel(
+            [("status", ASCENDING), ("created_at", DESCENDING), ("_id", DESCENDING)], name=JOBS_BY_STATUS_CREATED_AT
+        ),
+        IndexModel(
+            [("product_code", ASCENDING), ("created_at", DESCENDING), ("_id", DESCENDING)],
+            name=JOBS_BY_PRODUCT_CREATED_AT,
+        ),
     ]
 
 
@@ -163,9 +176,27 @@ async def _ensure_ttl(database: AsyncDatabase, collection: str, model: IndexMode
             await database[collection].create_indexes([model])
 
 
+async def _ensure_rebuilt(collection: AsyncCollection, models: list[IndexModel]) -> None:
+    """Create indexes; one that exists under its name with other keys (an older version) is dropped and built
+    again. Only for plain indexes: they hold no constraint, so nothing is allowed meanwhile that should not be."""
+    try:
+        await collection.create_indexes(models)
+    except OperationFailure as conflict:
+        if conflict.code not in _INDEX_CONFLICTS:
+            raise
+        existing = await collection.index_information()
+        for model in models:
+            name = model.document["name"]
+            if name in existing and dict(existing[name]["key"]) != dict(model.document["key"]):
+                await collection.drop_index(name)
+        await collection.create_indexes(models)
+
+
 async def ensure_indexes(db: MainDatabase, settings: Settings) -> None:
     """Idempotent: creating an index that exists with the same options is a no-op."""
-    await db.jobs().create_indexes(job_indexes())
+    listing = {model.document["name"] for model in listing_indexes()}
+    await db.jobs().create_indexes([model for model in job_indexes() if model.document["name"] not in listing])
+    await _ensure_rebuilt(db.jobs(), listing_indexes())
     await _ensure_ttl(db.write, JOBS, retention_index(settings.retention_days))
     await db.write[PRICE_HISTORY].create_indexes(price_history_indexes())
     await _ensure_ttl(db.write, PRICE_HISTORY, price_history_retention_index(settings.price_history_days))

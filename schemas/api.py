@@ -1,7 +1,10 @@
 """Marshmallow schemas of the HTTP API: request validation and the OpenAPI document."""
 
+import re
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from bson import ObjectId
 from marshmallow import RAISE, Schema, ValidationError, fields, pre_load, validate
 
 from schemas.codes import ErrorType, JobStatus, JobType, Priority
@@ -200,15 +203,78 @@ class JobSchema(Schema):
     deferred = fields.Dict(metadata={"description": "while PENDING after a deferral: its sources, why, until when"})
 
 
+#: `last_error.type` values are upper-case words (LPS's own and each source's): nothing else reaches a query.
+ERROR_TYPE_PATTERN = r"^[A-Z][A-Z0-9_]{0,63}$"
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+#: A listing cursor: milliseconds since 1970 of the last job's created_at, and its _id. At most 14 digits (before
+#: year 5138), so every string of this form is a position the store can take.
+JOB_CURSOR_PATTERN = r"^\d{1,14}-[0-9a-f]{24}$"
+
+
+def encode_job_cursor(created_at: datetime, job_id: ObjectId) -> str:
+    """The listing's position after a job: its (created_at, _id). Clients pass it back as given."""
+    millis = (created_at.astimezone(UTC) - _EPOCH) // timedelta(milliseconds=1)
+    return f"{millis}-{job_id}"
+
+
+def decode_job_cursor(cursor: str) -> tuple[datetime, ObjectId]:
+    """(created_at, _id) of a cursor made by `encode_job_cursor`; ValueError for anything else."""
+    if not re.fullmatch(JOB_CURSOR_PATTERN, cursor):
+        raise ValueError("not a cursor")
+    millis, job_id = cursor.split("-")
+    return _EPOCH + timedelta(milliseconds=int(millis)), ObjectId(job_id)
+
+
+class JobCursorField(fields.String):
+    """`cursor`: a `next_cursor` from an earlier page, decoded to (created_at, _id)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> tuple[datetime, ObjectId]:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            return decode_job_cursor(text)
+        except ValueError:
+            raise ValidationError("not a cursor from this listing (use next_cursor as given)") from None
+
+
+class UtcDateTimeField(fields.AwareDateTime):
+    """An ISO 8601 instant (UTC when it names no offset), loaded as UTC. One that UTC would put before year 1 or
+    after 9999 is the earliest or latest instant there is: as a lower bound it means "all" or "none" all the same."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> datetime:
+        moment = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            return moment.astimezone(UTC)
+        except OverflowError:
+            return (datetime.min if moment.year == 1 else datetime.max).replace(tzinfo=UTC)
+
+
 class JobListQuerySchema(StrictSchema):
     status = Text(validate=validate.OneOf([s.name for s in JobStatus]))
     job_type = Text(validate=validate.OneOf([t.name for t in JobType]))
     product_code = Text(validate=FullMatch(PRODUCT_CODE_PATTERN))
+    error_type = Text(
+        validate=FullMatch(ERROR_TYPE_PATTERN),
+        metadata={"description": "only jobs whose last_error.type is this (e.g. BLOCKED, DEAD_LETTER)"},
+    )
+    since = UtcDateTimeField(
+        default_timezone=UTC,
+        metadata={"description": "only jobs created at or after this time (ISO 8601; UTC when no offset is given)"},
+    )
+    cursor = JobCursorField(
+        # The pattern is checked by the field itself (it loads the cursor as (created_at, _id)); here for the docs.
+        metadata={
+            "description": "next_cursor of the previous page, as given: the page after it",
+            "pattern": JOB_CURSOR_PATTERN,
+        },
+    )
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
 
 
 class JobListResponseSchema(EnvelopeSchema):
     jobs = fields.List(fields.Nested(JobSchema), required=True)
+    next_cursor = fields.String(
+        metadata={"description": "pass as `cursor` for the next page (same filters); absent on the last page"}
+    )
 
 
 class JobResponseSchema(EnvelopeSchema):
@@ -216,10 +282,12 @@ class JobResponseSchema(EnvelopeSchema):
 
 
 class QueueInfoSchema(Schema):
-    messages = fields.Integer()
+    messages = fields.Integer(metadata={"description": "messages ready for a worker (not those a worker holds)"})
     consumers = fields.Integer()
-    delayed = fields.Integer()
-    dead = fields.Integer()
+    delayed = fields.Integer(
+        metadata={"description": "jobs of this queue waiting for a retry's backoff (the `delayed` count)"}
+    )
+    dead = fields.Integer(metadata={"description": "dead letters in the queue's .XQ"})
 
 
 class BreakerStatsSchema(Schema):
@@ -256,6 +324,14 @@ class StatsResponseSchema(EnvelopeSchema):
     )
     counted_until = fields.DateTime(metadata={"description": "DONE and DEAD include every job that ended before"})
     by_type = fields.Dict(keys=fields.String(), values=fields.Dict(), required=True)
+    delayed = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        metadata={
+            "description": "by job type: PENDING jobs whose run_after is ahead (retries waiting out their backoff), "
+            "counted in MongoDB; RabbitMQ's count of a .DQ misses them, as workers hold delayed messages unacked"
+        },
+    )
     queues = fields.Dict(keys=fields.String(), values=fields.Nested(QueueInfoSchema))
     reconciler = fields.Dict(
         keys=fields.String(), values=fields.Integer(), metadata={"description": "what reconcilers did, by action"}

@@ -29,6 +29,7 @@ from schemas.api import (
     SearchRequestSchema,
     SearchResponseSchema,
     StatsResponseSchema,
+    encode_job_cursor,
     job_to_api,
     printable,
 )
@@ -168,21 +169,29 @@ async def post_search(request: web.Request) -> web.Response:
 
 @docs(
     tags=["jobs"],
-    summary="Jobs, newest first, filtered by status, job_type and product_code",
+    summary="Jobs, newest first, filtered by status, job_type, product_code, error_type and since",
+    description="One page of at most `limit` jobs; `next_cursor` (absent on the last page) asks for the next.",
     responses=_ERRORS,
     security=_KEYED,
 )
 @querystring_schema(JobListQuerySchema)
 @response_schema(JobListResponseSchema, 200)
 async def list_jobs(request: web.Request) -> web.Response:
+    # A repeated parameter is refused, not silently narrowed to its first value.
+    repeated = {key: ["given more than once"] for key in request.query if len(request.query.getall(key)) > 1}
     try:
+        if repeated:
+            raise ValidationError(repeated)
         query = JobListQuerySchema().load(request.query)
     except ValidationError as error:
         raise ApiError(ErrorType.INVALID_REQUEST_DATA, "invalid query", errors=error.messages) from None
-    limit = query.pop("limit")
+    limit, since, after = query.pop("limit"), query.pop("since", None), query.pop("cursor", None)
+    # One more than asked: whether a next page exists is known without an empty last page.
     with deadline(request.app[SETTINGS]):
-        jobs = await request.app[JOBS].newest(query, limit)
-    return envelope_response(ErrorType.SUCCESS, jobs=[job_to_api(job) for job in jobs])
+        jobs = await request.app[JOBS].newest(query, limit + 1, since=since, after=after)
+    last = jobs[limit - 1] if len(jobs) > limit else None
+    next_cursor = encode_job_cursor(last["created_at"], last["_id"]) if last else None
+    return envelope_response(ErrorType.SUCCESS, jobs=[job_to_api(job) for job in jobs[:limit]], next_cursor=next_cursor)
 
 
 @docs(
@@ -265,6 +274,7 @@ async def compute_stats(app: web.Application) -> dict[str, Any]:
     body: dict[str, Any] = {
         "stats": counts.by_status,
         "by_type": counts.by_type,
+        "delayed": counts.delayed,
         "counted_until": counts.ended_counted_until,
         "reconciler": await app[RECONCILER_LOG].totals(),
     }
@@ -277,7 +287,10 @@ async def compute_stats(app: web.Application) -> dict[str, Any]:
         log.warning("RabbitMQ unreachable while reading queue stats")
         body["message"] = "RabbitMQ unreachable: queues unknown"
         return body
-    body["queues"] = {short: asdict(info[name]) for short, name in queue_names.items()}
+    # A queue's `delayed` is its job type's delayed count: RabbitMQ's count of `.DQ` misses the messages workers hold.
+    body["queues"] = {
+        short: asdict(info[name]) | {"delayed": counts.delayed[short.upper()]} for short, name in queue_names.items()
+    }
     return body
 
 

@@ -76,8 +76,12 @@ async def test_lps_submit_enqueues_a_csv_waits_and_writes_the_results(
         )  # fmt: skip
         stdout, stderr = await asyncio.wait_for(done.communicate(), timeout=120)
 
-    assert done.returncode == 0, stderr.decode()
+    # One job is DEAD: the exit status says not every job is DONE and complete.
+    assert done.returncode == 1, stderr.decode()
     assert "3/3 ended" in stderr.decode()
+    assert stderr.decode().strip().splitlines()[-1] == (
+        "lps: not every product is DONE and complete: 3 job(s): DONE 2 (FOUND 2), DEAD 1 (INVALID_PRODUCT 1)"
+    )
     rows = list(csv.DictReader(out.open(encoding="utf-8")))
     expected = []
     for keyword in keywords[:2]:
@@ -90,5 +94,5 @@ async def test_lps_submit_enqueues_a_csv_waits_and_writes_the_results(
     ]
     assert [row["lowest_price"] for row in rows[:2]] == expected
     assert [row["source"] for row in rows[:2]] == ["static", "static"]
-    assert rows[2]["outcome"] == "INVALID_PRODUCT"
+    assert (rows[2]["outcome"], rows[2]["error_type"]) == ("", "INVALID_PRODUCT")
     assert "CLI-0" in stdout.decode()

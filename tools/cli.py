@@ -9,7 +9,7 @@ import logging
 import os
 import sys
 from collections.abc import Awaitable, Callable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from infra.settings import JobSpec, Settings, SettingsError
 from schemas.codes import JobType
@@ -226,45 +226,138 @@ def _client(args: argparse.Namespace) -> GatewayClient:
 
 
 def _run_client(work: Callable[[GatewayClient], Awaitable[int]], args: argparse.Namespace) -> int:
-    from tools.gateway_client import GatewayError
+    """Run `work` with a client of the gateway; its failures (CliError) reach `main`, which prints one line."""
 
     async def run() -> int:
         async with _client(args) as client:
             return await work(client)
 
-    try:
-        return asyncio.run(run())
-    except (GatewayError, OSError) as failed:
-        print(f"lps: {failed}", file=sys.stderr)
-        return 1
+    return asyncio.run(run())
+
+
+def _say(message: str) -> None:
+    print(f"lps: {message}", file=sys.stderr, flush=True)
 
 
 def cmd_submit(args: argparse.Namespace) -> int:
-    """Enqueue a CSV or JSON file of products, wait for every job, print (and save) the results."""
+    """Enqueue a CSV or JSON file of products, wait for every job, print (and save) the results.
+
+    Exit status: 0 when every product's job is DONE and complete; 1 when one is not (or a row was skipped);
+    2 for an unusable file or invalid rows; 3 when --timeout ran out first.
+    """
     from pathlib import Path
 
-    from tools.gateway_client import RESULT_COLUMNS, format_rows, read_products, submit_and_wait, write_results
+    from tools.gateway_client import (
+        EXIT_FAILED,
+        EXIT_OK,
+        EXIT_TIMED_OUT,
+        RESULT_COLUMNS,
+        UsageError,
+        format_rows,
+        read_products,
+        result_row,
+        run_submission,
+        succeeded,
+        summarize,
+        write_results,
+    )
 
-    products = read_products(Path(args.file))
+    path = Path(args.file)
+    out = Path(args.out) if args.out else None
+    if out is not None and (out.suffix.lower() not in (".csv", ".json") or not out.parent.is_dir()):
+        raise UsageError(f"--out {out}: give a .csv or .json file in an existing directory")
+    if args.batch < 1:
+        raise UsageError(f"--batch {args.batch}: give at least 1")
+    rows = read_products(path)
+    invalid = [row for row in rows if row.errors]
+    for row in invalid:
+        _say(f"{path}: {row.where}: {'; '.join(row.errors)}")
+    valid = [row for row in rows if not row.errors]
+    if invalid and not args.skip_invalid:
+        raise UsageError(
+            f"{path}: {len(invalid)} of {len(rows)} product(s) invalid, nothing submitted "
+            f"(--skip-invalid submits the other {len(valid)})"
+        )
+    if not valid:
+        raise UsageError(f"{path}: no valid product to submit")
+    if invalid:
+        _say(f"skipping {len(invalid)} invalid product(s), submitting {len(valid)}")
 
     async def work(client: GatewayClient) -> int:
-        rows = await submit_and_wait(client, products, batch=args.batch, priority=args.priority, within=args.timeout)
-        print(format_rows(rows, RESULT_COLUMNS))
-        if args.out:
-            write_results(rows, Path(args.out))
-        return 0 if all(row["status"] in ("DONE", "DEAD") for row in rows) else 1
+        done = await run_submission(
+            client,
+            valid,
+            batch=args.batch,
+            priority=args.priority,
+            within=args.timeout,
+            skip_invalid=args.skip_invalid,
+        )
+        for row in done.refused:
+            _say(f"{path}: {row.where}: refused by the gateway: {'; '.join(row.errors)}")
+        if done.refused and not args.skip_invalid:
+            raise UsageError(
+                f"{path}: the gateway refused {len(done.refused)} product(s); stopped after enqueueing "
+                f"{len(done.submitted)} (those run on; --skip-invalid submits the rest)"
+            )
+        skipped = [*invalid, *done.refused]
+        results = {id(row): result_row(job, done.deliveries.get(job["job_id"])) for row, job in done.submitted}
+        for row in skipped:
+            results[id(row)] = {
+                "product_code": row.product.get("product_code"),
+                "status": "SKIPPED",
+                "error_type": "INVALID_ROW",
+                "error_message": f"{row.where}: {'; '.join(row.errors)}",
+            }
+        table = [results[id(row)] for row in rows if id(row) in results]
+        print(format_rows(table, RESULT_COLUMNS), flush=True)
+        if out is not None:
+            write_results(table, out)
+        summary = summarize(done.jobs) + (f", {len(skipped)} product(s) skipped as invalid" if skipped else "")
+        if done.timed_out:
+            active = sum(job["status"] not in ("DONE", "DEAD") for job in done.jobs)
+            _say(f"timed out after {args.timeout:g} s with {active} job(s) not ended: {summary}")
+            return EXIT_TIMED_OUT
+        if skipped or not all(succeeded(job) for job in done.jobs):
+            _say(f"not every product is DONE and complete: {summary}")
+            return EXIT_FAILED
+        _say(f"every job DONE and complete: {summary}")
+        return EXIT_OK
 
     return _run_client(work, args)
 
 
+def _listing_filters(args: argparse.Namespace) -> dict[str, str | None]:
+    from tools.gateway_client import parse_since
+
+    return {
+        "job_type": args.type,
+        "product_code": args.product,
+        "error_type": args.error_type,
+        "since": parse_since(args.since) if args.since else None,
+    }
+
+
 def cmd_jobs(args: argparse.Namespace) -> int:
-    from tools.gateway_client import format_rows, result_row
+    from tools.gateway_client import UsageError, format_rows, result_row
+
+    if args.limit < 1:
+        raise UsageError(f"--limit {args.limit}: give at least 1")
+    filters = {**_listing_filters(args), "status": args.status}
 
     async def work(client: GatewayClient) -> int:
-        jobs = await client.jobs(status=args.status, product_code=args.product, job_type=args.type, limit=args.limit)
-        rows = [{"job_id": job["job_id"], "job_type": job["job_type"], "attempts": job.get("attempts"),
-                 "created_at": job.get("created_at", "")[:19], **result_row(job)} for job in jobs]  # fmt: skip
-        columns = ("job_id", "job_type", "product_code", "status", "attempts", "outcome", "lowest_price", "created_at")
+        rows = [
+            {
+                "job_type": job["job_type"],
+                "attempts": job.get("attempts"),
+                "created_at": (job.get("created_at") or "")[:19],
+                **result_row(job),
+            }
+            async for job in client.each_job(filters, limit=args.limit)
+        ]
+        columns = (
+            "job_id", "job_type", "product_code", "status", "attempts", "outcome", "lowest_price", "error_type",
+            "created_at",
+        )  # fmt: skip
         print(format_rows(rows, columns))
         return 0
 
@@ -274,28 +367,78 @@ def cmd_jobs(args: argparse.Namespace) -> int:
 def cmd_stats(args: argparse.Namespace) -> int:
     import json
 
+    from tools.gateway_client import format_stats
+
     async def work(client: GatewayClient) -> int:
         body = await client.stats()
         body.pop("result", None)
-        print(json.dumps(body, indent=2, ensure_ascii=False))
+        print(json.dumps(body, indent=2, ensure_ascii=False) if args.json else format_stats(body))
         return 0
 
     return _run_client(work, args)
+
+
+#: Why the gateway refuses a re-drive, by result code.
+REDRIVE_REFUSALS = {
+    11: "its product already has another active search job",
+    1501: "no longer DEAD",
+    1500: "no longer exists",
+}
 
 
 def cmd_retry(args: argparse.Namespace) -> int:
-    """Re-drive one DEAD job, or every DEAD job (--dead)."""
+    """Re-drive one DEAD job, or every DEAD job that matches the filters (--dead), page after page."""
+    from collections import Counter
 
-    async def work(client: GatewayClient) -> int:
-        ids = [job["job_id"] for job in await client.jobs(status="DEAD", limit=500)] if args.dead else [args.job_id]
-        for job_id in ids:
-            job = await client.retry(job_id)
-            print(f"{job['job_id']} {job['product_code']} {job['status']}")
-        if args.dead:
-            print(f"{len(ids)} DEAD job(s) re-driven")
-        return 0
+    from tools.gateway_client import EXIT_FAILED, EXIT_OK, GatewayError, UsageError
 
-    return _run_client(work, args)
+    options = {"--type": args.type, "--product": args.product, "--error-type": args.error_type}
+    filtered = [flag for flag, value in (options | {"--since": args.since, "--dry-run": args.dry_run}).items() if value]
+    if not args.dead and filtered:
+        raise UsageError(f"{', '.join(filtered)} only go with --dead (one job id is re-driven as it is)")
+    filters = _listing_filters(args) if args.dead else {}
+
+    async def one(client: GatewayClient) -> int:
+        job = await client.retry(args.job_id)
+        print(f"re-driven {job['job_id']} {job['product_code']} {job['status']}")
+        return EXIT_OK
+
+    async def every(client: GatewayClient) -> int:
+        matched, redriven, refused = 0, 0, Counter[str]()
+
+        def summary() -> str:
+            if args.dry_run:
+                return f"{matched} DEAD job(s) match; --dry-run: none re-driven"
+            why = ", ".join(f"{count} {reason}" for reason, count in refused.most_common())
+            return f"{matched} DEAD job(s) matched: {redriven} re-driven, {refused.total()} refused" + (
+                f" ({why})" if why else ""
+            )
+
+        try:
+            async for job in client.each_job(filters, status="DEAD"):
+                matched += 1
+                error_type = (job.get("last_error") or {}).get("type") or "-"
+                if args.dry_run:
+                    print(f"would re-drive {job['job_id']} {job['product_code']} {error_type}", flush=True)
+                    continue
+                try:
+                    await client.retry(job["job_id"])
+                except GatewayError as refusal:
+                    if refusal.status not in (404, 409):
+                        raise
+                    reason = REDRIVE_REFUSALS.get(refusal.result or 0, refusal.message)
+                    refused[reason] += 1
+                    print(f"refused {job['job_id']} {job['product_code']}: {reason}", flush=True)
+                    continue
+                redriven += 1
+                print(f"re-driven {job['job_id']} {job['product_code']} {error_type}", flush=True)
+        except BaseException:
+            print(f"stopped: {summary()}", flush=True)
+            raise
+        print(summary())
+        return EXIT_FAILED if refused else EXIT_OK
+
+    return _run_client(every if args.dead else one, args)
 
 
 def cmd_demo_shop(args: argparse.Namespace) -> int:
@@ -339,9 +482,18 @@ def _positive(text: str) -> float:
     return value
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage errors in one line (not argparse's usage block), exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="lps", description="LPS — Lowest Price Search")
-    parser.add_argument("--log-level", default="INFO")
+    parser = _Parser(prog="lps", description="LPS — Lowest Price Search")
+    parser.add_argument(
+        "--log-level", default="INFO", type=str.upper, choices=("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+    )
     commands = parser.add_subparsers(dest="command", required=True)
 
     dev = commands.add_parser("dev", help="the whole stack on this machine, one combined log; Ctrl-C stops all")
@@ -424,21 +576,32 @@ def build_parser() -> argparse.ArgumentParser:
     submit.add_argument("file", help="CSV (product_code,keyword[,model_no,target_price,sources]) or JSON")
     submit.add_argument("--priority", choices=("HIGH", "NORMAL", "LOW"))
     submit.add_argument("--batch", type=int, default=100, help="products per request (at most 1000)")
-    submit.add_argument("--timeout", type=float, default=1800, help="seconds to wait for the jobs to end")
+    submit.add_argument("--timeout", type=float, default=1800, help="seconds to wait for the jobs to end (exit 3)")
     submit.add_argument("--out", metavar="FILE", help="also write the results (.csv or .json)")
+    submit.add_argument(
+        "--skip-invalid", action="store_true", help="submit the valid products when some are invalid (listed)"
+    )
+
+    def listing_filters(command: argparse.ArgumentParser) -> None:
+        command.add_argument("--type", choices=("SEARCH", "OUTBOX"))
+        command.add_argument("--product", metavar="CODE", help="only this product_code")
+        command.add_argument("--error-type", metavar="TYPE", help="only jobs whose last_error.type is TYPE")
+        command.add_argument("--since", metavar="WHEN", help="only jobs created since: 30m, 6h, 2d or an ISO date/time")
 
     jobs = client_command("jobs", "list jobs, newest first", cmd_jobs)
     jobs.add_argument("--status", choices=("PENDING", "RUNNING", "DONE", "DEAD"))
-    jobs.add_argument("--product", metavar="CODE")
-    jobs.add_argument("--type", choices=("SEARCH", "OUTBOX"))
-    jobs.add_argument("--limit", type=int, default=50)
+    listing_filters(jobs)
+    jobs.add_argument("--limit", type=int, default=50, help="at most this many (pages through the listing)")
 
-    client_command("stats", "job counts, queue depths and reconciler totals", cmd_stats)
+    stats = client_command("stats", "job counts, queue depths and reconciler totals", cmd_stats)
+    stats.add_argument("--json", action="store_true", help="the gateway's answer as JSON, for scripts")
 
-    retry = client_command("retry", "re-drive a DEAD job (or every DEAD job with --dead)", cmd_retry)
+    retry = client_command("retry", "re-drive a DEAD job (or every matching DEAD job with --dead)", cmd_retry)
     target = retry.add_mutually_exclusive_group(required=True)
     target.add_argument("job_id", nargs="?")
-    target.add_argument("--dead", action="store_true")
+    target.add_argument("--dead", action="store_true", help="every DEAD job the filters match, page after page")
+    listing_filters(retry)
+    retry.add_argument("--dry-run", action="store_true", help="list what --dead would re-drive; change nothing")
 
     demo_shop = commands.add_parser(
         "demo-shop", help="a local imitation of Coupang's search pages and the Naver Shopping API (tests, demos)"
@@ -465,14 +628,35 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command. Whatever goes wrong ends as one line on stderr and a non-zero exit status (2 for usage
+    errors); `--log-level DEBUG` adds the traceback of an unexpected error."""
     args = build_parser().parse_args(argv)
     try:
         # Reads every LPS_* variable first: a malformed one stops any command here, before it starts anything.
         _configure_logging(args.log_level)
+        return args.run(args)
     except SettingsError as malformed:
         print(f"lps: {malformed}", file=sys.stderr)
         return 2
-    return args.run(args)
+    except KeyboardInterrupt:
+        print("lps: interrupted", file=sys.stderr)
+        return 130
+    except Exception as failed:
+        return _report(failed)
+
+
+def _report(failed: Exception) -> int:
+    from tools.gateway_client import CliError
+
+    if isinstance(failed, CliError):
+        message, status = str(failed), failed.exit_code
+    elif isinstance(failed, OSError) and failed.strerror:
+        message, status = f"{failed.filename or 'system'}: {failed.strerror}", 1
+    else:
+        log.debug("unexpected error", exc_info=failed)
+        message, status = f"unexpected error: {type(failed).__name__}: {failed} (--log-level DEBUG shows where)", 1
+    print(f"lps: {' '.join(message.split())}", file=sys.stderr)
+    return status
 
 
 if __name__ == "__main__":

@@ -1,0 +1,151 @@
+"""GET /v1/lps/jobs: pages by cursor, newest first, filtered; every parameter validated before it reaches a query."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestClient
+from bson import ObjectId
+from pymongo import ASCENDING, DESCENDING, AsyncMongoClient, IndexModel
+
+from infra.mongo import MainDatabase, create_client, ensure_indexes
+from infra.settings import Settings
+
+T0 = datetime(2030, 1, 1, tzinfo=UTC)
+
+
+def job(product_code: str, created_at: datetime, *, status: str = "DEAD", error: str | None = None) -> dict[str, Any]:
+    document: dict[str, Any] = {
+        "_id": ObjectId(),
+        "job_type": "SEARCH",
+        "status": status,
+        "product_code": product_code,
+        "attempts": 1,
+        "max_attempts": 5,
+        "created_at": created_at,
+        "updated_at": created_at,
+        "history": [],
+    }
+    if error:
+        document["last_error"] = {"type": error, "message": "m", "at": created_at}
+    return document
+
+
+async def store(settings: Settings, documents: list[dict[str, Any]]) -> None:
+    client = AsyncMongoClient(settings.mongo_url, tz_aware=True)
+    try:
+        await client[settings.mongo_db].jobs.insert_many(documents)
+    finally:
+        await client.close()
+
+
+async def pages(client: TestClient, **params: str) -> list[list[str]]:
+    """Every page of the listing, following next_cursor: the product codes of each page."""
+    found, cursor = [], None
+    while True:
+        query = params | ({"cursor": cursor} if cursor else {})
+        body = await (await client.get("/v1/lps/jobs", params=query)).json()
+        assert body["result"] == 0, body
+        found.append([job["product_code"] for job in body["jobs"]])
+        if (cursor := body.get("next_cursor")) is None:
+            return found
+
+
+async def test_paging_by_cursor_returns_every_job_once_newest_first_even_within_one_batch(
+    client: TestClient, settings: Settings
+):
+    # A batch shares one created_at: its jobs are ordered by _id, and a page may end inside it.
+    batch = [job(f"B{i}", T0) for i in range(5)]
+    await store(settings, [job("OLD", T0 - timedelta(hours=1)), *batch, job("NEW", T0 + timedelta(hours=1))])
+
+    found = await pages(client, limit="3")
+
+    newest_first = ["NEW", *(doc["product_code"] for doc in sorted(batch, key=lambda d: d["_id"], reverse=True)), "OLD"]
+    assert found == [newest_first[0:3], newest_first[3:6], newest_first[6:7]]
+
+
+async def test_a_page_that_ends_exactly_at_the_last_job_has_no_next_cursor(client: TestClient, settings: Settings):
+    await store(settings, [job(f"E{i}", T0 + timedelta(seconds=i)) for i in range(4)])
+
+    assert await pages(client, limit="2") == [["E3", "E2"], ["E1", "E0"]]
+
+
+async def test_error_type_and_since_filter_the_listing_and_its_pages(client: TestClient, settings: Settings):
+    await store(
+        settings,
+        [
+            job("BLOCKED-OLD", T0 - timedelta(days=2), error="BLOCKED"),
+            *(job(f"BLOCKED-{i}", T0 + timedelta(minutes=i), error="BLOCKED") for i in range(3)),
+            job("TIMEOUT-1", T0 + timedelta(minutes=5), error="TIMEOUT"),
+            job("DONE-1", T0 + timedelta(minutes=6), status="DONE"),
+        ],
+    )
+
+    blocked = await pages(client, status="DEAD", error_type="BLOCKED", since="2030-01-01T00:00:00Z", limit="2")
+    naive_since = await pages(client, since="2030-01-01T00:04:00")  # no offset: UTC
+
+    assert blocked == [["BLOCKED-2", "BLOCKED-1"], ["BLOCKED-0"]]
+    assert naive_since == [["DONE-1", "TIMEOUT-1"]]
+
+
+@pytest.mark.parametrize(
+    ("params", "field"),
+    [
+        ({"cursor": "not-a-cursor"}, "cursor"),
+        ({"cursor": "1-" + "0" * 23}, "cursor"),
+        ({"cursor": "123456789012345-" + "0" * 24}, "cursor"),  # past what a date can be
+        ({"cursor": "$ne"}, "cursor"),
+        ({"error_type": '{"$ne": null}'}, "error_type"),
+        ({"error_type": "blocked"}, "error_type"),
+        ({"since": "yesterday"}, "since"),
+        ({"since": '{"$gt": ""}'}, "since"),
+        ({"status": "$ne"}, "status"),
+        ({"product_code": '{"$gt": ""}'}, "product_code"),
+        ({"status[$ne]": "DONE"}, "status[$ne]"),
+        ({"limit": "0"}, "limit"),
+        ({"limit": "501"}, "limit"),
+    ],
+)
+async def test_every_bad_parameter_is_refused_by_name(client: TestClient, params: dict[str, str], field: str):
+    response = await client.get("/v1/lps/jobs", params=params)
+    body = await response.json()
+
+    assert (response.status, body["result"]) == (400, 101)
+    assert field in body["errors"], body
+
+
+async def test_a_repeated_parameter_is_refused_not_narrowed_to_its_first_value(client: TestClient):
+    response = await client.get("/v1/lps/jobs?status=DEAD&status=DONE")
+    body = await response.json()
+
+    assert (response.status, body["result"]) == (400, 101)
+    assert body["errors"] == {"status": ["given more than once"]}
+
+
+async def test_start_up_rebuilds_a_listing_index_left_by_an_older_version(settings: Settings):
+    client = create_client(settings)
+    try:
+        database = MainDatabase.open(client, settings.mongo_db)
+        old = [
+            IndexModel([("created_at", DESCENDING)], name="created_at_desc"),
+            IndexModel([("status", ASCENDING), ("created_at", DESCENDING)], name="status_created_at"),
+        ]
+        await database.jobs().create_indexes(old)
+        await ensure_indexes(database, settings)
+        await ensure_indexes(database, settings)
+        indexes = await database.jobs().index_information()
+    finally:
+        await client.close()
+
+    assert [key for key, _ in indexes["created_at_desc"]["key"]] == ["created_at", "_id"]
+    assert [key for key, _ in indexes["status_created_at"]["key"]] == ["status", "created_at", "_id"]
+    assert [key for key, _ in indexes["product_created_at"]["key"]] == ["product_code", "created_at", "_id"]
+
+
+async def test_a_since_beyond_what_utc_can_hold_is_the_first_or_last_instant(client: TestClient, settings: Settings):
+    await store(settings, [job("ANY", T0)])
+
+    assert await pages(client, since="0001-01-01T00:00:00+01:00") == [["ANY"]]
+    assert await pages(client, since="9999-12-31T23:59:59-05:00") == [[]]
