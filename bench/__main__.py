@@ -2,7 +2,8 @@
 
     python -m bench                 # quick mode: a few minutes on the project's 2-core machine
     python -m bench --full          # the figures' defined sizes (300 searches, 2,000 stored jobs): ~20 minutes
-    python -m bench --only search   # some figures only (enqueue, pipeline, search, reads)
+    python -m bench --only search   # some figures only (enqueue, pipeline, search, reads, growth)
+    python -m bench --only growth   # every hot path at 0 and at growing numbers of stored jobs
     LPS_MONGO_URL=mongodb://… python -m bench --full   # on a real MongoDB (larger sizes where they matter)
 
 Each figure gets a fresh database and queue prefix on the same servers, deleted afterwards; the processes
@@ -26,14 +27,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bench import enqueue, pipeline, reads, search
+from bench import enqueue, growth, pipeline, reads, search
 from bench.machine import machine_facts
 from bench.modes import MODES, Mode
 from bench.report import results_to_render, update_markdown, write_json
 from bench.stack import REPO, Bench, open_store
 from infra.settings import Settings
 
-FIGURES = ("enqueue", "pipeline", "search", "reads")
+FIGURES = ("enqueue", "pipeline", "search", "reads", "growth")
 log = logging.getLogger("bench")
 
 
@@ -50,7 +51,16 @@ def _runners(mode: Mode) -> dict[str, Callable[[Bench], Awaitable[list[dict[str,
     async def run_reads(bench: Bench) -> list[dict[str, Any]]:
         return await reads.measure(bench, mode.reads)
 
-    return {"enqueue": run_enqueue, "pipeline": run_pipeline, "search": run_search, "reads": run_reads}
+    async def run_growth(bench: Bench) -> list[dict[str, Any]]:
+        return await growth.measure(bench, mode.growth)
+
+    return {
+        "enqueue": run_enqueue,
+        "pipeline": run_pipeline,
+        "search": run_search,
+        "reads": run_reads,
+        "growth": run_growth,
+    }
 
 
 FIGURE_KEYS = {
@@ -58,6 +68,7 @@ FIGURE_KEYS = {
     "pipeline": ("pipeline",),
     "search": ("search", "search_memory"),
     "reads": ("reads_job", "reads_stats"),
+    "growth": growth.FIGURE_NAMES,
 }
 
 
@@ -83,7 +94,7 @@ async def run(mode: Mode, figures: list[str], work_dir: Path, command: str) -> d
             log.info("%s: measuring (%s mode, %s)", name, mode.name, store.label)
             figure_started = time.perf_counter()
             try:
-                measured = await asyncio.wait_for(runners[name](bench), mode.figure_timeout)
+                measured = await asyncio.wait_for(runners[name](bench), mode.timeout_for(name))
             except Exception as error:  # one broken figure must not hide the others
                 log.error("%s failed: %s", name, "".join(traceback.format_exception(error)))
                 failures[name] = f"{type(error).__name__}: {str(error)[:500]}"

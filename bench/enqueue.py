@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
+import dramatiq
 from bson import ObjectId
 
 from bench.figures import median, mib, rate_figure, ratio
@@ -62,9 +63,10 @@ def batch_of(tag: str, size: int) -> list[dict[str, Any]]:
     return [{"product_code": f"{tag}-{index}", "keyword": KEYWORD, "target_price": 1_090_000} for index in range(size)]
 
 
-async def raw_batch(sides: Sides, products: list[dict[str, Any]]) -> int:
-    """The least a gateway must do for a batch: its documents inserted at once, its messages published."""
-    settings = sides.settings
+def search_documents(
+    settings: Settings, products: list[dict[str, Any]]
+) -> tuple[list[dict[str, Any]], list[dramatiq.Message]]:
+    """The PENDING job documents and messages the gateway makes for a batch (also the growth figure's raw side)."""
     priority = settings.job(JobType.SEARCH).default_priority
     broker_priority = settings.broker_priority(JobType.SEARCH, priority)
     now = utcnow()
@@ -86,6 +88,12 @@ async def raw_batch(sides: Sides, products: list[dict[str, Any]]) -> int:
                 message_id=message.message_id,
             )
         )
+    return documents, messages
+
+
+async def raw_batch(sides: Sides, products: list[dict[str, Any]]) -> int:
+    """The least a gateway must do for a batch: its documents inserted at once, its messages published."""
+    documents, messages = search_documents(sides.settings, products)
     await sides.jobs.insert_many(documents, ordered=False)
     return len(await sides.publisher.publish(messages))
 

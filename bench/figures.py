@@ -115,3 +115,72 @@ def latency_summary(measured: Any) -> dict[str, float]:
 
 def mib(size: int) -> float:
     return round(size / 2**20, 1)
+
+
+def growth_by_size(
+    lps: Mapping[int, Sequence[float]], raw: Mapping[int, Sequence[float]], digits: int = 2
+) -> dict[str, dict[str, float]]:
+    """{stored size: {"lps": median, "raw": median}}, sizes ascending (as strings: JSON keys)."""
+    return {
+        str(size): {"lps": round(median(lps[size]), digits), "raw": round(median(raw[size]), digits)}
+        for size in sorted(lps)
+    }
+
+
+def growth_ratio(by_size: Mapping[int, Sequence[float]], since: int | None = None) -> float:
+    """The median at the largest size ÷ the median at `since` (by default the smallest: 0 stored jobs)."""
+    sizes = sorted(by_size)
+    return ratio(median(by_size[sizes[-1]]), median(by_size[sizes[0] if since is None else since]))
+
+
+def growth_figure(
+    title: str,
+    unit: str,
+    lps: Mapping[int, Sequence[float]],
+    raw: Mapping[int, Sequence[float]],
+    *,
+    store: str,
+    settings: Mapping[str, Any],
+    target: Mapping[str, Any] | None = None,
+    details: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """One quantity measured at several stored sizes, LPS beside its raw baseline.
+
+    `value` and `baseline` are the medians at the largest size; `ratio` is LPS's value at the largest size ÷ at
+    the smallest (0), `baseline_ratio` the raw side's. 1.0 is flat; for a rate smaller is worse, for a time
+    larger is worse. A target says what it bounds: `{"min": 0.7, "of": "ratio"}` or `{"max": 10, "of": "value"}`.
+    """
+    sizes = sorted(lps)
+    if sizes != sorted(raw) or not sizes:
+        raise ValueError(f"both sides need the same sizes: {sorted(lps)} vs {sorted(raw)}")
+    value, baseline = median(lps[sizes[-1]]), median(raw[sizes[-1]])
+    figure_ratio = growth_ratio(lps)
+    target = dict(target or {})
+    bounded = {"min": target["min"]} if "min" in target else {"max": target["max"]} if "max" in target else {}
+    return {
+        "title": title,
+        "store": store,
+        "unit": unit,
+        "value": round(value, 2),
+        "baseline": round(baseline, 2),
+        "ratio": figure_ratio,
+        "baseline_ratio": growth_ratio(raw),
+        "ratio_is": f"value at {sizes[-1]:,} stored jobs ÷ value at {sizes[0]:,} (medians; raw: baseline_ratio)",
+        "sizes": sizes,
+        "by_size": growth_by_size(lps, raw),
+        # At 0 some work has nothing to do yet (a reconciler pass finds no finished search to check): the ratio from
+        # the first stored size on shows what history alone costs.
+        "ratio_from_first_stored_size": (
+            {"from": sizes[1], "lps": growth_ratio(lps, sizes[1]), "raw": growth_ratio(raw, sizes[1])}
+            if len(sizes) > 2
+            else None
+        ),
+        "target": target,
+        "meets_target": _meets(value if target.get("of") == "value" else figure_ratio, bounded),
+        "runs": {
+            str(size): {"lps": [round(run, 2) for run in lps[size]], "raw": [round(run, 2) for run in raw[size]]}
+            for size in sizes
+        },
+        "settings": dict(settings),
+        "details": dict(details or {}),
+    }

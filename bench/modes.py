@@ -62,14 +62,58 @@ class ReadsSizes:
 
 
 @dataclass(frozen=True, slots=True)
+class GrowthSizes:
+    """The growth figure: the same measurements at each stored size, the store grown in place between them.
+
+    Sizes start at 0 (the figure is each value at the largest size ÷ its value at 0) and are multiples of 10
+    (the stored mix repeats every 10 jobs).
+    """
+
+    stored: tuple[int, ...]
+    stored_mongodb: tuple[int, ...]
+    #: Concurrent clients of the many-clients measurements (GET job, stats).
+    clients: int
+    #: Enqueue: clients posting at once, batches of `batch` new products each, per run and side.
+    enqueue_clients: int
+    enqueue_batches_per_client: int
+    job_requests_solo: int
+    job_requests_per_client: int
+    stats_requests_solo: int
+    stats_requests_per_client: int
+    #: Claim + finish round trips per run and side, each on its own PENDING job.
+    claims: int
+    #: Reconciler passes per run (and as many raw passes).
+    passes: int
+    runs: int
+    #: Upper bound of the whole figure (seeding included), in place of the mode's `figure_timeout`.
+    timeout: float
+    batch: int = 100
+    seed_batch: int = 1_000
+    #: The embedded server answers one command at a time, and its wire insert scans the collection per document
+    #: (issue 12): at a few thousand stored, 1,000 documents take longer than pymongo's heartbeat waits (30 s),
+    #: and pymongo then cancels the insert. 100 stay under it up to 10,000 stored.
+    seed_batch_embedded: int = 100
+
+    def stored_for(self, store_kind: str) -> tuple[int, ...]:
+        return self.stored_mongodb if store_kind == "mongodb" else self.stored
+
+    def seed_batch_for(self, store_kind: str) -> int:
+        return self.seed_batch if store_kind == "mongodb" else self.seed_batch_embedded
+
+
+@dataclass(frozen=True, slots=True)
 class Mode:
     name: str
     enqueue: EnqueueSizes
     pipeline: PipelineSizes
     search: SearchSizes
     reads: ReadsSizes
+    growth: GrowthSizes
     #: Upper bound of one figure, set-up included: a stuck figure fails instead of hanging.
     figure_timeout: float
+
+    def timeout_for(self, figure: str) -> float:
+        return self.growth.timeout if figure == "growth" else self.figure_timeout
 
 
 MODES = {
@@ -88,6 +132,21 @@ MODES = {
             runs=1,
             stats_runs=1,
         ),
+        GrowthSizes(
+            stored=(0, 200),
+            stored_mongodb=(0, 200),
+            clients=10,
+            enqueue_clients=1,
+            enqueue_batches_per_client=1,
+            job_requests_solo=5,
+            job_requests_per_client=1,
+            stats_requests_solo=2,
+            stats_requests_per_client=1,
+            claims=3,
+            passes=1,
+            runs=1,
+            timeout=120,
+        ),
         figure_timeout=120,
     ),
     "quick": Mode(
@@ -103,6 +162,22 @@ MODES = {
             stats_requests_per_client=1,
             runs=3,
             stats_runs=1,
+        ),
+        # The embedded store's wire inserts scan the collection (issue 12): 10,000 is as far as quick mode grows it.
+        GrowthSizes(
+            stored=(0, 2_000, 10_000),
+            stored_mongodb=(0, 10_000, 50_000),
+            clients=100,
+            enqueue_clients=2,
+            enqueue_batches_per_client=1,
+            job_requests_solo=30,
+            job_requests_per_client=2,
+            stats_requests_solo=5,
+            stats_requests_per_client=1,
+            claims=10,
+            passes=3,
+            runs=3,
+            timeout=2400,
         ),
         figure_timeout=420,
     ),
@@ -120,6 +195,21 @@ MODES = {
             stats_requests_per_client=1,
             runs=5,
             stats_runs=3,
+        ),
+        GrowthSizes(
+            stored=(0, 10_000, 50_000),
+            stored_mongodb=(0, 10_000, 50_000),
+            clients=100,
+            enqueue_clients=4,
+            enqueue_batches_per_client=1,
+            job_requests_solo=50,
+            job_requests_per_client=3,
+            stats_requests_solo=10,
+            stats_requests_per_client=2,
+            claims=20,
+            passes=5,
+            runs=5,
+            timeout=5400,
         ),
         figure_timeout=2400,
     ),

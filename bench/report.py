@@ -81,6 +81,10 @@ def _ms(milliseconds: float) -> str:
 
 
 def _quantity(figure: Mapping[str, Any], which: str) -> str:
+    if "by_size" in figure:  # a growth figure: its value at each stored size, smallest to largest
+        side = "lps" if which == "value" else "raw"
+        values = " → ".join(f"{at[side]}" for at in figure["by_size"].values())
+        return f"{values} {figure['unit']}"
     if "p50_ms" in figure:
         prefix = "" if which == "value" else "baseline_"
         errors = figure.get(f"{prefix}errors") or 0
@@ -94,11 +98,19 @@ def _target(figure: Mapping[str, Any]) -> str:
     if not target:
         return "–"
     bound = f"≥ {target['min']}" if "min" in target else f"≤ {target['max']}"
+    if target.get("of") == "value":
+        bound = f"{bound} {figure['unit']} at {figure['sizes'][-1]:,}"
+    elif target.get("of") == "ratio":
+        bound = f"ratio {bound}"
     return f"{bound} {'met' if figure.get('meets_target') else '**not met**'}"
 
 
 def _figure_row(figure: Mapping[str, Any]) -> str:
     ratio = f"{figure['ratio']}"
+    if "baseline_ratio" in figure:
+        ratio += f" (raw: {figure['baseline_ratio']})"
+        if since := figure.get("ratio_from_first_stored_size"):
+            ratio += f"; from {since['from']:,}: {since['lps']} (raw: {since['raw']})"
     if "ratio_p99" in figure:
         ratio += f" (p99: {figure['ratio_p99']})"
     store = "real MongoDB" if figure["store"].startswith("MongoDB") else "embedded"
@@ -124,6 +136,12 @@ def _highlights(figures: Mapping[str, Any]) -> list[str]:
         lines.append(
             f"- Enqueue without HTTP (`JobEnqueuer.submit_search` called directly): "
             f"{details['enqueuer_without_http_per_second']} products/s, ratio {details['enqueuer_ratio_to_raw']}."
+        )
+    if growth := [figure for name, figure in figures.items() if name.startswith("growth_")]:
+        sizes = " → ".join(f"{size:,}" for size in growth[0]["sizes"])
+        lines.append(
+            f"- Growth figures: each value at {sizes} stored jobs (LPS, then raw), ratio = value at the largest size "
+            "÷ value at 0 (raw's in parentheses): 1.0 is flat."
         )
     for name in ("reads_job", "reads_stats"):
         if (figure := figures.get(name)) and isinstance(solo := figure["details"].get("single_client_p50_ms"), Mapping):

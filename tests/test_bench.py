@@ -15,10 +15,11 @@ from pathlib import Path
 import pika
 import pika.exceptions
 
+from bench.growth import FIGURE_NAMES as GROWTH_FIGURES
 from infra.settings import Settings
 
 REPO = Path(__file__).resolve().parents[1]
-FIGURES = ("enqueue", "pipeline", "search", "search_memory", "reads_job", "reads_stats")
+FIGURES = ("enqueue", "pipeline", "search", "search_memory", "reads_job", "reads_stats", *GROWTH_FIGURES)
 
 
 def queue_exists(amqp_url: str, queue: str) -> bool:
@@ -44,9 +45,14 @@ def test_the_smoke_run_measures_every_figure_beside_its_baseline_and_leaves_noth
         assert figure["baseline"] > 0, (name, figure)
         assert figure["ratio"] > 0, (name, figure)
         assert figure["store"], name
+    for name in GROWTH_FIGURES:  # measured at each stored size of the smoke mode, from 0 up
+        figure = result["figures"][name]
+        assert figure["sizes"][0] == 0, (name, figure)
+        assert figure["baseline_ratio"] > 0, (name, figure)
+        assert set(figure["by_size"]) == {str(size) for size in figure["sizes"]}, (name, figure)
     assert {"cores", "memory_gib", "python", "chromium", "rabbitmq", "store"} <= result["machine"].keys()
     assert "bench:results:begin" in markdown.read_text()
 
     amqp_url = Settings.from_env().amqp_url
-    for figure in ("enqueue", "pipeline", "search", "reads"):
+    for figure in ("enqueue", "pipeline", "search", "reads", "growth"):
         assert not queue_exists(amqp_url, f"lpsbench_{result['run_id']}_{figure}_search")
