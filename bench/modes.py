@@ -89,10 +89,9 @@ class GrowthSizes:
     timeout: float
     batch: int = 100
     seed_batch: int = 1_000
-    #: The embedded server answers one command at a time, and its wire insert scans the collection per document
-    #: (issue 12): at a few thousand stored, 1,000 documents take longer than pymongo's heartbeat waits (30 s),
-    #: and pymongo then cancels the insert. 100 stay under it up to 10,000 stored.
-    seed_batch_embedded: int = 100
+    #: The embedded server answers one command at a time; since tools/embedded_mongo_patch.py its wire inserts no
+    #: longer scan the collection, so it takes the same batches as MongoDB.
+    seed_batch_embedded: int = 1_000
 
     def stored_for(self, store_kind: str) -> tuple[int, ...]:
         return self.stored_mongodb if store_kind == "mongodb" else self.stored
