@@ -121,6 +121,7 @@ def create_app(settings: Settings) -> web.Application:
         # Merged into the document by apispec (top-level options are deep-updated into it).
         components={"securitySchemes": {routes.API_KEY_SCHEME: API_KEY_SECURITY_SCHEME}},
     )
+    _drop_swagger2_keys(app[SWAGGER_DICT])
     if not settings.api_keys:
         _make_keys_optional(app[SWAGGER_DICT])
     _document_enabled_sources(app[SWAGGER_DICT], settings.search_sources)
@@ -140,6 +141,14 @@ def _document_enabled_sources(document: dict[str, Any], enabled: tuple[str, ...]
     """A product may name only the sources this deployment enables (routes.refuse_disabled_sources): the document
     lists those, not every source the code knows, or a client following it gets 400 for a valid-looking request."""
     document["components"]["schemas"]["Product"]["properties"]["sources"]["items"]["enum"] = list(enabled)
+
+
+def _drop_swagger2_keys(document: dict[str, Any]) -> None:
+    """aiohttp-apigami writes Swagger 2's `produces` into every operation; OpenAPI 3 has no such key."""
+    for operations in document["paths"].values():
+        for operation in operations.values():
+            if isinstance(operation, dict):
+                operation.pop("produces", None)
 
 
 def _make_keys_optional(document: dict[str, Any]) -> None:

@@ -144,6 +144,7 @@ async def test_openapi_document_lists_every_endpoint(client: TestClient):
         "/readyz": ["get", "head"],
     }
     assert "SearchRequest" in spec["components"]["schemas"]
+    assert "produces" not in json.dumps(spec["paths"])  # a Swagger 2 key, not OpenAPI 3
     ui = await client.get("/api/docs")
     assert ui.status == 200
     assert "swagger" in (await ui.text()).lower()
