@@ -173,7 +173,7 @@ async def test_bad_rows_are_reported_by_line_and_field_and_nothing_is_submitted(
     lines = ran.stderr.strip().splitlines()
     assert lines[0].startswith(f"lps: {products}: line 4: "), lines
     assert "target_price: not a whole number of won: '12.5'" in lines[0]
-    assert "product_code: String does not match expected pattern." in lines[0]
+    assert "product_code: must match ^[A-Za-z0-9._:-]{1,64}$" in lines[0]
     assert lines[1].startswith(f"lps: {products}: line 5: keyword:"), lines
     assert lines[2] == f"lps: {products}: line 6: product_code: OK-1 repeats line 2"
     assert lines[3].startswith(f"lps: {products}: line 7: sources.1: Must be one of"), lines
