@@ -213,14 +213,16 @@ class Reconciler:
         only once it was checked). A first pass starts `OUTBOX_LOOKBACK` back.
         """
         start = await self._journal.delivery_cursor(default=(now - OUTBOX_LOOKBACK, ObjectId("0" * 24)))
-        done = await self._jobs.done_searches_after(
-            start, finished_before=finished_before, limit=self._settings.reconcile_batch
+        page = await self._jobs.ended_after(
+            start,
+            until=finished_before,
+            limit=self._settings.reconcile_batch,
+            match={"status": JobStatus.DONE.name, "job_type": JobType.SEARCH.name},
+            projection={"_id": 1, "product_code": 1},
         )
-        if not done:
-            return 0
-        covered = await self._jobs.searches_with_outbox([job["_id"] for job in done])
         created = 0
-        for job in done:
+        covered = await self._jobs.searches_with_outbox([job["_id"] for job in page.jobs]) if page.jobs else set()
+        for job in page.jobs:
             if job["_id"] in covered:
                 continue
             document, message = outbox_job_for(job, self._settings)
@@ -228,5 +230,7 @@ class Reconciler:
                 created += 1
                 if not await self._publisher.publish([message]):
                     await self._jobs.mark_unconfirmed(document["_id"])
-        await self._journal.advance_delivery_cursor(start, (done[-1]["finished_at"], done[-1]["_id"]))
+        # With nothing found, the cursor still moves past the quiet minutes, but at most once a minute (one write).
+        if page.jobs or page.cursor[0] - start[0] >= timedelta(minutes=1):
+            await self._journal.advance_delivery_cursor(start, page.cursor)
         return created

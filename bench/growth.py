@@ -69,7 +69,7 @@ from bench.stack import (
 )
 from infra.broker import Publisher, create_broker
 from infra.clock import utcnow
-from infra.jobs import JobRepository, history_entry, new_job
+from infra.jobs import JobRepository, ended_fields, history_entry, new_job
 from infra.lifecycle import error_document
 from infra.mongo import MainDatabase, create_client
 from infra.reconciler_log import ReconcilerLog
@@ -165,7 +165,7 @@ def _attempt(job: dict[str, Any], started: datetime) -> None:
 
 def _ended(job: dict[str, Any], status: JobStatus, at: datetime) -> dict[str, Any]:
     job.pop("active")  # an ended job no longer holds its product's slot
-    job |= {"status": status.name, "finished_at": at, "updated_at": at}
+    job |= {"status": status.name, **ended_fields(at), "updated_at": at}
     return job
 
 

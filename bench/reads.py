@@ -148,7 +148,10 @@ async def measure(bench: Bench, sizes: ReadsSizes) -> list[dict[str, Any]]:
                 aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=sizes.clients)) as http,
             ):
                 counts = JobCounts(
-                    main.write, main.read, settle=settings.stats_settle, catch_up_limit=settings.stats_catch_up_limit
+                    JobRepository(main),
+                    main.write,
+                    settle=settings.stats_settle,
+                    catch_up_limit=settings.stats_catch_up_limit,
                 )
                 sides = _Sides(
                     service.url, http, JobRepository(main), counts, ReconcilerLog(main.read), publisher, settings

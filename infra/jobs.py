@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from bson import ObjectId
@@ -21,6 +21,10 @@ from infra.mongo import MainDatabase
 from schemas.codes import AttemptOutcome, JobErrorType, JobStatus, JobType
 
 DUPLICATE_KEY = 11000
+#: The most minutes one walk over ended jobs crosses (`JobRepository.ended_after`): one lookup each.
+WALK_MAX_MINUTES = 360
+#: Before every job's ObjectId: a cursor at (t, _FIRST_ID) has passed every job that ended before t, none at t.
+_FIRST_ID = ObjectId("0" * 24)
 #: The job listing's equality filters: API name -> document field.
 LISTING_FILTERS = {
     "status": "status",
@@ -105,6 +109,28 @@ def history_entry(
 
 def _push_history(entry: dict[str, Any]) -> dict[str, Any]:
     return {"history": {"$each": [entry], "$slice": -HISTORY_LIMIT}}
+
+
+def finished_minute(at: datetime) -> int:
+    """The minute a job ended in (minutes since the epoch): the key of the `finished_minute` index."""
+    return int(at.timestamp() // 60)
+
+
+def ended_fields(now: datetime) -> dict[str, Any]:
+    """The fields every transition into DONE or DEAD sets: retention counts from `finished_at`, walks read
+    `finished_minute`."""
+    return {"finished_at": now, "finished_minute": finished_minute(now)}
+
+
+@dataclass(frozen=True, slots=True)
+class EndedPage:
+    """One step of a walk over ended jobs: the jobs, oldest first, and where the next step starts."""
+
+    jobs: list[dict[str, Any]]
+    #: (finished_at, _id): every job at or before it was walked.
+    cursor: tuple[datetime, ObjectId]
+    #: The step stopped at its limit of jobs or minutes before reaching `until`.
+    more: bool
 
 
 class JobRepository:
@@ -239,7 +265,7 @@ class JobRepository:
             "$push": _push_history(history_entry(job, finished_at=now, outcome=AttemptOutcome.LOST, error=error)),
         }
         if exhausted:
-            update["$set"] |= {"status": JobStatus.DEAD.name, "finished_at": now}
+            update["$set"] |= {"status": JobStatus.DEAD.name, **ended_fields(now)}
             update["$unset"] = {"active": "", "lease_until": ""}
         elif take_over is not None:
             worker, lease_until = take_over
@@ -280,7 +306,7 @@ class JobRepository:
         `error`: the attempt failed in part and this is the best it could do (a search some sources answered).
         `discard`: fields kept between attempts that the finished job no longer needs.
         """
-        done: dict[str, Any] = {"status": JobStatus.DONE.name, "finished_at": now, "updated_at": now, **output}
+        done: dict[str, Any] = {"status": JobStatus.DONE.name, **ended_fields(now), "updated_at": now, **output}
         if error is not None:
             done["last_error"] = error
         entry = history_entry(job, finished_at=now, outcome=AttemptOutcome.DONE, error=error)
@@ -327,7 +353,7 @@ class JobRepository:
         return await self._finish_attempt(
             job,
             {
-                "$set": {"status": JobStatus.DEAD.name, "last_error": error, "finished_at": now, "updated_at": now},
+                "$set": {"status": JobStatus.DEAD.name, "last_error": error, **ended_fields(now), "updated_at": now},
                 "$unset": dict.fromkeys(["active", "lease_until", *discard], ""),
                 "$push": _push_history(history_entry(job, finished_at=now, outcome=AttemptOutcome.DEAD, error=error)),
             },
@@ -375,7 +401,7 @@ class JobRepository:
                     "redriven_at": now,
                     "message_id": message_id,
                 },
-                "$unset": {"finished_at": "", "lease_until": "", "enqueued_at": ""},
+                "$unset": {"finished_at": "", "finished_minute": "", "lease_until": "", "enqueued_at": ""},
                 "$inc": {"redrives": 1},
             },
             return_document=ReturnDocument.AFTER,
@@ -384,11 +410,11 @@ class JobRepository:
     async def unconfirmed(self, *, before: datetime, limit: int) -> list[dict[str, Any]]:
         """PENDING jobs whose publish the broker never confirmed (no `enqueued_at`), untouched since `before`.
 
-        Served by the status prefix of `status_job_type_finished_at`: the PENDING set is the active set,
-        bounded by the work in hand, not by history.
+        Served by `active_jobs`: the PENDING set is in the active set, bounded by the work in hand, not by history.
         """
         cursor = self._jobs.find(
             {
+                "active": True,
                 "status": JobStatus.PENDING.name,
                 "enqueued_at": {"$exists": False},
                 "created_at": {"$lt": before},
@@ -401,6 +427,7 @@ class JobRepository:
         """PENDING jobs long past run_after with no claim: their message was lost (or is stuck far back)."""
         cursor = self._jobs.find(
             {
+                "active": True,
                 "status": JobStatus.PENDING.name,
                 "enqueued_at": {"$lt": due_before},
                 "run_after": {"$lt": due_before},
@@ -429,7 +456,9 @@ class JobRepository:
         await self._jobs.update_one({"_id": job_id, "status": JobStatus.PENDING.name}, {"$unset": {"enqueued_at": ""}})
 
     async def expired_leases(self, *, expired_before: datetime, limit: int) -> list[dict[str, Any]]:
-        cursor = self._jobs.find({"status": JobStatus.RUNNING.name, "lease_until": {"$lt": expired_before}})
+        cursor = self._jobs.find(
+            {"active": True, "status": JobStatus.RUNNING.name, "lease_until": {"$lt": expired_before}}
+        )
         return await cursor.limit(limit).to_list()
 
     async def kill_dead_lettered(self, job_id: ObjectId, *, now: datetime, queue: str) -> bool:
@@ -438,32 +467,59 @@ class JobRepository:
         result = await self._jobs.update_one(
             {"_id": job_id, "status": {"$in": [JobStatus.PENDING.name, JobStatus.RUNNING.name]}},
             {
-                "$set": {"status": JobStatus.DEAD.name, "last_error": error, "finished_at": now, "updated_at": now},
+                "$set": {"status": JobStatus.DEAD.name, "last_error": error, **ended_fields(now), "updated_at": now},
                 "$unset": {"active": "", "lease_until": ""},
             },
         )
         return result.modified_count == 1
 
-    async def done_searches_after(
-        self, cursor: tuple[datetime, ObjectId], *, finished_before: datetime, limit: int
-    ) -> list[dict[str, Any]]:
-        """DONE searches in (finished_at, _id) order after `cursor`, finished before `finished_before`.
+    async def active(self, projection: dict[str, int]) -> list[dict[str, Any]]:
+        """Every active job (PENDING or RUNNING, any type), read through `active_jobs`: the work in hand."""
+        return await self._jobs_stale_ok.find({"active": True}, projection).to_list()
 
-        The reconciler walks them forward with a cursor it keeps, so however many searches finish, each one is
-        looked at once and none is starved. Served by `status_job_type_finished_at`.
+    async def first_ended(self) -> dict[str, Any] | None:
+        """The job that ended first, of those stored: where a new walk starts (once per store, not per call)."""
+        found = self._jobs.find({"finished_minute": {"$exists": True}}, {"finished_at": 1})
+        first = await found.sort("finished_minute", 1).limit(1).to_list()
+        return first[0] if first else None
+
+    async def ended_after(
+        self,
+        cursor: tuple[datetime, ObjectId],
+        *,
+        until: datetime,
+        limit: int,
+        match: dict[str, Any] | None = None,
+        projection: dict[str, int] | None = None,
+    ) -> EndedPage:
+        """Jobs that ended (DONE or DEAD) after `cursor` and before `until`, oldest first by (finished_at, _id).
+
+        Read minute by minute through `finished_minute`, one equality lookup per minute, so a step costs what it
+        returns plus the minutes it crosses (at most `WALK_MAX_MINUTES`), whatever the history. The returned cursor
+        moves past quiet minutes too, so a quiet day is crossed once; the minute of `until` is read again next
+        time. `match` narrows the jobs (e.g. DONE searches). Reads the primary: a secondary's lag would let the
+        cursor pass jobs it has not seen yet.
         """
-        finished_at, last_id = cursor
-        query = {
-            "status": JobStatus.DONE.name,
-            "job_type": JobType.SEARCH.name,
-            "$or": [
-                {"finished_at": {"$gt": finished_at, "$lt": finished_before}},
-                {"finished_at": finished_at, "_id": {"$gt": last_id}},
-            ],
-        }
-        projection = {"_id": 1, "product_code": 1, "finished_at": 1}
-        cursor_ = self._jobs.find(query, projection).sort([("finished_at", 1), ("_id", 1)]).limit(limit)
-        return await cursor_.to_list()
+        after = cursor
+        minute, last_minute = finished_minute(cursor[0]), finished_minute(until)
+        stop = min(last_minute, minute + WALK_MAX_MINUTES - 1)
+        fields = None if projection is None else projection | {"finished_at": 1}
+        jobs: list[dict[str, Any]] = []
+        while minute <= stop:
+            found = await self._jobs.find({"finished_minute": minute, **(match or {})}, fields).to_list()
+            jobs += sorted(
+                (job for job in found if after < (job["finished_at"], job["_id"]) and job["finished_at"] < until),
+                key=lambda job: (job["finished_at"], job["_id"]),
+            )
+            if len(jobs) >= limit:
+                jobs = jobs[:limit]
+                return EndedPage(jobs, (jobs[-1]["finished_at"], jobs[-1]["_id"]), more=True)
+            minute += 1
+        # Past the quiet minutes, but not into `until`'s own: a job of that minute whose update lands late (a
+        # settle of 0 in tests) is still found, unless a later one of it was already walked past.
+        walked_to = datetime.fromtimestamp(min(minute, last_minute) * 60, UTC)
+        last = (jobs[-1]["finished_at"], jobs[-1]["_id"]) if jobs else after
+        return EndedPage(jobs, max(last, (walked_to, _FIRST_ID)), more=stop < last_minute)
 
     async def searches_with_outbox(self, search_ids: Sequence[ObjectId]) -> set[ObjectId]:
         """Which of these searches have their OUTBOX job: one point lookup each on `one_outbox_per_search`.

@@ -53,6 +53,8 @@ SOURCE_LIMITS = "source_limits"
 
 # Index names: the reports (tools/reporting.py) and docs/ name the index each query relies on.
 JOBS_BY_STATUS_TYPE_FINISHED = "status_job_type_finished_at"
+ACTIVE_JOBS = "active_jobs"
+JOBS_BY_FINISHED_MINUTE = "finished_minute"
 JOBS_BY_CREATED_AT = "created_at_desc"
 JOBS_BY_STATUS_CREATED_AT = "status_created_at"
 JOBS_BY_PRODUCT_CREATED_AT = "product_created_at"
@@ -117,7 +119,24 @@ def job_indexes() -> list[IndexModel]:
             [("status", ASCENDING), ("job_type", ASCENDING), ("finished_at", DESCENDING)],
             name=JOBS_BY_STATUS_TYPE_FINISHED,
         ),
+        *walk_indexes(),
         *listing_indexes(),
+    ]
+
+
+def walk_indexes() -> list[IndexModel]:
+    """What the periodic walks read (stats, /metrics, the reconciler), by equality only.
+
+    The embedded store (mongoeco) serves a query from an index only through an equality on a single-field index:
+    a compound prefix or a range scans every stored job. Both indexes are small on real MongoDB too.
+    - `active_jobs`: the active set (PENDING and RUNNING, every job type), which `active: true` marks until a
+      job ends. Partial, so it holds only the work in hand, never history.
+    - `finished_minute`: jobs that ended, by the minute they ended in (`infra.jobs.finished_minute`). A walk
+      over what ended since a cursor reads it minute by minute: the cost of what it returns, not of history.
+    """
+    return [
+        IndexModel([("active", ASCENDING)], name=ACTIVE_JOBS, partialFilterExpression={"active": True}),
+        IndexModel([("finished_minute", ASCENDING)], name=JOBS_BY_FINISHED_MINUTE),
     ]
 
 

@@ -121,8 +121,10 @@ class Settings:
     # (419) and the connection closed. Without a bound, a client that never sends its body holds a connection
     # open forever. 10 s carries the largest body (1 MiB) over a link of about 1 Mbit/s.
     body_read_timeout: float = 10.0
-    # Seconds a /v1/lps/queue/stats answer is reused; concurrent callers share one computation.
+    # Seconds a /v1/lps/queue/stats answer is reused; concurrent callers share one computation. Up to
+    # stats_max_stale seconds, an older answer is served at once while the next one is computed.
     stats_max_age: float = 1.0
+    stats_max_stale: float = 10.0
     # DONE / DEAD totals (infra/job_counts.py) count jobs that ended at least this many seconds ago (an update on
     # its way must not be walked past), at most this many newly ended jobs per stats call.
     stats_settle: float = 5.0

@@ -635,7 +635,7 @@ class SourceGates:
         """Per source: its limits and their use now, its breaker, and its jobs waiting deferred.
 
         Point lookups: the source's document by `_id`, and a count of PENDING jobs deferred for it (the active set,
-        by the status prefix of `status_job_type_finished_at`).
+        through `active_jobs`).
         """
         now = utcnow()
         collection = self._database.read[SOURCE_LIMITS]
@@ -646,7 +646,7 @@ class SourceGates:
             document = await collection.find_one({"_id": source}) if gate.gated else None
             view = await gate.describe(document, now)
             view["deferred_jobs"] = await jobs.count_documents(
-                {"status": JobStatus.PENDING.name, "deferred.sources": source}
+                {"active": True, "status": JobStatus.PENDING.name, "deferred.sources": source}
             )
             return view
 

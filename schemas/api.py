@@ -323,6 +323,12 @@ class StatsResponseSchema(EnvelopeSchema):
         },
     )
     counted_until = fields.DateTime(metadata={"description": "DONE and DEAD include every job that ended before"})
+    computed_at = fields.DateTime(
+        metadata={
+            "description": "when these figures were computed: an answer is reused for LPS_STATS_MAX_AGE seconds and, "
+            "while the next one is computed, served up to LPS_STATS_MAX_STALE seconds old"
+        }
+    )
     by_type = fields.Dict(keys=fields.String(), values=fields.Dict(), required=True)
     delayed = fields.Dict(
         keys=fields.String(),

@@ -49,7 +49,7 @@ async def mongo_context(app: web.Application) -> AsyncIterator[None]:
     app[DATABASE] = database
     app[JOBS] = JobRepository(database)
     app[JOB_COUNTS] = JobCounts(
-        database.write, database.read, settle=settings.stats_settle, catch_up_limit=settings.stats_catch_up_limit
+        app[JOBS], database.write, settle=settings.stats_settle, catch_up_limit=settings.stats_catch_up_limit
     )
     app[RECONCILER_LOG] = ReconcilerLog(database.read)
     index_task = None
@@ -91,7 +91,10 @@ async def broker_context(app: web.Application) -> AsyncIterator[None]:
 
 async def enqueuer_context(app: web.Application) -> AsyncIterator[None]:
     app[ENQUEUER] = JobEnqueuer(app[SETTINGS], app[JOBS], app[PUBLISHER])
-    app[STATS] = SharedResult(partial(routes.compute_stats, app), max_age=app[SETTINGS].stats_max_age)
+    settings = app[SETTINGS]
+    app[STATS] = SharedResult(
+        partial(routes.compute_stats, app), max_age=settings.stats_max_age, max_stale=settings.stats_max_stale
+    )
     yield
 
 

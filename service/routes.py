@@ -15,6 +15,7 @@ from marshmallow import Schema, ValidationError, fields
 from pymongo.errors import PyMongoError
 
 from infra.broker import AMQP_ERRORS
+from infra.clock import utcnow
 from infra.enqueue import JobNotFound, JobNotRetryable
 from infra.jobs import ActiveJobExists, parse_job_id
 from infra.mongo import deadline, is_unavailable
@@ -276,6 +277,7 @@ async def compute_stats(app: web.Application) -> dict[str, Any]:
         "by_type": counts.by_type,
         "delayed": counts.delayed,
         "counted_until": counts.ended_counted_until,
+        "computed_at": utcnow(),
         "reconciler": await app[RECONCILER_LOG].totals(),
     }
     settings = app[SETTINGS]

@@ -1,32 +1,42 @@
-"""One computation shared by concurrent callers, its result reused for a moment."""
+"""One computation shared by concurrent callers, its result reused for a moment and served while it is redone."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Awaitable, Callable
+
+log = logging.getLogger(__name__)
 
 
 class SharedResult[T]:
     """Callers arriving while a computation runs wait for that one; its result serves for `max_age` seconds.
 
     `GET /v1/lps/queue/stats` and `/metrics` read the job counts and the broker's queues: a hundred clients
-    polling them would otherwise run a hundred computations at once. A failure is not kept: the next
-    caller computes again.
+    polling them would otherwise run a hundred computations at once. Past `max_age`, a caller gets the last result
+    at once and starts the next computation in the background (stale-while-revalidate), so no request waits on
+    the store's counting; past `max_stale`, callers wait for a fresh one (a store that stopped answering is not
+    hidden behind an old answer). A failure is not kept: the next caller computes again.
     """
 
-    def __init__(self, compute: Callable[[], Awaitable[T]], max_age: float) -> None:
+    def __init__(self, compute: Callable[[], Awaitable[T]], max_age: float, max_stale: float = 0.0) -> None:
         self._compute = compute
         self._max_age = max_age
+        self._max_stale = max(max_stale, max_age)
         self._value: T | None = None
         self._computed_at = float("-inf")
         self._running: asyncio.Future[T] | None = None
 
     async def get(self) -> T:
-        if self._value is not None and time.monotonic() - self._computed_at < self._max_age:
+        age = time.monotonic() - self._computed_at
+        if self._value is not None and age < self._max_age:
             return self._value
         if self._running is None:
             self._running = asyncio.ensure_future(self._refresh())
+            self._running.add_done_callback(_log_failure)
+        if self._value is not None and age < self._max_stale:
+            return self._value
         # Shielded: one impatient caller going away must not cancel the others' computation.
         return await asyncio.shield(self._running)
 
@@ -37,3 +47,9 @@ class SharedResult[T]:
             return value
         finally:
             self._running = None
+
+
+def _log_failure(future: asyncio.Future) -> None:
+    """A background computation nobody awaited: say why it failed (waiting callers get the exception)."""
+    if not future.cancelled() and (error := future.exception()) is not None:
+        log.warning("shared computation failed: %s", type(error).__name__)

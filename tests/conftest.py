@@ -51,6 +51,9 @@ def settings(mongo_url: str, run_id: str) -> Iterator[Settings]:
         test_directives=True,
         # Stats count a job DONE / DEAD as soon as it ended (production waits LPS_STATS_SETTLE seconds).
         stats_settle=0.0,
+        # A stats answer is computed for the caller, not served stale while the next one is computed (production
+        # serves one up to LPS_STATS_MAX_STALE seconds old): a test reads stats right after what it counts.
+        stats_max_stale=0.0,
         # Worker pools of tests serve no metrics unless a test gives them free ports (a dev stack may hold 9191).
         search_metrics_port=0,
         outbox_metrics_port=0,

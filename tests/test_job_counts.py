@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from bson import ObjectId
+from pymongo import AsyncMongoClient, monitoring
 
 from infra.clock import utcnow
 from infra.job_counts import JobCounts
-from infra.jobs import JobRepository, new_job
+from infra.jobs import WALK_MAX_MINUTES, JobRepository, ended_fields, finished_minute, new_job
 from infra.mongo import MainDatabase, create_client, ensure_indexes
 from infra.settings import Settings
 from schemas.codes import JobType
@@ -27,7 +28,7 @@ async def database(settings: Settings) -> AsyncIterator[MainDatabase]:
 
 
 def counts_of(database: MainDatabase, *, catch_up_limit: int = 1000) -> JobCounts:
-    return JobCounts(database.write, database.read, settle=0.0, catch_up_limit=catch_up_limit)
+    return JobCounts(JobRepository(database), database.write, settle=0.0, catch_up_limit=catch_up_limit)
 
 
 async def ended_job(jobs: JobRepository, code: str, *, dead: bool = False, job_type: JobType = JobType.SEARCH) -> dict:
@@ -102,3 +103,85 @@ async def test_a_redriven_job_is_counted_again_when_it_ends_again(database: Main
 
     counts = await counts_of(database).current()
     assert counts.by_type["SEARCH"] == {"PENDING": 0, "RUNNING": 0, "DONE": 1, "DEAD": 1}
+
+
+class FindFilters(monitoring.CommandListener):
+    """Records the filter of every `find` on the jobs collection."""
+
+    def __init__(self) -> None:
+        self.filters: list[dict] = []
+
+    def started(self, event: monitoring.CommandStartedEvent) -> None:
+        if event.command_name == "find" and event.command["find"] == "jobs":
+            self.filters.append(dict(event.command.get("filter", {})))
+
+    def succeeded(self, event: monitoring.CommandSucceededEvent) -> None:
+        pass
+
+    def failed(self, event: monitoring.CommandFailedEvent) -> None:
+        pass
+
+
+@pytest.fixture
+async def watched(settings: Settings, database: MainDatabase) -> AsyncIterator[tuple[JobRepository, FindFilters]]:
+    listener = FindFilters()
+    client = AsyncMongoClient(settings.mongo_url, tz_aware=True, event_listeners=[listener])
+    yield JobRepository(MainDatabase.open(client, settings.mongo_db)), listener
+    await client.close()
+
+
+async def store_ended(database: MainDatabase, *finished: datetime) -> list[dict]:
+    """DONE searches that ended at these moments (stored directly: the walk only reads)."""
+    documents = []
+    for at in finished:
+        document = new_job(
+            JobType.SEARCH, job_id=ObjectId(), product_code=f"E-{at.isoformat()}", priority="NORMAL", max_attempts=1,
+            now=at, message_id="m",
+        )  # fmt: skip
+        del document["active"]
+        documents.append(document | {"status": "DONE"} | ended_fields(at))
+    await database.jobs().insert_many(documents)
+    return documents
+
+
+async def test_a_walk_over_ended_jobs_reads_one_minute_at_a_time_by_equality(database: MainDatabase, watched):
+    jobs, listener = watched
+    base = utcnow().replace(second=0, microsecond=0) - timedelta(minutes=10)
+    stored = await store_ended(
+        database, base + timedelta(seconds=50), base + timedelta(seconds=10), base + timedelta(minutes=2)
+    )
+
+    page = await jobs.ended_after((base, ObjectId("0" * 24)), until=base + timedelta(minutes=3), limit=10)
+
+    assert [job["_id"] for job in page.jobs] == [stored[1]["_id"], stored[0]["_id"], stored[2]["_id"]]
+    # Each lookup an equality on the minute (what the embedded store serves from an index): minutes 0, 1, 2, 3.
+    assert listener.filters == [{"finished_minute": finished_minute(base) + minute} for minute in range(4)]
+    assert not page.more
+
+
+async def test_a_quiet_stretch_is_crossed_once_and_a_long_one_in_bounded_steps(database: MainDatabase, watched):
+    jobs, listener = watched
+    now = utcnow()
+    start = (now - timedelta(minutes=WALK_MAX_MINUTES + 30), ObjectId("0" * 24))
+
+    first = await jobs.ended_after(start, until=now, limit=10)
+    second = await jobs.ended_after(first.cursor, until=now, limit=10)
+    lookups_before_third = len(listener.filters)
+    third = await jobs.ended_after(second.cursor, until=now, limit=10)
+
+    assert (first.jobs, first.more, second.jobs, second.more) == ([], True, [], False)
+    assert len(listener.filters) - lookups_before_third == 1  # only the minute of `until` is read again
+    assert third.cursor == second.cursor
+    assert second.cursor[0] == now.replace(second=0, microsecond=0)
+
+
+async def test_a_walk_stops_at_its_limit_and_goes_on_from_the_last_job(database: MainDatabase, watched):
+    jobs, _ = watched
+    base = utcnow() - timedelta(minutes=5)
+    stored = await store_ended(database, *(base + timedelta(seconds=index) for index in range(5)))
+
+    first = await jobs.ended_after((base - timedelta(seconds=1), ObjectId("0" * 24)), until=utcnow(), limit=3)
+    rest = await jobs.ended_after(first.cursor, until=utcnow(), limit=3)
+
+    assert [job["_id"] for job in first.jobs + rest.jobs] == [job["_id"] for job in stored]
+    assert (first.more, rest.more) == (True, False)

@@ -19,7 +19,7 @@ from actors.reconciler import Reconciler
 from infra.broker import Publisher, create_broker
 from infra.clock import utcnow
 from infra.enqueue import message_for_job
-from infra.jobs import JobRepository, new_job
+from infra.jobs import JobRepository, ended_fields, new_job
 from infra.mongo import MainDatabase, create_client, ensure_indexes
 from infra.reconciler_log import ReconcilerLog
 from infra.settings import Settings
@@ -55,6 +55,8 @@ class Stack:
         )
         if document["status"] in ("DONE", "DEAD"):
             del document["active"]  # an ended job no longer holds its product's slot
+        if "finished_at" in document:
+            document |= ended_fields(document["finished_at"])
         await self.database.jobs().insert_one(document)
         return document
 

@@ -169,3 +169,45 @@ async def test_a_failed_computation_is_not_kept():
     with pytest.raises(ConnectionError):
         await shared.get()
     assert await shared.get() == "ok"
+
+
+async def test_a_stale_answer_is_served_at_once_while_the_next_one_is_computed():
+    import asyncio
+
+    from service.shared import SharedResult
+
+    release = asyncio.Event()
+    calls = 0
+
+    async def compute() -> int:
+        nonlocal calls
+        calls += 1
+        if calls > 1:
+            await release.wait()
+        return calls
+
+    shared = SharedResult(compute, max_age=0, max_stale=60)
+    assert await shared.get() == 1
+    assert await asyncio.wait_for(shared.get(), timeout=1) == 1  # served while computation 2 waits
+    release.set()
+    await asyncio.sleep(0)
+    await asyncio.sleep(0)
+    assert await shared.get() in (2, 3)
+    assert calls >= 2
+
+
+async def test_past_max_stale_callers_wait_for_a_fresh_answer():
+    import asyncio
+
+    from service.shared import SharedResult
+
+    calls = 0
+
+    async def compute() -> int:
+        nonlocal calls
+        calls += 1
+        await asyncio.sleep(0.01)
+        return calls
+
+    shared = SharedResult(compute, max_age=0, max_stale=0)
+    assert [await shared.get() for _ in range(3)] == [1, 2, 3]
