@@ -162,9 +162,9 @@ MODES = {
             runs=3,
             stats_runs=1,
         ),
-        # The embedded store's wire inserts scan the collection (issue 12): 10,000 is as far as quick mode grows it.
+        # The sizes the targets are set at; fewer runs and requests than full mode.
         GrowthSizes(
-            stored=(0, 2_000, 10_000),
+            stored=(0, 10_000, 50_000),
             stored_mongodb=(0, 10_000, 50_000),
             clients=100,
             enqueue_clients=2,
