@@ -31,6 +31,9 @@ async def test_start_up_creates_the_indexes_and_can_run_again(settings: Settings
     assert dict(indexes["one_outbox_per_search"]["partialFilterExpression"]) == {"job_type": "OUTBOX"}
     assert indexes["finished_retention"]["expireAfterSeconds"] == settings.retention_days * 86400
     assert [key for key, _ in indexes["status_job_type_finished_at"]["key"]] == ["status", "job_type", "finished_at"]
+    # What the periodic walks read by equality (the embedded store serves only that from an index).
+    assert dict(indexes["active_jobs"]["partialFilterExpression"]) == {"active": True}
+    assert [key for key, _ in indexes["finished_minute"]["key"]] == ["finished_minute"]
 
 
 async def test_a_changed_retention_updates_the_ttl_index_instead_of_failing_start_up(settings: Settings):
