@@ -197,17 +197,12 @@ async def test_a_stale_answer_is_served_at_once_while_the_next_one_is_computed()
 
 
 async def test_past_max_stale_callers_wait_for_a_fresh_answer():
-    import asyncio
-
     from service.shared import SharedResult
 
-    calls = 0
+    calls = iter(range(1, 10))
 
     async def compute() -> int:
-        nonlocal calls
-        calls += 1
-        await asyncio.sleep(0.01)
-        return calls
+        return next(calls)
 
     shared = SharedResult(compute, max_age=0, max_stale=0)
     assert [await shared.get() for _ in range(3)] == [1, 2, 3]
