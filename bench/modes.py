@@ -115,7 +115,11 @@ class PacingSizes:
     timeout: float
     pools: int = 2
     threads: int = 2
+    #: The shop refuses a client over this many searches a second.
     rate: int = 2
+    #: The paced side's LPS_SOURCE_RATES for coupang. Below the shop's rate: a pace exactly at it is refused
+    #: whenever a request reaches the shop later after its token than the one two tokens on (BENCHMARKS.md).
+    pace: str = "1/s"
     retry_min_backoff: float | None = None
     retry_max_backoff: float | None = None
     breaker_cooldown: float | None = None

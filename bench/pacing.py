@@ -6,9 +6,10 @@ Chromium each), against `lps demo-shop --block-above 2 --block-for 30` on loopba
 within one second gets 403 Access Denied for 30 s. All searches come from 127.0.0.1, so the shop sees the
 whole fleet as one client, as a real shop sees one egress address.
 
-LPS side: `LPS_SOURCE_RATES=coupang=2/s` and the circuit breaker on (its defaults). Baseline: the same run
-with neither (no pacing, `LPS_BREAKER_THRESHOLD=0`). Each side gets a fresh shop (no block carried over), a
-fresh database and fresh pools. Time runs from the submit to the last job's `finished_at`.
+LPS side: `LPS_SOURCE_RATES=coupang=<pace>` (1/s: below the shop's limit; BENCHMARKS.md says why a pace of
+exactly 2/s is refused) and the circuit breaker on (its defaults). Baseline: the same run with neither (no
+pacing, `LPS_BREAKER_THRESHOLD=0`). Each side gets a fresh shop (no block carried over), a fresh database and
+fresh pools. Time runs from the submit to the last job's `finished_at`.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from bench.stack import Bench, BenchDatabase, figure_resources, serve, worker_po
 from infra.broker import Publisher, create_broker
 from infra.enqueue import JobEnqueuer
 from infra.jobs import JobRepository
-from infra.settings import Rate, Settings
+from infra.settings import Settings, parse_source_rates
 from schemas.codes import JobType
 from tools.demo_shop import SHOP_LOG, create_demo_shop_app
 from tools.testbed import eventually
@@ -50,7 +51,7 @@ def side_settings(bench: Bench, sizes: PacingSizes, shop_url: str, *, paced: boo
         coupang_max_pages=1,
         search_sources=("coupang",),
         search_metrics_port=0,  # two pools on one machine
-        source_rates={"coupang": Rate(sizes.rate, "s")} if paced else {},
+        source_rates=parse_source_rates(f"coupang={sizes.pace}") if paced else {},
         breaker_threshold=bench.base.breaker_threshold if paced else 0.0,
         **timings,
     )
@@ -122,7 +123,8 @@ def pacing_figure(bench: Bench, sizes: PacingSizes, paced: dict[str, Any], unpac
     return {
         "title": (
             f"Pacing: attempts per SEARCH job, {sizes.searches} searches, {sizes.pools} pools × {sizes.threads} "
-            f"threads, shop blocking above {sizes.rate}/s for {sizes.block_for:g} s (baseline: no pacing, no breaker)"
+            f"threads, shop blocking above {sizes.rate}/s for {sizes.block_for:g} s, paced at {sizes.pace} "
+            "(baseline: no pacing, no breaker)"
         ),
         "store": bench.store.label,
         "unit": "attempts/job",
@@ -142,7 +144,7 @@ def pacing_figure(bench: Bench, sizes: PacingSizes, paced: dict[str, Any], unpac
             "threads_per_pool": sizes.threads,
             "shop": f"--block-above {sizes.rate} --block-for {sizes.block_for:g}",
             "coupang_max_pages": 1,
-            "lps": f"LPS_SOURCE_RATES=coupang={sizes.rate}/s, breaker on",
+            "lps": f"LPS_SOURCE_RATES=coupang={sizes.pace}, breaker on",
             "raw": "no LPS_SOURCE_RATES, LPS_BREAKER_THRESHOLD=0",
         },
         "details": {
