@@ -46,6 +46,8 @@ class _Seat:
 
 
 class ProxyRotation:
+    """The proxies in turn, skipping benched ones. Used only from the worker's event loop, so never concurrently."""
+
     def __init__(
         self, proxies: Sequence[Proxy], *, cooldown: float, clock: Callable[[], float] = time.monotonic
     ) -> None:
