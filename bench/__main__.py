@@ -138,7 +138,7 @@ def carry_over(result: dict[str, Any], previous_path: Path) -> dict[str, Any]:
     previous = json.loads(previous_path.read_text())
     if previous.get("mode") != result["mode"]:
         return result
-    origin = {"started_at": previous["started_at"], "command": previous["command"]}
+    origin = {"started_at": previous["started_at"], "command": previous["command"], "machine": previous["machine"]}
     kept = {
         name: figure | {"taken_in": figure.get("taken_in", origin)}
         for name, figure in previous.get("figures", {}).items()

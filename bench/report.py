@@ -51,6 +51,7 @@ def render(result: Mapping[str, Any]) -> str:
         f"(`{result['command']}`, {result['seconds'] / 60:.1f} min)",
         "",
         _machine_line(machine),
+        *_carried_over_lines(result["figures"]),
         "",
         "| figure | LPS | raw baseline | ratio | target | store |",
         "|---|---|---|---|---|---|",
@@ -74,6 +75,16 @@ def _machine_line(machine: Mapping[str, Any]) -> str:
         f"commit {machine.get('commit') or '?'}{changed}; load average at start "
         f"{', '.join(str(load) for load in machine['load_average_at_start'])}."
     )
+
+
+def _carried_over_lines(figures: Mapping[str, Any]) -> list[str]:
+    """Where figures kept from an earlier run (`--only`) were taken: that run's command and machine."""
+    runs = {figure["taken_in"]["started_at"]: figure["taken_in"] for figure in figures.values() if "taken_in" in figure}
+    return [
+        f'\nFigures marked "from the run of {started_at[:16].replace("T", " ")} UTC" were taken by `{run["command"]}`. '
+        + _machine_line(run["machine"])
+        for started_at, run in sorted(runs.items())
+    ]
 
 
 def _ms(milliseconds: float) -> str:
