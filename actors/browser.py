@@ -16,10 +16,11 @@ import shutil
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
-from playwright.async_api import Browser, Page, Playwright, Route, async_playwright
+from playwright.async_api import Browser, Page, Playwright, ProxySettings, Route, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
 from actors import metrics
+from infra.settings import Proxy
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +42,18 @@ async def _skip_heavy_resources(route: Route) -> None:
         await route.abort()
     else:
         await route.continue_()
+
+
+def _proxy_settings(proxy: Proxy) -> ProxySettings:
+    """Playwright's `proxy` option of a context.
+
+    Chromium never proxies loopback addresses unless told to (`<-loopback>`): production's shop is not on loopback,
+    and dev and tests (the demo shop on 127.0.0.1) must go through the proxy as production does.
+    """
+    settings = ProxySettings(server=proxy.label, bypass="<-loopback>")
+    if proxy.username:
+        settings["username"], settings["password"] = proxy.username, proxy.password
+    return settings
 
 
 def resolve_executable(name_or_path: str) -> str:
@@ -132,11 +145,11 @@ class BrowserPool:
             await handle.browser.close()
 
     @contextlib.asynccontextmanager
-    async def page(self) -> AsyncIterator[Page]:
-        """A page in a fresh context; the context is closed whatever happens."""
+    async def page(self, proxy: Proxy | None = None) -> AsyncIterator[Page]:
+        """A page in a fresh context (through `proxy` when given); the context is closed whatever happens."""
         handle = await self._acquire()
         try:
-            context = await handle.browser.new_context(locale="ko-KR")
+            context = await handle.browser.new_context(locale="ko-KR", proxy=_proxy_settings(proxy) if proxy else None)
             try:
                 await context.route("**/*", _skip_heavy_resources)
                 page = await context.new_page()

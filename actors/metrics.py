@@ -76,6 +76,19 @@ class WorkerMetrics:
             ["reason"],
             registry=registry,
         )
+        self.proxy_searches = Counter(
+            "lps_proxy_searches",
+            "Coupang searches through each proxy (scheme://host:port) by outcome: answered, blocked, unreachable, "
+            "failed.",
+            ["proxy", "outcome"],
+            registry=registry,
+        )
+        self.proxy_benched = Counter(
+            "lps_proxy_benched",
+            "Times each proxy was benched for LPS_COUPANG_PROXY_COOLDOWN (its search blocked, or it was unreachable).",
+            ["proxy"],
+            registry=registry,
+        )
         self.source_tokens = Counter(
             "lps_source_tokens",
             "Turns asked of each source's fleet-wide limits (LPS_SOURCE_RATES / _CONCURRENCY, its circuit breaker), "
@@ -171,6 +184,17 @@ class GateMetrics:
 def browser_replaced(reason: str) -> None:
     if _metrics is not None:
         _metrics.browser_restarts.labels(reason).inc()
+
+
+def proxy_searched(proxy: str, outcome: str) -> None:
+    """One Coupang search through `proxy` (its label, without credentials) ended with `outcome`."""
+    if _metrics is not None:
+        _metrics.proxy_searches.labels(proxy, outcome).inc()
+
+
+def proxy_benched(proxy: str) -> None:
+    if _metrics is not None:
+        _metrics.proxy_benched.labels(proxy).inc()
 
 
 def delivery_finished(status: int | None, seconds: float) -> None:

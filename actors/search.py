@@ -14,6 +14,7 @@ from actors import metrics
 from actors.errors import DeferredJobError, JobError, PermanentJobError, RetryableJobError
 from actors.matching import match_offers
 from actors.outbox import outbox_job_for
+from actors.proxies import ProxyRotation
 from actors.runtime import WorkerRuntime
 from actors.sources import Source, SourceBlocked, SourceDeferred, SourceError
 from actors.sources.coupang import CoupangSource
@@ -43,6 +44,7 @@ def build_sources(runtime: WorkerRuntime) -> dict[str, Source]:
             max_pages=settings.coupang_max_pages,
             blocked_backoff_factor=settings.blocked_backoff_factor,
             render_timeout=min(settings.browser_render_timeout, settings.browser_navigation_timeout),
+            proxies=ProxyRotation.from_urls(settings.coupang_proxies, cooldown=settings.coupang_proxy_cooldown),
         ),
         SourceName.NAVER: lambda: NaverSource(
             runtime.http,

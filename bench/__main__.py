@@ -4,18 +4,21 @@
     python -m bench --full          # the figures' defined sizes (300 searches, 2,000 stored jobs): ~20 minutes
     python -m bench --only search   # some figures only (enqueue, pipeline, search, reads, growth)
     python -m bench --only growth   # every hot path at 0 and at growing numbers of stored jobs
+    python -m bench --full --only pacing   # 300 searches against a refusing shop, with and without pacing
     LPS_MONGO_URL=mongodb://… python -m bench --full   # on a real MongoDB (larger sizes where they matter)
 
 Each figure gets a fresh database and queue prefix on the same servers, deleted afterwards; the processes
 it starts are stopped. Results go to `bench/results/<mode>.json` and, for quick and full, into the
-generated block of BENCHMARKS.md. The exit status is 0 when every figure was measured (targets missed
-are findings, not failures).
+generated block of BENCHMARKS.md; a run of some figures only (`--only`) keeps the other figures of that
+mode's previous JSON file, each marked with the run it came from. The exit status is 0 when every figure
+was measured (targets missed are findings, not failures).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import logging
 import shutil
 import sys
@@ -27,14 +30,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bench import enqueue, growth, pipeline, reads, search
+from bench import enqueue, growth, pacing, pipeline, reads, search
 from bench.machine import machine_facts
 from bench.modes import MODES, Mode
 from bench.report import results_to_render, update_markdown, write_json
 from bench.stack import REPO, Bench, open_store
 from infra.settings import Settings
 
-FIGURES = ("enqueue", "pipeline", "search", "reads", "growth")
+FIGURES = ("enqueue", "pipeline", "search", "reads", "growth", "pacing")
 log = logging.getLogger("bench")
 
 
@@ -54,12 +57,16 @@ def _runners(mode: Mode) -> dict[str, Callable[[Bench], Awaitable[list[dict[str,
     async def run_growth(bench: Bench) -> list[dict[str, Any]]:
         return await growth.measure(bench, mode.growth)
 
+    async def run_pacing(bench: Bench) -> list[dict[str, Any]]:
+        return await pacing.measure(bench, mode.pacing)
+
     return {
         "enqueue": run_enqueue,
         "pipeline": run_pipeline,
         "search": run_search,
         "reads": run_reads,
         "growth": run_growth,
+        "pacing": run_pacing,
     }
 
 
@@ -69,6 +76,7 @@ FIGURE_KEYS = {
     "search": ("search", "search_memory"),
     "reads": ("reads_job", "reads_stats"),
     "growth": growth.FIGURE_NAMES,
+    "pacing": ("pacing",),
 }
 
 
@@ -122,6 +130,23 @@ def _asdict(sizes: Any) -> dict[str, Any]:
     return {field: getattr(sizes, field) for field in sizes.__dataclass_fields__}
 
 
+def carry_over(result: dict[str, Any], previous_path: Path) -> dict[str, Any]:
+    """A run of some figures keeps the previous run's other figures (its JSON file at `previous_path`), each
+    marked with when and how it was taken, so that `--only X` updates X without losing the rest."""
+    if not previous_path.exists():
+        return result
+    previous = json.loads(previous_path.read_text())
+    if previous.get("mode") != result["mode"]:
+        return result
+    origin = {"started_at": previous["started_at"], "command": previous["command"], "machine": previous["machine"]}
+    kept = {
+        name: figure | {"taken_in": figure.get("taken_in", origin)}
+        for name, figure in previous.get("figures", {}).items()
+        if name not in result["figures"] and name not in result["failures"]
+    }
+    return result | {"figures": kept | result["figures"]}
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench", description="LPS benchmarks beside raw baselines")
     which = parser.add_mutually_exclusive_group()
@@ -156,6 +181,8 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if args.keep_logs:
             print(f"logs and counters kept in {work_dir}", file=sys.stderr)
+    if args.json is None and set(args.figures) != set(FIGURES):
+        result = carry_over(result, json_path)
     write_json(result, json_path)
     if markdown is not None:
         update_markdown(markdown, results_to_render(result, json_path))

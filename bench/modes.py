@@ -101,6 +101,34 @@ class GrowthSizes:
 
 
 @dataclass(frozen=True, slots=True)
+class PacingSizes:
+    """The pacing figure: `searches` submitted at once to `pools` search pools against a shop that refuses a client
+    over `rate` searches a second for `block_for` seconds; the paced side paces at `rate`.
+
+    Retry and breaker timings left None keep LPS's defaults (the full run); smaller modes shorten them so that the
+    unpaced side's blocked jobs end within minutes.
+    """
+
+    searches: int
+    block_for: float
+    #: Upper bound of the whole figure (both sides), in place of the mode's `figure_timeout`.
+    timeout: float
+    pools: int = 2
+    threads: int = 2
+    #: The shop refuses a client over this many searches a second.
+    rate: int = 2
+    #: The paced side's LPS_SOURCE_RATES for coupang. Below the shop's rate: a pace exactly at it is refused
+    #: whenever a request reaches the shop later after its token than the one two tokens on (BENCHMARKS.md).
+    pace: str = "1/s"
+    retry_min_backoff: float | None = None
+    retry_max_backoff: float | None = None
+    breaker_cooldown: float | None = None
+    #: The issue's targets for the paced side.
+    max_attempts_per_job: float = 1.2
+    min_done_complete: float = 0.99
+
+
+@dataclass(frozen=True, slots=True)
 class Mode:
     name: str
     enqueue: EnqueueSizes
@@ -108,11 +136,15 @@ class Mode:
     search: SearchSizes
     reads: ReadsSizes
     growth: GrowthSizes
+    pacing: PacingSizes
     #: Upper bound of one figure, set-up included: a stuck figure fails instead of hanging.
     figure_timeout: float
 
     def timeout_for(self, figure: str) -> float:
-        return self.growth.timeout if figure == "growth" else self.figure_timeout
+        if figure in ("growth", "pacing"):
+            sizes: GrowthSizes | PacingSizes = getattr(self, figure)
+            return sizes.timeout
+        return self.figure_timeout
 
 
 MODES = {
@@ -146,6 +178,9 @@ MODES = {
             runs=1,
             timeout=120,
         ),
+        PacingSizes(
+            searches=8, block_for=2.0, timeout=240, retry_min_backoff=0.5, retry_max_backoff=2.0, breaker_cooldown=2.0
+        ),
         figure_timeout=120,
     ),
     "quick": Mode(
@@ -177,6 +212,14 @@ MODES = {
             passes=3,
             runs=3,
             timeout=2400,
+        ),
+        PacingSizes(
+            searches=60,
+            block_for=10.0,
+            timeout=900,
+            retry_min_backoff=2.0,
+            retry_max_backoff=30.0,
+            breaker_cooldown=10.0,
         ),
         figure_timeout=420,
     ),
@@ -210,6 +253,7 @@ MODES = {
             runs=5,
             timeout=5400,
         ),
+        PacingSizes(searches=300, block_for=30.0, timeout=3600),
         figure_timeout=2400,
     ),
 }

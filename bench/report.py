@@ -51,6 +51,7 @@ def render(result: Mapping[str, Any]) -> str:
         f"(`{result['command']}`, {result['seconds'] / 60:.1f} min)",
         "",
         _machine_line(machine),
+        *_carried_over_lines(result["figures"]),
         "",
         "| figure | LPS | raw baseline | ratio | target | store |",
         "|---|---|---|---|---|---|",
@@ -76,6 +77,16 @@ def _machine_line(machine: Mapping[str, Any]) -> str:
     )
 
 
+def _carried_over_lines(figures: Mapping[str, Any]) -> list[str]:
+    """Where figures kept from an earlier run (`--only`) were taken: that run's command and machine."""
+    runs = {figure["taken_in"]["started_at"]: figure["taken_in"] for figure in figures.values() if "taken_in" in figure}
+    return [
+        f'\nFigures marked "from the run of {started_at[:16].replace("T", " ")} UTC" were taken by `{run["command"]}`. '
+        + _machine_line(run["machine"])
+        for started_at, run in sorted(runs.items())
+    ]
+
+
 def _ms(milliseconds: float) -> str:
     return f"{milliseconds / 1000:.1f} s" if milliseconds >= 1000 else f"{milliseconds} ms"
 
@@ -97,6 +108,8 @@ def _target(figure: Mapping[str, Any]) -> str:
     target = figure.get("target") or {}
     if not target:
         return "–"
+    if "text" in target:  # a target over more than one quantity says itself what it bounds
+        return f"{target['text']}: {'met' if figure.get('meets_target') else '**not met**'}"
     bound = f"≥ {target['min']}" if "min" in target else f"≤ {target['max']}"
     if target.get("of") == "value":
         bound = f"{bound} {figure['unit']} at {figure['sizes'][-1]:,}"
@@ -114,7 +127,10 @@ def _figure_row(figure: Mapping[str, Any]) -> str:
     if "ratio_p99" in figure:
         ratio += f" (p99: {figure['ratio_p99']})"
     store = "real MongoDB" if figure["store"].startswith("MongoDB") else "embedded"
-    cells = [figure["title"], _quantity(figure, "value"), _quantity(figure, "baseline"), ratio, _target(figure), store]
+    title = figure["title"]
+    if taken_in := figure.get("taken_in"):
+        title += f" (from the run of {taken_in['started_at'][:16].replace('T', ' ')} UTC)"
+    cells = [title, _quantity(figure, "value"), _quantity(figure, "baseline"), ratio, _target(figure), store]
     return "| " + " | ".join(cells) + " |"
 
 
@@ -142,6 +158,15 @@ def _highlights(figures: Mapping[str, Any]) -> list[str]:
         lines.append(
             f"- Growth figures: each value at {sizes} stored jobs (LPS, then raw), ratio = value at the largest size "
             "÷ value at 0 (raw's in parentheses): 1.0 is flat."
+        )
+    if pacing := figures.get("pacing"):
+        lps, raw = pacing["runs"]["lps"][0], pacing["runs"]["raw"][0]
+        lines.append(
+            f"- Pacing, with pacing and breaker (without): {lps['done_complete_share']:.1%} "
+            f"({raw['done_complete_share']:.1%}) of {lps['searches']} jobs DONE with `complete: true`, "
+            f"{lps['dead']} ({raw['dead']}) DEAD, {lps['attempts_per_job']} ({raw['attempts_per_job']}) attempts per "
+            f"job, {lps['shop_refused_403']} ({raw['shop_refused_403']}) searches refused 403 by the shop, "
+            f"{lps['seconds']} s ({raw['seconds']} s) from submit to the last job's end."
         )
     for name in ("reads_job", "reads_stats"):
         if (figure := figures.get(name)) and isinstance(solo := figure["details"].get("single_client_p50_ms"), Mapping):

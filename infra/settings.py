@@ -8,6 +8,7 @@ import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Self
+from urllib.parse import SplitResult, unquote, urlsplit
 
 from schemas.codes import JobType, Priority
 from schemas.offers import SourceName
@@ -91,6 +92,77 @@ def parse_source_concurrency(text: str) -> dict[str, int]:
     return limits
 
 
+#: Proxy schemes Chromium can use from a browser context.
+PROXY_SCHEMES = ("http", "https", "socks5")
+
+
+@dataclass(frozen=True, slots=True)
+class Proxy:
+    """One egress proxy of the browser (LPS_COUPANG_PROXIES). Its credentials stay out of repr, str and `label`."""
+
+    scheme: str
+    host: str
+    port: int
+    username: str = field(default="", repr=False)
+    password: str = field(default="", repr=False)
+
+    @property
+    def label(self) -> str:
+        """`scheme://host:port`: what logs, metrics and errors name it by (never its credentials)."""
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{self.scheme}://{host}:{self.port}"
+
+    def __str__(self) -> str:
+        return self.label
+
+
+def _proxy_parts(item: str) -> SplitResult:
+    if "://" not in item:
+        raise ValueError("expected SCHEME://[USER:PASSWORD@]HOST:PORT")
+    try:
+        parts = urlsplit(item)
+        parts.port  # noqa: B018 (a bad port raises here)
+    except ValueError:
+        raise ValueError("expected SCHEME://[USER:PASSWORD@]HOST:PORT with a port from 1 to 65535") from None
+    return parts
+
+
+def parse_proxy(item: str) -> Proxy:
+    """One proxy URL; a malformed one raises a ValueError that names its bad part, never its credentials."""
+    parts = _proxy_parts(item.strip())
+    scheme, host, port = parts.scheme.lower(), parts.hostname or "", parts.port
+    where = f"{scheme}://{host}:{port}" if host and port else "a proxy"
+    if scheme not in PROXY_SCHEMES:
+        raise ValueError(f"{where}: scheme {scheme!r} is not one of {', '.join(PROXY_SCHEMES)}")
+    if not host:
+        raise ValueError(f"{scheme}:// proxy without a host")
+    if port is None or port == 0:
+        raise ValueError(f"{scheme}://{host}: the port is missing (e.g. {scheme}://{host}:3128)")
+    if parts.path not in ("", "/") or parts.query or parts.fragment:
+        raise ValueError(f"{where}: a proxy URL has no path, query or fragment")
+    username, password = unquote(parts.username or ""), unquote(parts.password or "")
+    if password and not username:
+        raise ValueError(f"{where}: a password without a user name")
+    if username and scheme == "socks5":
+        raise ValueError(f"{where}: Chromium does not support SOCKS5 proxies with credentials")
+    return Proxy(scheme, host, port, username, password)
+
+
+def parse_proxies(text: str) -> tuple[str, ...]:
+    """LPS_COUPANG_PROXIES: `http://user:pass@10.0.0.1:3128,http://10.0.0.2:3128`, each checked, none twice."""
+    items = _parse_list(text)
+    labels: set[str] = set()
+    for number, item in enumerate(items, start=1):
+        try:
+            label = parse_proxy(item).label
+        except ValueError as error:
+            raise ValueError(f"proxy #{number}: {error}") from None
+        if label in labels:
+            raise ValueError(f"proxy #{number}: {label} is given twice")
+        labels.add(label)
+    return items
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Secrets (API keys, signing secret, Naver secret) stay out of repr, so out of logs and test output."""
@@ -145,6 +217,11 @@ class Settings:
     # After DOMContentLoaded, how long a page's own scripts get to show its product list (never longer than the
     # navigation timeout); a page that shows none by then is read as it stands.
     browser_render_timeout: float = 10.0
+    # Proxies of the Coupang browser, "http://user:pass@host:port,http://host:port" (http, https, socks5 without
+    # credentials): each search's browser context uses the next one in turn; one whose search was blocked, or that
+    # failed to connect, is benched for `coupang_proxy_cooldown` seconds (per worker process). Empty: no proxy.
+    coupang_proxies: tuple[str, ...] = field(default=(), repr=False)
+    coupang_proxy_cooldown: float = 300.0
     # Result pages read per Coupang search (72 items each); later pages only when the first had results.
     coupang_max_pages: int = 2
     naver_display: int = 100
@@ -308,7 +385,10 @@ _SOURCE_NAMES = tuple(str(name) for name in SourceName)
 _PARSERS: dict[str, Any] = {
     "source_rates": parse_source_rates,
     "source_concurrency": parse_source_concurrency,
+    "coupang_proxies": parse_proxies,
 }
+#: Settings whose values may hold credentials: an error names the bad part, never echoes the value.
+_SECRET_VALUES = frozenset({"coupang_proxies"})
 #: Inclusive bounds of numeric settings that have them.
 _BOUNDS: dict[str, tuple[float, float]] = {
     "breaker_threshold": (0.0, 1.0),
@@ -316,6 +396,7 @@ _BOUNDS: dict[str, tuple[float, float]] = {
     "breaker_cooldown": (0.0, 86_400.0),
     "breaker_max_cooldown": (0.0, 86_400.0),
     "source_wait": (0.0, 600.0),
+    "coupang_proxy_cooldown": (0.0, 86_400.0),
 }
 
 
@@ -327,7 +408,8 @@ def _convert(name: str, raw: str, default: Any) -> Any:
             raise ValueError(f"must be between {low:g} and {high:g}")
         return value
     except ValueError as error:
-        raise SettingsError(f"LPS_{name.upper()}={raw!r}: {error}") from None
+        shown = "" if name in _SECRET_VALUES else f"={raw!r}"
+        raise SettingsError(f"LPS_{name.upper()}{shown}: {error}") from None
 
 
 def _convert_value(name: str, raw: str, default: Any) -> Any:

@@ -19,9 +19,11 @@ from playwright.async_api import Page
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from actors.browser import BrowserPool
+from actors.proxies import ProxyRotation, ProxyUnreachable, outcome_of
 from actors.sources import SourceBlocked, SourceError, SourceParseFailed, SourceTimeout
 from actors.sources.coupang_parser import CoupangPage, PageKind, parse_search_page
 from infra.clock import utcnow
+from infra.settings import Proxy
 from infra.snapshots import SnapshotStore
 from schemas.offers import Offer, SourceName, SourceOutcome, SourceResult
 
@@ -30,6 +32,8 @@ log = logging.getLogger(__name__)
 LIST_SIZE = 72
 #: Navigation errors that mean the site refused us rather than that the network failed.
 BLOCK_SIGNATURES = ("ERR_HTTP2_PROTOCOL_ERROR", "ERR_BLOCKED_BY_RESPONSE")
+#: Navigation errors that mean the browser could not get through its proxy.
+PROXY_SIGNATURES = ("ERR_PROXY_", "ERR_TUNNEL_CONNECTION_FAILED", "ERR_NO_SUPPORTED_PROXIES", "ERR_SOCKS_")
 
 
 #: True once the page shows what the parser reads: a product list of either layout, the no-results text, or a
@@ -59,6 +63,7 @@ class CoupangSource:
         max_pages: int,
         blocked_backoff_factor: float,
         render_timeout: float = 10.0,
+        proxies: ProxyRotation | None = None,
     ) -> None:
         self._browser = browser
         self._snapshots = snapshots
@@ -66,10 +71,23 @@ class CoupangSource:
         self._max_pages = max(max_pages, 1)
         self._blocked_backoff_factor = blocked_backoff_factor
         self._render_timeout_ms = render_timeout * 1000
+        self._proxies = proxies
 
     async def search(self, product: dict[str, Any]) -> SourceResult:
+        if self._proxies is None:
+            return await self._search(product)
+        proxy = self._proxies.take()  # before a browser page is taken: all benched fails without holding one
+        try:
+            result = await self._search(product, proxy)
+        except Exception as error:
+            self._proxies.record(proxy, outcome_of(error))
+            raise
+        self._proxies.record(proxy, outcome_of(None))
+        return result
+
+    async def _search(self, product: dict[str, Any], proxy: Proxy | None = None) -> SourceResult:
         offers: list[Offer] = []
-        async with self._browser.page() as page:
+        async with self._browser.page(proxy) as page:
             for number in range(1, self._max_pages + 1):
                 try:
                     parsed = await self._read_page(page, product["keyword"], number)
@@ -97,6 +115,8 @@ class CoupangSource:
                     f"coupang refused the connection: {error.message.splitlines()[0]}",
                     backoff_factor=self._blocked_backoff_factor,
                 ) from error
+            if any(signature in error.message for signature in PROXY_SIGNATURES):
+                raise ProxyUnreachable(f"coupang's proxy failed: {error.message.splitlines()[0]}") from error
             raise SourceError(f"coupang navigation failed: {error.message.splitlines()[0]}") from error
         status = response.status if response else None
         if status is None or status < 400:

@@ -1,0 +1,226 @@
+"""The Coupang browser's proxies (LPS_COUPANG_PROXIES): real Chromium, real loopback HTTP forward proxies
+(`tools.forward_proxy`, counting what goes through them) and the demo shop."""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+import uuid
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
+
+import pytest
+from aiohttp.test_utils import TestServer
+from prometheus_client import CollectorRegistry
+
+from actors import metrics
+from actors.browser import BrowserPool
+from actors.proxies import ProxiesBenched, ProxyOutcome, ProxyRotation, ProxyUnreachable
+from actors.sources import SourceBlocked
+from actors.sources.coupang import CoupangSource
+from infra.mongo import create_client
+from infra.settings import Proxy, Settings, SettingsError, parse_proxy
+from infra.snapshots import SnapshotStore
+from schemas.offers import SourceOutcome
+from service.app import create_app
+from tests.harness import JobsView, worker_pool
+from tools.demo_shop import SHOP_LOG, create_demo_shop_app
+from tools.embedded_mongo import free_port
+from tools.forward_proxy import PROXY_LOG, create_forward_proxy_app
+
+KEYWORD = "아이폰 15 128GB"
+SECRET = "s3cr3t-Pa55"
+
+
+def searches(targets: list[str]) -> list[str]:
+    """The Coupang searches among what went through a proxy (the page's favicon goes through it too)."""
+    return [target for target in targets if "/np/search?" in target]
+
+
+def proxy_url(server: TestServer, credentials: str = "") -> str:
+    return f"http://{credentials}{server.host}:{server.port}"
+
+
+@pytest.fixture
+async def shop(aiohttp_server) -> TestServer:
+    return await aiohttp_server(create_demo_shop_app())
+
+
+@pytest.fixture
+async def coupang_through(
+    shop: TestServer, settings: Settings
+) -> AsyncIterator[Callable[[list[str], float], CoupangSource]]:
+    """Builds the Coupang source of a worker with these proxy URLs and cool-down, on one real Chromium."""
+    client = create_client(settings)
+    pool = BrowserPool(os.environ.get("LPS_BROWSER_PATH", "chromium"), owner=f"test-{uuid.uuid4().hex[:8]}")
+
+    def build(urls: list[str], cooldown: float) -> CoupangSource:
+        return CoupangSource(
+            pool,
+            SnapshotStore(client[settings.mongo_db]),
+            base_url=str(shop.make_url("")).rstrip("/"),
+            max_pages=1,
+            blocked_backoff_factor=1.0,
+            render_timeout=5.0,
+            proxies=ProxyRotation.from_urls(urls, cooldown=cooldown),
+        )
+
+    yield build
+    await pool.close()
+    await client.close()
+
+
+@pytest.fixture
+def registry() -> Iterator[CollectorRegistry]:
+    registry = CollectorRegistry()
+    metrics.use(metrics.WorkerMetrics(registry))
+    yield registry
+    metrics.use(None)
+
+
+async def test_a_blocked_proxy_is_benched_and_the_next_searches_use_the_other(
+    aiohttp_server, shop: TestServer, coupang_through, registry: CollectorRegistry, caplog
+):
+    good = await aiohttp_server(create_forward_proxy_app(username="lps", password=SECRET))
+    banned = await aiohttp_server(create_forward_proxy_app(deny=True))
+    coupang = coupang_through([proxy_url(good, f"lps:{SECRET}@"), proxy_url(banned)], 60.0)
+    caplog.set_level(logging.DEBUG)
+
+    first = await coupang.search({"keyword": KEYWORD})
+    with pytest.raises(SourceBlocked):
+        await coupang.search({"keyword": KEYWORD})
+    later = [await coupang.search({"keyword": KEYWORD}) for _ in range(3)]
+
+    assert [result.outcome for result in (first, *later)] == [SourceOutcome.FOUND] * 4
+    # Every search went through a proxy: four through the good one (it asked for, and got, the credentials),
+    # one through the banned one, which is not asked again while benched.
+    assert len(searches(good.app[PROXY_LOG].forwarded)) == 4
+    assert good.app[PROXY_LOG].unauthenticated >= 1
+    assert len(searches(banned.app[PROXY_LOG].denied)) == 1
+    assert len(shop.app[SHOP_LOG].of("coupang")) == 4
+    good_label, banned_label = proxy_url(good), proxy_url(banned)
+    assert registry.get_sample_value("lps_proxy_searches_total", {"proxy": good_label, "outcome": "answered"}) == 4
+    assert registry.get_sample_value("lps_proxy_searches_total", {"proxy": banned_label, "outcome": "blocked"}) == 1
+    assert registry.get_sample_value("lps_proxy_benched_total", {"proxy": banned_label}) == 1
+    assert f"proxy {banned_label} blocked: benched for 60 s" in caplog.text
+    exposition = "".join(f"{metric.name} {sample.labels}" for metric in registry.collect() for sample in metric.samples)
+    assert SECRET not in caplog.text
+    assert SECRET not in exposition
+
+
+async def test_a_proxy_refusing_connections_is_benched_not_retried_and_with_none_left_searches_fail_fast(
+    aiohttp_server, shop: TestServer, coupang_through
+):
+    good = await aiohttp_server(create_forward_proxy_app())
+    refusing = f"http://127.0.0.1:{free_port()}"  # nothing listens there
+    coupang = coupang_through([refusing, proxy_url(good)], 60.0)
+
+    with pytest.raises(ProxyUnreachable, match="ERR_PROXY_CONNECTION_FAILED"):
+        await coupang.search({"keyword": KEYWORD})
+    results = [await coupang.search({"keyword": KEYWORD}) for _ in range(3)]
+    assert [result.outcome for result in results] == [SourceOutcome.FOUND] * 3
+    assert len(searches(good.app[PROXY_LOG].forwarded)) == 3
+
+    alone = coupang_through([refusing], 60.0)
+    with pytest.raises(ProxyUnreachable):
+        await alone.search({"keyword": KEYWORD})
+    with pytest.raises(ProxiesBenched) as benched:  # no second try at a proxy that refused: it sits out
+        await alone.search({"keyword": KEYWORD})
+    assert 55 <= (benched.value.retry_after or 0) <= 60
+    assert len(shop.app[SHOP_LOG].of("coupang")) == 3
+
+
+def test_the_rotation_takes_proxies_in_turn_and_a_bench_ends_after_its_cool_down():
+    now = [0.0]
+    proxies = [parse_proxy(f"http://10.0.0.{n}:3128") for n in (1, 2, 3)]
+    rotation = ProxyRotation(proxies, cooldown=30.0, clock=lambda: now[0])
+
+    assert [rotation.take().host for _ in range(4)] == ["10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.1"]
+    rotation.record(proxies[1], ProxyOutcome.BLOCKED)
+    assert [rotation.take().host for _ in range(3)] == ["10.0.0.3", "10.0.0.1", "10.0.0.3"]
+    assert rotation.benched() == ["http://10.0.0.2:3128"]
+    now[0] = 30.0
+    assert rotation.benched() == []
+    assert [rotation.take().host for _ in range(3)] == ["10.0.0.1", "10.0.0.2", "10.0.0.3"]
+
+
+def test_a_proxy_is_named_without_its_credentials_everywhere():
+    proxy = parse_proxy(f"http://lps%40shop:{SECRET}@[::1]:3128")
+
+    assert (proxy.username, proxy.password) == ("lps@shop", SECRET)
+    assert proxy.label == str(proxy) == "http://[::1]:3128"
+    assert SECRET not in repr(proxy)
+    settings = Settings.from_env({"LPS_COUPANG_PROXIES": f"http://lps:{SECRET}@127.0.0.1:3128"})
+    assert SECRET not in repr(settings)
+    assert isinstance(parse_proxy(settings.coupang_proxies[0]), Proxy)
+
+
+def test_a_malformed_proxy_list_stops_a_command_at_start_up_naming_the_variable_and_not_the_secret():
+    environment = os.environ | {"LPS_COUPANG_PROXIES": f"http://lps:{SECRET}@127.0.0.1:3128,ftp://lps:{SECRET}@h:21"}
+    finished = subprocess.run(
+        [sys.executable, "-m", "tools.cli", "stats"], env=environment, capture_output=True, text=True, timeout=60
+    )
+
+    assert finished.returncode == 2, finished.stderr
+    assert (
+        "LPS_COUPANG_PROXIES: proxy #2: ftp://h:21: scheme 'ftp' is not one of http, https, socks5" in finished.stderr
+    )
+    assert SECRET not in finished.stderr + finished.stdout
+
+
+async def test_a_search_blocked_through_one_proxy_is_retried_through_the_other_in_a_worker_pool(
+    aiohttp_client, aiohttp_server, shop: TestServer, settings: Settings, tmp_path: Path
+):
+    good = await aiohttp_server(create_forward_proxy_app(username="lps", password=SECRET))
+    banned = await aiohttp_server(create_forward_proxy_app(deny=True))
+    proxied = settings.with_overrides(
+        search_sources=("coupang",),
+        coupang_base_url=str(shop.make_url("")).rstrip("/"),
+        coupang_max_pages=1,
+        # The banned proxy comes first in turn: the first attempt is blocked, the retry takes the good one.
+        coupang_proxies=(proxy_url(banned), proxy_url(good, f"lps:{SECRET}@")),
+        retry_min_backoff=0.2,
+        retry_max_backoff=1.0,
+        blocked_backoff_factor=1.0,
+    )
+    gateway = await aiohttp_client(create_app(proxied))
+    view = JobsView(proxied)
+    try:
+        async with worker_pool(proxied, "search", tmp_path, threads=1) as pool:
+            answer = await (
+                await gateway.post("/v1/lps/search", json={"products": [{"product_code": "P1", "keyword": KEYWORD}]})
+            ).json()
+            job = await view.finished(answer["jobs"][0]["job_id"], within=90)
+    finally:
+        await view.close()
+
+    assert (job["status"], job["attempts"], job["result"]["complete"]) == ("DONE", 2, True)
+    assert [entry["error"]["type"] for entry in job["history"] if entry.get("error")] == ["BLOCKED"]
+    assert len(searches(banned.app[PROXY_LOG].denied)) == 1
+    assert len(searches(good.app[PROXY_LOG].forwarded)) == 1
+    log = pool.log()
+    assert f"proxy {proxy_url(banned)} blocked: benched for 300 s" in log
+    assert SECRET not in log
+
+
+@pytest.mark.parametrize(
+    ("value", "bad_part"),
+    [
+        ("127.0.0.1:3128", "proxy #1: expected SCHEME://[USER:PASSWORD@]HOST:PORT"),
+        (f"http://lps:{SECRET}@127.0.0.1", "proxy #1: http://127.0.0.1: the port is missing"),
+        (f"http://lps:{SECRET}@127.0.0.1:99999", "with a port from 1 to 65535"),
+        (f"http://lps:{SECRET}@127.0.0.1:3128/path", "http://127.0.0.1:3128: a proxy URL has no path"),
+        (f"http://:{SECRET}@127.0.0.1:3128", "a password without a user name"),
+        (f"socks5://lps:{SECRET}@127.0.0.1:1080", "SOCKS5 proxies with credentials"),
+        ("http://127.0.0.1:3128,http://lps:x@127.0.0.1:3128", "proxy #2: http://127.0.0.1:3128 is given twice"),
+    ],
+)
+def test_a_malformed_proxy_url_names_the_variable_and_the_bad_part_never_the_credentials(value: str, bad_part: str):
+    with pytest.raises(SettingsError) as refused:
+        Settings.from_env({"LPS_COUPANG_PROXIES": value})
+    message = str(refused.value)
+    assert message.startswith("LPS_COUPANG_PROXIES: ")
+    assert bad_part in message
+    assert SECRET not in message
