@@ -7,9 +7,9 @@ from typing import Any
 from bson import ObjectId
 from marshmallow import RAISE, Schema, ValidationError, fields, pre_load, validate
 
-from schemas.codes import ErrorType, JobStatus, JobType, Priority
+from schemas.codes import HTTP_STATUS, AttemptOutcome, ErrorType, JobErrorType, JobStatus, JobType, Priority
 from schemas.envelope import drop_none
-from schemas.offers import SourceName
+from schemas.offers import Delivery, SearchOutcome, SourceName, SourceOutcome
 
 #: Matched against the whole value (FullMatch): `$` alone also matches before a trailing newline. Kept in the
 #: form JSON Schema (ECMA-262) reads the same way, since the OpenAPI document shows it as the field's `pattern`.
@@ -19,6 +19,11 @@ MAX_BODY_BYTES = 1024 * 1024
 MAX_TARGET_PRICE = 10**13
 #: Source names a product may ask for; the workers own their implementations.
 SOURCE_NAMES = tuple(SourceName)
+
+
+def _doc(description: str) -> dict[str, str]:
+    """A field's metadata: its description in the OpenAPI document."""
+    return {"description": description}
 
 
 class BatchTooLarge(Exception):
@@ -125,13 +130,21 @@ class SearchRequestSchema(StrictSchema):
 class EnvelopeSchema(Schema):
     result = fields.Integer(
         required=True,
-        metadata={"description": "ErrorType: " + ", ".join(f"{e.name}={e.value}" for e in ErrorType)},
+        validate=validate.OneOf([int(e) for e in ErrorType]),
+        metadata=_doc(
+            "the result code (ErrorType): 0 on success; each error's code goes with one HTTP status: "
+            + ", ".join(f"{e.name}={e.value} ({HTTP_STATUS[e]})" for e in ErrorType)
+        ),
     )
-    message = fields.String()
+    message = fields.String(metadata=_doc("what went wrong (or a note on a success), for a person"))
 
 
 class ErrorResponseSchema(EnvelopeSchema):
-    errors = fields.Dict(metadata={"description": "schema violations by field"})
+    errors = fields.Dict(
+        metadata=_doc(
+            "INVALID_REQUEST_DATA: schema violations by field (list positions as keys), each a list of messages"
+        )
+    )
 
 
 class EnqueuedJobSchema(Schema):
@@ -155,52 +168,161 @@ class SearchResponseSchema(EnvelopeSchema):
 
 
 class ErrorInfoSchema(Schema):
-    type = fields.String()
-    message = fields.String()
-    at = fields.DateTime()
-    snapshot = fields.String()
+    type = fields.String(
+        metadata=_doc(
+            "upper-case word: LPS's own (" + ", ".join(JobErrorType) + ") or a source's outcome (BLOCKED, "
+            "PARSE_FAIL, TIMEOUT, …)"
+        )
+    )
+    message = fields.String(metadata=_doc("what went wrong, for a person (at most a few hundred characters)"))
+    at = fields.DateTime(metadata=_doc("when it was recorded (UTC)"))
+    snapshot = fields.String(
+        metadata=_doc("`gridfs:snapshots/<id>`: the page the browser saw; `lps snapshot <id>` writes it out")
+    )
 
 
 class AttemptSchema(Schema):
-    attempt = fields.Integer()
-    worker = fields.String()
-    started_at = fields.DateTime()
-    finished_at = fields.DateTime()
-    outcome = fields.String()
-    error = fields.Nested(ErrorInfoSchema)
+    attempt = fields.Integer(metadata=_doc("the attempt's number (1 = first; counts restart after a re-drive)"))
+    worker = fields.String(metadata=_doc("the worker that ran it (host:pid:thread)"))
+    started_at = fields.DateTime(metadata=_doc("when the worker claimed the job"))
+    finished_at = fields.DateTime(metadata=_doc("when the attempt ended (or was found lost)"))
+    outcome = fields.String(
+        validate=validate.OneOf([o.value for o in AttemptOutcome if o is not AttemptOutcome.DEFERRED]),
+        metadata=_doc("DONE, RETRY (PENDING again until run_after), DEAD, or LOST (its worker stopped)"),
+    )
+    error = fields.Nested(ErrorInfoSchema, metadata=_doc("why it failed (absent when it succeeded completely)"))
+
+
+class StoredProductSchema(Schema):
+    keyword = fields.String(metadata=_doc("the search keyword as posted"))
+    model_no = fields.String(metadata=_doc("model number the matcher looks for in offer titles"))
+    target_price = fields.Integer(metadata=_doc("the back office's price (KRW), for comparison"))
+    sources = fields.List(fields.String(), metadata=_doc("sources asked for (absent: all the deployment enables)"))
+
+
+class OfferSchema(Schema):
+    source = fields.String(metadata=_doc("the source that listed it"))
+    title = fields.String(metadata=_doc("the offer's title as the source shows it"))
+    price = fields.Integer(metadata=_doc("price in KRW"))
+    url = fields.String(metadata=_doc("the offer's page"))
+    product_id = fields.String(metadata=_doc("the source's product id"))
+    item_id = fields.String(metadata=_doc("the source's item id (Coupang)"))
+    vendor_item_id = fields.String(metadata=_doc("the source's vendor item id (Coupang)"))
+    delivery = fields.String(
+        validate=validate.OneOf([d.value for d in Delivery]),
+        metadata=_doc("the offer's shipping badge (ROCKET…, GENERAL); not the job's delivery to the back office"),
+    )
+    sold_out = fields.Boolean(metadata=_doc("sold out: never the lowest"))
+    is_ad = fields.Boolean(metadata=_doc("a sponsored listing: never the lowest"))
+    unit_price = fields.String(metadata=_doc("unit price text as shown (e.g. `100g당 1,250원`)"))
+    rating = fields.Float(metadata=_doc("average rating (0–5)"))
+    review_count = fields.Integer(metadata=_doc("number of reviews"))
+    rejected = fields.String(metadata=_doc("why the matcher refused it (absent: accepted), for auditing a result"))
+
+
+class SourceSearchSchema(Schema):
+    outcome = fields.String(
+        metadata=_doc(
+            "FOUND or NO_RESULTS (answers); "
+            + ", ".join(o for o in SourceOutcome if o not in {SourceOutcome.FOUND, SourceOutcome.NO_RESULTS})
+            + " or CONFIG (failures)"
+        )
+    )
+    count = fields.Integer(metadata=_doc("offers the source returned"))
+    ms = fields.Integer(metadata=_doc("milliseconds the source's search took"))
+    error = fields.String(metadata=_doc("why it failed or was not tried"))
+
+
+class FailedSourceSchema(Schema):
+    type = fields.String(metadata=_doc("the failure's type (as in last_error.type)"))
+    message = fields.String(metadata=_doc("what went wrong"))
+
+
+class SearchResultSchema(Schema):
+    outcome = fields.String(
+        validate=validate.OneOf([o.value for o in SearchOutcome]),
+        metadata=_doc(
+            "FOUND (an eligible offer won), NO_MATCH (every source answered, no offer is the product), "
+            "NO_RESULTS (every source answered, none had offers), INCOMPLETE (a source failed for good and the "
+            "others had no eligible offer)"
+        ),
+    )
+    complete = fields.Boolean(metadata=_doc("true only when every requested source answered"))
+    lowest = fields.Nested(OfferSchema, metadata=_doc("the cheapest eligible offer (absent: none)"))
+    offers = fields.List(fields.Nested(OfferSchema), metadata=_doc("every offer found, cheapest first"))
+    sources = fields.Dict(
+        keys=fields.String(), values=fields.Nested(SourceSearchSchema), metadata=_doc("by source: how its search went")
+    )
+    failed_sources = fields.Dict(
+        keys=fields.String(),
+        values=fields.Nested(FailedSourceSchema),
+        metadata=_doc("by source: those that failed for good (absent when none did)"),
+    )
+    searched_at = fields.DateTime(metadata=_doc("when the result was put together (UTC)"))
+
+
+class DeliverySchema(Schema):
+    status_code = fields.Integer(metadata=_doc("the back office's HTTP status (2xx)"))
+    ms = fields.Integer(metadata=_doc("milliseconds the delivery took"))
+    delivered_at = fields.DateTime(metadata=_doc("when the back office accepted it (UTC)"))
+
+
+class DeferredSchema(Schema):
+    sources = fields.List(fields.String(), metadata=_doc("the sources whose turn did not come"))
+    reason = fields.String(metadata=_doc("why: pacing (LPS_SOURCE_RATES / _CONCURRENCY) or an open circuit breaker"))
+    until = fields.DateTime(metadata=_doc("when the job runs again (its run_after)"))
+
+
+#: Stored job fields the API does not show: internal bookkeeping (`_id` is shown as `job_id`).
+HIDDEN_JOB_FIELDS = frozenset({"_id", "active", "message_id", "sources_answered"})
 
 
 class JobSchema(Schema):
     """A job as the API shows it (`job_id` is the document's ObjectId as 24 hex digits)."""
 
-    job_id = fields.String(required=True)
-    job_type = fields.String(validate=validate.OneOf([t.name for t in JobType]))
-    status = fields.String(validate=validate.OneOf([s.name for s in JobStatus]))
-    product_code = fields.String()
-    product = fields.Dict()
-    priority = fields.String()
-    source_job_id = fields.String()
-    attempts = fields.Integer()
-    max_attempts = fields.Integer()
-    created_at = fields.DateTime()
-    updated_at = fields.DateTime()
-    enqueued_at = fields.DateTime()
-    run_after = fields.DateTime()
-    started_at = fields.DateTime()
-    finished_at = fields.DateTime()
-    lease_until = fields.DateTime()
-    worker = fields.String()
-    last_error = fields.Nested(ErrorInfoSchema)
-    history = fields.List(fields.Nested(AttemptSchema))
-    result = fields.Dict()
-    delivery = fields.Dict()
+    job_id = fields.String(required=True, metadata=_doc("24 hex digits"))
+    job_type = fields.String(
+        validate=validate.OneOf([t.name for t in JobType]),
+        metadata=_doc("SEARCH (a lowest-price search) or OUTBOX (delivering a search's result to the back office)"),
+    )
+    status = fields.String(
+        validate=validate.OneOf([s.name for s in JobStatus]),
+        metadata=_doc("PENDING (waiting for a worker), RUNNING, DONE or DEAD (failed for good; can be re-driven)"),
+    )
+    product_code = fields.String(metadata=_doc("the back office's product code"))
+    product = fields.Nested(StoredProductSchema, metadata=_doc("SEARCH: what was asked for"))
+    priority = fields.String(validate=validate.OneOf([p.value for p in Priority]), metadata=_doc("HIGH, NORMAL or LOW"))
+    source_job_id = fields.String(metadata=_doc("OUTBOX: the SEARCH job whose result it delivers"))
+    attempts = fields.Integer(metadata=_doc("attempts started so far (deferrals not counted)"))
+    max_attempts = fields.Integer(metadata=_doc("attempts allowed before the job is DEAD"))
+    created_at = fields.DateTime(metadata=_doc("when the job was recorded (UTC)"))
+    updated_at = fields.DateTime(metadata=_doc("its last change"))
+    enqueued_at = fields.DateTime(metadata=_doc("when the broker confirmed its message (absent: not yet confirmed)"))
+    run_after = fields.DateTime(metadata=_doc("not run before this time (a retry's backoff)"))
+    started_at = fields.DateTime(metadata=_doc("when its latest attempt started"))
+    finished_at = fields.DateTime(metadata=_doc("when it ended DONE or DEAD"))
+    lease_until = fields.DateTime(metadata=_doc("RUNNING: the worker's lease; past it, the attempt counts as lost"))
+    worker = fields.String(metadata=_doc("the worker of its latest attempt"))
+    last_error = fields.Nested(ErrorInfoSchema, metadata=_doc("its latest failure (a DONE job may keep one)"))
+    history = fields.List(
+        fields.Nested(AttemptSchema), metadata=_doc("its latest attempts, oldest first (the newest 20 are kept)")
+    )
+    result = fields.Nested(SearchResultSchema, metadata=_doc("DONE SEARCH: what the search found"))
+    delivery = fields.Nested(
+        DeliverySchema, metadata=_doc("DONE OUTBOX: the back office's answer to the delivery of the result")
+    )
     deferrals = fields.Integer(
         metadata={
             "description": "times the job waited for its sources' turn (pacing, a circuit breaker): never "
             "counted as attempts"
         }
     )
-    deferred = fields.Dict(metadata={"description": "while PENDING after a deferral: its sources, why, until when"})
+    deferred = fields.Nested(
+        DeferredSchema, metadata=_doc("while PENDING after a deferral: its sources, why, until when")
+    )
+    redrives = fields.Integer(metadata=_doc("times an operator re-drove it from DEAD"))
+    redriven_at = fields.DateTime(metadata=_doc("its latest re-drive"))
+    republishes = fields.Integer(metadata=_doc("times the reconciler published its message again (one was lost)"))
 
 
 #: `last_error.type` values are upper-case words (LPS's own and each source's): nothing else reaches a query.
@@ -355,16 +477,18 @@ class HealthResponseSchema(EnvelopeSchema):
 
 
 def job_to_api(document: dict[str, Any]) -> dict[str, Any]:
-    """A stored job document in the API's shape: `_id` becomes `job_id`, ObjectIds become hex strings."""
-    view = {key: value for key, value in document.items() if key not in {"_id", "active"}}
+    """A stored job document in the API's shape: `_id` becomes `job_id`, ObjectIds become hex strings, internal
+    fields are left out; datetimes are written as ISO 8601 by the answer's encoder (schemas.envelope.json_default).
+
+    Not a marshmallow dump of JobSchema: on a page of 500 searches with their offers that costs the event loop
+    tens of milliseconds, and it would silently drop a stored field the schema lacks. JobSchema documents the
+    result instead, and tests/test_openapi.py checks real jobs against it with no field allowed beyond it.
+    """
+    view = {key: value for key, value in document.items() if key not in HIDDEN_JOB_FIELDS}
     view["job_id"] = str(document["_id"])
     if "source_job_id" in document:
         view["source_job_id"] = str(document["source_job_id"])
-    return _JOB_SCHEMA.dump(view)
-
-
-#: Built once: a marshmallow schema's construction costs more than the dump itself.
-_JOB_SCHEMA = JobSchema()
+    return view
 
 
 def delivery_payload(search_job: dict[str, Any]) -> dict[str, Any]:

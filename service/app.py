@@ -125,6 +125,9 @@ def create_app(settings: Settings) -> web.Application:
         components={"securitySchemes": {routes.API_KEY_SCHEME: API_KEY_SECURITY_SCHEME}},
     )
     _drop_swagger2_keys(app[SWAGGER_DICT])
+    _move_examples_into_content(app[SWAGGER_DICT])
+    for (path, method), example in routes.REQUEST_EXAMPLES.items():
+        app[SWAGGER_DICT]["paths"][path][method]["requestBody"]["content"]["application/json"]["example"] = example
     if not settings.api_keys:
         _make_keys_optional(app[SWAGGER_DICT])
     _document_enabled_sources(app[SWAGGER_DICT], settings.search_sources)
@@ -152,6 +155,17 @@ def _drop_swagger2_keys(document: dict[str, Any]) -> None:
         for operation in operations.values():
             if isinstance(operation, dict):
                 operation.pop("produces", None)
+
+
+def _move_examples_into_content(document: dict[str, Any]) -> None:
+    """aiohttp-apigami copies a response's `examples` beside its content (Swagger 2's place); OpenAPI 3 and
+    Swagger UI read them in the media type."""
+    for operations in document["paths"].values():
+        for operation in operations.values():
+            if isinstance(operation, dict):
+                for response in operation.get("responses", {}).values():
+                    if "examples" in response:
+                        response["content"]["application/json"]["examples"] = response.pop("examples")
 
 
 def _make_keys_optional(document: dict[str, Any]) -> None:

@@ -10,7 +10,7 @@ from dataclasses import asdict
 from typing import Any
 
 from aiohttp import web
-from aiohttp_apigami import docs, match_info_schema, querystring_schema, request_schema, response_schema
+from aiohttp_apigami import docs, match_info_schema, querystring_schema, request_schema
 from marshmallow import Schema, ValidationError, fields
 from pymongo.errors import PyMongoError
 
@@ -35,6 +35,7 @@ from schemas.api import (
     printable,
 )
 from schemas.codes import ErrorType, JobType
+from schemas.examples import ERROR_EXAMPLES, NOT_READY_EXAMPLES, SEARCH_REQUEST, SUCCESS_EXAMPLES, error
 from service.errors import ApiError, envelope_response
 from service.keys import DATABASE, ENQUEUER, JOB_COUNTS, JOBS, PUBLISHER, RECONCILER_LOG, SETTINGS, STATS
 
@@ -42,41 +43,58 @@ log = logging.getLogger(__name__)
 
 PREFIX = "/v1/lps"
 
+#: Request bodies' examples by (path, method): Swagger UI's "Try it out" posts them (service.app puts them in).
+REQUEST_EXAMPLES = {(f"{PREFIX}/search", "post"): SEARCH_REQUEST}
+
 #: The security scheme of the /v1/lps operations (components.securitySchemes, see service.app).
 API_KEY_SCHEME = "ApiKey"
 #: Each /v1/lps operation's requirement; service.app makes it optional when no keys are configured.
 _KEYED: list[dict[str, list[str]]] = [{API_KEY_SCHEME: []}]
 
-_ERRORS = {
+#: What each error status means, shown with its examples (schemas.examples.ERROR_EXAMPLES).
+_ERROR_DESCRIPTIONS: dict[int, dict[str, Any]] = {
     400: {
-        "schema": ErrorResponseSchema,
         "description": "JSON_PARSE_ERROR (100): body not JSON, not UTF-8, too deeply nested, or not sent as "
         "application/json; INVALID_REQUEST_DATA (101): schema violations, listed by field in `errors`",
     },
+    404: {"description": "LPS_JOB_NOT_FOUND (1500): unknown or malformed job_id"},
+    409: {
+        "description": "LPS_JOB_NOT_RETRYABLE (1501): the job is not DEAD; DB_ALREADY_SAME_KEY (11): "
+        "its product already has another active search job",
+    },
     419: {
-        "schema": ErrorResponseSchema,
         "description": "HTTP_INVALID_CLIENT_REQUEST (419): body or batch too large, or body not received in time",
     },
     429: {
-        "schema": ErrorResponseSchema,
         "description": "HTTP_TO_MANY_REQUEST (429): over the client's rate limit, or too many requests refused "
         "for their key from this address",
         "headers": {
             "Retry-After": {"description": "seconds until a request is taken again", "schema": {"type": "integer"}}
         },
     },
-    433: {
-        "schema": ErrorResponseSchema,
-        "description": "HTTP_INVALID_CLIENT_ACCESS (433): X-API-Key missing or unknown (when LPS_API_KEYS is set)",
-    },
-    500: {"schema": ErrorResponseSchema, "description": "INTERNAL_EXCEPTION (102)"},
+    433: {"description": "HTTP_INVALID_CLIENT_ACCESS (433): X-API-Key missing or unknown (when LPS_API_KEYS is set)"},
+    500: {"description": "INTERNAL_EXCEPTION (102): an unexpected error (logged by the gateway)"},
     503: {
-        "schema": ErrorResponseSchema,
         "description": "DB_RUN_FAILED (10): MongoDB unreachable or past LPS_MONGO_TIMEOUT_MS. For a search: "
         "not known to be recorded; POST the same products again (jobs that did land come back duplicate=true)",
     },
 }
-_NOT_FOUND = {404: {"schema": ErrorResponseSchema, "description": "LPS_JOB_NOT_FOUND (1500)"}}
+#: Every /v1/lps operation can meet these: the guards (429, 433) and the store (503), and a bug (500).
+_ALWAYS = (429, 433, 500, 503)
+
+
+def _responses(
+    schema: type[Schema], success: str, *statuses: int, examples: dict[int, dict[str, Any]] | None = None
+) -> dict[int, dict[str, Any]]:
+    """An operation's documented answers: 200 with its examples, and each error status with its own
+    (`examples` replaces a status's shared ones)."""
+    responses = {
+        200: {"schema": schema, "description": "SUCCESS (0)", "examples": SUCCESS_EXAMPLES[success]},
+    }
+    for status in sorted({*statuses, *_ALWAYS}):
+        shown = (examples or {}).get(status, ERROR_EXAMPLES[status])
+        responses[status] = {"schema": ErrorResponseSchema, **_ERROR_DESCRIPTIONS[status], "examples": shown}
+    return responses
 
 
 class JobIdPath(Schema):
@@ -153,11 +171,10 @@ def refuse_disabled_sources(products: list[dict[str, Any]], enabled: tuple[str, 
     summary="Enqueue lowest-price searches",
     description="One SEARCH job per distinct product_code; a product with an active job gets that job back "
     "with duplicate=true.",
-    responses=_ERRORS,
+    responses=_responses(SearchResponseSchema, "search", 400, 419),
     security=_KEYED,
 )
 @request_schema(SearchRequestSchema, required=True)
-@response_schema(SearchResponseSchema, 200)
 async def post_search(request: web.Request) -> web.Response:
     body = await load_json_body(request, SearchRequestSchema())
     refuse_disabled_sources(body["products"], request.app[SETTINGS].search_sources)
@@ -172,11 +189,21 @@ async def post_search(request: web.Request) -> web.Response:
     tags=["jobs"],
     summary="Jobs, newest first, filtered by status, job_type, product_code, error_type and since",
     description="One page of at most `limit` jobs; `next_cursor` (absent on the last page) asks for the next.",
-    responses=_ERRORS,
+    responses=_responses(
+        JobListResponseSchema,
+        "jobs",
+        400,
+        examples={
+            400: error(
+                ErrorType.INVALID_REQUEST_DATA,
+                "invalid query",
+                errors={"status": ["Must be one of: PENDING, RUNNING, DONE, DEAD."]},
+            )
+        },
+    ),
     security=_KEYED,
 )
 @querystring_schema(JobListQuerySchema)
-@response_schema(JobListResponseSchema, 200)
 async def list_jobs(request: web.Request) -> web.Response:
     # A repeated parameter is refused, not silently narrowed to its first value.
     repeated = {key: ["given more than once"] for key in request.query if len(request.query.getall(key)) > 1}
@@ -198,11 +225,10 @@ async def list_jobs(request: web.Request) -> web.Response:
 @docs(
     tags=["jobs"],
     summary="One job with its attempts, last error and result",
-    responses=_ERRORS | _NOT_FOUND,
+    responses=_responses(JobResponseSchema, "job", 404),
     security=_KEYED,
 )
 @match_info_schema(JobIdPath)
-@response_schema(JobResponseSchema, 200)
 async def get_job(request: web.Request) -> web.Response:
     job_id = parse_job_id(request.match_info["job_id"])
     with deadline(request.app[SETTINGS]):
@@ -215,19 +241,10 @@ async def get_job(request: web.Request) -> web.Response:
 @docs(
     tags=["jobs"],
     summary="Re-drive a DEAD job: PENDING again with fresh attempts, history kept",
-    responses=_ERRORS
-    | _NOT_FOUND
-    | {
-        409: {
-            "schema": ErrorResponseSchema,
-            "description": "LPS_JOB_NOT_RETRYABLE (1501): the job is not DEAD; DB_ALREADY_SAME_KEY (11): "
-            "its product already has another active search job",
-        }
-    },
+    responses=_responses(JobResponseSchema, "retry", 404, 409),
     security=_KEYED,
 )
 @match_info_schema(JobIdPath)
-@response_schema(JobResponseSchema, 200)
 async def retry_job(request: web.Request) -> web.Response:
     job_id = parse_job_id(request.match_info["job_id"])
     if job_id is None:
@@ -254,10 +271,9 @@ async def retry_job(request: web.Request) -> web.Response:
     description="Computed at most once per LPS_STATS_MAX_AGE seconds; concurrent callers share one computation. "
     "PENDING and RUNNING are live counts; DONE and DEAD count the jobs that ended so up to `counted_until` "
     "(a few seconds behind: LPS_STATS_SETTLE).",
-    responses=_ERRORS,
+    responses=_responses(StatsResponseSchema, "stats"),
     security=_KEYED,
 )
-@response_schema(StatsResponseSchema, 200)
 async def get_queue_stats(request: web.Request) -> web.Response:
     with deadline(request.app[SETTINGS]):
         stats = await request.app[STATS].get()
@@ -296,8 +312,11 @@ async def compute_stats(app: web.Application) -> dict[str, Any]:
     return body
 
 
-@docs(tags=["health"], summary="Liveness: the process is up")
-@response_schema(HealthResponseSchema, 200)
+@docs(
+    tags=["health"],
+    summary="Liveness: the process is up (HEAD answers too)",
+    responses={200: {"schema": HealthResponseSchema, "description": "up", "examples": SUCCESS_EXAMPLES["healthz"]}},
+)
 async def healthz(request: web.Request) -> web.Response:
     return envelope_response(ErrorType.SUCCESS, status="up")
 
@@ -306,14 +325,15 @@ async def healthz(request: web.Request) -> web.Response:
     tags=["health"],
     summary="Readiness: MongoDB and RabbitMQ reachable",
     responses={
+        200: {"schema": HealthResponseSchema, "description": "ready", "examples": SUCCESS_EXAMPLES["readyz"]},
         503: {
             "schema": HealthResponseSchema,
             "description": "not ready: `checks` names what is unreachable; result DB_RUN_FAILED (10) when MongoDB "
             "is, else FAIL (1) when RabbitMQ is",
-        }
+            "examples": NOT_READY_EXAMPLES,
+        },
     },
 )
-@response_schema(HealthResponseSchema, 200)
 async def readyz(request: web.Request) -> web.Response:
     checks: dict[str, str] = {}
     try:

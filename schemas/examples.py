@@ -1,0 +1,226 @@
+"""Examples the OpenAPI document shows (Swagger UI's "Try it out" posts the request example as it is).
+
+Each error example is the envelope the gateway answers with, so its `result` is the code that goes with the
+status it is shown under (schemas.codes.HTTP_STATUS). tests/test_openapi.py checks both, and that every example
+validates against its own schema.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from schemas.codes import ErrorType
+
+SEARCH_REQUEST = {
+    "products": [
+        {
+            "product_code": "SKU-1001",
+            "keyword": "삼성 갤럭시 버즈3 프로",
+            "model_no": "SM-R630",
+            "target_price": 259000,
+        },
+        {"product_code": "SKU-1002", "keyword": "아이폰 15 128GB", "model_no": "MTP03KH/A"},
+    ],
+    "priority": "NORMAL",
+}
+
+_JOB_ID = "6754a1c2e13f4b0a9c8d7e6f"
+_OFFER = {
+    "source": "coupang",
+    "title": "삼성전자 갤럭시 버즈3 프로 SM-R630, 실버",
+    "price": 239000,
+    "url": "https://www.coupang.com/vp/products/8213456789?itemId=23456789012&vendorItemId=90123456789",
+    "product_id": "8213456789",
+    "item_id": "23456789012",
+    "vendor_item_id": "90123456789",
+    "delivery": "ROCKET",
+    "sold_out": False,
+    "is_ad": False,
+    "rating": 4.5,
+    "review_count": 1284,
+}
+_REFUSED_OFFER = {
+    "source": "naver",
+    "title": "갤럭시 버즈3 프로 전용 실리콘 케이스",
+    "price": 12900,
+    "url": "https://search.shopping.naver.com/catalog/51234567890",
+    "product_id": "51234567890",
+    "delivery": "GENERAL",
+    "sold_out": False,
+    "is_ad": False,
+    "rejected": "title lacks the model number SM-R630",
+}
+
+DONE_SEARCH_JOB: dict[str, Any] = {
+    "job_id": _JOB_ID,
+    "job_type": "SEARCH",
+    "status": "DONE",
+    "product_code": "SKU-1001",
+    "product": {"keyword": "삼성 갤럭시 버즈3 프로", "model_no": "SM-R630", "target_price": 259000},
+    "priority": "NORMAL",
+    "attempts": 1,
+    "max_attempts": 5,
+    "created_at": "2026-12-01T00:10:00.120000+00:00",
+    "updated_at": "2026-12-01T00:10:04.870000+00:00",
+    "enqueued_at": "2026-12-01T00:10:00.135000+00:00",
+    "run_after": "2026-12-01T00:10:00.120000+00:00",
+    "started_at": "2026-12-01T00:10:00.410000+00:00",
+    "finished_at": "2026-12-01T00:10:04.870000+00:00",
+    "worker": "search-1:4182:3",
+    "history": [
+        {
+            "attempt": 1,
+            "worker": "search-1:4182:3",
+            "started_at": "2026-12-01T00:10:00.410000+00:00",
+            "finished_at": "2026-12-01T00:10:04.870000+00:00",
+            "outcome": "DONE",
+        }
+    ],
+    "result": {
+        "outcome": "FOUND",
+        "complete": True,
+        "lowest": _OFFER,
+        "offers": [_REFUSED_OFFER, _OFFER],
+        "sources": {
+            "coupang": {"outcome": "FOUND", "count": 1, "ms": 4210},
+            "naver": {"outcome": "FOUND", "count": 1, "ms": 380},
+        },
+        "searched_at": "2026-12-01T00:10:04.860000+00:00",
+    },
+}
+
+REDRIVEN_JOB: dict[str, Any] = {
+    "job_id": "6754a1c2e13f4b0a9c8d7e70",
+    "job_type": "SEARCH",
+    "status": "PENDING",
+    "product_code": "SKU-1002",
+    "product": {"keyword": "아이폰 15 128GB", "model_no": "MTP03KH/A"},
+    "priority": "NORMAL",
+    "attempts": 0,
+    "max_attempts": 5,
+    "created_at": "2026-12-01T00:10:00.120000+00:00",
+    "updated_at": "2026-12-01T00:42:10.500000+00:00",
+    "enqueued_at": "2026-12-01T00:42:10.520000+00:00",
+    "run_after": "2026-12-01T00:42:10.500000+00:00",
+    "started_at": "2026-12-01T00:31:02.300000+00:00",
+    "worker": "search-1:4182:1",
+    "last_error": {
+        "type": "BLOCKED",
+        "message": "coupang: the site answered with a block page",
+        "at": "2026-12-01T00:31:09.900000+00:00",
+        "snapshot": "gridfs:snapshots/6754a9e5e13f4b0a9c8d7e91",
+    },
+    "history": [
+        {
+            "attempt": 5,
+            "worker": "search-1:4182:1",
+            "started_at": "2026-12-01T00:31:02.300000+00:00",
+            "finished_at": "2026-12-01T00:31:09.900000+00:00",
+            "outcome": "DEAD",
+            "error": {
+                "type": "BLOCKED",
+                "message": "coupang: the site answered with a block page",
+                "at": "2026-12-01T00:31:09.900000+00:00",
+            },
+        }
+    ],
+    "redrives": 1,
+    "redriven_at": "2026-12-01T00:42:10.500000+00:00",
+}
+
+
+def example(summary: str, value: dict[str, Any]) -> dict[str, Any]:
+    """One entry of an OpenAPI `examples` map."""
+    return {"summary": summary, "value": value}
+
+
+def error(result: ErrorType, message: str, **body: Any) -> dict[str, Any]:
+    """An error answer's example, named after its result code."""
+    return {result.name: example(f"{result.name} ({int(result)})", {"result": int(result), "message": message, **body})}
+
+
+SUCCESS_EXAMPLES: dict[str, dict[str, Any]] = {
+    "search": {
+        "enqueued": example(
+            "a new job and a duplicate",
+            {
+                "result": 0,
+                "jobs": [
+                    {"product_code": "SKU-1001", "job_id": _JOB_ID, "status": "PENDING", "duplicate": False},
+                    {
+                        "product_code": "SKU-1002",
+                        "job_id": "6754a1c2e13f4b0a9c8d7e70",
+                        "status": "RUNNING",
+                        "duplicate": True,
+                        "keyword_ignored": True,
+                    },
+                ],
+            },
+        )
+    },
+    "jobs": {
+        "page": example(
+            "one page, with the cursor of the next",
+            {"result": 0, "jobs": [DONE_SEARCH_JOB], "next_cursor": f"1764547800120-{_JOB_ID}"},
+        )
+    },
+    "job": {"done": example("a DONE search with its result", {"result": 0, "job": DONE_SEARCH_JOB})},
+    "retry": {"redriven": example("PENDING again, history kept", {"result": 0, "job": REDRIVEN_JOB})},
+    "stats": {
+        "stats": example(
+            "counts, queues and sources",
+            {
+                "result": 0,
+                "stats": {"PENDING": 12, "RUNNING": 4, "DONE": 1840, "DEAD": 7},
+                "counted_until": "2026-12-01T00:42:05+00:00",
+                "by_type": {
+                    "SEARCH": {"PENDING": 11, "RUNNING": 4, "DONE": 925, "DEAD": 6},
+                    "OUTBOX": {"PENDING": 1, "RUNNING": 0, "DONE": 915, "DEAD": 1},
+                },
+                "delayed": {"SEARCH": 3, "OUTBOX": 0},
+                "queues": {
+                    "search": {"messages": 8, "consumers": 4, "delayed": 3, "dead": 0},
+                    "outbox": {"messages": 1, "consumers": 2, "delayed": 0, "dead": 0},
+                },
+                "reconciler": {"republished_unconfirmed": 2, "dead_lettered": 1},
+                "sources": {
+                    "coupang": {
+                        "rate": "30/m",
+                        "tokens_used": 12,
+                        "tokens_left": 18,
+                        "concurrency": 4,
+                        "in_flight": 3,
+                        "waiting": 1,
+                        "deferred_jobs": 0,
+                        "breaker": {"state": "CLOSED", "blocked": 0, "trips_at": 5, "window": 20, "trips": 0},
+                    }
+                },
+            },
+        )
+    },
+    "healthz": {"up": example("the process is up", {"result": 0, "status": "up"})},
+    "readyz": {"ready": example("both reachable", {"result": 0, "checks": {"mongo": "ok", "rabbitmq": "ok"}})},
+}
+
+#: Error examples by HTTP status; an operation shows those of the statuses it documents.
+ERROR_EXAMPLES: dict[int, dict[str, Any]] = {
+    400: error(ErrorType.JSON_PARSE_ERROR, "request body is not valid JSON (UTF-8)")
+    | error(
+        ErrorType.INVALID_REQUEST_DATA,
+        "invalid request data",
+        errors={"products": {"0": {"keyword": ["must not be blank"]}}},
+    ),
+    404: error(ErrorType.LPS_JOB_NOT_FOUND, "no such job"),
+    409: error(ErrorType.LPS_JOB_NOT_RETRYABLE, "only a DEAD job can be re-driven; this one is DONE")
+    | error(ErrorType.DB_ALREADY_SAME_KEY, "its product already has an active search job; re-drive refused"),
+    419: error(ErrorType.HTTP_INVALID_CLIENT_REQUEST, "at most 1000 products per request"),
+    429: error(ErrorType.HTTP_TO_MANY_REQUEST, "too many requests; retry later"),
+    433: error(ErrorType.HTTP_INVALID_CLIENT_ACCESS, "missing X-API-Key header"),
+    500: error(ErrorType.INTERNAL_EXCEPTION, "internal error"),
+    503: error(ErrorType.DB_RUN_FAILED, "database unavailable, try again later"),
+}
+
+#: Readiness answers 503 for either dependency (result FAIL when only RabbitMQ is down).
+NOT_READY_EXAMPLES = error(
+    ErrorType.DB_RUN_FAILED, "not ready", checks={"mongo": "unreachable", "rabbitmq": "ok"}
+) | error(ErrorType.FAIL, "not ready", checks={"mongo": "ok", "rabbitmq": "unreachable"})

@@ -1,0 +1,231 @@
+"""The OpenAPI document as a client reads it: examples for every request and answer, every job field described."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+from aiohttp.test_utils import TestClient
+from playwright.async_api import async_playwright
+
+from infra.settings import Settings
+from schemas.api import HIDDEN_JOB_FIELDS
+from schemas.codes import HTTP_STATUS, ErrorType
+from service.app import create_app
+from tests.harness import JobsView, worker_pool
+from tools.testbed import Receiver
+
+#: Readiness answers 503 whichever dependency is down: FAIL (1) when only RabbitMQ is (service/routes.py readyz).
+OTHER_STATUS = {("/readyz", "503"): {ErrorType.FAIL}}
+
+
+async def openapi(client: TestClient) -> dict[str, Any]:
+    response = await client.get("/api/docs/swagger.json")
+    assert response.status == 200
+    return await response.json()
+
+
+def operations(document: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    return [
+        (path, method, operation)
+        for path, methods in document["paths"].items()
+        for method, operation in methods.items()
+        if method != "head"  # HEAD shares its GET's documentation
+    ]
+
+
+def validator(document: dict[str, Any], schema: dict[str, Any], *, strict: bool = False) -> jsonschema.Validator:
+    """A JSON Schema validator for an OpenAPI schema of `document` (its $refs resolve inside the document).
+
+    `strict`: `nullable` is dropped, so a null where the document promises a value fails too.
+    """
+    components = copy.deepcopy(document["components"])
+    if strict:
+        for part in components["schemas"].values():
+            for field in part.get("properties", {}).values():
+                field.pop("nullable", None)
+    return jsonschema.Draft7Validator({**schema, "components": components})
+
+
+def test_validator_refuses_a_field_the_job_schema_does_not_list():
+    # The walk below relies on additionalProperties: false (apispec writes it for marshmallow's RAISE default).
+    document = {"components": {"schemas": {"Job": {"type": "object", "properties": {}, "additionalProperties": False}}}}
+    assert not validator(document, {"$ref": "#/components/schemas/Job"}).is_valid({"surprise": 1})
+
+
+async def test_every_operation_shows_a_request_example_and_an_example_for_each_status_with_its_code(
+    client: TestClient,
+):
+    document = await openapi(client)
+    for path, method, operation in operations(document):
+        if "requestBody" in operation:
+            media = operation["requestBody"]["content"]["application/json"]
+            request = media["example"]
+            assert request["products"][0]["keyword"] != "string"
+            validator(document, media["schema"]).validate(request)
+        for status, response in operation["responses"].items():
+            media = response["content"]["application/json"]
+            examples = media["examples"]
+            assert examples, f"{method} {path} {status}: no example"
+            for name, entry in examples.items():
+                value = entry["value"]
+                result = ErrorType(value["result"])
+                expected = {code for code, http in HTTP_STATUS.items() if str(http) == status}
+                assert result in expected | OTHER_STATUS.get((path, status), set()), (path, status, name)
+                assert name in {result.name, *(k for k in examples if status == "200")}
+                validator(document, media["schema"], strict=True).validate(value)
+    assert len(operations(document)) == 7  # every route's GET or POST was walked
+
+
+async def test_the_search_request_example_is_accepted_as_posted(client: TestClient):
+    document = await openapi(client)
+    example = document["paths"]["/v1/lps/search"]["post"]["requestBody"]["content"]["application/json"]["example"]
+    response = await client.post("/v1/lps/search", json=example)
+    body = await response.json()
+    assert (response.status, body["result"]) == (200, 0)
+    assert [job["product_code"] for job in body["jobs"]] == ["SKU-1001", "SKU-1002"]
+
+
+def undescribed(document: dict[str, Any], schema: dict[str, Any], where: str) -> list[str]:
+    """Every property under `schema` (following $refs) that lacks a type or a description."""
+    if "$ref" in schema:
+        return undescribed(document, document["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]], where)
+    if "allOf" in schema:
+        return [miss for part in schema["allOf"] for miss in undescribed(document, part, where)]
+    missing = []
+    for name, field in schema.get("properties", {}).items():
+        if not ({"type", "$ref", "allOf"} & field.keys()) or not field.get("description"):
+            missing.append(f"{where}.{name}")
+        missing += undescribed(document, field, f"{where}.{name}")
+    if isinstance(schema.get("items"), dict):
+        missing += undescribed(document, schema["items"], f"{where}[]")
+    if isinstance(schema.get("additionalProperties"), dict):
+        missing += undescribed(document, schema["additionalProperties"], f"{where}{{}}")
+    return missing
+
+
+def keys(value: Any, where: str = "") -> set[str]:
+    """Every key path in a JSON-like value (list items as `[]`, the values of name-keyed maps by their name)."""
+    if isinstance(value, dict):
+        return {f"{where}.{key}" for key in value} | {
+            path for key, item in value.items() for path in keys(item, f"{where}.{key}")
+        }
+    if isinstance(value, list):
+        return {path for item in value for path in keys(item, f"{where}[]")}
+    return set()
+
+
+async def test_every_field_of_real_jobs_is_in_the_job_schema_with_a_type_and_a_description(
+    aiohttp_client, settings: Settings, receiver: Receiver, tmp_path: Path
+):
+    settings = settings.with_overrides(
+        outbox_url=receiver.url,
+        outbox_secret="s3cret",
+        search_max_attempts=2,
+        retry_min_backoff=0.2,
+        retry_max_backoff=0.5,
+    )
+    client = await aiohttp_client(create_app(settings))
+    document = await openapi(client)
+    job_schema = {"$ref": "#/components/schemas/Job"}
+    assert undescribed(document, job_schema, "job") == []
+    products = [
+        {"product_code": "DOC-DONE", "keyword": "삼성 갤럭시 버즈3 프로"},
+        {"product_code": "DOC-NO-MATCH", "keyword": "갤럭시 버즈3", "model_no": "SM-R630", "target_price": 259000},
+        {"product_code": "DOC-RETRIED", "keyword": "버즈 #fail"},
+        {"product_code": "DOC-FATAL", "keyword": "버즈 #fatal", "sources": ["static"]},
+    ]
+    view = JobsView(settings)
+    try:
+        async with worker_pool(settings, "search", tmp_path), worker_pool(settings, "outbox", tmp_path):
+            response = await client.post("/v1/lps/search", json={"products": products, "priority": "HIGH"})
+            job_ids = [job["job_id"] for job in (await response.json())["jobs"]]
+            stored = [await view.finished(job_id) for job_id in job_ids]
+            stored.append(await view.outbox_of(job_ids[0]))
+        assert [job["status"] for job in stored] == ["DONE", "DONE", "DEAD", "DEAD", "DONE"]
+        redriven = await client.post(f"/v1/lps/jobs/{job_ids[2]}/retry")
+        assert redriven.status == 200
+        stored[2] = await view.get(job_ids[2])
+    finally:
+        await view.close()
+
+    strict = validator(document, job_schema, strict=True)
+    answers = []
+    for job in stored:
+        answer = await (await client.get(f"/v1/lps/jobs/{job['_id']}")).json()
+        strict.validate(answer["job"])  # additionalProperties: false all the way down: nothing undocumented
+        # Nothing stored is dropped on the way, but the internal fields.
+        shown = {key for key in job if key not in HIDDEN_JOB_FIELDS} | {"job_id"}
+        assert set(answer["job"]) == shown
+        answers.append(answer["job"])
+    listing = await (await client.get("/v1/lps/jobs", params={"limit": "10"})).json()
+    validator(document, {"$ref": "#/components/schemas/JobListResponse"}, strict=True).validate(listing)
+
+    seen = set().union(*(keys(job) for job in answers))
+    # The fields a finished search, a retried and re-driven one, a failed one and a delivery show: all of them.
+    for field in (
+        ".result.outcome",
+        ".result.complete",
+        ".result.lowest.price",
+        ".result.offers[].delivery",
+        ".result.offers[].rejected",
+        ".result.sources.static.outcome",
+        ".result.searched_at",
+        ".delivery.status_code",
+        ".last_error.type",
+        ".history[].outcome",
+        ".history[].error.message",
+        ".redrives",
+        ".redriven_at",
+        ".source_job_id",
+        ".product.target_price",
+        ".max_attempts",
+        ".attempts",
+    ):
+        assert field in seen, field
+
+
+#: Where browser tests leave what a person should look at (under .lps/, which git ignores).
+ARTIFACTS = Path(os.environ.get("LPS_TEST_ARTIFACTS", Path(__file__).parent.parent / ".lps" / "test-artifacts"))
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+async def test_swagger_ui_try_it_out_fills_in_the_search_example(aiohttp_server, settings: Settings):
+    server = await aiohttp_server(create_app(settings))
+    await asyncio.to_thread(ARTIFACTS.mkdir, parents=True, exist_ok=True)
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(
+            executable_path=os.environ.get("LPS_BROWSER_PATH", "/usr/bin/chromium"), args=CHROMIUM_ARGS
+        )
+        try:
+            page = await browser.new_page(viewport={"width": 1280, "height": 1400})
+            await page.goto(str(server.make_url("/api/docs")))
+            await page.locator("#operations-search-post_v1_lps_search").click()
+            await page.get_by_role("button", name="Try it out").click()
+            body = page.locator("#operations-search-post_v1_lps_search textarea.body-param__text")
+            await body.wait_for()
+            posted = json.loads(await body.input_value())
+            await page.locator("#operations-search-post_v1_lps_search").screenshot(
+                path=ARTIFACTS / "swagger-try-it-out-search.png"
+            )
+            assert "Authorize" in await page.locator(".auth-wrapper").inner_text()
+        finally:
+            await browser.close()
+    assert posted["products"][0] == {
+        "product_code": "SKU-1001",
+        "keyword": "삼성 갤럭시 버즈3 프로",
+        "model_no": "SM-R630",
+        "target_price": 259000,
+    }
