@@ -368,6 +368,7 @@ def delivery_payload(search_job: dict[str, Any]) -> dict[str, Any]:
             "job_id": str(search_job["_id"]),
             "product_code": search_job["product_code"],
             "product": search_job.get("product"),
+            "watch_id": str(search_job["watch_id"]) if "watch_id" in search_job else None,
             "status": search_job["status"],
             "result": search_job.get("result"),
             "finished_at": search_job.get("finished_at"),

@@ -20,13 +20,26 @@ from infra.job_counts import JobCounts
 from infra.jobs import JobRepository
 from infra.mongo import MONGO_UNAVAILABLE, MainDatabase, create_client, ensure_indexes
 from infra.reconciler_log import ReconcilerLog
+from infra.scheduler import WatchScheduler
 from infra.settings import Settings
+from infra.watches import WatchRepository
 from schemas.api import MAX_BODY_BYTES
 from schemas.codes import JobType
-from service import metrics, routes
+from service import metrics, routes, watches
 from service.auth import API_KEY_HEADER, client_middlewares
 from service.errors import error_middleware
-from service.keys import DATABASE, ENQUEUER, JOB_COUNTS, JOBS, PUBLISHER, RECONCILER_LOG, SETTINGS, STATS
+from service.keys import (
+    DATABASE,
+    ENQUEUER,
+    JOB_COUNTS,
+    JOBS,
+    PUBLISHER,
+    RECONCILER_LOG,
+    SCHEDULER,
+    SETTINGS,
+    STATS,
+    WATCHES,
+)
 from service.shared import SharedResult
 
 log = logging.getLogger(__name__)
@@ -91,6 +104,8 @@ async def broker_context(app: web.Application) -> AsyncIterator[None]:
 
 async def enqueuer_context(app: web.Application) -> AsyncIterator[None]:
     app[ENQUEUER] = JobEnqueuer(app[SETTINGS], app[JOBS], app[PUBLISHER])
+    app[WATCHES] = WatchRepository(app[DATABASE].write)
+    app[SCHEDULER] = WatchScheduler(app[SETTINGS], app[WATCHES], app[ENQUEUER])
     app[STATS] = SharedResult(partial(routes.compute_stats, app), max_age=app[SETTINGS].stats_max_age)
     yield
 
@@ -109,6 +124,7 @@ def create_app(settings: Settings) -> web.Application:
     app.on_response_prepare.append(neutral_server_header)
     app.cleanup_ctx.extend([mongo_context, broker_context, enqueuer_context])
     routes.setup(app)
+    watches.setup(app)
     metrics.setup(app, gateway_metrics)
     setup_aiohttp_apispec(
         app,
