@@ -5,15 +5,19 @@ and the active-search guarantee."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient
 from bson import ObjectId
 
+from actors.sources.static import StaticSource
 from infra.broker import Publisher, create_broker
 from infra.clock import utcnow
 from infra.enqueue import JobEnqueuer
@@ -23,6 +27,9 @@ from infra.scheduler import WatchScheduler
 from infra.settings import Settings
 from infra.watches import WatchRepository
 from schemas.codes import JobType
+from service.app import create_app
+from tests.harness import JobsView, reconciler_process, worker_pool
+from tools.testbed import Receiver, eventually
 
 PRODUCT = {"product_code": "W-1", "keyword": "watched thing", "target_price": 20_000}
 
@@ -117,7 +124,7 @@ async def test_bad_watch_requests_are_refused_with_101_and_the_field_named(
     assert listed["watches"] == []
 
 
-async def test_a_new_watch_runs_at_once_and_a_second_post_answers_the_same_watch(client: TestClient, settings: Settings):
+async def test_a_new_watch_runs_at_once_and_a_second_post_answers_the_same_watch(client: TestClient):
     status, answer = await post(client, {"products": [PRODUCT, PRODUCT], "every": "6h", "notify": "on_change"})
     assert status == 200, answer
     first, again = answer["watches"]
@@ -126,9 +133,9 @@ async def test_a_new_watch_runs_at_once_and_a_second_post_answers_the_same_watch
     assert repeat["watches"] == [{"product_code": "W-1", "watch_id": first["watch_id"], "duplicate": True}]
 
     watch = (await (await client.get(f"/v1/lps/watches/{first['watch_id']}")).json())["watch"]
-    assert watch["runs"] == 1 and watch["every"] == "6h" and watch["notify"] == "on_change"
+    assert (watch["runs"], watch["every"], watch["notify"]) == (1, "6h", "on_change")
     job = (await (await client.get(f"/v1/lps/jobs/{watch['last_job_id']}")).json())["job"]
-    assert job["product_code"] == "W-1" and job["product"]["keyword"] == PRODUCT["keyword"]
+    assert (job["product_code"], job["product"]["keyword"]) == ("W-1", PRODUCT["keyword"])
     # Its next run is a period on, shifted by its own jitter (at most LPS_WATCH_MAX_JITTER).
     next_run = watch["next_run_at"]
     assert next_run > watch["created_at"]
@@ -159,7 +166,8 @@ async def test_a_watch_is_changed_paused_resumed_and_deleted(client: TestClient)
     assert changed["result"] == 0, changed
     assert (changed["watch"]["product"]["keyword"], changed["watch"]["every"]) == ("other thing", "1d")
     refused = await (await client.patch(url, json={"every": "1s"})).json()
-    assert refused["result"] == 101 and "every" in refused["errors"]
+    assert refused["result"] == 101
+    assert "every" in refused["errors"]
     assert (await (await client.post(f"{url}/pause")).json())["watch"]["paused"] is True
     assert (await (await client.post(f"{url}/resume")).json())["watch"]["paused"] is False
     assert (await (await client.delete(url)).json())["result"] == 0
@@ -213,3 +221,109 @@ async def test_an_active_search_of_the_product_is_not_doubled_and_the_skip_is_co
     assert (watch.get("skipped_active"), str(watch["last_job_id"])) == (1, manual.job_id)
     active = await schedulers.database.jobs().find({"product_code": "S-0", "active": True}).to_list()
     assert len(active) == 1
+
+
+# End to end: the gateway, `lps reconciler` (the scheduler), both worker pools and the receiver, all real.
+
+
+@pytest.fixture
+def watch_settings(settings: Settings, receiver: Receiver) -> Settings:
+    return settings.with_overrides(
+        outbox_url=receiver.url,
+        outbox_secret="s",
+        watch_min_interval=1.0,
+        watch_poll_interval=0.2,
+        watch_max_jitter=0.0,
+    )
+
+
+@pytest.fixture
+async def gateway(aiohttp_client, watch_settings: Settings) -> TestClient:
+    return await aiohttp_client(create_app(watch_settings))
+
+
+@contextlib.asynccontextmanager
+async def running(settings: Settings, log_dir: Path) -> AsyncIterator[JobsView]:
+    view = JobsView(settings)
+    async with (
+        worker_pool(settings, "search", log_dir),
+        worker_pool(settings, "outbox", log_dir),
+        reconciler_process(settings, log_dir),
+    ):
+        yield view
+    await view.close()
+
+
+async def judged(jobs: JobsView, keyword: str, count: int) -> list[dict[str, Any]]:
+    """Wait until `count` searches of `keyword` started by a watch had their delivery judged; their OUTBOX jobs."""
+
+    async def probe() -> list[dict[str, Any]] | None:
+        searches = await jobs.jobs.find(
+            {"job_type": "SEARCH", "watch_id": {"$exists": True}, "product.keyword": keyword}, {"_id": 1}
+        ).to_list()
+        outboxes = [
+            outbox
+            for search in searches
+            if (outbox := await jobs.jobs.find_one({"job_type": "OUTBOX", "source_job_id": search["_id"]}))
+            and outbox["status"] == "DONE"
+        ]
+        return outboxes if len(outboxes) >= count else None
+
+    return await eventually(probe, within=45, what=f"{count} judged results of {keyword!r}")
+
+
+def price_of(keyword: str) -> int:
+    """The static source's lowest eligible price for a keyword: the third of its offers (an ad and a sold-out
+    offer are cheaper)."""
+    return StaticSource.offers_for(keyword)[2].price
+
+
+CHEAP, DEAR = "market item 39", "market item 4"
+
+
+async def test_on_change_delivers_the_first_result_and_then_only_changes(
+    gateway: TestClient, watch_settings: Settings, receiver: Receiver, tmp_path: Path
+):
+    async with running(watch_settings, tmp_path) as jobs:
+        _, answer = await post(
+            gateway, {"products": [{"product_code": "OC-1", "keyword": DEAR}], "every": "1s", "notify": "on_change"}
+        )
+        watch_id = answer["watches"][0]["watch_id"]
+        unchanged = await judged(jobs, DEAR, 3)
+        # The market moves: the same product now finds another price.
+        await gateway.patch(f"/v1/lps/watches/{watch_id}", json={"keyword": CHEAP})
+        await judged(jobs, CHEAP, 2)
+        watch = (await (await gateway.get(f"/v1/lps/watches/{watch_id}")).json())["watch"]
+
+    payloads = [json.loads(delivery["body"]) for delivery in receiver.deliveries]
+    assert [p["result"]["lowest"]["price"] for p in payloads] == [price_of(DEAR), price_of(CHEAP)]
+    assert {p["watch_id"] for p in payloads} == {watch_id}
+    skipped = [o["delivery"] for o in unchanged if o["delivery"].get("status") == "skipped"]
+    assert len(skipped) >= 2
+    assert {d["reason"] for d in skipped} == {"unchanged"}
+    assert watch["last_delivered"]["lowest_price"] == price_of(CHEAP)
+    assert watch["deliveries"] == 2
+    assert watch["deliveries_skipped"] >= 3
+    assert watch["lowest_prices"][0]["lowest_price"] in (price_of(CHEAP), price_of(DEAR))
+
+
+async def test_below_target_fires_once_per_crossing(
+    gateway: TestClient, watch_settings: Settings, receiver: Receiver, tmp_path: Path
+):
+    target = (price_of(CHEAP) + price_of(DEAR)) // 2
+    product = {"product_code": "BT-1", "keyword": DEAR, "target_price": target}
+    async with running(watch_settings, tmp_path) as jobs:
+        _, answer = await post(gateway, {"products": [product], "every": "1s", "notify": "below_target"})
+        url = f"/v1/lps/watches/{answer['watches'][0]['watch_id']}"
+        await judged(jobs, DEAR, 2)
+        assert receiver.deliveries == []
+        await gateway.patch(url, json={"keyword": CHEAP})
+        await judged(jobs, CHEAP, 3)
+        assert len(receiver.deliveries) == 1
+        await gateway.patch(url, json={"keyword": DEAR})
+        await judged(jobs, DEAR, 4)
+        await gateway.patch(url, json={"keyword": CHEAP})
+        await judged(jobs, CHEAP, 5)
+
+    payloads = [json.loads(delivery["body"]) for delivery in receiver.deliveries]
+    assert [p["result"]["lowest"]["price"] for p in payloads] == [price_of(CHEAP)] * 2
