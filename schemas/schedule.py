@@ -62,11 +62,11 @@ class Schedule:
         if self.every is not None:
             anchor = self.anchor or now
             shift = timedelta(seconds=fraction * min(max_jitter, self.every))
+            period = timedelta(seconds=self.every)
             start = anchor + shift
-            if now < start:
-                return start
-            ticks = (now - start) // timedelta(seconds=self.every) + 1
-            return start + ticks * timedelta(seconds=self.every)
+            # Tick 0 is the watch's own first run, at its creation (or at a change of its schedule).
+            ticks = max(1, (now - start) // period + 1)
+            return start + ticks * period
         if self.cron is None:
             raise ValueError("a schedule needs every or cron")
         zone = ZoneInfo(self.timezone)

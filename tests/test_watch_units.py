@@ -49,17 +49,23 @@ def test_jitter_spreads_watches_over_at_most_the_cap_and_stays_fixed_per_watch()
     ids = [ObjectId() for _ in range(2000)]
     schedule = Schedule(every=6 * 3600, anchor=NOW)
     runs = [schedule.next_run(NOW, fraction=jitter_fraction(i), max_jitter=600) for i in ids]
-    offsets = [(run - NOW).total_seconds() for run in runs]
+    offsets = [(run - NOW - timedelta(hours=6)).total_seconds() for run in runs]
     assert all(0 <= offset < 600 for offset in offsets)
     # Spread, not bunched: every 60 s slice of the 600 s window holds some of them.
     assert {int(offset // 60) for offset in offsets} == set(range(10))
     assert jitter_fraction(ids[0]) == jitter_fraction(ids[0])
 
 
+def test_the_run_after_a_new_watchs_first_is_one_period_on():
+    schedule = Schedule(every=3600, anchor=NOW)
+    assert schedule.next_run(NOW, fraction=0.5, max_jitter=600) == NOW + timedelta(hours=1, minutes=5)
+
+
 def test_jitter_never_exceeds_a_short_interval():
     schedule = Schedule(every=60, anchor=NOW)
-    following = schedule.next_run(NOW + timedelta(seconds=1), fraction=0.99, max_jitter=600)
-    assert following - (NOW + timedelta(seconds=1)) <= timedelta(seconds=60)
+    later = NOW + timedelta(minutes=10, seconds=1)
+    following = schedule.next_run(later, fraction=0.99, max_jitter=600)
+    assert timedelta(0) < following - later <= timedelta(seconds=60)
 
 
 def test_cron_runs_at_its_time_in_the_configured_zone():

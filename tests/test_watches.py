@@ -9,7 +9,7 @@ import contextlib
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -136,9 +136,9 @@ async def test_a_new_watch_runs_at_once_and_a_second_post_answers_the_same_watch
     assert (watch["runs"], watch["every"], watch["notify"]) == (1, "6h", "on_change")
     job = (await (await client.get(f"/v1/lps/jobs/{watch['last_job_id']}")).json())["job"]
     assert (job["product_code"], job["product"]["keyword"]) == ("W-1", PRODUCT["keyword"])
-    # Its next run is a period on, shifted by its own jitter (at most LPS_WATCH_MAX_JITTER).
-    next_run = watch["next_run_at"]
-    assert next_run > watch["created_at"]
+    # Its next run is a period on, shifted by its own jitter (at most LPS_WATCH_MAX_JITTER, 600 s by default).
+    created, next_run = (datetime.fromisoformat(watch[key]) for key in ("created_at", "next_run_at"))
+    assert timedelta(hours=6) <= next_run - created <= timedelta(hours=6, minutes=10)
 
 
 async def test_watches_are_listed_by_cursor_and_filtered_by_product_code(client: TestClient):
