@@ -62,11 +62,11 @@ class Schedule:
         if self.every is not None:
             anchor = self.anchor or now
             shift = timedelta(seconds=fraction * min(max_jitter, self.every))
-            period = timedelta(seconds=self.every)
+            step = timedelta(seconds=self.every)
             start = anchor + shift
             # Tick 0 is the watch's own first run, at its creation (or at a change of its schedule).
-            ticks = max(1, (now - start) // period + 1)
-            return start + ticks * period
+            ticks = max(1, (now - start) // step + 1)
+            return start + ticks * step
         if self.cron is None:
             raise ValueError("a schedule needs every or cron")
         zone = ZoneInfo(self.timezone)
