@@ -6,6 +6,7 @@ Pure functions of their arguments (the clock is passed in), shared by request va
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -13,27 +14,58 @@ from zoneinfo import ZoneInfo
 
 from cronsim import CronSim, CronSimError
 
-_EVERY = re.compile(r"([0-9]{1,9})([smhd])")
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3_600, "d": 86_400}
-#: The longest `every`: a year. Longer ones are almost certainly typos (and overflow no datetime).
-MAX_EVERY_SECONDS = 366 * 86_400
+#: The most digits each unit takes: every `every` is then under 1,000 days.
+_UNIT_DIGITS = {"s": 7, "m": 5, "h": 4, "d": 3}
+#: A cron expression's form (checked before its meaning): five fields of digits, `*`, `,`, `/` and `-`, one space
+#: apart. Shown as the field's pattern in the OpenAPI document.
+CRON_PATTERN = r"^[0-9*,/-]{1,64}( [0-9*,/-]{1,64}){4}$"
+
+
+def _at_least(least: int, digits: int) -> str | None:
+    """A regular expression of the whole numbers from `least` (at least 1) to the largest of `digits` digits,
+    written without leading zeros; None when there is none."""
+    text = str(max(least, 1))
+    if len(text) > digits:
+        return None
+    options = [text]
+    for index, digit in enumerate(text):
+        if digit != "9":
+            rest = len(text) - index - 1
+            options.append(f"{text[:index]}[{int(digit) + 1}-9]" + (f"[0-9]{{{rest}}}" if rest else ""))
+    if len(text) < digits:
+        options.append(f"[1-9][0-9]{{{len(text)},{digits - 1}}}")
+    return "|".join(options)
+
+
+def every_pattern(min_seconds: float = 1) -> str:
+    """The `every` values of at least `min_seconds`, as one regular expression (ECMA-262 and Python alike): the
+    OpenAPI document shows the deployment's own, so a value it allows is one the gateway takes."""
+    units = []
+    for unit, size in _UNIT_SECONDS.items():
+        numbers = _at_least(math.ceil(min_seconds / size), _UNIT_DIGITS[unit])
+        if numbers is not None:
+            units.append(f"(?:{numbers}){unit}")
+    return "^(?:" + "|".join(units) + ")$"
+
+
+_EVERY = re.compile(every_pattern())
 
 
 def parse_every(text: str) -> int:
     """`90s`, `15m`, `6h`, `1d` -> seconds. ValueError for anything else."""
-    match = _EVERY.fullmatch(text)
-    if match is None:
-        raise ValueError("must be a whole number and a unit: s, m, h or d (e.g. 6h)")
-    seconds = int(match.group(1)) * _UNIT_SECONDS[match.group(2)]
-    if not 0 < seconds <= MAX_EVERY_SECONDS:
-        raise ValueError(f"must be more than 0 and at most {MAX_EVERY_SECONDS // 86_400}d")
-    return seconds
+    if _EVERY.fullmatch(text) is None:
+        raise ValueError("must be a whole number and a unit: s, m, h or d (e.g. 6h), at most 7, 5, 4 and 3 digits")
+    return int(text[:-1]) * _UNIT_SECONDS[text[-1]]
 
 
 def check_cron(expression: str) -> None:
     """ValueError unless `expression` is five cron fields that name at least one moment."""
-    if len(expression.split()) != 5:
-        raise ValueError("must be five fields: minute hour day-of-month month day-of-week")
+    if re.fullmatch(CRON_PATTERN, expression) is None:
+        raise ValueError(
+            "must be five fields of digits, *, ',', / and - (minute hour day-of-month month "
+            "day-of-week), one space apart"
+        )
     try:
         next(CronSim(expression, datetime(2000, 1, 1)))
     except (CronSimError, StopIteration) as error:

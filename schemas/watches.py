@@ -17,7 +17,7 @@ from schemas.api import (
     Text,
 )
 from schemas.codes import Priority
-from schemas.schedule import check_cron, parse_every
+from schemas.schedule import CRON_PATTERN, check_cron, every_pattern, parse_every
 
 #: A watch listing cursor: the last watch's id.
 WATCH_CURSOR_PATTERN = r"^[0-9a-f]{24}$"
@@ -51,13 +51,20 @@ class _ScheduleFields(StrictSchema):
     every = Text(
         validate=_every,
         metadata={
-            "description": "an interval: 90s, 15m, 6h, 1d (at least LPS_WATCH_MIN_INTERVAL, 300 s by default)",
+            "description": "an interval: 90s, 15m, 6h, 1d (at least LPS_WATCH_MIN_INTERVAL, 300 s by default; "
+            "the pattern is this deployment's)",
             "example": "6h",
+            "pattern": every_pattern(),
         },
     )
     cron = Text(
         validate=_cron,
-        metadata={"description": "five cron fields in LPS_TIMEZONE (Asia/Seoul by default)", "example": "0 9 * * *"},
+        metadata={
+            "description": "five cron fields in LPS_TIMEZONE (Asia/Seoul by default), numbers only (no MON, JAN); "
+            "refused when it names no real moment (31 2 …) or a backwards range",
+            "example": "0 9 * * *",
+            "pattern": CRON_PATTERN,
+        },
     )
     notify = fields.Enum(Notify, by_value=True, metadata={"description": "always | on_change | below_target"})
     priority = fields.Enum(Priority, by_value=True)

@@ -25,6 +25,7 @@ from infra.settings import Settings
 from infra.watches import WatchRepository
 from schemas.api import MAX_BODY_BYTES
 from schemas.codes import JobType
+from schemas.schedule import every_pattern
 from service import metrics, routes, watches
 from service.auth import API_KEY_HEADER, client_middlewares
 from service.errors import error_middleware
@@ -141,6 +142,7 @@ def create_app(settings: Settings) -> web.Application:
     if not settings.api_keys:
         _make_keys_optional(app[SWAGGER_DICT])
     _document_enabled_sources(app[SWAGGER_DICT], settings.search_sources)
+    _document_watch_schedules(app[SWAGGER_DICT], settings.watch_min_interval)
     return app
 
 
@@ -157,6 +159,22 @@ def _document_enabled_sources(document: dict[str, Any], enabled: tuple[str, ...]
     """A product may name only the sources this deployment enables (routes.refuse_disabled_sources): the document
     lists those, not every source the code knows, or a client following it gets 400 for a valid-looking request."""
     document["components"]["schemas"]["Product"]["properties"]["sources"]["items"]["enum"] = list(enabled)
+
+
+def _document_watch_schedules(document: dict[str, Any], min_interval: float) -> None:
+    """`every`'s pattern with this deployment's LPS_WATCH_MIN_INTERVAL, and "every or cron, not both" on a new
+    watch: what the gateway takes is what the document says."""
+    schemas = document["components"]["schemas"]
+    for name in ("WatchRequest", "WatchPatch"):
+        schemas[name]["properties"]["every"]["pattern"] = every_pattern(min_interval)
+    schemas["WatchRequest"]["oneOf"] = [{"required": ["every"]}, {"required": ["cron"]}]
+    # below_target needs every product's target_price (OpenAPI 3.0 has no if/then: one of three cases).
+    schemas["WatchRequest"]["anyOf"] = [
+        {"not": {"required": ["notify"]}},
+        {"properties": {"notify": {"enum": ["always", "on_change"]}}},
+        {"properties": {"products": {"items": {"required": ["target_price"]}}}},
+    ]
+    schemas["WatchPatch"]["not"] = {"required": ["every", "cron"]}
 
 
 def _drop_swagger2_keys(document: dict[str, Any]) -> None:
