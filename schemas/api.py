@@ -87,7 +87,8 @@ class ProductSchema(StrictSchema):
     product_code = Text(required=True, validate=FullMatch(PRODUCT_CODE_PATTERN))
     keyword = Text(
         required=True,
-        validate=[validate.Length(min=1, max=200), FullMatch(r"(?s).*\S.*", error="must not be blank")],
+        # [\s\S] rather than (?s): an inline flag is Python-only, the document's pattern must read the same in ECMA-262.
+        validate=[validate.Length(min=1, max=200), FullMatch(r"[\s\S]*\S[\s\S]*", error="must not be blank")],
         metadata={"example": "아이폰 15 128GB"},
     )
     model_no = Text(load_default=None, validate=validate.Length(min=1, max=100))
