@@ -210,7 +210,7 @@ def watch_indexes() -> list[IndexModel]:
         # One watch per product: a second POST for it answers the first (duplicate: true).
         IndexModel([("product_code", ASCENDING)], name="one_watch_per_product", unique=True),
         # The scheduler's pass: unpaused watches by next_run_at. The due ones are a prefix of it: O(due).
-        IndexModel([("paused", ASCENDING), ("next_run_at", ASCENDING)], name="due_next_run_at"),
+        IndexModel([("next_run_at", ASCENDING)], name="due_next_run_at", partialFilterExpression={"paused": False}),
     ]
 
 
