@@ -11,12 +11,14 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient
 from bson import ObjectId
 
+from actors.outbox import judge_watch_result
 from actors.sources.static import StaticSource
 from infra.broker import Publisher, create_broker
 from infra.clock import utcnow
@@ -327,3 +329,30 @@ async def test_below_target_fires_once_per_crossing(
 
     payloads = [json.loads(delivery["body"]) for delivery in receiver.deliveries]
     assert [p["result"]["lowest"]["price"] for p in payloads] == [price_of(CHEAP)] * 2
+
+
+async def test_a_retried_delivery_keeps_its_verdict_and_a_removed_watchs_result_is_not_delivered(
+    schedulers: Schedulers,
+):
+    [watch_id] = await insert_watches(schedulers.watches, 1, due_ago=timedelta(0), notify="on_change")
+    # What the outbox actor reads of its runtime here: the watches repository (on the real store).
+    runtime = SimpleNamespace(watches=schedulers.watches)
+    lowest = {"source": "static", "price": 1000, "product_id": "p", "url": "u"}
+
+    def search(seconds: int) -> dict[str, Any]:
+        finished = utcnow().replace(microsecond=0) + timedelta(seconds=seconds)
+        result = {"outcome": "FOUND", "lowest": lowest}
+        return {"_id": ObjectId(), "watch_id": watch_id, "finished_at": finished, "result": result}
+
+    first, second = search(0), search(1)
+    assert await judge_watch_result(first, runtime) is None  # the first result: delivered
+    assert await judge_watch_result(first, runtime) is None  # its delivery retried: still delivered, not judged again
+    assert (await judge_watch_result(second, runtime))["reason"] == "unchanged"
+    assert (await judge_watch_result(second, runtime))["reason"] == "unchanged"
+    assert (await judge_watch_result(first, runtime))["reason"] == "superseded"  # older than the last judged
+    watch = await schedulers.watches.get(watch_id)
+    assert (watch["deliveries"], watch["deliveries_skipped"]) == (1, 2)
+    assert watch["last_delivered"]["job_id"] == first["_id"]
+
+    assert await schedulers.watches.delete(watch_id)
+    assert (await judge_watch_result(search(2), runtime))["reason"] == "watch_removed"
