@@ -85,6 +85,11 @@ async def judge_watch_result(search: dict[str, Any], runtime: WorkerRuntime) -> 
             Notify(watch["notify"]), current=current, last_seen=last_seen, last_delivered=watch.get("last_delivered")
         )
         seen = current | {"deliver": verdict.deliver, "reason": verdict.reason, "at": now}
+        if verdict.reason == "superseded":
+            # Not recorded as the last seen: the newer result judged before it stays what the next one is judged by.
+            await watches.count_superseded(watch["_id"])
+            metrics.watch_result_judged(False, verdict.reason)
+            return {"status": "skipped", "reason": verdict.reason, "at": now}
         if await watches.record_judged(watch, seen=seen, delivered=seen if verdict.deliver else None, now=now):
             metrics.watch_result_judged(verdict.deliver, verdict.reason)
             return None if verdict.deliver else {"status": "skipped", "reason": verdict.reason, "at": now}

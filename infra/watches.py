@@ -132,6 +132,10 @@ class WatchRepository:
 
     # The outbox.
 
+    async def count_superseded(self, watch_id: ObjectId) -> None:
+        """A result older than the last one judged, not delivered: counted, `last_seen` left as it is."""
+        await self._watches.update_one({"_id": watch_id}, {"$inc": {"deliveries_skipped": 1}})
+
     async def record_judged(
         self, watch: dict[str, Any], *, seen: dict[str, Any], delivered: dict[str, Any] | None, now: datetime
     ) -> bool:

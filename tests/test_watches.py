@@ -353,6 +353,7 @@ async def test_a_retried_delivery_keeps_its_verdict_and_a_removed_watchs_result_
     watch = await schedulers.watches.get(watch_id)
     assert (watch["deliveries"], watch["deliveries_skipped"]) == (1, 2)
     assert watch["last_delivered"]["job_id"] == first["_id"]
+    assert watch["last_seen"]["job_id"] == second["_id"]  # the superseded one did not replace it
 
     assert await schedulers.watches.delete(watch_id)
     assert (await judge_watch_result(search(2), runtime))["reason"] == "watch_removed"
