@@ -172,7 +172,13 @@ def _document_watch_schedules(document: dict[str, Any], min_interval: float) -> 
     schemas["WatchRequest"]["anyOf"] = [
         {"not": {"required": ["notify"]}},
         {"properties": {"notify": {"enum": ["always", "on_change"]}}},
-        {"properties": {"products": {"items": {"required": ["target_price"]}}}},
+        {
+            "properties": {
+                "products": {
+                    "items": {"required": ["target_price"], "properties": {"target_price": {"type": "integer"}}}
+                }
+            }
+        },
     ]
     schemas["WatchPatch"]["not"] = {"required": ["every", "cron"]}
 
