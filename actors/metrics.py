@@ -130,6 +130,13 @@ class WorkerMetrics:
             buckets=DELIVERY_BUCKETS,
             registry=registry,
         )
+        self.watch_results = Counter(
+            "lps_watch_results",
+            "Watch results the outbox judged, by verdict (delivered, skipped) and reason (first, changed, always, "
+            "crossed_below; unchanged, not_below, still_below, superseded, watch_removed).",
+            ["verdict", "reason"],
+            registry=registry,
+        )
 
 
 #: This process's metrics once `enable()` ran (or `use()` in a test).
@@ -202,6 +209,11 @@ def delivery_finished(status: int | None, seconds: float) -> None:
     if _metrics is not None:
         result = f"{status // 100}xx" if status else "unreachable"
         _metrics.delivery_duration.labels(result).observe(seconds)
+
+
+def watch_result_judged(delivered: bool, reason: str) -> None:
+    if _metrics is not None:
+        _metrics.watch_results.labels("delivered" if delivered else "skipped", reason).inc()
 
 
 def run_directory(settings: Settings) -> Path:

@@ -16,11 +16,13 @@ from actors.runtime import WorkerRuntime
 from infra.broker import job_message
 from infra.clock import utcnow
 from infra.jobs import new_job
+from infra.notify import decide, seen_of
 from infra.settings import Settings
 from schemas.api import delivery_payload
 from schemas.codes import JobErrorType, JobType
 from schemas.envelope import json_default
 from schemas.signature import SIGNATURE_HEADER, sign
+from schemas.watches import Notify
 
 #: Statuses worth another try besides 5xx: the receiver was busy or slow.
 RETRYABLE_STATUSES = {408, 429}
@@ -58,6 +60,42 @@ def parse_retry_after(value: str | None) -> float | None:
         return None  # an HTTP-date: fall back to our own backoff
 
 
+#: How often a judgement is made again when another delivery of the same watch recorded its own first.
+_JUDGING_ROUNDS = 3
+
+
+async def judge_watch_result(search: dict[str, Any], runtime: WorkerRuntime) -> dict[str, Any] | None:
+    """None when a watch's result is to be delivered; otherwise the skipped delivery's record.
+
+    The verdict (infra/notify.py) is recorded on the watch before the delivery is made, so a retried delivery
+    finds it and keeps it rather than judging the same result twice.
+    """
+    watches = runtime.watches
+    for _ in range(_JUDGING_ROUNDS):
+        now = utcnow()
+        watch = await watches.get(search["watch_id"])
+        if watch is None:
+            metrics.watch_result_judged(False, "watch_removed")
+            return {"status": "skipped", "reason": "watch_removed", "at": now}
+        last_seen = watch.get("last_seen")
+        if last_seen is not None and last_seen.get("job_id") == search["_id"]:
+            return None if last_seen.get("deliver") else {"status": "skipped", "reason": last_seen["reason"], "at": now}
+        current = seen_of(search, (watch.get("product") or {}).get("target_price"))
+        verdict = decide(
+            Notify(watch["notify"]), current=current, last_seen=last_seen, last_delivered=watch.get("last_delivered")
+        )
+        seen = current | {"deliver": verdict.deliver, "reason": verdict.reason, "at": now}
+        if verdict.reason == "superseded":
+            # Not recorded as the last seen: the newer result judged before it stays what the next one is judged by.
+            await watches.count_superseded(watch["_id"])
+            metrics.watch_result_judged(False, verdict.reason)
+            return {"status": "skipped", "reason": verdict.reason, "at": now}
+        if await watches.record_judged(watch, seen=seen, delivered=seen if verdict.deliver else None, now=now):
+            metrics.watch_result_judged(verdict.deliver, verdict.reason)
+            return None if verdict.deliver else {"status": "skipped", "reason": verdict.reason, "at": now}
+    raise RetryableJobError("the watch's last result kept changing while this one was judged")
+
+
 async def work_outbox(job: dict[str, Any], runtime: WorkerRuntime) -> dict[str, Any]:
     settings = runtime.settings
     if not settings.outbox_url:
@@ -67,6 +105,8 @@ async def work_outbox(job: dict[str, Any], runtime: WorkerRuntime) -> dict[str, 
         raise PermanentJobError(
             "the search job of this delivery no longer exists", error_type=JobErrorType.SOURCE_MISSING
         )
+    if "watch_id" in source and (skipped := await judge_watch_result(source, runtime)) is not None:
+        return {"delivery": skipped}
     body = json.dumps(
         delivery_payload(source), ensure_ascii=False, separators=(",", ":"), default=json_default
     ).encode()
@@ -94,7 +134,7 @@ async def work_outbox(job: dict[str, Any], runtime: WorkerRuntime) -> dict[str, 
     metrics.delivery_finished(status, seconds)
     ms = int(seconds * 1000)
     if 200 <= status < 300:
-        return {"delivery": {"status_code": status, "ms": ms, "delivered_at": utcnow()}}
+        return {"delivery": {"status": "delivered", "status_code": status, "ms": ms, "delivered_at": utcnow()}}
     if status >= 500 or status in RETRYABLE_STATUSES:
         raise RetryableJobError(
             f"receiver answered {status}",

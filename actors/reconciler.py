@@ -38,12 +38,14 @@ from dramatiq.errors import DecodeError
 from actors.outbox import outbox_job_for
 from infra.broker import AMQP_ERRORS, Publisher, create_broker
 from infra.clock import utcnow
-from infra.enqueue import message_for_job
+from infra.enqueue import JobEnqueuer, message_for_job
 from infra.jobs import JobRepository, parse_job_id
 from infra.logs import job_extra
 from infra.mongo import MONGO_UNAVAILABLE, MainDatabase, create_client
 from infra.reconciler_log import ReconcilerLog
+from infra.scheduler import WatchScheduler
 from infra.settings import Settings
+from infra.watches import WatchRepository
 from schemas.codes import JobStatus, JobType
 
 log = logging.getLogger(__name__)
@@ -55,28 +57,53 @@ OUTBOX_LOOKBACK = timedelta(hours=6)
 @contextlib.asynccontextmanager
 async def open_reconciler(settings: Settings) -> AsyncIterator[Reconciler]:
     """The reconciler process's factory: its own MongoDB client and publisher, closed on exit."""
+    async with _opened(settings) as (reconciler, _):
+        yield reconciler
+
+
+@contextlib.asynccontextmanager
+async def _opened(settings: Settings) -> AsyncIterator[tuple[Reconciler, WatchScheduler]]:
+    """The reconciler and the watch scheduler of one process, sharing its MongoDB client and publisher."""
     client = create_client(settings)
     database = MainDatabase.open(client, settings.mongo_db)
     publisher = Publisher(create_broker(settings, middleware=[]))
     try:
         await publisher.start(settings.job(job_type).queue for job_type in JobType)
-        yield Reconciler(settings, JobRepository(database), publisher, ReconcilerLog(database.write))
+        jobs = JobRepository(database)
+        scheduler = WatchScheduler(settings, WatchRepository(database.write), JobEnqueuer(settings, jobs, publisher))
+        yield Reconciler(settings, jobs, publisher, ReconcilerLog(database.write)), scheduler
     finally:
         await publisher.close()
         await client.close()
 
 
 async def run_reconciler(settings: Settings, *, once: bool = False) -> Counter[str] | None:
-    """`lps reconciler`: one pass (returns what it did), or passes until SIGINT / SIGTERM."""
-    async with open_reconciler(settings) as reconciler:
+    """`lps reconciler`: one pass of each (returns what they did), or passes until SIGINT / SIGTERM.
+
+    The watch scheduler runs beside the reconciler, on its own interval (LPS_WATCH_POLL_INTERVAL): both are
+    periodic passes over the store that any number of processes may run at once, each action one conditional
+    update, so one more process kind would buy nothing but one more thing to deploy (docs/architecture.md).
+    """
+    async with _opened(settings) as (reconciler, scheduler):
         if once:
-            return await reconciler.run_once()
+            done = await reconciler.run_once()
+            scheduled = await scheduler.run_once()
+            await reconciler.journal.add(scheduled, utcnow())
+            return done + scheduled
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(signum, stop.set)
-        log.info("reconciler running every %.0fs", settings.reconcile_interval)
-        await reconciler.run_forever(stop)
+        log.info(
+            "reconciler running every %.0fs, watch scheduler every %gs",
+            settings.reconcile_interval,
+            settings.watch_poll_interval,
+        )
+
+        async def record(counts: Counter[str]) -> None:
+            await reconciler.journal.add(counts, utcnow())
+
+        await asyncio.gather(reconciler.run_forever(stop), scheduler.run_forever(stop, on_pass=record))
         return None
 
 
@@ -85,7 +112,7 @@ class Reconciler:
         self._settings = settings
         self._jobs = jobs
         self._publisher = publisher
-        self._journal = journal
+        self.journal = journal
         self._actor_names = {settings.job(job_type).actor_name for job_type in JobType}
 
     async def run_once(self) -> Counter[str]:
@@ -105,7 +132,7 @@ class Reconciler:
         counts |= await self._dead_letters_to_dead_jobs(now)
         if settings.outbox_url:
             counts["outbox_created"] = await self._create_missing_outboxes(now, finished_before=now - grace)
-        await self._journal.add(counts, now)
+        await self.journal.add(counts, now)
         return +counts
 
     async def run_forever(self, stop: asyncio.Event) -> None:
@@ -188,17 +215,17 @@ class Reconciler:
         try:
             message = dramatiq.Message.decode(body)
         except DecodeError:
-            await self._journal.keep_dead_letter(queue=queue, body=body, reason="undecodable", now=now)
+            await self.journal.keep_dead_letter(queue=queue, body=body, reason="undecodable", now=now)
             log.error("undecodable dead letter in %s kept in dead_letters", queue)
             return "dead_letters_kept"
         if message.actor_name not in self._actor_names:
             # Not an LPS job message (a stray publish): kept for a person, and no job is touched.
-            await self._journal.keep_dead_letter(queue=queue, body=body, reason="unknown actor", now=now)
+            await self.journal.keep_dead_letter(queue=queue, body=body, reason="unknown actor", now=now)
             log.error("dead letter for unknown actor %r in %s kept in dead_letters", message.actor_name, queue)
             return "dead_letters_kept"
         job_id = parse_job_id(message.args[0] if message.args else "")
         if job_id is None:
-            await self._journal.keep_dead_letter(queue=queue, body=body, reason="no job id", now=now)
+            await self.journal.keep_dead_letter(queue=queue, body=body, reason="no job id", now=now)
             return "dead_letters_kept"
         if await self._jobs.kill_dead_lettered(job_id, now=now, queue=queue):
             log.error("job %s DEAD: its message was dead-lettered", job_id, extra=job_extra(job_id, message.message_id))
@@ -212,7 +239,7 @@ class Reconciler:
         day 100 as on day 1, and a busy day only makes the walk lag, never skip (the cursor moves past a search
         only once it was checked). A first pass starts `OUTBOX_LOOKBACK` back.
         """
-        start = await self._journal.delivery_cursor(default=(now - OUTBOX_LOOKBACK, ObjectId("0" * 24)))
+        start = await self.journal.delivery_cursor(default=(now - OUTBOX_LOOKBACK, ObjectId("0" * 24)))
         page = await self._jobs.ended_after(
             start,
             until=finished_before,
@@ -232,5 +259,5 @@ class Reconciler:
                     await self._jobs.mark_unconfirmed(document["_id"])
         # With nothing found, the cursor still moves past the quiet minutes, but at most once a minute (one write).
         if page.jobs or page.cursor[0] - start[0] >= timedelta(minutes=1):
-            await self._journal.advance_delivery_cursor(start, page.cursor)
+            await self.journal.advance_delivery_cursor(start, page.cursor)
         return created

@@ -27,6 +27,7 @@ from infra.price_history import PriceHistory
 from infra.settings import Settings
 from infra.snapshots import SnapshotStore
 from infra.source_limits import GateObserver, SourceGates
+from infra.watches import WatchRepository
 
 if TYPE_CHECKING:
     from actors.sources import Source
@@ -102,6 +103,10 @@ class WorkerRuntime:
     @cached_property
     def price_history(self) -> PriceHistory:
         return PriceHistory(self.database.write)
+
+    @cached_property
+    def watches(self) -> WatchRepository:
+        return WatchRepository(self.database.write)
 
     @cached_property
     def snapshots(self) -> SnapshotStore:

@@ -8,7 +8,7 @@ between the steps leaves a PENDING job without `enqueued_at`, which the reconcil
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -60,8 +60,16 @@ class JobEnqueuer:
         self._jobs = jobs
         self._publisher = publisher
 
-    async def submit_search(self, products: Sequence[dict[str, Any]], priority: str | None) -> list[Submission]:
+    async def submit_search(
+        self,
+        products: Sequence[dict[str, Any]],
+        priority: str | None,
+        *,
+        watch_ids: Mapping[str, ObjectId] | None = None,
+    ) -> list[Submission]:
         """Record one SEARCH job per distinct product_code (unless one is active) and publish the new ones.
+
+        `watch_ids`: product_code -> the watch that started its search (stored on the job as `watch_id`).
 
         Round trips: one batched insert, one lookup only when some product already had an active
         job, one publish batch, one `enqueued_at` update.
@@ -92,6 +100,8 @@ class JobEnqueuer:
                     message_id=message.message_id,
                 )
             )
+            if watch_ids and code in watch_ids:
+                documents[-1]["watch_id"] = watch_ids[code]
 
         # If this raises (MongoDB unreachable or past the request's deadline: 503), some of the jobs may have been
         # written all the same. That is safe: a client that POSTs the same products again gets those jobs back

@@ -48,6 +48,8 @@ def deadline(settings: Settings) -> AbstractContextManager[None]:
 
 JOBS = "jobs"
 PRICE_HISTORY = "price_history"
+#: One document per watched product (infra/watches.py).
+WATCHES = "watches"
 #: One small document per source: its pacing and circuit breaker (infra/source_limits.py), only ever read by `_id`.
 SOURCE_LIMITS = "source_limits"
 
@@ -218,7 +220,17 @@ async def ensure_indexes(db: MainDatabase, settings: Settings) -> None:
     await _ensure_rebuilt(db.jobs(), listing_indexes())
     await _ensure_ttl(db.write, JOBS, retention_index(settings.retention_days))
     await db.write[PRICE_HISTORY].create_indexes(price_history_indexes())
+    await db.write[WATCHES].create_indexes(watch_indexes())
     await _ensure_ttl(db.write, PRICE_HISTORY, price_history_retention_index(settings.price_history_days))
+
+
+def watch_indexes() -> list[IndexModel]:
+    return [
+        # One watch per product: a second POST for it answers the first (duplicate: true).
+        IndexModel([("product_code", ASCENDING)], name="one_watch_per_product", unique=True),
+        # The scheduler's pass: unpaused watches by next_run_at. The due ones are a prefix of it: O(due).
+        IndexModel([("next_run_at", ASCENDING)], name="due_next_run_at", partialFilterExpression={"paused": False}),
+    ]
 
 
 def price_history_indexes() -> list[IndexModel]:

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Self
 from urllib.parse import SplitResult, unquote, urlsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from schemas.codes import JobType, Priority
 from schemas.offers import SourceName
@@ -22,6 +23,15 @@ def _parse_map(text: str) -> dict[str, str]:
 
 def _parse_list(text: str) -> tuple[str, ...]:
     return tuple(item.strip() for item in text.split(",") if item.strip())
+
+
+def parse_timezone(text: str) -> str:
+    """LPS_TIMEZONE: an IANA zone name the system knows (Asia/Seoul, UTC, Europe/Berlin)."""
+    try:
+        ZoneInfo(text.strip())
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValueError(f"unknown time zone {text!r} (an IANA name such as Asia/Seoul)") from None
+    return text.strip()
 
 
 class SettingsError(ValueError):
@@ -272,6 +282,16 @@ class Settings:
     reconcile_grace: float = 30.0
     reconcile_lost_after: float = 900.0
     reconcile_batch: int = 200
+    # Watches: the shortest `every` a watch may ask for (seconds); the time zone of `cron` expressions; seconds between
+    # the scheduler's passes (it runs in the reconciler process); how many due watches one pass takes at most; the
+    # longest a watch's runs are shifted by (each watch its own fixed share of min(this, its interval), so a list
+    # due at 09:00 is spread out); how many of its last lowest prices GET /v1/lps/watches/{id} shows.
+    watch_min_interval: float = 300.0
+    timezone: str = "Asia/Seoul"
+    watch_poll_interval: float = 5.0
+    watch_batch: int = 1000
+    watch_max_jitter: float = 600.0
+    watch_history: int = 10
     # Broker priority (0..MAX_PRIORITY) of each request priority, and each job type's default.
     priority_levels: Mapping[str, int] = field(
         default_factory=lambda: {Priority.HIGH: 9, Priority.NORMAL: 5, Priority.LOW: 1}
@@ -383,6 +403,7 @@ _ALIASES = {"naver_client_secret": "LPS_NAVER_SECRET"}
 _SOURCE_NAMES = tuple(str(name) for name in SourceName)
 #: Settings whose values are parsed by a function of their own.
 _PARSERS: dict[str, Any] = {
+    "timezone": parse_timezone,
     "source_rates": parse_source_rates,
     "source_concurrency": parse_source_concurrency,
     "coupang_proxies": parse_proxies,
@@ -397,6 +418,11 @@ _BOUNDS: dict[str, tuple[float, float]] = {
     "breaker_max_cooldown": (0.0, 86_400.0),
     "source_wait": (0.0, 600.0),
     "coupang_proxy_cooldown": (0.0, 86_400.0),
+    "watch_min_interval": (1.0, 86_400.0 * 366),
+    "watch_poll_interval": (0.1, 3_600.0),
+    "watch_batch": (1, 100_000),
+    "watch_max_jitter": (0.0, 86_400.0),
+    "watch_history": (0, 1_000),
 }
 
 

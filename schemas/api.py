@@ -92,7 +92,8 @@ class ProductSchema(StrictSchema):
     product_code = Text(required=True, validate=FullMatch(PRODUCT_CODE_PATTERN))
     keyword = Text(
         required=True,
-        validate=[validate.Length(min=1, max=200), FullMatch(r"(?s).*\S.*", error="must not be blank")],
+        # [\s\S] rather than (?s): an inline flag is Python-only, the document's pattern must read the same in ECMA-262.
+        validate=[validate.Length(min=1, max=200), FullMatch(r"[\s\S]*\S[\s\S]*", error="must not be blank")],
         metadata={"example": "아이폰 15 128GB"},
     )
     model_no = Text(load_default=None, validate=validate.Length(min=1, max=100))
@@ -262,6 +263,11 @@ class SearchResultSchema(Schema):
 
 
 class DeliverySchema(Schema):
+    status = fields.String(
+        validate=validate.OneOf(["delivered", "skipped"]),
+        metadata=_doc("delivered, or skipped: a watch's result its `notify` did not ask for (see reason)"),
+    )
+    reason = fields.String(metadata=_doc("skipped: unchanged, not_below, still_below, superseded or watch_removed"))
     status_code = fields.Integer(metadata=_doc("the back office's HTTP status (2xx)"))
     ms = fields.Integer(metadata=_doc("milliseconds the delivery took"))
     delivered_at = fields.DateTime(metadata=_doc("when the back office accepted it (UTC)"))
@@ -274,7 +280,7 @@ class DeferredSchema(Schema):
 
 
 #: Stored job fields the API does not show: internal bookkeeping (`_id` is shown as `job_id`).
-HIDDEN_JOB_FIELDS = frozenset({"_id", "active", "message_id", "sources_answered"})
+HIDDEN_JOB_FIELDS = frozenset({"_id", "active", "message_id", "sources_answered", "finished_minute"})
 
 
 class JobSchema(Schema):
@@ -293,6 +299,7 @@ class JobSchema(Schema):
     product = fields.Nested(StoredProductSchema, metadata=_doc("SEARCH: what was asked for"))
     priority = fields.String(validate=validate.OneOf([p.value for p in Priority]), metadata=_doc("HIGH, NORMAL or LOW"))
     source_job_id = fields.String(metadata=_doc("OUTBOX: the SEARCH job whose result it delivers"))
+    watch_id = fields.String(metadata=_doc("SEARCH: the watch that started it (absent for a search sent by POST)"))
     attempts = fields.Integer(metadata=_doc("attempts started so far (deferrals not counted)"))
     max_attempts = fields.Integer(metadata=_doc("attempts allowed before the job is DEAD"))
     created_at = fields.DateTime(metadata=_doc("when the job was recorded (UTC)"))
@@ -486,8 +493,9 @@ def job_to_api(document: dict[str, Any]) -> dict[str, Any]:
     """
     view = {key: value for key, value in document.items() if key not in HIDDEN_JOB_FIELDS}
     view["job_id"] = str(document["_id"])
-    if "source_job_id" in document:
-        view["source_job_id"] = str(document["source_job_id"])
+    for reference in ("source_job_id", "watch_id"):
+        if reference in document:
+            view[reference] = str(document[reference])
     return view
 
 
@@ -498,6 +506,7 @@ def delivery_payload(search_job: dict[str, Any]) -> dict[str, Any]:
             "job_id": str(search_job["_id"]),
             "product_code": search_job["product_code"],
             "product": search_job.get("product"),
+            "watch_id": str(search_job["watch_id"]) if "watch_id" in search_job else None,
             "status": search_job["status"],
             "result": search_job.get("result"),
             "finished_at": search_job.get("finished_at"),

@@ -22,6 +22,7 @@ class ErrorType(IntEnum):
     # The LPS domain range starts at 1500.
     LPS_JOB_NOT_FOUND = 1500
     LPS_JOB_NOT_RETRYABLE = 1501  # re-drive asked for a job that is not DEAD
+    LPS_WATCH_NOT_FOUND = 1502
 
 
 #: The HTTP status that goes with each result code.
@@ -41,6 +42,7 @@ HTTP_STATUS: dict[ErrorType, int] = {
     ErrorType.HTTP_INVALID_CLIENT_ACCESS: 433,
     ErrorType.LPS_JOB_NOT_FOUND: 404,
     ErrorType.LPS_JOB_NOT_RETRYABLE: 409,
+    ErrorType.LPS_WATCH_NOT_FOUND: 404,
 }
 
 

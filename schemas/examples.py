@@ -139,6 +139,47 @@ def error(result: ErrorType, message: str, **body: Any) -> dict[str, Any]:
     return {result.name: example(f"{result.name} ({int(result)})", {"result": int(result), "message": message, **body})}
 
 
+_WATCH_ID = "6754a1c2e13f4b0a9c8d7e70"
+_WATCH = {
+    "watch_id": _WATCH_ID,
+    "product_code": "SKU-1001",
+    "product": {"keyword": "삼성 갤럭시 버즈3 프로", "model_no": "SM-R630", "target_price": 259000},
+    "every": "6h",
+    "timezone": "Asia/Seoul",
+    "notify": "on_change",
+    "priority": "NORMAL",
+    "paused": False,
+    "next_run_at": "2026-12-01T06:12:30+00:00",
+    "created_at": "2026-12-01T00:10:00+00:00",
+    "updated_at": "2026-12-01T00:10:00+00:00",
+    "last_run_at": "2026-12-01T00:10:00+00:00",
+    "last_job_id": _JOB_ID,
+    "runs": 1,
+    "skipped_active": 0,
+    "deliveries": 1,
+    "deliveries_skipped": 0,
+    "last_delivered": {"job_id": _JOB_ID, "outcome": "FOUND", "lowest_price": 239000},
+    "lowest_prices": [{"source": "coupang", "price": 239000, "searched_at": "2026-12-01T00:10:04+00:00"}],
+}
+_WATCH_SUCCESS_EXAMPLES: dict[str, dict[str, Any]] = {
+    "watch_create": {
+        "created": example(
+            "a new watch and a duplicate",
+            {
+                "result": 0,
+                "watches": [
+                    {"product_code": "SKU-1001", "watch_id": _WATCH_ID, "duplicate": False},
+                    {"product_code": "SKU-1002", "watch_id": "6754a1c2e13f4b0a9c8d7e71", "duplicate": True},
+                ],
+            },
+        )
+    },
+    "watch_list": {"page": example("one page", {"result": 0, "watches": [_WATCH], "next_cursor": _WATCH_ID})},
+    "watch": {"watch": example("a watch after its first delivery", {"result": 0, "watch": _WATCH})},
+    "watch_deleted": {"deleted": example("the watch is gone", {"result": 0})},
+}
+
+
 SUCCESS_EXAMPLES: dict[str, dict[str, Any]] = {
     "search": {
         "enqueued": example(
@@ -200,6 +241,7 @@ SUCCESS_EXAMPLES: dict[str, dict[str, Any]] = {
     },
     "healthz": {"up": example("the process is up", {"result": 0, "status": "up"})},
     "readyz": {"ready": example("both reachable", {"result": 0, "checks": {"mongo": "ok", "rabbitmq": "ok"}})},
+    **_WATCH_SUCCESS_EXAMPLES,
 }
 
 #: Error examples by HTTP status; an operation shows those of the statuses it documents.
@@ -224,3 +266,9 @@ ERROR_EXAMPLES: dict[int, dict[str, Any]] = {
 NOT_READY_EXAMPLES = error(
     ErrorType.DB_RUN_FAILED, "not ready", checks={"mongo": "unreachable", "rabbitmq": "ok"}
 ) | error(ErrorType.FAIL, "not ready", checks={"mongo": "ok", "rabbitmq": "unreachable"})
+#: 404 of the watch operations.
+WATCH_NOT_FOUND_EXAMPLES = error(ErrorType.LPS_WATCH_NOT_FOUND, "no such watch")
+#: POST /v1/lps/watches: the search's products, searched every 6 hours, delivered when the lowest price moves.
+WATCH_REQUEST = {"products": SEARCH_REQUEST["products"][:1], "every": "6h", "notify": "on_change"}
+#: PATCH /v1/lps/watches/{watch_id}: a new target and a daily schedule at 09:00 (LPS_TIMEZONE).
+WATCH_PATCH = {"target_price": 229000, "cron": "0 9 * * *", "notify": "below_target"}

@@ -20,13 +20,27 @@ from infra.job_counts import JobCounts
 from infra.jobs import JobRepository
 from infra.mongo import MONGO_UNAVAILABLE, MainDatabase, create_client, ensure_indexes
 from infra.reconciler_log import ReconcilerLog
+from infra.scheduler import WatchScheduler
 from infra.settings import Settings
+from infra.watches import WatchRepository
 from schemas.api import MAX_BODY_BYTES
 from schemas.codes import JobType
-from service import metrics, routes
+from schemas.schedule import every_pattern
+from service import metrics, routes, watches
 from service.auth import API_KEY_HEADER, client_middlewares
 from service.errors import error_middleware
-from service.keys import DATABASE, ENQUEUER, JOB_COUNTS, JOBS, PUBLISHER, RECONCILER_LOG, SETTINGS, STATS
+from service.keys import (
+    DATABASE,
+    ENQUEUER,
+    JOB_COUNTS,
+    JOBS,
+    PUBLISHER,
+    RECONCILER_LOG,
+    SCHEDULER,
+    SETTINGS,
+    STATS,
+    WATCHES,
+)
 from service.shared import SharedResult
 
 log = logging.getLogger(__name__)
@@ -91,6 +105,8 @@ async def broker_context(app: web.Application) -> AsyncIterator[None]:
 
 async def enqueuer_context(app: web.Application) -> AsyncIterator[None]:
     app[ENQUEUER] = JobEnqueuer(app[SETTINGS], app[JOBS], app[PUBLISHER])
+    app[WATCHES] = WatchRepository(app[DATABASE].write)
+    app[SCHEDULER] = WatchScheduler(app[SETTINGS], app[WATCHES], app[ENQUEUER])
     settings = app[SETTINGS]
     app[STATS] = SharedResult(
         partial(routes.compute_stats, app), max_age=settings.stats_max_age, max_stale=settings.stats_max_stale
@@ -112,6 +128,7 @@ def create_app(settings: Settings) -> web.Application:
     app.on_response_prepare.append(neutral_server_header)
     app.cleanup_ctx.extend([mongo_context, broker_context, enqueuer_context])
     routes.setup(app)
+    watches.setup(app)
     metrics.setup(app, gateway_metrics)
     setup_aiohttp_apispec(
         app,
@@ -131,6 +148,7 @@ def create_app(settings: Settings) -> web.Application:
     if not settings.api_keys:
         _make_keys_optional(app[SWAGGER_DICT])
     _document_enabled_sources(app[SWAGGER_DICT], settings.search_sources)
+    _document_watch_schedules(app[SWAGGER_DICT], settings.watch_min_interval)
     return app
 
 
@@ -147,6 +165,28 @@ def _document_enabled_sources(document: dict[str, Any], enabled: tuple[str, ...]
     """A product may name only the sources this deployment enables (routes.refuse_disabled_sources): the document
     lists those, not every source the code knows, or a client following it gets 400 for a valid-looking request."""
     document["components"]["schemas"]["Product"]["properties"]["sources"]["items"]["enum"] = list(enabled)
+
+
+def _document_watch_schedules(document: dict[str, Any], min_interval: float) -> None:
+    """`every`'s pattern with this deployment's LPS_WATCH_MIN_INTERVAL, and "every or cron, not both" on a new
+    watch: what the gateway takes is what the document says."""
+    schemas = document["components"]["schemas"]
+    for name in ("WatchRequest", "WatchPatch"):
+        schemas[name]["properties"]["every"]["pattern"] = every_pattern(min_interval)
+    schemas["WatchRequest"]["oneOf"] = [{"required": ["every"]}, {"required": ["cron"]}]
+    # below_target needs every product's target_price (OpenAPI 3.0 has no if/then: one of three cases).
+    schemas["WatchRequest"]["anyOf"] = [
+        {"not": {"required": ["notify"]}},
+        {"properties": {"notify": {"enum": ["always", "on_change"]}}},
+        {
+            "properties": {
+                "products": {
+                    "items": {"required": ["target_price"], "properties": {"target_price": {"type": "integer"}}}
+                }
+            }
+        },
+    ]
+    schemas["WatchPatch"]["not"] = {"required": ["every", "cron"]}
 
 
 def _drop_swagger2_keys(document: dict[str, Any]) -> None:

@@ -8,7 +8,9 @@ from infra.job_counts import JobCounts
 from infra.jobs import JobRepository
 from infra.mongo import MainDatabase
 from infra.reconciler_log import ReconcilerLog
+from infra.scheduler import WatchScheduler
 from infra.settings import Settings
+from infra.watches import WatchRepository
 from service.shared import SharedResult
 
 SETTINGS = web.AppKey("settings", Settings)
@@ -20,3 +22,6 @@ ENQUEUER = web.AppKey("enqueuer", JobEnqueuer)
 RECONCILER_LOG = web.AppKey("reconciler_log", ReconcilerLog)
 #: The queue stats body, shared by concurrent callers (see service.shared).
 STATS = web.AppKey("stats", SharedResult)
+WATCHES = web.AppKey("watches", WatchRepository)
+#: Runs a new watch's first search at once (the reconciler process's scheduler runs the rest).
+SCHEDULER = web.AppKey("scheduler", WatchScheduler)

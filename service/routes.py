@@ -35,7 +35,15 @@ from schemas.api import (
     printable,
 )
 from schemas.codes import ErrorType, JobType
-from schemas.examples import ERROR_EXAMPLES, NOT_READY_EXAMPLES, SEARCH_REQUEST, SUCCESS_EXAMPLES, error
+from schemas.examples import (
+    ERROR_EXAMPLES,
+    NOT_READY_EXAMPLES,
+    SEARCH_REQUEST,
+    SUCCESS_EXAMPLES,
+    WATCH_PATCH,
+    WATCH_REQUEST,
+    error,
+)
 from service.errors import ApiError, envelope_response
 from service.keys import DATABASE, ENQUEUER, JOB_COUNTS, JOBS, PUBLISHER, RECONCILER_LOG, SETTINGS, STATS
 
@@ -44,7 +52,11 @@ log = logging.getLogger(__name__)
 PREFIX = "/v1/lps"
 
 #: Request bodies' examples by (path, method): Swagger UI's "Try it out" posts them (service.app puts them in).
-REQUEST_EXAMPLES = {(f"{PREFIX}/search", "post"): SEARCH_REQUEST}
+REQUEST_EXAMPLES = {
+    (f"{PREFIX}/search", "post"): SEARCH_REQUEST,
+    (f"{PREFIX}/watches", "post"): WATCH_REQUEST,
+    (f"{PREFIX}/watches/{{watch_id}}", "patch"): WATCH_PATCH,
+}
 
 #: The security scheme of the /v1/lps operations (components.securitySchemes, see service.app).
 API_KEY_SCHEME = "ApiKey"

@@ -140,10 +140,14 @@ async def test_openapi_document_lists_every_endpoint(client: TestClient):
         "/v1/lps/jobs/{job_id}": ["get"],
         "/v1/lps/jobs/{job_id}/retry": ["post"],
         "/v1/lps/queue/stats": ["get"],
+        "/v1/lps/watches": ["get", "post"],
+        "/v1/lps/watches/{watch_id}": ["delete", "get", "patch"],
+        "/v1/lps/watches/{watch_id}/pause": ["post"],
+        "/v1/lps/watches/{watch_id}/resume": ["post"],
         "/healthz": ["get", "head"],
         "/readyz": ["get", "head"],
     }
-    assert "SearchRequest" in spec["components"]["schemas"]
+    assert {"SearchRequest", "WatchRequest", "Watch"} <= set(spec["components"]["schemas"])
     assert "produces" not in json.dumps(spec["paths"])  # a Swagger 2 key, not OpenAPI 3
     ui = await client.get("/api/docs")
     assert ui.status == 200

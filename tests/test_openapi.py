@@ -66,7 +66,7 @@ async def test_every_operation_shows_a_request_example_and_an_example_for_each_s
         if "requestBody" in operation:
             media = operation["requestBody"]["content"]["application/json"]
             request = media["example"]
-            assert request["products"][0]["keyword"] != "string"
+            assert "string" not in json.dumps(request), f"{method} {path}: a placeholder example"
             validator(document, media["schema"]).validate(request)
         for status, response in operation["responses"].items():
             media = response["content"]["application/json"]
@@ -79,7 +79,7 @@ async def test_every_operation_shows_a_request_example_and_an_example_for_each_s
                 assert result in expected | OTHER_STATUS.get((path, status), set()), (path, status, name)
                 assert name in {result.name, *(k for k in examples if status == "200")}
                 validator(document, media["schema"], strict=True).validate(value)
-    assert len(operations(document)) == 7  # every route's GET or POST was walked
+    assert len(operations(document)) == 14  # every route's operations were walked
 
 
 async def test_the_search_request_example_is_accepted_as_posted(client: TestClient):

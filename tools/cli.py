@@ -326,6 +326,84 @@ def cmd_submit(args: argparse.Namespace) -> int:
     return _run_client(work, args)
 
 
+def cmd_watch_add(args: argparse.Namespace) -> int:
+    """Watch every product of a CSV or JSON file (as `lps submit` reads it) on one schedule."""
+    from pathlib import Path
+
+    from tools.gateway_client import EXIT_OK, UsageError, format_rows, read_products
+
+    path = Path(args.file)
+    rows = read_products(path)
+    if invalid := [row for row in rows if row.errors]:
+        for row in invalid:
+            _say(f"{path}: {row.where}: {'; '.join(row.errors)}")
+        raise UsageError(f"{path}: {len(invalid)} of {len(rows)} product(s) invalid, no watch added")
+    schedule = {"every": args.every} if args.every else {"cron": args.cron}
+    schedule |= {key: value for key, value in (("notify", args.notify), ("priority", args.priority)) if value}
+
+    async def work(client: GatewayClient) -> int:
+        answered = []
+        for start in range(0, len(rows), WATCH_BATCH):
+            batch = [row.product for row in rows[start : start + WATCH_BATCH]]
+            answered += await client.add_watches(batch, schedule)
+        print(format_rows(answered, ("watch_id", "product_code", "duplicate")))
+        new = sum(not watch["duplicate"] for watch in answered)
+        _say(f"{new} watch(es) added, {len(answered) - new} product(s) already watched")
+        return EXIT_OK
+
+    return _run_client(work, args)
+
+
+#: Products per POST /v1/lps/watches (the gateway takes at most 1,000).
+WATCH_BATCH = 1000
+
+
+def cmd_watch_list(args: argparse.Namespace) -> int:
+    from tools.gateway_client import UsageError, format_rows
+
+    if args.limit < 1:
+        raise UsageError(f"--limit {args.limit}: give at least 1")
+
+    async def work(client: GatewayClient) -> int:
+        rows = [
+            {
+                "watch_id": watch["watch_id"],
+                "product_code": watch["product_code"],
+                "schedule": watch.get("every") or watch.get("cron"),
+                "notify": watch.get("notify"),
+                "paused": watch.get("paused"),
+                "next_run_at": (watch.get("next_run_at") or "")[:19],
+                "last_price": (watch.get("last_delivered") or {}).get("lowest_price"),
+                "runs": watch.get("runs"),
+            }
+            async for watch in client.each_watch(args.product, limit=args.limit)
+        ]
+        columns = ("watch_id", "product_code", "schedule", "notify", "paused", "next_run_at", "last_price", "runs")
+        print(format_rows(rows, columns))
+        return 0
+
+    return _run_client(work, args)
+
+
+#: `lps watch pause|resume|rm`: the request each makes and what it prints.
+WATCH_ACTIONS = {
+    "pause": ("POST", "/pause", "paused"),
+    "resume": ("POST", "/resume", "resumed"),
+    "rm": ("DELETE", "", "removed"),
+}
+
+
+def cmd_watch_action(args: argparse.Namespace) -> int:
+    method, action, done = WATCH_ACTIONS[args.action]
+
+    async def work(client: GatewayClient) -> int:
+        await client.watch_action(method, args.watch_id, action)
+        print(f"{done} {args.watch_id}")
+        return 0
+
+    return _run_client(work, args)
+
+
 def _listing_filters(args: argparse.Namespace) -> dict[str, str | None]:
     from tools.gateway_client import parse_since
 
@@ -592,6 +670,28 @@ def build_parser() -> argparse.ArgumentParser:
     jobs.add_argument("--status", choices=("PENDING", "RUNNING", "DONE", "DEAD"))
     listing_filters(jobs)
     jobs.add_argument("--limit", type=int, default=50, help="at most this many (pages through the listing)")
+
+    watch = commands.add_parser("watch", help="products searched on a schedule, delivered when the price moves")
+    watch_commands = watch.add_subparsers(dest="watch_command", required=True, metavar="ACTION")
+
+    def watch_command(name: str, help_text: str, run: Callable[[argparse.Namespace], int]) -> argparse.ArgumentParser:
+        command = watch_commands.add_parser(name, help=help_text)
+        command.add_argument("--gateway", metavar="URL", help="gateway URL (LPS_GATEWAY_URL; default from LPS_HTTP_*)")
+        command.set_defaults(run=run, action=name)
+        return command
+
+    add = watch_command("add", "watch every product of a CSV/JSON file (as lps submit reads it)", cmd_watch_add)
+    add.add_argument("file", help="CSV (product_code,keyword[,model_no,target_price,sources]) or JSON")
+    when = add.add_mutually_exclusive_group(required=True)
+    when.add_argument("--every", metavar="INTERVAL", help="90s, 15m, 6h, 1d (at least LPS_WATCH_MIN_INTERVAL)")
+    when.add_argument("--cron", metavar="EXPR", help='five cron fields in LPS_TIMEZONE, e.g. "0 9 * * *"')
+    add.add_argument("--notify", choices=("always", "on_change", "below_target"), help="default on_change")
+    add.add_argument("--priority", choices=("HIGH", "NORMAL", "LOW"))
+    listing = watch_command("list", "list watches", cmd_watch_list)
+    listing.add_argument("--product", metavar="CODE", help="only this product_code")
+    listing.add_argument("--limit", type=int, default=50, help="at most this many (pages through the listing)")
+    for name, help_text in (("pause", "pause a watch"), ("resume", "resume a watch"), ("rm", "delete a watch")):
+        watch_command(name, help_text, cmd_watch_action).add_argument("watch_id")
 
     stats = client_command("stats", "job counts, queue depths and reconciler totals", cmd_stats)
     stats.add_argument("--json", action="store_true", help="the gateway's answer as JSON, for scripts")

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TextIO
+from urllib.parse import quote
 
 import aiohttp
 
@@ -199,6 +200,29 @@ class GatewayClient:
 
     async def retry(self, job_id: str) -> dict[str, Any]:
         return (await self._call("POST", f"/v1/lps/jobs/{job_id}/retry"))["job"]
+
+    async def add_watches(self, products: Sequence[dict[str, Any]], schedule: dict[str, str]) -> list[dict[str, Any]]:
+        """POST /v1/lps/watches: `schedule` holds every or cron, and notify / priority when given."""
+        return (await self._call("POST", "/v1/lps/watches", json={"products": list(products), **schedule}))["watches"]
+
+    async def each_watch(self, product_code: str | None, *, limit: int) -> AsyncIterator[dict[str, Any]]:
+        """Watches in creation order (at most `limit`), page after page by cursor."""
+        cursor: str | None = None
+        seen = 0
+        while seen < limit:
+            params = {"limit": str(min(PAGE_SIZE, limit - seen))}
+            params |= {"product_code": product_code} if product_code else {}
+            params |= {"cursor": cursor} if cursor else {}
+            body = await self._call("GET", "/v1/lps/watches", params=params)
+            for watch in body["watches"]:
+                yield watch
+            seen += len(body["watches"])
+            if (cursor := body.get("next_cursor")) is None:
+                return
+
+    async def watch_action(self, method: str, watch_id: str, action: str = "") -> dict[str, Any]:
+        """PATCH-less changes of one watch: POST …/pause or …/resume, DELETE it."""
+        return await self._call(method, f"/v1/lps/watches/{quote(watch_id, safe='')}{action}")
 
     async def delivery_of(self, search: dict[str, Any]) -> dict[str, Any] | None:
         """The OUTBOX job that delivers a DONE search, if it exists yet: the product's OUTBOX jobs created since

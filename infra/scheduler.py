@@ -1,0 +1,86 @@
+"""The watch scheduler: due watches become ordinary SEARCH jobs, through the gateway's own enqueue path.
+
+A pass reads the due watches (a prefix of the `due_next_run_at` index: its cost is the watches due, not all of
+them), moves each one's `next_run_at` to its first run after now with one conditional update (so a scheduler that
+was down catches up with one search per watch, and of several schedulers exactly one wins each watch), and submits
+the won ones as searches. A product whose previous search is still active is not searched twice (the
+one-active-search index answers the existing job): the run is counted as `skipped_active` on the watch and in the
+pass's counts. It runs in the reconciler process (`lps reconciler`) and, for a new watch's first run, in the gateway.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import Counter, defaultdict
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import datetime
+from typing import Any
+
+from bson import ObjectId
+
+from infra.clock import utcnow
+from infra.enqueue import JobEnqueuer
+from infra.mongo import MONGO_UNAVAILABLE
+from infra.settings import Settings
+from infra.watches import WatchRepository, next_run
+
+log = logging.getLogger(__name__)
+
+
+class WatchScheduler:
+    def __init__(self, settings: Settings, watches: WatchRepository, enqueuer: JobEnqueuer) -> None:
+        self._settings = settings
+        self._watches = watches
+        self._enqueuer = enqueuer
+
+    async def run_once(self, now: datetime | None = None) -> Counter[str]:
+        """One pass over the watches due at `now` (at most LPS_WATCH_BATCH); returns what it did."""
+        now = now or utcnow()
+        due = await self._watches.due(now, self._settings.watch_batch)
+        return await self.run(due, now)
+
+    async def run(self, watches: Sequence[dict[str, Any]], now: datetime) -> Counter[str]:
+        """Take each watch's run (one conditional update each) and submit the ones taken, by priority."""
+        settings = self._settings
+        taken = []
+        for watch in watches:
+            following = next_run(watch, now, timezone=settings.timezone, max_jitter=settings.watch_max_jitter)
+            if await self._watches.take_run(watch, next_run_at=following, now=now):
+                taken.append(watch)
+        counts: Counter[str] = Counter()
+        by_priority: dict[str | None, list[dict[str, Any]]] = defaultdict(list)
+        for watch in taken:
+            by_priority[watch.get("priority")].append(watch)
+        for priority, group in by_priority.items():
+            products = [{"product_code": watch["product_code"], **watch["product"]} for watch in group]
+            watch_ids = {watch["product_code"]: watch["_id"] for watch in group}
+            submissions = await self._enqueuer.submit_search(products, priority, watch_ids=watch_ids)
+            started: dict[ObjectId, ObjectId] = {}
+            skipped: dict[ObjectId, ObjectId] = {}
+            for submission in submissions:
+                target = skipped if submission.duplicate else started
+                target[watch_ids[submission.product_code]] = ObjectId(submission.job_id)
+            await self._watches.note_runs(started, skipped)
+            counts["watch_searches"] += len(started)
+            counts["watch_skipped_active"] += len(skipped)
+        return +counts
+
+    async def run_forever(
+        self, stop: asyncio.Event, on_pass: Callable[[Counter[str]], Awaitable[None]] | None = None
+    ) -> None:
+        """Passes every LPS_WATCH_POLL_INTERVAL until `stop`; `on_pass(counts)` records each pass's counts."""
+        while not stop.is_set():
+            try:
+                if done := await self.run_once():
+                    log.info("watches run: %s", dict(done))
+                    if on_pass is not None:
+                        await on_pass(done)
+            except MONGO_UNAVAILABLE as unavailable:
+                log.warning("watch pass cut short: %s", type(unavailable).__name__)
+            except Exception:
+                # One bad pass must not end the scheduler: the next one starts from the store again.
+                log.exception("watch pass failed")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), self._settings.watch_poll_interval)

@@ -1,0 +1,272 @@
+"""HTTP handlers of watches (prefix /v1/lps/watches): products searched on a schedule."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from aiohttp import web
+from aiohttp_apigami import docs, match_info_schema, querystring_schema, request_schema, response_schema
+from bson import ObjectId
+from marshmallow import Schema, ValidationError, fields
+
+from infra.clock import utcnow
+from infra.jobs import parse_job_id
+from infra.mongo import deadline
+from infra.watches import next_run
+from schemas.api import EnvelopeSchema
+from schemas.codes import ErrorType
+from schemas.examples import WATCH_NOT_FOUND_EXAMPLES
+from schemas.schedule import parse_every
+from schemas.watches import (
+    Notify,
+    WatchCreateResponseSchema,
+    WatchListQuerySchema,
+    WatchListResponseSchema,
+    WatchPatchSchema,
+    WatchRequestSchema,
+    WatchResponseSchema,
+    watch_to_api,
+)
+from service.errors import ApiError, envelope_response
+from service.keys import SCHEDULER, SETTINGS, WATCHES
+from service.routes import _KEYED, PREFIX, _responses, load_json_body, refuse_disabled_sources
+
+_PRODUCT_FIELDS = ("keyword", "model_no", "target_price", "sources")
+
+
+def _watch_responses(schema: type[Schema], success: str, *statuses: int) -> dict[int, dict[str, Any]]:
+    """A watch operation's documented answers: the API's, with 404 meaning no such watch."""
+    responses = _responses(schema, success, 404, *statuses, examples={404: WATCH_NOT_FOUND_EXAMPLES})
+    responses[404] |= {"description": "LPS_WATCH_NOT_FOUND (1502): unknown or malformed watch_id"}
+    return responses
+
+
+class WatchIdPath(Schema):
+    watch_id = fields.String(required=True, metadata={"description": "24 hex digits"})
+
+
+def _to_millis(moment: datetime) -> datetime:
+    """As the store keeps it (milliseconds): the scheduler's conditional update matches the value it reads back."""
+    return moment.replace(microsecond=moment.microsecond // 1000 * 1000)
+
+
+def _schedule_fields(body: dict[str, Any], timezone: str) -> dict[str, Any]:
+    """The stored form of a validated `every` or `cron`."""
+    if "every" in body:
+        return {"every": body["every"], "every_seconds": parse_every(body["every"]), "cron": None, "timezone": None}
+    return {"every": None, "every_seconds": None, "cron": body["cron"], "timezone": timezone}
+
+
+def _new_watch(product: dict[str, Any], body: dict[str, Any], now: datetime, timezone: str) -> dict[str, Any]:
+    """A new watch: due at once (its first search), then on its schedule counted from now."""
+    return {
+        "_id": ObjectId(),
+        "product_code": product["product_code"],
+        "product": {key: product[key] for key in _PRODUCT_FIELDS if product.get(key) is not None},
+        **_schedule_fields(body, timezone),
+        "notify": str(body.get("notify") or Notify.ON_CHANGE),
+        "priority": body["priority"].value if body.get("priority") else None,
+        "paused": False,
+        "anchor_at": now,
+        "next_run_at": now,
+        "created_at": now,
+        "updated_at": now,
+        "runs": 0,
+        "skipped_active": 0,
+        "deliveries": 0,
+        "deliveries_skipped": 0,
+    }
+
+
+@docs(
+    tags=["watches"],
+    summary="Watch products: search each on a schedule, deliver only when its price moves (notify)",
+    description="One watch per product_code; a product that already has one gets that watch back with "
+    "duplicate=true. A new watch's first search starts at once. At most 1,000 products (result 101 beyond).",
+    responses=_responses(WatchCreateResponseSchema, "watch_create", 400, 419),
+    security=_KEYED,
+)
+@request_schema(WatchRequestSchema, required=True)
+@response_schema(WatchCreateResponseSchema, 200)
+async def post_watches(request: web.Request) -> web.Response:
+    settings = request.app[SETTINGS]
+    body = await load_json_body(request, WatchRequestSchema(min_interval=settings.watch_min_interval))
+    refuse_disabled_sources(body["products"], settings.search_sources)
+    now = _to_millis(utcnow())
+    first_by_code: dict[str, dict[str, Any]] = {}
+    for product in body["products"]:
+        first_by_code.setdefault(product["product_code"], product)
+    documents = [_new_watch(product, body, now, settings.timezone) for product in first_by_code.values()]
+    with deadline(settings):
+        created, existing = await request.app[WATCHES].insert(documents)
+        # Their first run: the scheduler's own conditional update, so a scheduler pass racing it cannot double it.
+        await request.app[SCHEDULER].run(created, now)
+    ids = {doc["product_code"]: doc["_id"] for doc in created} | {code: doc["_id"] for code, doc in existing.items()}
+    answered: set[str] = set()
+    watches = []
+    for product in body["products"]:
+        code = product["product_code"]
+        duplicate = code in existing or code in answered
+        answered.add(code)
+        watches.append({"product_code": code, "watch_id": str(ids[code]), "duplicate": duplicate})
+    return envelope_response(ErrorType.SUCCESS, watches=watches)
+
+
+@docs(
+    tags=["watches"],
+    summary="Watches in creation order, by product_code",
+    description="One page of at most `limit` watches; `next_cursor` (absent on the last page) asks for the next.",
+    responses=_responses(WatchListResponseSchema, "watch_list", 400),
+    security=_KEYED,
+)
+@querystring_schema(WatchListQuerySchema)
+@response_schema(WatchListResponseSchema, 200)
+async def list_watches(request: web.Request) -> web.Response:
+    repeated = {key: ["given more than once"] for key in request.query if len(request.query.getall(key)) > 1}
+    try:
+        if repeated:
+            raise ValidationError(repeated)
+        query = WatchListQuerySchema().load(request.query)
+    except ValidationError as error:
+        raise ApiError(ErrorType.INVALID_REQUEST_DATA, "invalid query", errors=error.messages) from None
+    limit = query["limit"]
+    after = ObjectId(query["cursor"]) if "cursor" in query else None
+    with deadline(request.app[SETTINGS]):
+        page = await request.app[WATCHES].page(product_code=query.get("product_code"), after=after, limit=limit + 1)
+    next_cursor = str(page[limit - 1]["_id"]) if len(page) > limit else None
+    return envelope_response(
+        ErrorType.SUCCESS, watches=[watch_to_api(watch) for watch in page[:limit]], next_cursor=next_cursor
+    )
+
+
+def _watch_id(request: web.Request) -> ObjectId:
+    watch_id = parse_job_id(request.match_info["watch_id"])
+    if watch_id is None:
+        raise ApiError(ErrorType.LPS_WATCH_NOT_FOUND, "no such watch")
+    return watch_id
+
+
+def _found(watch: dict[str, Any] | None) -> dict[str, Any]:
+    if watch is None:
+        raise ApiError(ErrorType.LPS_WATCH_NOT_FOUND, "no such watch")
+    return watch
+
+
+@docs(
+    tags=["watches"],
+    summary="One watch: its schedule, next run, last delivered result and last lowest prices",
+    responses=_watch_responses(WatchResponseSchema, "watch"),
+    security=_KEYED,
+)
+@match_info_schema(WatchIdPath)
+@response_schema(WatchResponseSchema, 200)
+async def get_watch(request: web.Request) -> web.Response:
+    watch_id = _watch_id(request)
+    settings = request.app[SETTINGS]
+    with deadline(settings):
+        watch = _found(await request.app[WATCHES].get(watch_id))
+        prices = await request.app[WATCHES].lowest_prices(watch["product_code"], settings.watch_history)
+    return envelope_response(ErrorType.SUCCESS, watch=watch_to_api(watch | {"lowest_prices": prices}))
+
+
+@docs(
+    tags=["watches"],
+    summary="Change a watch: product fields, schedule (starts again from now), notify, priority",
+    responses=_watch_responses(WatchResponseSchema, "watch", 400, 419),
+    security=_KEYED,
+)
+@match_info_schema(WatchIdPath)
+@request_schema(WatchPatchSchema, required=True)
+@response_schema(WatchResponseSchema, 200)
+async def patch_watch(request: web.Request) -> web.Response:
+    watch_id = _watch_id(request)
+    settings = request.app[SETTINGS]
+    body = await load_json_body(request, WatchPatchSchema(min_interval=settings.watch_min_interval))
+    given = {key: value for key, value in body.items() if value is not None}
+    refuse_disabled_sources([given], settings.search_sources)
+    now = _to_millis(utcnow())
+    with deadline(settings):
+        watch = _found(await request.app[WATCHES].get(watch_id))
+        changes: dict[str, Any] = {f"product.{key}": given[key] for key in _PRODUCT_FIELDS if key in given}
+        if "notify" in given:
+            changes["notify"] = str(given["notify"])
+            target = given.get("target_price", (watch.get("product") or {}).get("target_price"))
+            if given["notify"] is Notify.BELOW_TARGET and target is None:
+                raise ApiError(
+                    ErrorType.INVALID_REQUEST_DATA,
+                    "invalid request data",
+                    errors={"target_price": ["required when notify is below_target"]},
+                )
+        if "priority" in given:
+            changes["priority"] = given["priority"].value
+        if "every" in given or "cron" in given:
+            changes |= _schedule_fields(given, settings.timezone) | {"anchor_at": now}
+            rescheduled = watch | changes
+            changes["next_run_at"] = next_run(
+                rescheduled, now, timezone=settings.timezone, max_jitter=settings.watch_max_jitter
+            )
+        watch = _found(await request.app[WATCHES].change(watch_id, changes, now))
+    return envelope_response(ErrorType.SUCCESS, watch=watch_to_api(watch))
+
+
+async def _set_paused(request: web.Request, paused: bool) -> web.Response:
+    watch_id = _watch_id(request)
+    with deadline(request.app[SETTINGS]):
+        watch = _found(await request.app[WATCHES].set_paused(watch_id, paused, utcnow()))
+    return envelope_response(ErrorType.SUCCESS, watch=watch_to_api(watch))
+
+
+@docs(
+    tags=["watches"],
+    summary="Pause a watch: no search starts until it is resumed",
+    responses=_watch_responses(WatchResponseSchema, "watch"),
+    security=_KEYED,
+)
+@match_info_schema(WatchIdPath)
+@response_schema(WatchResponseSchema, 200)
+async def pause_watch(request: web.Request) -> web.Response:
+    return await _set_paused(request, True)
+
+
+@docs(
+    tags=["watches"],
+    summary="Resume a watch: a run missed while paused starts at once (one search), then on its schedule",
+    responses=_watch_responses(WatchResponseSchema, "watch"),
+    security=_KEYED,
+)
+@match_info_schema(WatchIdPath)
+@response_schema(WatchResponseSchema, 200)
+async def resume_watch(request: web.Request) -> web.Response:
+    return await _set_paused(request, False)
+
+
+@docs(
+    tags=["watches"],
+    summary="Delete a watch: no more searches (a search already started still finishes; its result is not delivered)",
+    responses=_watch_responses(EnvelopeSchema, "watch_deleted"),
+    security=_KEYED,
+)
+@match_info_schema(WatchIdPath)
+async def delete_watch(request: web.Request) -> web.Response:
+    watch_id = _watch_id(request)
+    with deadline(request.app[SETTINGS]):
+        if not await request.app[WATCHES].delete(watch_id):
+            raise ApiError(ErrorType.LPS_WATCH_NOT_FOUND, "no such watch")
+    return envelope_response(ErrorType.SUCCESS)
+
+
+def setup(app: web.Application) -> None:
+    # Any one path segment reaches the handler: a malformed id is "no such watch", not "no such route".
+    one = f"{PREFIX}/watches/{{watch_id:[^/]+}}"
+    app.router.add_routes(
+        [
+            web.post(f"{PREFIX}/watches", post_watches),
+            web.get(f"{PREFIX}/watches", list_watches, allow_head=False),
+            web.get(one, get_watch, allow_head=False),
+            web.patch(one, patch_watch),
+            web.delete(one, delete_watch),
+            web.post(f"{one}/pause", pause_watch),
+            web.post(f"{one}/resume", resume_watch),
+        ]
+    )

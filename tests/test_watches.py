@@ -1,0 +1,362 @@
+"""Watches through the real gateway (HTTP on loopback, the MongoDB wire server, RabbitMQ) and the scheduler's
+passes against the same store: validation, the API, enqueue-once with two schedulers, catch-up, pause, delete,
+and the active-search guarantee."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestClient
+from bson import ObjectId
+
+from actors.outbox import judge_watch_result
+from actors.sources.static import StaticSource
+from infra.broker import Publisher, create_broker
+from infra.clock import utcnow
+from infra.enqueue import JobEnqueuer
+from infra.jobs import JobRepository
+from infra.mongo import MainDatabase, create_client, ensure_indexes
+from infra.scheduler import WatchScheduler
+from infra.settings import Settings
+from infra.watches import WatchRepository
+from schemas.codes import JobType
+from service.app import create_app
+from tests.harness import JobsView, reconciler_process, worker_pool
+from tools.testbed import Receiver, eventually
+
+PRODUCT = {"product_code": "W-1", "keyword": "watched thing", "target_price": 20_000}
+
+
+async def post(client: TestClient, body: Any) -> tuple[int, dict[str, Any]]:
+    response = await client.post("/v1/lps/watches", json=body)
+    return response.status, await response.json()
+
+
+async def watch_searches(database: MainDatabase, watch_id: str | ObjectId) -> list[dict[str, Any]]:
+    return await database.jobs().find({"watch_id": ObjectId(watch_id), "job_type": "SEARCH"}).to_list()
+
+
+@dataclass
+class Schedulers:
+    database: MainDatabase
+    schedulers: list[WatchScheduler]
+    enqueuers: list[JobEnqueuer]
+    watches: WatchRepository
+
+
+@pytest.fixture
+async def schedulers(settings: Settings) -> AsyncIterator[Schedulers]:
+    """Two schedulers, each with its own MongoDB client and publisher, as two reconciler processes have."""
+    clients, publishers, made, enqueuers = [], [], [], []
+    for _ in range(2):
+        client = create_client(settings)
+        database = MainDatabase.open(client, settings.mongo_db)
+        publisher = Publisher(create_broker(settings, middleware=[]))
+        await publisher.start(settings.job(job_type).queue for job_type in JobType)
+        clients.append(client)
+        publishers.append(publisher)
+        enqueuer = JobEnqueuer(settings, JobRepository(database), publisher)
+        enqueuers.append(enqueuer)
+        made.append(WatchScheduler(settings, WatchRepository(database.write), enqueuer))
+    database = MainDatabase.open(clients[0], settings.mongo_db)
+    await ensure_indexes(database, settings)
+    yield Schedulers(database, made, enqueuers, WatchRepository(database.write))
+    for publisher in publishers:
+        await publisher.close()
+    for client in clients:
+        await client.close()
+
+
+async def insert_watches(watches: WatchRepository, count: int, *, due_ago: timedelta, **fields: Any) -> list[ObjectId]:
+    now = utcnow()
+    documents = [
+        {
+            "_id": ObjectId(),
+            "product_code": f"S-{index}",
+            "product": {"keyword": f"thing {index}"},
+            "every": "5m",
+            "every_seconds": 300,
+            "notify": "always",
+            "paused": False,
+            "anchor_at": now - due_ago,
+            "next_run_at": now - due_ago,
+            "created_at": now - due_ago,
+            "updated_at": now - due_ago,
+        }
+        | fields
+        for index in range(count)
+    ]
+    created, _ = await watches.insert(documents)
+    return [doc["_id"] for doc in created]
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"products": [PRODUCT], "every": "10s"}, "every"),
+        ({"products": [PRODUCT], "every": "6x"}, "every"),
+        ({"products": [PRODUCT], "cron": "61 * * * *"}, "cron"),
+        ({"products": [PRODUCT], "cron": "* * * *"}, "cron"),
+        ({"products": [PRODUCT], "every": "6h", "cron": "0 9 * * *"}, "cron"),
+        ({"products": [PRODUCT]}, "every"),
+        ({"products": [PRODUCT], "every": "6h", "notify": "sometimes"}, "notify"),
+        ({"products": [PRODUCT], "every": {"$gt": ""}}, "every"),
+        ({"products": [{"product_code": {"$ne": 1}, "keyword": "k"}], "every": "6h"}, "products"),
+        ({"products": [PRODUCT], "every": "6h", "$where": "1"}, "$where"),
+        ({"products": [{"product_code": "X", "keyword": "k"}], "every": "6h", "notify": "below_target"}, "products"),
+        ({"products": [{"product_code": f"P{i}", "keyword": "k"} for i in range(1001)], "every": "6h"}, "products"),
+    ],
+)
+async def test_bad_watch_requests_are_refused_with_101_and_the_field_named(
+    client: TestClient, body: dict[str, Any], field: str
+):
+    status, answer = await post(client, body)
+    assert (status, answer["result"]) == (400, 101), answer
+    assert field in answer["errors"], answer
+    listed = await (await client.get("/v1/lps/watches")).json()
+    assert listed["watches"] == []
+
+
+async def test_a_new_watch_runs_at_once_and_a_second_post_answers_the_same_watch(client: TestClient):
+    status, answer = await post(client, {"products": [PRODUCT, PRODUCT], "every": "6h", "notify": "on_change"})
+    assert status == 200, answer
+    first, again = answer["watches"]
+    assert (first["duplicate"], again["duplicate"], again["watch_id"]) == (False, True, first["watch_id"])
+    _, repeat = await post(client, {"products": [PRODUCT], "cron": "0 9 * * *"})
+    assert repeat["watches"] == [{"product_code": "W-1", "watch_id": first["watch_id"], "duplicate": True}]
+
+    watch = (await (await client.get(f"/v1/lps/watches/{first['watch_id']}")).json())["watch"]
+    assert (watch["runs"], watch["every"], watch["notify"]) == (1, "6h", "on_change")
+    job = (await (await client.get(f"/v1/lps/jobs/{watch['last_job_id']}")).json())["job"]
+    assert (job["product_code"], job["product"]["keyword"]) == ("W-1", PRODUCT["keyword"])
+    # Its next run is a period on, shifted by its own jitter (at most LPS_WATCH_MAX_JITTER, 600 s by default).
+    created, next_run = (datetime.fromisoformat(watch[key]) for key in ("created_at", "next_run_at"))
+    assert timedelta(hours=6) <= next_run - created <= timedelta(hours=6, minutes=10)
+
+
+async def test_watches_are_listed_by_cursor_and_filtered_by_product_code(client: TestClient):
+    products = [{"product_code": f"L-{i}", "keyword": f"listed {i}"} for i in range(5)]
+    _, answer = await post(client, {"products": products, "every": "1d"})
+    ids = [watch["watch_id"] for watch in answer["watches"]]
+    seen, cursor = [], None
+    while True:
+        query = "limit=2" + (f"&cursor={cursor}" if cursor else "")
+        page = await (await client.get(f"/v1/lps/watches?{query}")).json()
+        seen += [watch["watch_id"] for watch in page["watches"]]
+        if not (cursor := page.get("next_cursor")):
+            break
+    assert seen == ids
+    one = await (await client.get("/v1/lps/watches?product_code=L-3")).json()
+    assert [watch["watch_id"] for watch in one["watches"]] == [ids[3]]
+    bad = await client.get("/v1/lps/watches?product_code[$ne]=x")
+    assert (await bad.json())["result"] == 101
+
+
+async def test_a_watch_is_changed_paused_resumed_and_deleted(client: TestClient):
+    _, answer = await post(client, {"products": [PRODUCT], "every": "6h"})
+    url = f"/v1/lps/watches/{answer['watches'][0]['watch_id']}"
+    changed = await (await client.patch(url, json={"keyword": "other thing", "every": "1d", "notify": "always"})).json()
+    assert changed["result"] == 0, changed
+    assert (changed["watch"]["product"]["keyword"], changed["watch"]["every"]) == ("other thing", "1d")
+    priced = await (await client.patch(url, json={"target_price": 1000})).json()
+    assert priced["result"] == 0, priced  # a field alone changes only that field
+    assert (priced["watch"]["product"]["keyword"], priced["watch"]["product"]["target_price"]) == ("other thing", 1000)
+    refused = await (await client.patch(url, json={"every": "1s"})).json()
+    assert refused["result"] == 101
+    assert list(refused["errors"]) == ["every"]
+    assert (await (await client.post(f"{url}/pause")).json())["watch"]["paused"] is True
+    assert (await (await client.post(f"{url}/resume")).json())["watch"]["paused"] is False
+    assert (await (await client.delete(url)).json())["result"] == 0
+    gone = await client.get(url)
+    assert (gone.status, (await gone.json())["result"]) == (404, 1502)
+    assert (await (await client.get("/v1/lps/watches/not-an-id")).json())["result"] == 1502
+
+
+async def test_due_watches_are_enqueued_once_with_two_schedulers_running(schedulers: Schedulers):
+    ids = await insert_watches(schedulers.watches, 40, due_ago=timedelta(seconds=1))
+    first, second = await asyncio.gather(*(scheduler.run_once() for scheduler in schedulers.schedulers))
+    assert first["watch_searches"] + second["watch_searches"] == 40
+    for watch_id in ids:
+        assert len(await watch_searches(schedulers.database, watch_id)) == 1
+    # Nothing is due any more: a second round enqueues nothing.
+    again = await asyncio.gather(*(scheduler.run_once() for scheduler in schedulers.schedulers))
+    assert sum(counts["watch_searches"] for counts in again) == 0
+
+
+async def test_a_missed_period_catches_up_with_one_search(schedulers: Schedulers):
+    [watch_id] = await insert_watches(schedulers.watches, 1, due_ago=timedelta(minutes=5 * 12 + 1))
+    counts = await schedulers.schedulers[0].run_once()
+    assert counts["watch_searches"] == 1
+    watch = await schedulers.watches.get(watch_id)
+    assert utcnow() < watch["next_run_at"] <= utcnow() + timedelta(minutes=5)
+    assert len(await watch_searches(schedulers.database, watch_id)) == 1
+
+
+async def test_paused_watches_never_enqueue(schedulers: Schedulers):
+    [watch_id] = await insert_watches(schedulers.watches, 1, due_ago=timedelta(hours=1), paused=True)
+    assert not await schedulers.schedulers[0].run_once()
+    assert await watch_searches(schedulers.database, watch_id) == []
+
+
+async def test_a_deleted_watch_no_longer_runs(schedulers: Schedulers):
+    [watch_id] = await insert_watches(schedulers.watches, 1, due_ago=timedelta(seconds=1))
+    assert await schedulers.watches.delete(watch_id)
+    assert not await schedulers.schedulers[0].run_once()
+    assert await watch_searches(schedulers.database, watch_id) == []
+
+
+async def test_an_active_search_of_the_product_is_not_doubled_and_the_skip_is_counted(
+    schedulers: Schedulers, settings: Settings
+):
+    [watch_id] = await insert_watches(schedulers.watches, 1, due_ago=timedelta(seconds=1))
+    # The gateway's path: a plain search of the same product, still active when the watch is due.
+    [manual] = await schedulers.enqueuers[0].submit_search([{"product_code": "S-0", "keyword": "thing 0"}], None)
+    counts = await schedulers.schedulers[1].run_once()
+    assert counts == {"watch_skipped_active": 1}
+    watch = await schedulers.watches.get(watch_id)
+    assert (watch.get("skipped_active"), str(watch["last_job_id"])) == (1, manual.job_id)
+    active = await schedulers.database.jobs().find({"product_code": "S-0", "active": True}).to_list()
+    assert len(active) == 1
+
+
+# End to end: the gateway, `lps reconciler` (the scheduler), both worker pools and the receiver, all real.
+
+
+@pytest.fixture
+def watch_settings(settings: Settings, receiver: Receiver) -> Settings:
+    return settings.with_overrides(
+        outbox_url=receiver.url,
+        outbox_secret="s",
+        watch_min_interval=1.0,
+        watch_poll_interval=0.2,
+        watch_max_jitter=0.0,
+    )
+
+
+@pytest.fixture
+async def gateway(aiohttp_client, watch_settings: Settings) -> TestClient:
+    return await aiohttp_client(create_app(watch_settings))
+
+
+@contextlib.asynccontextmanager
+async def running(settings: Settings, log_dir: Path) -> AsyncIterator[JobsView]:
+    view = JobsView(settings)
+    async with (
+        worker_pool(settings, "search", log_dir),
+        worker_pool(settings, "outbox", log_dir),
+        reconciler_process(settings, log_dir),
+    ):
+        yield view
+    await view.close()
+
+
+async def judged(jobs: JobsView, keyword: str, count: int) -> list[dict[str, Any]]:
+    """Wait until `count` searches of `keyword` started by a watch had their delivery judged; their OUTBOX jobs."""
+
+    async def probe() -> list[dict[str, Any]] | None:
+        searches = await jobs.jobs.find(
+            {"job_type": "SEARCH", "watch_id": {"$exists": True}, "product.keyword": keyword}, {"_id": 1}
+        ).to_list()
+        outboxes = [
+            outbox
+            for search in searches
+            if (outbox := await jobs.jobs.find_one({"job_type": "OUTBOX", "source_job_id": search["_id"]}))
+            and outbox["status"] == "DONE"
+        ]
+        return outboxes if len(outboxes) >= count else None
+
+    return await eventually(probe, within=45, what=f"{count} judged results of {keyword!r}")
+
+
+def price_of(keyword: str) -> int:
+    """The static source's lowest eligible price for a keyword: the third of its offers (an ad and a sold-out
+    offer are cheaper)."""
+    return StaticSource.offers_for(keyword)[2].price
+
+
+CHEAP, DEAR = "market item 39", "market item 4"
+
+
+async def test_on_change_delivers_the_first_result_and_then_only_changes(
+    gateway: TestClient, watch_settings: Settings, receiver: Receiver, tmp_path: Path
+):
+    async with running(watch_settings, tmp_path) as jobs:
+        _, answer = await post(
+            gateway, {"products": [{"product_code": "OC-1", "keyword": DEAR}], "every": "1s", "notify": "on_change"}
+        )
+        watch_id = answer["watches"][0]["watch_id"]
+        unchanged = await judged(jobs, DEAR, 3)
+        # The market moves: the same product now finds another price.
+        await gateway.patch(f"/v1/lps/watches/{watch_id}", json={"keyword": CHEAP})
+        await judged(jobs, CHEAP, 2)
+        watch = (await (await gateway.get(f"/v1/lps/watches/{watch_id}")).json())["watch"]
+
+    payloads = [json.loads(delivery["body"]) for delivery in receiver.deliveries]
+    assert [p["result"]["lowest"]["price"] for p in payloads] == [price_of(DEAR), price_of(CHEAP)]
+    assert {p["watch_id"] for p in payloads} == {watch_id}
+    skipped = [o["delivery"] for o in unchanged if o["delivery"].get("status") == "skipped"]
+    assert len(skipped) >= 2
+    assert {d["reason"] for d in skipped} == {"unchanged"}
+    assert watch["last_delivered"]["lowest_price"] == price_of(CHEAP)
+    assert watch["deliveries"] == 2
+    assert watch["deliveries_skipped"] >= 3
+    assert watch["lowest_prices"][0]["lowest_price"] in (price_of(CHEAP), price_of(DEAR))
+
+
+async def test_below_target_fires_once_per_crossing(
+    gateway: TestClient, watch_settings: Settings, receiver: Receiver, tmp_path: Path
+):
+    target = (price_of(CHEAP) + price_of(DEAR)) // 2
+    product = {"product_code": "BT-1", "keyword": DEAR, "target_price": target}
+    async with running(watch_settings, tmp_path) as jobs:
+        _, answer = await post(gateway, {"products": [product], "every": "1s", "notify": "below_target"})
+        url = f"/v1/lps/watches/{answer['watches'][0]['watch_id']}"
+        await judged(jobs, DEAR, 2)
+        assert receiver.deliveries == []
+        await gateway.patch(url, json={"keyword": CHEAP})
+        await judged(jobs, CHEAP, 3)
+        assert len(receiver.deliveries) == 1
+        await gateway.patch(url, json={"keyword": DEAR})
+        await judged(jobs, DEAR, 4)
+        await gateway.patch(url, json={"keyword": CHEAP})
+        await judged(jobs, CHEAP, 5)
+
+    payloads = [json.loads(delivery["body"]) for delivery in receiver.deliveries]
+    assert [p["result"]["lowest"]["price"] for p in payloads] == [price_of(CHEAP)] * 2
+
+
+async def test_a_retried_delivery_keeps_its_verdict_and_a_removed_watchs_result_is_not_delivered(
+    schedulers: Schedulers,
+):
+    [watch_id] = await insert_watches(schedulers.watches, 1, due_ago=timedelta(0), notify="on_change")
+    # What the outbox actor reads of its runtime here: the watches repository (on the real store).
+    runtime = SimpleNamespace(watches=schedulers.watches)
+    lowest = {"source": "static", "price": 1000, "product_id": "p", "url": "u"}
+
+    def search(seconds: int) -> dict[str, Any]:
+        finished = utcnow().replace(microsecond=0) + timedelta(seconds=seconds)
+        result = {"outcome": "FOUND", "lowest": lowest}
+        return {"_id": ObjectId(), "watch_id": watch_id, "finished_at": finished, "result": result}
+
+    first, second = search(0), search(1)
+    assert await judge_watch_result(first, runtime) is None  # the first result: delivered
+    assert await judge_watch_result(first, runtime) is None  # its delivery retried: still delivered, not judged again
+    assert (await judge_watch_result(second, runtime))["reason"] == "unchanged"
+    assert (await judge_watch_result(second, runtime))["reason"] == "unchanged"
+    assert (await judge_watch_result(first, runtime))["reason"] == "superseded"  # older than the last judged
+    watch = await schedulers.watches.get(watch_id)
+    assert (watch["deliveries"], watch["deliveries_skipped"]) == (1, 2)
+    assert watch["last_delivered"]["job_id"] == first["_id"]
+    assert watch["last_seen"]["job_id"] == second["_id"]  # the superseded one did not replace it
+
+    assert await schedulers.watches.delete(watch_id)
+    assert (await judge_watch_result(search(2), runtime))["reason"] == "watch_removed"
