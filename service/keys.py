@@ -20,3 +20,5 @@ ENQUEUER = web.AppKey("enqueuer", JobEnqueuer)
 RECONCILER_LOG = web.AppKey("reconciler_log", ReconcilerLog)
 #: The queue stats body, shared by concurrent callers (see service.shared).
 STATS = web.AppKey("stats", SharedResult)
+#: The role of the API key a request came with (`admin` or `read`, see LPS_API_KEYS); unset without keys.
+CLIENT_ROLE = web.RequestKey("client_role", str)

@@ -35,7 +35,7 @@ from schemas.api import (
 )
 from schemas.codes import ErrorType, JobType
 from service.errors import ApiError, envelope_response
-from service.keys import DATABASE, ENQUEUER, JOB_COUNTS, JOBS, PUBLISHER, RECONCILER_LOG, SETTINGS, STATS
+from service.keys import CLIENT_ROLE, DATABASE, ENQUEUER, JOB_COUNTS, JOBS, PUBLISHER, RECONCILER_LOG, SETTINGS, STATS
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +66,8 @@ _ERRORS = {
     },
     433: {
         "schema": ErrorResponseSchema,
-        "description": "HTTP_INVALID_CLIENT_ACCESS (433): X-API-Key missing or unknown (when LPS_API_KEYS is set)",
+        "description": "HTTP_INVALID_CLIENT_ACCESS (433): X-API-Key missing or unknown (when LPS_API_KEYS is set), "
+        "or a read-only key (`:read`) on a request that changes something",
     },
     500: {"schema": ErrorResponseSchema, "description": "INTERNAL_EXCEPTION (102)"},
     503: {
@@ -228,6 +229,7 @@ async def get_job(request: web.Request) -> web.Response:
 @match_info_schema(JobIdPath)
 @response_schema(JobResponseSchema, 200)
 async def retry_job(request: web.Request) -> web.Response:
+    require_admin(request)
     job_id = parse_job_id(request.match_info["job_id"])
     if job_id is None:
         raise ApiError(ErrorType.LPS_JOB_NOT_FOUND, "no such job")
@@ -245,6 +247,12 @@ async def retry_job(request: web.Request) -> web.Response:
             ErrorType.DB_ALREADY_SAME_KEY, "its product already has an active search job; re-drive refused"
         ) from None
     return envelope_response(ErrorType.SUCCESS, job=job_to_api(job))
+
+
+def require_admin(request: web.Request) -> None:
+    """A read-only key (`name=key:read` in LPS_API_KEYS) may look but not change: HTTP_INVALID_CLIENT_ACCESS."""
+    if request.get(CLIENT_ROLE) == "read":
+        raise ApiError(ErrorType.HTTP_INVALID_CLIENT_ACCESS, "this API key may only read; re-drive refused")
 
 
 @docs(
