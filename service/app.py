@@ -23,7 +23,7 @@ from infra.reconciler_log import ReconcilerLog
 from infra.settings import Settings
 from schemas.api import MAX_BODY_BYTES
 from schemas.codes import JobType
-from service import metrics, routes
+from service import metrics, routes, ui
 from service.auth import API_KEY_HEADER, client_middlewares
 from service.errors import error_middleware
 from service.keys import DATABASE, ENQUEUER, JOB_COUNTS, JOBS, PUBLISHER, RECONCILER_LOG, SETTINGS, STATS
@@ -109,6 +109,7 @@ def create_app(settings: Settings) -> web.Application:
     app.on_response_prepare.append(neutral_server_header)
     app.cleanup_ctx.extend([mongo_context, broker_context, enqueuer_context])
     routes.setup(app)
+    ui.setup(app)
     metrics.setup(app, gateway_metrics)
     setup_aiohttp_apispec(
         app,

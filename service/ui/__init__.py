@@ -1,0 +1,92 @@
+"""The operations dashboard at /ui: server-rendered pages over the same repository reads the API uses.
+
+When LPS_API_KEYS is set every page needs a key: the login form keeps it in an HttpOnly, SameSite=Strict cookie,
+checked on each request exactly as the API checks `X-API-Key`. Nothing is loaded from the internet.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Any
+
+import aiohttp_jinja2
+import jinja2
+from aiohttp import web
+from multidict import MultiDictProxy
+
+from service.auth import ApiKeyMiddleware
+from service.keys import SETTINGS, STATS
+
+UI = "/ui"
+KEY_COOKIE = "lps_ui_key"
+#: The per-session token every dashboard form carries and every POST checks (SameSite alone is not enough).
+CSRF_COOKIE = "lps_ui_csrf"
+
+_KEYS = web.AppKey("ui_keys", ApiKeyMiddleware)
+
+
+def _cookie(response: web.StreamResponse, name: str, value: str) -> None:
+    response.set_cookie(name, value, path=UI, httponly=True, samesite="Strict")
+
+
+def _csrf_token(request: web.Request) -> str:
+    return request.cookies.get(CSRF_COOKIE) or secrets.token_urlsafe(32)
+
+
+def _key_name(request: web.Request) -> str | None:
+    """The name of the key in the cookie, or "" when no keys are configured (everyone may look)."""
+    if not request.app[SETTINGS].api_keys:
+        return ""
+    presented = request.cookies.get(KEY_COOKIE)
+    return request.app[_KEYS].identify(presented) if presented else None
+
+
+def _render(request: web.Request, template: str, context: dict[str, Any], status: int = 200) -> web.Response:
+    token = _csrf_token(request)
+    response = aiohttp_jinja2.render_template(template, request, context | {"csrf": token}, status=status)
+    _cookie(response, CSRF_COOKIE, token)
+    return response
+
+
+async def _check_csrf(request: web.Request) -> MultiDictProxy[Any]:
+    form = await request.post()
+    expected = request.cookies.get(CSRF_COOKIE)
+    if not expected or not secrets.compare_digest(str(form.get("csrf", "")), expected):
+        raise web.HTTPForbidden(text="the form is stale or not from this dashboard; reload the page")
+    return form
+
+
+async def overview(request: web.Request) -> web.StreamResponse:
+    if _key_name(request) is None:
+        raise web.HTTPSeeOther(f"{UI}/login")
+    stats = await request.app[STATS].get()
+    return _render(request, "overview.html", {"stats": stats, "page": "overview"})
+
+
+async def login_form(request: web.Request) -> web.StreamResponse:
+    return _render(request, "login.html", {"page": "login"})
+
+
+async def login(request: web.Request) -> web.StreamResponse:
+    form = await _check_csrf(request)
+    key = str(form.get("key", ""))
+    if not request.app[SETTINGS].api_keys or not key or request.app[_KEYS].identify(key) is None:
+        return _render(request, "login.html", {"page": "login", "error": "unknown key"}, status=403)
+    response = web.Response(status=303, headers={"Location": UI})
+    _cookie(response, KEY_COOKIE, key)
+    return response
+
+
+def setup(app: web.Application) -> None:
+    """Register the dashboard's routes, its templates (autoescaped) and its static files (shipped in this package)."""
+    here = Path(__file__).parent
+    aiohttp_jinja2.setup(
+        app, loader=jinja2.FileSystemLoader(here / "templates"), autoescape=jinja2.select_autoescape(default=True)
+    )
+    if app[SETTINGS].api_keys:
+        app[_KEYS] = ApiKeyMiddleware(app[SETTINGS].api_keys)
+    app.router.add_get(UI, overview)
+    app.router.add_get(f"{UI}/login", login_form)
+    app.router.add_post(f"{UI}/login", login)
+    app.router.add_static(f"{UI}/static", here / "static")
