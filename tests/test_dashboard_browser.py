@@ -1,0 +1,47 @@
+"""The dashboard in the system Chromium against a gateway on real loopback HTTP; screenshots in test-artifacts/."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from playwright.async_api import Browser, async_playwright
+
+from actors.browser import LAUNCH_FLAGS, resolve_executable
+from infra.settings import Settings
+from service.app import create_app
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "dashboard"
+KEYS = {"ops": "ops-5e6d-admin"}
+
+
+@pytest.fixture
+async def browser(settings: Settings) -> AsyncIterator[Browser]:
+    async with async_playwright() as playwright:
+        chromium = await playwright.chromium.launch(
+            executable_path=resolve_executable(settings.browser_path), args=list(LAUNCH_FLAGS)
+        )
+        try:
+            yield chromium
+        finally:
+            await chromium.close()
+
+
+async def test_a_page_without_a_key_goes_to_the_login_form_and_the_key_opens_the_overview(
+    aiohttp_server, settings: Settings, browser: Browser
+):
+    server = await aiohttp_server(create_app(settings.with_overrides(api_keys=KEYS)))
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page = await browser.new_page(viewport={"width": 1200, "height": 800})
+
+    await page.goto(str(server.make_url("/ui")))
+    assert page.url.endswith("/ui/login")
+    await page.screenshot(path=ARTIFACTS / "login.png", full_page=True)
+
+    await page.fill("input[name=key]", KEYS["ops"])
+    await page.click("button[type=submit]")
+    await page.wait_for_url("**/ui")
+    assert await page.locator("h1").inner_text() == "Overview"
+    assert await page.locator("text=Jobs by type and status").count() == 1
+    await page.screenshot(path=ARTIFACTS / "overview.png", full_page=True)
