@@ -178,6 +178,16 @@ async def post_search(request: web.Request) -> web.Response:
 @querystring_schema(JobListQuerySchema)
 @response_schema(JobListResponseSchema, 200)
 async def list_jobs(request: web.Request) -> web.Response:
+    jobs, next_cursor = await read_job_page(request)
+    return envelope_response(ErrorType.SUCCESS, jobs=jobs, next_cursor=next_cursor)
+
+
+async def read_job_page(request: web.Request) -> tuple[list[dict[str, Any]], str | None]:
+    """One page of jobs (as the API shows them) for the request's query, and the next page's cursor.
+
+    The one way jobs are listed: the API and the dashboard both call it. Bad parameters are
+    INVALID_REQUEST_DATA with per-field errors, raised before any query.
+    """
     # A repeated parameter is refused, not silently narrowed to its first value.
     repeated = {key: ["given more than once"] for key in request.query if len(request.query.getall(key)) > 1}
     try:
@@ -192,7 +202,17 @@ async def list_jobs(request: web.Request) -> web.Response:
         jobs = await request.app[JOBS].newest(query, limit + 1, since=since, after=after)
     last = jobs[limit - 1] if len(jobs) > limit else None
     next_cursor = encode_job_cursor(last["created_at"], last["_id"]) if last else None
-    return envelope_response(ErrorType.SUCCESS, jobs=[job_to_api(job) for job in jobs[:limit]], next_cursor=next_cursor)
+    return [job_to_api(job) for job in jobs[:limit]], next_cursor
+
+
+async def read_job(request: web.Request, raw_job_id: str) -> dict[str, Any]:
+    """One job as the API shows it, or LPS_JOB_NOT_FOUND (a malformed id is not found either)."""
+    job_id = parse_job_id(raw_job_id)
+    with deadline(request.app[SETTINGS]):
+        job = await request.app[JOBS].get(job_id) if job_id else None
+    if job is None:
+        raise ApiError(ErrorType.LPS_JOB_NOT_FOUND, "no such job")
+    return job_to_api(job)
 
 
 @docs(
@@ -204,12 +224,7 @@ async def list_jobs(request: web.Request) -> web.Response:
 @match_info_schema(JobIdPath)
 @response_schema(JobResponseSchema, 200)
 async def get_job(request: web.Request) -> web.Response:
-    job_id = parse_job_id(request.match_info["job_id"])
-    with deadline(request.app[SETTINGS]):
-        job = await request.app[JOBS].get(job_id) if job_id else None
-    if job is None:
-        raise ApiError(ErrorType.LPS_JOB_NOT_FOUND, "no such job")
-    return envelope_response(ErrorType.SUCCESS, job=job_to_api(job))
+    return envelope_response(ErrorType.SUCCESS, job=await read_job(request, request.match_info["job_id"]))
 
 
 @docs(

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from aiohttp.test_utils import TestClient
 
 from infra.settings import Settings
 from service.app import create_app
 from service.ui import KEY_COOKIE
+from tests.test_redrive import DEAD, insert_job
 
 KEYS = {"ops": "ops-5e6d-admin"}
 
@@ -67,3 +69,47 @@ async def test_a_login_post_without_the_session_token_is_refused(aiohttp_client,
     client.session.cookie_jar.clear()
     bare = await client.post("/ui/login", data={"key": KEYS["ops"]}, allow_redirects=False)
     assert bare.status == 403
+
+
+async def test_the_job_list_filters_and_links_to_a_job_with_its_attempts(client: TestClient, settings: Settings):
+    dead = await insert_job(settings, product_code="DASH-DEAD", **DEAD)
+    await insert_job(settings, product_code="DASH-PENDING")
+
+    listed = await (await client.get("/ui/jobs?job_type=SEARCH&status=&product_code=")).text()
+    assert "DASH-DEAD" in listed
+    assert "DASH-PENDING" in listed
+    dead_only = await (await client.get("/ui/jobs?status=DEAD")).text()
+    assert "DASH-DEAD" in dead_only
+    assert "DASH-PENDING" not in dead_only
+
+    detail = await client.get(f"/ui/jobs/{dead['_id']}")
+    html = await detail.text()
+    assert detail.status == 200
+    assert "ERROR: boom" in html
+    assert html.count('<tr><td class="num">') == len(DEAD["history"])
+
+
+@pytest.mark.parametrize(
+    "query", ["status=%24ne", "product_code[%24ne]=x", "since=yesterday", "status=DEAD&status=DONE", "cursor=zz"]
+)
+async def test_bad_filters_are_refused_with_result_101(client: TestClient, query: str):
+    response = await client.get(f"/ui/jobs?{query}")
+    assert response.status == 400
+    assert "Result 101" in await response.text()
+
+
+@pytest.mark.parametrize("job_id", ["0123456789abcdef01234567", "not-an-id", "<script>"])
+async def test_an_unknown_job_is_a_clear_not_found_page(client: TestClient, job_id: str):
+    response = await client.get(f"/ui/jobs/{job_id}")
+    html = await response.text()
+    assert response.status == 404
+    assert "No such job" in html
+    assert "<script>" not in html.split("<main>")[1]
+
+
+async def test_html_in_a_product_keyword_is_escaped(client: TestClient, settings: Settings):
+    job = await insert_job(settings, product_code="DASH-XSS", product={"keyword": "<script>alert(1)</script>"})
+    for path in (f"/ui/jobs/{job['_id']}",):
+        html = await (await client.get(path)).text()
+        assert "<script>alert(1)</script>" not in html
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html

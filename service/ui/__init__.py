@@ -7,6 +7,7 @@ checked on each request exactly as the API checks `X-API-Key`. Nothing is loaded
 from __future__ import annotations
 
 import secrets
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +16,14 @@ import jinja2
 from aiohttp import web
 from multidict import MultiDictProxy
 
+from schemas.codes import HTTP_STATUS, JobStatus, JobType
 from service.auth import ApiKeyMiddleware
+from service.errors import ApiError
 from service.keys import SETTINGS, STATS
+from service.routes import read_job, read_job_page
+
+#: A dashboard page: gets the request, returns the template and its context.
+Page = Callable[[web.Request], Awaitable[tuple[str, dict[str, Any]]]]
 
 UI = "/ui"
 KEY_COOKIE = "lps_ui_key"
@@ -57,11 +64,39 @@ async def _check_csrf(request: web.Request) -> MultiDictProxy[Any]:
     return form
 
 
-async def overview(request: web.Request) -> web.StreamResponse:
-    if _key_name(request) is None:
-        raise web.HTTPSeeOther(f"{UI}/login")
-    stats = await request.app[STATS].get()
-    return _render(request, "overview.html", {"stats": stats, "page": "overview"})
+def page(build: Page) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+    """A page that needs a signed-in key (when keys are configured); the API's refusals become readable pages."""
+
+    async def handler(request: web.Request) -> web.StreamResponse:
+        if _key_name(request) is None:
+            raise web.HTTPSeeOther(f"{UI}/login")
+        try:
+            template, context = await build(request)
+        except ApiError as error:
+            context = {"error": error, "code": error.error_type.value, "page": ""}
+            return _render(request, "error.html", context, status=HTTP_STATUS[error.error_type])
+        return _render(request, template, context)
+
+    return handler
+
+
+async def overview(request: web.Request) -> tuple[str, dict[str, Any]]:
+    return "overview.html", {"stats": await request.app[STATS].get(), "page": "overview"}
+
+
+async def jobs(request: web.Request) -> tuple[str, dict[str, Any]]:
+    if any(not value for value in request.query.values()):
+        # The filter form sends its empty fields ("any"): drop them rather than refuse them.
+        given = {key: value for key, value in request.query.items() if value}
+        raise web.HTTPSeeOther(str(request.rel_url.with_query(given)))
+    found, next_cursor = await read_job_page(request)
+    filters = {key: value for key, value in request.query.items() if key != "cursor"}
+    context = {"jobs": found, "next_cursor": next_cursor, "filters": filters, "page": "jobs"}
+    return "jobs.html", context | {"statuses": [s.name for s in JobStatus], "types": [t.name for t in JobType]}
+
+
+async def job(request: web.Request) -> tuple[str, dict[str, Any]]:
+    return "job.html", {"job": await read_job(request, request.match_info["job_id"]), "page": "jobs"}
 
 
 async def login_form(request: web.Request) -> web.StreamResponse:
@@ -86,7 +121,9 @@ def setup(app: web.Application) -> None:
     )
     if app[SETTINGS].api_keys:
         app[_KEYS] = ApiKeyMiddleware(app[SETTINGS].api_keys)
-    app.router.add_get(UI, overview)
+    app.router.add_get(UI, page(overview))
+    app.router.add_get(f"{UI}/jobs", page(jobs))
+    app.router.add_get(f"{UI}/jobs/{{job_id}}", page(job))
     app.router.add_get(f"{UI}/login", login_form)
     app.router.add_post(f"{UI}/login", login)
     app.router.add_static(f"{UI}/static", here / "static")
