@@ -11,6 +11,7 @@ from playwright.async_api import Browser, async_playwright
 from actors.browser import LAUNCH_FLAGS, resolve_executable
 from infra.settings import Settings
 from service.app import create_app
+from tests.test_redrive import DEAD, insert_job
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "dashboard"
 KEYS = {"ops": "ops-5e6d-admin"}
@@ -45,3 +46,26 @@ async def test_a_page_without_a_key_goes_to_the_login_form_and_the_key_opens_the
     assert await page.locator("h1").inner_text() == "Overview"
     assert await page.locator("text=Jobs by type and status").count() == 1
     await page.screenshot(path=ARTIFACTS / "overview.png", full_page=True)
+
+
+async def test_filtering_the_job_list_and_opening_a_job_shows_its_attempts(
+    aiohttp_server, settings: Settings, browser: Browser
+):
+    server = await aiohttp_server(create_app(settings))
+    dead = await insert_job(settings, product_code="BROWSER-DEAD", **DEAD)
+    await insert_job(settings, product_code="BROWSER-PENDING", product={"keyword": "<script>alert(1)</script>"})
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page = await browser.new_page(viewport={"width": 1200, "height": 800})
+
+    await page.goto(str(server.make_url("/ui/jobs")))
+    assert await page.locator("tbody tr").count() == 2
+    await page.screenshot(path=ARTIFACTS / "jobs.png", full_page=True)
+    await page.select_option("select[name=status]", "DEAD")
+    await page.click("button[type=submit]")
+    await page.wait_for_url("**/ui/jobs?status=DEAD")
+    assert await page.locator("tbody tr").count() == 1
+
+    await page.click(f"a[href='/ui/jobs/{dead['_id']}']")
+    await page.wait_for_url(f"**/ui/jobs/{dead['_id']}")
+    assert await page.locator("table.attempts tbody tr").count() == len(DEAD["history"])
+    await page.screenshot(path=ARTIFACTS / "job.png", full_page=True)

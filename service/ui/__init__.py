@@ -113,11 +113,19 @@ async def login(request: web.Request) -> web.StreamResponse:
     return response
 
 
+def _when(value: object) -> str:
+    """An API timestamp ("2026-12-01T01:45:46.547000+00:00") as the dashboard shows it: to the second, UTC."""
+    return str(value)[:19].replace("T", " ") if value else ""
+
+
 def setup(app: web.Application) -> None:
     """Register the dashboard's routes, its templates (autoescaped) and its static files (shipped in this package)."""
     here = Path(__file__).parent
     aiohttp_jinja2.setup(
-        app, loader=jinja2.FileSystemLoader(here / "templates"), autoescape=jinja2.select_autoescape(default=True)
+        app,
+        loader=jinja2.FileSystemLoader(here / "templates"),
+        autoescape=jinja2.select_autoescape(default=True),
+        filters={"when": _when},
     )
     if app[SETTINGS].api_keys:
         app[_KEYS] = ApiKeyMiddleware(app[SETTINGS].api_keys)
