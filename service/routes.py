@@ -12,6 +12,7 @@ from typing import Any
 from aiohttp import web
 from aiohttp_apigami import docs, match_info_schema, querystring_schema, request_schema, response_schema
 from marshmallow import Schema, ValidationError, fields
+from multidict import MultiMapping
 from pymongo.errors import PyMongoError
 
 from infra.broker import AMQP_ERRORS
@@ -182,18 +183,22 @@ async def list_jobs(request: web.Request) -> web.Response:
     return envelope_response(ErrorType.SUCCESS, jobs=jobs, next_cursor=next_cursor)
 
 
-async def read_job_page(request: web.Request) -> tuple[list[dict[str, Any]], str | None]:
-    """One page of jobs (as the API shows them) for the request's query, and the next page's cursor.
+async def read_job_page(
+    request: web.Request, parameters: MultiMapping[str] | None = None
+) -> tuple[list[dict[str, Any]], str | None]:
+    """One page of jobs (as the API shows them) for `parameters` (the request's query by default), and the next
+    page's cursor.
 
     The one way jobs are listed: the API and the dashboard both call it. Bad parameters are
     INVALID_REQUEST_DATA with per-field errors, raised before any query.
     """
     # A repeated parameter is refused, not silently narrowed to its first value.
-    repeated = {key: ["given more than once"] for key in request.query if len(request.query.getall(key)) > 1}
+    parameters = request.query if parameters is None else parameters
+    repeated = {key: ["given more than once"] for key in parameters if len(parameters.getall(key)) > 1}
     try:
         if repeated:
             raise ValidationError(repeated)
-        query = JobListQuerySchema().load(request.query)
+        query = JobListQuerySchema().load(parameters)
     except ValidationError as error:
         raise ApiError(ErrorType.INVALID_REQUEST_DATA, "invalid query", errors=error.messages) from None
     limit, since, after = query.pop("limit"), query.pop("since", None), query.pop("cursor", None)
@@ -244,8 +249,13 @@ async def get_job(request: web.Request) -> web.Response:
 @match_info_schema(JobIdPath)
 @response_schema(JobResponseSchema, 200)
 async def retry_job(request: web.Request) -> web.Response:
+    return envelope_response(ErrorType.SUCCESS, job=await redrive_job(request, request.match_info["job_id"]))
+
+
+async def redrive_job(request: web.Request, raw_job_id: str) -> dict[str, Any]:
+    """Re-drive a DEAD job for an admin key (the API's retry and the dashboard's button): the job as the API shows."""
     require_admin(request)
-    job_id = parse_job_id(request.match_info["job_id"])
+    job_id = parse_job_id(raw_job_id)
     if job_id is None:
         raise ApiError(ErrorType.LPS_JOB_NOT_FOUND, "no such job")
     try:
@@ -261,7 +271,7 @@ async def retry_job(request: web.Request) -> web.Response:
         raise ApiError(
             ErrorType.DB_ALREADY_SAME_KEY, "its product already has an active search job; re-drive refused"
         ) from None
-    return envelope_response(ErrorType.SUCCESS, job=job_to_api(job))
+    return job_to_api(job)
 
 
 def require_admin(request: web.Request) -> None:

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
 from aiohttp.test_utils import TestClient
 
 from infra.settings import Settings
+from schemas.codes import JobType
 from service.app import create_app
 from service.ui import KEY_COOKIE
+from tests.rabbit import drain
 from tests.test_redrive import DEAD, insert_job
 
 KEYS = {"ops": "ops-5e6d-admin"}
@@ -113,3 +116,55 @@ async def test_html_in_a_product_keyword_is_escaped(client: TestClient, settings
         html = await (await client.get(path)).text()
         assert "<script>alert(1)</script>" not in html
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+ROLE_KEYS = Settings.from_strings({"api_keys": "ops=ops-5e6d-admin:admin,viewer=view-c0ffee:read"})
+
+
+async def signed_in(aiohttp_client, settings: Settings, key: str) -> TestClient:
+    keyed = settings.with_overrides(api_keys=ROLE_KEYS.api_keys, api_key_roles=ROLE_KEYS.api_key_roles)
+    client = await aiohttp_client(create_app(keyed))
+    token = csrf_of(await (await client.get("/ui/login")).text())
+    answer = await client.post("/ui/login", data={"csrf": token, "key": key}, allow_redirects=False)
+    assert answer.status == 303
+    return client
+
+
+async def test_an_admin_redrives_a_dead_job_from_its_page(aiohttp_client, settings: Settings):
+    client = await signed_in(aiohttp_client, settings, "ops-5e6d-admin")
+    dead = await insert_job(settings, product_code="DASH-REDRIVE", **DEAD)
+    dead_page = await (await client.get("/ui/dead")).text()
+    assert "DASH-REDRIVE" in dead_page
+    assert dead_page.count('class="redrive"') == 1
+
+    token = csrf_of(dead_page)
+    redriven = await client.post(f"/ui/jobs/{dead['_id']}/redrive", data={"csrf": token}, allow_redirects=False)
+    assert (redriven.status, redriven.headers["Location"]) == (303, f"/ui/jobs/{dead['_id']}")
+    shown = await (await client.get(redriven.headers["Location"])).text()
+    assert '<span class="badge pending">PENDING</span>' in shown
+    await asyncio.to_thread(drain, settings.amqp_url, settings.job(JobType.SEARCH).queue)
+
+
+async def test_a_read_only_key_sees_no_redrive_button_and_its_post_is_refused_with_433(
+    aiohttp_client, settings: Settings
+):
+    client = await signed_in(aiohttp_client, settings, "view-c0ffee")
+    dead = await insert_job(settings, product_code="DASH-READ", **DEAD)
+    for path in ("/ui/dead", f"/ui/jobs/{dead['_id']}"):
+        html = await (await client.get(path)).text()
+        assert "DASH-READ" in html
+        assert 'class="redrive"' not in html
+
+    token = csrf_of(await (await client.get("/ui/login")).text())
+    refused = await client.post(f"/ui/jobs/{dead['_id']}/redrive", data={"csrf": token}, allow_redirects=False)
+    assert refused.status == 433
+    assert "Result 433" in await refused.text()
+    assert '<span class="badge dead">DEAD</span>' in await (await client.get(f"/ui/jobs/{dead['_id']}")).text()
+
+
+async def test_a_redrive_post_without_the_session_token_changes_nothing(aiohttp_client, settings: Settings):
+    client = await signed_in(aiohttp_client, settings, "ops-5e6d-admin")
+    dead = await insert_job(settings, product_code="DASH-CSRF", **DEAD)
+    forged = await client.post(f"/ui/jobs/{dead['_id']}/redrive", data={"csrf": "forged"}, allow_redirects=False)
+    assert forged.status == 403
+    assert '<span class="badge dead">DEAD</span>' in await (await client.get(f"/ui/jobs/{dead['_id']}")).text()

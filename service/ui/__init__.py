@@ -14,13 +14,13 @@ from typing import Any
 import aiohttp_jinja2
 import jinja2
 from aiohttp import web
-from multidict import MultiDictProxy
+from multidict import MultiDict, MultiDictProxy
 
 from schemas.codes import HTTP_STATUS, JobStatus, JobType
 from service.auth import ApiKeyMiddleware
 from service.errors import ApiError
-from service.keys import SETTINGS, STATS
-from service.routes import read_job, read_job_page
+from service.keys import CLIENT_ROLE, SETTINGS, STATS
+from service.routes import read_job, read_job_page, redrive_job
 
 #: A dashboard page: gets the request, returns the template and its context.
 Page = Callable[[web.Request], Awaitable[tuple[str, dict[str, Any]]]]
@@ -42,11 +42,18 @@ def _csrf_token(request: web.Request) -> str:
 
 
 def _key_name(request: web.Request) -> str | None:
-    """The name of the key in the cookie, or "" when no keys are configured (everyone may look)."""
-    if not request.app[SETTINGS].api_keys:
+    """The name of the key in the cookie, or "" when no keys are configured (everyone may look).
+
+    A known key's role is stored under CLIENT_ROLE, as the API's key middleware does: the same checks apply.
+    """
+    settings = request.app[SETTINGS]
+    if not settings.api_keys:
         return ""
     presented = request.cookies.get(KEY_COOKIE)
-    return request.app[_KEYS].identify(presented) if presented else None
+    name = request.app[_KEYS].identify(presented) if presented else None
+    if name is not None:
+        request[CLIENT_ROLE] = settings.key_role(name)
+    return name
 
 
 def _render(request: web.Request, template: str, context: dict[str, Any], status: int = 200) -> web.Response:
@@ -72,6 +79,7 @@ def page(build: Page) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
             raise web.HTTPSeeOther(f"{UI}/login")
         try:
             template, context = await build(request)
+            context["may_change"] = request.get(CLIENT_ROLE) != "read"
         except ApiError as error:
             context = {"error": error, "code": error.error_type.value, "page": ""}
             return _render(request, "error.html", context, status=HTTP_STATUS[error.error_type])
@@ -93,6 +101,30 @@ async def jobs(request: web.Request) -> tuple[str, dict[str, Any]]:
     filters = {key: value for key, value in request.query.items() if key != "cursor"}
     context = {"jobs": found, "next_cursor": next_cursor, "filters": filters, "page": "jobs"}
     return "jobs.html", context | {"statuses": [s.name for s in JobStatus], "types": [t.name for t in JobType]}
+
+
+async def dead(request: web.Request) -> tuple[str, dict[str, Any]]:
+    parameters = MultiDict(request.query)
+    parameters["status"] = "DEAD"
+    found, next_cursor = await read_job_page(request, parameters)
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for each in found:
+        groups.setdefault((each.get("last_error") or {}).get("type", "unknown"), []).append(each)
+    filters = {key: value for key, value in request.query.items() if key not in ("cursor", "status")}
+    return "dead.html", {"groups": groups, "next_cursor": next_cursor, "filters": filters, "page": "dead"}
+
+
+async def redrive(request: web.Request) -> web.StreamResponse:
+    """POST from the job and dead pages: re-drive one DEAD job by the API's own rules, then show it."""
+    if _key_name(request) is None:
+        raise web.HTTPSeeOther(f"{UI}/login")
+    await _check_csrf(request)
+    try:
+        redriven = await redrive_job(request, request.match_info["job_id"])
+    except ApiError as error:
+        context = {"error": error, "code": error.error_type.value, "page": ""}
+        return _render(request, "error.html", context, status=HTTP_STATUS[error.error_type])
+    raise web.HTTPSeeOther(f"{UI}/jobs/{redriven['job_id']}")
 
 
 async def job(request: web.Request) -> tuple[str, dict[str, Any]]:
@@ -132,6 +164,8 @@ def setup(app: web.Application) -> None:
     app.router.add_get(UI, page(overview))
     app.router.add_get(f"{UI}/jobs", page(jobs))
     app.router.add_get(f"{UI}/jobs/{{job_id}}", page(job))
+    app.router.add_post(f"{UI}/jobs/{{job_id}}/redrive", redrive)
+    app.router.add_get(f"{UI}/dead", page(dead))
     app.router.add_get(f"{UI}/login", login_form)
     app.router.add_post(f"{UI}/login", login)
     app.router.add_static(f"{UI}/static", here / "static")
