@@ -11,6 +11,7 @@ from playwright.async_api import Browser, async_playwright
 from actors.browser import LAUNCH_FLAGS, resolve_executable
 from infra.settings import Settings
 from service.app import create_app
+from tests.harness import JobsView, worker_pool
 from tests.test_redrive import DEAD, insert_job
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "dashboard"
@@ -69,3 +70,30 @@ async def test_filtering_the_job_list_and_opening_a_job_shows_its_attempts(
     await page.wait_for_url(f"**/ui/jobs/{dead['_id']}")
     assert await page.locator("table.attempts tbody tr").count() == len(DEAD["history"])
     await page.screenshot(path=ARTIFACTS / "job.png", full_page=True)
+
+
+async def test_redriving_a_dead_job_from_the_dashboard_runs_it_to_done(
+    aiohttp_server, settings: Settings, browser: Browser, tmp_path: Path, receiver
+):
+    settings = settings.with_overrides(outbox_url=receiver.url, outbox_secret="s")
+    server = await aiohttp_server(create_app(settings))
+    dead = await insert_job(settings, product_code="BROWSER-REDRIVE", product={"keyword": "무선 이어폰"}, **DEAD)
+    page = await browser.new_page(viewport={"width": 1200, "height": 800})
+    await page.goto(str(server.make_url("/ui/dead")))
+    assert await page.locator("text=BROWSER-REDRIVE").count() == 1
+    await page.screenshot(path=ARTIFACTS / "dead.png", full_page=True)
+
+    async with worker_pool(settings, "search", tmp_path):
+        await page.click("button.redrive")
+        await page.wait_for_url(f"**/ui/jobs/{dead['_id']}")
+        view = JobsView(settings)
+        try:
+            finished = await view.finished(dead["_id"], within=45)
+        finally:
+            await view.close()
+    assert finished["status"] == "DONE"
+    await page.reload()
+    assert await page.locator("h1 .badge").inner_text() == "DONE"
+    # The two attempts before it died, then the re-driven one.
+    assert await page.locator("table.attempts tbody tr").count() == len(DEAD["history"]) + 1
+    await page.screenshot(path=ARTIFACTS / "redriven.png", full_page=True)
