@@ -96,4 +96,8 @@ async def test_redriving_a_dead_job_from_the_dashboard_runs_it_to_done(
     assert await page.locator("h1 .badge").inner_text() == "DONE"
     # The two attempts before it died, then the re-driven one.
     assert await page.locator("table.attempts tbody tr").count() == len(DEAD["history"]) + 1
+    offers = finished["result"]["offers"]
+    assert await page.locator("table.offers tbody tr").count() == len(offers)
+    rejected = sum(1 for offer in offers if offer.get("rejected"))
+    assert await page.locator("table.offers .badge.dead").count() == rejected
     await page.screenshot(path=ARTIFACTS / "redriven.png", full_page=True)

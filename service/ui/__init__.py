@@ -150,6 +150,12 @@ def _when(value: object) -> str:
     return str(value)[:19].replace("T", " ") if value else ""
 
 
+def _link(value: object) -> str:
+    """Only http(s) addresses become links: a scraped `javascript:` URL must not run in an operator's browser."""
+    text = str(value or "")
+    return text if text.lower().startswith(("https://", "http://")) else "#"
+
+
 def setup(app: web.Application) -> None:
     """Register the dashboard's routes, its templates (autoescaped) and its static files (shipped in this package)."""
     here = Path(__file__).parent
@@ -157,7 +163,7 @@ def setup(app: web.Application) -> None:
         app,
         loader=jinja2.FileSystemLoader(here / "templates"),
         autoescape=jinja2.select_autoescape(default=True),
-        filters={"when": _when},
+        filters={"when": _when, "link": _link},
     )
     if app[SETTINGS].api_keys:
         app[_KEYS] = ApiKeyMiddleware(app[SETTINGS].api_keys)
