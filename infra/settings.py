@@ -21,6 +21,27 @@ def _parse_map(text: str) -> dict[str, str]:
     return {key.strip(): value.strip() for key, value in pairs}
 
 
+#: What an API key may do: `admin` reads and changes (re-drive); `read` only reads.
+KEY_ROLES = ("admin", "read")
+
+
+def _split_role(value: str) -> tuple[str, str]:
+    """`"k1:read"` -> ("k1", "read"); a key without a known role suffix is an admin key (the old format)."""
+    key, _, role = value.rpartition(":")
+    return (key, role) if key and role in KEY_ROLES else (value, "admin")
+
+
+def parse_api_keys(text: str) -> dict[str, str]:
+    """`"ops=k1:admin,viewer=k2:read,old=k3"` -> the keys by name, roles stripped."""
+    return {name: _split_role(value)[0] for name, value in _parse_map(text).items()}
+
+
+def parse_api_key_roles(text: str) -> dict[str, str]:
+    """`"ops=k1:admin,viewer=k2:read,old=k3"` -> {"viewer": "read"}: the keys that are not admin (the default)."""
+    roles = {name: _split_role(value)[1] for name, value in _parse_map(text).items()}
+    return {name: role for name, role in roles.items() if role != "admin"}
+
+
 def _parse_list(text: str) -> tuple[str, ...]:
     return tuple(item.strip() for item in text.split(",") if item.strip())
 
@@ -189,7 +210,10 @@ class Settings:
     http_host: str = "127.0.0.1"
     http_port: int = 8080
     # "name=key,name=key"; empty: no authentication.
+    # A key may end in `:admin` (the default) or `:read`: "ops=k1:admin,viewer=k2:read".
     api_keys: Mapping[str, str] = field(default_factory=dict, repr=False)
+    # The role of each key that is not admin, read from LPS_API_KEYS too (a name missing here is admin).
+    api_key_roles: Mapping[str, str] = field(default_factory=dict)
     # Requests per second each client (its API key's name, or its address without keys) may make; 0: no limit.
     # Counted in each gateway process: N gateways allow N times this rate.
     rate_limit_per_second: float = 0.0
@@ -320,6 +344,8 @@ class Settings:
         environ = os.environ if environ is None else environ
         values: dict[str, str] = {}
         for spec in fields(cls):
+            if spec.name in _DERIVED:
+                continue
             raw = environ.get(f"LPS_{spec.name.upper()}") or environ.get(_ALIASES.get(spec.name, ""), "")
             if raw:
                 values[spec.name] = raw
@@ -332,16 +358,24 @@ class Settings:
         for name, raw in values.items():
             default = getattr(defaults, name)
             converted[name] = _convert(name, raw, default)
+        if "api_keys" in values:
+            converted["api_key_roles"] = parse_api_key_roles(values["api_keys"])
         return cls(**converted)
+
+    def key_role(self, name: str) -> str:
+        """The role of the API key called `name`: `admin` unless LPS_API_KEYS gave it `:read`."""
+        return self.api_key_roles.get(name, "admin")
 
     def to_env(self) -> dict[str, str]:
         """The `LPS_*` variables that rebuild these settings in a child process (`from_env`)."""
         env: dict[str, str] = {}
         for spec in fields(self):
             value = getattr(self, spec.name)
-            if value is None:
+            if value is None or spec.name in _DERIVED:
                 continue
-            if isinstance(value, Mapping):
+            if spec.name == "api_keys":
+                value = ",".join(f"{key}={item}:{self.key_role(key)}" for key, item in value.items())
+            elif isinstance(value, Mapping):
                 value = ",".join(f"{key}={item}" for key, item in value.items())
             elif isinstance(value, tuple):
                 value = ",".join(value)
@@ -397,6 +431,8 @@ class JobSpec:
 
 #: Other accepted names (LPS_NAVER_SECRET, the short form of LPS_NAVER_CLIENT_SECRET).
 _ALIASES = {"naver_client_secret": "LPS_NAVER_SECRET"}
+#: Settings read from another variable rather than their own (api_key_roles comes from LPS_API_KEYS).
+_DERIVED = frozenset({"api_key_roles"})
 
 
 #: Every source a setting may name (LPS_SOURCE_RATES, LPS_SOURCE_CONCURRENCY).
@@ -404,6 +440,7 @@ _SOURCE_NAMES = tuple(str(name) for name in SourceName)
 #: Settings whose values are parsed by a function of their own.
 _PARSERS: dict[str, Any] = {
     "timezone": parse_timezone,
+    "api_keys": parse_api_keys,
     "source_rates": parse_source_rates,
     "source_concurrency": parse_source_concurrency,
     "coupang_proxies": parse_proxies,

@@ -20,6 +20,7 @@ from aiohttp.typedefs import Handler, Middleware
 from infra.settings import Settings
 from schemas.codes import ErrorType
 from service.errors import ApiError
+from service.keys import CLIENT_ROLE
 from service.routes import PREFIX
 
 log = logging.getLogger(__name__)
@@ -44,6 +45,10 @@ def _digest(key: str) -> bytes:
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).digest()
 
 
+#: Methods a read-only key (`name=key:read`) may use.
+READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
 class ApiKeyMiddleware:
     """Runs inside the error middleware and before the rate limit: a guarded request needs a known `X-API-Key`.
 
@@ -55,12 +60,18 @@ class ApiKeyMiddleware:
 
     __middleware_version__ = 1  # new-style: called as (request, handler)
 
-    def __init__(self, api_keys: Mapping[str, str], failures: TokenBuckets | None = None) -> None:
+    def __init__(
+        self,
+        api_keys: Mapping[str, str],
+        failures: TokenBuckets | None = None,
+        roles: Mapping[str, str] | None = None,
+    ) -> None:
         if not all(api_keys.values()):
             # An empty key would let in every request that sends an empty header.
             raise ValueError("LPS_API_KEYS: every name needs a non-empty key (name=key,name=key)")
         self._digests = [(name, _digest(key)) for name, key in api_keys.items()]
         self._failures = failures
+        self._roles = roles or {}
 
     def identify(self, presented: str) -> str | None:
         """The name of the configured key equal to `presented`, or None; takes the same time whichever matched."""
@@ -86,6 +97,10 @@ class ApiKeyMiddleware:
             log.info("unknown API key for %s %s from %s", request.method, request.path, request.remote)
             raise ApiError(ErrorType.HTTP_INVALID_CLIENT_ACCESS, "unknown API key")
         request[CLIENT_NAME] = name
+        request[CLIENT_ROLE] = self._roles.get(name, "admin")
+        if request[CLIENT_ROLE] == "read" and request.method not in READ_METHODS:
+            # Decided here for every /v1/lps operation that changes something (search, retry, watches).
+            raise ApiError(ErrorType.HTTP_INVALID_CLIENT_ACCESS, "this API key may only read")
         log.debug("%s %s by client %s", request.method, request.path, name)
         return await handler(request)
 
@@ -191,7 +206,7 @@ def client_middlewares(settings: Settings) -> list[Middleware]:
         failures = None
         if settings.auth_failure_rate_per_second > 0:
             failures = TokenBuckets(settings.auth_failure_rate_per_second, settings.auth_failure_burst)
-        middlewares.append(ApiKeyMiddleware(settings.api_keys, failures))
+        middlewares.append(ApiKeyMiddleware(settings.api_keys, failures, settings.api_key_roles))
     if settings.rate_limit_per_second > 0:
         buckets = TokenBuckets(settings.rate_limit_per_second, settings.rate_limit_burst)
         middlewares.append(RateLimitMiddleware(buckets))

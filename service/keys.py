@@ -25,3 +25,5 @@ STATS = web.AppKey("stats", SharedResult)
 WATCHES = web.AppKey("watches", WatchRepository)
 #: Runs a new watch's first search at once (the reconciler process's scheduler runs the rest).
 SCHEDULER = web.AppKey("scheduler", WatchScheduler)
+#: The role of the API key a request came with (`admin` or `read`, see LPS_API_KEYS); unset without keys.
+CLIENT_ROLE = web.RequestKey("client_role", str)

@@ -12,6 +12,7 @@ from typing import Any
 from aiohttp import web
 from aiohttp_apigami import docs, match_info_schema, querystring_schema, request_schema
 from marshmallow import Schema, ValidationError, fields
+from multidict import MultiMapping
 from pymongo.errors import PyMongoError
 
 from infra.broker import AMQP_ERRORS
@@ -45,7 +46,7 @@ from schemas.examples import (
     error,
 )
 from service.errors import ApiError, envelope_response
-from service.keys import DATABASE, ENQUEUER, JOB_COUNTS, JOBS, PUBLISHER, RECONCILER_LOG, SETTINGS, STATS
+from service.keys import CLIENT_ROLE, DATABASE, ENQUEUER, JOB_COUNTS, JOBS, PUBLISHER, RECONCILER_LOG, SETTINGS, STATS
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +85,10 @@ _ERROR_DESCRIPTIONS: dict[int, dict[str, Any]] = {
             "Retry-After": {"description": "seconds until a request is taken again", "schema": {"type": "integer"}}
         },
     },
-    433: {"description": "HTTP_INVALID_CLIENT_ACCESS (433): X-API-Key missing or unknown (when LPS_API_KEYS is set)"},
+    433: {
+        "description": "HTTP_INVALID_CLIENT_ACCESS (433): X-API-Key missing or unknown (when LPS_API_KEYS is set), "
+        "or a read-only key (`:read`) on a request that changes something",
+    },
     500: {"description": "INTERNAL_EXCEPTION (102): an unexpected error (logged by the gateway)"},
     503: {
         "description": "DB_RUN_FAILED (10): MongoDB unreachable or past LPS_MONGO_TIMEOUT_MS. For a search: "
@@ -217,12 +221,26 @@ async def post_search(request: web.Request) -> web.Response:
 )
 @querystring_schema(JobListQuerySchema)
 async def list_jobs(request: web.Request) -> web.Response:
+    jobs, next_cursor = await read_job_page(request)
+    return envelope_response(ErrorType.SUCCESS, jobs=jobs, next_cursor=next_cursor)
+
+
+async def read_job_page(
+    request: web.Request, parameters: MultiMapping[str] | None = None
+) -> tuple[list[dict[str, Any]], str | None]:
+    """One page of jobs (as the API shows them) for `parameters` (the request's query by default), and the next
+    page's cursor.
+
+    The one way jobs are listed: the API and the dashboard both call it. Bad parameters are
+    INVALID_REQUEST_DATA with per-field errors, raised before any query.
+    """
     # A repeated parameter is refused, not silently narrowed to its first value.
-    repeated = {key: ["given more than once"] for key in request.query if len(request.query.getall(key)) > 1}
+    parameters = request.query if parameters is None else parameters
+    repeated = {key: ["given more than once"] for key in parameters if len(parameters.getall(key)) > 1}
     try:
         if repeated:
             raise ValidationError(repeated)
-        query = JobListQuerySchema().load(request.query)
+        query = JobListQuerySchema().load(parameters)
     except ValidationError as error:
         raise ApiError(ErrorType.INVALID_REQUEST_DATA, "invalid query", errors=error.messages) from None
     limit, since, after = query.pop("limit"), query.pop("since", None), query.pop("cursor", None)
@@ -231,7 +249,17 @@ async def list_jobs(request: web.Request) -> web.Response:
         jobs = await request.app[JOBS].newest(query, limit + 1, since=since, after=after)
     last = jobs[limit - 1] if len(jobs) > limit else None
     next_cursor = encode_job_cursor(last["created_at"], last["_id"]) if last else None
-    return envelope_response(ErrorType.SUCCESS, jobs=[job_to_api(job) for job in jobs[:limit]], next_cursor=next_cursor)
+    return [job_to_api(job) for job in jobs[:limit]], next_cursor
+
+
+async def read_job(request: web.Request, raw_job_id: str) -> dict[str, Any]:
+    """One job as the API shows it, or LPS_JOB_NOT_FOUND (a malformed id is not found either)."""
+    job_id = parse_job_id(raw_job_id)
+    with deadline(request.app[SETTINGS]):
+        job = await request.app[JOBS].get(job_id) if job_id else None
+    if job is None:
+        raise ApiError(ErrorType.LPS_JOB_NOT_FOUND, "no such job")
+    return job_to_api(job)
 
 
 @docs(
@@ -242,12 +270,7 @@ async def list_jobs(request: web.Request) -> web.Response:
 )
 @match_info_schema(JobIdPath)
 async def get_job(request: web.Request) -> web.Response:
-    job_id = parse_job_id(request.match_info["job_id"])
-    with deadline(request.app[SETTINGS]):
-        job = await request.app[JOBS].get(job_id) if job_id else None
-    if job is None:
-        raise ApiError(ErrorType.LPS_JOB_NOT_FOUND, "no such job")
-    return envelope_response(ErrorType.SUCCESS, job=job_to_api(job))
+    return envelope_response(ErrorType.SUCCESS, job=await read_job(request, request.match_info["job_id"]))
 
 
 @docs(
@@ -258,7 +281,13 @@ async def get_job(request: web.Request) -> web.Response:
 )
 @match_info_schema(JobIdPath)
 async def retry_job(request: web.Request) -> web.Response:
-    job_id = parse_job_id(request.match_info["job_id"])
+    return envelope_response(ErrorType.SUCCESS, job=await redrive_job(request, request.match_info["job_id"]))
+
+
+async def redrive_job(request: web.Request, raw_job_id: str) -> dict[str, Any]:
+    """Re-drive a DEAD job for an admin key (the API's retry and the dashboard's button): the job as the API shows."""
+    require_admin(request)
+    job_id = parse_job_id(raw_job_id)
     if job_id is None:
         raise ApiError(ErrorType.LPS_JOB_NOT_FOUND, "no such job")
     try:
@@ -274,7 +303,13 @@ async def retry_job(request: web.Request) -> web.Response:
         raise ApiError(
             ErrorType.DB_ALREADY_SAME_KEY, "its product already has an active search job; re-drive refused"
         ) from None
-    return envelope_response(ErrorType.SUCCESS, job=job_to_api(job))
+    return job_to_api(job)
+
+
+def require_admin(request: web.Request) -> None:
+    """A read-only key (`name=key:read` in LPS_API_KEYS) may look but not change: HTTP_INVALID_CLIENT_ACCESS."""
+    if request.get(CLIENT_ROLE) == "read":
+        raise ApiError(ErrorType.HTTP_INVALID_CLIENT_ACCESS, "this API key may only read; re-drive refused")
 
 
 @docs(

@@ -244,3 +244,24 @@ def test_buckets_are_bounded_even_when_every_client_stays_busy():
 def test_a_bucket_needs_a_positive_rate_and_burst(rate: float, burst: int):
     with pytest.raises(ValueError, match="rate limit"):
         TokenBuckets(rate=rate, burst=burst)
+
+
+async def test_a_read_only_key_may_look_but_changes_nothing_anywhere(aiohttp_client, settings: Settings):
+    keyed = Settings.from_strings({"api_keys": "ops=ops-5e6d,viewer=view-c0ffee:read"})
+    client = await aiohttp_client(
+        create_app(settings.with_overrides(api_keys=keyed.api_keys, api_key_roles=keyed.api_key_roles))
+    )
+    viewer = {"X-API-Key": "view-c0ffee"}
+    product = {"product_code": "RO-1", "keyword": "wireless mouse"}
+    for method, path, body in [
+        ("POST", "/v1/lps/search", {"products": [product]}),
+        ("POST", "/v1/lps/watches", {"products": [product], "every": "6h"}),
+        ("DELETE", f"/v1/lps/watches/{'0' * 24}", None),
+    ]:
+        refused = await client.request(method, path, json=body, headers=viewer)
+        assert (refused.status, (await refused.json())["result"]) == (433, 433), path
+    listed = await client.get("/v1/lps/jobs", headers=viewer)
+    assert ((await listed.json())["result"], (await listed.json())["jobs"]) == (0, [])  # nothing was recorded
+    assert (await client.get("/v1/lps/watches", headers=viewer)).status == 200
+    accepted = await client.post("/v1/lps/search", json={"products": [product]}, headers={"X-API-Key": "ops-5e6d"})
+    assert (await accepted.json())["result"] == 0  # a key without a role is admin

@@ -13,6 +13,7 @@ from infra.jobs import new_job
 from infra.mongo import MainDatabase, create_client
 from infra.settings import Settings
 from schemas.codes import JobType
+from service.app import create_app
 from tests.rabbit import drain
 
 
@@ -90,3 +91,22 @@ async def test_redriving_an_unknown_or_malformed_job_is_job_not_found(client: Te
     for job_id in ("6b0c94574ddefc2888135973", "nope"):
         response = await client.post(f"/v1/lps/jobs/{job_id}/retry")
         assert (response.status, (await response.json())["result"]) == (404, 1500)
+
+
+async def test_a_read_only_key_cannot_redrive_but_an_admin_key_can(aiohttp_client, settings: Settings):
+    keyed = Settings.from_strings({"api_keys": "ops=ops-5e6d:admin,viewer=view-c0ffee:read"})
+    client = await aiohttp_client(
+        create_app(settings.with_overrides(api_keys=keyed.api_keys, api_key_roles=keyed.api_key_roles))
+    )
+    dead = await insert_job(settings, **DEAD)
+    path = f"/v1/lps/jobs/{dead['_id']}/retry"
+
+    refused = await client.post(path, headers={"X-API-Key": "view-c0ffee"})
+    body = await refused.json()
+    assert (refused.status, body["result"]) == (433, 433)
+    seen = await client.get(f"/v1/lps/jobs/{dead['_id']}", headers={"X-API-Key": "view-c0ffee"})
+    assert (await seen.json())["job"]["status"] == "DEAD"  # it may read, and nothing changed
+
+    redriven = await client.post(path, headers={"X-API-Key": "ops-5e6d"})
+    assert (redriven.status, (await redriven.json())["job"]["status"]) == (200, "PENDING")
+    await asyncio.to_thread(drain, settings.amqp_url, settings.job(JobType.SEARCH).queue)

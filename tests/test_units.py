@@ -37,6 +37,19 @@ def test_envelope_drops_none_at_any_depth_but_keeps_falsy_values():
     assert drop_none([None, {"x": None}]) == [None, {}]
 
 
+def test_api_keys_carry_a_role_and_keys_without_one_are_admin():
+    settings = Settings.from_env({"LPS_API_KEYS": "ops=k1:admin, viewer=k2:read, old=k3, colon=a:b"})
+    assert settings.api_keys == {"ops": "k1", "viewer": "k2", "old": "k3", "colon": "a:b"}
+    assert [settings.key_role(name) for name in ("ops", "viewer", "old", "colon")] == [
+        "admin",
+        "read",
+        "admin",
+        "admin",
+    ]
+    assert Settings.from_env(settings.to_env()) == settings  # a child process gets the same keys and roles
+    assert Settings(api_keys={"direct": "k"}).key_role("direct") == "admin"
+
+
 def test_settings_read_every_lps_variable_with_types():
     settings = Settings.from_env(
         {

@@ -432,7 +432,10 @@ class DevStack:
             self.say(f"source {line}")
         if said := await management:
             self.say(said)
-        self.say(f"gateway on http://{settings.http_host}:{settings.http_port} (docs: /api/docs), Ctrl-C stops all")
+        self.say(
+            f"gateway on http://{settings.http_host}:{settings.http_port} "
+            "(dashboard: /ui, docs: /api/docs), Ctrl-C stops all"
+        )
         return settings
 
     async def _run_demo(self, settings: Settings) -> int:

@@ -1,0 +1,170 @@
+"""The dashboard at /ui: the overview over the same stats the API serves, and its key login with a CSRF token."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+from aiohttp.test_utils import TestClient
+
+from infra.settings import Settings
+from schemas.codes import JobType
+from service.app import create_app
+from service.ui import KEY_COOKIE
+from tests.rabbit import drain
+from tests.test_redrive import DEAD, insert_job
+
+KEYS = {"ops": "ops-5e6d-admin"}
+
+
+def csrf_of(html: str) -> str:
+    match = re.search(r'name="csrf" value="([^"]+)"', html)
+    assert match, "the form carries no CSRF token"
+    return match.group(1)
+
+
+async def test_the_overview_shows_counts_per_type_and_status_and_the_queues(client: TestClient):
+    response = await client.get("/ui")
+    html = await response.text()
+
+    assert response.status == 200
+    assert response.content_type == "text/html"
+    for word in ("SEARCH", "OUTBOX", "PENDING", "RUNNING", "DONE", "DEAD", "Consumers", "Reconciler repairs"):
+        assert word in html
+    stats = await (await client.get("/v1/lps/queue/stats")).json()
+    for queue in stats["queues"]:
+        assert f"<td>{queue}</td>" in html
+    css = await client.get("/ui/static/dashboard.css")
+    assert (css.status, css.content_type) == (200, "text/css")
+
+
+async def test_with_keys_the_dashboard_redirects_to_the_login_form_until_a_known_key_is_given(
+    aiohttp_client, settings: Settings
+):
+    client = await aiohttp_client(create_app(settings.with_overrides(api_keys=KEYS)))
+    redirected = await client.get("/ui", allow_redirects=False)
+    assert (redirected.status, redirected.headers["Location"]) == (303, "/ui/login")
+
+    form = await client.get("/ui/login")
+    token = csrf_of(await form.text())
+    assert "HttpOnly" in form.headers["Set-Cookie"]
+    assert "SameSite=Strict" in form.headers["Set-Cookie"]
+
+    wrong = await client.post("/ui/login", data={"csrf": token, "key": "guess"}, allow_redirects=False)
+    assert wrong.status == 403
+    assert (await client.get("/ui", allow_redirects=False)).status == 303
+
+    signed_in = await client.post("/ui/login", data={"csrf": token, "key": KEYS["ops"]}, allow_redirects=False)
+    assert (signed_in.status, signed_in.headers["Location"]) == (303, "/ui")
+    cookie = signed_in.cookies[KEY_COOKIE]
+    assert cookie["httponly"]
+    assert cookie["samesite"] == "Strict"
+    assert (await client.get("/ui", allow_redirects=False)).status == 200
+
+
+async def test_a_login_post_without_the_session_token_is_refused(aiohttp_client, settings: Settings):
+    client = await aiohttp_client(create_app(settings.with_overrides(api_keys=KEYS)))
+    await client.get("/ui/login")  # the session has a token; this post does not carry it
+    forged = await client.post("/ui/login", data={"csrf": "forged", "key": KEYS["ops"]}, allow_redirects=False)
+    assert forged.status == 403
+    assert KEY_COOKIE not in forged.cookies
+    client.session.cookie_jar.clear()
+    bare = await client.post("/ui/login", data={"key": KEYS["ops"]}, allow_redirects=False)
+    assert bare.status == 403
+
+
+async def test_the_job_list_filters_and_links_to_a_job_with_its_attempts(client: TestClient, settings: Settings):
+    dead = await insert_job(settings, product_code="DASH-DEAD", **DEAD)
+    await insert_job(settings, product_code="DASH-PENDING")
+
+    listed = await (await client.get("/ui/jobs?job_type=SEARCH&status=&product_code=")).text()
+    assert "DASH-DEAD" in listed
+    assert "DASH-PENDING" in listed
+    dead_only = await (await client.get("/ui/jobs?status=DEAD")).text()
+    assert "DASH-DEAD" in dead_only
+    assert "DASH-PENDING" not in dead_only
+
+    detail = await client.get(f"/ui/jobs/{dead['_id']}")
+    html = await detail.text()
+    assert detail.status == 200
+    assert "ERROR: boom" in html
+    assert html.count('<tr><td class="num">') == len(DEAD["history"])
+
+
+@pytest.mark.parametrize(
+    "query", ["status=%24ne", "product_code[%24ne]=x", "since=yesterday", "status=DEAD&status=DONE", "cursor=zz"]
+)
+async def test_bad_filters_are_refused_with_result_101(client: TestClient, query: str):
+    response = await client.get(f"/ui/jobs?{query}")
+    assert response.status == 400
+    assert "Result 101" in await response.text()
+
+
+@pytest.mark.parametrize("job_id", ["0123456789abcdef01234567", "not-an-id", "<script>"])
+async def test_an_unknown_job_is_a_clear_not_found_page(client: TestClient, job_id: str):
+    response = await client.get(f"/ui/jobs/{job_id}")
+    html = await response.text()
+    assert response.status == 404
+    assert "No such job" in html
+    assert "<script>" not in html.split("<main>")[1]
+
+
+async def test_html_in_a_product_keyword_is_escaped(client: TestClient, settings: Settings):
+    job = await insert_job(settings, product_code="DASH-XSS", product={"keyword": "<script>alert(1)</script>"})
+    for path in (f"/ui/jobs/{job['_id']}",):
+        html = await (await client.get(path)).text()
+        assert "<script>alert(1)</script>" not in html
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+ROLE_KEYS = Settings.from_strings({"api_keys": "ops=ops-5e6d-admin:admin,viewer=view-c0ffee:read"})
+
+
+async def signed_in(aiohttp_client, settings: Settings, key: str) -> TestClient:
+    keyed = settings.with_overrides(api_keys=ROLE_KEYS.api_keys, api_key_roles=ROLE_KEYS.api_key_roles)
+    client = await aiohttp_client(create_app(keyed))
+    token = csrf_of(await (await client.get("/ui/login")).text())
+    answer = await client.post("/ui/login", data={"csrf": token, "key": key}, allow_redirects=False)
+    assert answer.status == 303
+    return client
+
+
+async def test_an_admin_redrives_a_dead_job_from_its_page(aiohttp_client, settings: Settings):
+    client = await signed_in(aiohttp_client, settings, "ops-5e6d-admin")
+    dead = await insert_job(settings, product_code="DASH-REDRIVE", **DEAD)
+    dead_page = await (await client.get("/ui/dead")).text()
+    assert "DASH-REDRIVE" in dead_page
+    assert dead_page.count('class="redrive"') == 1
+
+    token = csrf_of(dead_page)
+    redriven = await client.post(f"/ui/jobs/{dead['_id']}/redrive", data={"csrf": token}, allow_redirects=False)
+    assert (redriven.status, redriven.headers["Location"]) == (303, f"/ui/jobs/{dead['_id']}")
+    shown = await (await client.get(redriven.headers["Location"])).text()
+    assert '<span class="badge pending">PENDING</span>' in shown
+    await asyncio.to_thread(drain, settings.amqp_url, settings.job(JobType.SEARCH).queue)
+
+
+async def test_a_read_only_key_sees_no_redrive_button_and_its_post_is_refused_with_433(
+    aiohttp_client, settings: Settings
+):
+    client = await signed_in(aiohttp_client, settings, "view-c0ffee")
+    dead = await insert_job(settings, product_code="DASH-READ", **DEAD)
+    for path in ("/ui/dead", f"/ui/jobs/{dead['_id']}"):
+        html = await (await client.get(path)).text()
+        assert "DASH-READ" in html
+        assert 'class="redrive"' not in html
+
+    token = csrf_of(await (await client.get("/ui/login")).text())
+    refused = await client.post(f"/ui/jobs/{dead['_id']}/redrive", data={"csrf": token}, allow_redirects=False)
+    assert refused.status == 433
+    assert "Result 433" in await refused.text()
+    assert '<span class="badge dead">DEAD</span>' in await (await client.get(f"/ui/jobs/{dead['_id']}")).text()
+
+
+async def test_a_redrive_post_without_the_session_token_changes_nothing(aiohttp_client, settings: Settings):
+    client = await signed_in(aiohttp_client, settings, "ops-5e6d-admin")
+    dead = await insert_job(settings, product_code="DASH-CSRF", **DEAD)
+    forged = await client.post(f"/ui/jobs/{dead['_id']}/redrive", data={"csrf": "forged"}, allow_redirects=False)
+    assert forged.status == 403
+    assert '<span class="badge dead">DEAD</span>' in await (await client.get(f"/ui/jobs/{dead['_id']}")).text()
