@@ -496,9 +496,9 @@ class JobRepository:
 
         Read minute by minute through `finished_minute`, one equality lookup per minute, so a step costs what it
         returns plus the minutes it crosses (at most `WALK_MAX_MINUTES`), whatever the history. The returned cursor
-        moves past quiet minutes too, so a quiet day is crossed once; the minute of `until` is read again next
-        time. `match` narrows the jobs (e.g. DONE searches). Reads the primary: a secondary's lag would let the
-        cursor pass jobs it has not seen yet.
+        moves past quiet minutes too, so a quiet day is crossed once (past a whole step of them, by one jump to the
+        next minute with a job); the minute of `until` is read again next time. `match` narrows the jobs (e.g.
+        DONE searches). Reads the primary: a secondary's lag would let the cursor pass jobs it has not seen yet.
         """
         after = cursor
         minute, last_minute = finished_minute(cursor[0]), finished_minute(until)
@@ -515,11 +515,23 @@ class JobRepository:
                 jobs = jobs[:limit]
                 return EndedPage(jobs, (jobs[-1]["finished_at"], jobs[-1]["_id"]), more=True)
             minute += 1
+        if not jobs and stop < last_minute:
+            # A whole step of quiet minutes: jump to the next minute in which a job ended instead of crossing the
+            # rest one lookup at a time (a store that was idle for days, or a first walk over a long history).
+            minute = await self._next_ended_minute(minute, last_minute, match) or last_minute
+            stop = last_minute if minute == last_minute else minute - 1
         # Past the quiet minutes, but not into `until`'s own: a job of that minute whose update lands late (a
         # settle of 0 in tests) is still found, unless a later one of it was already walked past.
         walked_to = datetime.fromtimestamp(min(minute, last_minute) * 60, UTC)
         last = (jobs[-1]["finished_at"], jobs[-1]["_id"]) if jobs else after
         return EndedPage(jobs, max(last, (walked_to, _FIRST_ID)), more=stop < last_minute)
+
+    async def _next_ended_minute(self, first: int, last: int, match: dict[str, Any] | None) -> int | None:
+        """The first minute in [first, last] in which a job ended. A range: the embedded store scans for it, so it
+        is only asked after a step found `WALK_MAX_MINUTES` quiet minutes, never on a walk that keeps up."""
+        query = {"finished_minute": {"$gte": first, "$lte": last}, **(match or {})}
+        found = await self._jobs.find(query, {"finished_minute": 1}).sort("finished_minute", 1).limit(1).to_list()
+        return found[0]["finished_minute"] if found else None
 
     async def searches_with_outbox(self, search_ids: Sequence[ObjectId]) -> set[ObjectId]:
         """Which of these searches have their OUTBOX job: one point lookup each on `one_outbox_per_search`.

@@ -159,20 +159,27 @@ async def test_a_walk_over_ended_jobs_reads_one_minute_at_a_time_by_equality(dat
     assert not page.more
 
 
-async def test_a_quiet_stretch_is_crossed_once_and_a_long_one_in_bounded_steps(database: MainDatabase, watched):
+async def test_a_quiet_stretch_is_crossed_once_and_a_long_one_by_a_jump_to_the_next_job(
+    database: MainDatabase, watched
+):
     jobs, listener = watched
     now = utcnow()
-    start = (now - timedelta(minutes=WALK_MAX_MINUTES + 30), ObjectId("0" * 24))
+    start = (now - timedelta(days=3), ObjectId("0" * 24))
+    (later,) = await store_ended(database, now - timedelta(days=1))
 
     first = await jobs.ended_after(start, until=now, limit=10)
     second = await jobs.ended_after(first.cursor, until=now, limit=10)
-    lookups_before_third = len(listener.filters)
     third = await jobs.ended_after(second.cursor, until=now, limit=10)
+    lookups_before_fourth = len(listener.filters)
+    fourth = await jobs.ended_after(third.cursor, until=now, limit=10)
 
-    assert (first.jobs, first.more, second.jobs, second.more) == ([], True, [], False)
-    assert len(listener.filters) - lookups_before_third == 1  # only the minute of `until` is read again
-    assert third.cursor == second.cursor
-    assert second.cursor[0] == now.replace(second=0, microsecond=0)
+    # One step of quiet minutes, then a jump to the minute of the next job, not two days of lookups.
+    assert (first.jobs, first.more) == ([], True)
+    assert first.cursor[0] == later["finished_at"].replace(second=0, microsecond=0)
+    assert ([job["_id"] for job in second.jobs], third.jobs, third.more) == ([later["_id"]], [], False)
+    assert len(listener.filters) <= 3 * (WALK_MAX_MINUTES + 1) + 1  # three steps, not 4,320 minutes
+    assert len(listener.filters) - lookups_before_fourth == 1  # then only the minute of `until` is read again
+    assert fourth.cursor == third.cursor == (now.replace(second=0, microsecond=0), ObjectId("0" * 24))
 
 
 async def test_a_walk_stops_at_its_limit_and_goes_on_from_the_last_job(database: MainDatabase, watched):
