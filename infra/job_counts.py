@@ -1,8 +1,9 @@
 """Job counts per type and status whose cost does not grow with history.
 
-- PENDING and RUNNING are counted live from the active set (`JobRepository.active`, through the `active_jobs`
-  index), bounded by the work in hand, not by how many jobs were ever stored. So are the delayed ones (PENDING
-  with `run_after` ahead: retries waiting out their backoff).
+- PENDING and RUNNING are counted live in the active set (`JobRepository.count_active`, through the
+  `active_jobs` index; counted by the store, nothing decoded here), bounded by the work in hand, not by how many
+  jobs were ever stored. So are the delayed ones (PENDING with `run_after` ahead: retries waiting out their
+  backoff).
 - DONE and DEAD are running totals of jobs that *ended* so, kept in the `job_counts` collection. Whoever asks
   for the counts (the gateway's stats and /metrics) first brings them up to date: a walk over the jobs that
   ended since the last one (`JobRepository.ended_after`), at most `catch_up_limit` of them per call, adds them
@@ -30,6 +31,7 @@ from schemas.codes import JobStatus, JobType
 JOB_COUNTS = "job_counts"
 _ENDED_ID = "ended"
 _QUIET_STEP = timedelta(minutes=1)
+ACTIVE = (JobStatus.PENDING, JobStatus.RUNNING)
 ENDED = (JobStatus.DONE, JobStatus.DEAD)
 
 
@@ -62,12 +64,10 @@ class JobCounts:
         by_type = {job_type.name: {status.name: 0 for status in JobStatus} for job_type in JobType}
         delayed = {job_type.name: 0 for job_type in JobType}
         now = utcnow()
-        for job in await self._jobs.active({"_id": 0, "job_type": 1, "status": 1, "run_after": 1}):
-            job_type, status = job.get("job_type"), job.get("status")
-            if job_type in by_type and status in by_type[job_type]:
-                by_type[job_type][status] += 1
-                if status == JobStatus.PENDING.name and job.get("run_after", now) > now:
-                    delayed[job_type] += 1
+        for job_type in JobType:
+            for status in ACTIVE:
+                by_type[job_type.name][status.name] = await self._jobs.count_active(job_type, status)
+            delayed[job_type.name] = await self._jobs.count_active(job_type, JobStatus.PENDING, run_after_past=now)
         totals, catching_up = await self._catch_up()
         for job_type in JobType:
             for status in ENDED:

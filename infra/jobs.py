@@ -473,9 +473,15 @@ class JobRepository:
         )
         return result.modified_count == 1
 
-    async def active(self, projection: dict[str, int]) -> list[dict[str, Any]]:
-        """Every active job (PENDING or RUNNING, any type), read through `active_jobs`: the work in hand."""
-        return await self._jobs_stale_ok.find({"active": True}, projection).to_list()
+    async def count_active(
+        self, job_type: JobType, status: JobStatus, *, run_after_past: datetime | None = None
+    ) -> int:
+        """Active jobs of a type in a status (PENDING or RUNNING), through `active_jobs`: the work in hand.
+        `run_after_past`: only those whose run_after is still ahead of it (retries waiting out their backoff)."""
+        query: dict[str, Any] = {"active": True, "job_type": job_type.name, "status": status.name}
+        if run_after_past is not None:
+            query["run_after"] = {"$gt": run_after_past}
+        return await self._jobs_stale_ok.count_documents(query)
 
     async def first_ended(self) -> dict[str, Any] | None:
         """The job that ended first, of those stored: where a new walk starts (once per store, not per call)."""

@@ -446,7 +446,7 @@ _PARSERS: dict[str, Any] = {
     "coupang_proxies": parse_proxies,
 }
 #: Settings whose values may hold credentials: an error names the bad part, never echoes the value.
-_SECRET_VALUES = frozenset({"coupang_proxies"})
+_SECRET_VALUES = frozenset({"coupang_proxies", "api_keys"})
 #: Inclusive bounds of numeric settings that have them.
 _BOUNDS: dict[str, tuple[float, float]] = {
     "breaker_threshold": (0.0, 1.0),

@@ -36,10 +36,6 @@ def next_run(watch: dict[str, Any], now: datetime, *, timezone: str, max_jitter:
     return schedule_of(watch, timezone).next_run(now, fraction=jitter_fraction(watch["_id"]), max_jitter=max_jitter)
 
 
-class WatchExists(Exception):
-    """Another watch holds this product_code."""
-
-
 class WatchRepository:
     def __init__(self, db: AsyncDatabase) -> None:
         self._watches = db[WATCHES]
@@ -85,8 +81,8 @@ class WatchRepository:
             return_document=ReturnDocument.AFTER,
         )
 
-    async def set_paused(self, watch_id: ObjectId, paused: bool, now: datetime, **extra: Any) -> dict[str, Any] | None:
-        return await self.change(watch_id, {"paused": paused, **extra}, now)
+    async def set_paused(self, watch_id: ObjectId, paused: bool, now: datetime) -> dict[str, Any] | None:
+        return await self.change(watch_id, {"paused": paused}, now)
 
     async def delete(self, watch_id: ObjectId) -> bool:
         return (await self._watches.delete_one({"_id": watch_id})).deleted_count == 1

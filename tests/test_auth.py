@@ -265,3 +265,12 @@ async def test_a_read_only_key_may_look_but_changes_nothing_anywhere(aiohttp_cli
     assert (await client.get("/v1/lps/watches", headers=viewer)).status == 200
     accepted = await client.post("/v1/lps/search", json={"products": [product]}, headers={"X-API-Key": "ops-5e6d"})
     assert (await accepted.json())["result"] == 0  # a key without a role is admin
+
+
+def test_a_malformed_api_keys_setting_is_refused_without_showing_the_keys():
+    from infra.settings import SettingsError
+
+    with pytest.raises(SettingsError) as refused:
+        Settings.from_env({"LPS_API_KEYS": "ops=s3cretKEY,viewer"})
+    assert "LPS_API_KEYS" in str(refused.value)
+    assert "s3cretKEY" not in str(refused.value)
