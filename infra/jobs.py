@@ -507,18 +507,20 @@ class JobRepository:
         DONE searches). Reads the primary: a secondary's lag would let the cursor pass jobs it has not seen yet.
         """
         after = cursor
-        minute, last_minute = finished_minute(cursor[0]), finished_minute(until)
+        first_minute = minute = finished_minute(cursor[0])
+        last_minute = finished_minute(until)
         stop = min(last_minute, minute + WALK_MAX_MINUTES - 1)
         fields = None if projection is None else projection | {"finished_at": 1}
         jobs: list[dict[str, Any]] = []
+        # In the cursor's minute, only what lies after it: a busy minute is not read again from its start.
+        past_cursor = {"$or": [{"finished_at": {"$gt": after[0]}}, {"finished_at": after[0], "_id": {"$gt": after[1]}}]}
+        order = [("finished_at", 1), ("_id", 1)]
         while minute <= stop:
-            found = await self._jobs.find({"finished_minute": minute, **(match or {})}, fields).to_list()
-            jobs += sorted(
-                (job for job in found if after < (job["finished_at"], job["_id"]) and job["finished_at"] < until),
-                key=lambda job: (job["finished_at"], job["_id"]),
-            )
+            query = {"finished_minute": minute, "finished_at": {"$lt": until}, **(match or {})}
+            if minute == first_minute:
+                query |= past_cursor
+            jobs += await self._jobs.find(query, fields).sort(order).limit(limit - len(jobs)).to_list()
             if len(jobs) >= limit:
-                jobs = jobs[:limit]
                 return EndedPage(jobs, (jobs[-1]["finished_at"], jobs[-1]["_id"]), more=True)
             minute += 1
         if not jobs and stop < last_minute:

@@ -155,7 +155,7 @@ async def test_a_walk_over_ended_jobs_reads_one_minute_at_a_time_by_equality(dat
 
     assert [job["_id"] for job in page.jobs] == [stored[1]["_id"], stored[0]["_id"], stored[2]["_id"]]
     # Each lookup an equality on the minute (what the embedded store serves from an index): minutes 0, 1, 2, 3.
-    assert listener.filters == [{"finished_minute": finished_minute(base) + minute} for minute in range(4)]
+    assert [query["finished_minute"] for query in listener.filters] == [finished_minute(base) + m for m in range(4)]
     assert not page.more
 
 
