@@ -44,19 +44,27 @@ class WatchScheduler:
     async def run(self, watches: Sequence[dict[str, Any]], now: datetime) -> Counter[str]:
         """Take each watch's run (one conditional update each) and submit the ones taken, by priority."""
         settings = self._settings
-        taken = []
+        taken: dict[ObjectId, datetime] = {}  # watch -> the next_run_at its take set
+        by_priority: dict[str | None, list[dict[str, Any]]] = defaultdict(list)
         for watch in watches:
             following = next_run(watch, now, timezone=settings.timezone, max_jitter=settings.watch_max_jitter)
             if await self._watches.take_run(watch, next_run_at=following, now=now):
-                taken.append(watch)
+                taken[watch["_id"]] = following
+                by_priority[watch.get("priority")].append(watch)
         counts: Counter[str] = Counter()
-        by_priority: dict[str | None, list[dict[str, Any]]] = defaultdict(list)
-        for watch in taken:
-            by_priority[watch.get("priority")].append(watch)
         for priority, group in by_priority.items():
             products = [{"product_code": watch["product_code"], **watch["product"]} for watch in group]
             watch_ids = {watch["product_code"]: watch["_id"] for watch in group}
-            submissions = await self._enqueuer.submit_search(products, priority, watch_ids=watch_ids)
+            try:
+                submissions = await self._enqueuer.submit_search(products, priority, watch_ids=watch_ids)
+            except BaseException:
+                # Not submitted (the store or the broker failed, or the caller gave up): the runs go back, so the
+                # next pass takes them instead of waiting a whole period. A search that did land is answered as
+                # the product's active job then, not doubled.
+                await asyncio.shield(self._give_back([w for g in by_priority.values() for w in g], taken))
+                raise
+            for watch in group:
+                taken.pop(watch["_id"])
             started: dict[ObjectId, ObjectId] = {}
             skipped: dict[ObjectId, ObjectId] = {}
             for submission in submissions:
@@ -66,6 +74,12 @@ class WatchScheduler:
             counts["watch_searches"] += len(started)
             counts["watch_skipped_active"] += len(skipped)
         return +counts
+
+    async def _give_back(self, watches: Sequence[dict[str, Any]], taken: dict[ObjectId, datetime]) -> None:
+        for watch in watches:
+            if watch["_id"] in taken:
+                with contextlib.suppress(*MONGO_UNAVAILABLE):  # then the run waits for its next tick, as before
+                    await self._watches.give_back_run(watch, taken_with=taken[watch["_id"]])
 
     async def run_forever(
         self, stop: asyncio.Event, on_pass: Callable[[Counter[str]], Awaitable[None]] | None = None

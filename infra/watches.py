@@ -113,6 +113,13 @@ class WatchRepository:
         )
         return result.modified_count == 1
 
+    async def give_back_run(self, watch: dict[str, Any], *, taken_with: datetime) -> None:
+        """Undo `take_run` for a run that was not submitted: due again, unless the watch changed meanwhile."""
+        stored = taken_with.replace(microsecond=taken_with.microsecond // 1000 * 1000)  # BSON keeps milliseconds
+        await self._watches.update_one(
+            {"_id": watch["_id"], "next_run_at": stored}, {"$set": {"next_run_at": watch["next_run_at"]}}
+        )
+
     async def note_runs(self, started: dict[ObjectId, ObjectId], skipped: dict[ObjectId, ObjectId]) -> None:
         """Record each run's search (`runs`), or that the product's previous search was still active
         (`skipped_active`). One round trip of updates by _id."""

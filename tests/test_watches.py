@@ -24,7 +24,7 @@ from infra.broker import Publisher, create_broker
 from infra.clock import utcnow
 from infra.enqueue import JobEnqueuer
 from infra.jobs import JobRepository
-from infra.mongo import MainDatabase, create_client, ensure_indexes
+from infra.mongo import MONGO_UNAVAILABLE, MainDatabase, create_client, ensure_indexes
 from infra.scheduler import WatchScheduler
 from infra.settings import Settings
 from infra.watches import WatchRepository
@@ -51,6 +51,7 @@ class Schedulers:
     schedulers: list[WatchScheduler]
     enqueuers: list[JobEnqueuer]
     watches: WatchRepository
+    publishers: list[Publisher]
 
 
 @pytest.fixture
@@ -69,7 +70,7 @@ async def schedulers(settings: Settings) -> AsyncIterator[Schedulers]:
         made.append(WatchScheduler(settings, WatchRepository(database.write), enqueuer))
     database = MainDatabase.open(clients[0], settings.mongo_db)
     await ensure_indexes(database, settings)
-    yield Schedulers(database, made, enqueuers, WatchRepository(database.write))
+    yield Schedulers(database, made, enqueuers, WatchRepository(database.write), publishers)
     for publisher in publishers:
         await publisher.close()
     for client in clients:
@@ -360,3 +361,23 @@ async def test_a_retried_delivery_keeps_its_verdict_and_a_removed_watchs_result_
 
     assert await schedulers.watches.delete(watch_id)
     assert (await judge_watch_result(search(2), runtime))["reason"] == "watch_removed"
+
+
+async def test_a_run_whose_search_was_not_submitted_is_given_back_and_taken_by_the_next_pass(
+    schedulers: Schedulers, settings: Settings
+):
+    [watch_id] = await insert_watches(schedulers.watches, 1, due_ago=timedelta(seconds=1))
+    # The scheduler's store is there, its enqueuer's is not (a real unreachable server, a short timeout).
+    gone = settings.with_overrides(mongo_url="mongodb://127.0.0.1:9/?directConnection=true", mongo_timeout_ms=300)
+    client = create_client(gone)
+    try:
+        repository = JobRepository(MainDatabase.open(client, gone.mongo_db))
+        failing = WatchScheduler(settings, schedulers.watches, JobEnqueuer(gone, repository, schedulers.publishers[0]))
+        with pytest.raises(MONGO_UNAVAILABLE):
+            await failing.run_once()
+    finally:
+        await client.close()
+
+    assert (await schedulers.watches.get(watch_id))["next_run_at"] <= utcnow()  # due again
+    assert (await schedulers.schedulers[0].run_once())["watch_searches"] == 1
+    assert len(await watch_searches(schedulers.database, watch_id)) == 1
