@@ -108,10 +108,8 @@ class JobCounts:
         return totals | moved, page.more
 
     async def _start(self) -> tuple[datetime, ObjectId]:
-        """Where the first walk on a store starts: just before the first job that ended (or now, if none has)."""
-        first = await self._jobs.first_ended()
-        at = first["finished_at"] if first else utcnow() - self._settle
-        return at - timedelta(milliseconds=1), ObjectId("0" * 24)
+        """Where the first walk on a store starts: the minute of the first job that ended (now, if none has)."""
+        return await self._jobs.first_ended_minute() or utcnow() - self._settle, ObjectId("0" * 24)
 
     async def _start_totals(self, document: dict[str, Any]) -> bool:
         result = await self._totals.update_one({"_id": _ENDED_ID}, {"$setOnInsert": document}, upsert=True)

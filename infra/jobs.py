@@ -483,11 +483,11 @@ class JobRepository:
             query["run_after"] = {"$gt": run_after_past}
         return await self._jobs_stale_ok.count_documents(query)
 
-    async def first_ended(self) -> dict[str, Any] | None:
-        """The job that ended first, of those stored: where a new walk starts (once per store, not per call)."""
-        found = self._jobs.find({"finished_minute": {"$exists": True}}, {"finished_at": 1})
+    async def first_ended_minute(self) -> datetime | None:
+        """The start of the first minute in which a stored job ended: where a new walk starts (once per store)."""
+        found = self._jobs.find({"finished_minute": {"$exists": True}}, {"finished_minute": 1})
         first = await found.sort("finished_minute", 1).limit(1).to_list()
-        return first[0] if first else None
+        return datetime.fromtimestamp(first[0]["finished_minute"] * 60, UTC) if first else None
 
     async def ended_after(
         self,

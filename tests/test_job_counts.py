@@ -192,3 +192,13 @@ async def test_a_walk_stops_at_its_limit_and_goes_on_from_the_last_job(database:
 
     assert [job["_id"] for job in first.jobs + rest.jobs] == [job["_id"] for job in stored]
     assert (first.more, rest.more) == (True, False)
+
+
+async def test_the_first_count_on_a_store_starts_before_every_job_of_the_first_minute(database: MainDatabase):
+    base = utcnow().replace(second=0, microsecond=0) - timedelta(minutes=3)
+    # Stored out of order: the later one first, as concurrent workers may write them.
+    await store_ended(database, base + timedelta(seconds=50), base + timedelta(seconds=10))
+
+    counts = await counts_of(database).current()
+
+    assert counts.by_type["SEARCH"]["DONE"] == 2
