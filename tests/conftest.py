@@ -14,8 +14,10 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 from aiohttp.test_utils import TestClient
+from playwright.async_api import Browser, async_playwright
 from pymongo import MongoClient
 
+from actors.browser import LAUNCH_FLAGS, resolve_executable
 from infra.settings import Settings
 from service.app import create_app
 from tools.embedded_mongo import embedded_mongo
@@ -76,3 +78,16 @@ async def receiver(aiohttp_server) -> Receiver:
 @pytest.fixture
 async def client(aiohttp_client, settings: Settings) -> AsyncIterator[TestClient]:
     return await aiohttp_client(create_app(settings))
+
+
+@pytest.fixture
+async def browser(settings: Settings) -> AsyncIterator[Browser]:
+    """The system Chromium with LPS's own launch flags, for tests that look at pages as a person would."""
+    async with async_playwright() as playwright:
+        chromium = await playwright.chromium.launch(
+            executable_path=resolve_executable(settings.browser_path), args=list(LAUNCH_FLAGS)
+        )
+        try:
+            yield chromium
+        finally:
+            await chromium.close()

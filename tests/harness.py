@@ -22,6 +22,11 @@ from schemas.codes import JobType
 from tools.embedded_mongo import wait_for_port
 from tools.testbed import consumer_count, eventually
 
+#: Where browser tests leave what a person should look at (LPS_TEST_ARTIFACTS; .lps/ is ignored by git).
+ARTIFACTS = Path(
+    os.environ.get("LPS_TEST_ARTIFACTS", Path(__file__).resolve().parent.parent / ".lps" / "test-artifacts")
+)
+
 
 @dataclass
 class WorkerPool:

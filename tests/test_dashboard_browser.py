@@ -1,33 +1,21 @@
-"""The dashboard in the system Chromium against a gateway on real loopback HTTP; screenshots in test-artifacts/."""
+"""The dashboard in the system Chromium against a gateway on real loopback HTTP.
+
+Screenshots of each page go to .lps/test-artifacts/dashboard/ (LPS_TEST_ARTIFACTS moves it)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
-import pytest
-from playwright.async_api import Browser, async_playwright
+from playwright.async_api import Browser
 
-from actors.browser import LAUNCH_FLAGS, resolve_executable
 from infra.settings import Settings
 from service.app import create_app
+from tests.harness import ARTIFACTS as TEST_ARTIFACTS
 from tests.harness import JobsView, worker_pool
 from tests.test_redrive import DEAD, insert_job
 
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "dashboard"
+ARTIFACTS = TEST_ARTIFACTS / "dashboard"
 KEYS = {"ops": "ops-5e6d-admin"}
-
-
-@pytest.fixture
-async def browser(settings: Settings) -> AsyncIterator[Browser]:
-    async with async_playwright() as playwright:
-        chromium = await playwright.chromium.launch(
-            executable_path=resolve_executable(settings.browser_path), args=list(LAUNCH_FLAGS)
-        )
-        try:
-            yield chromium
-        finally:
-            await chromium.close()
 
 
 async def test_a_page_without_a_key_goes_to_the_login_form_and_the_key_opens_the_overview(

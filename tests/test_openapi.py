@@ -5,19 +5,18 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 from aiohttp.test_utils import TestClient
-from playwright.async_api import async_playwright
+from playwright.async_api import Browser
 
 from infra.settings import Settings
 from schemas.api import HIDDEN_JOB_FIELDS
 from schemas.codes import HTTP_STATUS, ErrorType
 from service.app import create_app
-from tests.harness import JobsView, worker_pool
+from tests.harness import ARTIFACTS, JobsView, worker_pool
 from tools.testbed import Receiver
 
 #: Readiness answers 503 whichever dependency is down: FAIL (1) when only RabbitMQ is (service/routes.py readyz).
@@ -190,39 +189,20 @@ async def test_every_field_of_real_jobs_is_in_the_job_schema_with_a_type_and_a_d
         assert field in seen, field
 
 
-#: Where browser tests leave what a person should look at (under .lps/, which git ignores).
-ARTIFACTS = Path(os.environ.get("LPS_TEST_ARTIFACTS", Path(__file__).parent.parent / ".lps" / "test-artifacts"))
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-
-async def test_swagger_ui_try_it_out_fills_in_the_search_example(aiohttp_server, settings: Settings):
+async def test_swagger_ui_try_it_out_fills_in_the_search_example(aiohttp_server, settings: Settings, browser: Browser):
     server = await aiohttp_server(create_app(settings))
     await asyncio.to_thread(ARTIFACTS.mkdir, parents=True, exist_ok=True)
-    async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(
-            executable_path=os.environ.get("LPS_BROWSER_PATH", "/usr/bin/chromium"), args=CHROMIUM_ARGS
-        )
-        try:
-            page = await browser.new_page(viewport={"width": 1280, "height": 1400})
-            await page.goto(str(server.make_url("/api/docs")))
-            await page.locator("#operations-search-post_v1_lps_search").click()
-            await page.get_by_role("button", name="Try it out").click()
-            body = page.locator("#operations-search-post_v1_lps_search textarea.body-param__text")
-            await body.wait_for()
-            posted = json.loads(await body.input_value())
-            await page.locator("#operations-search-post_v1_lps_search").screenshot(
-                path=ARTIFACTS / "swagger-try-it-out-search.png"
-            )
-            assert "Authorize" in await page.locator(".auth-wrapper").inner_text()
-        finally:
-            await browser.close()
+    page = await browser.new_page(viewport={"width": 1280, "height": 1400})
+    await page.goto(str(server.make_url("/api/docs")))
+    await page.locator("#operations-search-post_v1_lps_search").click()
+    await page.get_by_role("button", name="Try it out").click()
+    body = page.locator("#operations-search-post_v1_lps_search textarea.body-param__text")
+    await body.wait_for()
+    posted = json.loads(await body.input_value())
+    await page.locator("#operations-search-post_v1_lps_search").screenshot(
+        path=ARTIFACTS / "swagger-try-it-out-search.png"
+    )
+    assert "Authorize" in await page.locator(".auth-wrapper").inner_text()
     assert posted["products"][0] == {
         "product_code": "SKU-1001",
         "keyword": "삼성 갤럭시 버즈3 프로",
