@@ -14,7 +14,7 @@ from actors import metrics
 from actors.errors import DeferredJobError, JobError, PermanentJobError, RetryableJobError
 from actors.matching import match_offers
 from actors.outbox import outbox_job_for
-from actors.proxies import ProxyRotation
+from actors.proxies import ProxiesBenched, ProxyRotation
 from actors.runtime import WorkerRuntime
 from actors.sources import Source, SourceBlocked, SourceDeferred, SourceError
 from actors.sources.coupang import CoupangSource
@@ -130,6 +130,10 @@ async def _in_turn(
         except Exception:
             # Its slot's lease ends on its own; the breaker misses one outcome.
             log.warning("could not hand back %s's turn", name, exc_info=True)
+    if isinstance(outcome, ProxiesBenched):
+        # Nothing was sent (every proxy of this process sits out its cool-down): held back like a refused turn,
+        # so the job is deferred without spending an attempt.
+        return Deferral(name, str(outcome), retry_in=outcome.retry_after or 0.0, waited=turn.waited), 0
     return outcome, ms
 
 

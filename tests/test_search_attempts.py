@@ -9,6 +9,7 @@ import pytest
 
 from actors.errors import JobError, PermanentJobError
 from actors.middleware import failure_of
+from actors.proxies import ProxiesBenched
 from actors.search import KEPT, work_search
 from actors.sources import SourceBlocked
 from infra.lifecycle import RetryPolicy, decide
@@ -221,3 +222,15 @@ async def test_when_attempts_run_out_a_held_back_source_is_named_among_the_faile
         "static": "DEFERRED",
     }
     assert result["sources"]["static"]["outcome"] == "DEFERRED"
+
+
+async def test_a_search_whose_every_proxy_is_benched_is_deferred_without_spending_the_attempt():
+    benched = ProxiesBenched("every Coupang proxy is benched for at least 40 s more", retry_after=40.0)
+    job = search_job(attempts=1, max_attempts=1)
+
+    failure = failure_of(await attempt(job, Runtime(Scripted("coupang", benched))))  # type: ignore[arg-type]
+    decision = decide(job, failure, POLICY, NOW)
+
+    assert decision.outcome is AttemptOutcome.DEFERRED
+    assert decision.run_after is not None
+    assert NOW < decision.run_after <= NOW + timedelta(seconds=40)
