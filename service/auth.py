@@ -88,11 +88,11 @@ class ApiKeyMiddleware:
             return await handler(request)
         presented = request.headers.get(API_KEY_HEADER)
         if not presented:
-            self._refused(request)
+            self.refused(request)
             raise ApiError(ErrorType.HTTP_INVALID_CLIENT_ACCESS, f"missing {API_KEY_HEADER} header")
         name = self.identify(presented)
         if name is None:
-            self._refused(request)
+            self.refused(request)
             # What was presented is never logged: it may be a real key sent to the wrong gateway, or one with a typo.
             log.info("unknown API key for %s %s from %s", request.method, request.path, request.remote)
             raise ApiError(ErrorType.HTTP_INVALID_CLIENT_ACCESS, "unknown API key")
@@ -104,8 +104,9 @@ class ApiKeyMiddleware:
         log.debug("%s %s by client %s", request.method, request.path, name)
         return await handler(request)
 
-    def _refused(self, request: web.Request) -> None:
-        """Count a refusal against the peer address; past its bucket, answer 429 instead of 433."""
+    def refused(self, request: web.Request) -> None:
+        """Count a refusal against the peer address; past its bucket, answer 429 instead of 433 (the API's keys
+        and the dashboard's login form share this)."""
         if self._failures is None:
             return
         address = request.remote or "unknown"
@@ -199,14 +200,19 @@ def too_many_requests(wait: float) -> ApiError:
     )
 
 
+def api_key_check(settings: Settings) -> ApiKeyMiddleware:
+    """The configured keys with their roles, refusals limited per address (LPS_AUTH_FAILURE_RATE_PER_SECOND)."""
+    failures = None
+    if settings.auth_failure_rate_per_second > 0:
+        failures = TokenBuckets(settings.auth_failure_rate_per_second, settings.auth_failure_burst)
+    return ApiKeyMiddleware(settings.api_keys, failures, settings.api_key_roles)
+
+
 def client_middlewares(settings: Settings) -> list[Middleware]:
     """The configured guards, in the order they run after the error middleware: API keys, then the rate limit."""
     middlewares: list[Middleware] = []
     if settings.api_keys:
-        failures = None
-        if settings.auth_failure_rate_per_second > 0:
-            failures = TokenBuckets(settings.auth_failure_rate_per_second, settings.auth_failure_burst)
-        middlewares.append(ApiKeyMiddleware(settings.api_keys, failures, settings.api_key_roles))
+        middlewares.append(api_key_check(settings))
     if settings.rate_limit_per_second > 0:
         buckets = TokenBuckets(settings.rate_limit_per_second, settings.rate_limit_burst)
         middlewares.append(RateLimitMiddleware(buckets))

@@ -168,3 +168,18 @@ async def test_a_redrive_post_without_the_session_token_changes_nothing(aiohttp_
     forged = await client.post(f"/ui/jobs/{dead['_id']}/redrive", data={"csrf": "forged"}, allow_redirects=False)
     assert forged.status == 403
     assert '<span class="badge dead">DEAD</span>' in await (await client.get(f"/ui/jobs/{dead['_id']}")).text()
+
+
+async def test_guessing_keys_at_the_login_form_is_limited_per_address(aiohttp_client, settings: Settings):
+    limited = settings.with_overrides(api_keys=KEYS, auth_failure_rate_per_second=0.01, auth_failure_burst=2)
+    client = await aiohttp_client(create_app(limited))
+    token = csrf_of(await (await client.get("/ui/login")).text())
+
+    answers = [
+        await client.post("/ui/login", data={"csrf": token, "key": f"guess-{n}"}, allow_redirects=False)
+        for n in range(3)
+    ]
+
+    assert [answer.status for answer in answers] == [403, 403, 429]
+    assert int(answers[-1].headers["Retry-After"]) >= 1
+    assert "too many unknown keys" in await answers[-1].text()

@@ -17,7 +17,7 @@ from aiohttp import web
 from multidict import MultiDict, MultiDictProxy
 
 from schemas.codes import HTTP_STATUS, JobStatus, JobType
-from service.auth import ApiKeyMiddleware
+from service.auth import ApiKeyMiddleware, api_key_check
 from service.errors import ApiError
 from service.keys import CLIENT_ROLE, SETTINGS, STATS
 from service.routes import read_job, read_job_page, redrive_job
@@ -139,6 +139,14 @@ async def login(request: web.Request) -> web.StreamResponse:
     form = await _check_csrf(request)
     key = str(form.get("key", ""))
     if not request.app[SETTINGS].api_keys or not key or request.app[_KEYS].identify(key) is None:
+        if request.app[SETTINGS].api_keys:
+            try:
+                request.app[_KEYS].refused(request)  # guessing keys here is as slow as through X-API-Key
+            except ApiError as limited:
+                error = "too many unknown keys from this address; try again later"
+                response = _render(request, "login.html", {"page": "login", "error": error}, status=429)
+                response.headers.update(limited.headers or {})
+                return response
         return _render(request, "login.html", {"page": "login", "error": "unknown key"}, status=403)
     response = web.Response(status=303, headers={"Location": UI})
     _cookie(response, KEY_COOKIE, key)
@@ -166,7 +174,7 @@ def setup(app: web.Application) -> None:
         filters={"when": _when, "link": _link},
     )
     if app[SETTINGS].api_keys:
-        app[_KEYS] = ApiKeyMiddleware(app[SETTINGS].api_keys)
+        app[_KEYS] = api_key_check(app[SETTINGS])
     app.router.add_get(UI, page(overview))
     app.router.add_get(f"{UI}/jobs", page(jobs))
     app.router.add_get(f"{UI}/jobs/{{job_id}}", page(job))
