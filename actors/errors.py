@@ -77,3 +77,14 @@ class PermanentJobError(JobError):
     """Never retried: the job goes DEAD at once (actors declare it in `throws`, so it is logged quietly)."""
 
     retryable = False
+
+
+class WorkerStopped(RetryableJobError):
+    """The worker was asked to stop during the attempt and cancelled its work: the attempt is given back (deferred,
+    not spent), so a deploy or a Ctrl-C never costs a job an attempt and never waits on a slow search."""
+
+    error_type = JobErrorType.WORKER_STOPPED
+
+    def __init__(self) -> None:
+        reason = "its worker stopped during the attempt and gave it back"
+        super().__init__(reason, defer={"sources": [], "reason": reason})

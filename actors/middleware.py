@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 from collections.abc import Callable, Coroutine, Mapping
@@ -257,15 +258,31 @@ class JobLogContext(Middleware):
     after_skip_message = after_process_message
 
 
-class RuntimeCleanup(Middleware):
-    """Closes the worker runtime's clients (MongoDB, HTTP, browser) when the worker has stopped.
+class RuntimeShutdown(Middleware):
+    """The worker runtime's part in a worker's shutdown.
 
-    Register it *after* AsyncIO: ``after_worker_shutdown`` hooks run in reverse order, so this one runs
-    once every worker thread has finished its last attempt, and before AsyncIO stops the event loop.
+    ``before_worker_shutdown`` (main thread, as the worker starts stopping): the attempts in flight get
+    LPS_SHUTDOWN_GRACE seconds to finish; then their work is cancelled and the status middleware gives them back
+    (WORKER_STOPPED, no attempt spent), as Sidekiq pushes unfinished jobs back: a stop never waits on a slow search
+    for longer than the grace, and never costs a job an attempt.
+
+    ``after_worker_shutdown``: close the runtime's clients (MongoDB, HTTP, browser), bounded by CLOSE_TIMEOUT.
+    Register it *after* AsyncIO: ``after_worker_shutdown`` hooks run in reverse order, so this one runs once every
+    worker thread has recorded its last attempt, and before AsyncIO stops the event loop.
     """
+
+    #: Seconds the clients get to close; a browser that does not answer is left to the Playwright driver, which
+    #: ends it when this process exits.
+    CLOSE_TIMEOUT = 10.0
 
     def __init__(self, runtime: WorkerRuntime) -> None:
         self.runtime = runtime
 
+    def before_worker_shutdown(self, broker: dramatiq.Broker, worker: dramatiq.Worker) -> None:
+        self.runtime.interrupt_attempts(after=self.runtime.settings.shutdown_grace)
+
     def after_worker_shutdown(self, broker: dramatiq.Broker, worker: dramatiq.Worker) -> None:
-        self.runtime.run(self.runtime.aclose())
+        try:
+            self.runtime.run(asyncio.wait_for(self.runtime.aclose(), self.CLOSE_TIMEOUT))
+        except TimeoutError:
+            log.warning("the worker's clients did not close within %.0fs: left to process exit", self.CLOSE_TIMEOUT)

@@ -3,11 +3,13 @@
 Dramatiq's AsyncIO middleware runs one event loop thread per worker process. MongoDB, HTTP and the
 browser clients live on that loop (created on first use there, closed at shutdown); worker threads
 hand coroutines to it with `run`. Attempts in flight are kept here so the status middleware and the
-actors agree on which job document an attempt works.
+actors agree on which job document an attempt works, and so that a stopping worker can give them back at once
+(`interrupt_attempts`) instead of waiting for a search that may take its whole time limit.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import threading
@@ -76,6 +78,9 @@ class WorkerRuntime:
         self.attempts = Attempts()
         self.identity = f"{socket.gethostname()}:{os.getpid()}"
         self._build_sources = build_sources
+        #: Set once a stopping worker's grace is over: an attempt cancelled from then on was given back, not failed.
+        self.stopping = threading.Event()
+        self._interruptible: set[asyncio.Task[Any]] = set()  # touched on the loop thread only
 
     def worker_name(self) -> str:
         return f"{self.identity}:{threading.current_thread().name}"
@@ -87,6 +92,29 @@ class WorkerRuntime:
             coroutine.close()
             raise RuntimeError("no event loop thread: the AsyncIO middleware is missing")
         return loop_thread.run_coroutine(coroutine)
+
+    async def interruptible[T](self, coroutine: Coroutine[Any, Any, T]) -> T:
+        """Await an attempt's work so that `interrupt_attempts` can cancel it (on the loop thread)."""
+        task = asyncio.current_task()
+        assert task is not None
+        self._interruptible.add(task)
+        try:
+            return await coroutine
+        finally:
+            self._interruptible.discard(task)
+
+    def interrupt_attempts(self, *, after: float) -> None:
+        """The worker is stopping (any thread): in `after` seconds, cancel the work of every attempt still in
+        flight. Each such actor raises `WorkerStopped` and the status middleware gives its attempt back."""
+        loop_thread = get_event_loop_thread()
+        if loop_thread is not None and loop_thread.loop.is_running():
+            loop = loop_thread.loop
+            loop.call_soon_threadsafe(loop.call_later, after, self._cancel_interruptible)
+
+    def _cancel_interruptible(self) -> None:
+        self.stopping.set()
+        for task in list(self._interruptible):
+            task.cancel()
 
     @cached_property
     def mongo(self) -> AsyncMongoClient:

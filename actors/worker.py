@@ -14,18 +14,19 @@ line. Logs follow LPS_LOG_FORMAT (`json`: one object per line, with job_id and m
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
 import os
 from collections.abc import Sequence
 
 import dramatiq
 from dramatiq.brokers.rabbitmq import RabbitmqBroker
-from dramatiq.middleware import AsyncIO, Middleware, ShutdownNotifications, TimeLimit
+from dramatiq.middleware import AsyncIO, Middleware, TimeLimit
 from dramatiq.middleware.time_limit import TimeLimitExceeded
 
 from actors import metrics
-from actors.errors import JobError, PermanentJobError, RetryableJobError
-from actors.middleware import JobKind, JobLogContext, JobStatusMiddleware, RuntimeCleanup
+from actors.errors import JobError, PermanentJobError, RetryableJobError, WorkerStopped
+from actors.middleware import JobKind, JobLogContext, JobStatusMiddleware, RuntimeShutdown
 from actors.outbox import work_outbox
 from actors.runtime import WorkerRuntime
 from actors.search import KEPT, after_search, build_sources, work_search
@@ -55,10 +56,9 @@ def build_broker(
             # First: its before hook runs before all others and its after hooks after them (see its docstring).
             JobLogContext(),
             TimeLimit(),
-            ShutdownNotifications(),
             AsyncIO(),
             # After AsyncIO: after_worker_shutdown hooks run in reverse, so it closes clients before the loop stops.
-            RuntimeCleanup(runtime),
+            RuntimeShutdown(runtime),
             *extra_middleware,
             # Last: when it skips a message, every other before-hook has run, so their after_skip hooks balance.
             JobStatusMiddleware(runtime, kinds, policy),
@@ -83,9 +83,14 @@ def declare_job_actor(broker: RabbitmqBroker, kind: JobKind, runtime: WorkerRunt
             log.error("message for job %s reached the actor without a claim: not worked", job_id)
             return
         try:
-            attempt.output = runtime.run(asyncio.wait_for(kind.work(attempt.job, runtime), timeout=spec.time_limit))
+            limited = asyncio.wait_for(kind.work(attempt.job, runtime), timeout=spec.time_limit)
+            attempt.output = runtime.run(runtime.interruptible(limited))
         except JobError:
             raise
+        except concurrent.futures.CancelledError as error:
+            if runtime.stopping.is_set():
+                raise WorkerStopped() from error
+            raise RetryableJobError("the attempt was cancelled", error_type=JobErrorType.INTERNAL) from error
         except (TimeoutError, TimeLimitExceeded) as error:
             message = f"attempt exceeded its {spec.time_limit:.0f}s time limit"
             raise RetryableJobError(message, error_type=JobErrorType.TIMEOUT) from error

@@ -238,10 +238,11 @@ async def _consuming(settings: Settings, queue: str, process: subprocess.Popen[b
 async def worker_pool(settings: Settings, pool: str, bench: Bench, *, threads: int) -> AsyncIterator[Service]:
     """The pool `lps worker POOL` runs (same Dramatiq command and environment), plus the probe module."""
     spec = settings.job(JobType[pool.upper()])
-    command = worker_command(spec, processes=1, threads=threads, shutdown_timeout=10)
+    command = worker_command(spec, processes=1, threads=threads, shutdown_grace=settings.shutdown_grace)
     # Extra modules follow the broker argument; the Dramatiq CLI imports them in every worker process.
     command.insert(command.index("actors.worker:setup") + 1, "bench.probe")
-    pool_env = {key: value for key, value in worker_environment(spec, threads).items() if key.startswith("dramatiq_")}
+    pool_env = worker_environment(spec, threads, settings.shutdown_grace)
+    pool_env = {key: value for key, value in pool_env.items() if key.startswith("dramatiq_")}
     env = child_environment(settings, pool_env | probe_environment(bench.probe_dir(settings), pool))
     log_path = bench.directory("logs") / f"{pool}-{time.monotonic_ns()}.log"
     process = spawn(command, env, log_path)

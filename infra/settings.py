@@ -296,6 +296,9 @@ class Settings:
     outbox_time_limit: float = 30.0
     # How long past its time limit a RUNNING job's lease lasts before another worker may take it over.
     lease_margin: float = 30.0
+    # Seconds an attempt in flight gets to finish once its worker is asked to stop (SIGTERM); then its work is
+    # cancelled and the attempt given back (WORKER_STOPPED, no attempt spent).
+    shutdown_grace: float = 20.0
     # Finished jobs are removed this many days after they ended, price_history entries after they were recorded.
     retention_days: int = 30
     price_history_days: int = 365

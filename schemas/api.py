@@ -274,8 +274,14 @@ class DeliverySchema(Schema):
 
 
 class DeferredSchema(Schema):
-    sources = fields.List(fields.String(), metadata=_doc("the sources whose turn did not come"))
-    reason = fields.String(metadata=_doc("why: pacing (LPS_SOURCE_RATES / _CONCURRENCY) or an open circuit breaker"))
+    sources = fields.List(
+        fields.String(), metadata=_doc("the sources whose turn did not come (none when its worker stopped)")
+    )
+    reason = fields.String(
+        metadata=_doc(
+            "why: pacing (LPS_SOURCE_RATES / _CONCURRENCY), an open circuit breaker, or its worker stopping mid-attempt"
+        )
+    )
     until = fields.DateTime(metadata=_doc("when the job runs again (its run_after)"))
 
 
@@ -320,8 +326,8 @@ class JobSchema(Schema):
     )
     deferrals = fields.Integer(
         metadata={
-            "description": "times the job waited for its sources' turn (pacing, a circuit breaker): never "
-            "counted as attempts"
+            "description": "times the job was given back without spending an attempt: its sources' turn had not come "
+            "(pacing, a circuit breaker) or its worker stopped during the attempt"
         }
     )
     deferred = fields.Nested(

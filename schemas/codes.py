@@ -78,8 +78,9 @@ class AttemptOutcome(StrEnum):
     RETRY = "RETRY"  # failed; the job is PENDING again until `run_after`
     DEAD = "DEAD"  # failed for good (permanent error or attempts exhausted)
     LOST = "LOST"  # its worker stopped mid-attempt (lease expired); recorded by whoever recovered the job
-    # Its source's turn did not come (pacing, an open circuit breaker): PENDING again until `run_after`, the attempt
-    # given back. Not a `history` entry (the job counts `deferrals` and shows the last in `deferred`).
+    # Its source's turn did not come (pacing, an open circuit breaker) or its worker was stopping: PENDING again
+    # until `run_after`, the attempt given back. Not a `history` entry (the job counts `deferrals` and shows the last
+    # in `deferred`).
     DEFERRED = "DEFERRED"
 
 
@@ -88,6 +89,8 @@ class JobErrorType(StrEnum):
     e.g. BLOCKED or PARSE_FAIL, and deliveries DELIVERY_*)."""
 
     WORKER_LOST = "WORKER_LOST"  # the worker stopped during the attempt; the job is retried
+    # The worker was asked to stop during the attempt and gave it back (deferred, no attempt spent).
+    WORKER_STOPPED = "WORKER_STOPPED"
     ATTEMPTS_EXHAUSTED = "ATTEMPTS_EXHAUSTED"  # the worker stopped during the job's last attempt
     DEAD_LETTER = "DEAD_LETTER"  # the broker dead-lettered the job's message
     TIMEOUT = "TIMEOUT"  # the attempt exceeded its time limit

@@ -175,7 +175,9 @@ async def test_ctrl_c_during_the_demo_stops_at_once_and_cleanly(settings: Settin
         assert await stack.exited(within=60) == dev.INTERRUPTED, stack.text[-3000:]
         stopped_after = time.monotonic() - interrupted
     assert "product_code  lowest_price" not in stack.text  # it did not wait for the results
-    assert stopped_after < 45, stack.text[-3000:]  # searches in flight get the pools' shutdown time, no more
+    # Searches in flight get the dev grace, then are given back: no child has to be killed.
+    assert "did not stop in time" not in stack.text, stack.text[-3000:]
+    assert stopped_after < dev.STOP_TIMEOUT, stack.text[-3000:]
     assert alive(family) == set()
     assert not alive(chromium_processes() - browsers_before)
 

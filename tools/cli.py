@@ -59,8 +59,13 @@ def cmd_gateway(args: argparse.Namespace) -> int:
 POOLS = {job_type.name.lower(): job_type for job_type in JobType}
 
 
-def worker_command(spec: JobSpec, *, processes: int, threads: int, shutdown_timeout: float) -> list[str]:
+#: Seconds a stopping pool has past its shutdown grace to record the attempts it gave back and close its clients.
+SHUTDOWN_RECORDING_TIME = 10.0
+
+
+def worker_command(spec: JobSpec, *, processes: int, threads: int, shutdown_grace: float) -> list[str]:
     """The Dramatiq CLI invocation of a pool (`lps worker` execs it; `lps dev` supervises it)."""
+    shutdown_timeout = shutdown_grace + SHUTDOWN_RECORDING_TIME
     return [
         sys.executable, "-m", "dramatiq", "actors.worker:setup",
         "--queues", spec.queue,
@@ -70,8 +75,8 @@ def worker_command(spec: JobSpec, *, processes: int, threads: int, shutdown_time
     ]  # fmt: skip
 
 
-def worker_environment(spec: JobSpec, threads: int) -> dict[str, str]:
-    env = dict(os.environ)
+def worker_environment(spec: JobSpec, threads: int, shutdown_grace: float) -> dict[str, str]:
+    env = dict(os.environ) | {"LPS_SHUTDOWN_GRACE": str(shutdown_grace)}
     if spec.job_type is JobType.SEARCH:
         # Broker priority only reorders what is still queued: prefetch no more than the pool can run.
         env.setdefault("dramatiq_queue_prefetch", str(threads))
@@ -87,10 +92,9 @@ def cmd_worker(args: argparse.Namespace) -> int:
         return 2
     spec = settings.job(POOLS[args.pool])
     threads = args.threads or spec.threads
-    command = worker_command(
-        spec, processes=args.processes or spec.processes, threads=threads, shutdown_timeout=args.shutdown_timeout
-    )
-    env = worker_environment(spec, threads)
+    grace = settings.shutdown_grace if args.shutdown_timeout is None else args.shutdown_timeout
+    command = worker_command(spec, processes=args.processes or spec.processes, threads=threads, shutdown_grace=grace)
+    env = worker_environment(spec, threads, grace)
     if args.supervise:
         from tools.supervisor import supervise
 
@@ -612,7 +616,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--threads", type=int, help="threads per process (default: LPS_<POOL>_THREADS, search 2, outbox 16)"
     )
     worker.add_argument(
-        "--shutdown-timeout", type=float, default=30.0, help="seconds in-flight jobs get to finish on SIGTERM"
+        "--shutdown-timeout",
+        type=float,
+        help="seconds in-flight jobs get to finish on SIGTERM before they are given back (LPS_SHUTDOWN_GRACE, 20)",
     )
     worker.add_argument(
         "--supervise",

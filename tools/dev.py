@@ -42,8 +42,11 @@ from tools.rabbitmq import LOCAL_HOSTS, ensure_rabbitmq
 from tools.supervisor import die_with_parent
 
 DEMO_CATALOGUE = Path(__file__).parent / "demo_data" / "products.json"
-#: Seconds a child gets to stop after SIGTERM before it is killed (worker pools finish in-flight jobs).
-STOP_TIMEOUT = 45.0
+#: Seconds a pool's searches and deliveries in flight get to finish on Ctrl-C before they are given back (no attempt
+#: spent): a person at a terminal wants the stack stopped, not the slowest search finished.
+DEV_SHUTDOWN_GRACE = 5.0
+#: Seconds a child gets to stop after SIGTERM before it is killed (a pool needs its grace and its bookkeeping).
+STOP_TIMEOUT = 30.0
 #: Seconds the demo waits for its searches (and their deliveries) to end.
 DEMO_WITHIN = 300.0
 #: Exit status after Ctrl-C / SIGTERM / SIGHUP stopped a demo before its results were in.
@@ -425,8 +428,10 @@ class DevStack:
         env |= settings.to_env()
         await self.start("gateway", "gateway", env=env, tier=2)
         await self._wait_port(settings.http_port, "the gateway")
-        await self.start("search", "worker", "search", "--supervise", env=env, tier=2)
-        await self.start("outbox", "worker", "outbox", "--supervise", env=env, tier=2)
+        for pool in ("search", "outbox"):
+            await self.start(
+                pool, "worker", pool, "--supervise", "--shutdown-timeout", str(DEV_SHUTDOWN_GRACE), env=env, tier=2
+            )
         await self.start("reconciler", "reconciler", env=env, tier=2)
         for line in await source_report(settings):
             self.say(f"source {line}")
