@@ -26,6 +26,7 @@ from actors.browser import BrowserPool
 from infra.jobs import JobRepository
 from infra.mongo import MainDatabase, create_client
 from infra.price_history import PriceHistory
+from infra.proxy_ledger import ProxyLedger
 from infra.settings import Settings
 from infra.snapshots import SnapshotStore
 from infra.source_limits import GateObserver, SourceGates
@@ -135,6 +136,10 @@ class WorkerRuntime:
     @cached_property
     def watches(self) -> WatchRepository:
         return WatchRepository(self.database.write)
+
+    @cached_property
+    def proxy_ledger(self) -> ProxyLedger:
+        return ProxyLedger(self.database.write)
 
     @cached_property
     def snapshots(self) -> SnapshotStore:

@@ -44,7 +44,9 @@ def build_sources(runtime: WorkerRuntime) -> dict[str, Source]:
             max_pages=settings.coupang_max_pages,
             blocked_backoff_factor=settings.blocked_backoff_factor,
             render_timeout=min(settings.browser_render_timeout, settings.browser_navigation_timeout),
-            proxies=ProxyRotation.from_urls(settings.coupang_proxies, cooldown=settings.coupang_proxy_cooldown),
+            proxies=ProxyRotation.from_urls(
+                settings.coupang_proxies, cooldown=settings.coupang_proxy_cooldown, ledger=runtime.proxy_ledger
+            ),
         ),
         SourceName.NAVER: lambda: NaverSource(
             runtime.http,
@@ -112,7 +114,10 @@ async def _in_turn(
 ) -> tuple[SourceResult | BaseException | Deferral, int]:
     """The source's search once its fleet-wide turn came (`infra.source_limits`), or the Deferral that says it did
     not come within LPS_SOURCE_WAIT. The turn is taken before the search starts, so a waiting search holds no
-    browser page; it is handed back (feeding the circuit breaker) whatever the search did."""
+    browser page; it is handed back (feeding the circuit breaker) whatever the search did. A source this process
+    cannot search now (every proxy benched) is held back like a refused turn, before a turn is spent on it."""
+    if (held_back := source.held_back()) is not None:
+        return _held_back(name, held_back, waited=0.0), 0
     try:
         turn = await gates.acquire(name)
     except Exception as error:  # MongoDB unreachable: the source fails this attempt, as a network error would
@@ -131,10 +136,14 @@ async def _in_turn(
             # Its slot's lease ends on its own; the breaker misses one outcome.
             log.warning("could not hand back %s's turn", name, exc_info=True)
     if isinstance(outcome, ProxiesBenched):
-        # Nothing was sent (every proxy of this process sits out its cool-down): held back like a refused turn,
-        # so the job is deferred without spending an attempt.
-        return Deferral(name, str(outcome), retry_in=outcome.retry_after or 0.0, waited=turn.waited), 0
+        # The last free proxy was benched while this search waited for its turn: nothing was sent.
+        return _held_back(name, outcome, waited=turn.waited), 0
     return outcome, ms
+
+
+def _held_back(name: str, why: SourceError, *, waited: float) -> Deferral:
+    """Nothing was sent: the job is deferred without spending an attempt, as for a refused turn."""
+    return Deferral(name, str(why), retry_in=why.retry_after or 0.0, waited=waited)
 
 
 #: Where a search keeps, between attempts, what its answering sources found (a retry runs only the others).

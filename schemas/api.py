@@ -447,6 +447,22 @@ class SourceStatsSchema(Schema):
     breaker = fields.Nested(BreakerStatsSchema)
 
 
+class ProxyStatsSchema(Schema):
+    outcomes = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        metadata={
+            "description": "searches through this proxy, fleet-wide, by outcome: answered (the shop answered), "
+            "blocked, unreachable (the proxy refused or failed the request), failed (a timeout, a crash)"
+        },
+    )
+    benched = fields.Integer(metadata={"description": "times a worker benched it (LPS_COUPANG_PROXY_COOLDOWN)"})
+    benched_now = fields.Boolean(metadata={"description": "its latest bench has not ended"})
+    benched_until = fields.DateTime(allow_none=True, metadata={"description": "the end of its latest bench"})
+    last_outcome = fields.String(allow_none=True)
+    last_at = fields.DateTime(allow_none=True, metadata={"description": "when its latest search ended"})
+
+
 class StatsResponseSchema(EnvelopeSchema):
     stats = fields.Dict(
         keys=fields.String(),
@@ -481,6 +497,11 @@ class StatsResponseSchema(EnvelopeSchema):
         keys=fields.String(),
         values=fields.Nested(SourceStatsSchema),
         metadata={"description": "each source's fleet-wide pacing and circuit breaker"},
+    )
+    proxies = fields.Dict(
+        keys=fields.String(),
+        values=fields.Nested(ProxyStatsSchema),
+        metadata={"description": "with LPS_COUPANG_PROXIES: each proxy (scheme://host:port, no credentials)"},
     )
 
 

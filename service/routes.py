@@ -20,6 +20,8 @@ from infra.clock import utcnow
 from infra.enqueue import JobNotFound, JobNotRetryable
 from infra.jobs import ActiveJobExists, parse_job_id
 from infra.mongo import deadline, is_unavailable
+from infra.proxy_ledger import ProxyLedger
+from infra.settings import parse_proxy
 from infra.source_limits import SourceGates
 from schemas.api import (
     BatchTooLarge,
@@ -329,7 +331,7 @@ async def get_queue_stats(request: web.Request) -> web.Response:
 
 async def compute_stats(app: web.Application) -> dict[str, Any]:
     """Counts per status and type (every one present), reconciler totals, each source's pacing and circuit breaker,
-    and each queue's depth and consumers.
+    each Coupang proxy's outcomes (with LPS_COUPANG_PROXIES), and each queue's depth and consumers.
 
     PENDING / RUNNING are live; DONE / DEAD are the totals of jobs that ended so, up to `counted_until`
     (infra/job_counts.py): no call aggregates over history.
@@ -345,6 +347,9 @@ async def compute_stats(app: web.Application) -> dict[str, Any]:
     }
     settings = app[SETTINGS]
     body["sources"] = await SourceGates(app[DATABASE], settings).describe()
+    if settings.coupang_proxies:
+        labels = [parse_proxy(url).label for url in settings.coupang_proxies]
+        body["proxies"] = await ProxyLedger(app[DATABASE].write).describe(labels, utcnow())
     queue_names = {job_type.name.lower(): settings.job(job_type).queue for job_type in JobType}
     try:
         info = await app[PUBLISHER].queue_info(queue_names.values())

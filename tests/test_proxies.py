@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import subprocess
@@ -132,18 +133,36 @@ async def test_a_proxy_refusing_connections_is_benched_not_retried_and_with_none
     assert len(shop.app[SHOP_LOG].of("coupang")) == 3
 
 
-def test_the_rotation_takes_proxies_in_turn_and_a_bench_ends_after_its_cool_down():
+async def test_the_rotation_takes_proxies_in_turn_and_a_bench_ends_after_its_cool_down():
     now = [0.0]
     proxies = [parse_proxy(f"http://10.0.0.{n}:3128") for n in (1, 2, 3)]
     rotation = ProxyRotation(proxies, cooldown=30.0, clock=lambda: now[0])
 
     assert [rotation.take().host for _ in range(4)] == ["10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.1"]
-    rotation.record(proxies[1], ProxyOutcome.BLOCKED)
+    await rotation.record(proxies[1], ProxyOutcome.BLOCKED)
     assert [rotation.take().host for _ in range(3)] == ["10.0.0.3", "10.0.0.1", "10.0.0.3"]
     assert rotation.benched() == ["http://10.0.0.2:3128"]
     now[0] = 30.0
     assert rotation.benched() == []
     assert [rotation.take().host for _ in range(3)] == ["10.0.0.1", "10.0.0.2", "10.0.0.3"]
+
+
+async def test_with_every_proxy_benched_the_rotation_says_so_before_a_search_and_when_one_is_free_again():
+    now = [0.0]
+    proxies = [parse_proxy(f"http://10.0.0.{n}:3128") for n in (1, 2)]
+    rotation = ProxyRotation(proxies, cooldown=30.0, clock=lambda: now[0])
+
+    await rotation.record(proxies[0], ProxyOutcome.UNREACHABLE)
+    assert rotation.all_benched() is None
+    now[0] = 10.0
+    await rotation.record(proxies[1], ProxyOutcome.BLOCKED)
+    every = rotation.all_benched()
+    assert every is not None and every.retry_after == 20.0  # the first bench ends first
+    with pytest.raises(ProxiesBenched):
+        rotation.take()
+    now[0] = 30.0
+    assert rotation.all_benched() is None
+    assert rotation.take() is proxies[0]
 
 
 def test_a_proxy_is_named_without_its_credentials_everywhere():
@@ -193,10 +212,16 @@ async def test_a_search_blocked_through_one_proxy_is_retried_through_the_other_i
                 await gateway.post("/v1/lps/search", json={"products": [{"product_code": "P1", "keyword": KEYWORD}]})
             ).json()
             job = await view.finished(answer["jobs"][0]["job_id"], within=90)
+        stats = await (await gateway.get("/v1/lps/queue/stats")).json()
     finally:
         await view.close()
 
     assert (job["status"], job["attempts"], job["result"]["complete"]) == ("DONE", 2, True)
+    # The gateway shows what the worker saw of each proxy, fleet-wide, named without credentials.
+    banned_seen, good_seen = stats["proxies"][proxy_url(banned)], stats["proxies"][proxy_url(good)]
+    assert (banned_seen["outcomes"], banned_seen["benched"], banned_seen["benched_now"]) == ({"blocked": 1}, 1, True)
+    assert (good_seen["outcomes"], good_seen["benched"], good_seen["last_outcome"]) == ({"answered": 1}, 0, "answered")
+    assert SECRET not in json.dumps(stats)
     assert [entry["error"]["type"] for entry in job["history"] if entry.get("error")] == ["BLOCKED"]
     assert len(searches(banned.app[PROXY_LOG].denied)) == 1
     assert len(searches(good.app[PROXY_LOG].forwarded)) == 1

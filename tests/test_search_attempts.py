@@ -11,7 +11,7 @@ from actors.errors import JobError, PermanentJobError
 from actors.middleware import failure_of
 from actors.proxies import ProxiesBenched
 from actors.search import KEPT, work_search
-from actors.sources import SourceBlocked
+from actors.sources import SourceBlocked, SourceError
 from infra.lifecycle import RetryPolicy, decide
 from infra.settings import Settings
 from infra.source_limits import Deferral, Ticket
@@ -26,10 +26,14 @@ POLICY = RetryPolicy(1.0, 10.0)
 class Scripted:
     """A source that answers from a script and counts its searches."""
 
-    def __init__(self, name: str, answer: SourceResult | Exception) -> None:
+    def __init__(self, name: str, answer: SourceResult | Exception, held_back: SourceError | None = None) -> None:
         self.name = name
         self.answer = answer
         self.searches = 0
+        self._held_back = held_back
+
+    def held_back(self) -> SourceError | None:
+        return self._held_back
 
     async def search(self, product: dict[str, Any]) -> SourceResult:
         self.searches += 1
@@ -43,9 +47,11 @@ class Gates:
 
     def __init__(self, defer: dict[str, float] | None = None) -> None:
         self.defer = defer or {}
+        self.acquired: list[str] = []
         self.released: list[tuple[str, bool]] = []
 
     async def acquire(self, source: str) -> Ticket | Deferral:
+        self.acquired.append(source)
         if source in self.defer:
             return Deferral(source, "rate 1/m reached", retry_in=self.defer[source])
         return Ticket(source, "holder")
@@ -224,13 +230,24 @@ async def test_when_attempts_run_out_a_held_back_source_is_named_among_the_faile
     assert result["sources"]["static"]["outcome"] == "DEFERRED"
 
 
-async def test_a_search_whose_every_proxy_is_benched_is_deferred_without_spending_the_attempt():
+@pytest.mark.parametrize("known_before_the_turn", [True, False], ids=["benched-before", "benched-while-waiting"])
+async def test_a_search_whose_every_proxy_is_benched_is_deferred_without_spending_the_attempt(
+    known_before_the_turn: bool,
+):
     benched = ProxiesBenched("every Coupang proxy is benched for at least 40 s more", retry_after=40.0)
+    coupang = Scripted("coupang", benched, held_back=benched if known_before_the_turn else None)
+    gates = Gates()
     job = search_job(attempts=1, max_attempts=1)
 
-    failure = failure_of(await attempt(job, Runtime(Scripted("coupang", benched))))  # type: ignore[arg-type]
+    failure = failure_of(await attempt(job, Runtime(coupang, gates=gates)))  # type: ignore[arg-type]
     decision = decide(job, failure, POLICY, NOW)
 
     assert decision.outcome is AttemptOutcome.DEFERRED
     assert decision.run_after is not None
     assert NOW < decision.run_after <= NOW + timedelta(seconds=40)
+    if known_before_the_turn:
+        # Known before the fleet-wide turn: no pacing token is spent on a search that would not be sent.
+        assert (gates.acquired, coupang.searches) == ([], 0)
+    else:
+        # The last proxy was benched while this search waited: its turn is handed back, not fed to the breaker.
+        assert gates.released == [("coupang", False)]

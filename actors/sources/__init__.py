@@ -1,6 +1,7 @@
 """Search sources behind one small interface: `await source.search(product) -> SourceResult`.
 
-A source answers FOUND or NO_RESULTS, or raises a SourceError saying how it failed.
+A source answers FOUND or NO_RESULTS, or raises a SourceError saying how it failed. `held_back()` says, before its
+fleet-wide turn is taken, that this process cannot search it now at all (every Coupang proxy benched).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ class Source(Protocol):
     def name(self) -> str: ...
 
     async def search(self, product: dict[str, Any]) -> SourceResult: ...
+
+    def held_back(self) -> SourceError | None: ...
 
 
 class SourceError(RetryableJobError):

@@ -80,10 +80,15 @@ class CoupangSource:
         try:
             result = await self._search(product, proxy)
         except Exception as error:
-            self._proxies.record(proxy, outcome_of(error))
+            await self._proxies.record(proxy, outcome_of(error))
             raise
-        self._proxies.record(proxy, outcome_of(None))
+        await self._proxies.record(proxy, outcome_of(None))
         return result
+
+    def held_back(self) -> SourceError | None:
+        """Every proxy benched: no search can go out from this process now (asked before the fleet-wide turn is
+        taken, so a turn is not spent on a search that would not be sent)."""
+        return None if self._proxies is None else self._proxies.all_benched()
 
     async def _search(self, product: dict[str, Any], proxy: Proxy | None = None) -> SourceResult:
         offers: list[Offer] = []

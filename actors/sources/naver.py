@@ -47,6 +47,9 @@ class NaverSource:
         self._timeout = aiohttp.ClientTimeout(total=timeout)
         self._configured = bool(client_id and client_secret)
 
+    def held_back(self) -> None:
+        return None  # nothing in this process stops it from searching
+
     async def search(self, product: dict[str, Any]) -> SourceResult:
         if not self._configured:
             raise PermanentJobError(

@@ -29,6 +29,9 @@ class StaticSource:
         self._blocked_backoff_factor = blocked_backoff_factor
         self._test_directives = test_directives
 
+    def held_back(self) -> None:
+        return None  # nothing in this process stops it from searching
+
     async def search(self, product: dict[str, Any]) -> SourceResult:
         keyword: str = product["keyword"]
         if self._test_directives:
