@@ -88,12 +88,18 @@ class StrictSchema(Schema):
         return data
 
 
+#: ECMA-262's whitespace (its `\s`), spelled out: Python's `\s` differs (it takes U+001C..U+001F, leaves U+FEFF), so
+#: a bare `\S` would let the document and the gateway disagree on what is blank. Both engines read this class alike.
+ECMA_WHITESPACE = r"\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+NOT_BLANK = rf"[\s\S]*[^{ECMA_WHITESPACE}][\s\S]*"
+
+
 class ProductSchema(StrictSchema):
     product_code = Text(required=True, validate=FullMatch(PRODUCT_CODE_PATTERN))
     keyword = Text(
         required=True,
         # [\s\S] rather than (?s): an inline flag is Python-only, the document's pattern must read the same in ECMA-262.
-        validate=[validate.Length(min=1, max=200), FullMatch(r"[\s\S]*\S[\s\S]*", error="must not be blank")],
+        validate=[validate.Length(min=1, max=200), FullMatch(NOT_BLANK, error="must not be blank")],
         metadata={"example": "아이폰 15 128GB"},
     )
     model_no = Text(load_default=None, validate=validate.Length(min=1, max=100))

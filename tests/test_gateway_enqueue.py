@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
 from aiohttp.test_utils import TestClient
 from bson import ObjectId
 from pymongo import AsyncMongoClient
@@ -212,6 +213,20 @@ async def test_a_blank_keyword_is_refused_and_a_pattern_error_shows_the_pattern(
     assert (response.status, body["result"]) == (400, 101)
     assert body["errors"]["products"]["0"]["keyword"] == ["must not be blank"]
     assert body["errors"]["products"]["1"]["product_code"] == ["must match ^[A-Za-z0-9._:-]{1,64}$"]
+
+
+@pytest.mark.parametrize(
+    ("keyword", "blank"),
+    [("\u3000\u00a0\ufeff", True), ("\t\r\n\u2028", True), ("\x1c", False), ("\u0085", False)],
+    ids=["unicode-spaces", "line-ends", "file-separator", "next-line"],
+)
+async def test_blank_means_what_the_document_says_it_means(client: TestClient, keyword: str, blank: bool):
+    # The document's pattern is read by ECMA-262 rules (a client's validator, schemathesis): U+001C and U+0085 are
+    # not whitespace there, though Python's `\s` takes them; the gateway must agree with the document.
+    product = {"product_code": "B1", "keyword": keyword}
+    response = await client.post("/v1/lps/search", json={"products": [product]})
+
+    assert (response.status, (await response.json())["result"]) == ((400, 101) if blank else (200, 0))
 
 
 async def test_health_probes_answer_head_as_well_as_get(client: TestClient):

@@ -157,7 +157,8 @@ async def test_with_every_proxy_benched_the_rotation_says_so_before_a_search_and
     now[0] = 10.0
     await rotation.record(proxies[1], ProxyOutcome.BLOCKED)
     every = rotation.all_benched()
-    assert every is not None and every.retry_after == 20.0  # the first bench ends first
+    assert every is not None
+    assert every.retry_after == 20.0  # the first bench ends first
     with pytest.raises(ProxiesBenched):
         rotation.take()
     now[0] = 30.0
