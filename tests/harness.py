@@ -9,7 +9,8 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
+import uuid
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,12 @@ from typing import Any
 from bson import ObjectId
 from pymongo import AsyncMongoClient
 
+from actors.browser import BrowserPool
+from actors.proxies import ProxyRotation
+from actors.sources.coupang import CoupangSource
+from infra.mongo import create_client
 from infra.settings import Settings
+from infra.snapshots import SnapshotStore
 from schemas.codes import JobType
 from tools.embedded_mongo import wait_for_port
 from tools.testbed import consumer_count, eventually
@@ -26,6 +32,32 @@ from tools.testbed import consumer_count, eventually
 ARTIFACTS = Path(
     os.environ.get("LPS_TEST_ARTIFACTS", Path(__file__).resolve().parent.parent / ".lps" / "test-artifacts")
 )
+
+
+@contextlib.asynccontextmanager
+async def coupang_sources(
+    settings: Settings, shop_url: str
+) -> AsyncIterator[Callable[[ProxyRotation | None], CoupangSource]]:
+    """Builds Coupang sources as a worker does (one result page each), against `shop_url`, on one real Chromium."""
+    client = create_client(settings)
+    pool = BrowserPool(os.environ.get("LPS_BROWSER_PATH", "chromium"), owner=f"test-{uuid.uuid4().hex[:8]}")
+
+    def build(proxies: ProxyRotation | None = None) -> CoupangSource:
+        return CoupangSource(
+            pool,
+            SnapshotStore(client[settings.mongo_db]),
+            base_url=shop_url.rstrip("/"),
+            max_pages=1,
+            blocked_backoff_factor=1.0,
+            render_timeout=5.0,
+            proxies=proxies,
+        )
+
+    try:
+        yield build
+    finally:
+        await pool.close()
+        await client.close()
 
 
 @dataclass

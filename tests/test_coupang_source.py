@@ -2,36 +2,22 @@
 
 from __future__ import annotations
 
-import os
-import uuid
 from collections.abc import AsyncIterator
 
 import pytest
 
-from actors.browser import BrowserPool
 from actors.sources.coupang import CoupangSource
-from infra.mongo import create_client
 from infra.settings import Settings
-from infra.snapshots import SnapshotStore
 from schemas.offers import SourceOutcome
+from tests.harness import coupang_sources
 from tools.demo_shop import create_demo_shop_app
 
 
 @pytest.fixture
 async def coupang(aiohttp_server, settings: Settings) -> AsyncIterator[CoupangSource]:
     shop = await aiohttp_server(create_demo_shop_app())
-    client = create_client(settings)
-    pool = BrowserPool(os.environ.get("LPS_BROWSER_PATH", "chromium"), owner=f"test-{uuid.uuid4().hex[:8]}")
-    yield CoupangSource(
-        pool,
-        SnapshotStore(client[settings.mongo_db]),
-        base_url=str(shop.make_url("")).rstrip("/"),
-        max_pages=1,
-        blocked_backoff_factor=1.0,
-        render_timeout=5.0,
-    )
-    await pool.close()
-    await client.close()
+    async with coupang_sources(settings, str(shop.make_url(""))) as build:
+        yield build(None)
 
 
 @pytest.mark.parametrize("keyword", ["아이폰 15 128GB", "햇반 210g 24개"], ids=["current layout", "older layout"])

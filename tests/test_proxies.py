@@ -8,7 +8,6 @@ import logging
 import os
 import subprocess
 import sys
-import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
@@ -17,16 +16,13 @@ from aiohttp.test_utils import TestServer
 from prometheus_client import CollectorRegistry
 
 from actors import metrics
-from actors.browser import BrowserPool
 from actors.proxies import ProxiesBenched, ProxyOutcome, ProxyRotation, ProxyUnreachable
 from actors.sources import SourceBlocked
 from actors.sources.coupang import CoupangSource
-from infra.mongo import create_client
 from infra.settings import Proxy, Settings, SettingsError, parse_proxy
-from infra.snapshots import SnapshotStore
 from schemas.offers import SourceOutcome
 from service.app import create_app
-from tests.harness import JobsView, worker_pool
+from tests.harness import JobsView, coupang_sources, worker_pool
 from tools.demo_shop import SHOP_LOG, create_demo_shop_app
 from tools.embedded_mongo import free_port
 from tools.forward_proxy import PROXY_LOG, create_forward_proxy_app
@@ -54,23 +50,8 @@ async def coupang_through(
     shop: TestServer, settings: Settings
 ) -> AsyncIterator[Callable[[list[str], float], CoupangSource]]:
     """Builds the Coupang source of a worker with these proxy URLs and cool-down, on one real Chromium."""
-    client = create_client(settings)
-    pool = BrowserPool(os.environ.get("LPS_BROWSER_PATH", "chromium"), owner=f"test-{uuid.uuid4().hex[:8]}")
-
-    def build(urls: list[str], cooldown: float) -> CoupangSource:
-        return CoupangSource(
-            pool,
-            SnapshotStore(client[settings.mongo_db]),
-            base_url=str(shop.make_url("")).rstrip("/"),
-            max_pages=1,
-            blocked_backoff_factor=1.0,
-            render_timeout=5.0,
-            proxies=ProxyRotation.from_urls(urls, cooldown=cooldown),
-        )
-
-    yield build
-    await pool.close()
-    await client.close()
+    async with coupang_sources(settings, str(shop.make_url(""))) as build:
+        yield lambda urls, cooldown: build(ProxyRotation.from_urls(urls, cooldown=cooldown))
 
 
 @pytest.fixture
