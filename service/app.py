@@ -144,7 +144,7 @@ def create_app(settings: Settings) -> web.Application:
     )
     _drop_swagger2_keys(app[SWAGGER_DICT])
     _move_examples_into_content(app[SWAGGER_DICT])
-    for (path, method), example in routes.REQUEST_EXAMPLES.items():
+    for (path, method), example in (routes.REQUEST_EXAMPLES | watches.REQUEST_EXAMPLES).items():
         app[SWAGGER_DICT]["paths"][path][method]["requestBody"]["content"]["application/json"]["example"] = example
     if not settings.api_keys:
         _make_keys_optional(app[SWAGGER_DICT])

@@ -43,8 +43,6 @@ from schemas.examples import (
     NOT_READY_EXAMPLES,
     SEARCH_REQUEST,
     SUCCESS_EXAMPLES,
-    WATCH_PATCH,
-    WATCH_REQUEST,
     error,
 )
 from service.errors import ApiError, envelope_response
@@ -55,11 +53,7 @@ log = logging.getLogger(__name__)
 PREFIX = "/v1/lps"
 
 #: Request bodies' examples by (path, method): Swagger UI's "Try it out" posts them (service.app puts them in).
-REQUEST_EXAMPLES = {
-    (f"{PREFIX}/search", "post"): SEARCH_REQUEST,
-    (f"{PREFIX}/watches", "post"): WATCH_REQUEST,
-    (f"{PREFIX}/watches/{{watch_id}}", "patch"): WATCH_PATCH,
-}
+REQUEST_EXAMPLES = {(f"{PREFIX}/search", "post"): SEARCH_REQUEST}
 
 #: The security scheme of the /v1/lps operations (components.securitySchemes, see service.app).
 API_KEY_SCHEME = "ApiKey"

@@ -16,7 +16,7 @@ from infra.mongo import deadline
 from infra.watches import next_run
 from schemas.api import EnvelopeSchema
 from schemas.codes import ErrorType
-from schemas.examples import WATCH_NOT_FOUND_EXAMPLES
+from schemas.examples import WATCH_NOT_FOUND_EXAMPLES, WATCH_PATCH, WATCH_REQUEST
 from schemas.schedule import parse_every
 from schemas.watches import (
     Notify,
@@ -33,6 +33,12 @@ from service.keys import SCHEDULER, SETTINGS, WATCHES
 from service.routes import _KEYED, PREFIX, _responses, load_json_body, refuse_disabled_sources
 
 _PRODUCT_FIELDS = ("keyword", "model_no", "target_price", "sources")
+
+#: The request body examples of these routes' OpenAPI operations (put in place by service.app).
+REQUEST_EXAMPLES = {
+    (f"{PREFIX}/watches", "post"): WATCH_REQUEST,
+    (f"{PREFIX}/watches/{{watch_id}}", "patch"): WATCH_PATCH,
+}
 
 
 def _watch_responses(schema: type[Schema], success: str, *statuses: int) -> dict[int, dict[str, Any]]:
