@@ -26,6 +26,7 @@ from bench.stack import (
     Bench,
     BenchDatabase,
     Service,
+    figure_clients,
     figure_queues,
     figure_resources,
     gateway,
@@ -35,11 +36,10 @@ from bench.stack import (
     settled_probes,
     tree_rss_bytes,
 )
-from infra.broker import Publisher, create_broker, job_message
+from infra.broker import Publisher, job_message
 from infra.clock import utcnow
 from infra.enqueue import JobEnqueuer
 from infra.jobs import JobRepository, new_job
-from infra.mongo import MainDatabase, create_client
 from infra.settings import Settings
 from schemas.codes import JobType
 from tools.testbed import purge_queues
@@ -141,22 +141,16 @@ async def measure(bench: Bench, sizes: EnqueueSizes, *, decompose: bool) -> dict
     settings = bench.settings_for("enqueue")
     variants = ["raw", "http", "enqueuer"] if decompose else ["raw", "http"]
     batches = sizes.batches(bench.store.kind)
-    async with figure_resources(settings):
-        database = BenchDatabase(settings)
-        client = create_client(settings)  # configured like the gateway's
-        publisher = Publisher(create_broker(settings, middleware=[]))
-        await publisher.start([settings.job(JobType.SEARCH).queue])
-        try:
-            await database.reset()
-            async with gateway(settings, bench) as service, aiohttp.ClientSession() as http:
-                jobs = MainDatabase.open(client, settings.mongo_db).jobs()
-                repository = JobRepository(MainDatabase.open(client, settings.mongo_db))
-                sides = Sides(settings, service, http, jobs, publisher, JobEnqueuer(settings, repository, publisher))
-                return await _runs(bench, sides, database, sizes, variants, batches)
-        finally:
-            await publisher.close()
-            await client.close()
-            await database.close()
+    async with (
+        figure_resources(settings),
+        figure_clients(settings, [settings.job(JobType.SEARCH).queue]) as clients,
+        gateway(settings, bench) as service,
+        aiohttp.ClientSession() as http,
+    ):
+        publisher = clients.publisher
+        enqueuer = JobEnqueuer(settings, JobRepository(clients.main), publisher)
+        sides = Sides(settings, service, http, clients.main.jobs(), publisher, enqueuer)
+        return await _runs(bench, sides, clients.database, sizes, variants, batches)
 
 
 async def _runs(

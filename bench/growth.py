@@ -63,17 +63,18 @@ from bench.stack import (
     Bench,
     BenchDatabase,
     Service,
+    figure_clients,
     figure_queues,
     figure_resources,
     gateway,
     probe_deltas,
     settled_probes,
 )
-from infra.broker import Publisher, create_broker
+from infra.broker import Publisher
 from infra.clock import utcnow
 from infra.jobs import JobRepository, ended_fields, history_entry, new_job
 from infra.lifecycle import error_document
-from infra.mongo import MainDatabase, create_client
+from infra.mongo import MainDatabase
 from infra.reconciler_log import ReconcilerLog
 from infra.settings import Settings
 from schemas.codes import AttemptOutcome, JobErrorType, JobStatus, JobType
@@ -608,34 +609,25 @@ async def measure(bench: Bench, sizes: GrowthSizes) -> list[dict[str, Any]]:
         reconcile_grace=RECONCILE_GRACE,
         reconcile_lost_after=RECONCILE_LOST_AFTER,
     )
-    async with figure_resources(settings):
-        seeder = BenchDatabase(settings)  # long timeouts: seeding and deleting in batches
-        client = create_client(settings)  # configured like the gateway's
-        publisher = Publisher(create_broker(settings, middleware=[]))
-        try:
-            await seeder.reset()
-            await publisher.start(settings.job(job_type).queue for job_type in JobType)
-            main = MainDatabase.open(client, settings.mongo_db)
-            async with (
-                gateway(settings, bench) as service,
-                aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=sizes.clients)) as http,
-            ):
-                growth = Growth(bench, sizes, settings, service, http, seeder, main, publisher)
-                await growth.seed(MIX)  # the jobs GETs read at size 0
-                await growth.warm_up()
-                measured: dict[int, Sized] = {}
-                seeding: dict[str, Any] = {}
-                for size in stored_sizes:
-                    if grown := await growth.grow_to(size):
-                        seeding[str(size)] = grown
-                    started = time.perf_counter()
-                    measured[size] = await growth.measure_at(size)
-                    log.info("growth: measured at %d stored jobs in %.0f s", size, time.perf_counter() - started)
-                return _figures(bench, sizes, measured, seeding)
-        finally:
-            await publisher.close()
-            await client.close()
-            await seeder.close()
+    async with (
+        figure_resources(settings),
+        figure_clients(settings, [settings.job(job_type).queue for job_type in JobType]) as clients,
+        gateway(settings, bench) as service,
+        aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=sizes.clients)) as http,
+    ):
+        # The runner's client (long timeouts) seeds and deletes in batches; what is timed goes like the gateway's.
+        growth = Growth(bench, sizes, settings, service, http, clients.database, clients.main, clients.publisher)
+        await growth.seed(MIX)  # the jobs GETs read at size 0
+        await growth.warm_up()
+        measured: dict[int, Sized] = {}
+        seeding: dict[str, Any] = {}
+        for size in stored_sizes:
+            if grown := await growth.grow_to(size):
+                seeding[str(size)] = grown
+            started = time.perf_counter()
+            measured[size] = await growth.measure_at(size)
+            log.info("growth: measured at %d stored jobs in %.0f s", size, time.perf_counter() - started)
+        return _figures(bench, sizes, measured, seeding)
 
 
 def _figures(bench: Bench, sizes: GrowthSizes, measured: dict[int, Sized], seeding: dict[str, Any]) -> list[dict]:

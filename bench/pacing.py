@@ -22,8 +22,7 @@ from typing import Any
 
 from bench.modes import PacingSizes
 from bench.search import round_keywords
-from bench.stack import Bench, BenchDatabase, figure_resources, serve, worker_pool
-from infra.broker import Publisher, create_broker
+from bench.stack import Bench, figure_clients, figure_resources, serve, worker_pool
 from infra.enqueue import JobEnqueuer
 from infra.jobs import JobRepository
 from infra.settings import Settings, parse_source_rates
@@ -64,12 +63,8 @@ async def run_side(bench: Bench, sizes: PacingSizes, *, paced: bool) -> dict[str
         shop_url = await stack.enter_async_context(serve(shop_app))
         settings = side_settings(bench, sizes, shop_url, paced=paced)
         await stack.enter_async_context(figure_resources(settings))
-        database = BenchDatabase(settings)
-        stack.push_async_callback(database.close)
-        await database.reset()
-        publisher = Publisher(create_broker(settings, middleware=[]))
-        await publisher.start([settings.job(JobType.SEARCH).queue])
-        stack.push_async_callback(publisher.close)
+        clients = await stack.enter_async_context(figure_clients(settings, [settings.job(JobType.SEARCH).queue]))
+        database, publisher = clients.database, clients.publisher
         for _ in range(sizes.pools):
             await stack.enter_async_context(worker_pool(settings, "search", bench, threads=sizes.threads))
         enqueuer = JobEnqueuer(settings, JobRepository(database.main), publisher)

@@ -37,6 +37,7 @@ from bench.stack import (
     Bench,
     BenchDatabase,
     Service,
+    figure_clients,
     figure_resources,
     gateway,
     named_connects,
@@ -48,7 +49,7 @@ from bench.stack import (
     tree_rss_bytes,
     worker_pool,
 )
-from infra.broker import Publisher, create_broker
+from infra.broker import Publisher
 from infra.settings import Settings
 from schemas.codes import JobType
 from tools.testbed import Receiver, eventually
@@ -153,12 +154,8 @@ async def measure(bench: Bench, sizes: PipelineSizes) -> dict[str, Any]:
             "pipeline", search_sources=("static",), outbox_url=f"{receiver_url}/results", outbox_secret="bench"
         )
         await stack.enter_async_context(figure_resources(settings))
-        database = BenchDatabase(settings)
-        stack.push_async_callback(database.close)
-        await database.reset()
-        publisher = Publisher(create_broker(settings, middleware=[]))
-        await publisher.start([noop_queue(settings)])
-        stack.push_async_callback(publisher.close)
+        clients = await stack.enter_async_context(figure_clients(settings, [noop_queue(settings)]))
+        database, publisher = clients.database, clients.publisher
         counter = bench.directory("noop") / f"{settings.mongo_db}.count"
         pipeline = Pipeline(
             settings=settings,

@@ -35,13 +35,13 @@ from bench.stack import (
     BenchDatabase,
     Service,
     demo_shop,
+    figure_clients,
     figure_resources,
     probe_deltas,
     settled_probes,
     tree_rss_bytes,
     worker_pool,
 )
-from infra.broker import Publisher, create_broker
 from infra.enqueue import JobEnqueuer
 from infra.jobs import JobRepository
 from infra.settings import Settings
@@ -165,12 +165,8 @@ async def measure(bench: Bench, sizes: SearchSizes) -> list[dict[str, Any]]:
             "search", coupang_base_url=shop_url, coupang_max_pages=1, search_sources=("coupang",)
         )
         await stack.enter_async_context(figure_resources(settings))
-        database = BenchDatabase(settings)
-        stack.push_async_callback(database.close)
-        await database.reset()
-        publisher = Publisher(create_broker(settings, middleware=[]))
-        await publisher.start([settings.job(JobType.SEARCH).queue])
-        stack.push_async_callback(publisher.close)
+        clients = await stack.enter_async_context(figure_clients(settings, [settings.job(JobType.SEARCH).queue]))
+        database, publisher = clients.database, clients.publisher
         worker = await stack.enter_async_context(worker_pool(settings, "search", bench, threads=sizes.threads))
         raw = await stack.enter_async_context(raw_browser(settings, shop_url, sizes.threads, bench))
         run = SearchRun(settings, database, JobEnqueuer(settings, JobRepository(database.main), publisher), worker)

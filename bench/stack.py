@@ -18,7 +18,7 @@ import sys
 import time
 import uuid
 from collections import Counter
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,6 +30,7 @@ from pymongo import MongoClient
 
 from bench.noop import COUNTER, noop_queue
 from bench.probe import PROBE_DIR, PROBE_ROLE
+from infra.broker import Publisher, create_broker
 from infra.mongo import MainDatabase, create_client, ensure_indexes
 from infra.settings import Settings
 from schemas.codes import JobType
@@ -150,6 +151,33 @@ class BenchDatabase:
 
     async def close(self) -> None:
         await self.client.close()
+
+
+@dataclass(frozen=True, slots=True)
+class FigureClients:
+    """What the runner of a figure reaches the store and the broker with."""
+
+    #: The runner's own client (long timeouts): resets, seeds, reads outcomes.
+    database: BenchDatabase
+    #: A client configured like the gateway's: what a figure times goes through it.
+    main: MainDatabase
+    publisher: Publisher
+
+
+@contextlib.asynccontextmanager
+async def figure_clients(settings: Settings, queues: Iterable[str]) -> AsyncIterator[FigureClients]:
+    """The figure's clients on emptied job and price collections, publishing onto `queues`; all closed after."""
+    database = BenchDatabase(settings)
+    client = create_client(settings)
+    publisher = Publisher(create_broker(settings, middleware=[]))
+    try:
+        await database.reset()
+        await publisher.start(queues)
+        yield FigureClients(database, MainDatabase.open(client, settings.mongo_db), publisher)
+    finally:
+        await publisher.close()
+        await client.close()
+        await database.close()
 
 
 # --- processes ---------------------------------------------------------------------------------------
