@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bson import ObjectId
-from marshmallow import RAISE, Schema, ValidationError, fields, pre_load, validate
+from marshmallow import RAISE, Schema, ValidationError, fields, pre_load, validate, validates_schema
 
 from schemas.codes import HTTP_STATUS, AttemptOutcome, ErrorType, JobErrorType, JobStatus, JobType, Priority
 from schemas.envelope import drop_none
@@ -383,10 +383,38 @@ class UtcDateTimeField(fields.AwareDateTime):
             return (datetime.min if moment.year == 1 else datetime.max).replace(tzinfo=UTC)
 
 
+class ObjectIdField(fields.String):
+    """A job id (24 hex digits), loaded as an ObjectId: nothing else reaches a query."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> ObjectId:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        if not re.fullmatch(r"[0-9a-f]{24}", text):
+            raise ValidationError("must be a job id (24 lower-case hex digits)")
+        return ObjectId(text)
+
+
 class JobListQuerySchema(StrictSchema):
     status = Text(validate=validate.OneOf([s.name for s in JobStatus]))
     job_type = Text(validate=validate.OneOf([t.name for t in JobType]))
     product_code = Text(validate=FullMatch(PRODUCT_CODE_PATTERN))
+    product_code_prefix = Text(
+        validate=FullMatch(PRODUCT_CODE_PATTERN),
+        metadata=_doc("only jobs whose product_code starts with this (case-sensitive; not with product_code)"),
+    )
+    source_job_id = ObjectIdField(
+        metadata={
+            "description": "only the OUTBOX job delivering this SEARCH job's result (job_type, if given, OUTBOX)",
+            "pattern": "^[0-9a-f]{24}$",
+        }
+    )
+    source = Text(
+        validate=validate.OneOf(SOURCE_NAMES),
+        metadata=_doc("with source_outcome: only searches in which this source's outcome was source_outcome"),
+    )
+    source_outcome = Text(
+        validate=FullMatch(ERROR_TYPE_PATTERN),
+        metadata=_doc("with source: result.sources.<source>.outcome (FOUND, NO_RESULTS, BLOCKED, TIMEOUT, …)"),
+    )
     error_type = Text(
         validate=FullMatch(ERROR_TYPE_PATTERN),
         metadata={"description": "only jobs whose last_error.type is this (e.g. BLOCKED, DEAD_LETTER)"},
@@ -394,6 +422,10 @@ class JobListQuerySchema(StrictSchema):
     since = UtcDateTimeField(
         default_timezone=UTC,
         metadata={"description": "only jobs created at or after this time (ISO 8601; UTC when no offset is given)"},
+    )
+    until = UtcDateTimeField(
+        default_timezone=UTC,
+        metadata={"description": "only jobs created before this time (ISO 8601; UTC when no offset is given)"},
     )
     cursor = JobCursorField(
         # The pattern is checked by the field itself (it loads the cursor as (created_at, _id)); here for the docs.
@@ -404,11 +436,24 @@ class JobListQuerySchema(StrictSchema):
     )
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
 
+    @validates_schema
+    def refuse_filters_that_contradict(self, data: dict[str, Any], **_: Any) -> None:
+        if "product_code" in data and "product_code_prefix" in data:
+            raise ValidationError("give product_code or product_code_prefix, not both", "product_code_prefix")
+        if ("source" in data) != ("source_outcome" in data):
+            raise ValidationError("source and source_outcome go together", "source_outcome")
+        if "source_job_id" in data and data.get("job_type", JobType.OUTBOX.name) != JobType.OUTBOX.name:
+            raise ValidationError("only an OUTBOX job has a source_job_id", "job_type")
+
 
 class JobListResponseSchema(EnvelopeSchema):
     jobs = fields.List(fields.Nested(JobSchema), required=True)
     next_cursor = fields.String(
-        metadata={"description": "pass as `cursor` for the next page (same filters); absent on the last page"}
+        metadata={
+            "description": "pass as `cursor` for the next page (same filters); absent on the last page. With job_type, "
+            "error_type or source_outcome (read on the way, not through an index) a page reads at most 2,000 jobs: "
+            "it may then hold fewer than `limit`, or none, and still have a next_cursor"
+        }
     )
 
 

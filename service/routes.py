@@ -203,7 +203,8 @@ async def post_search(request: web.Request) -> web.Response:
 
 @docs(
     tags=["jobs"],
-    summary="Jobs, newest first, filtered by status, job_type, product_code, error_type and since",
+    summary="Jobs, newest first, filtered by status, type, product code (or prefix), error type, a source's outcome, "
+    "the search they deliver and a time range",
     description="One page of at most `limit` jobs; `next_cursor` (absent on the last page) asks for the next.",
     responses=_responses(
         JobListResponseSchema,
@@ -243,12 +244,16 @@ async def read_job_page(
         query = JobListQuerySchema().load(parameters)
     except ValidationError as error:
         raise ApiError(ErrorType.INVALID_REQUEST_DATA, "invalid query", errors=error.messages) from None
-    limit, since, after = query.pop("limit"), query.pop("since", None), query.pop("cursor", None)
+    limit, after = query.pop("limit"), query.pop("cursor", None)
+    since, until = query.pop("since", None), query.pop("until", None)
     # One more than asked: whether a next page exists is known without an empty last page.
     with deadline(request.app[SETTINGS]):
-        jobs = await request.app[JOBS].newest(query, limit + 1, since=since, after=after)
-    last = jobs[limit - 1] if len(jobs) > limit else None
-    next_cursor = encode_job_cursor(last["created_at"], last["_id"]) if last else None
+        page = await request.app[JOBS].newest(query, limit + 1, since=since, until=until, after=after)
+    jobs = page.jobs
+    if len(jobs) > limit:
+        next_cursor: str | None = encode_job_cursor(jobs[limit - 1]["created_at"], jobs[limit - 1]["_id"])
+    else:
+        next_cursor = encode_job_cursor(*page.walked_to) if page.walked_to else None
     return [job_to_api(job) for job in jobs[:limit]], next_cursor
 
 
