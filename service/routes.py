@@ -104,9 +104,13 @@ def _responses(
 ) -> dict[int, dict[str, Any]]:
     """An operation's documented answers: 200 with its examples, and each error status with its own
     (`examples` replaces a status's shared ones)."""
-    responses = {
-        200: {"schema": schema, "description": "SUCCESS (0)", "examples": SUCCESS_EXAMPLES[success]},
-    }
+    success_response = {"schema": schema, "description": "SUCCESS (0)", "examples": SUCCESS_EXAMPLES[success]}
+    return {200: success_response, **_error_responses(*statuses, examples=examples)}
+
+
+def _error_responses(*statuses: int, examples: dict[int, dict[str, Any]] | None = None) -> dict[int, dict[str, Any]]:
+    """The documented error answers of an operation: these statuses and those every operation can meet."""
+    responses = {}
     for status in sorted({*statuses, *_ALWAYS}):
         shown = (examples or {}).get(status, ERROR_EXAMPLES[status])
         responses[status] = {"schema": ErrorResponseSchema, **_ERROR_DESCRIPTIONS[status], "examples": shown}
