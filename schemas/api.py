@@ -383,6 +383,11 @@ class UtcDateTimeField(fields.AwareDateTime):
             return (datetime.min if moment.year == 1 else datetime.max).replace(tzinfo=UTC)
 
 
+#: The job listing's page size when none is asked, and the most a page may hold.
+JOB_PAGE_DEFAULT = 50
+JOB_PAGE_MAX = 500
+
+
 class ObjectIdField(fields.String):
     """A job id (24 hex digits), loaded as an ObjectId: nothing else reaches a query."""
 
@@ -434,7 +439,7 @@ class JobListQuerySchema(StrictSchema):
             "pattern": JOB_CURSOR_PATTERN,
         },
     )
-    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
+    limit = fields.Integer(load_default=JOB_PAGE_DEFAULT, validate=validate.Range(min=1, max=JOB_PAGE_MAX))
 
     @validates_schema
     def refuse_filters_that_contradict(self, data: dict[str, Any], **_: Any) -> None:
