@@ -20,6 +20,7 @@ from pymongo.errors import BulkWriteError, DuplicateKeyError
 from infra.lifecycle import attempts_exhausted, error_document
 from infra.mongo import MainDatabase
 from schemas.codes import AttemptOutcome, JobErrorType, JobStatus, JobType
+from schemas.offers import SourceName
 
 DUPLICATE_KEY = 11000
 #: The most minutes one walk over ended jobs crosses (`JobRepository.ended_after`): one lookup each.
@@ -143,23 +144,34 @@ class ListingPage:
     walked_to: tuple[datetime, ObjectId] | None
 
 
-def listing_query(filters: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The listing's (indexed, read on the way) parts of a query, from validated filter values.
+def listing_query(filters: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """The listing's (indexed, read on the way) parts of a query, from validated filter values; None when the
+    filters contradict each other, so that no job can match (a search's own `source_job_id`, say).
 
     - status: `status_created_at`; product_code, or its prefix as an anchored regex of the escaped text (the
       index bounds [prefix, next prefix) on MongoDB): `product_created_at`;
     - source_job_id: `one_outbox_per_search` (partial on job_type OUTBOX, so the query names it);
-    - job_type, error_type, and source + source_outcome (`result.sources.<source>.outcome`): read on the way.
+    - read on the way: job_type, error_type, and a source's outcome (`result.sources.<source>.outcome`), a source
+      (searches it took part in: `result.sources.<source>` exists) or an outcome of any source.
     """
     indexed = {LISTING_INDEXED[name]: value for name, value in filters.items() if name in LISTING_INDEXED}
     on_the_way = {LISTING_ON_THE_WAY[name]: value for name, value in filters.items() if name in LISTING_ON_THE_WAY}
-    if "product_code_prefix" in filters:
-        indexed["product_code"] = {"$regex": "^" + re.escape(filters["product_code_prefix"])}
-    if "source_outcome" in filters:
-        on_the_way[f"result.sources.{filters['source']}.outcome"] = filters["source_outcome"]
+    prefix = filters.get("product_code_prefix")
+    if prefix is not None and "product_code" in filters:
+        if not filters["product_code"].startswith(prefix):
+            return None
+    elif prefix is not None:
+        indexed["product_code"] = {"$regex": "^" + re.escape(prefix)}
     if "source_job_id" in filters:
-        indexed["job_type"] = JobType.OUTBOX.name
-        on_the_way.pop("job_type", None)  # validated: OUTBOX when given
+        # Only a delivery has a source_job_id.
+        if filters.get("job_type", JobType.OUTBOX.name) != JobType.OUTBOX.name:
+            return None
+        indexed["job_type"] = on_the_way.pop("job_type", JobType.OUTBOX.name)
+    source, outcome = filters.get("source"), filters.get("source_outcome")
+    if source is not None:
+        on_the_way[f"result.sources.{source}" + (".outcome" if outcome else "")] = outcome or {"$exists": True}
+    elif outcome is not None:
+        on_the_way["$or"] = [{f"result.sources.{name}.outcome": outcome} for name in SourceName]
     return indexed, on_the_way
 
 
@@ -237,7 +249,10 @@ class JobRepository:
         the way bounds the page to the LISTING_WALK next jobs in index order: the far end is found first (index
         keys only), and the page says where it stopped when it found fewer than `limit` jobs before it.
         """
-        indexed, on_the_way = listing_query(filters)
+        query_parts = listing_query(filters)
+        if query_parts is None:
+            return ListingPage([], None)
+        indexed, on_the_way = query_parts
         created: dict[str, datetime] = {}
         position: dict[str, Any] = {}
         if since is not None:

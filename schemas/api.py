@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bson import ObjectId
-from marshmallow import RAISE, Schema, ValidationError, fields, pre_load, validate, validates_schema
+from marshmallow import RAISE, Schema, ValidationError, fields, pre_load, validate
 
 from schemas.codes import HTTP_STATUS, AttemptOutcome, ErrorType, JobErrorType, JobStatus, JobType, Priority
 from schemas.envelope import drop_none
@@ -404,21 +404,24 @@ class JobListQuerySchema(StrictSchema):
     product_code = Text(validate=FullMatch(PRODUCT_CODE_PATTERN))
     product_code_prefix = Text(
         validate=FullMatch(PRODUCT_CODE_PATTERN),
-        metadata=_doc("only jobs whose product_code starts with this (case-sensitive; not with product_code)"),
+        metadata=_doc("only jobs whose product_code starts with this (case-sensitive)"),
     )
     source_job_id = ObjectIdField(
         metadata={
-            "description": "only the OUTBOX job delivering this SEARCH job's result (job_type, if given, OUTBOX)",
+            "description": "only the OUTBOX job delivering this SEARCH job's result",
             "pattern": "^[0-9a-f]{24}$",
         }
     )
     source = Text(
         validate=validate.OneOf(SOURCE_NAMES),
-        metadata=_doc("with source_outcome: only searches in which this source's outcome was source_outcome"),
+        metadata=_doc("only searches this source took part in (with source_outcome: in which it ended so)"),
     )
     source_outcome = Text(
         validate=FullMatch(ERROR_TYPE_PATTERN),
-        metadata=_doc("with source: result.sources.<source>.outcome (FOUND, NO_RESULTS, BLOCKED, TIMEOUT, …)"),
+        metadata=_doc(
+            "only searches in which a source (the `source` one, if given) ended so: result.sources.<source>.outcome "
+            "(FOUND, NO_RESULTS, BLOCKED, TIMEOUT, …)"
+        ),
     )
     error_type = Text(
         validate=FullMatch(ERROR_TYPE_PATTERN),
@@ -440,15 +443,6 @@ class JobListQuerySchema(StrictSchema):
         },
     )
     limit = fields.Integer(load_default=JOB_PAGE_DEFAULT, validate=validate.Range(min=1, max=JOB_PAGE_MAX))
-
-    @validates_schema
-    def refuse_filters_that_contradict(self, data: dict[str, Any], **_: Any) -> None:
-        if "product_code" in data and "product_code_prefix" in data:
-            raise ValidationError("give product_code or product_code_prefix, not both", "product_code_prefix")
-        if ("source" in data) != ("source_outcome" in data):
-            raise ValidationError("source and source_outcome go together", "source_outcome")
-        if "source_job_id" in data and data.get("job_type", JobType.OUTBOX.name) != JobType.OUTBOX.name:
-            raise ValidationError("only an OUTBOX job has a source_job_id", "job_type")
 
 
 class JobListResponseSchema(EnvelopeSchema):

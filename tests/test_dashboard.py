@@ -217,7 +217,7 @@ async def test_the_job_list_filters_by_prefix_source_outcome_and_time_range(clie
 
 
 @pytest.mark.parametrize(
-    "query", ["product_code_prefix=.%2A", "source=coupang", "source_outcome=%24ne&source=coupang", "until=soon"]
+    "query", ["product_code_prefix=.%2A", "source=%24where", "source_outcome=%24ne&source=coupang", "until=soon"]
 )
 async def test_bad_new_filters_are_refused_with_result_101(client: TestClient, query: str):
     for page in ("/ui/jobs", "/ui/dead"):
