@@ -353,3 +353,24 @@ async def test_the_dashboards_cookies_are_secure_over_https_and_not_over_plain_h
             for cookie in (form.cookies[CSRF_COOKIE], login.cookies[KEY_COOKIE]):
                 assert bool(cookie["secure"]) is secure, (server.scheme, cookie)
             session.cookie_jar.clear()
+
+
+async def test_redriving_all_matching_takes_at_most_the_cap_per_request_and_says_so(
+    aiohttp_client, settings: Settings, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.setattr("service.ui.BULK_REDRIVE_CAP", 2)
+    client = await signed_in(aiohttp_client, settings, "ops-5e6d-admin")
+    for n in range(3):
+        await insert_job(settings, product_code=f"CAP-{n}", **DEAD)
+
+    confirmation = await (await client.get("/ui/dead/redrive?matching=1&product_code_prefix=CAP-")).text()
+    assert "<strong>2</strong> dead jobs will be re-driven" in confirmation
+    assert "More dead jobs match: one request re-drives at most 2" in confirmation
+    form = {"csrf": csrf_of(confirmation), "matching": "1", "product_code_prefix": "CAP-"}
+    first = await (await client.post("/ui/dead/redrive", data=form)).text()
+    assert 're-driven: <span class="count">2</span>' in first
+    assert "re-drive the next ones" in first
+    rest = await (await client.get("/ui/dead/redrive?matching=1&product_code_prefix=CAP-")).text()
+    assert "<strong>1</strong> dead job will be re-driven" in rest
+    assert "More dead jobs match" not in rest
+    await asyncio.to_thread(drain, settings.amqp_url, settings.job(JobType.SEARCH).queue)

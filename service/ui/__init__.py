@@ -205,7 +205,7 @@ async def redrive_confirmation(request: web.Request) -> tuple[str, dict[str, Any
     """GET: how many jobs a bulk re-drive would take, and the POST form that does it (nothing changes here)."""
     require_admin(request)
     selection = await _bulk_selection(request, request.query)
-    context = {"selection": selection, "page": "dead", "cap": BULK_REDRIVE_CAP, "walk": LISTING_WALK}
+    context = {"selection": selection, "page": "dead", "cap": BULK_REDRIVE_CAP, "pages": _BULK_PAGES}
     return "bulk_redrive.html", context
 
 
