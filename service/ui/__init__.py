@@ -225,11 +225,11 @@ async def bulk_redrive(request: web.Request) -> web.StreamResponse:
         for job_id, outcome in zip(batch, answers, strict=True):
             outcomes.setdefault(outcome, []).append(job_id)
     context = {"outcomes": outcomes, "selection": selection, "page": "dead", "cap": BULK_REDRIVE_CAP}
-    return _render(request, "bulk_redriven.html", context | {"may_change": True})
+    return _render(request, "bulk_redriven.html", context)
 
 
 async def _redrive_one(request: web.Request, job_id: str) -> str:
-    """ "re-driven", or why not (the API's message for this job)."""
+    """What became of one job, for the result page: re-driven, or refused with the API's reason."""
     try:
         await redrive_job(request, job_id)
     except ApiError as refused:
