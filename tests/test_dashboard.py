@@ -374,3 +374,16 @@ async def test_redriving_all_matching_takes_at_most_the_cap_per_request_and_says
     assert "<strong>1</strong> dead job will be re-driven" in rest
     assert "More dead jobs match" not in rest
     await asyncio.to_thread(drain, settings.amqp_url, settings.job(JobType.SEARCH).queue)
+
+
+async def test_a_snapshot_needs_a_key_like_every_api_call_and_a_signed_in_dashboard(aiohttp_client, settings: Settings):
+    client = await aiohttp_client(create_app(settings.with_overrides(api_keys=KEYS)))
+    path = f"/snapshots/{'0' * 24}/png"
+
+    api = await client.get(f"/v1/lps{path}")
+    ui = await client.get(f"/ui{path}", allow_redirects=False)
+    with_key = await client.get(f"/v1/lps{path}", headers={"X-API-Key": KEYS["ops"]})
+
+    assert (api.status, (await api.json())["result"]) == (433, 433)
+    assert (ui.status, ui.headers["Location"]) == (303, "/ui/login")
+    assert with_key.status == 404
