@@ -389,10 +389,46 @@ class UtcDateTimeField(fields.AwareDateTime):
             return (datetime.min if moment.year == 1 else datetime.max).replace(tzinfo=UTC)
 
 
+#: The job listing's page size when none is asked, and the most a page may hold.
+JOB_PAGE_DEFAULT = 50
+JOB_PAGE_MAX = 500
+
+
+class ObjectIdField(fields.String):
+    """A job id (24 hex digits), loaded as an ObjectId: nothing else reaches a query."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> ObjectId:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        if not re.fullmatch(r"[0-9a-f]{24}", text):
+            raise ValidationError("must be a job id (24 lower-case hex digits)")
+        return ObjectId(text)
+
+
 class JobListQuerySchema(StrictSchema):
     status = Text(validate=validate.OneOf([s.name for s in JobStatus]))
     job_type = Text(validate=validate.OneOf([t.name for t in JobType]))
     product_code = Text(validate=FullMatch(PRODUCT_CODE_PATTERN))
+    product_code_prefix = Text(
+        validate=FullMatch(PRODUCT_CODE_PATTERN),
+        metadata=_doc("only jobs whose product_code starts with this (case-sensitive)"),
+    )
+    source_job_id = ObjectIdField(
+        metadata={
+            "description": "only the OUTBOX job delivering this SEARCH job's result",
+            "pattern": "^[0-9a-f]{24}$",
+        }
+    )
+    source = Text(
+        validate=validate.OneOf(SOURCE_NAMES),
+        metadata=_doc("only searches this source took part in (with source_outcome: in which it ended so)"),
+    )
+    source_outcome = Text(
+        validate=FullMatch(ERROR_TYPE_PATTERN),
+        metadata=_doc(
+            "only searches in which a source (the `source` one, if given) ended so: result.sources.<source>.outcome "
+            "(FOUND, NO_RESULTS, BLOCKED, TIMEOUT, …)"
+        ),
+    )
     error_type = Text(
         validate=FullMatch(ERROR_TYPE_PATTERN),
         metadata={"description": "only jobs whose last_error.type is this (e.g. BLOCKED, DEAD_LETTER)"},
@@ -401,6 +437,10 @@ class JobListQuerySchema(StrictSchema):
         default_timezone=UTC,
         metadata={"description": "only jobs created at or after this time (ISO 8601; UTC when no offset is given)"},
     )
+    until = UtcDateTimeField(
+        default_timezone=UTC,
+        metadata={"description": "only jobs created before this time (ISO 8601; UTC when no offset is given)"},
+    )
     cursor = JobCursorField(
         # The pattern is checked by the field itself (it loads the cursor as (created_at, _id)); here for the docs.
         metadata={
@@ -408,13 +448,17 @@ class JobListQuerySchema(StrictSchema):
             "pattern": JOB_CURSOR_PATTERN,
         },
     )
-    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
+    limit = fields.Integer(load_default=JOB_PAGE_DEFAULT, validate=validate.Range(min=1, max=JOB_PAGE_MAX))
 
 
 class JobListResponseSchema(EnvelopeSchema):
     jobs = fields.List(fields.Nested(JobSchema), required=True)
     next_cursor = fields.String(
-        metadata={"description": "pass as `cursor` for the next page (same filters); absent on the last page"}
+        metadata={
+            "description": "pass as `cursor` for the next page (same filters); absent on the last page. With job_type, "
+            "error_type or source_outcome (read on the way, not through an index) a page reads at most 2,000 jobs: "
+            "it may then hold fewer than `limit`, or none, and still have a next_cursor"
+        }
     )
 
 

@@ -100,9 +100,13 @@ def _responses(
 ) -> dict[int, dict[str, Any]]:
     """An operation's documented answers: 200 with its examples, and each error status with its own
     (`examples` replaces a status's shared ones)."""
-    responses = {
-        200: {"schema": schema, "description": "SUCCESS (0)", "examples": SUCCESS_EXAMPLES[success]},
-    }
+    success_response = {"schema": schema, "description": "SUCCESS (0)", "examples": SUCCESS_EXAMPLES[success]}
+    return {200: success_response, **_error_responses(*statuses, examples=examples)}
+
+
+def _error_responses(*statuses: int, examples: dict[int, dict[str, Any]] | None = None) -> dict[int, dict[str, Any]]:
+    """The documented error answers of an operation: these statuses and those every operation can meet."""
+    responses = {}
     for status in sorted({*statuses, *_ALWAYS}):
         shown = (examples or {}).get(status, ERROR_EXAMPLES[status])
         responses[status] = {"schema": ErrorResponseSchema, **_ERROR_DESCRIPTIONS[status], "examples": shown}
@@ -199,7 +203,8 @@ async def post_search(request: web.Request) -> web.Response:
 
 @docs(
     tags=["jobs"],
-    summary="Jobs, newest first, filtered by status, job_type, product_code, error_type and since",
+    summary="Jobs, newest first, filtered by status, type, product code (or prefix), error type, a source's outcome, "
+    "the search they deliver and a time range",
     description="One page of at most `limit` jobs; `next_cursor` (absent on the last page) asks for the next.",
     responses=_responses(
         JobListResponseSchema,
@@ -239,12 +244,16 @@ async def read_job_page(
         query = JobListQuerySchema().load(parameters)
     except ValidationError as error:
         raise ApiError(ErrorType.INVALID_REQUEST_DATA, "invalid query", errors=error.messages) from None
-    limit, since, after = query.pop("limit"), query.pop("since", None), query.pop("cursor", None)
+    limit, after = query.pop("limit"), query.pop("cursor", None)
+    since, until = query.pop("since", None), query.pop("until", None)
     # One more than asked: whether a next page exists is known without an empty last page.
     with deadline(request.app[SETTINGS]):
-        jobs = await request.app[JOBS].newest(query, limit + 1, since=since, after=after)
-    last = jobs[limit - 1] if len(jobs) > limit else None
-    next_cursor = encode_job_cursor(last["created_at"], last["_id"]) if last else None
+        page = await request.app[JOBS].newest(query, limit + 1, since=since, until=until, after=after)
+    jobs = page.jobs
+    if len(jobs) > limit:
+        next_cursor: str | None = encode_job_cursor(jobs[limit - 1]["created_at"], jobs[limit - 1]["_id"])
+    else:
+        next_cursor = encode_job_cursor(*page.walked_to) if page.walked_to else None
     return [job_to_api(job) for job in jobs[:limit]], next_cursor
 
 

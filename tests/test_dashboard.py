@@ -3,19 +3,30 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 import re
+import ssl
+from pathlib import Path
 
+import aiohttp
 import pytest
 from aiohttp.test_utils import TestClient
 
+from infra.clock import utcnow
+from infra.mongo import create_client
 from infra.settings import Settings
+from infra.snapshots import SnapshotStore
 from schemas.codes import JobType
 from service.app import create_app
-from service.ui import KEY_COOKIE
+from service.ui import CSRF_COOKIE, KEY_COOKIE
 from tests.rabbit import drain
 from tests.test_redrive import DEAD, insert_job
 
 KEYS = {"ops": "ops-5e6d-admin"}
+#: A 1×1 PNG: what a worker's screenshot is, in small.
+PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+)
 
 
 def csrf_of(html: str) -> str:
@@ -183,3 +194,196 @@ async def test_guessing_keys_at_the_login_form_is_limited_per_address(aiohttp_cl
     assert [answer.status for answer in answers] == [403, 403, 429]
     assert int(answers[-1].headers["Retry-After"]) >= 1
     assert "too many unknown keys" in await answers[-1].text()
+
+
+async def test_the_job_list_filters_by_prefix_source_outcome_and_time_range(client: TestClient, settings: Settings):
+    blocked = {"result": {"outcome": "INCOMPLETE", "sources": {"coupang": {"outcome": "BLOCKED"}}}, "status": "DONE"}
+    await insert_job(settings, product_code="PFX.1", **blocked)
+    await insert_job(settings, product_code="PFX.2")
+    await insert_job(settings, product_code="PFXX3", **blocked)
+
+    by_prefix = await (await client.get("/ui/jobs?product_code_prefix=PFX.")).text()
+    by_outcome = await (
+        await client.get("/ui/jobs?source=coupang&source_outcome=BLOCKED&product_code_prefix=PFX")
+    ).text()
+    in_the_future = await (await client.get("/ui/jobs?since=2099-01-01T00:00")).text()
+    in_the_past = await (await client.get("/ui/jobs?until=2000-01-01T00:00:00")).text()
+
+    assert ("PFX.1" in by_prefix, "PFX.2" in by_prefix, "PFXX3" in by_prefix) == (True, True, False)
+    assert ("PFX.1" in by_outcome, "PFX.2" in by_outcome, "PFXX3" in by_outcome) == (True, False, True)
+    assert "<option selected>BLOCKED</option>" in by_outcome  # the form shows the filter it applied
+    assert "No job matches." in in_the_future
+    assert "No job matches." in in_the_past
+
+
+@pytest.mark.parametrize(
+    "query", ["product_code_prefix=.%2A", "source=%24where", "source_outcome=%24ne&source=coupang", "until=soon"]
+)
+async def test_bad_new_filters_are_refused_with_result_101(client: TestClient, query: str):
+    for page in ("/ui/jobs", "/ui/dead"):
+        response = await client.get(f"{page}?{query}")
+        assert response.status == 400
+        assert "Result 101" in await response.text()
+
+
+async def test_a_search_shows_its_delivery_job_and_the_snapshots_of_its_blocked_pages(
+    client: TestClient, settings: Settings
+):
+    database = create_client(settings)
+    try:
+        reference = await SnapshotStore(database[settings.mongo_db]).save(
+            source="coupang",
+            url="https://shop/x",
+            reason="BLOCKED",
+            html="<script>alert(1)</script>",
+            screenshot=PNG,
+            at=utcnow(),
+        )
+    finally:
+        await database.close()
+    error = {"type": "BLOCKED", "message": "blocked", "snapshot": reference}
+    search = await insert_job(settings, product_code="DASH-DELIVERED", status="DONE", last_error=error)
+    delivery = await insert_job(
+        settings, product_code="DASH-DELIVERED", status="DONE", job_type="OUTBOX", source_job_id=search["_id"]
+    )
+    snapshot_id = reference.removeprefix("gridfs:snapshots/")
+
+    html = await (await client.get(f"/ui/jobs/{search['_id']}")).text()
+    assert f'<a href="/ui/jobs/{delivery["_id"]}">' in html
+    assert '<span class="badge done">DONE</span>' in html.split('class="delivery"')[1]
+    for kind, content_type, body in (("png", "image/png", PNG), ("html", "text/plain", b"<script>alert(1)</script>")):
+        assert f'href="/ui/snapshots/{snapshot_id}/{kind}"' in html
+        for path in (f"/ui/snapshots/{snapshot_id}/{kind}", f"/v1/lps/snapshots/{snapshot_id}/{kind}"):
+            served = await client.get(path)
+            assert (served.status, served.content_type, await served.read()) == (200, content_type, body)
+            assert served.headers["Content-Security-Policy"] == "sandbox"
+            assert served.headers["X-Content-Type-Options"] == "nosniff"
+    for path in (
+        f"/v1/lps/snapshots/{'0' * 24}/png",
+        f"/v1/lps/snapshots/{snapshot_id}/exe",
+        "/v1/lps/snapshots/$ne/png",
+    ):
+        missing = await client.get(path)
+        assert (missing.status, (await missing.json())["result"]) == (404, 1500)
+
+
+async def test_an_admin_redrives_the_ticked_dead_jobs_after_a_confirmation_stating_how_many(
+    aiohttp_client, settings: Settings
+):
+    client = await signed_in(aiohttp_client, settings, "ops-5e6d-admin")
+    ticked = [await insert_job(settings, product_code=f"BULK-{n}", **DEAD) for n in range(2)]
+    untouched = await insert_job(settings, product_code="BULK-LEFT", **DEAD)
+
+    ids = "&".join(f"job_id={job['_id']}" for job in ticked)
+    confirmation = await (await client.get(f"/ui/dead/redrive?{ids}")).text()
+    assert "<strong>2</strong> dead jobs will be re-driven" in confirmation
+    form = [("csrf", csrf_of(confirmation)), *(("job_id", str(job["_id"])) for job in ticked)]
+    done = await client.post("/ui/dead/redrive", data=form)
+    html = await done.text()
+
+    assert done.status == 200
+    assert 're-driven: <span class="count">2</span>' in html
+    for job in ticked:
+        assert '<span class="badge pending">PENDING</span>' in await (await client.get(f"/ui/jobs/{job['_id']}")).text()
+    assert '<span class="badge dead">DEAD</span>' in await (await client.get(f"/ui/jobs/{untouched['_id']}")).text()
+    await asyncio.to_thread(drain, settings.amqp_url, settings.job(JobType.SEARCH).queue)
+
+
+async def test_redriving_all_matching_dead_jobs_takes_the_filtered_ones_only(aiohttp_client, settings: Settings):
+    client = await signed_in(aiohttp_client, settings, "ops-5e6d-admin")
+    matching = [await insert_job(settings, product_code=f"ALL.{n}", **DEAD) for n in range(3)]
+    other = await insert_job(settings, product_code="ALLX", **DEAD)
+
+    confirmation = await (await client.get("/ui/dead/redrive?matching=1&product_code_prefix=ALL.")).text()
+    assert "<strong>3</strong> dead jobs will be re-driven" in confirmation
+    assert "<code>product_code_prefix=ALL.</code>" in confirmation
+    form = {"csrf": csrf_of(confirmation), "matching": "1", "product_code_prefix": "ALL."}
+    html = await (await client.post("/ui/dead/redrive", data=form)).text()
+
+    assert 're-driven: <span class="count">3</span>' in html
+    pending = {"product_code_prefix": "ALL", "status": "PENDING"}
+    listed = await (await client.get("/v1/lps/jobs", params=pending, headers={"X-API-Key": "ops-5e6d-admin"})).json()
+    assert sorted(job["job_id"] for job in listed["jobs"]) == sorted(str(job["_id"]) for job in matching)
+    assert '<span class="badge dead">DEAD</span>' in await (await client.get(f"/ui/jobs/{other['_id']}")).text()
+    await asyncio.to_thread(drain, settings.amqp_url, settings.job(JobType.SEARCH).queue)
+
+
+async def test_a_read_only_key_sees_no_bulk_redrive_and_its_bulk_requests_are_refused_with_433(
+    aiohttp_client, settings: Settings
+):
+    client = await signed_in(aiohttp_client, settings, "view-c0ffee")
+    dead = await insert_job(settings, product_code="BULK-READ", **DEAD)
+
+    page = await (await client.get("/ui/dead")).text()
+    assert "BULK-READ" in page
+    for control in ("redrive-selected", "redrive-matching", 'type="checkbox"'):
+        assert control not in page
+    asked = await client.get(f"/ui/dead/redrive?job_id={dead['_id']}")
+    token = csrf_of(await (await client.get("/ui/login")).text())
+    posted = await client.post("/ui/dead/redrive", data={"csrf": token, "matching": "1"})
+
+    assert (asked.status, posted.status) == (433, 433)
+    assert '<span class="badge dead">DEAD</span>' in await (await client.get(f"/ui/jobs/{dead['_id']}")).text()
+
+
+async def test_the_dashboards_cookies_are_secure_over_https_and_not_over_plain_http(
+    aiohttp_server, settings: Settings, tmp_path: Path
+):
+    certificate, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    openssl = ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1"]
+    made = await asyncio.create_subprocess_exec(
+        *openssl, "-keyout", str(key), "-out", str(certificate), stderr=asyncio.subprocess.DEVNULL
+    )
+    assert await made.wait() == 0
+    tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    tls.load_cert_chain(certificate, key)
+    app = create_app(settings.with_overrides(api_keys=KEYS))
+    https = await aiohttp_server(app, ssl=tls)
+    plain = await aiohttp_server(create_app(settings.with_overrides(api_keys=KEYS)))
+
+    # unsafe: the jar keeps cookies of an IP address (127.0.0.1), as a browser does.
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as session:
+        for server, secure in ((https, True), (plain, False)):
+            form = await session.get(server.make_url("/ui/login"), ssl=False)
+            token = csrf_of(await form.text())
+            login = await session.post(
+                server.make_url("/ui/login"), data={"csrf": token, "key": KEYS["ops"]}, allow_redirects=False, ssl=False
+            )
+            assert login.status == 303
+            for cookie in (form.cookies[CSRF_COOKIE], login.cookies[KEY_COOKIE]):
+                assert bool(cookie["secure"]) is secure, (server.scheme, cookie)
+            session.cookie_jar.clear()
+
+
+async def test_redriving_all_matching_takes_at_most_the_cap_per_request_and_says_so(
+    aiohttp_client, settings: Settings, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.setattr("service.ui.BULK_REDRIVE_CAP", 2)
+    client = await signed_in(aiohttp_client, settings, "ops-5e6d-admin")
+    for n in range(3):
+        await insert_job(settings, product_code=f"CAP-{n}", **DEAD)
+
+    confirmation = await (await client.get("/ui/dead/redrive?matching=1&product_code_prefix=CAP-")).text()
+    assert "<strong>2</strong> dead jobs will be re-driven" in confirmation
+    assert "More dead jobs match: one request re-drives at most 2" in confirmation
+    form = {"csrf": csrf_of(confirmation), "matching": "1", "product_code_prefix": "CAP-"}
+    first = await (await client.post("/ui/dead/redrive", data=form)).text()
+    assert 're-driven: <span class="count">2</span>' in first
+    assert "re-drive the next ones" in first
+    rest = await (await client.get("/ui/dead/redrive?matching=1&product_code_prefix=CAP-")).text()
+    assert "<strong>1</strong> dead job will be re-driven" in rest
+    assert "More dead jobs match" not in rest
+    await asyncio.to_thread(drain, settings.amqp_url, settings.job(JobType.SEARCH).queue)
+
+
+async def test_a_snapshot_needs_a_key_like_every_api_call_and_a_signed_in_dashboard(aiohttp_client, settings: Settings):
+    client = await aiohttp_client(create_app(settings.with_overrides(api_keys=KEYS)))
+    path = f"/snapshots/{'0' * 24}/png"
+
+    api = await client.get(f"/v1/lps{path}")
+    ui = await client.get(f"/ui{path}", allow_redirects=False)
+    with_key = await client.get(f"/v1/lps{path}", headers={"X-API-Key": KEYS["ops"]})
+
+    assert (api.status, (await api.json())["result"]) == (433, 433)
+    assert (ui.status, ui.headers["Location"]) == (303, "/ui/login")
+    assert with_key.status == 404

@@ -6,13 +6,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from playwright.async_api import Browser
+from playwright.async_api import Browser, Dialog, Page
 
+from infra.clock import utcnow
+from infra.mongo import create_client
 from infra.settings import Settings
+from infra.snapshots import SnapshotStore
 from service.app import create_app
 from tests.harness import ARTIFACTS as TEST_ARTIFACTS
 from tests.harness import JobsView, worker_pool
+from tests.test_dashboard import PNG, ROLE_KEYS
 from tests.test_redrive import DEAD, insert_job
+from tools.testbed import Receiver
 
 ARTIFACTS = TEST_ARTIFACTS / "dashboard"
 KEYS = {"ops": "ops-5e6d-admin"}
@@ -89,3 +94,181 @@ async def test_redriving_a_dead_job_from_the_dashboard_runs_it_to_done(
     rejected = sum(1 for offer in offers if offer.get("rejected"))
     assert await page.locator("table.offers .badge.dead").count() == rejected
     await page.screenshot(path=ARTIFACTS / "redriven.png", full_page=True)
+
+
+def never_alerted(page: Page) -> list[str]:
+    """The texts of every dialog the page opens: a script of a scraped title or a keyword ran if any."""
+    opened: list[str] = []
+
+    async def note(dialog: Dialog) -> None:
+        opened.append(dialog.message)
+        await dialog.dismiss()
+
+    page.on("dialog", note)
+    return opened
+
+
+async def test_on_a_running_stack_the_operator_filters_opens_a_search_with_its_delivery_and_redrives_two_dead_jobs(
+    aiohttp_server, settings: Settings, browser: Browser, tmp_path: Path, receiver: Receiver
+):
+    settings = settings.with_overrides(outbox_url=receiver.url, outbox_secret="s", search_max_attempts=1)
+    server = await aiohttp_server(create_app(settings))
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page = await browser.new_page(viewport={"width": 1280, "height": 900})
+    dialogs = never_alerted(page)
+    products = [
+        {"product_code": "TOUR-FOUND", "keyword": "무선 이어폰"},
+        {"product_code": "TOUR-XSS", "keyword": "<script>alert(1)</script> 이어폰"},
+        {"product_code": "TOUR-FATAL", "keyword": "이어폰 #fatal"},
+    ]
+    # Two jobs that died earlier (their history as a worker left it) and can succeed when re-driven.
+    dead = [
+        await insert_job(settings, product_code=f"TOUR-DEAD-{n}", product={"keyword": "이어폰"}, **DEAD) for n in (1, 2)
+    ]
+    view = JobsView(settings)
+    try:
+        async with worker_pool(settings, "search", tmp_path), worker_pool(settings, "outbox", tmp_path):
+            answer = await (
+                await page.request.post(str(server.make_url("/v1/lps/search")), data={"products": products})
+            ).json()
+            found_id, xss_id, fatal_id = [job["job_id"] for job in answer["jobs"]]
+            assert [(await view.finished(job_id))["status"] for job_id in (found_id, xss_id, fatal_id)] == [
+                "DONE",
+                "DONE",
+                "DEAD",
+            ]
+            delivery = await view.outbox_of(found_id)
+
+            # Filter: a prefix, then the searches in which the static source found offers.
+            await page.goto(str(server.make_url("/ui/jobs")))
+            await page.fill("input[name=product_code_prefix]", "TOUR-DEAD")
+            await page.click("form.filters button[type=submit]")
+            await page.wait_for_url("**/ui/jobs?product_code_prefix=TOUR-DEAD")
+            assert sorted(await page.locator("tbody tr td:nth-child(4)").all_inner_texts()) == [
+                "TOUR-DEAD-1",
+                "TOUR-DEAD-2",
+            ]
+            await page.fill("input[name=product_code_prefix]", "TOUR")
+            await page.select_option("select[name=source]", "static")
+            await page.select_option("select[name=source_outcome]", "FOUND")
+            await page.click("form.filters button[type=submit]")
+            await page.wait_for_url("**source_outcome=FOUND*")
+            assert sorted(await page.locator("tbody tr td:nth-child(4)").all_inner_texts()) == [
+                "TOUR-FOUND",
+                "TOUR-XSS",
+            ]
+            await page.screenshot(path=ARTIFACTS / "jobs-filtered.png", full_page=True)
+
+            # A search shows its delivery job and status, and leads to it.
+            await page.click(f"a[href='/ui/jobs/{found_id}']")
+            await page.wait_for_url(f"**/ui/jobs/{found_id}")
+            assert await page.locator("td.delivery .badge").inner_text() == "DONE"
+            await page.screenshot(path=ARTIFACTS / "job-with-delivery.png", full_page=True)
+            await page.click(f"td.delivery a[href='/ui/jobs/{delivery['_id']}']")
+            await page.wait_for_url(f"**/ui/jobs/{delivery['_id']}")
+            assert (await page.locator("h1").inner_text()).startswith("OUTBOX job")
+
+            # A keyword and offer titles with a script tag are shown as text and never run.
+            await page.goto(str(server.make_url(f"/ui/jobs/{xss_id}")))
+            assert "<script>alert(1)</script> 이어폰" in await page.locator("main").inner_text()
+            assert await page.locator("main script").count() == 0
+            await page.screenshot(path=ARTIFACTS / "job-escaped.png", full_page=True)
+
+            # Tick the two dead jobs, confirm the count, and watch them run to DONE.
+            await page.goto(str(server.make_url("/ui/dead?product_code_prefix=TOUR-DEAD")))
+            for job in dead:
+                await page.check(f"input[type=checkbox][value='{job['_id']}']")
+            await page.screenshot(path=ARTIFACTS / "dead-ticked.png", full_page=True)
+            await page.click("button.redrive-selected")
+            await page.wait_for_url("**/ui/dead/redrive?*")
+            assert (await page.locator("p.count").inner_text()).startswith("2 dead jobs will be re-driven:")
+            await page.screenshot(path=ARTIFACTS / "redrive-confirmation.png", full_page=True)
+            await page.click("button.confirm-redrive")
+            await page.wait_for_url("**/ui/dead/redrive")
+            assert await page.locator("section.outcome h2").inner_text() == "re-driven: 2"
+            assert [(await view.finished(job["_id"], within=45))["status"] for job in dead] == ["DONE", "DONE"]
+    finally:
+        await view.close()
+    for job in dead:
+        await page.goto(str(server.make_url(f"/ui/jobs/{job['_id']}")))
+        assert await page.locator("h1 .badge").inner_text() == "DONE"
+    await page.screenshot(path=ARTIFACTS / "bulk-redriven-job.png", full_page=True)
+    assert dialogs == []
+
+
+async def test_a_blocked_pages_snapshot_opens_from_its_job_as_an_image_and_as_inert_text(
+    aiohttp_server, settings: Settings, browser: Browser
+):
+    server = await aiohttp_server(create_app(settings))
+    database = create_client(settings)
+    try:
+        store = SnapshotStore(database[settings.mongo_db])
+        html = "<html><body><h1>Access Denied</h1><script>alert(1)</script></body></html>"
+        reference = await store.save(
+            source="coupang", url="https://shop/q", reason="BLOCKED", html=html, screenshot=PNG, at=utcnow()
+        )
+    finally:
+        await database.close()
+    job = await insert_job(
+        settings,
+        product_code="SNAP-1",
+        **DEAD | {"last_error": {"type": "BLOCKED", "message": "blocked", "snapshot": reference}},
+    )
+    page = await browser.new_page(viewport={"width": 1000, "height": 700})
+    dialogs = never_alerted(page)
+
+    await page.goto(str(server.make_url(f"/ui/jobs/{job['_id']}")))
+    assert await page.locator("section.snapshots li").count() == 1
+    await page.screenshot(path=ARTIFACTS / "job-snapshots.png", full_page=True)
+    async with page.context.expect_page() as opened:
+        await page.click("section.snapshots a:text('HTML (as text)')")
+    source = await opened.value
+    await source.wait_for_load_state()
+    assert await source.locator("body").inner_text() == html  # the markup as text: nothing of it rendered or run
+    await source.screenshot(path=ARTIFACTS / "snapshot-html.png")
+    async with page.context.expect_page() as opened:
+        await page.click("section.snapshots a:text('screenshot')")
+    image = await opened.value
+    await image.wait_for_load_state()
+    assert await image.locator("img").count() == 1
+    assert dialogs == []
+
+
+async def test_a_read_only_key_sees_no_redrive_controls_and_its_posts_are_refused_with_433(
+    aiohttp_server, settings: Settings, browser: Browser
+):
+    keyed = settings.with_overrides(api_keys=ROLE_KEYS.api_keys, api_key_roles=ROLE_KEYS.api_key_roles)
+    server = await aiohttp_server(create_app(keyed))
+    dead = await insert_job(keyed, product_code="VIEWER-DEAD", **DEAD)
+    page = await browser.new_page(viewport={"width": 1200, "height": 800})
+    await page.goto(str(server.make_url("/ui/login")))
+    await page.fill("input[name=key]", "view-c0ffee")
+    await page.click("button[type=submit]")
+    await page.wait_for_url("**/ui")
+
+    await page.goto(str(server.make_url("/ui/dead")))
+    assert await page.locator("text=VIEWER-DEAD").count() == 1
+    for control in ("button.redrive", "button.redrive-selected", "a.redrive-matching", "input[type=checkbox]"):
+        assert await page.locator(control).count() == 0, control
+    await page.screenshot(path=ARTIFACTS / "dead-read-only.png", full_page=True)
+
+    # What a hand-made form would send, with this session's own CSRF token: refused all the same.
+    await page.goto(str(server.make_url("/ui/login")))
+    token = await page.locator("input[name=csrf]").input_value()
+    statuses = await page.evaluate(
+        """async ([token, jobId]) => {
+            const post = (path, fields) => fetch(path, {method: "POST", body: new URLSearchParams(fields)});
+            return [
+                (await post(`/ui/jobs/${jobId}/redrive`, {csrf: token})).status,
+                (await post("/ui/dead/redrive", {csrf: token, job_id: jobId})).status,
+                (await post("/ui/dead/redrive", {csrf: token, matching: "1"})).status,
+            ];
+        }""",
+        [token, str(dead["_id"])],
+    )
+    assert statuses == [433, 433, 433]
+    view = JobsView(keyed)
+    try:
+        assert (await view.get(dead["_id"]))["status"] == "DEAD"
+    finally:
+        await view.close()

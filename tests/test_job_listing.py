@@ -149,3 +149,104 @@ async def test_a_since_beyond_what_utc_can_hold_is_the_first_or_last_instant(cli
 
     assert await pages(client, since="0001-01-01T00:00:00+01:00") == [["ANY"]]
     assert await pages(client, since="9999-12-31T23:59:59-05:00") == [[]]
+
+
+def search_with(product_code: str, created_at: datetime, **sources: str) -> dict[str, Any]:
+    """A DONE search whose sources ended with these outcomes."""
+    document = job(product_code, created_at, status="DONE")
+    outcomes = {name: {"outcome": outcome} for name, outcome in sources.items()}
+    document["result"] = {"outcome": "FOUND", "sources": outcomes}
+    return document
+
+
+async def test_a_product_code_prefix_matches_its_text_literally_not_as_a_pattern(
+    client: TestClient, settings: Settings
+):
+    await store(
+        settings,
+        [job("A.B-1", T0), job("A.B-2", T0 + timedelta(minutes=1)), job("AXB-3", T0), job("ZA.B", T0), job("a.b", T0)],
+    )
+
+    assert await pages(client, product_code_prefix="A.B") == [["A.B-2", "A.B-1"]]
+    assert await pages(client, product_code_prefix="A.B-2", status="DEAD") == [["A.B-2"]]
+
+
+async def test_a_source_outcome_and_a_time_range_filter_the_listing(client: TestClient, settings: Settings):
+    await store(
+        settings,
+        [
+            search_with("BLOCKED-EARLY", T0 - timedelta(hours=2), coupang="BLOCKED"),
+            search_with("BLOCKED-IN", T0 + timedelta(minutes=1), coupang="BLOCKED", naver="FOUND"),
+            search_with("NAVER-BLOCKED", T0 + timedelta(minutes=2), coupang="FOUND", naver="BLOCKED"),
+            search_with("BLOCKED-LATE", T0 + timedelta(hours=2), coupang="BLOCKED"),
+        ],
+    )
+
+    in_range = {"since": "2030-01-01T00:00:00Z", "until": "2030-01-01T01:00:00Z"}
+    assert await pages(client, source="coupang", source_outcome="BLOCKED", **in_range) == [["BLOCKED-IN"]]
+    assert await pages(client, source="coupang", source_outcome="BLOCKED") == [
+        ["BLOCKED-LATE", "BLOCKED-IN", "BLOCKED-EARLY"]
+    ]
+    assert await pages(client, **in_range) == [["NAVER-BLOCKED", "BLOCKED-IN"]]
+    assert await pages(client, source_outcome="BLOCKED", **in_range) == [["NAVER-BLOCKED", "BLOCKED-IN"]]
+    assert await pages(client, source="naver") == [["NAVER-BLOCKED", "BLOCKED-IN"]]
+
+
+async def test_filters_that_contradict_each_other_match_nothing(client: TestClient, settings: Settings):
+    search = job("A1", T0, status="DONE")
+    delivery = job("A1", T0, status="DONE") | {"job_type": "OUTBOX", "source_job_id": search["_id"]}
+    await store(settings, [search, delivery])
+
+    assert await pages(client, product_code="A1", product_code_prefix="A") == [["A1", "A1"]]
+    assert await pages(client, product_code="A1", product_code_prefix="B") == [[]]
+    assert await pages(client, source_job_id=str(search["_id"]), job_type="OUTBOX") == [["A1"]]
+    assert await pages(client, source_job_id=str(search["_id"]), job_type="SEARCH") == [[]]
+
+
+async def test_a_delivery_job_is_found_by_the_search_it_delivers(client: TestClient, settings: Settings):
+    search = job("DELIVERED", T0, status="DONE")
+    delivery = job("DELIVERED", T0 + timedelta(seconds=1), status="DONE") | {
+        "job_type": "OUTBOX",
+        "source_job_id": search["_id"],
+    }
+    await store(settings, [search, delivery, job("OTHER", T0)])
+
+    body = await (await client.get("/v1/lps/jobs", params={"source_job_id": str(search["_id"])})).json()
+
+    assert [(found["job_id"], found["source_job_id"]) for found in body["jobs"]] == [
+        (str(delivery["_id"]), str(search["_id"]))
+    ]
+
+
+async def test_a_filter_read_on_the_way_walks_a_bounded_number_of_jobs_per_page(
+    client: TestClient, settings: Settings, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.setattr("infra.jobs.LISTING_WALK", 3)
+    # Newest first: two misses, a hit, three misses, a hit; a page walks three jobs.
+    errors = ["TIMEOUT", "TIMEOUT", "BLOCKED", "TIMEOUT", "TIMEOUT", "TIMEOUT", "BLOCKED"]
+    await store(settings, [job(f"W{n}", T0 - timedelta(minutes=n), error=e) for n, e in enumerate(errors)])
+
+    assert await pages(client, error_type="BLOCKED", limit="5") == [["W2"], [], ["W6"]]
+    assert await pages(client, status="DEAD", limit="2") == [["W0", "W1"], ["W2", "W3"], ["W4", "W5"], ["W6"]]
+
+
+@pytest.mark.parametrize(
+    ("params", "field"),
+    [
+        ({"product_code_prefix": "^A"}, "product_code_prefix"),
+        ({"product_code_prefix": ".*"}, "product_code_prefix"),
+        ({"product_code_prefix": '{"$regex": "x"}'}, "product_code_prefix"),
+        ({"source": "$where", "source_outcome": "BLOCKED"}, "source"),
+        ({"source": "coupang.outcome"}, "source"),
+        ({"source": "coupang", "source_outcome": "$ne"}, "source_outcome"),
+        ({"source_job_id": "0123456789abcdef0123456"}, "source_job_id"),
+        ({"source_job_id": '{"$ne": null}'}, "source_job_id"),
+        ({"until": "tomorrow"}, "until"),
+    ],
+)
+async def test_every_bad_new_filter_is_refused_by_name(client: TestClient, params: dict[str, str], field: str):
+    response = await client.get("/v1/lps/jobs", params=params)
+    body = await response.json()
+
+    assert (response.status, body["result"]) == (400, 101)
+    assert field in body["errors"], body
