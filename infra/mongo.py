@@ -61,6 +61,7 @@ JOBS_BY_CREATED_AT = "created_at_desc"
 JOBS_BY_STATUS_CREATED_AT = "status_created_at"
 JOBS_BY_PRODUCT_CREATED_AT = "product_created_at"
 PRICE_HISTORY_BY_PRODUCT = "product_searched_at"
+WATCHES_BY_NEXT_RUN_MINUTE = "next_run_minute"
 PRICE_HISTORY_BY_SEARCHED_AT = "searched_at_desc"
 
 
@@ -228,8 +229,9 @@ def watch_indexes() -> list[IndexModel]:
     return [
         # One watch per product: a second POST for it answers the first (duplicate: true).
         IndexModel([("product_code", ASCENDING)], name="one_watch_per_product", unique=True),
-        # The scheduler's pass: unpaused watches by next_run_at. The due ones are a prefix of it: O(due).
-        IndexModel([("next_run_at", ASCENDING)], name="due_next_run_at", partialFilterExpression={"paused": False}),
+        # The scheduler's pass: due watches by an equality on the minute of their next run, minute by minute
+        # (`WatchRepository.due`). Single-field and not partial: what the embedded store serves from an index.
+        IndexModel([("next_run_minute", ASCENDING)], name=WATCHES_BY_NEXT_RUN_MINUTE),
     ]
 
 

@@ -106,7 +106,9 @@ async def broker_context(app: web.Application) -> AsyncIterator[None]:
 async def enqueuer_context(app: web.Application) -> AsyncIterator[None]:
     app[ENQUEUER] = JobEnqueuer(app[SETTINGS], app[JOBS], app[PUBLISHER])
     app[WATCHES] = WatchRepository(app[DATABASE].write)
-    app[SCHEDULER] = WatchScheduler(app[SETTINGS], app[WATCHES], app[ENQUEUER])
+    # Its own journal on the primary (the app's RECONCILER_LOG reads): a first run's counts are written.
+    journal = ReconcilerLog(app[DATABASE].write)
+    app[SCHEDULER] = WatchScheduler(app[SETTINGS], app[WATCHES], app[ENQUEUER], journal)
     settings = app[SETTINGS]
     app[STATS] = SharedResult(
         partial(routes.compute_stats, app), max_age=settings.stats_max_age, max_stale=settings.stats_max_stale

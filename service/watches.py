@@ -13,7 +13,7 @@ from marshmallow import Schema, ValidationError, fields
 from infra.clock import utcnow
 from infra.jobs import parse_job_id
 from infra.mongo import deadline
-from infra.watches import next_run
+from infra.watches import next_run, run_at, to_millis
 from schemas.api import EnvelopeSchema
 from schemas.codes import ErrorType
 from schemas.examples import WATCH_NOT_FOUND_EXAMPLES
@@ -46,11 +46,6 @@ class WatchIdPath(Schema):
     watch_id = fields.String(required=True, metadata={"description": "24 hex digits"})
 
 
-def _to_millis(moment: datetime) -> datetime:
-    """As the store keeps it (milliseconds): the scheduler's conditional update matches the value it reads back."""
-    return moment.replace(microsecond=moment.microsecond // 1000 * 1000)
-
-
 def _schedule_fields(body: dict[str, Any], timezone: str) -> dict[str, Any]:
     """The stored form of a validated `every` or `cron`."""
     if "every" in body:
@@ -69,7 +64,7 @@ def _new_watch(product: dict[str, Any], body: dict[str, Any], now: datetime, tim
         "priority": body["priority"].value if body.get("priority") else None,
         "paused": False,
         "anchor_at": now,
-        "next_run_at": now,
+        **run_at(now),
         "created_at": now,
         "updated_at": now,
         "runs": 0,
@@ -93,7 +88,7 @@ async def post_watches(request: web.Request) -> web.Response:
     settings = request.app[SETTINGS]
     body = await load_json_body(request, WatchRequestSchema(min_interval=settings.watch_min_interval))
     refuse_disabled_sources(body["products"], settings.search_sources)
-    now = _to_millis(utcnow())
+    now = to_millis(utcnow())
     first_by_code: dict[str, dict[str, Any]] = {}
     for product in body["products"]:
         first_by_code.setdefault(product["product_code"], product)
@@ -185,7 +180,7 @@ async def patch_watch(request: web.Request) -> web.Response:
     body = await load_json_body(request, WatchPatchSchema(min_interval=settings.watch_min_interval))
     given = {key: value for key, value in body.items() if value is not None}
     refuse_disabled_sources([given], settings.search_sources)
-    now = _to_millis(utcnow())
+    now = to_millis(utcnow())
     with deadline(settings):
         watch = _found(await request.app[WATCHES].get(watch_id))
         changes: dict[str, Any] = {f"product.{key}": given[key] for key in _PRODUCT_FIELDS if key in given}
@@ -203,8 +198,8 @@ async def patch_watch(request: web.Request) -> web.Response:
         if "every" in given or "cron" in given:
             changes |= _schedule_fields(given, settings.timezone) | {"anchor_at": now}
             rescheduled = watch | changes
-            changes["next_run_at"] = next_run(
-                rescheduled, now, timezone=settings.timezone, max_jitter=settings.watch_max_jitter
+            changes |= run_at(
+                next_run(rescheduled, now, timezone=settings.timezone, max_jitter=settings.watch_max_jitter)
             )
         watch = _found(await request.app[WATCHES].change(watch_id, changes, now))
     return envelope_response(ErrorType.SUCCESS, watch=watch_to_api(watch))
@@ -212,9 +207,10 @@ async def patch_watch(request: web.Request) -> web.Response:
 
 async def _set_paused(request: web.Request, paused: bool) -> web.Response:
     watch_id = _watch_id(request)
+    watches = request.app[WATCHES]
     with deadline(request.app[SETTINGS]):
-        watch = _found(await request.app[WATCHES].set_paused(watch_id, paused, utcnow()))
-    return envelope_response(ErrorType.SUCCESS, watch=watch_to_api(watch))
+        changed = await (watches.pause if paused else watches.resume)(watch_id, utcnow())
+    return envelope_response(ErrorType.SUCCESS, watch=watch_to_api(_found(changed)))
 
 
 @docs(

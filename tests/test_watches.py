@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient
 from bson import ObjectId
+from pymongo import AsyncMongoClient
 
 from actors.outbox import judge_watch_result
 from actors.sources.static import StaticSource
@@ -24,13 +25,15 @@ from infra.broker import Publisher, create_broker
 from infra.clock import utcnow
 from infra.enqueue import JobEnqueuer
 from infra.jobs import JobRepository
+from infra.minutes import WALK_MAX_MINUTES
 from infra.mongo import MONGO_UNAVAILABLE, MainDatabase, create_client, ensure_indexes
+from infra.reconciler_log import ReconcilerLog
 from infra.scheduler import WatchScheduler
 from infra.settings import Settings
-from infra.watches import WatchRepository
+from infra.watches import WatchRepository, run_at
 from schemas.codes import JobType
 from service.app import create_app
-from tests.harness import JobsView, reconciler_process, worker_pool
+from tests.harness import FindFilters, JobsView, reconciler_process, worker_pool
 from tools.testbed import Receiver, eventually
 
 PRODUCT = {"product_code": "W-1", "keyword": "watched thing", "target_price": 20_000}
@@ -67,7 +70,7 @@ async def schedulers(settings: Settings) -> AsyncIterator[Schedulers]:
         publishers.append(publisher)
         enqueuer = JobEnqueuer(settings, JobRepository(database), publisher)
         enqueuers.append(enqueuer)
-        made.append(WatchScheduler(settings, WatchRepository(database.write), enqueuer))
+        made.append(WatchScheduler(settings, WatchRepository(database.write), enqueuer, ReconcilerLog(database.write)))
     database = MainDatabase.open(clients[0], settings.mongo_db)
     await ensure_indexes(database, settings)
     yield Schedulers(database, made, enqueuers, WatchRepository(database.write), publishers)
@@ -89,7 +92,7 @@ async def insert_watches(watches: WatchRepository, count: int, *, due_ago: timed
             "notify": "always",
             "paused": False,
             "anchor_at": now - due_ago,
-            "next_run_at": now - due_ago,
+            **run_at(now - due_ago),
             "created_at": now - due_ago,
             "updated_at": now - due_ago,
         }
@@ -202,10 +205,72 @@ async def test_a_missed_period_catches_up_with_one_search(schedulers: Schedulers
     assert len(await watch_searches(schedulers.database, watch_id)) == 1
 
 
-async def test_paused_watches_never_enqueue(schedulers: Schedulers):
+async def test_paused_watches_never_enqueue_and_a_resumed_one_runs_at_once(schedulers: Schedulers):
     [watch_id] = await insert_watches(schedulers.watches, 1, due_ago=timedelta(hours=1), paused=True)
     assert not await schedulers.schedulers[0].run_once()
+    assert not await schedulers.schedulers[0].run_once()
     assert await watch_searches(schedulers.database, watch_id) == []
+    # Its run was missed while paused and the scheduler's walk has passed that minute: resumed, it is due now.
+    resumed = await schedulers.watches.resume(watch_id, utcnow())
+    assert resumed is not None
+    assert resumed["next_run_at"] > utcnow() - timedelta(seconds=5)
+    assert (await schedulers.schedulers[0].run_once())["watch_searches"] == 1
+    assert len(await watch_searches(schedulers.database, watch_id)) == 1
+
+
+@pytest.fixture
+async def listened(settings: Settings, schedulers: Schedulers) -> AsyncIterator[tuple[WatchScheduler, FindFilters]]:
+    """A scheduler whose client records the filter of every find on the watches."""
+    listener = FindFilters("watches")
+    client = AsyncMongoClient(settings.mongo_url, tz_aware=True, event_listeners=[listener])
+    database = MainDatabase.open(client, settings.mongo_db)
+    journal = ReconcilerLog(database.write)
+    yield WatchScheduler(settings, WatchRepository(database.write), schedulers.enqueuers[0], journal), listener
+    await client.close()
+
+
+async def test_a_pass_reads_due_watches_by_an_equality_on_their_minute_not_every_watch(
+    schedulers: Schedulers, listened: tuple[WatchScheduler, FindFilters]
+):
+    scheduler, listener = listened
+    # 300 watches due over the next five hours, 3 due now.
+    later = await insert_watches(schedulers.watches, 300, due_ago=timedelta(0))
+    for index, watch_id in enumerate(later):
+        moment = utcnow() + timedelta(minutes=1 + index)
+        await schedulers.database.write.watches.update_one({"_id": watch_id}, {"$set": run_at(moment)})
+    [first] = await insert_watches(schedulers.watches, 1, due_ago=timedelta(minutes=3), product_code="D-0")
+    assert (await scheduler.run_once())["watch_searches"] == 1
+    # The first pass of a scheduler finds where to start (one range query), then reads minute by minute.
+    start, *walk = listener.filters
+    assert set(start["next_run_minute"]) == {"$gte", "$lte"}
+    assert 4 <= len(walk) <= 5
+    assert [type(query["next_run_minute"]) for query in walk] == [int] * len(walk)
+
+    # Two more watches fall due: the next pass reads only the minutes since the last one, by equality.
+    listener.filters.clear()
+    for watch_id in later[:2]:
+        await schedulers.database.write.watches.update_one({"_id": watch_id}, {"$set": run_at(utcnow())})
+    assert (await scheduler.run_once())["watch_searches"] == 2
+    assert 2 <= len(listener.filters) <= 3
+    assert all(type(query["next_run_minute"]) is int for query in listener.filters)
+    assert len(await watch_searches(schedulers.database, first)) == 1
+
+
+async def test_a_scheduler_idle_for_days_jumps_the_quiet_stretch_and_catches_up_with_one_search(
+    schedulers: Schedulers, listened: tuple[WatchScheduler, FindFilters]
+):
+    scheduler, listener = listened
+    now = utcnow()
+    assert not await scheduler.run_once(now)
+    [watch_id] = await insert_watches(schedulers.watches, 1, due_ago=-timedelta(days=2))
+    listener.filters.clear()
+    later = now + timedelta(days=3)
+    # Six quiet hours of minutes, then one jump to the watch's minute; the next pass takes it.
+    assert not await scheduler.run_once(later)
+    assert (await scheduler.run_once(later))["watch_searches"] == 1
+    assert len(listener.filters) <= 2 * WALK_MAX_MINUTES + 1  # not the 4,320 minutes of three days
+    assert (await schedulers.watches.get(watch_id))["next_run_at"] > later
+    assert not await scheduler.run_once(later)
 
 
 async def test_a_deleted_watch_no_longer_runs(schedulers: Schedulers):
@@ -372,7 +437,8 @@ async def test_a_run_whose_search_was_not_submitted_is_given_back_and_taken_by_t
     client = create_client(gone)
     try:
         repository = JobRepository(MainDatabase.open(client, gone.mongo_db))
-        failing = WatchScheduler(settings, schedulers.watches, JobEnqueuer(gone, repository, schedulers.publishers[0]))
+        enqueuer = JobEnqueuer(gone, repository, schedulers.publishers[0])
+        failing = WatchScheduler(settings, schedulers.watches, enqueuer, ReconcilerLog(schedulers.database.write))
         with pytest.raises(MONGO_UNAVAILABLE):
             await failing.run_once()
     finally:
