@@ -185,22 +185,35 @@ class WatchRepository:
         """A result older than the last one judged, not delivered: counted, `last_seen` left as it is."""
         await self._watches.update_one({"_id": watch_id}, {"$inc": {"deliveries_skipped": 1}})
 
-    async def record_judged(
-        self, watch: dict[str, Any], *, seen: dict[str, Any], delivered: dict[str, Any] | None, now: datetime
-    ) -> bool:
-        """Record a result the outbox judged (`last_seen`) and, when it is to be delivered, `last_delivered`.
+    async def record_judged(self, watch: dict[str, Any], *, seen: dict[str, Any], now: datetime) -> bool:
+        """Record a result the outbox judged as the watch's `last_seen` (a skipped one counted, one at or above
+        the target remembered in `last_above_at`).
 
         Conditional on the `last_seen` it was judged against: of two deliveries judging at once, one wins and
         the other judges again.
         """
-        update: dict[str, Any] = {"last_seen": seen, "updated_at": now}
-        counter = "deliveries" if delivered is not None else "deliveries_skipped"
-        if delivered is not None:
-            update["last_delivered"] = delivered
+        update: dict[str, Any] = {"$set": {"last_seen": seen, "updated_at": now}}
+        if not seen["deliver"]:
+            update["$inc"] = {"deliveries_skipped": 1}
+        if seen.get("below_target") is False and seen.get("finished_at") is not None:
+            update["$max"] = {"last_above_at": seen["finished_at"]}
         previous = (watch.get("last_seen") or {}).get("job_id")
         judged_against = {"last_seen.job_id": previous} if previous is not None else {"last_seen": None}
+        result = await self._watches.update_one({"_id": watch["_id"], **judged_against}, update)
+        return result.modified_count == 1
+
+    async def record_delivered(self, watch_id: ObjectId, delivered: dict[str, Any], now: datetime) -> bool:
+        """The receiver answered 2xx: `delivered` (a judged result) becomes `last_delivered`, counted once.
+
+        Not when a newer result was recorded delivered meanwhile, nor twice for the same search (an attempt that
+        delivered but died before finishing delivers again under the same Idempotency-Key).
+        """
+        not_newer = [
+            {"last_delivered.finished_at": {"$gt": delivered["finished_at"]}},
+            {"last_delivered.job_id": delivered["job_id"]},
+        ]
         result = await self._watches.update_one(
-            {"_id": watch["_id"], **judged_against},
-            {"$set": update, "$inc": {counter: 1}},
+            {"_id": watch_id, "$nor": not_newer},
+            {"$set": {"last_delivered": delivered, "updated_at": now}, "$inc": {"deliveries": 1}},
         )
         return result.modified_count == 1

@@ -173,7 +173,9 @@ class WatchSchema(Schema):
     deliveries = fields.Integer()
     deliveries_skipped = fields.Integer(metadata={"description": "results not delivered: unchanged, not a crossing"})
     last_delivered = fields.Dict(
-        metadata={"description": "the last delivered result: job_id, outcome, lowest_price, lowest_offer, at"}
+        metadata={
+            "description": "the last result the receiver answered 2xx to: job_id, outcome, lowest_price, lowest_offer"
+        }
     )
     last_seen = fields.Dict(metadata={"description": "the last result the outbox judged (delivered or not)"})
     lowest_prices = fields.List(

@@ -27,6 +27,7 @@ from infra.enqueue import JobEnqueuer
 from infra.jobs import JobRepository
 from infra.minutes import WALK_MAX_MINUTES
 from infra.mongo import MONGO_UNAVAILABLE, MainDatabase, create_client, ensure_indexes
+from infra.notify import seen_of
 from infra.reconciler_log import ReconcilerLog
 from infra.scheduler import WatchScheduler
 from infra.settings import Settings
@@ -378,6 +379,32 @@ async def test_on_change_delivers_the_first_result_and_then_only_changes(
     assert watch["lowest_prices"][0]["lowest_price"] in (price_of(CHEAP), price_of(DEAR))
 
 
+async def test_a_result_is_recorded_delivered_only_after_the_receivers_2xx(
+    gateway: TestClient, watch_settings: Settings, receiver: Receiver, tmp_path: Path
+):
+    # The first delivery is refused for good (its OUTBOX job ends DEAD), the second fails and is retried.
+    receiver.fail_next(1, status=400)
+    receiver.fail_next(1, status=503)
+    settings = watch_settings.with_overrides(retry_min_backoff=0.2, retry_max_backoff=0.5)
+    async with running(settings, tmp_path) as jobs:
+        _, answer = await post(
+            gateway, {"products": [{"product_code": "RD-1", "keyword": DEAR}], "every": "1s", "notify": "on_change"}
+        )
+        watch_id = answer["watches"][0]["watch_id"]
+        await judged(jobs, DEAR, 4)
+        watch = (await (await gateway.get(f"/v1/lps/watches/{watch_id}")).json())["watch"]
+        refused, failed, *taken = [json.loads(delivery["body"])["job_id"] for delivery in receiver.deliveries]
+        retried = await jobs.jobs.find_one({"job_type": "OUTBOX", "source_job_id": ObjectId(failed)})
+
+    # The refused result was never recorded as delivered, so an unchanged price after it was still delivered.
+    assert taken, receiver.deliveries
+    assert refused not in taken
+    assert watch["last_delivered"]["job_id"] == taken[-1]
+    assert watch["deliveries"] == len(set(taken))
+    # The retried one was delivered, or skipped as superseded by a newer result judged before its retry.
+    assert failed in taken or retried["delivery"]["reason"] == "superseded"
+
+
 async def test_below_target_fires_once_per_crossing(
     gateway: TestClient, watch_settings: Settings, receiver: Receiver, tmp_path: Path
 ):
@@ -400,9 +427,7 @@ async def test_below_target_fires_once_per_crossing(
     assert [p["result"]["lowest"]["price"] for p in payloads] == [price_of(CHEAP)] * 2
 
 
-async def test_a_retried_delivery_keeps_its_verdict_and_a_removed_watchs_result_is_not_delivered(
-    schedulers: Schedulers,
-):
+async def test_only_a_delivered_result_is_what_the_next_is_judged_against(schedulers: Schedulers):
     [watch_id] = await insert_watches(schedulers.watches, 1, due_ago=timedelta(0), notify="on_change")
     # What the outbox actor reads of its runtime here: the watches repository (on the real store).
     runtime = SimpleNamespace(watches=schedulers.watches)
@@ -413,19 +438,27 @@ async def test_a_retried_delivery_keeps_its_verdict_and_a_removed_watchs_result_
         result = {"outcome": "FOUND", "lowest": lowest}
         return {"_id": ObjectId(), "watch_id": watch_id, "finished_at": finished, "result": result}
 
-    first, second = search(0), search(1)
-    assert await judge_watch_result(first, runtime) is None  # the first result: delivered
-    assert await judge_watch_result(first, runtime) is None  # its delivery retried: still delivered, not judged again
-    assert (await judge_watch_result(second, runtime))["reason"] == "unchanged"
-    assert (await judge_watch_result(second, runtime))["reason"] == "unchanged"
-    assert (await judge_watch_result(first, runtime))["reason"] == "superseded"  # older than the last judged
+    first, second, third = search(0), search(1), search(2)
+    judged = await judge_watch_result(first, runtime)
+    assert (judged.skipped, judged.seen["reason"]) == (None, "first")
+    # Its delivery failed: nothing was delivered, so the next result is still the first one to deliver.
+    assert (await judge_watch_result(second, runtime)).seen["reason"] == "first"
+    assert (await judge_watch_result(first, runtime)).skipped["reason"] == "superseded"  # older than the last judged
+    retried = await judge_watch_result(second, runtime)  # its own delivery retried: judged again, still delivered
+    assert retried.skipped is None
+    assert await schedulers.watches.record_delivered(watch_id, retried.seen, utcnow())
+    assert not await schedulers.watches.record_delivered(watch_id, retried.seen, utcnow())  # counted once
+    assert (await judge_watch_result(third, runtime)).skipped["reason"] == "unchanged"
+    # An older result delivered late never replaces the newer one.
+    older = first | {"_id": ObjectId(), "finished_at": first["finished_at"] - timedelta(seconds=1)}
+    assert not await schedulers.watches.record_delivered(watch_id, seen_of(older, None) | {"deliver": True}, utcnow())
     watch = await schedulers.watches.get(watch_id)
     assert (watch["deliveries"], watch["deliveries_skipped"]) == (1, 2)
-    assert watch["last_delivered"]["job_id"] == first["_id"]
-    assert watch["last_seen"]["job_id"] == second["_id"]  # the superseded one did not replace it
+    assert watch["last_delivered"]["job_id"] == second["_id"]
+    assert watch["last_seen"]["job_id"] == third["_id"]
 
     assert await schedulers.watches.delete(watch_id)
-    assert (await judge_watch_result(search(2), runtime))["reason"] == "watch_removed"
+    assert (await judge_watch_result(search(3), runtime)).skipped["reason"] == "watch_removed"
 
 
 async def test_a_run_whose_search_was_not_submitted_is_given_back_and_taken_by_the_next_pass(
