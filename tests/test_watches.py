@@ -148,6 +148,17 @@ async def test_a_new_watch_runs_at_once_and_a_second_post_answers_the_same_watch
     assert timedelta(hours=6) <= next_run - created <= timedelta(hours=6, minutes=10)
 
 
+async def test_a_first_run_skipped_for_an_active_search_is_counted_on_the_watch_and_in_queue_stats(client: TestClient):
+    searched = await client.post("/v1/lps/search", json={"products": [PRODUCT]})
+    job_id = (await searched.json())["jobs"][0]["job_id"]
+    _, answer = await post(client, {"products": [PRODUCT], "every": "6h"})
+    watch = (await (await client.get(f"/v1/lps/watches/{answer['watches'][0]['watch_id']}")).json())["watch"]
+    assert (watch["runs"], watch["skipped_active"], watch["last_job_id"]) == (0, 1, job_id)
+    stats = await (await client.get("/v1/lps/queue/stats")).json()
+    assert stats["reconciler"].get("watch_skipped_active") == 1, stats["reconciler"]
+    assert "watch_searches" not in stats["reconciler"]
+
+
 async def test_watches_are_listed_by_cursor_and_filtered_by_product_code(client: TestClient):
     products = [{"product_code": f"L-{i}", "keyword": f"listed {i}"} for i in range(5)]
     _, answer = await post(client, {"products": products, "every": "1d"})
