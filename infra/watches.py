@@ -89,12 +89,23 @@ class WatchRepository:
             query["_id"] = {"$gt": after}
         return await self._watches.find(query).sort("_id", ASCENDING).limit(limit).to_list()
 
-    async def change(self, watch_id: ObjectId, changes: dict[str, Any], now: datetime) -> dict[str, Any] | None:
-        """Set fields (values already validated); None when there is no such watch."""
+    async def change(
+        self,
+        watch_id: ObjectId,
+        changes: dict[str, Any],
+        now: datetime,
+        *,
+        clear: Sequence[str] = (),
+        only_if: dict[str, Any] | None = None,
+    ) -> dict[str, Any] | None:
+        """Set fields (values already validated) and remove the `clear` ones, when the watch still matches
+        `only_if` (what the change was validated against); None when there is no such watch or it no longer
+        matches."""
+        update: dict[str, Any] = {"$set": changes | {"updated_at": now}}
+        if clear:
+            update["$unset"] = dict.fromkeys(clear, "")
         return await self._watches.find_one_and_update(
-            {"_id": watch_id},
-            {"$set": changes | {"updated_at": now}},
-            return_document=ReturnDocument.AFTER,
+            {"_id": watch_id, **(only_if or {})}, update, return_document=ReturnDocument.AFTER
         )
 
     async def pause(self, watch_id: ObjectId, now: datetime) -> dict[str, Any] | None:

@@ -189,7 +189,12 @@ def _document_watch_schedules(document: dict[str, Any], min_interval: float) -> 
             }
         },
     ]
-    schemas["WatchPatch"]["not"] = {"required": ["every", "cron"]}
+    # A change gives every or cron, not both; and never below_target with target_price cleared (null).
+    below_target_without_target = {
+        "required": ["notify", "target_price"],
+        "properties": {"notify": {"enum": ["below_target"]}, "target_price": {"enum": [None]}},
+    }
+    schemas["WatchPatch"]["not"] = {"anyOf": [{"required": ["every", "cron"]}, below_target_without_target]}
 
 
 def _drop_swagger2_keys(document: dict[str, Any]) -> None:

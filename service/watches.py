@@ -19,6 +19,7 @@ from schemas.codes import ErrorType
 from schemas.examples import WATCH_NOT_FOUND_EXAMPLES
 from schemas.schedule import parse_every
 from schemas.watches import (
+    CLEARABLE_FIELDS,
     Notify,
     WatchCreateResponseSchema,
     WatchListQuerySchema,
@@ -167,7 +168,10 @@ async def get_watch(request: web.Request) -> web.Response:
 
 @docs(
     tags=["watches"],
-    summary="Change a watch: product fields, schedule (starts again from now), notify, priority",
+    summary="Change a watch: product fields, schedule (starts again from now), notify, priority; null clears "
+    "model_no, target_price, sources or priority",
+    description="A below_target watch keeps a target_price: clearing it, or asking below_target of a watch "
+    "without one, is refused with 400 / result 101 naming target_price.",
     responses=_watch_responses(WatchResponseSchema, "watch", 400, 419),
     security=_KEYED,
 )
@@ -179,6 +183,7 @@ async def patch_watch(request: web.Request) -> web.Response:
     settings = request.app[SETTINGS]
     body = await load_json_body(request, WatchPatchSchema(min_interval=settings.watch_min_interval))
     given = {key: value for key, value in body.items() if value is not None}
+    cleared = [key for key in CLEARABLE_FIELDS if key in body and body[key] is None]
     refuse_disabled_sources([given], settings.search_sources)
     now = to_millis(utcnow())
     with deadline(settings):
@@ -186,23 +191,44 @@ async def patch_watch(request: web.Request) -> web.Response:
         changes: dict[str, Any] = {f"product.{key}": given[key] for key in _PRODUCT_FIELDS if key in given}
         if "notify" in given:
             changes["notify"] = str(given["notify"])
-            target = given.get("target_price", (watch.get("product") or {}).get("target_price"))
-            if given["notify"] is Notify.BELOW_TARGET and target is None:
-                raise ApiError(
-                    ErrorType.INVALID_REQUEST_DATA,
-                    "invalid request data",
-                    errors={"target_price": ["required when notify is below_target"]},
-                )
-        if "priority" in given:
-            changes["priority"] = given["priority"].value
+        if "priority" in given or "priority" in cleared:
+            changes["priority"] = given["priority"].value if "priority" in given else None
         if "every" in given or "cron" in given:
             changes |= _schedule_fields(given, settings.timezone) | {"anchor_at": now}
             rescheduled = watch | changes
             changes |= run_at(
                 next_run(rescheduled, now, timezone=settings.timezone, max_jitter=settings.watch_max_jitter)
             )
-        watch = _found(await request.app[WATCHES].change(watch_id, changes, now))
-    return envelope_response(ErrorType.SUCCESS, watch=watch_to_api(watch))
+        only_if = _still_has_a_target(watch, given, cleared)
+        clear = [f"product.{key}" for key in cleared if key in _PRODUCT_FIELDS]
+        changed = await request.app[WATCHES].change(watch_id, changes, now, clear=clear, only_if=only_if)
+        if changed is None:
+            _found(await request.app[WATCHES].get(watch_id))
+            raise _target_required()  # changed meanwhile: its notify or target_price no longer allows this
+    return envelope_response(ErrorType.SUCCESS, watch=watch_to_api(changed))
+
+
+def _target_required() -> ApiError:
+    return ApiError(
+        ErrorType.INVALID_REQUEST_DATA,
+        "invalid request data",
+        errors={"target_price": ["required when notify is below_target"]},
+    )
+
+
+def _still_has_a_target(watch: dict[str, Any], given: dict[str, Any], cleared: list[str]) -> dict[str, Any]:
+    """Refuse a change that leaves a below_target watch without target_price (101); otherwise the condition on the
+    stored watch this was decided by, for the update (a concurrent change of the other field is not overlooked)."""
+    notify = given.get("notify") or Notify(watch["notify"])
+    stored_target = (watch.get("product") or {}).get("target_price")
+    target = None if "target_price" in cleared else given.get("target_price", stored_target)
+    if notify is Notify.BELOW_TARGET and target is None:
+        raise _target_required()
+    if notify is Notify.BELOW_TARGET and "target_price" not in given:
+        return {"product.target_price": {"$ne": None}}  # relies on the stored one
+    if "target_price" in cleared and "notify" not in given:
+        return {"notify": {"$ne": str(Notify.BELOW_TARGET)}}  # relies on the stored notify
+    return {}
 
 
 async def _set_paused(request: web.Request, paused: bool) -> web.Response:

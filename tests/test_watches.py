@@ -197,6 +197,34 @@ async def test_a_watch_is_changed_paused_resumed_and_deleted(client: TestClient)
     assert (await (await client.get("/v1/lps/watches/not-an-id")).json())["result"] == 1502
 
 
+async def test_patch_clears_optional_fields_with_null_but_never_a_below_target_watchs_target(client: TestClient):
+    product = PRODUCT | {"model_no": "M-1", "sources": ["static"]}
+    _, answer = await post(client, {"products": [product], "every": "6h", "notify": "below_target", "priority": "HIGH"})
+    url = f"/v1/lps/watches/{answer['watches'][0]['watch_id']}"
+
+    async def patch(body: dict[str, Any]) -> dict[str, Any]:
+        return await (await client.patch(url, json=body)).json()
+
+    refused = await patch({"target_price": None, "model_no": None})
+    assert (refused["result"], list(refused["errors"])) == (101, ["target_price"])
+    for field in ("keyword", "every", "cron", "notify"):  # always have a value
+        assert list((await patch({field: None}))["errors"]) == [field]
+    assert (await (await client.get(url)).json())["watch"]["product"] == {
+        key: product[key] for key in ("keyword", "model_no", "target_price", "sources")
+    }
+    # Each change is conditional on what it was checked against (the stored target, then the stored notify).
+    assert "model_no" not in (await patch({"model_no": None}))["watch"]["product"]
+    assert (await patch({"notify": "on_change"}))["result"] == 0
+    cleared = await patch({"target_price": None, "sources": None})
+    assert cleared["result"] == 0, cleared
+    assert cleared["watch"]["product"] == {"keyword": PRODUCT["keyword"]}
+    assert (await patch({"priority": None}))["watch"].get("priority") is None
+    # Back to below_target: only with a target again.
+    assert list((await patch({"notify": "below_target"}))["errors"]) == ["target_price"]
+    again = await patch({"notify": "below_target", "target_price": 500})
+    assert (again["watch"]["notify"], again["watch"]["product"]["target_price"]) == ("below_target", 500)
+
+
 async def test_due_watches_are_enqueued_once_with_two_schedulers_running(schedulers: Schedulers):
     ids = await insert_watches(schedulers.watches, 40, due_ago=timedelta(seconds=1))
     first, second = await asyncio.gather(*(scheduler.run_once() for scheduler in schedulers.schedulers))
