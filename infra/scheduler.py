@@ -55,6 +55,7 @@ class WatchScheduler:
         """One pass over the watches due at `now` (at most LPS_WATCH_BATCH); returns what it did."""
         now = now or utcnow()
         if self._cursor is None:
+            await self._watches.add_missing_minutes()
             self._cursor = await self._watches.first_due_minute(now) or minute_of(now - LATE_WRITE_MARGIN)
         step = await self._watches.due(self._cursor, now, self._settings.watch_batch)
         done = await self.run(step.found, now)

@@ -150,6 +150,19 @@ class WatchRepository:
 
         return await walk_minutes(first_minute, minute_of(now), limit=limit, read=read, next_busy=self._next_due_minute)
 
+    async def add_missing_minutes(self) -> int:
+        """Watches stored before `next_run_minute` existed get it, or no pass would find them: a scan, made once
+        per scheduler process (its first pass)."""
+        missing = await self._watches.find({"next_run_minute": {"$exists": False}}, {"next_run_at": 1}).to_list()
+        updates = [
+            UpdateOne({"_id": watch["_id"], "next_run_at": at}, {"$set": run_at(at)})
+            for watch in missing
+            if (at := watch.get("next_run_at")) is not None
+        ]
+        if updates:
+            await self._watches.bulk_write(updates, ordered=False)
+        return len(updates)
+
     async def first_due_minute(self, now: datetime) -> int | None:
         """The first minute up to now's with an unpaused watch in it: where a scheduler's walk starts (once)."""
         return await self._next_due_minute(0, minute_of(now))

@@ -181,7 +181,7 @@ class WatchSchema(Schema):
     skipped_active = fields.Integer(
         metadata={"description": "runs skipped because the product's previous search was still active"}
     )
-    deliveries = fields.Integer()
+    deliveries = fields.Integer(metadata={"description": "results the receiver answered 2xx to"})
     deliveries_skipped = fields.Integer(metadata={"description": "results not delivered: unchanged, not a crossing"})
     last_delivered = fields.Dict(
         metadata={

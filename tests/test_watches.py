@@ -25,7 +25,7 @@ from infra.broker import Publisher, create_broker
 from infra.clock import utcnow
 from infra.enqueue import JobEnqueuer
 from infra.jobs import JobRepository
-from infra.minutes import WALK_MAX_MINUTES
+from infra.minutes import WALK_MAX_MINUTES, minute_of
 from infra.mongo import MONGO_UNAVAILABLE, MainDatabase, create_client, ensure_indexes
 from infra.notify import seen_of
 from infra.reconciler_log import ReconcilerLog
@@ -245,6 +245,13 @@ async def test_a_missed_period_catches_up_with_one_search(schedulers: Schedulers
     assert len(await watch_searches(schedulers.database, watch_id)) == 1
 
 
+async def test_a_watch_stored_before_next_run_minute_existed_is_still_run(schedulers: Schedulers):
+    [watch_id] = await insert_watches(schedulers.watches, 1, due_ago=timedelta(days=1))
+    await schedulers.database.write.watches.update_one({"_id": watch_id}, {"$unset": {"next_run_minute": ""}})
+    assert (await schedulers.schedulers[0].run_once())["watch_searches"] == 1
+    assert (await schedulers.watches.get(watch_id))["next_run_minute"] > minute_of(utcnow())
+
+
 async def test_paused_watches_never_enqueue_and_a_resumed_one_runs_at_once(schedulers: Schedulers):
     [watch_id] = await insert_watches(schedulers.watches, 1, due_ago=timedelta(hours=1), paused=True)
     assert not await schedulers.schedulers[0].run_once()
@@ -280,8 +287,10 @@ async def test_a_pass_reads_due_watches_by_an_equality_on_their_minute_not_every
         await schedulers.database.write.watches.update_one({"_id": watch_id}, {"$set": run_at(moment)})
     [first] = await insert_watches(schedulers.watches, 1, due_ago=timedelta(minutes=3), product_code="D-0")
     assert (await scheduler.run_once())["watch_searches"] == 1
-    # The first pass of a scheduler finds where to start (one range query), then reads minute by minute.
-    start, *walk = listener.filters
+    # The first pass of a scheduler gives older watches their minute and finds where to start (one scan each),
+    # then reads minute by minute.
+    missing, start, *walk = listener.filters
+    assert missing == {"next_run_minute": {"$exists": False}}
     assert set(start["next_run_minute"]) == {"$gte", "$lte"}
     assert 4 <= len(walk) <= 5
     assert [type(query["next_run_minute"]) for query in walk] == [int] * len(walk)
