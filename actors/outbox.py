@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import aiohttp
@@ -64,35 +66,48 @@ def parse_retry_after(value: str | None) -> float | None:
 _JUDGING_ROUNDS = 3
 
 
-async def judge_watch_result(search: dict[str, Any], runtime: WorkerRuntime) -> dict[str, Any] | None:
-    """None when a watch's result is to be delivered; otherwise the skipped delivery's record.
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """The outbox's verdict on a watch's result."""
 
-    The verdict (infra/notify.py) is recorded on the watch before the delivery is made, so a retried delivery
-    finds it and keeps it rather than judging the same result twice.
-    """
+    #: The skipped delivery's record (`{status: skipped, reason, at}`); None: deliver it.
+    skipped: dict[str, Any] | None
+    #: What becomes the watch's `last_delivered` once the receiver answered 2xx.
+    seen: dict[str, Any] | None = None
+
+
+def _skipped(reason: str, now: datetime) -> Judged:
+    return Judged({"status": "skipped", "reason": reason, "at": now})
+
+
+async def judge_watch_result(search: dict[str, Any], runtime: WorkerRuntime) -> Judged:
+    """Judge a watch's result (infra/notify.py) against the last result delivered and record the verdict as the
+    watch's `last_seen`. A retried delivery is judged again: against what was delivered meanwhile, if anything."""
     watches = runtime.watches
     for _ in range(_JUDGING_ROUNDS):
         now = utcnow()
         watch = await watches.get(search["watch_id"])
         if watch is None:
             metrics.watch_result_judged(False, "watch_removed")
-            return {"status": "skipped", "reason": "watch_removed", "at": now}
+            return _skipped("watch_removed", now)
         last_seen = watch.get("last_seen")
-        if last_seen is not None and last_seen.get("job_id") == search["_id"]:
-            return None if last_seen.get("deliver") else {"status": "skipped", "reason": last_seen["reason"], "at": now}
         current = seen_of(search, (watch.get("product") or {}).get("target_price"))
         verdict = decide(
-            Notify(watch["notify"]), current=current, last_seen=last_seen, last_delivered=watch.get("last_delivered")
+            Notify(watch["notify"]),
+            current=current,
+            last_seen=last_seen,
+            last_delivered=watch.get("last_delivered"),
+            last_above_at=watch.get("last_above_at"),
         )
         seen = current | {"deliver": verdict.deliver, "reason": verdict.reason, "at": now}
         if verdict.reason == "superseded":
             # Not recorded as the last seen: the newer result judged before it stays what the next one is judged by.
             await watches.count_superseded(watch["_id"])
             metrics.watch_result_judged(False, verdict.reason)
-            return {"status": "skipped", "reason": verdict.reason, "at": now}
-        if await watches.record_judged(watch, seen=seen, delivered=seen if verdict.deliver else None, now=now):
+            return _skipped(verdict.reason, now)
+        if await watches.record_judged(watch, seen=seen, now=now):
             metrics.watch_result_judged(verdict.deliver, verdict.reason)
-            return None if verdict.deliver else {"status": "skipped", "reason": verdict.reason, "at": now}
+            return Judged(None, seen) if verdict.deliver else _skipped(verdict.reason, now)
     raise RetryableJobError("the watch's last result kept changing while this one was judged")
 
 
@@ -105,8 +120,9 @@ async def work_outbox(job: dict[str, Any], runtime: WorkerRuntime) -> dict[str, 
         raise PermanentJobError(
             "the search job of this delivery no longer exists", error_type=JobErrorType.SOURCE_MISSING
         )
-    if "watch_id" in source and (skipped := await judge_watch_result(source, runtime)) is not None:
-        return {"delivery": skipped}
+    judged = await judge_watch_result(source, runtime) if "watch_id" in source else None
+    if judged is not None and judged.skipped is not None:
+        return {"delivery": judged.skipped}
     body = json.dumps(
         delivery_payload(source), ensure_ascii=False, separators=(",", ":"), default=json_default
     ).encode()
@@ -134,7 +150,11 @@ async def work_outbox(job: dict[str, Any], runtime: WorkerRuntime) -> dict[str, 
     metrics.delivery_finished(status, seconds)
     ms = int(seconds * 1000)
     if 200 <= status < 300:
-        return {"delivery": {"status": "delivered", "status_code": status, "ms": ms, "delivered_at": utcnow()}}
+        delivered_at = utcnow()
+        if judged is not None and judged.seen is not None:
+            # Only now: what the next result is judged against is what the receiver took.
+            await runtime.watches.record_delivered(source["watch_id"], judged.seen, delivered_at)
+        return {"delivery": {"status": "delivered", "status_code": status, "ms": ms, "delivered_at": delivered_at}}
     if status >= 500 or status in RETRYABLE_STATUSES:
         raise RetryableJobError(
             f"receiver answered {status}",

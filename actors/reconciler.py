@@ -70,8 +70,10 @@ async def _opened(settings: Settings) -> AsyncIterator[tuple[Reconciler, WatchSc
     try:
         await publisher.start(settings.job(job_type).queue for job_type in JobType)
         jobs = JobRepository(database)
-        scheduler = WatchScheduler(settings, WatchRepository(database.write), JobEnqueuer(settings, jobs, publisher))
-        yield Reconciler(settings, jobs, publisher, ReconcilerLog(database.write)), scheduler
+        journal = ReconcilerLog(database.write)
+        enqueuer = JobEnqueuer(settings, jobs, publisher)
+        scheduler = WatchScheduler(settings, WatchRepository(database.write), enqueuer, journal)
+        yield Reconciler(settings, jobs, publisher, journal), scheduler
     finally:
         await publisher.close()
         await client.close()
@@ -86,10 +88,7 @@ async def run_reconciler(settings: Settings, *, once: bool = False) -> Counter[s
     """
     async with _opened(settings) as (reconciler, scheduler):
         if once:
-            done = await reconciler.run_once()
-            scheduled = await scheduler.run_once()
-            await reconciler.journal.add(scheduled, utcnow())
-            return done + scheduled
+            return await reconciler.run_once() + await scheduler.run_once()
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):
@@ -99,11 +98,7 @@ async def run_reconciler(settings: Settings, *, once: bool = False) -> Counter[s
             settings.reconcile_interval,
             settings.watch_poll_interval,
         )
-
-        async def record(counts: Counter[str]) -> None:
-            await reconciler.journal.add(counts, utcnow())
-
-        await asyncio.gather(reconciler.run_forever(stop), scheduler.run_forever(stop, on_pass=record))
+        await asyncio.gather(reconciler.run_forever(stop), scheduler.run_forever(stop))
         return None
 
 

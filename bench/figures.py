@@ -143,8 +143,9 @@ def growth_figure(
     settings: Mapping[str, Any],
     target: Mapping[str, Any] | None = None,
     details: Mapping[str, Any] | None = None,
+    stored: str = "stored jobs",
 ) -> dict[str, Any]:
-    """One quantity measured at several stored sizes, LPS beside its raw baseline.
+    """One quantity measured at several stored sizes (of `stored`), LPS beside its raw baseline.
 
     `value` and `baseline` are the medians at the largest size; `ratio` is LPS's value at the largest size ÷ at
     the smallest (0), `baseline_ratio` the raw side's. 1.0 is flat; for a rate smaller is worse, for a time
@@ -165,7 +166,7 @@ def growth_figure(
         "baseline": round(baseline, 2),
         "ratio": figure_ratio,
         "baseline_ratio": growth_ratio(raw),
-        "ratio_is": f"value at {sizes[-1]:,} stored jobs ÷ value at {sizes[0]:,} (medians; raw: baseline_ratio)",
+        "ratio_is": f"value at {sizes[-1]:,} {stored} ÷ value at {sizes[0]:,} (medians; raw: baseline_ratio)",
         "sizes": sizes,
         "by_size": growth_by_size(lps, raw),
         # At 0 some work has nothing to do yet (a reconciler pass finds no finished search to check): the ratio from

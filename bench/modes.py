@@ -129,6 +129,19 @@ class PacingSizes:
 
 
 @dataclass(frozen=True, slots=True)
+class WatchSizes:
+    """The watch figure: one scheduler pass with `due` watches due among each number of stored watches."""
+
+    stored: tuple[int, ...]
+    due: int
+    #: Timed passes per size (and as many raw ones).
+    runs: int
+    #: The target: a pass at the largest size costs at most this many times one at the smallest (O(due)).
+    max_ratio: float = 1.5
+    seed_batch: int = 1_000
+
+
+@dataclass(frozen=True, slots=True)
 class Mode:
     name: str
     enqueue: EnqueueSizes
@@ -137,6 +150,7 @@ class Mode:
     reads: ReadsSizes
     growth: GrowthSizes
     pacing: PacingSizes
+    watches: WatchSizes
     #: Upper bound of one figure, set-up included: a stuck figure fails instead of hanging.
     figure_timeout: float
 
@@ -181,6 +195,7 @@ MODES = {
         PacingSizes(
             searches=8, block_for=2.0, timeout=240, retry_min_backoff=0.5, retry_max_backoff=2.0, breaker_cooldown=2.0
         ),
+        WatchSizes(stored=(100, 500), due=10, runs=1),
         figure_timeout=120,
     ),
     "quick": Mode(
@@ -221,6 +236,7 @@ MODES = {
             retry_max_backoff=30.0,
             breaker_cooldown=10.0,
         ),
+        WatchSizes(stored=(1_000, 50_000), due=100, runs=5),
         figure_timeout=420,
     ),
     # The sizes the figures are defined with: 300 searches (RSS after 30 and 300), 2,000 / 50,000 stored jobs.
@@ -254,6 +270,7 @@ MODES = {
             timeout=5400,
         ),
         PacingSizes(searches=300, block_for=30.0, timeout=3600),
+        WatchSizes(stored=(1_000, 50_000), due=100, runs=9),
         figure_timeout=2400,
     ),
 }

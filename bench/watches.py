@@ -1,48 +1,54 @@
-"""`python -m bench.watches`: the watch scheduler's pass costs O(due), not O(all watches).
+"""The watch figure (`python -m bench --only watches`): the scheduler's pass costs O(due), not O(all watches).
 
-Stores 1,000 and then 50,000 watches (`every` 6 h, as a back office watching its catalogue would), of which the
-same number are due, and times one `WatchScheduler.run_once` as `lps reconciler` runs it (the due query, one
-conditional update per due watch, the searches' insert and publish, the runs' notes), plus the due query alone.
-Each size is measured `ROUNDS` times: after a pass its searches are deleted and the same watches made due again.
-Seeding is `insert_many` in batches of 1,000 through the runner's own client, untimed. On the embedded store by
-default (LPS_MONGO_URL unset), a real MongoDB with LPS_MONGO_URL; RabbitMQ at LPS_AMQP_URL. Prints JSON and writes
-bench/results/watches.json.
+Stores the mode's numbers of watches (1,000 and 50,000 in quick and full mode; every watch `every: 6h`, their next
+runs spread over the coming six hours at the same density per minute at every size), of which the same number are
+due, and times one `WatchScheduler.run_once` as `lps reconciler` runs it: its walk over `next_run_minute` from the
+cursor the previous pass left, one conditional update per due watch, the searches' insert and publish through
+`JobEnqueuer`, the runs' notes and the journal. The scheduler's first pass (it finds its starting minute by one
+range query over every watch) is untimed warm-up, reported apart. Before each pass the same watches are made due
+again and their searches deleted.
+
+Raw baseline, from the runner: the pass's store work alone, the same minute lookups and one `update_one` by `_id` per
+due watch (no jobs, no broker). Also reported: what the range query the scheduler used before (`paused: false,
+next_run_at <= now`, sorted, limited) costs at each size. Runs of both sides alternate.
 """
 
 from __future__ import annotations
 
-import asyncio
-import json
-import statistics
+import logging
 import time
-import uuid
-from datetime import timedelta
-from pathlib import Path
+from datetime import datetime, timedelta
 from typing import Any
 
 from bson import ObjectId
+from pymongo import ASCENDING, UpdateOne
 
+from bench.figures import growth_figure, median
+from bench.modes import WatchSizes
+from bench.stack import Bench, BenchDatabase, figure_resources
 from infra.broker import Publisher, create_broker
 from infra.clock import utcnow
 from infra.enqueue import JobEnqueuer
 from infra.jobs import JobRepository
-from infra.mongo import WATCHES, MainDatabase, create_client, ensure_indexes
-from infra.scheduler import WatchScheduler
+from infra.minutes import minute_of
+from infra.mongo import WATCHES, MainDatabase, create_client
+from infra.reconciler_log import ReconcilerLog
+from infra.scheduler import LATE_WRITE_MARGIN, WatchScheduler
 from infra.settings import Settings
-from infra.watches import WatchRepository
+from infra.watches import WatchRepository, run_at
 from schemas.codes import JobType
-from tools.embedded_mongo import embedded_mongo
-from tools.testbed import delete_queues, job_queues
 
-SIZES = (1_000, 50_000)
-DUE = 100
-ROUNDS = 5
-SEED_BATCH = 1_000
+log = logging.getLogger(__name__)
+
 SIX_HOURS = 6 * 3600
+#: Watches per minute of the coming six hours at the largest size: smaller sizes keep the density (and so the
+#: work of reading now's minute) and cover fewer minutes.
+DENSITY_AT = 50_000
 
 
-def _watch(index: int, *, due: bool, now: Any) -> dict[str, Any]:
-    offset = timedelta(seconds=-60 - index) if due else timedelta(seconds=60 + index * SIX_HOURS // 50_000)
+def _watch(index: int, now: datetime) -> dict[str, Any]:
+    """A watch not due: its next run 1 minute to 6 hours ahead."""
+    day_ago = now - timedelta(days=1)
     return {
         "_id": ObjectId(),
         "product_code": f"BW-{index}",
@@ -54,79 +60,133 @@ def _watch(index: int, *, due: bool, now: Any) -> dict[str, Any]:
         "notify": "on_change",
         "priority": None,
         "paused": False,
-        "anchor_at": now - timedelta(days=1),
-        "next_run_at": now + offset,
-        "created_at": now - timedelta(days=1),
-        "updated_at": now - timedelta(days=1),
+        "anchor_at": day_ago,
+        **run_at(now + timedelta(seconds=60 + index * SIX_HOURS // DENSITY_AT)),
+        "created_at": day_ago,
+        "updated_at": day_ago,
     }
 
 
-async def _measure_size(settings: Settings, size: int) -> dict[str, Any]:
-    client = create_client(settings)
-    database = MainDatabase.open(client, settings.mongo_db)
-    publisher = Publisher(create_broker(settings, middleware=[]))
-    try:
-        await ensure_indexes(database, settings)
-        await publisher.start(settings.job(job_type).queue for job_type in JobType)
-        watches = WatchRepository(database.write)
-        scheduler = WatchScheduler(settings, watches, JobEnqueuer(settings, JobRepository(database), publisher))
-        now = utcnow()
-        seeding = time.perf_counter()
-        documents = [_watch(index, due=index < DUE, now=now) for index in range(size)]
-        for start in range(0, size, SEED_BATCH):
-            await database.write[WATCHES].insert_many(documents[start : start + SEED_BATCH], ordered=False)
-        seeded = time.perf_counter() - seeding
-        due_ids = [doc["_id"] for doc in documents[:DUE]]
-        passes, queries = [], []
-        for _ in range(ROUNDS):
-            started = time.perf_counter()
-            found = await watches.due(utcnow(), settings.watch_batch)
-            queries.append(time.perf_counter() - started)
-            assert len(found) == DUE, len(found)
-            started = time.perf_counter()
-            counts = await scheduler.run_once()
-            passes.append(time.perf_counter() - started)
-            assert counts["watch_searches"] == DUE, counts
-            # The same watches due again, their searches gone: the next round is the same pass.
-            await database.jobs().delete_many({})
-            past = utcnow() - timedelta(seconds=60)
-            for watch_id in due_ids:
-                await database.write[WATCHES].update_one({"_id": watch_id}, {"$set": {"next_run_at": past}})
-        return {
-            "watches": size,
-            "due": DUE,
-            "seed_seconds": round(seeded, 1),
-            "pass_ms_median": round(statistics.median(passes) * 1000, 1),
-            "pass_ms_all": [round(seconds * 1000, 1) for seconds in passes],
-            "due_query_ms_median": round(statistics.median(queries) * 1000, 1),
-        }
-    finally:
-        await publisher.close()
-        await client.drop_database(settings.mongo_db)
-        await client.close()
-        delete_queues(settings.amqp_url, job_queues(settings))
+async def _make_due(database: MainDatabase, watch_ids: list[ObjectId]) -> None:
+    """Due within the last few seconds, as watches whose time came since the previous pass."""
+    now = utcnow()
+    updates = [
+        UpdateOne({"_id": watch_id}, {"$set": run_at(now - timedelta(milliseconds=10 * index))})
+        for index, watch_id in enumerate(watch_ids)
+    ]
+    await database.write[WATCHES].bulk_write(updates, ordered=False)
 
 
-async def measure(settings: Settings) -> list[dict[str, Any]]:
-    results = []
-    for size in SIZES:
-        run = uuid.uuid4().hex[:8]
-        sized = settings.with_overrides(mongo_db=f"lps_bench_watches_{run}", queue_prefix=f"lpsbench_{run}_")
-        results.append(await _measure_size(sized, size))
-        print(json.dumps(results[-1]), flush=True)
-    return results
+async def _raw_pass(database: MainDatabase, batch: int) -> int:
+    """The pass's store work without LPS: the minute lookups from a minute back to now's, an update per due one."""
+    now = utcnow()
+    watches = database.write[WATCHES]
+    due: list[dict[str, Any]] = []
+    for minute in range(minute_of(now - LATE_WRITE_MARGIN), minute_of(now) + 1):
+        query = {"next_run_minute": minute, "paused": False, "next_run_at": {"$lte": now}}
+        due += await watches.find(query).limit(batch - len(due)).to_list()
+    following = run_at(now + timedelta(seconds=SIX_HOURS))
+    for watch in due:
+        await watches.update_one({"_id": watch["_id"], "next_run_at": watch["next_run_at"]}, {"$set": following})
+    return len(due)
 
 
-def main() -> None:
-    settings = Settings.from_env()
-    if settings.mongo_url:
-        results = asyncio.run(measure(settings))
-    else:
-        with embedded_mongo() as url:
-            results = asyncio.run(measure(settings.with_overrides(mongo_url=url)))
-    out = Path(__file__).parent / "results" / "watches.json"
-    out.write_text(json.dumps({"store": "real" if settings.mongo_url else "embedded", "results": results}, indent=2))
+async def _range_query(database: MainDatabase, batch: int) -> float:
+    """Seconds of the query the scheduler made before `next_run_minute`: a range with a sort."""
+    started = time.perf_counter()
+    cursor = database.write[WATCHES].find({"paused": False, "next_run_at": {"$lte": utcnow()}})
+    await cursor.sort("next_run_at", ASCENDING).limit(batch).to_list()
+    return time.perf_counter() - started
 
 
-if __name__ == "__main__":
-    main()
+async def _measure_size(bench: Bench, sizes: WatchSizes, size: int) -> dict[str, Any]:
+    settings = bench.settings_for(f"watches_{size}")
+    async with figure_resources(settings):
+        seeder = BenchDatabase(settings)
+        client = create_client(settings)
+        publisher = Publisher(create_broker(settings, middleware=[]))
+        try:
+            await seeder.reset()
+            await publisher.start(settings.job(job_type).queue for job_type in JobType)
+            database = MainDatabase.open(client, settings.mongo_db)
+            scheduler = WatchScheduler(
+                settings,
+                WatchRepository(database.write),
+                JobEnqueuer(settings, JobRepository(database), publisher),
+                ReconcilerLog(database.write),
+            )
+            seeding = time.perf_counter()
+            now = utcnow()
+            documents = [_watch(index, now) for index in range(size)]
+            for start in range(0, size, sizes.seed_batch):
+                await seeder.main.write[WATCHES].insert_many(documents[start : start + sizes.seed_batch], ordered=False)
+            seeded = time.perf_counter() - seeding
+            due_ids = [document["_id"] for document in documents[: sizes.due]]
+            return await _passes(settings, sizes, database, seeder, scheduler, due_ids) | {"seed_s": round(seeded, 1)}
+        finally:
+            await publisher.close()
+            await client.close()
+            await seeder.close()
+
+
+async def _passes(
+    settings: Settings,
+    sizes: WatchSizes,
+    database: MainDatabase,
+    seeder: BenchDatabase,
+    scheduler: WatchScheduler,
+    due_ids: list[ObjectId],
+) -> dict[str, Any]:
+    batch = settings.watch_batch
+    await _make_due(database, due_ids)
+    started = time.perf_counter()
+    first = await scheduler.run_once()
+    first_ms = (time.perf_counter() - started) * 1000
+    if first["watch_searches"] != sizes.due:
+        raise RuntimeError(f"the first pass ran {dict(first)}, not {sizes.due} searches")
+    lps, raw, ranges = [], [], []
+    for _ in range(sizes.runs):
+        await seeder.jobs.delete_many({})
+        await _make_due(database, due_ids)
+        started = time.perf_counter()
+        counts = await scheduler.run_once()
+        lps.append((time.perf_counter() - started) * 1000)
+        if counts["watch_searches"] != sizes.due:
+            raise RuntimeError(f"a pass ran {dict(counts)}, not {sizes.due} searches")
+        await _make_due(database, due_ids)
+        ranges.append(await _range_query(database, batch) * 1000)
+        started = time.perf_counter()
+        found = await _raw_pass(database, batch)
+        raw.append((time.perf_counter() - started) * 1000)
+        if found != sizes.due:
+            raise RuntimeError(f"the raw pass found {found}, not {sizes.due} due watches")
+    return {"lps": lps, "raw": raw, "first_pass_ms": round(first_ms, 1), "range_query_ms": round(median(ranges), 1)}
+
+
+async def measure(bench: Bench, sizes: WatchSizes) -> list[dict[str, Any]]:
+    measured = {}
+    for size in sizes.stored:
+        started = time.perf_counter()
+        measured[size] = await _measure_size(bench, sizes, size)
+        log.info("watches: measured at %d stored watches in %.0f s", size, time.perf_counter() - started)
+    by_size = {str(size): {key: value for key, value in measured[size].items() if key not in ("lps", "raw")}
+               for size in sizes.stored}  # fmt: skip
+    return [
+        growth_figure(
+            f"Watch scheduler: one pass with {sizes.due} due (WatchScheduler.run_once)",
+            "ms",
+            {size: measured[size]["lps"] for size in sizes.stored},
+            {size: measured[size]["raw"] for size in sizes.stored},
+            store=bench.store.label,
+            stored="stored watches",
+            settings={
+                "stored_watches": list(sizes.stored),
+                "due": sizes.due,
+                "every": "6h, next runs spread over the coming 6 h (the same density per minute at every size)",
+                "runs": sizes.runs,
+                "raw": "the same minute lookups and an update_one by _id per due watch, from the runner",
+            },
+            target={"max": sizes.max_ratio, "of": "ratio"},
+            details={"by_size": by_size},
+        )
+    ]

@@ -10,7 +10,7 @@ import asyncio
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from bson import ObjectId
@@ -18,13 +18,12 @@ from pymongo import ReturnDocument, UpdateOne
 from pymongo.errors import BulkWriteError, DuplicateKeyError
 
 from infra.lifecycle import attempts_exhausted, error_document
+from infra.minutes import minute_of, minute_start, walk_minutes
 from infra.mongo import MainDatabase
 from schemas.codes import AttemptOutcome, JobErrorType, JobStatus, JobType
 from schemas.offers import SourceName
 
 DUPLICATE_KEY = 11000
-#: The most minutes one walk over ended jobs crosses (`JobRepository.ended_after`): one lookup each.
-WALK_MAX_MINUTES = 360
 #: Before every job's ObjectId: a cursor at (t, _FIRST_ID) has passed every job that ended before t, none at t.
 _FIRST_ID = ObjectId("0" * 24)
 #: The job listing's filters that choose its index (API name -> document field); see `listing_query`.
@@ -115,7 +114,7 @@ def _push_history(entry: dict[str, Any]) -> dict[str, Any]:
 
 def finished_minute(at: datetime) -> int:
     """The minute a job ended in (minutes since the epoch): the key of the `finished_minute` index."""
-    return int(at.timestamp() // 60)
+    return minute_of(at)
 
 
 def ended_fields(now: datetime) -> dict[str, Any]:
@@ -554,7 +553,7 @@ class JobRepository:
         """The start of the first minute in which a stored job ended: where a new walk starts (once per store)."""
         found = self._jobs.find({"finished_minute": {"$exists": True}}, {"finished_minute": 1})
         first = await found.sort("finished_minute", 1).limit(1).to_list()
-        return datetime.fromtimestamp(first[0]["finished_minute"] * 60, UTC) if first else None
+        return minute_start(first[0]["finished_minute"]) if first else None
 
     async def ended_after(
         self,
@@ -573,33 +572,31 @@ class JobRepository:
         next minute with a job); the minute of `until` is read again next time. `match` narrows the jobs (e.g.
         DONE searches). Reads the primary: a secondary's lag would let the cursor pass jobs it has not seen yet.
         """
-        after = cursor
-        first_minute = minute = finished_minute(cursor[0])
-        last_minute = finished_minute(until)
-        stop = min(last_minute, minute + WALK_MAX_MINUTES - 1)
+        first_minute = finished_minute(cursor[0])
         fields = None if projection is None else projection | {"finished_at": 1}
-        jobs: list[dict[str, Any]] = []
         # In the cursor's minute, only what lies after it: a busy minute is not read again from its start.
-        past_cursor = {"$or": [{"finished_at": {"$gt": after[0]}}, {"finished_at": after[0], "_id": {"$gt": after[1]}}]}
+        past_cursor = {
+            "$or": [{"finished_at": {"$gt": cursor[0]}}, {"finished_at": cursor[0], "_id": {"$gt": cursor[1]}}]
+        }
         order = [("finished_at", 1), ("_id", 1)]
-        while minute <= stop:
+
+        async def read(minute: int, at_most: int) -> list[dict[str, Any]]:
             query = {"finished_minute": minute, "finished_at": {"$lt": until}, **(match or {})}
             if minute == first_minute:
                 query |= past_cursor
-            jobs += await self._jobs.find(query, fields).sort(order).limit(limit - len(jobs)).to_list()
-            if len(jobs) >= limit:
-                return EndedPage(jobs, (jobs[-1]["finished_at"], jobs[-1]["_id"]), more=True)
-            minute += 1
-        if not jobs and stop < last_minute:
-            # A whole step of quiet minutes: jump to the next minute in which a job ended instead of crossing the
-            # rest one lookup at a time (a store that was idle for days, or a first walk over a long history).
-            minute = await self._next_ended_minute(minute, last_minute, match) or last_minute
-            stop = last_minute if minute == last_minute else minute - 1
+            return await self._jobs.find(query, fields).sort(order).limit(at_most).to_list()
+
+        async def next_busy(first: int, last: int) -> int | None:
+            return await self._next_ended_minute(first, last, match)
+
+        step = await walk_minutes(first_minute, finished_minute(until), limit=limit, read=read, next_busy=next_busy)
+        jobs = step.found
+        if len(jobs) >= limit:
+            return EndedPage(jobs, (jobs[-1]["finished_at"], jobs[-1]["_id"]), more=True)
         # Past the quiet minutes, but not into `until`'s own: a job of that minute whose update lands late (a
         # settle of 0 in tests) is still found, unless a later one of it was already walked past.
-        walked_to = datetime.fromtimestamp(min(minute, last_minute) * 60, UTC)
-        last = (jobs[-1]["finished_at"], jobs[-1]["_id"]) if jobs else after
-        return EndedPage(jobs, max(last, (walked_to, _FIRST_ID)), more=stop < last_minute)
+        last = (jobs[-1]["finished_at"], jobs[-1]["_id"]) if jobs else cursor
+        return EndedPage(jobs, max(last, (minute_start(step.minute), _FIRST_ID)), more=step.more)
 
     async def _next_ended_minute(self, first: int, last: int, match: dict[str, Any] | None) -> int | None:
         """The first minute in [first, last] in which a job ended. A range: the embedded store scans for it, so it

@@ -61,6 +61,9 @@ JOBS_BY_CREATED_AT = "created_at_desc"
 JOBS_BY_STATUS_CREATED_AT = "status_created_at"
 JOBS_BY_PRODUCT_CREATED_AT = "product_created_at"
 PRICE_HISTORY_BY_PRODUCT = "product_searched_at"
+WATCHES_BY_NEXT_RUN_MINUTE = "next_run_minute"
+#: The scheduler's index before `next_run_minute` (next_run_at, partial on paused: false): dropped where found.
+_OLD_DUE_INDEX = "due_next_run_at"
 PRICE_HISTORY_BY_SEARCHED_AT = "searched_at_desc"
 
 
@@ -221,6 +224,9 @@ async def ensure_indexes(db: MainDatabase, settings: Settings) -> None:
     await _ensure_ttl(db.write, JOBS, retention_index(settings.retention_days))
     await db.write[PRICE_HISTORY].create_indexes(price_history_indexes())
     await db.write[WATCHES].create_indexes(watch_indexes())
+    if _OLD_DUE_INDEX in await db.write[WATCHES].index_information():
+        # The scheduler reads by next_run_minute now: the old index would only cost every write to a watch.
+        await db.write[WATCHES].drop_index(_OLD_DUE_INDEX)
     await _ensure_ttl(db.write, PRICE_HISTORY, price_history_retention_index(settings.price_history_days))
 
 
@@ -228,8 +234,9 @@ def watch_indexes() -> list[IndexModel]:
     return [
         # One watch per product: a second POST for it answers the first (duplicate: true).
         IndexModel([("product_code", ASCENDING)], name="one_watch_per_product", unique=True),
-        # The scheduler's pass: unpaused watches by next_run_at. The due ones are a prefix of it: O(due).
-        IndexModel([("next_run_at", ASCENDING)], name="due_next_run_at", partialFilterExpression={"paused": False}),
+        # The scheduler's pass: due watches by an equality on the minute of their next run, minute by minute
+        # (`WatchRepository.due`). Single-field and not partial: what the embedded store serves from an index.
+        IndexModel([("next_run_minute", ASCENDING)], name=WATCHES_BY_NEXT_RUN_MINUTE),
     ]
 
 

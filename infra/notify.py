@@ -45,18 +45,24 @@ def _after(a: datetime | None, b: datetime | None) -> bool:
 
 
 def decide(
-    notify: Notify, *, current: dict[str, Any], last_seen: dict[str, Any] | None, last_delivered: dict[str, Any] | None
+    notify: Notify,
+    *,
+    current: dict[str, Any],
+    last_seen: dict[str, Any] | None,
+    last_delivered: dict[str, Any] | None,
+    last_above_at: datetime | None = None,
 ) -> Verdict:
     """Deliver `current` (from `seen_of`)?
 
     - always: yes;
     - on_change: when the outcome, the lowest price or the lowest offer differs from the last delivered result
       (the first result is always delivered);
-    - below_target: when the lowest price is below target_price and the result judged before it was not
-      (a crossing); again after a result at or above the target.
+    - below_target: when the lowest price is below target_price and no result below it was delivered since the
+      last one at or above it (`last_above_at`: when the newest such result finished) — once per crossing.
 
-    A result older than the last one judged (a delivery retried after a newer search's) is skipped: it would
-    report a market that has moved on.
+    Both compare with what the receiver took (`last_delivered` is recorded after its 2xx): a crossing or change
+    whose delivery failed is not lost, the next result carries it. A result older than the last one judged (a
+    delivery retried after a newer search's) is skipped: it would report a market that has moved on.
     """
     if last_seen is not None and not _after(current.get("finished_at"), last_seen.get("finished_at")):
         return Verdict(False, "superseded")
@@ -70,6 +76,8 @@ def decide(
         return Verdict(False, "unchanged")
     if not current.get("below_target"):
         return Verdict(False, "not_below")
-    if last_seen is not None and last_seen.get("below_target"):
-        return Verdict(False, "still_below")
+    if last_delivered is not None and last_delivered.get("below_target"):
+        delivered_at = last_delivered.get("finished_at")
+        if last_above_at is None or (delivered_at is not None and last_above_at <= delivered_at):
+            return Verdict(False, "still_below")
     return Verdict(True, "crossed_below")

@@ -1,11 +1,13 @@
 """The watch scheduler: due watches become ordinary SEARCH jobs, through the gateway's own enqueue path.
 
-A pass reads the due watches (a prefix of the `due_next_run_at` index: its cost is the watches due, not all of
-them), moves each one's `next_run_at` to its first run after now with one conditional update (so a scheduler that
-was down catches up with one search per watch, and of several schedulers exactly one wins each watch), and submits
-the won ones as searches. A product whose previous search is still active is not searched twice (the
-one-active-search index answers the existing job): the run is counted as `skipped_active` on the watch and in the
-pass's counts. It runs in the reconciler process (`lps reconciler`) and, for a new watch's first run, in the gateway.
+A pass reads the due watches minute by minute from where the last pass stopped (`WatchRepository.due`: one
+equality lookup on `next_run_minute` per minute, so its cost is the watches due, not all of them), moves each one's
+`next_run_at` to its first run after now with one conditional update (so a scheduler that was down catches up with
+one search per watch, and of several schedulers exactly one wins each watch), and submits the won ones as searches.
+A product whose previous search is still active is not searched twice (the one-active-search index answers the
+existing job): the run is counted as `skipped_active` on the watch and as `watch_skipped_active` in the reconciler's
+journal (/v1/lps/queue/stats). It runs in the reconciler process (`lps reconciler`) and, for a new watch's first
+run, in the gateway: both record their counts in the journal.
 """
 
 from __future__ import annotations
@@ -14,35 +16,57 @@ import asyncio
 import contextlib
 import logging
 from collections import Counter, defaultdict
-from collections.abc import Awaitable, Callable, Sequence
-from datetime import datetime
+from collections.abc import Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
 from bson import ObjectId
 
 from infra.clock import utcnow
 from infra.enqueue import JobEnqueuer
+from infra.minutes import minute_of
 from infra.mongo import MONGO_UNAVAILABLE
+from infra.reconciler_log import ReconcilerLog
 from infra.settings import Settings
 from infra.watches import WatchRepository, next_run
 
 log = logging.getLogger(__name__)
 
+#: How far behind now a pass leaves its walk's cursor: a watch made due at once (created, resumed, given back) is
+#: stored in the minute its writer read the clock, which may be a little before its write lands; the minutes of
+#: this margin are read again by every pass, so such a watch is still found. Far above any store round trip.
+LATE_WRITE_MARGIN = timedelta(minutes=1)
+
 
 class WatchScheduler:
-    def __init__(self, settings: Settings, watches: WatchRepository, enqueuer: JobEnqueuer) -> None:
+    def __init__(
+        self, settings: Settings, watches: WatchRepository, enqueuer: JobEnqueuer, journal: ReconcilerLog
+    ) -> None:
         self._settings = settings
         self._watches = watches
         self._enqueuer = enqueuer
+        self._journal = journal
+        #: The earliest minute of `next_run_minute` this scheduler has not handled yet (None: found at the first
+        #: pass, by the one query that reads every watch). Each process keeps its own: a minute another one
+        #: handled is read again for what is left in it, which is nothing due.
+        self._cursor: int | None = None
 
     async def run_once(self, now: datetime | None = None) -> Counter[str]:
         """One pass over the watches due at `now` (at most LPS_WATCH_BATCH); returns what it did."""
         now = now or utcnow()
-        due = await self._watches.due(now, self._settings.watch_batch)
-        return await self.run(due, now)
+        if self._cursor is None:
+            await self._watches.add_missing_minutes()
+            self._cursor = await self._watches.first_due_minute(now) or minute_of(now - LATE_WRITE_MARGIN)
+        step = await self._watches.due(self._cursor, now, self._settings.watch_batch)
+        done = await self.run(step.found, now)
+        # Where the next pass starts: the minute this one stopped in (its limit of watches, or of quiet minutes
+        # crossed), never past the margin (a minute with watches left is read again; handled ones moved on).
+        self._cursor = min(step.minute, minute_of(now - LATE_WRITE_MARGIN))
+        return done
 
     async def run(self, watches: Sequence[dict[str, Any]], now: datetime) -> Counter[str]:
-        """Take each watch's run (one conditional update each) and submit the ones taken, by priority."""
+        """Take each watch's run (one conditional update each) and submit the ones taken, by priority; the counts
+        go to the reconciler's journal."""
         settings = self._settings
         taken: dict[ObjectId, datetime] = {}  # watch -> the next_run_at its take set
         by_priority: dict[str | None, list[dict[str, Any]]] = defaultdict(list)
@@ -73,24 +97,21 @@ class WatchScheduler:
             await self._watches.note_runs(started, skipped)
             counts["watch_searches"] += len(started)
             counts["watch_skipped_active"] += len(skipped)
+        await self._journal.add(counts, now)
         return +counts
 
     async def _give_back(self, watches: Sequence[dict[str, Any]], taken: dict[ObjectId, datetime]) -> None:
         for watch in watches:
             if watch["_id"] in taken:
                 with contextlib.suppress(*MONGO_UNAVAILABLE):  # then the run waits for its next tick, as before
-                    await self._watches.give_back_run(watch, taken_with=taken[watch["_id"]])
+                    await self._watches.give_back_run(watch, taken_with=taken[watch["_id"]], now=utcnow())
 
-    async def run_forever(
-        self, stop: asyncio.Event, on_pass: Callable[[Counter[str]], Awaitable[None]] | None = None
-    ) -> None:
-        """Passes every LPS_WATCH_POLL_INTERVAL until `stop`; `on_pass(counts)` records each pass's counts."""
+    async def run_forever(self, stop: asyncio.Event) -> None:
+        """Passes every LPS_WATCH_POLL_INTERVAL until `stop`."""
         while not stop.is_set():
             try:
                 if done := await self.run_once():
                     log.info("watches run: %s", dict(done))
-                    if on_pass is not None:
-                        await on_pass(done)
             except MONGO_UNAVAILABLE as unavailable:
                 log.warning("watch pass cut short: %s", type(unavailable).__name__)
             except Exception:

@@ -3,6 +3,11 @@
 Each change is one conditional update: the scheduler's move of `next_run_at` matches the value it read, so of
 several schedulers that saw a watch due exactly one moves it (and only that one enqueues its search); the
 outbox's record of a judged result matches the result it judged against.
+
+`next_run_minute` is always the minute of `next_run_at` (`run_at` sets both): the scheduler finds due watches by
+an equality on it, minute by minute (infra/minutes.py), because the embedded store would answer
+`next_run_at <= now` by reading every watch. Whatever makes a watch due at once sets it to now, never to a
+moment in the past, so it lands at or after the minute the scheduler's walk has reached.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from pymongo import ASCENDING, DESCENDING, ReturnDocument, UpdateOne
 from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import BulkWriteError
 
+from infra.minutes import MinuteStep, minute_of, walk_minutes
 from infra.mongo import PRICE_HISTORY, WATCHES
 from schemas.schedule import Schedule, jitter_fraction
 
@@ -34,6 +40,16 @@ def schedule_of(watch: dict[str, Any], timezone: str) -> Schedule:
 def next_run(watch: dict[str, Any], now: datetime, *, timezone: str, max_jitter: float) -> datetime:
     """The watch's first run after `now` (one, however many ticks were missed), with its own jitter."""
     return schedule_of(watch, timezone).next_run(now, fraction=jitter_fraction(watch["_id"]), max_jitter=max_jitter)
+
+
+def run_at(moment: datetime) -> dict[str, Any]:
+    """The fields that say when a watch runs next: the moment and its minute (what the scheduler looks up)."""
+    return {"next_run_at": moment, "next_run_minute": minute_of(moment)}
+
+
+def to_millis(moment: datetime) -> datetime:
+    """As the store keeps it (milliseconds): a conditional update matches the value it reads back."""
+    return moment.replace(microsecond=moment.microsecond // 1000 * 1000)
 
 
 class WatchRepository:
@@ -73,16 +89,36 @@ class WatchRepository:
             query["_id"] = {"$gt": after}
         return await self._watches.find(query).sort("_id", ASCENDING).limit(limit).to_list()
 
-    async def change(self, watch_id: ObjectId, changes: dict[str, Any], now: datetime) -> dict[str, Any] | None:
-        """Set fields (values already validated); None when there is no such watch."""
+    async def change(
+        self,
+        watch_id: ObjectId,
+        changes: dict[str, Any],
+        now: datetime,
+        *,
+        clear: Sequence[str] = (),
+        only_if: dict[str, Any] | None = None,
+    ) -> dict[str, Any] | None:
+        """Set fields (values already validated) and remove the `clear` ones, when the watch still matches
+        `only_if` (what the change was validated against); None when there is no such watch or it no longer
+        matches."""
+        update: dict[str, Any] = {"$set": changes | {"updated_at": now}}
+        if clear:
+            update["$unset"] = dict.fromkeys(clear, "")
         return await self._watches.find_one_and_update(
-            {"_id": watch_id},
-            {"$set": changes | {"updated_at": now}},
-            return_document=ReturnDocument.AFTER,
+            {"_id": watch_id, **(only_if or {})}, update, return_document=ReturnDocument.AFTER
         )
 
-    async def set_paused(self, watch_id: ObjectId, paused: bool, now: datetime) -> dict[str, Any] | None:
-        return await self.change(watch_id, {"paused": paused}, now)
+    async def pause(self, watch_id: ObjectId, now: datetime) -> dict[str, Any] | None:
+        """No run starts until `resume` (the scheduler's reads and takes ask for `paused: false`)."""
+        return await self.change(watch_id, {"paused": True}, now)
+
+    async def resume(self, watch_id: ObjectId, now: datetime) -> dict[str, Any] | None:
+        """Runs start again; a run missed while paused is due at once (`$max`: a later next run is kept)."""
+        return await self._watches.find_one_and_update(
+            {"_id": watch_id},
+            {"$set": {"paused": False, "updated_at": now}, "$max": run_at(now)},
+            return_document=ReturnDocument.AFTER,
+        )
 
     async def delete(self, watch_id: ObjectId) -> bool:
         return (await self._watches.delete_one({"_id": watch_id})).deleted_count == 1
@@ -100,24 +136,58 @@ class WatchRepository:
 
     # The scheduler.
 
-    async def due(self, now: datetime, limit: int) -> list[dict[str, Any]]:
-        """Unpaused watches whose next run is at or before `now`, earliest first: a prefix of `due_next_run_at`."""
-        cursor = self._watches.find({"paused": False, "next_run_at": {"$lte": now}})
-        return await cursor.sort("next_run_at", ASCENDING).limit(limit).to_list()
+    async def due(self, first_minute: int, now: datetime, limit: int) -> MinuteStep:
+        """Unpaused watches due at `now` whose next run falls in `first_minute` or after, by minute: one equality
+        lookup on `next_run_minute` per minute crossed (at most `WALK_MAX_MINUTES`), at most `limit` watches.
+
+        A pass costs the due watches plus the unpaused ones of the minutes it reads that are not due yet (only in
+        now's minute) plus the paused ones of those minutes (read once, as the walk crosses their minute).
+        """
+
+        async def read(minute: int, at_most: int) -> list[dict[str, Any]]:
+            query = {"next_run_minute": minute, "paused": False, "next_run_at": {"$lte": now}}
+            return await self._watches.find(query).limit(at_most).to_list()
+
+        return await walk_minutes(first_minute, minute_of(now), limit=limit, read=read, next_busy=self._next_due_minute)
+
+    async def add_missing_minutes(self) -> int:
+        """Watches stored before `next_run_minute` existed get it, or no pass would find them: a scan, made once
+        per scheduler process (its first pass)."""
+        missing = await self._watches.find({"next_run_minute": {"$exists": False}}, {"next_run_at": 1}).to_list()
+        updates = [
+            UpdateOne({"_id": watch["_id"], "next_run_at": at}, {"$set": run_at(at)})
+            for watch in missing
+            if (at := watch.get("next_run_at")) is not None
+        ]
+        if updates:
+            await self._watches.bulk_write(updates, ordered=False)
+        return len(updates)
+
+    async def first_due_minute(self, now: datetime) -> int | None:
+        """The first minute up to now's with an unpaused watch in it: where a scheduler's walk starts (once)."""
+        return await self._next_due_minute(0, minute_of(now))
+
+    async def _next_due_minute(self, first: int, last: int) -> int | None:
+        """A range: the embedded store scans every watch for it, so it is asked only when a scheduler starts and
+        after a step crossed `WALK_MAX_MINUTES` minutes without a due watch."""
+        query = {"next_run_minute": {"$gte": first, "$lte": last}, "paused": False}
+        cursor = self._watches.find(query, {"next_run_minute": 1}).sort("next_run_minute", ASCENDING).limit(1)
+        found = await cursor.to_list()
+        return found[0]["next_run_minute"] if found else None
 
     async def take_run(self, watch: dict[str, Any], *, next_run_at: datetime, now: datetime) -> bool:
         """Move a due watch's next run forward: True for the one scheduler whose update matched."""
         result = await self._watches.update_one(
             {"_id": watch["_id"], "paused": False, "next_run_at": watch["next_run_at"]},
-            {"$set": {"next_run_at": next_run_at, "last_run_at": now, "updated_at": now}},
+            {"$set": run_at(next_run_at) | {"last_run_at": now, "updated_at": now}},
         )
         return result.modified_count == 1
 
-    async def give_back_run(self, watch: dict[str, Any], *, taken_with: datetime) -> None:
-        """Undo `take_run` for a run that was not submitted: due again, unless the watch changed meanwhile."""
-        stored = taken_with.replace(microsecond=taken_with.microsecond // 1000 * 1000)  # BSON keeps milliseconds
+    async def give_back_run(self, watch: dict[str, Any], *, taken_with: datetime, now: datetime) -> None:
+        """Undo `take_run` for a run that was not submitted: due again at `now`, unless the watch changed
+        meanwhile."""
         await self._watches.update_one(
-            {"_id": watch["_id"], "next_run_at": stored}, {"$set": {"next_run_at": watch["next_run_at"]}}
+            {"_id": watch["_id"], "next_run_at": to_millis(taken_with)}, {"$set": run_at(now)}
         )
 
     async def note_runs(self, started: dict[ObjectId, ObjectId], skipped: dict[ObjectId, ObjectId]) -> None:
@@ -139,22 +209,35 @@ class WatchRepository:
         """A result older than the last one judged, not delivered: counted, `last_seen` left as it is."""
         await self._watches.update_one({"_id": watch_id}, {"$inc": {"deliveries_skipped": 1}})
 
-    async def record_judged(
-        self, watch: dict[str, Any], *, seen: dict[str, Any], delivered: dict[str, Any] | None, now: datetime
-    ) -> bool:
-        """Record a result the outbox judged (`last_seen`) and, when it is to be delivered, `last_delivered`.
+    async def record_judged(self, watch: dict[str, Any], *, seen: dict[str, Any], now: datetime) -> bool:
+        """Record a result the outbox judged as the watch's `last_seen` (a skipped one counted, one at or above
+        the target remembered in `last_above_at`).
 
         Conditional on the `last_seen` it was judged against: of two deliveries judging at once, one wins and
         the other judges again.
         """
-        update: dict[str, Any] = {"last_seen": seen, "updated_at": now}
-        counter = "deliveries" if delivered is not None else "deliveries_skipped"
-        if delivered is not None:
-            update["last_delivered"] = delivered
+        update: dict[str, Any] = {"$set": {"last_seen": seen, "updated_at": now}}
+        if not seen["deliver"]:
+            update["$inc"] = {"deliveries_skipped": 1}
+        if seen.get("below_target") is False and seen.get("finished_at") is not None:
+            update["$max"] = {"last_above_at": seen["finished_at"]}
         previous = (watch.get("last_seen") or {}).get("job_id")
         judged_against = {"last_seen.job_id": previous} if previous is not None else {"last_seen": None}
+        result = await self._watches.update_one({"_id": watch["_id"], **judged_against}, update)
+        return result.modified_count == 1
+
+    async def record_delivered(self, watch_id: ObjectId, delivered: dict[str, Any], now: datetime) -> bool:
+        """The receiver answered 2xx: `delivered` (a judged result) becomes `last_delivered`, counted once.
+
+        Not when a newer result was recorded delivered meanwhile, nor twice for the same search (an attempt that
+        delivered but died before finishing delivers again under the same Idempotency-Key).
+        """
+        not_newer = [
+            {"last_delivered.finished_at": {"$gt": delivered["finished_at"]}},
+            {"last_delivered.job_id": delivered["job_id"]},
+        ]
         result = await self._watches.update_one(
-            {"_id": watch["_id"], **judged_against},
-            {"$set": update, "$inc": {counter: 1}},
+            {"_id": watch_id, "$nor": not_newer},
+            {"$set": {"last_delivered": delivered, "updated_at": now}, "$inc": {"deliveries": 1}},
         )
         return result.modified_count == 1

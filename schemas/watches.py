@@ -112,20 +112,31 @@ class WatchRequestSchema(_ScheduleFields):
 
 
 def _optional(field: fields.Field) -> fields.Field:
-    """A product field as PATCH takes it: validated the same, but only when given."""
+    """A product field as PATCH takes it: validated the same, but only when given (null clears an optional one)."""
     optional = copy.copy(field)
     optional.required = False
     optional.load_default = missing
+    if field.allow_none:
+        described = field.metadata.get("description")
+        cleared = f"{described}; null clears it" if described else "null clears it"
+        optional.metadata = field.metadata | {"description": cleared}
     return optional
 
 
+#: What PATCH takes as null: the watch goes back to not having it (sources: every enabled one; priority: the
+#: default). keyword, every, cron and notify always have a value: null is refused for them.
+CLEARABLE_FIELDS = ("model_no", "target_price", "sources", "priority")
+
+
 class WatchPatchSchema(_ScheduleFields):
-    """PATCH /v1/lps/watches/{id}: the fields given replace the watch's (a new schedule starts from now)."""
+    """PATCH /v1/lps/watches/{id}: the fields given replace the watch's (a new schedule starts from now); null
+    clears one of CLEARABLE_FIELDS."""
 
     keyword = _optional(ProductSchema._declared_fields["keyword"])
     model_no = _optional(ProductSchema._declared_fields["model_no"])
     target_price = _optional(ProductSchema._declared_fields["target_price"])
     sources = _optional(ProductSchema._declared_fields["sources"])
+    priority = fields.Enum(Priority, by_value=True, allow_none=True, metadata={"description": "null: the default"})
 
 
 class WatchListQuerySchema(StrictSchema):
@@ -170,10 +181,12 @@ class WatchSchema(Schema):
     skipped_active = fields.Integer(
         metadata={"description": "runs skipped because the product's previous search was still active"}
     )
-    deliveries = fields.Integer()
+    deliveries = fields.Integer(metadata={"description": "results the receiver answered 2xx to"})
     deliveries_skipped = fields.Integer(metadata={"description": "results not delivered: unchanged, not a crossing"})
     last_delivered = fields.Dict(
-        metadata={"description": "the last delivered result: job_id, outcome, lowest_price, lowest_offer, at"}
+        metadata={
+            "description": "the last result the receiver answered 2xx to: job_id, outcome, lowest_price, lowest_offer"
+        }
     )
     last_seen = fields.Dict(metadata={"description": "the last result the outbox judged (delivered or not)"})
     lowest_prices = fields.List(

@@ -106,7 +106,9 @@ async def broker_context(app: web.Application) -> AsyncIterator[None]:
 async def enqueuer_context(app: web.Application) -> AsyncIterator[None]:
     app[ENQUEUER] = JobEnqueuer(app[SETTINGS], app[JOBS], app[PUBLISHER])
     app[WATCHES] = WatchRepository(app[DATABASE].write)
-    app[SCHEDULER] = WatchScheduler(app[SETTINGS], app[WATCHES], app[ENQUEUER])
+    # Its own journal on the primary (the app's RECONCILER_LOG reads): a first run's counts are written.
+    journal = ReconcilerLog(app[DATABASE].write)
+    app[SCHEDULER] = WatchScheduler(app[SETTINGS], app[WATCHES], app[ENQUEUER], journal)
     settings = app[SETTINGS]
     app[STATS] = SharedResult(
         partial(routes.compute_stats, app), max_age=settings.stats_max_age, max_stale=settings.stats_max_stale
@@ -188,7 +190,12 @@ def _document_watch_schedules(document: dict[str, Any], min_interval: float) -> 
             }
         },
     ]
-    schemas["WatchPatch"]["not"] = {"required": ["every", "cron"]}
+    # A change gives every or cron, not both; and never below_target with target_price cleared (null).
+    below_target_without_target = {
+        "required": ["notify", "target_price"],
+        "properties": {"notify": {"enum": ["below_target"]}, "target_price": {"enum": [None]}},
+    }
+    schemas["WatchPatch"]["not"] = {"anyOf": [{"required": ["every", "cron"]}, below_target_without_target]}
 
 
 def _drop_swagger2_keys(document: dict[str, Any]) -> None:

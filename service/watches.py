@@ -13,12 +13,13 @@ from marshmallow import Schema, ValidationError, fields
 from infra.clock import utcnow
 from infra.jobs import parse_job_id
 from infra.mongo import deadline
-from infra.watches import next_run
+from infra.watches import next_run, run_at, to_millis
 from schemas.api import EnvelopeSchema
 from schemas.codes import ErrorType
 from schemas.examples import WATCH_NOT_FOUND_EXAMPLES, WATCH_PATCH, WATCH_REQUEST
 from schemas.schedule import parse_every
 from schemas.watches import (
+    CLEARABLE_FIELDS,
     Notify,
     WatchCreateResponseSchema,
     WatchListQuerySchema,
@@ -52,11 +53,6 @@ class WatchIdPath(Schema):
     watch_id = fields.String(required=True, metadata={"description": "24 hex digits"})
 
 
-def _to_millis(moment: datetime) -> datetime:
-    """As the store keeps it (milliseconds): the scheduler's conditional update matches the value it reads back."""
-    return moment.replace(microsecond=moment.microsecond // 1000 * 1000)
-
-
 def _schedule_fields(body: dict[str, Any], timezone: str) -> dict[str, Any]:
     """The stored form of a validated `every` or `cron`."""
     if "every" in body:
@@ -75,7 +71,7 @@ def _new_watch(product: dict[str, Any], body: dict[str, Any], now: datetime, tim
         "priority": body["priority"].value if body.get("priority") else None,
         "paused": False,
         "anchor_at": now,
-        "next_run_at": now,
+        **run_at(now),
         "created_at": now,
         "updated_at": now,
         "runs": 0,
@@ -99,7 +95,7 @@ async def post_watches(request: web.Request) -> web.Response:
     settings = request.app[SETTINGS]
     body = await load_json_body(request, WatchRequestSchema(min_interval=settings.watch_min_interval))
     refuse_disabled_sources(body["products"], settings.search_sources)
-    now = _to_millis(utcnow())
+    now = to_millis(utcnow())
     first_by_code: dict[str, dict[str, Any]] = {}
     for product in body["products"]:
         first_by_code.setdefault(product["product_code"], product)
@@ -178,7 +174,10 @@ async def get_watch(request: web.Request) -> web.Response:
 
 @docs(
     tags=["watches"],
-    summary="Change a watch: product fields, schedule (starts again from now), notify, priority",
+    summary="Change a watch: product fields, schedule (starts again from now), notify, priority; null clears "
+    "model_no, target_price, sources or priority",
+    description="A below_target watch keeps a target_price: clearing it, or asking below_target of a watch "
+    "without one, is refused with 400 / result 101 naming target_price.",
     responses=_watch_responses(WatchResponseSchema, "watch", 400, 419),
     security=_KEYED,
 )
@@ -190,37 +189,60 @@ async def patch_watch(request: web.Request) -> web.Response:
     settings = request.app[SETTINGS]
     body = await load_json_body(request, WatchPatchSchema(min_interval=settings.watch_min_interval))
     given = {key: value for key, value in body.items() if value is not None}
+    cleared = [key for key in CLEARABLE_FIELDS if key in body and body[key] is None]
     refuse_disabled_sources([given], settings.search_sources)
-    now = _to_millis(utcnow())
+    now = to_millis(utcnow())
     with deadline(settings):
         watch = _found(await request.app[WATCHES].get(watch_id))
         changes: dict[str, Any] = {f"product.{key}": given[key] for key in _PRODUCT_FIELDS if key in given}
         if "notify" in given:
             changes["notify"] = str(given["notify"])
-            target = given.get("target_price", (watch.get("product") or {}).get("target_price"))
-            if given["notify"] is Notify.BELOW_TARGET and target is None:
-                raise ApiError(
-                    ErrorType.INVALID_REQUEST_DATA,
-                    "invalid request data",
-                    errors={"target_price": ["required when notify is below_target"]},
-                )
-        if "priority" in given:
-            changes["priority"] = given["priority"].value
+        if "priority" in given or "priority" in cleared:
+            changes["priority"] = given["priority"].value if "priority" in given else None
         if "every" in given or "cron" in given:
             changes |= _schedule_fields(given, settings.timezone) | {"anchor_at": now}
             rescheduled = watch | changes
-            changes["next_run_at"] = next_run(
-                rescheduled, now, timezone=settings.timezone, max_jitter=settings.watch_max_jitter
+            changes |= run_at(
+                next_run(rescheduled, now, timezone=settings.timezone, max_jitter=settings.watch_max_jitter)
             )
-        watch = _found(await request.app[WATCHES].change(watch_id, changes, now))
-    return envelope_response(ErrorType.SUCCESS, watch=watch_to_api(watch))
+        only_if = _still_has_a_target(watch, given, cleared)
+        clear = [f"product.{key}" for key in cleared if key in _PRODUCT_FIELDS]
+        changed = await request.app[WATCHES].change(watch_id, changes, now, clear=clear, only_if=only_if)
+        if changed is None:
+            _found(await request.app[WATCHES].get(watch_id))
+            raise _target_required()  # changed meanwhile: its notify or target_price no longer allows this
+    return envelope_response(ErrorType.SUCCESS, watch=watch_to_api(changed))
+
+
+def _target_required() -> ApiError:
+    return ApiError(
+        ErrorType.INVALID_REQUEST_DATA,
+        "invalid request data",
+        errors={"target_price": ["required when notify is below_target"]},
+    )
+
+
+def _still_has_a_target(watch: dict[str, Any], given: dict[str, Any], cleared: list[str]) -> dict[str, Any]:
+    """Refuse a change that leaves a below_target watch without target_price (101); otherwise the condition on the
+    stored watch this was decided by, for the update (a concurrent change of the other field is not overlooked)."""
+    notify = given.get("notify") or Notify(watch["notify"])
+    stored_target = (watch.get("product") or {}).get("target_price")
+    target = None if "target_price" in cleared else given.get("target_price", stored_target)
+    if notify is Notify.BELOW_TARGET and target is None:
+        raise _target_required()
+    if notify is Notify.BELOW_TARGET and "target_price" not in given:
+        return {"product.target_price": {"$ne": None}}  # relies on the stored one
+    if "target_price" in cleared and "notify" not in given:
+        return {"notify": {"$ne": str(Notify.BELOW_TARGET)}}  # relies on the stored notify
+    return {}
 
 
 async def _set_paused(request: web.Request, paused: bool) -> web.Response:
     watch_id = _watch_id(request)
+    watches = request.app[WATCHES]
     with deadline(request.app[SETTINGS]):
-        watch = _found(await request.app[WATCHES].set_paused(watch_id, paused, utcnow()))
-    return envelope_response(ErrorType.SUCCESS, watch=watch_to_api(watch))
+        changed = await (watches.pause if paused else watches.resume)(watch_id, utcnow())
+    return envelope_response(ErrorType.SUCCESS, watch=watch_to_api(_found(changed)))
 
 
 @docs(

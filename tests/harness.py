@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from bson import ObjectId
-from pymongo import AsyncMongoClient
+from pymongo import AsyncMongoClient, monitoring
 
 from actors.browser import BrowserPool
 from actors.proxies import ProxyRotation
@@ -120,6 +120,24 @@ async def stop_pool(workers: WorkerPool, within: float = 30) -> int:
                 os.killpg(process.pid, signal.SIGKILL)
             await process.wait()
     return process.returncode
+
+
+class FindFilters(monitoring.CommandListener):
+    """Records the filter of every `find` on one collection (give it to a client's `event_listeners`)."""
+
+    def __init__(self, collection: str) -> None:
+        self.collection = collection
+        self.filters: list[dict[str, Any]] = []
+
+    def started(self, event: monitoring.CommandStartedEvent) -> None:
+        if event.command_name == "find" and event.command["find"] == self.collection:
+            self.filters.append(dict(event.command.get("filter", {})))
+
+    def succeeded(self, event: monitoring.CommandSucceededEvent) -> None:
+        pass
+
+    def failed(self, event: monitoring.CommandFailedEvent) -> None:
+        pass
 
 
 class JobsView:

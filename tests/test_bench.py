@@ -20,7 +20,17 @@ from bench.growth import FIGURE_NAMES as GROWTH_FIGURES
 from infra.settings import Settings
 
 REPO = Path(__file__).resolve().parents[1]
-FIGURES = ("enqueue", "pipeline", "search", "search_memory", "reads_job", "reads_stats", *GROWTH_FIGURES, "pacing")
+FIGURES = (
+    "enqueue",
+    "pipeline",
+    "search",
+    "search_memory",
+    "reads_job",
+    "reads_stats",
+    *GROWTH_FIGURES,
+    "pacing",
+    "watches",
+)
 
 
 def queue_exists(amqp_url: str, queue: str) -> bool:
@@ -51,6 +61,9 @@ def test_the_smoke_run_measures_every_figure_beside_its_baseline_and_leaves_noth
         assert figure["sizes"][0] == 0, (name, figure)
         assert figure["baseline_ratio"] > 0, (name, figure)
         assert set(figure["by_size"]) == {str(size) for size in figure["sizes"]}, (name, figure)
+    watches = result["figures"]["watches"]  # one pass at each number of stored watches, the same number due
+    assert watches["sizes"] == [100, 500]
+    assert all(at["range_query_ms"] > 0 for at in watches["details"]["by_size"].values()), watches
     assert {"cores", "memory_gib", "python", "chromium", "rabbitmq", "store"} <= result["machine"].keys()
     assert "bench:results:begin" in markdown.read_text()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from pymongo import ASCENDING, IndexModel
 from pymongo.errors import DuplicateKeyError
 
 from infra.clock import utcnow
@@ -34,6 +35,22 @@ async def test_start_up_creates_the_indexes_and_can_run_again(settings: Settings
     # What the periodic walks read by equality (the embedded store serves only that from an index).
     assert dict(indexes["active_jobs"]["partialFilterExpression"]) == {"active": True}
     assert [key for key, _ in indexes["finished_minute"]["key"]] == ["finished_minute"]
+
+
+async def test_the_watch_scheduler_reads_by_next_run_minute_and_its_older_index_is_dropped(settings: Settings):
+    client = create_client(settings)
+    try:
+        database = MainDatabase.open(client, settings.mongo_db)
+        paused = {"paused": False}
+        older = IndexModel([("next_run_at", ASCENDING)], name="due_next_run_at", partialFilterExpression=paused)
+        await database.write.watches.create_indexes([older])
+        await ensure_indexes(database, settings)
+        indexes = await database.write.watches.index_information()
+    finally:
+        await client.close()
+
+    assert [key for key, _ in indexes["next_run_minute"]["key"]] == ["next_run_minute"]
+    assert "due_next_run_at" not in indexes
 
 
 async def test_a_changed_retention_updates_the_ttl_index_instead_of_failing_start_up(settings: Settings):

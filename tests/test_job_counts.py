@@ -8,14 +8,16 @@ from datetime import datetime, timedelta
 
 import pytest
 from bson import ObjectId
-from pymongo import AsyncMongoClient, monitoring
+from pymongo import AsyncMongoClient
 
 from infra.clock import utcnow
 from infra.job_counts import JobCounts
-from infra.jobs import WALK_MAX_MINUTES, JobRepository, ended_fields, finished_minute, new_job
+from infra.jobs import JobRepository, ended_fields, finished_minute, new_job
+from infra.minutes import WALK_MAX_MINUTES
 from infra.mongo import MainDatabase, create_client, ensure_indexes
 from infra.settings import Settings
 from schemas.codes import JobType
+from tests.harness import FindFilters
 
 
 @pytest.fixture
@@ -105,26 +107,9 @@ async def test_a_redriven_job_is_counted_again_when_it_ends_again(database: Main
     assert counts.by_type["SEARCH"] == {"PENDING": 0, "RUNNING": 0, "DONE": 1, "DEAD": 1}
 
 
-class FindFilters(monitoring.CommandListener):
-    """Records the filter of every `find` on the jobs collection."""
-
-    def __init__(self) -> None:
-        self.filters: list[dict] = []
-
-    def started(self, event: monitoring.CommandStartedEvent) -> None:
-        if event.command_name == "find" and event.command["find"] == "jobs":
-            self.filters.append(dict(event.command.get("filter", {})))
-
-    def succeeded(self, event: monitoring.CommandSucceededEvent) -> None:
-        pass
-
-    def failed(self, event: monitoring.CommandFailedEvent) -> None:
-        pass
-
-
 @pytest.fixture
 async def watched(settings: Settings, database: MainDatabase) -> AsyncIterator[tuple[JobRepository, FindFilters]]:
-    listener = FindFilters()
+    listener = FindFilters("jobs")
     client = AsyncMongoClient(settings.mongo_url, tz_aware=True, event_listeners=[listener])
     yield JobRepository(MainDatabase.open(client, settings.mongo_db)), listener
     await client.close()

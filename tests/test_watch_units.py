@@ -92,15 +92,22 @@ def _search(price: int | None, *, outcome: str = "FOUND", url: str = "u1", minut
     }
 
 
-def _run(notify: Notify, searches: list[dict[str, Any]], target: int | None = None) -> list[str]:
-    """Judge results in order as the outbox does; the reasons, with a `+` for those delivered."""
-    last_seen = last_delivered = None
+def _run(
+    notify: Notify, searches: list[dict[str, Any]], target: int | None = None, refused: int | None = None
+) -> list[str]:
+    """Judge results in order as the outbox does; the reasons, with a `+` for those delivered (all but the
+    `refused`-th: its delivery failed, so it is not recorded as delivered)."""
+    last_seen = last_delivered = last_above_at = None
     reasons = []
-    for search in searches:
+    for index, search in enumerate(searches):
         current = seen_of(search, target)
-        verdict = decide(notify, current=current, last_seen=last_seen, last_delivered=last_delivered)
+        verdict = decide(
+            notify, current=current, last_seen=last_seen, last_delivered=last_delivered, last_above_at=last_above_at
+        )
         last_seen = current
-        if verdict.deliver:
+        if current.get("below_target") is False:
+            last_above_at = current["finished_at"]
+        if verdict.deliver and index != refused:
             last_delivered = current
         reasons.append(("+" if verdict.deliver else "") + verdict.reason)
     return reasons
@@ -130,6 +137,18 @@ def test_below_target_fires_once_per_crossing_and_again_after_going_back_above()
         "+crossed_below",
         "still_below",
     ]
+
+
+def test_a_crossing_or_change_whose_delivery_failed_is_carried_by_the_next_result():
+    below = [_search(price, minutes=i) for i, price in enumerate([1200, 900, 800, 700])]
+    assert _run(Notify.BELOW_TARGET, below, target=1000, refused=1) == [
+        "not_below",
+        "+crossed_below",
+        "+crossed_below",  # the crossing never reached the receiver: this result reports it
+        "still_below",
+    ]
+    changes = [_search(price, minutes=i) for i, price in enumerate([1000, 900, 900, 900])]
+    assert _run(Notify.ON_CHANGE, changes, refused=1) == ["+first", "+changed", "+changed", "unchanged"]
 
 
 def test_always_delivers_every_result_and_an_older_result_is_superseded():

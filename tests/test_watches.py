@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient
 from bson import ObjectId
+from pymongo import AsyncMongoClient
 
 from actors.outbox import judge_watch_result
 from actors.sources.static import StaticSource
@@ -24,13 +25,16 @@ from infra.broker import Publisher, create_broker
 from infra.clock import utcnow
 from infra.enqueue import JobEnqueuer
 from infra.jobs import JobRepository
+from infra.minutes import WALK_MAX_MINUTES, minute_of
 from infra.mongo import MONGO_UNAVAILABLE, MainDatabase, create_client, ensure_indexes
+from infra.notify import seen_of
+from infra.reconciler_log import ReconcilerLog
 from infra.scheduler import WatchScheduler
 from infra.settings import Settings
-from infra.watches import WatchRepository
+from infra.watches import WatchRepository, run_at
 from schemas.codes import JobType
 from service.app import create_app
-from tests.harness import JobsView, reconciler_process, worker_pool
+from tests.harness import FindFilters, JobsView, reconciler_process, worker_pool
 from tools.testbed import Receiver, eventually
 
 PRODUCT = {"product_code": "W-1", "keyword": "watched thing", "target_price": 20_000}
@@ -67,7 +71,7 @@ async def schedulers(settings: Settings) -> AsyncIterator[Schedulers]:
         publishers.append(publisher)
         enqueuer = JobEnqueuer(settings, JobRepository(database), publisher)
         enqueuers.append(enqueuer)
-        made.append(WatchScheduler(settings, WatchRepository(database.write), enqueuer))
+        made.append(WatchScheduler(settings, WatchRepository(database.write), enqueuer, ReconcilerLog(database.write)))
     database = MainDatabase.open(clients[0], settings.mongo_db)
     await ensure_indexes(database, settings)
     yield Schedulers(database, made, enqueuers, WatchRepository(database.write), publishers)
@@ -89,7 +93,7 @@ async def insert_watches(watches: WatchRepository, count: int, *, due_ago: timed
             "notify": "always",
             "paused": False,
             "anchor_at": now - due_ago,
-            "next_run_at": now - due_ago,
+            **run_at(now - due_ago),
             "created_at": now - due_ago,
             "updated_at": now - due_ago,
         }
@@ -144,6 +148,17 @@ async def test_a_new_watch_runs_at_once_and_a_second_post_answers_the_same_watch
     assert timedelta(hours=6) <= next_run - created <= timedelta(hours=6, minutes=10)
 
 
+async def test_a_first_run_skipped_for_an_active_search_is_counted_on_the_watch_and_in_queue_stats(client: TestClient):
+    searched = await client.post("/v1/lps/search", json={"products": [PRODUCT]})
+    job_id = (await searched.json())["jobs"][0]["job_id"]
+    _, answer = await post(client, {"products": [PRODUCT], "every": "6h"})
+    watch = (await (await client.get(f"/v1/lps/watches/{answer['watches'][0]['watch_id']}")).json())["watch"]
+    assert (watch["runs"], watch["skipped_active"], watch["last_job_id"]) == (0, 1, job_id)
+    stats = await (await client.get("/v1/lps/queue/stats")).json()
+    assert stats["reconciler"].get("watch_skipped_active") == 1, stats["reconciler"]
+    assert "watch_searches" not in stats["reconciler"]
+
+
 async def test_watches_are_listed_by_cursor_and_filtered_by_product_code(client: TestClient):
     products = [{"product_code": f"L-{i}", "keyword": f"listed {i}"} for i in range(5)]
     _, answer = await post(client, {"products": products, "every": "1d"})
@@ -182,6 +197,34 @@ async def test_a_watch_is_changed_paused_resumed_and_deleted(client: TestClient)
     assert (await (await client.get("/v1/lps/watches/not-an-id")).json())["result"] == 1502
 
 
+async def test_patch_clears_optional_fields_with_null_but_never_a_below_target_watchs_target(client: TestClient):
+    product = PRODUCT | {"model_no": "M-1", "sources": ["static"]}
+    _, answer = await post(client, {"products": [product], "every": "6h", "notify": "below_target", "priority": "HIGH"})
+    url = f"/v1/lps/watches/{answer['watches'][0]['watch_id']}"
+
+    async def patch(body: dict[str, Any]) -> dict[str, Any]:
+        return await (await client.patch(url, json=body)).json()
+
+    refused = await patch({"target_price": None, "model_no": None})
+    assert (refused["result"], list(refused["errors"])) == (101, ["target_price"])
+    for field in ("keyword", "every", "cron", "notify"):  # always have a value
+        assert list((await patch({field: None}))["errors"]) == [field]
+    assert (await (await client.get(url)).json())["watch"]["product"] == {
+        key: product[key] for key in ("keyword", "model_no", "target_price", "sources")
+    }
+    # Each change is conditional on what it was checked against (the stored target, then the stored notify).
+    assert "model_no" not in (await patch({"model_no": None}))["watch"]["product"]
+    assert (await patch({"notify": "on_change"}))["result"] == 0
+    cleared = await patch({"target_price": None, "sources": None})
+    assert cleared["result"] == 0, cleared
+    assert cleared["watch"]["product"] == {"keyword": PRODUCT["keyword"]}
+    assert (await patch({"priority": None}))["watch"].get("priority") is None
+    # Back to below_target: only with a target again.
+    assert list((await patch({"notify": "below_target"}))["errors"]) == ["target_price"]
+    again = await patch({"notify": "below_target", "target_price": 500})
+    assert (again["watch"]["notify"], again["watch"]["product"]["target_price"]) == ("below_target", 500)
+
+
 async def test_due_watches_are_enqueued_once_with_two_schedulers_running(schedulers: Schedulers):
     ids = await insert_watches(schedulers.watches, 40, due_ago=timedelta(seconds=1))
     first, second = await asyncio.gather(*(scheduler.run_once() for scheduler in schedulers.schedulers))
@@ -202,10 +245,81 @@ async def test_a_missed_period_catches_up_with_one_search(schedulers: Schedulers
     assert len(await watch_searches(schedulers.database, watch_id)) == 1
 
 
-async def test_paused_watches_never_enqueue(schedulers: Schedulers):
+async def test_a_watch_stored_before_next_run_minute_existed_is_still_run(schedulers: Schedulers):
+    [watch_id] = await insert_watches(schedulers.watches, 1, due_ago=timedelta(days=1))
+    await schedulers.database.write.watches.update_one({"_id": watch_id}, {"$unset": {"next_run_minute": ""}})
+    assert (await schedulers.schedulers[0].run_once())["watch_searches"] == 1
+    assert (await schedulers.watches.get(watch_id))["next_run_minute"] > minute_of(utcnow())
+
+
+async def test_paused_watches_never_enqueue_and_a_resumed_one_runs_at_once(schedulers: Schedulers):
     [watch_id] = await insert_watches(schedulers.watches, 1, due_ago=timedelta(hours=1), paused=True)
     assert not await schedulers.schedulers[0].run_once()
+    assert not await schedulers.schedulers[0].run_once()
     assert await watch_searches(schedulers.database, watch_id) == []
+    # Its run was missed while paused and the scheduler's walk has passed that minute: resumed, it is due now.
+    resumed = await schedulers.watches.resume(watch_id, utcnow())
+    assert resumed is not None
+    assert resumed["next_run_at"] > utcnow() - timedelta(seconds=5)
+    assert (await schedulers.schedulers[0].run_once())["watch_searches"] == 1
+    assert len(await watch_searches(schedulers.database, watch_id)) == 1
+
+
+@pytest.fixture
+async def listened(settings: Settings, schedulers: Schedulers) -> AsyncIterator[tuple[WatchScheduler, FindFilters]]:
+    """A scheduler whose client records the filter of every find on the watches."""
+    listener = FindFilters("watches")
+    client = AsyncMongoClient(settings.mongo_url, tz_aware=True, event_listeners=[listener])
+    database = MainDatabase.open(client, settings.mongo_db)
+    journal = ReconcilerLog(database.write)
+    yield WatchScheduler(settings, WatchRepository(database.write), schedulers.enqueuers[0], journal), listener
+    await client.close()
+
+
+async def test_a_pass_reads_due_watches_by_an_equality_on_their_minute_not_every_watch(
+    schedulers: Schedulers, listened: tuple[WatchScheduler, FindFilters]
+):
+    scheduler, listener = listened
+    # 300 watches due over the next five hours, 3 due now.
+    later = await insert_watches(schedulers.watches, 300, due_ago=timedelta(0))
+    for index, watch_id in enumerate(later):
+        moment = utcnow() + timedelta(minutes=1 + index)
+        await schedulers.database.write.watches.update_one({"_id": watch_id}, {"$set": run_at(moment)})
+    [first] = await insert_watches(schedulers.watches, 1, due_ago=timedelta(minutes=3), product_code="D-0")
+    assert (await scheduler.run_once())["watch_searches"] == 1
+    # The first pass of a scheduler gives older watches their minute and finds where to start (one scan each),
+    # then reads minute by minute.
+    missing, start, *walk = listener.filters
+    assert missing == {"next_run_minute": {"$exists": False}}
+    assert set(start["next_run_minute"]) == {"$gte", "$lte"}
+    assert 4 <= len(walk) <= 5
+    assert [type(query["next_run_minute"]) for query in walk] == [int] * len(walk)
+
+    # Two more watches fall due: the next pass reads only the minutes since the last one, by equality.
+    listener.filters.clear()
+    for watch_id in later[:2]:
+        await schedulers.database.write.watches.update_one({"_id": watch_id}, {"$set": run_at(utcnow())})
+    assert (await scheduler.run_once())["watch_searches"] == 2
+    assert 2 <= len(listener.filters) <= 3
+    assert all(type(query["next_run_minute"]) is int for query in listener.filters)
+    assert len(await watch_searches(schedulers.database, first)) == 1
+
+
+async def test_a_scheduler_idle_for_days_jumps_the_quiet_stretch_and_catches_up_with_one_search(
+    schedulers: Schedulers, listened: tuple[WatchScheduler, FindFilters]
+):
+    scheduler, listener = listened
+    now = utcnow()
+    assert not await scheduler.run_once(now)
+    [watch_id] = await insert_watches(schedulers.watches, 1, due_ago=-timedelta(days=2))
+    listener.filters.clear()
+    later = now + timedelta(days=3)
+    # Six quiet hours of minutes, then one jump to the watch's minute; the next pass takes it.
+    assert not await scheduler.run_once(later)
+    assert (await scheduler.run_once(later))["watch_searches"] == 1
+    assert len(listener.filters) <= 2 * WALK_MAX_MINUTES + 1  # not the 4,320 minutes of three days
+    assert (await schedulers.watches.get(watch_id))["next_run_at"] > later
+    assert not await scheduler.run_once(later)
 
 
 async def test_a_deleted_watch_no_longer_runs(schedulers: Schedulers):
@@ -313,6 +427,32 @@ async def test_on_change_delivers_the_first_result_and_then_only_changes(
     assert watch["lowest_prices"][0]["lowest_price"] in (price_of(CHEAP), price_of(DEAR))
 
 
+async def test_a_result_is_recorded_delivered_only_after_the_receivers_2xx(
+    gateway: TestClient, watch_settings: Settings, receiver: Receiver, tmp_path: Path
+):
+    # The first delivery is refused for good (its OUTBOX job ends DEAD), the second fails and is retried.
+    receiver.fail_next(1, status=400)
+    receiver.fail_next(1, status=503)
+    settings = watch_settings.with_overrides(retry_min_backoff=0.2, retry_max_backoff=0.5)
+    async with running(settings, tmp_path) as jobs:
+        _, answer = await post(
+            gateway, {"products": [{"product_code": "RD-1", "keyword": DEAR}], "every": "1s", "notify": "on_change"}
+        )
+        watch_id = answer["watches"][0]["watch_id"]
+        await judged(jobs, DEAR, 4)
+        watch = (await (await gateway.get(f"/v1/lps/watches/{watch_id}")).json())["watch"]
+        refused, failed, *taken = [json.loads(delivery["body"])["job_id"] for delivery in receiver.deliveries]
+        retried = await jobs.jobs.find_one({"job_type": "OUTBOX", "source_job_id": ObjectId(failed)})
+
+    # The refused result was never recorded as delivered, so an unchanged price after it was still delivered.
+    assert taken, receiver.deliveries
+    assert refused not in taken
+    assert watch["last_delivered"]["job_id"] == taken[-1]
+    assert watch["deliveries"] == len(set(taken))
+    # The retried one was delivered, or skipped as superseded by a newer result judged before its retry.
+    assert failed in taken or retried["delivery"]["reason"] == "superseded"
+
+
 async def test_below_target_fires_once_per_crossing(
     gateway: TestClient, watch_settings: Settings, receiver: Receiver, tmp_path: Path
 ):
@@ -335,9 +475,7 @@ async def test_below_target_fires_once_per_crossing(
     assert [p["result"]["lowest"]["price"] for p in payloads] == [price_of(CHEAP)] * 2
 
 
-async def test_a_retried_delivery_keeps_its_verdict_and_a_removed_watchs_result_is_not_delivered(
-    schedulers: Schedulers,
-):
+async def test_only_a_delivered_result_is_what_the_next_is_judged_against(schedulers: Schedulers):
     [watch_id] = await insert_watches(schedulers.watches, 1, due_ago=timedelta(0), notify="on_change")
     # What the outbox actor reads of its runtime here: the watches repository (on the real store).
     runtime = SimpleNamespace(watches=schedulers.watches)
@@ -348,19 +486,27 @@ async def test_a_retried_delivery_keeps_its_verdict_and_a_removed_watchs_result_
         result = {"outcome": "FOUND", "lowest": lowest}
         return {"_id": ObjectId(), "watch_id": watch_id, "finished_at": finished, "result": result}
 
-    first, second = search(0), search(1)
-    assert await judge_watch_result(first, runtime) is None  # the first result: delivered
-    assert await judge_watch_result(first, runtime) is None  # its delivery retried: still delivered, not judged again
-    assert (await judge_watch_result(second, runtime))["reason"] == "unchanged"
-    assert (await judge_watch_result(second, runtime))["reason"] == "unchanged"
-    assert (await judge_watch_result(first, runtime))["reason"] == "superseded"  # older than the last judged
+    first, second, third = search(0), search(1), search(2)
+    judged = await judge_watch_result(first, runtime)
+    assert (judged.skipped, judged.seen["reason"]) == (None, "first")
+    # Its delivery failed: nothing was delivered, so the next result is still the first one to deliver.
+    assert (await judge_watch_result(second, runtime)).seen["reason"] == "first"
+    assert (await judge_watch_result(first, runtime)).skipped["reason"] == "superseded"  # older than the last judged
+    retried = await judge_watch_result(second, runtime)  # its own delivery retried: judged again, still delivered
+    assert retried.skipped is None
+    assert await schedulers.watches.record_delivered(watch_id, retried.seen, utcnow())
+    assert not await schedulers.watches.record_delivered(watch_id, retried.seen, utcnow())  # counted once
+    assert (await judge_watch_result(third, runtime)).skipped["reason"] == "unchanged"
+    # An older result delivered late never replaces the newer one.
+    older = first | {"_id": ObjectId(), "finished_at": first["finished_at"] - timedelta(seconds=1)}
+    assert not await schedulers.watches.record_delivered(watch_id, seen_of(older, None) | {"deliver": True}, utcnow())
     watch = await schedulers.watches.get(watch_id)
     assert (watch["deliveries"], watch["deliveries_skipped"]) == (1, 2)
-    assert watch["last_delivered"]["job_id"] == first["_id"]
-    assert watch["last_seen"]["job_id"] == second["_id"]  # the superseded one did not replace it
+    assert watch["last_delivered"]["job_id"] == second["_id"]
+    assert watch["last_seen"]["job_id"] == third["_id"]
 
     assert await schedulers.watches.delete(watch_id)
-    assert (await judge_watch_result(search(2), runtime))["reason"] == "watch_removed"
+    assert (await judge_watch_result(search(3), runtime)).skipped["reason"] == "watch_removed"
 
 
 async def test_a_run_whose_search_was_not_submitted_is_given_back_and_taken_by_the_next_pass(
@@ -372,7 +518,8 @@ async def test_a_run_whose_search_was_not_submitted_is_given_back_and_taken_by_t
     client = create_client(gone)
     try:
         repository = JobRepository(MainDatabase.open(client, gone.mongo_db))
-        failing = WatchScheduler(settings, schedulers.watches, JobEnqueuer(gone, repository, schedulers.publishers[0]))
+        enqueuer = JobEnqueuer(gone, repository, schedulers.publishers[0])
+        failing = WatchScheduler(settings, schedulers.watches, enqueuer, ReconcilerLog(schedulers.database.write))
         with pytest.raises(MONGO_UNAVAILABLE):
             await failing.run_once()
     finally:
