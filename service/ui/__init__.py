@@ -19,8 +19,10 @@ from multidict import MultiDict, MultiDictProxy
 from schemas.codes import HTTP_STATUS, JobStatus, JobType
 from service.auth import ApiKeyMiddleware, api_key_check
 from service.errors import ApiError
-from service.keys import CLIENT_ROLE, SETTINGS, STATS
+from service.keys import CLIENT_ROLE, SETTINGS
 from service.routes import read_job, read_job_page, redrive_job
+from service.ui.live import live, live_context
+from service.ui.products import product
 
 #: A dashboard page: gets the request, returns the template and its context.
 Page = Callable[[web.Request], Awaitable[tuple[str, dict[str, Any]]]]
@@ -89,7 +91,7 @@ def page(build: Page) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
 
 
 async def overview(request: web.Request) -> tuple[str, dict[str, Any]]:
-    return "overview.html", {"stats": await request.app[STATS].get(), "page": "overview"}
+    return "overview.html", await live_context(request)
 
 
 async def jobs(request: web.Request) -> tuple[str, dict[str, Any]]:
@@ -180,6 +182,8 @@ def setup(app: web.Application) -> None:
     app.router.add_get(f"{UI}/jobs/{{job_id}}", page(job))
     app.router.add_post(f"{UI}/jobs/{{job_id}}/redrive", redrive)
     app.router.add_get(f"{UI}/dead", page(dead))
+    app.router.add_get(f"{UI}/products/{{product_code}}", page(product))
+    app.router.add_get(f"{UI}/live", page(live))
     app.router.add_get(f"{UI}/login", login_form)
     app.router.add_post(f"{UI}/login", login)
     app.router.add_static(f"{UI}/static", here / "static")
