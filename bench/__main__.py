@@ -4,6 +4,7 @@
     python -m bench --full          # the figures' defined sizes (300 searches, 2,000 stored jobs): ~20 minutes
     python -m bench --only search   # some figures only (enqueue, pipeline, search, reads, growth)
     python -m bench --only growth   # every hot path at 0 and at growing numbers of stored jobs
+    python -m bench --only pages    # each dashboard page at 50,000 stored jobs
     python -m bench --full --only pacing   # 300 searches against a refusing shop, with and without pacing
     LPS_MONGO_URL=mongodb://… python -m bench --full   # on a real MongoDB (larger sizes where they matter)
 
@@ -30,14 +31,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bench import enqueue, growth, pacing, pipeline, reads, search
+from bench import enqueue, growth, pacing, pages, pipeline, reads, search
 from bench.machine import machine_facts
 from bench.modes import MODES, Mode
 from bench.report import results_to_render, update_markdown, write_json
 from bench.stack import REPO, Bench, open_store
 from infra.settings import Settings
 
-FIGURES = ("enqueue", "pipeline", "search", "reads", "growth", "pacing")
+FIGURES = ("enqueue", "pipeline", "search", "reads", "growth", "pacing", "pages")
 log = logging.getLogger("bench")
 
 
@@ -60,6 +61,9 @@ def _runners(mode: Mode) -> dict[str, Callable[[Bench], Awaitable[list[dict[str,
     async def run_pacing(bench: Bench) -> list[dict[str, Any]]:
         return await pacing.measure(bench, mode.pacing)
 
+    async def run_pages(bench: Bench) -> list[dict[str, Any]]:
+        return await pages.measure(bench, mode.pages)
+
     return {
         "enqueue": run_enqueue,
         "pipeline": run_pipeline,
@@ -67,6 +71,7 @@ def _runners(mode: Mode) -> dict[str, Callable[[Bench], Awaitable[list[dict[str,
         "reads": run_reads,
         "growth": run_growth,
         "pacing": run_pacing,
+        "pages": run_pages,
     }
 
 
@@ -77,6 +82,7 @@ FIGURE_KEYS = {
     "reads": ("reads_job", "reads_stats"),
     "growth": growth.FIGURE_NAMES,
     "pacing": ("pacing",),
+    "pages": pages.FIGURE_NAMES,
 }
 
 

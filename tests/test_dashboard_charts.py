@@ -16,7 +16,7 @@ from infra.mongo import MainDatabase, create_client
 from infra.price_history import price_history_documents
 from infra.settings import Settings
 from schemas.codes import AttemptOutcome, JobType
-from service.ui.charts import minute_bars, minute_lines, nice_ceiling, price_chart
+from service.ui.charts import count_top, minute_bars, minute_lines, nice_ceiling, price_axis, price_chart
 
 T0 = datetime(2026, 12, 1, 3, 0, tzinfo=UTC)
 
@@ -77,6 +77,19 @@ def test_minute_lines_break_where_a_minute_has_no_value():
 @pytest.mark.parametrize(("value", "top"), [(0, 1), (1, 1), (3, 5), (7, 10), (11, 20), (240, 250), (2600, 5000)])
 def test_a_y_axis_ends_at_a_round_number(value: float, top: float):
     assert nice_ceiling(value) == top
+
+
+@pytest.mark.parametrize(("value", "top"), [(0, 4), (1, 4), (5, 8), (30, 40), (81, 100), (2_000, 2_000)])
+def test_a_count_axis_has_four_whole_steps(value: int, top: int):
+    assert count_top(value) == top
+    assert top % 4 == 0
+
+
+@pytest.mark.parametrize(
+    ("lowest", "highest", "axis"), [(980, 1_210, (900, 1_300)), (5, 5, (4, 8)), (239_000, 251_500, (235_000, 255_000))]
+)
+def test_a_price_axis_spans_the_prices_in_four_round_steps(lowest: int, highest: int, axis: tuple[int, int]):
+    assert price_axis(lowest, highest) == axis
 
 
 # --- over HTTP ------------------------------------------------------------------------------------------------

@@ -15,7 +15,9 @@ from itertools import cycle
 
 from markupsafe import Markup, escape
 
-WIDTH, HEIGHT = 720, 220
+#: A wide chart (the product's prices) and a narrow one (two to a row on the overview), in SVG units: the browser
+#: scales them to their box, so the narrow one keeps its text readable at half the page's width.
+WIDE, NARROW, HEIGHT = 720, 480, 220
 #: Room for the y axis' labels (left), the x axis' labels (bottom) and the legend (top).
 LEFT, RIGHT, TOP, BOTTOM = 72, 12, 28, 24
 #: Colours of series the dashboard knows by name (statuses and outcomes); others take the palette in turn.
@@ -43,7 +45,7 @@ class Plot:
 
     low: float
     high: float
-    width: int = WIDTH
+    width: int = WIDE
     height: int = HEIGHT
 
     @property
@@ -72,6 +74,30 @@ def nice_ceiling(value: float) -> float:
         return 1
     power = 10 ** math.floor(math.log10(value))
     return next(step * power for step in (1, 2, 2.5, 5, 10) if step * power >= value)
+
+
+def price_axis(lowest: float, highest: float) -> tuple[float, float]:
+    """A y axis of four round steps around the prices, starting at a multiple of the step below `lowest` (not on
+    it, so that no point lies on the axis, unless it is 0)."""
+    step = nice_ceiling(max((highest - lowest) / 3, 1))
+
+    def bottom(step: float) -> float:
+        low = math.floor(lowest / step) * step
+        return max(0.0, low - step) if low == lowest else low
+
+    while bottom(step) + 4 * step < highest:
+        step = nice_ceiling(step * 1.01)
+    return bottom(step), bottom(step) + 4 * step
+
+
+def _label_every(minutes: int) -> int:
+    """Under which minutes a chart writes the time: each of a few, else those on the 5, 10, … (six labels or so)."""
+    return 1 if minutes <= 6 else 5 * math.ceil(minutes / 30)
+
+
+def count_top(value: float) -> int:
+    """The top of a y axis of counts up to `value`: four whole, round steps (4, 8, 20, 40, 100, …)."""
+    return 4 * math.ceil(nice_ceiling(value / 4))
 
 
 def _number(value: float) -> str:
@@ -114,13 +140,12 @@ def price_chart(
 ) -> Markup:
     """One line per source through its lowest price of each search (a `circle.point` each, oldest left), and the
     target price as a dashed horizontal line. Empty series are left out; with no point at all, a note."""
-    drawn = {name: sorted(points) for name, points in series.items() if points}
+    drawn = {name: sorted(points) for name, points in sorted(series.items()) if points}
     if not drawn:
         return Markup('<p class="note">No price recorded yet.</p>')
     prices = [price for points in drawn.values() for _, price in points] + ([target] if target is not None else [])
     times = [at for points in drawn.values() for at, _ in points]
-    margin = max((max(prices) - min(prices)) * 0.1, max(prices) * 0.01, 1)
-    plot = Plot(low=max(0, min(prices) - margin), high=max(prices) + margin)
+    plot = Plot(*price_axis(min(prices), max(prices)))
     first, last = min(times), max(times)
     span = (last - first).total_seconds()
 
@@ -153,16 +178,14 @@ def price_chart(
     return Markup("".join(parts))
 
 
-def minute_bars(
-    minutes: Sequence[datetime], stacks: Mapping[str, Sequence[int]], *, label: str, every: int = 10
-) -> Markup:
+def minute_bars(minutes: Sequence[datetime], stacks: Mapping[str, Sequence[int]], *, label: str) -> Markup:
     """Stacked bars, one per minute (oldest left): each series a `rect.bar` segment where it is not zero.
 
-    `stacks` maps a series name to one count per minute; a time label stands under every `every`-th minute.
+    `stacks` maps a series name to one count per minute.
     """
     names = [name for name, counts in stacks.items() if any(counts)]
     totals = [sum(stacks[name][index] for name in names) for index in range(len(minutes))]
-    plot = Plot(low=0, high=nice_ceiling(max(totals, default=0)))
+    plot = Plot(low=0, high=count_top(max(totals, default=0)), width=NARROW)
     palette = colours(names)
     parts = _frame(plot, label, names, palette)
     slot = plot.inner_width / max(len(minutes), 1)
@@ -178,7 +201,7 @@ def minute_bars(
                     f"<title>{minute:%H:%M} {escape(name)}: {count}</title></rect>"
                 )
                 base += count
-        if index % every == 0:
+        if minute.minute % _label_every(len(minutes)) == 0:
             parts.append(_x_label(x + slot / 2, f"{minute:%H:%M}"))
     if not names:
         parts.append(
@@ -192,7 +215,7 @@ def minute_bars(
 def minute_lines(minutes: Sequence[datetime], lines: Mapping[str, Sequence[float | None]], *, label: str) -> Markup:
     """One line per series over the minutes (a gap where a minute has no value), e.g. p50 and p95 durations."""
     values = [value for series in lines.values() for value in series if value is not None]
-    plot = Plot(low=0, high=nice_ceiling(max(values, default=0)))
+    plot = Plot(low=0, high=count_top(max(values, default=0)), width=NARROW)
     names = [name for name, series in lines.items() if any(value is not None for value in series)]
     palette = colours(names)
     parts = _frame(plot, label, names, palette)
@@ -206,7 +229,11 @@ def minute_lines(minutes: Sequence[datetime], lines: Mapping[str, Sequence[float
                 f'fill="{palette[name]}"><title>{minutes[i]:%H:%M} {escape(name)}: {_number(value)}</title></circle>'
                 for i, value in run
             ]
-    parts += [_x_label(LEFT + slot * (i + 0.5), f"{minute:%H:%M}") for i, minute in enumerate(minutes) if i % 10 == 0]
+    parts += [
+        _x_label(LEFT + slot * (i + 0.5), f"{minute:%H:%M}")
+        for i, minute in enumerate(minutes)
+        if minute.minute % _label_every(len(minutes)) == 0
+    ]
     parts.append("</svg>")
     return Markup("".join(parts))
 
