@@ -62,6 +62,14 @@ class MinuteTally:
         if (ms := _ending_attempt_ms(job)) is not None:
             self.attempt_ms.setdefault(job_type, []).append(ms)
 
+    def copy(self) -> MinuteTally:
+        """A copy the next walk does not change (an answer stays what it was when given)."""
+        return MinuteTally(
+            ended={key: Counter(counts) for key, counts in self.ended.items()},
+            sources={key: Counter(counts) for key, counts in self.sources.items()},
+            attempt_ms={key: list(values) for key, values in self.attempt_ms.items()},
+        )
+
 
 def _ending_attempt_ms(job: dict[str, Any]) -> float | None:
     """Milliseconds of the attempt that ended the job (None when no attempt did, e.g. a dead-lettered message)."""
@@ -112,7 +120,7 @@ class EndedTimeline:
             counted_until = await self._step()
             last_minute = finished_minute(counted_until)
             keys = range(last_minute - minutes + 1, last_minute + 1)
-            tallies = [self._tallies.get(key) or MinuteTally() for key in keys]
+            tallies = [self._tallies[key].copy() if key in self._tallies else MinuteTally() for key in keys]
         at = [datetime.fromtimestamp(key * 60, UTC) for key in keys]
         return Timeline(at, tallies, counted_until, self._catching_up)
 

@@ -11,10 +11,11 @@ from aiohttp.test_utils import TestClient
 from bson import ObjectId
 
 from infra.clock import utcnow
-from infra.jobs import ended_fields, history_entry, new_job
+from infra.jobs import JobRepository, ended_fields, history_entry, new_job
 from infra.mongo import MainDatabase, create_client
 from infra.price_history import price_history_documents
 from infra.settings import Settings
+from infra.timeline import EndedTimeline
 from schemas.codes import AttemptOutcome, JobType
 from service.ui.charts import count_top, minute_bars, minute_lines, nice_ceiling, price_axis, price_chart
 
@@ -286,3 +287,31 @@ async def test_the_overview_draws_the_timeline_and_its_live_part_is_served_alone
     script = await client.get("/ui/static/refresh.js")
     assert script.status == 200
     assert "visibilitychange" in await script.text()
+
+
+async def test_the_overview_shows_the_minutes_asked_for_and_keeps_them_when_it_refreshes(client: TestClient):
+    html = await (await client.get("/ui?minutes=5")).text()
+    assert 'data-refresh="/ui/live?minutes=5"' in html
+    assert "the last 5 minutes" in html
+    assert "the last 5 minutes" in await (await client.get("/ui/live?minutes=5")).text()
+
+    refused = await client.get("/ui?minutes=%24gt")
+    assert refused.status == 400
+    assert "Result 101" in await refused.text()
+
+
+async def test_a_timeline_call_reads_at_most_its_limit_and_the_next_calls_catch_up(settings: Settings):
+    minute = utcnow().replace(second=0, microsecond=0) - timedelta(minutes=5)
+    ended = [ended_search(f"C{n}", minute + timedelta(seconds=n), prices={"static": 1}) for n in range(7)]
+    await store(settings, ended)
+    client = create_client(settings)
+    try:
+        timeline = EndedTimeline(JobRepository(MainDatabase.open(client, settings.mongo_db)), settle=0.0, limit=3)
+        answers = [await timeline.last(10) for _ in range(4)]
+    finally:
+        await client.close()
+
+    counted = [sum(tally.ended.get("SEARCH", {}).get("DONE", 0) for tally in answer.tallies) for answer in answers]
+    assert counted == [3, 6, 7, 7]
+    assert [answer.catching_up for answer in answers] == [True, True, False, False]
+    assert answers[-1].minutes[-1] == utcnow().replace(second=0, microsecond=0)

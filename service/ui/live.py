@@ -44,8 +44,10 @@ def timeline_charts(timeline: dict[str, Any]) -> list[tuple[str, Markup]]:
 
 
 async def live_context(request: web.Request) -> dict[str, Any]:
-    timeline = await read_timeline(request)
+    timeline = await read_timeline(request)  # the query (?minutes=) is checked here, before any read
+    query = request.query_string
     return {
+        "live_url": f"/ui/live?{query}" if query else "/ui/live",
         "stats": await request.app[STATS].get(),
         "charts": timeline_charts(timeline),
         "timeline": timeline,
