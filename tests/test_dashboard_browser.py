@@ -4,7 +4,8 @@ Screenshots of each page go to .lps/test-artifacts/dashboard/ (LPS_TEST_ARTIFACT
 
 from __future__ import annotations
 
-from datetime import timedelta
+import random
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from playwright.async_api import Browser
@@ -12,6 +13,7 @@ from playwright.async_api import Browser
 from infra.clock import utcnow
 from infra.price_history import price_history_documents
 from infra.settings import Settings
+from schemas.codes import JobType
 from service.app import create_app
 from service.ui.live import REFRESH_SECONDS
 from tests.harness import ARTIFACTS as TEST_ARTIFACTS
@@ -135,23 +137,37 @@ async def test_the_product_page_charts_one_point_per_price_and_escapes_titles(
     await page.screenshot(path=ARTIFACTS / "product.png", full_page=True)
 
 
+def busy_hour(now: datetime) -> list[dict]:
+    """Searches and their deliveries ending over the last 50 minutes, a varying number each minute (seeded)."""
+    rng = random.Random(15)
+    outcomes = [{"coupang": 5, "naver": 6}, {"coupang": None, "naver": 6}, {"coupang": 7, "naver": None}, {"naver": 4}]
+    jobs = []
+    for minutes_ago in range(50):
+        for n in range(rng.randint(2, 9)):
+            at = now - timedelta(minutes=minutes_ago, seconds=rng.uniform(0, 59))
+            ran = timedelta(seconds=rng.lognormvariate(0.8, 0.5))
+            dead = rng.random() < 0.12
+            search = ended_search(f"OV-{minutes_ago}-{n}", at, prices=rng.choice(outcomes), dead=dead, ran=ran)
+            jobs.append(search)
+            if not dead:
+                ran = timedelta(milliseconds=rng.uniform(5, 60))
+                delivery = ended_search(f"OV-{minutes_ago}-{n}", at, prices={}, ran=ran, job_type=JobType.OUTBOX)
+                jobs.append(delivery | {"source_job_id": search["_id"]})
+    return jobs
+
+
 async def test_the_overview_draws_the_last_hour_and_refreshes_only_while_visible(
     aiohttp_server, settings: Settings, browser: Browser
 ):
     server = await aiohttp_server(create_app(settings))
-    minute = utcnow().replace(second=0, microsecond=0)
-    ended = [
-        ended_search(f"OV-{n}", minute - timedelta(minutes=n % 40, seconds=-(n % 50)), prices=prices, dead=n % 7 == 0)
-        for n, prices in enumerate([{"coupang": 5, "naver": None}, {"coupang": None, "naver": 6}, {"coupang": 7}] * 12)
-    ]
-    await store(settings, ended)
+    await store(settings, busy_hour(utcnow()))
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page = await browser.new_page(viewport={"width": 1200, "height": 800})
     await page.clock.install()
 
     await page.goto(str(server.make_url("/ui")))
-    # SEARCH and OUTBOX jobs ended, coupang's and naver's outcomes, SEARCH attempt durations.
-    assert await page.locator("#live svg.chart").count() == 5
+    # SEARCH and OUTBOX jobs ended, coupang's and naver's outcomes, SEARCH and OUTBOX attempt durations.
+    assert await page.locator("#live svg.chart").count() == 6
     done_bars = page.locator("#live svg.chart rect.bar")
     assert await done_bars.count() > 0
     await page.screenshot(path=ARTIFACTS / "overview_charts.png", full_page=True)
@@ -159,7 +175,7 @@ async def test_the_overview_draws_the_last_hour_and_refreshes_only_while_visible
     refreshes = page.locator("#live[data-refreshes]")
     await page.clock.run_for(REFRESH_SECONDS * 1000 + 500)
     await page.wait_for_function("document.getElementById('live').dataset.refreshes === '1'")
-    assert await page.locator("#live svg.chart").count() == 5
+    assert await page.locator("#live svg.chart").count() == 6
 
     # Hidden: no request while the timers run; shown again: brought up to date at once.
     await page.evaluate(

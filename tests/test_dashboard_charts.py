@@ -80,7 +80,7 @@ def test_a_y_axis_ends_at_a_round_number(value: float, top: float):
     assert nice_ceiling(value) == top
 
 
-@pytest.mark.parametrize(("value", "top"), [(0, 4), (1, 4), (5, 8), (30, 40), (81, 100), (2_000, 2_000)])
+@pytest.mark.parametrize(("value", "top"), [(0, 4), (1, 4), (5, 8), (11, 12), (30, 40), (81, 120), (2_000, 2_000)])
 def test_a_count_axis_has_four_whole_steps(value: int, top: int):
     assert count_top(value) == top
     assert top % 4 == 0
@@ -108,19 +108,28 @@ async def store(settings: Settings, jobs: list[dict], prices: list[dict] | None 
 
 
 def ended_search(
-    code: str, at: datetime, *, prices: dict[str, int | None], target: int = 1_000, keyword: str = "k", dead=False
+    code: str,
+    at: datetime,
+    *,
+    prices: dict[str, int | None],
+    target: int = 1_000,
+    keyword: str = "k",
+    dead: bool = False,
+    ran: timedelta = timedelta(seconds=2),
+    job_type: JobType = JobType.SEARCH,
 ) -> dict:
-    """A SEARCH that ended at `at` (its attempt ran 2 s): DONE with each source's lowest price, or DEAD."""
+    """A SEARCH (or a delivery, without a result) whose attempt ran `ran` and ended at `at`: DONE with each
+    source's lowest price, or DEAD."""
     job = new_job(
-        JobType.SEARCH, job_id=ObjectId(), product_code=code, priority="NORMAL", max_attempts=1,
+        job_type, job_id=ObjectId(), product_code=code, priority="NORMAL", max_attempts=1,
         now=at - timedelta(seconds=30), message_id="m", product={"keyword": keyword, "target_price": target},
     )  # fmt: skip
     del job["active"]
-    job |= {"attempts": 1, "worker": "w", "started_at": at - timedelta(seconds=2), "updated_at": at}
+    job |= {"attempts": 1, "worker": "w", "started_at": at - ran, "updated_at": at}
     outcome = AttemptOutcome.DEAD if dead else AttemptOutcome.DONE
     job["history"] = [history_entry(job, finished_at=at, outcome=outcome)]
     job |= {"status": outcome.value, **ended_fields(at)}
-    if not dead:
+    if not dead and job_type is JobType.SEARCH:
         offers = [
             {
                 "source": source,

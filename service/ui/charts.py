@@ -96,8 +96,10 @@ def _label_every(minutes: int) -> int:
 
 
 def count_top(value: float) -> int:
-    """The top of a y axis of counts up to `value`: four whole, round steps (4, 8, 20, 40, 100, …)."""
-    return 4 * math.ceil(nice_ceiling(value / 4))
+    """The top of a y axis of counts up to `value`: four whole steps of 1, 2, 3 or 5 times a power of ten."""
+    quarter = max(value / 4, 1)
+    power = 10 ** math.floor(math.log10(quarter))
+    return 4 * math.ceil(next(step * power for step in (1, 2, 3, 5, 10) if step * power >= quarter))
 
 
 def _number(value: float) -> str:
