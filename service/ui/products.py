@@ -49,13 +49,13 @@ async def product(request: web.Request) -> tuple[str, dict[str, Any]]:
     target = next(
         (job["product"]["target_price"] for job in searches if (job.get("product") or {}).get("target_price")), None
     )
+    label = f"Lowest price per source: {code}"
+    chart = price_chart(price_series(entries), target=target, label=label) if first_page else None
     context = {
         "product_code": code,
         "searches": searches,
         "next_cursor": next_cursor,
-        "chart": price_chart(price_series(entries), target=target, label=f"Lowest price per source: {code}")
-        if first_page
-        else None,
+        "chart": chart,
         "points": sum(1 for entry in entries if entry.get("lowest_price") is not None),
         "entries": len(entries),
         "price_entries": PRICE_ENTRIES,
