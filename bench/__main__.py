@@ -4,6 +4,7 @@
     python -m bench --full          # the figures' defined sizes (300 searches, 2,000 stored jobs): ~20 minutes
     python -m bench --only search   # some figures only (enqueue, pipeline, search, reads, growth)
     python -m bench --only growth   # every hot path at 0 and at growing numbers of stored jobs
+    python -m bench --only pages    # each dashboard page at 50,000 stored jobs
     python -m bench --full --only pacing   # 300 searches against a refusing shop, with and without pacing
     python -m bench --only watches  # one watch scheduler pass at 1,000 and at 50,000 stored watches
     LPS_MONGO_URL=mongodb://… python -m bench --full   # on a real MongoDB (larger sizes where they matter)
@@ -31,14 +32,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bench import enqueue, growth, pacing, pipeline, reads, search, watches
+from bench import enqueue, growth, pacing, pages, pipeline, reads, search, watches
 from bench.machine import machine_facts
 from bench.modes import MODES, Mode
 from bench.report import results_to_render, update_markdown, write_json
 from bench.stack import REPO, Bench, open_store
 from infra.settings import Settings
 
-FIGURES = ("enqueue", "pipeline", "search", "reads", "growth", "pacing", "watches")
+FIGURES = ("enqueue", "pipeline", "search", "reads", "growth", "pacing", "watches", "pages")
 log = logging.getLogger("bench")
 
 
@@ -64,6 +65,9 @@ def _runners(mode: Mode) -> dict[str, Callable[[Bench], Awaitable[list[dict[str,
     async def run_watches(bench: Bench) -> list[dict[str, Any]]:
         return await watches.measure(bench, mode.watches)
 
+    async def run_pages(bench: Bench) -> list[dict[str, Any]]:
+        return await pages.measure(bench, mode.pages)
+
     return {
         "enqueue": run_enqueue,
         "pipeline": run_pipeline,
@@ -72,6 +76,7 @@ def _runners(mode: Mode) -> dict[str, Callable[[Bench], Awaitable[list[dict[str,
         "growth": run_growth,
         "pacing": run_pacing,
         "watches": run_watches,
+        "pages": run_pages,
     }
 
 
@@ -83,6 +88,7 @@ FIGURE_KEYS = {
     "growth": growth.FIGURE_NAMES,
     "pacing": ("pacing",),
     "watches": ("watches",),
+    "pages": pages.FIGURE_NAMES,
 }
 
 

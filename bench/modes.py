@@ -101,6 +101,22 @@ class GrowthSizes:
 
 
 @dataclass(frozen=True, slots=True)
+class PagesSizes:
+    """The dashboard pages figure: every page at one stored size, one client."""
+
+    stored_jobs: int
+    stored_jobs_mongodb: int
+    requests: int
+    runs: int
+    #: Upper bound of the whole figure (seeding included), in place of the mode's `figure_timeout`.
+    timeout: float
+    seed_batch: int = 1_000
+
+    def jobs_for(self, store_kind: str) -> int:
+        return self.stored_jobs_mongodb if store_kind == "mongodb" else self.stored_jobs
+
+
+@dataclass(frozen=True, slots=True)
 class PacingSizes:
     """The pacing figure: `searches` submitted at once to `pools` search pools against a shop that refuses a client
     over `rate` searches a second for `block_for` seconds; the paced side paces at `rate`.
@@ -151,12 +167,13 @@ class Mode:
     growth: GrowthSizes
     pacing: PacingSizes
     watches: WatchSizes
+    pages: PagesSizes
     #: Upper bound of one figure, set-up included: a stuck figure fails instead of hanging.
     figure_timeout: float
 
     def timeout_for(self, figure: str) -> float:
-        if figure in ("growth", "pacing"):
-            sizes: GrowthSizes | PacingSizes = getattr(self, figure)
+        if figure in ("growth", "pacing", "pages"):
+            sizes: GrowthSizes | PacingSizes | PagesSizes = getattr(self, figure)
             return sizes.timeout
         return self.figure_timeout
 
@@ -196,6 +213,7 @@ MODES = {
             searches=8, block_for=2.0, timeout=240, retry_min_backoff=0.5, retry_max_backoff=2.0, breaker_cooldown=2.0
         ),
         WatchSizes(stored=(100, 500), due=10, runs=1),
+        PagesSizes(stored_jobs=200, stored_jobs_mongodb=200, requests=3, runs=1, timeout=120),
         figure_timeout=120,
     ),
     "quick": Mode(
@@ -237,6 +255,8 @@ MODES = {
             breaker_cooldown=10.0,
         ),
         WatchSizes(stored=(1_000, 50_000), due=100, runs=5),
+        # The issue's size: every page at 50,000 stored jobs (seeding takes ~5 minutes on the embedded store).
+        PagesSizes(stored_jobs=50_000, stored_jobs_mongodb=50_000, requests=10, runs=3, timeout=1800),
         figure_timeout=420,
     ),
     # The sizes the figures are defined with: 300 searches (RSS after 30 and 300), 2,000 / 50,000 stored jobs.
@@ -271,6 +291,7 @@ MODES = {
         ),
         PacingSizes(searches=300, block_for=30.0, timeout=3600),
         WatchSizes(stored=(1_000, 50_000), due=100, runs=9),
+        PagesSizes(stored_jobs=50_000, stored_jobs_mongodb=50_000, requests=20, runs=5, timeout=2400),
         figure_timeout=2400,
     ),
 }

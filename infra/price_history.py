@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pymongo import DESCENDING
 from pymongo.asynchronous.database import AsyncDatabase
 
 from infra.mongo import PRICE_HISTORY
@@ -41,3 +42,14 @@ class PriceHistory:
     async def record(self, job: dict[str, Any]) -> None:
         if documents := price_history_documents(job):
             await self._collection.insert_many(documents, ordered=False)
+
+    async def latest(self, product_code: str, limit: int) -> list[dict[str, Any]]:
+        """The product's last `limit` entries, newest first (`product_searched_at`): a watch's last prices, the
+        dashboard's price chart."""
+        if limit <= 0:
+            return []
+        cursor = self._collection.find(
+            {"product_code": product_code},
+            {"_id": 0, "job_id": 1, "searched_at": 1, "source": 1, "outcome": 1, "lowest_price": 1},
+        )
+        return await cursor.sort("searched_at", DESCENDING).limit(limit).to_list()

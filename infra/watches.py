@@ -17,12 +17,13 @@ from datetime import datetime
 from typing import Any
 
 from bson import ObjectId
-from pymongo import ASCENDING, DESCENDING, ReturnDocument, UpdateOne
+from pymongo import ASCENDING, ReturnDocument, UpdateOne
 from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import BulkWriteError
 
 from infra.minutes import MinuteStep, minute_of, walk_minutes
-from infra.mongo import PRICE_HISTORY, WATCHES
+from infra.mongo import WATCHES
+from infra.price_history import PriceHistory
 from schemas.schedule import Schedule, jitter_fraction
 
 DUPLICATE_KEY = 11000
@@ -55,7 +56,7 @@ def to_millis(moment: datetime) -> datetime:
 class WatchRepository:
     def __init__(self, db: AsyncDatabase) -> None:
         self._watches = db[WATCHES]
-        self._prices = db[PRICE_HISTORY]
+        self._prices = PriceHistory(db)
 
     async def insert(self, documents: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         """Insert unordered; returns (created, {product_code: the watch that already held it})."""
@@ -125,13 +126,7 @@ class WatchRepository:
 
     async def lowest_prices(self, product_code: str, limit: int) -> list[dict[str, Any]]:
         """The product's last `limit` price_history entries, newest first (`product_searched_at`)."""
-        if limit <= 0:
-            return []
-        cursor = self._prices.find(
-            {"product_code": product_code},
-            {"_id": 0, "job_id": 1, "searched_at": 1, "source": 1, "outcome": 1, "lowest_price": 1},
-        )
-        entries = await cursor.sort("searched_at", DESCENDING).limit(limit).to_list()
+        entries = await self._prices.latest(product_code, limit)
         return [entry | {"job_id": str(entry["job_id"])} for entry in entries]
 
     # The scheduler.

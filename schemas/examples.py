@@ -239,6 +239,33 @@ SUCCESS_EXAMPLES: dict[str, dict[str, Any]] = {
             },
         )
     },
+    "timeline": {
+        "two minutes": example(
+            "GET /v1/lps/queue/timeline?minutes=2",
+            {
+                "result": 0,
+                "timeline": [
+                    {
+                        "at": "2026-12-01T00:41:00+00:00",
+                        "ended": {"SEARCH": {"DONE": 3, "DEAD": 1}, "OUTBOX": {"DONE": 3, "DEAD": 0}},
+                        "sources": {"coupang": {"FOUND": 2, "BLOCKED": 1}, "naver": {"FOUND": 3}},
+                        "attempt_ms": {
+                            "SEARCH": {"p50": 2410.0, "p95": 5120.0, "count": 4},
+                            "OUTBOX": {"p50": 12.0, "p95": 31.0, "count": 3},
+                        },
+                    },
+                    {
+                        "at": "2026-12-01T00:42:00+00:00",
+                        "ended": {"SEARCH": {"DONE": 0, "DEAD": 0}, "OUTBOX": {"DONE": 0, "DEAD": 0}},
+                        "sources": {},
+                        "attempt_ms": {},
+                    },
+                ],
+                "counted_until": "2026-12-01T00:42:05+00:00",
+                "catching_up": False,
+            },
+        )
+    },
     "healthz": {"up": example("the process is up", {"result": 0, "status": "up"})},
     "readyz": {"ready": example("both reachable", {"result": 0, "checks": {"mongo": "ok", "rabbitmq": "ok"}})},
     **_WATCH_SUCCESS_EXAMPLES,

@@ -26,7 +26,7 @@ from infra.watches import WatchRepository
 from schemas.api import MAX_BODY_BYTES
 from schemas.codes import JobType
 from schemas.schedule import every_pattern
-from service import metrics, routes, snapshots, ui, watches
+from service import metrics, routes, snapshots, timeline, ui, watches
 from service.auth import API_KEY_HEADER, client_middlewares
 from service.errors import error_middleware
 from service.keys import (
@@ -130,6 +130,7 @@ def create_app(settings: Settings) -> web.Application:
     app.on_response_prepare.append(neutral_server_header)
     app.cleanup_ctx.extend([mongo_context, broker_context, enqueuer_context])
     routes.setup(app)
+    timeline.setup(app)
     watches.setup(app)
     snapshots.setup(app)
     ui.setup(app)

@@ -17,6 +17,7 @@ import pika.exceptions
 
 from bench.__main__ import carry_over
 from bench.growth import FIGURE_NAMES as GROWTH_FIGURES
+from bench.pages import FIGURE_NAMES as PAGE_FIGURES
 from infra.settings import Settings
 
 REPO = Path(__file__).resolve().parents[1]
@@ -30,6 +31,7 @@ FIGURES = (
     *GROWTH_FIGURES,
     "pacing",
     "watches",
+    *PAGE_FIGURES,
 )
 
 
@@ -70,7 +72,7 @@ def test_the_smoke_run_measures_every_figure_beside_its_baseline_and_leaves_noth
     amqp_url = Settings.from_env().amqp_url
     pacing = result["figures"]["pacing"]  # both sides ran every search to its end
     assert pacing["runs"]["lps"][0]["searches"] == pacing["runs"]["raw"][0]["searches"] == 8
-    for figure in ("enqueue", "pipeline", "search", "reads", "growth", "pacing_paced", "pacing_unpaced"):
+    for figure in ("enqueue", "pipeline", "search", "reads", "growth", "pacing_paced", "pacing_unpaced", "pages"):
         assert not queue_exists(amqp_url, f"lpsbench_{result['run_id']}_{figure}_search")
 
 

@@ -4,18 +4,24 @@ Screenshots of each page go to .lps/test-artifacts/dashboard/ (LPS_TEST_ARTIFACT
 
 from __future__ import annotations
 
+import random
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from playwright.async_api import Browser, Dialog, Page
 
 from infra.clock import utcnow
 from infra.mongo import create_client
+from infra.price_history import price_history_documents
 from infra.settings import Settings
 from infra.snapshots import SnapshotStore
+from schemas.codes import JobType
 from service.app import create_app
+from service.ui.live import REFRESH_SECONDS
 from tests.harness import ARTIFACTS as TEST_ARTIFACTS
 from tests.harness import JobsView, worker_pool
 from tests.test_dashboard import PNG, ROLE_KEYS
+from tests.test_dashboard_charts import ended_search, store
 from tests.test_redrive import DEAD, insert_job
 from tools.testbed import Receiver
 
@@ -272,3 +278,101 @@ async def test_a_read_only_key_sees_no_redrive_controls_and_its_posts_are_refuse
         assert (await view.get(dead["_id"]))["status"] == "DEAD"
     finally:
         await view.close()
+
+
+async def test_the_product_page_charts_one_point_per_price_and_escapes_titles(
+    aiohttp_server, settings: Settings, browser: Browser
+):
+    server = await aiohttp_server(create_app(settings))
+    now = utcnow()
+    searches = [
+        ended_search("BROWSER-P1", now - timedelta(hours=6 - hour), prices=prices, target=1_000, keyword="<script>x")
+        for hour, prices in enumerate(
+            [
+                {"coupang": 1_180, "naver": 1_210},
+                {"coupang": 1_120, "naver": None},
+                {"coupang": 1_050, "naver": 1_090},
+                {"coupang": 990, "naver": 1_020},
+                {"coupang": None, "naver": 980},
+            ]
+        )
+    ]
+    prices = [entry for job in searches for entry in price_history_documents(job)]
+    await store(settings, searches, prices)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page = await browser.new_page(viewport={"width": 1200, "height": 800})
+    alerts: list[str] = []
+    page.on("dialog", lambda dialog: alerts.append(dialog.message))
+
+    await page.goto(str(server.make_url("/ui/jobs")))
+    await page.click("a[href='/ui/products/BROWSER-P1'] >> nth=0")
+    await page.wait_for_url("**/ui/products/BROWSER-P1")
+
+    priced = sum(1 for entry in prices if entry.get("lowest_price") is not None)
+    assert priced == 8
+    assert await page.locator("svg.chart circle.point").count() == priced
+    assert await page.locator("svg.chart polyline.series").count() == 2
+    assert await page.locator("svg.chart line.target").count() == 1
+    assert await page.locator("table.searches tbody tr").count() == len(searches)
+    assert await page.locator("table.searches td", has_text="<script>x").count() == len(searches)
+    assert alerts == []
+    await page.screenshot(path=ARTIFACTS / "product.png", full_page=True)
+
+
+def busy_hour(now: datetime) -> list[dict]:
+    """Searches and their deliveries ending over the last 50 minutes, a varying number each minute (seeded)."""
+    rng = random.Random(15)
+    outcomes = [{"coupang": 5, "naver": 6}, {"coupang": None, "naver": 6}, {"coupang": 7, "naver": None}, {"naver": 4}]
+    jobs = []
+    for minutes_ago in range(50):
+        for n in range(rng.randint(2, 9)):
+            at = now - timedelta(minutes=minutes_ago, seconds=rng.uniform(0, 59))
+            ran = timedelta(seconds=rng.lognormvariate(0.8, 0.5))
+            dead = rng.random() < 0.12
+            search = ended_search(f"OV-{minutes_ago}-{n}", at, prices=rng.choice(outcomes), dead=dead, ran=ran)
+            jobs.append(search)
+            if not dead:
+                ran = timedelta(milliseconds=rng.uniform(5, 60))
+                delivery = ended_search(f"OV-{minutes_ago}-{n}", at, prices={}, ran=ran, job_type=JobType.OUTBOX)
+                jobs.append(delivery | {"source_job_id": search["_id"]})
+    return jobs
+
+
+async def test_the_overview_draws_the_last_hour_and_refreshes_only_while_visible(
+    aiohttp_server, settings: Settings, browser: Browser
+):
+    server = await aiohttp_server(create_app(settings))
+    await store(settings, busy_hour(utcnow()))
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page = await browser.new_page(viewport={"width": 1200, "height": 800})
+    await page.clock.install()
+
+    await page.goto(str(server.make_url("/ui")))
+    # SEARCH and OUTBOX jobs ended, coupang's and naver's outcomes, SEARCH and OUTBOX attempt durations.
+    assert await page.locator("#live svg.chart").count() == 6
+    done_bars = page.locator("#live svg.chart rect.bar")
+    assert await done_bars.count() > 0
+    await page.screenshot(path=ARTIFACTS / "overview_charts.png", full_page=True)
+
+    refreshes = page.locator("#live[data-refreshes]")
+    await page.clock.run_for(REFRESH_SECONDS * 1000 + 500)
+    await page.wait_for_function("document.getElementById('live').dataset.refreshes === '1'")
+    assert await page.locator("#live svg.chart").count() == 6
+
+    # Hidden: no request while the timers run; shown again: brought up to date at once.
+    await page.evaluate(
+        "Object.defineProperty(document, 'hidden', {configurable: true, get: () => true});"
+        "document.dispatchEvent(new Event('visibilitychange'))"
+    )
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    await page.clock.run_for(REFRESH_SECONDS * 3000)
+    await page.wait_for_timeout(300)
+    assert requests == []
+    await page.evaluate(
+        "Object.defineProperty(document, 'hidden', {configurable: true, get: () => false});"
+        "document.dispatchEvent(new Event('visibilitychange'))"
+    )
+    await page.wait_for_function("document.getElementById('live').dataset.refreshes === '2'")
+    assert [url for url in requests if url.endswith("/ui/live")] == [str(server.make_url("/ui/live"))]
+    assert await refreshes.count() == 1

@@ -26,9 +26,11 @@ from schemas.codes import HTTP_STATUS, ErrorType, JobErrorType, JobStatus, JobTy
 from schemas.offers import SourceOutcome
 from service.auth import ApiKeyMiddleware, api_key_check
 from service.errors import ApiError
-from service.keys import CLIENT_ROLE, SETTINGS, STATS
+from service.keys import CLIENT_ROLE, SETTINGS
 from service.routes import read_job, read_job_page, redrive_job, require_admin
 from service.snapshots import snapshot_file
+from service.ui.live import live, live_context
+from service.ui.products import product
 
 #: A dashboard page: gets the request, returns the template and its context.
 Page = Callable[[web.Request], Awaitable[tuple[str, dict[str, Any]]]]
@@ -100,7 +102,7 @@ def page(build: Page) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
 
 
 async def overview(request: web.Request) -> tuple[str, dict[str, Any]]:
-    return "overview.html", {"stats": await request.app[STATS].get(), "page": "overview"}
+    return "overview.html", await live_context(request)
 
 
 def _filters(query: MultiMapping[str], *, without: tuple[str, ...] = ()) -> dict[str, str]:
@@ -326,6 +328,8 @@ def setup(app: web.Application) -> None:
     app.router.add_get(f"{UI}/dead/redrive", page(redrive_confirmation))
     app.router.add_post(f"{UI}/dead/redrive", bulk_redrive)
     app.router.add_get(f"{UI}/snapshots/{{snapshot_id}}/{{kind}}", snapshot)
+    app.router.add_get(f"{UI}/products/{{product_code}}", page(product))
+    app.router.add_get(f"{UI}/live", page(live))
     app.router.add_get(f"{UI}/login", login_form)
     app.router.add_post(f"{UI}/login", login)
     app.router.add_static(f"{UI}/static", here / "static")

@@ -1,0 +1,326 @@
+"""The dashboard's charts and the data behind them: the SVG functions (pure units), the product page and the
+overview's charts over HTTP, and `GET /v1/lps/queue/timeline`."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from aiohttp.test_utils import TestClient
+from bson import ObjectId
+
+from infra.clock import utcnow
+from infra.jobs import JobRepository, ended_fields, history_entry, new_job
+from infra.mongo import MainDatabase, create_client
+from infra.price_history import price_history_documents
+from infra.settings import Settings
+from infra.timeline import EndedTimeline
+from schemas.codes import AttemptOutcome, JobType
+from service.ui.charts import count_top, minute_bars, minute_lines, nice_ceiling, price_axis, price_chart
+
+T0 = datetime(2026, 12, 1, 3, 0, tzinfo=UTC)
+
+
+def test_a_price_chart_has_one_point_per_price_a_line_per_source_and_the_target_line():
+    series = {
+        "coupang": [(T0, 1_000), (T0 + timedelta(hours=1), 900), (T0 + timedelta(hours=2), 950)],
+        "naver": [(T0 + timedelta(hours=1), 1_100)],
+        "empty": [],
+    }
+    svg = str(price_chart(series, target=920))
+
+    assert svg.startswith("<svg")
+    assert svg.endswith("</svg>")
+    assert svg.count('class="point"') == 4
+    assert svg.count('class="series"') == 2
+    assert svg.count('class="target"') == 1
+    assert ">empty<" not in svg  # a source without a price is not in the legend
+
+
+def test_a_price_chart_puts_cheaper_prices_lower_and_later_searches_further_right():
+    svg = str(price_chart({"coupang": [(T0 + timedelta(hours=1), 900), (T0, 1_000)]}))
+    (first_x, first_y), (second_x, second_y) = [
+        (float(x), float(y)) for x, y in re.findall(r'class="point" cx="([\d.]+)" cy="([\d.]+)"', svg)
+    ]
+    assert first_x < second_x  # oldest left, whatever the order given
+    assert second_y > first_y  # 900 is drawn below 1,000 (SVG's y grows downwards)
+
+
+def test_text_in_a_chart_is_escaped():
+    svg = str(price_chart({"<script>alert(1)</script>": [(T0, 5)]}, label="<b>x</b>"))
+    assert "<script>" not in svg
+    assert "<b>" not in svg
+    assert "&lt;script&gt;" in svg
+
+
+def test_a_chart_without_prices_says_so():
+    assert "No price recorded yet" in str(price_chart({"coupang": []}, target=1))
+
+
+def test_minute_bars_stack_one_segment_per_non_zero_count():
+    minutes = [T0 + timedelta(minutes=n) for n in range(3)]
+    svg = str(minute_bars(minutes, {"DONE": [2, 0, 1], "DEAD": [1, 0, 0], "never": [0, 0, 0]}, label="ended"))
+    assert svg.count('class="bar"') == 3
+    assert ">never<" not in svg
+    assert "03:00 DONE: 2" in svg
+    assert "nothing in this window" in str(minute_bars(minutes, {"DONE": [0, 0, 0]}, label="ended"))
+
+
+def test_minute_lines_break_where_a_minute_has_no_value():
+    minutes = [T0 + timedelta(minutes=n) for n in range(4)]
+    svg = str(minute_lines(minutes, {"p50": [10.0, None, 30.0, 40.0], "p95": [None] * 4}, label="ms"))
+    assert svg.count('class="series"') == 2  # [0] and [2, 3]
+    assert svg.count('class="point"') == 3
+    assert ">p95<" not in svg
+
+
+@pytest.mark.parametrize(("value", "top"), [(0, 1), (1, 1), (3, 5), (7, 10), (11, 20), (240, 250), (2600, 5000)])
+def test_a_y_axis_ends_at_a_round_number(value: float, top: float):
+    assert nice_ceiling(value) == top
+
+
+@pytest.mark.parametrize(("value", "top"), [(0, 4), (1, 4), (5, 8), (11, 12), (30, 40), (81, 120), (2_000, 2_000)])
+def test_a_count_axis_has_four_whole_steps(value: int, top: int):
+    assert count_top(value) == top
+    assert top % 4 == 0
+
+
+@pytest.mark.parametrize(
+    ("lowest", "highest", "axis"), [(980, 1_210, (900, 1_300)), (5, 5, (4, 8)), (239_000, 251_500, (235_000, 255_000))]
+)
+def test_a_price_axis_spans_the_prices_in_four_round_steps(lowest: int, highest: int, axis: tuple[int, int]):
+    assert price_axis(lowest, highest) == axis
+
+
+# --- over HTTP ------------------------------------------------------------------------------------------------
+
+
+async def store(settings: Settings, jobs: list[dict], prices: list[dict] | None = None) -> None:
+    client = create_client(settings)
+    try:
+        database = MainDatabase.open(client, settings.mongo_db)
+        await database.jobs().insert_many(jobs)
+        if prices:
+            await database.write["price_history"].insert_many(prices)
+    finally:
+        await client.close()
+
+
+def ended_search(
+    code: str,
+    at: datetime,
+    *,
+    prices: dict[str, int | None],
+    target: int = 1_000,
+    keyword: str = "k",
+    dead: bool = False,
+    ran: timedelta = timedelta(seconds=2),
+    job_type: JobType = JobType.SEARCH,
+) -> dict:
+    """A SEARCH (or a delivery, without a result) whose attempt ran `ran` and ended at `at`: DONE with each
+    source's lowest price, or DEAD."""
+    job = new_job(
+        job_type, job_id=ObjectId(), product_code=code, priority="NORMAL", max_attempts=1,
+        now=at - timedelta(seconds=30), message_id="m", product={"keyword": keyword, "target_price": target},
+    )  # fmt: skip
+    del job["active"]
+    job |= {"attempts": 1, "worker": "w", "started_at": at - ran, "updated_at": at}
+    outcome = AttemptOutcome.DEAD if dead else AttemptOutcome.DONE
+    job["history"] = [history_entry(job, finished_at=at, outcome=outcome)]
+    job |= {"status": outcome.value, **ended_fields(at)}
+    if not dead and job_type is JobType.SEARCH:
+        offers = [
+            {
+                "source": source,
+                "title": f"<script>alert('{source}')</script>",
+                "price": price,
+                "url": "https://x.invalid/",
+            }
+            for source, price in prices.items()
+            if price is not None
+        ]
+        job["result"] = {
+            "outcome": "FOUND" if offers else "NO_RESULTS",
+            "offers": offers,
+            "lowest": min(offers, key=lambda offer: offer["price"]) if offers else None,
+            "searched_at": at,
+            "sources": {
+                source: {"outcome": "FOUND" if price is not None else "BLOCKED", "count": 1, "ms": 5}
+                for source, price in prices.items()
+            },
+        }
+    return job
+
+
+async def test_the_product_page_charts_each_price_and_lists_the_searches_newest_first(
+    client: TestClient, settings: Settings
+):
+    now = utcnow()
+    searches = [
+        ended_search("PROD-1", now - timedelta(hours=3), prices={"coupang": 1_200, "naver": 1_150}),
+        ended_search("PROD-1", now - timedelta(hours=2), prices={"coupang": 1_100, "naver": None}),
+        ended_search("PROD-1", now - timedelta(hours=1), prices={"coupang": 990, "naver": 1_010}, target=1_050),
+        ended_search("PROD-2", now, prices={"coupang": 5}),
+    ]
+    prices = [entry for job in searches for entry in price_history_documents(job)]
+    await store(settings, searches, prices)
+
+    response = await client.get("/ui/products/PROD-1")
+    html = await response.text()
+
+    assert response.status == 200
+    svg = html[html.index("<svg") : html.index("</svg>")]
+    assert svg.count('class="point"') == 5  # naver had no price in the second search
+    assert svg.count('class="series"') == 2
+    assert "target 1,050" in svg  # the newest search's target
+    rows = re.findall(r'<a href="/ui/jobs/([0-9a-f]{24})">', html)
+    assert rows == [str(job["_id"]) for job in reversed(searches[:3])]
+    assert "PROD-2" not in html
+
+
+async def test_the_product_page_pages_its_searches_by_cursor(client: TestClient, settings: Settings):
+    now = utcnow()
+    searches = [ended_search("PAGED", now - timedelta(minutes=n), prices={"static": 10 + n}) for n in range(3)]
+    await store(settings, searches)
+
+    first = await (await client.get("/ui/products/PAGED?limit=2")).text()
+    cursor = re.search(r'href="/ui/products/PAGED\?cursor=([^"]+)"', first)
+    assert cursor, "no link to the older searches"
+    second = await (await client.get(f"/ui/products/PAGED?limit=2&cursor={cursor.group(1)}")).text()
+
+    assert re.findall(r'<a href="/ui/jobs/([0-9a-f]{24})">', first) == [str(s["_id"]) for s in searches[:2]]
+    assert re.findall(r'<a href="/ui/jobs/([0-9a-f]{24})">', second) == [str(searches[2]["_id"])]
+
+
+async def test_an_unknown_product_is_a_clear_not_found_page(client: TestClient):
+    response = await client.get("/ui/products/NEVER-SEARCHED")
+    assert response.status == 404
+    assert "No search of product NEVER-SEARCHED" in await response.text()
+
+
+@pytest.mark.parametrize("code", ["%3Cscript%3Ealert(1)%3C%2Fscript%3E", "a%24ne", "x" * 65])
+async def test_a_malformed_product_code_is_refused_with_result_101_and_shown_escaped(client: TestClient, code: str):
+    response = await client.get(f"/ui/products/{code}")
+    html = await response.text()
+    assert response.status == 400
+    assert "Result 101" in html
+    assert "<script>alert(1)" not in html
+
+
+async def test_html_in_a_searched_keyword_and_offer_titles_is_escaped_on_the_product_page(
+    client: TestClient, settings: Settings
+):
+    job = ended_search("XSS-1", utcnow(), prices={"<script>alert(2)</script>": 5}, keyword="<script>alert(1)</script>")
+    await store(settings, [job], price_history_documents(job))
+
+    html = await (await client.get("/ui/products/XSS-1")).text()
+
+    assert "<script>alert(" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html  # the keyword
+    assert "&lt;script&gt;alert(2)&lt;/script&gt;" in html  # a source's name in the chart's legend
+
+
+async def test_the_job_list_and_a_job_link_to_the_product_page(client: TestClient, settings: Settings):
+    job = ended_search("LINKED-1", utcnow(), prices={"static": 5})
+    await store(settings, [job])
+    for path in ("/ui/jobs", f"/ui/jobs/{job['_id']}"):
+        assert 'href="/ui/products/LINKED-1"' in await (await client.get(path)).text()
+
+
+async def test_the_timeline_counts_what_ended_per_minute_by_type_and_source(client: TestClient, settings: Settings):
+    minute = utcnow().replace(second=0, microsecond=0) - timedelta(minutes=3)
+    jobs = [
+        ended_search("T1", minute + timedelta(seconds=10), prices={"coupang": 5, "naver": None}),
+        ended_search("T2", minute + timedelta(seconds=20), prices={"coupang": 6, "naver": 7}),
+        ended_search("T3", minute + timedelta(seconds=30), prices={}, dead=True),
+        ended_search("T4", minute + timedelta(minutes=1, seconds=5), prices={"coupang": 8}),
+        ended_search("OLD", minute - timedelta(hours=3), prices={"coupang": 1}),  # before any window
+    ]
+    await store(settings, jobs)
+
+    response = await client.get("/v1/lps/queue/timeline", params={"minutes": "5"})
+    body = await response.json()
+
+    assert response.status == 200
+    assert body["result"] == 0
+    timeline = body["timeline"]
+    assert len(timeline) == 5
+    by_minute = {entry["at"]: entry for entry in timeline}
+    first = by_minute[minute.isoformat()]
+    assert first["ended"] == {"SEARCH": {"DONE": 2, "DEAD": 1}, "OUTBOX": {"DONE": 0, "DEAD": 0}}
+    assert first["sources"] == {"coupang": {"FOUND": 2}, "naver": {"BLOCKED": 1, "FOUND": 1}}
+    assert first["attempt_ms"] == {"SEARCH": {"p50": 2000.0, "p95": 2000.0, "count": 3}}
+    second = by_minute[(minute + timedelta(minutes=1)).isoformat()]
+    assert second["ended"]["SEARCH"] == {"DONE": 1, "DEAD": 0}
+    assert sum(entry["ended"]["SEARCH"]["DONE"] for entry in timeline) == 3
+    assert body["catching_up"] is False
+
+
+async def test_the_timeline_counts_each_ended_job_once_however_often_it_is_asked(
+    client: TestClient, settings: Settings
+):
+    minute = utcnow().replace(second=0, microsecond=0) - timedelta(minutes=2)
+    await store(settings, [ended_search("ONCE", minute + timedelta(seconds=1), prices={"static": 1})])
+    answers = [await (await client.get("/v1/lps/queue/timeline?minutes=3")).json() for _ in range(3)]
+    later = ended_search("LATER", utcnow() - timedelta(seconds=1), prices={"static": 1})
+    await store(settings, [later])
+    last = await (await client.get("/v1/lps/queue/timeline?minutes=3")).json()
+
+    for answer in answers:
+        assert sum(entry["ended"]["SEARCH"]["DONE"] for entry in answer["timeline"]) == 1
+    assert sum(entry["ended"]["SEARCH"]["DONE"] for entry in last["timeline"]) == 2
+
+
+@pytest.mark.parametrize("query", ["minutes=0", "minutes=121", "minutes=abc", "minutes[%24gt]=1", "other=1"])
+async def test_a_bad_timeline_query_is_refused_with_result_101(client: TestClient, query: str):
+    response = await client.get(f"/v1/lps/queue/timeline?{query}")
+    assert (response.status, (await response.json())["result"]) == (400, 101)
+
+
+async def test_the_overview_draws_the_timeline_and_its_live_part_is_served_alone(
+    client: TestClient, settings: Settings
+):
+    minute = utcnow().replace(second=0, microsecond=0) - timedelta(minutes=2)
+    await store(settings, [ended_search("OV-1", minute, prices={"coupang": 5, "naver": None})])
+
+    html = await (await client.get("/ui")).text()
+    live = await (await client.get("/ui/live")).text()
+
+    for page in (html, live):
+        assert page.count('<svg class="chart"') == 5  # SEARCH and OUTBOX ended, coupang, naver, SEARCH durations
+        assert page.count('class="bar"') == 1 + 1 + 1  # SEARCH DONE, coupang FOUND, naver BLOCKED
+        assert "Jobs by type and status" in page
+    assert '<script src="/ui/static/refresh.js" defer></script>' in html
+    assert "<html" not in live  # the part alone, for refresh.js to swap in
+    script = await client.get("/ui/static/refresh.js")
+    assert script.status == 200
+    assert "visibilitychange" in await script.text()
+
+
+async def test_the_overview_shows_the_minutes_asked_for_and_keeps_them_when_it_refreshes(client: TestClient):
+    html = await (await client.get("/ui?minutes=5")).text()
+    assert 'data-refresh="/ui/live?minutes=5"' in html
+    assert "the last 5 minutes" in html
+    assert "the last 5 minutes" in await (await client.get("/ui/live?minutes=5")).text()
+
+    refused = await client.get("/ui?minutes=%24gt")
+    assert refused.status == 400
+    assert "Result 101" in await refused.text()
+
+
+async def test_a_timeline_call_reads_at_most_its_limit_and_the_next_calls_catch_up(settings: Settings):
+    minute = utcnow().replace(second=0, microsecond=0) - timedelta(minutes=5)
+    ended = [ended_search(f"C{n}", minute + timedelta(seconds=n), prices={"static": 1}) for n in range(7)]
+    await store(settings, ended)
+    client = create_client(settings)
+    try:
+        timeline = EndedTimeline(JobRepository(MainDatabase.open(client, settings.mongo_db)), settle=0.0, limit=3)
+        answers = [await timeline.last(10) for _ in range(4)]
+    finally:
+        await client.close()
+
+    counted = [sum(tally.ended.get("SEARCH", {}).get("DONE", 0) for tally in answer.tallies) for answer in answers]
+    assert counted == [3, 6, 7, 7]
+    assert [answer.catching_up for answer in answers] == [True, True, False, False]
+    assert answers[-1].minutes[-1] == utcnow().replace(second=0, microsecond=0)
