@@ -141,6 +141,7 @@ async def test_openapi_document_lists_every_endpoint(client: TestClient):
         "/v1/lps/jobs/{job_id}/retry": ["post"],
         "/v1/lps/queue/stats": ["get"],
         "/v1/lps/queue/timeline": ["get"],
+        "/v1/lps/snapshots/{snapshot_id}/{kind}": ["get"],
         "/v1/lps/watches": ["get", "post"],
         "/v1/lps/watches/{watch_id}": ["delete", "get", "patch"],
         "/v1/lps/watches/{watch_id}/pause": ["post"],
