@@ -14,6 +14,7 @@ import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
+import aiohttp
 import pytest
 
 from infra.settings import Settings
@@ -180,6 +181,21 @@ async def test_ctrl_c_during_the_demo_stops_at_once_and_cleanly(settings: Settin
     assert stopped_after < dev.STOP_TIMEOUT, stack.text[-3000:]
     assert alive(family) == set()
     assert not alive(chromium_processes() - browsers_before)
+
+
+async def test_with_stay_the_demo_leaves_its_jobs_on_the_dashboard_until_ctrl_c(settings: Settings):
+    port = free_port()
+    async with lps_dev(settings, "--demo", "--stay", LPS_HTTP_PORT=str(port)) as stack:
+        await stack.wait_for("the demo's jobs are on the dashboard", within=240)
+        async with aiohttp.ClientSession() as http, http.get(f"http://127.0.0.1:{port}/ui/jobs") as page:
+            listing = await page.text()
+        assert stack.process.returncode is None  # still serving after the results
+
+        stack.process.send_signal(signal.SIGINT)
+
+        assert await stack.exited(within=60) == 0, stack.text[-3000:]  # every demo job ended: the demo's own code
+    assert page.status == 200
+    assert all(f"DEMO-{number}" in listing for number in range(1, 8))
 
 
 # --- 5. parallel stop --------------------------------------------------------------------------------------------

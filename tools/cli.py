@@ -131,7 +131,7 @@ def cmd_dev(args: argparse.Namespace) -> int:
         receiver=args.receiver_port or configured.receiver,
     )
     try:
-        return asyncio.run(run_dev(settings, ports=ports, demo=args.demo, verbose=args.verbose))
+        return asyncio.run(run_dev(settings, ports=ports, demo=args.demo, stay=args.stay, verbose=args.verbose))
     except (RabbitMQUnavailable, RuntimeError) as failed:
         print(f"lps dev: {failed}", file=sys.stderr)
         return 1
@@ -580,6 +580,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     dev = commands.add_parser("dev", help="the whole stack on this machine, one combined log; Ctrl-C stops all")
     dev.add_argument("--demo", action="store_true", help="add the demo shop and a receiver, search samples, exit")
+    dev.add_argument(
+        "--stay", action="store_true", help="with --demo: keep the stack running after the results (see /ui)"
+    )
     dev.add_argument(
         "--mongo-port", type=int, help="embedded MongoDB port, without LPS_MONGO_URL (LPS_DEV_MONGO_PORT, 27017)"
     )

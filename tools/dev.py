@@ -301,6 +301,8 @@ class DevStack:
     settings: Settings
     ports: DevPorts = field(default_factory=DevPorts)
     demo: bool = False
+    #: After the demo's results, keep the stack running (the dashboard shows the demo's jobs) until Ctrl-C.
+    stay: bool = False
     verbose: bool = False
     out: TextIO = sys.stdout
     children: list[Child] = field(default_factory=list)
@@ -394,7 +396,13 @@ class DevStack:
         stopping.cancel()
         settings = starting.result()
         if self.demo:
-            return await self._until_stopped(stop, self._run_demo(settings))
+            code = await self._until_stopped(stop, self._run_demo(settings))
+            if not self.stay or stop.is_set() or code == INTERRUPTED:
+                return code
+            url = f"http://{settings.http_host}:{settings.http_port}"
+            self.say(f"the demo's jobs are on the dashboard: {url}/ui (Ctrl-C stops all)")
+            stayed = await self._until_stopped(stop)
+            return code if stayed == 0 else stayed
         return await self._until_stopped(stop)
 
     async def _start_all(self, settings: Settings) -> Settings:
@@ -491,8 +499,8 @@ class DevStack:
         return 1
 
 
-async def run_dev(settings: Settings, *, ports: DevPorts, demo: bool, verbose: bool = False) -> int:
-    stack = DevStack(settings, ports=ports, demo=demo, verbose=verbose)
+async def run_dev(settings: Settings, *, ports: DevPorts, demo: bool, stay: bool = False, verbose: bool = False) -> int:
+    stack = DevStack(settings, ports=ports, demo=demo, stay=stay, verbose=verbose)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
 
