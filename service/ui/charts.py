@@ -166,18 +166,26 @@ def price_chart(
             f"target {_number(target)}</text>"
         )
     for name, points in drawn.items():
-        coordinates = " ".join(f"{x(at):.1f},{plot.y(price):.1f}" for at, price in points)
-        parts.append(f'<polyline class="series" points="{coordinates}" fill="none" stroke="{palette[name]}"/>')
-        parts += [
-            f'<circle class="point" cx="{x(at):.1f}" cy="{plot.y(price):.1f}" r="3.5" fill="{palette[name]}">'
-            f"<title>{escape(name)} {at:%Y-%m-%d %H:%M}: {_number(price)}</title></circle>"
-            for at, price in points
+        marks = [
+            (x(at), plot.y(price), f"{escape(name)} {at:%Y-%m-%d %H:%M}: {_number(price)}") for at, price in points
         ]
+        parts += _series(marks, palette[name], radius=3.5)
     parts += [_x_label(LEFT, f"{first:%Y-%m-%d %H:%M}", "start")]
     if span:
         parts.append(_x_label(plot.width - RIGHT, f"{last:%Y-%m-%d %H:%M}", "end"))
     parts.append("</svg>")
     return Markup("".join(parts))
+
+
+def _series(marks: Sequence[tuple[float, float, str]], colour: str, *, radius: float) -> list[str]:
+    """A line through (x, y) marks and a point at each, titled with its (escaped) `title` for a hover."""
+    coordinates = " ".join(f"{x:.1f},{y:.1f}" for x, y, _ in marks)
+    line = f'<polyline class="series" points="{coordinates}" fill="none" stroke="{colour}"/>'
+    points = [
+        f'<circle class="point" cx="{x:.1f}" cy="{y:.1f}" r="{radius}" fill="{colour}"><title>{title}</title></circle>'
+        for x, y, title in marks
+    ]
+    return [line, *points]
 
 
 def minute_bars(minutes: Sequence[datetime], stacks: Mapping[str, Sequence[int]], *, label: str) -> Markup:
@@ -224,13 +232,11 @@ def minute_lines(minutes: Sequence[datetime], lines: Mapping[str, Sequence[float
     slot = plot.inner_width / max(len(minutes), 1)
     for name in names:
         for run in _runs(lines[name]):
-            coordinates = " ".join(f"{LEFT + slot * (i + 0.5):.1f},{plot.y(value):.1f}" for i, value in run)
-            parts.append(f'<polyline class="series" points="{coordinates}" fill="none" stroke="{palette[name]}"/>')
-            parts += [
-                f'<circle class="point" cx="{LEFT + slot * (i + 0.5):.1f}" cy="{plot.y(value):.1f}" r="2" '
-                f'fill="{palette[name]}"><title>{minutes[i]:%H:%M} {escape(name)}: {_number(value)}</title></circle>'
+            marks = [
+                (LEFT + slot * (i + 0.5), plot.y(value), f"{minutes[i]:%H:%M} {escape(name)}: {_number(value)}")
                 for i, value in run
             ]
+            parts += _series(marks, palette[name], radius=2)
     parts += [
         _x_label(LEFT + slot * (i + 0.5), f"{minute:%H:%M}")
         for i, minute in enumerate(minutes)
