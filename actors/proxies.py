@@ -87,29 +87,31 @@ class ProxyRotation:
 
     def take(self) -> Proxy:
         """The next proxy in turn that is not benched; ProxiesBenched when none is free."""
+        if (benched := self.all_benched()) is not None:
+            raise benched
         now = self._clock()
         for offset in range(len(self._seats)):
             seat = self._seats[(self._next + offset) % len(self._seats)]
             if seat.benched_until <= now:
-                self._next = (self._next + offset + 1) % len(self._seats)
-                return seat.proxy
-        raise self.all_benched() or AssertionError("no proxy free, none benched")
+                break
+        self._next = (self._next + offset + 1) % len(self._seats)
+        return seat.proxy
 
     async def record(self, proxy: Proxy, outcome: ProxyOutcome) -> None:
         """One search through `proxy` ended so; a blocked or unreachable proxy is benched. Counted in the metrics and
         the fleet-wide ledger (a ledger that cannot be written misses one outcome; the search is not failed)."""
         metrics.proxy_searched(proxy.label, outcome)
-        benched_until = None
+        now, benched_until = utcnow(), None
         if outcome in (ProxyOutcome.BLOCKED, ProxyOutcome.UNREACHABLE):
             seat = next(seat for seat in self._seats if seat.proxy is proxy)
             seat.benched_until = self._clock() + self._cooldown
-            benched_until = utcnow() + timedelta(seconds=self._cooldown)
+            benched_until = now + timedelta(seconds=self._cooldown)
             metrics.proxy_benched(proxy.label)
             log.warning("proxy %s %s: benched for %.0f s", proxy.label, outcome, self._cooldown)
         if self._ledger is None:
             return
         try:
-            await self._ledger.record(proxy.label, outcome, now=utcnow(), benched_until=benched_until)
+            await self._ledger.record(proxy.label, outcome, now=now, benched_until=benched_until)
         except PyMongoError:
             log.warning("could not count proxy %s's %s outcome in MongoDB", proxy.label, outcome, exc_info=True)
 
