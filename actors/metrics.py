@@ -110,6 +110,14 @@ class WorkerMetrics:
             multiprocess_mode="livesum",
             registry=registry,
         )
+        self.source_pace = Gauge(
+            "lps_source_pace",
+            "The share of its LPS_SOURCE_RATES a source is searched at, as this pool last saw it (1: the whole rate; "
+            "halved fleet-wide by a BLOCKED search, climbing back over LPS_PACE_RECOVERY).",
+            ["source"],
+            multiprocess_mode="mostrecent",
+            registry=registry,
+        )
         self.breaker_state = Gauge(
             "lps_source_breaker_state",
             "Each source's circuit breaker as this pool last saw it: 0 CLOSED, 1 HALF_OPEN, 2 OPEN.",
@@ -175,11 +183,15 @@ BREAKER_STATE_VALUES = {BreakerState.CLOSED: 0, BreakerState.HALF_OPEN: 1, Break
 
 
 class GateMetrics:
-    """`infra.source_limits.GateObserver`: searches waiting, and the breaker's state and trips."""
+    """`infra.source_limits.GateObserver`: searches waiting, the pace, and the breaker's state and trips."""
 
     def waiting(self, source: str, change: int) -> None:
         if _metrics is not None:
             _metrics.source_waiting.labels(source).inc(change)
+
+    def pace(self, source: str, share: float) -> None:
+        if _metrics is not None:
+            _metrics.source_pace.labels(source).set(share)
 
     def breaker(self, source: str, state: BreakerState, *, tripped: bool) -> None:
         if _metrics is not None:

@@ -6,8 +6,8 @@ Chromium each), against `lps demo-shop --block-above 2 --block-for 30` on loopba
 within one second gets 403 Access Denied for 30 s. All searches come from 127.0.0.1, so the shop sees the
 whole fleet as one client, as a real shop sees one egress address.
 
-LPS side: `LPS_SOURCE_RATES=coupang=<pace>` (1/s: below the shop's limit; BENCHMARKS.md says why a pace of
-exactly 2/s is refused) and the circuit breaker on (its defaults). Baseline: the same run with neither (no
+LPS side: `LPS_SOURCE_RATES=coupang=<pace>` (2/s: the shop's own limit), with the adaptive pace and the circuit
+breaker on (their defaults). Baseline: the same run with neither (no
 pacing, `LPS_BREAKER_THRESHOLD=0`). Each side gets a fresh shop (no block carried over), a fresh database and
 fresh pools. Time runs from the submit to the last job's `finished_at`.
 """
@@ -34,7 +34,7 @@ SUBMIT_BATCH = 100
 
 
 def side_settings(bench: Bench, sizes: PacingSizes, shop_url: str, *, paced: bool) -> Settings:
-    """One side's settings: pacing at the shop's rate and the breaker on, or neither."""
+    """One side's settings: pacing at `sizes.pace` (adapting) and the breaker on, or neither."""
     timings = {
         name: value
         for name, value in (
@@ -107,6 +107,7 @@ async def run_side(bench: Bench, sizes: PacingSizes, *, paced: bool) -> dict[str
                 "blocked_backoff_factor": settings.blocked_backoff_factor,
                 "search_max_attempts": settings.search_max_attempts,
                 "source_wait": settings.source_wait,
+                "pace_recovery": settings.pace_recovery,
             },
         }
     raise AssertionError("unreachable: the exit stack re-raises")
@@ -139,7 +140,7 @@ def pacing_figure(bench: Bench, sizes: PacingSizes, paced: dict[str, Any], unpac
             "threads_per_pool": sizes.threads,
             "shop": f"--block-above {sizes.rate} --block-for {sizes.block_for:g}",
             "coupang_max_pages": 1,
-            "lps": f"LPS_SOURCE_RATES=coupang={sizes.pace}, breaker on",
+            "lps": f"LPS_SOURCE_RATES=coupang={sizes.pace}, adaptive pace and breaker on",
             "raw": "no LPS_SOURCE_RATES, LPS_BREAKER_THRESHOLD=0",
         },
         "details": {

@@ -269,6 +269,10 @@ class Settings:
     # Seconds a search may wait for its source's turn before the source is deferred (its job comes back later, the
     # attempt given back). Short: a waiting search holds a worker thread (never a browser).
     source_wait: float = 5.0
+    # A paced source that answers BLOCKED is slowed down fleet-wide: its pace is halved (at most once per
+    # `breaker_cooldown`, down to a tenth of LPS_SOURCE_RATES) and climbs back to the full rate over this many
+    # seconds. 0: always the full rate.
+    pace_recovery: float = 300.0
     # The circuit breaker per source: it opens (fleet-wide) when at least this share of the source's last
     # `breaker_window` searches were BLOCKED (0: no breaker), for `breaker_cooldown` seconds, doubling on each
     # consecutive trip up to `breaker_max_cooldown`; then one probe search decides whether it closes.
@@ -457,6 +461,7 @@ _BOUNDS: dict[str, tuple[float, float]] = {
     "breaker_cooldown": (0.0, 86_400.0),
     "breaker_max_cooldown": (0.0, 86_400.0),
     "source_wait": (0.0, 600.0),
+    "pace_recovery": (0.0, 86_400.0),
     "coupang_proxy_cooldown": (0.0, 86_400.0),
     "watch_min_interval": (1.0, 86_400.0 * 366),
     "watch_poll_interval": (0.1, 3_600.0),

@@ -14,9 +14,11 @@ and Memcached; this one is MongoDB, where each operation is a single-document co
 
 Limiters (each adds a condition to the one `take` and a field to the document):
 
-- `WindowRateLimiter` (Dramatiq's WindowRateLimiter, exact rather than per-second buckets): at most `limit` tokens in
-  any window of `period` seconds. `stamps` keeps the times of the last `limit` tokens (`$push` with `$slice`); a
-  token is taken when fewer than `limit` are kept or the oldest has left the window.
+- `SpacedRateLimiter` (Dramatiq's WindowRateLimiter, with its tokens spaced evenly rather than let go together): one
+  token every `period / limit` seconds. `next_at` is when the next one may go; a token sets it on.
+- `AdaptivePace` (with a rate, unless LPS_PACE_RECOVERY is 0): the share of the rate the source is searched at. A
+  BLOCKED search halves it (once per LPS_BREAKER_COOLDOWN: one block's refusals are one signal); it climbs back
+  to the whole rate over LPS_PACE_RECOVERY. `pace` holds the share and when it was last halved.
 - `ConcurrentRateLimiter`: at most `limit` searches in flight. `holders` lists them, each with a lease (the search's
   time limit plus LPS_LEASE_MARGIN), so a worker that dies holding a slot frees it when the lease ends.
 - `CircuitBreaker`: `state` CLOSED lets searches through. Each search's outcome goes into `outcomes` (the last
@@ -26,7 +28,8 @@ Limiters (each adds a condition to the one `take` and a field to the document):
   a conditional update on `generation`): its search closes the breaker, or opens it again if it was BLOCKED.
 
 One document per source (`_id`: the source's name) holds all three, so a search costs at most two round trips,
-both by `_id`: `take` before it (a read when only the breaker is on) and `give_back` after it. `give_back` is
+both by `_id`: `take` before it (a read when only the breaker is on) and `give_back` after it (a BLOCKED one
+of a paced source one more: the slow-down's conditional update). `give_back` is
 skipped when there is nothing to give back: no concurrency slot, and an answered search while the breaker's window
 holds no BLOCKED one (recording it could not change the count). So with the breaker alone (the default) a search
 that goes well costs one read. A refused `take` reads the
@@ -147,32 +150,74 @@ def _seconds(delta: timedelta) -> float:
 
 
 @dataclass(frozen=True, slots=True)
-class WindowRateLimiter:
-    """At most `rate.limit` tokens in any window of `rate.period` seconds."""
+class SpacedRateLimiter:
+    """`rate.limit` tokens per `rate.period` seconds, spaced evenly: one every `period / limit` seconds at most.
+
+    Dramatiq's WindowRateLimiter lets a window's tokens go at the same instant; a shop counting requests in a
+    sliding second sees that burst and the next one as more than its rate. Evenly spaced, any window of `period`
+    still holds `limit` tokens. `next_at` is the earliest time of the next token (GCRA's theoretical arrival time
+    without a burst allowance), pushed further by a slowed-down pace (`AdaptivePace`); `stamps` keeps the last
+    `limit` tokens for the stats.
+    """
 
     rate: Rate
 
-    def condition(self, now: datetime) -> dict[str, Any]:
-        limit = self.rate.limit
-        window_start = now - timedelta(seconds=self.rate.period)
-        return {"$or": [{f"stamps.{limit - 1}": {"$exists": False}}, {"stamps.0": {"$lte": window_start}}]}
+    def interval(self, share: float) -> float:
+        """Seconds between two tokens when the source is searched at `share` of its rate."""
+        return self.rate.period / self.rate.limit / share
 
-    def push(self, now: datetime) -> dict[str, Any]:
-        return {"stamps": {"$each": [now], "$slice": -self.rate.limit}}
+    def condition(self, now: datetime) -> dict[str, Any]:
+        return {"$or": [{"next_at": {"$exists": False}}, {"next_at": {"$lte": now}}]}
+
+    def update(self, now: datetime, share: float) -> dict[str, Any]:
+        return {
+            "$push": {"stamps": {"$each": [now], "$slice": -self.rate.limit}},
+            "$set": {"next_at": now + timedelta(seconds=self.interval(share))},
+        }
 
     def refusal(self, document: dict[str, Any], now: datetime) -> _Refusal | None:
-        stamps = document.get("stamps") or []
-        if len(stamps) < self.rate.limit:
+        next_at = document.get("next_at")
+        if next_at is None or next_at <= now:
             return None
-        free_at = stamps[-self.rate.limit] + timedelta(seconds=self.rate.period)
-        if free_at <= now:
-            return None
-        return _Refusal(f"rate {self.rate} reached", retry_in=_seconds(free_at - now))
+        return _Refusal(f"rate {self.rate} reached", retry_in=_seconds(next_at - now))
 
     def describe(self, document: dict[str, Any], now: datetime) -> dict[str, Any]:
         window_start = now - timedelta(seconds=self.rate.period)
         used = sum(1 for stamp in document.get("stamps") or [] if stamp > window_start)
         return {"rate": str(self.rate), "tokens_used": used, "tokens_left": max(self.rate.limit - used, 0)}
+
+
+@dataclass(frozen=True, slots=True)
+class AdaptivePace:
+    """The share of its rate a paced source is searched at: halved when it answers BLOCKED, then climbing back.
+
+    Additive increase, multiplicative decrease, as TCP's congestion control (and Scrapy's AutoThrottle, Crawlee's
+    autoscaled pool) adapt to what the other side takes: a fleet paced at a shop's own limit, or above a limit it
+    does not know, is refused; slowed down at the first refusal and speeding up slowly again, it settles below
+    the limit. The document's `pace` is `{share, since}`; the share at a later time adds what it regained since.
+    The BLOCKED answers of one block come in a burst (every search of the block's duration is refused): those
+    within `hold` seconds of a slow-down are one signal, so the first halves the pace and the rest do not.
+    """
+
+    #: Seconds to climb back from half the rate to the whole of it.
+    recovery: float
+    hold: float
+
+    #: The slowest a source is searched at, as a share of its rate.
+    FLOOR = 0.1
+
+    def share(self, pace: dict[str, Any] | None, now: datetime) -> float:
+        if not pace:
+            return 1.0
+        regained = 0.5 * _seconds(now - pace["since"]) / self.recovery
+        return min(1.0, pace["share"] + regained)
+
+    def slowed(self, pace: dict[str, Any] | None, now: datetime) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The conditional update of a slow-down: the condition (no slow-down within `hold`) and the update."""
+        held_since = now - timedelta(seconds=self.hold)
+        condition = {"$or": [{"pace": {"$exists": False}}, {"pace.since": {"$lte": held_since}}]}
+        share = max(self.FLOOR, self.share(pace, now) / 2)
+        return condition, {"$set": {"pace": {"share": share, "since": now}}}
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,15 +346,20 @@ class Deferral:
 
 
 class GateObserver(Protocol):
-    """What the workers count (Prometheus, `actors.metrics`): searches waiting, and the breaker's state."""
+    """What the workers count (Prometheus, `actors.metrics`): searches waiting, the pace, the breaker's state."""
 
     def waiting(self, source: str, change: int) -> None: ...
+
+    def pace(self, source: str, share: float) -> None: ...
 
     def breaker(self, source: str, state: BreakerState, *, tripped: bool) -> None: ...
 
 
 class _Unobserved:
     def waiting(self, source: str, change: int) -> None:
+        pass
+
+    def pace(self, source: str, share: float) -> None:
         pass
 
     def breaker(self, source: str, state: BreakerState, *, tripped: bool) -> None:
@@ -336,18 +386,23 @@ class SourceGate:
         source: str,
         backend: MongoLimiterBackend,
         *,
-        rate: WindowRateLimiter | None,
+        rate: SpacedRateLimiter | None,
+        pace: AdaptivePace | None,
         concurrency: ConcurrentRateLimiter | None,
         breaker: CircuitBreaker | None,
         observer: GateObserver,
     ) -> None:
         self.source = source
         self.rate = rate
+        self.pace = pace if rate is not None else None
         self.concurrency = concurrency
         self.breaker = breaker
         self._backend = backend
         self._observer = observer
         self._created = False
+        #: The source's `pace` as this process last saw it (each turn taken reads it back): the next turn's
+        #: interval comes from it, so a slow-down made elsewhere reaches this process one turn late at most.
+        self._pace_seen: dict[str, Any] | None = None
 
     @property
     def gated(self) -> bool:
@@ -369,6 +424,7 @@ class SourceGate:
             while True:
                 now = utcnow()
                 if (taken := await self._take(holder, now)) is not None:
+                    self._see_pace(taken, now)
                     if self.breaker is not None:
                         self._observer.breaker(self.source, BreakerState.CLOSED, tripped=False)
                     recent_block = any(taken.get("outcomes") or ())
@@ -409,6 +465,8 @@ class SourceGate:
         if not self.gated:
             return
         now = utcnow()
+        if blocked and self.pace is not None:
+            await self._slow_down(now)
         if ticket.probe and self.breaker is not None:
             await self._end_probe(ticket, blocked, now)
             return
@@ -433,6 +491,8 @@ class SourceGate:
         view: dict[str, Any] = {}
         if self.rate is not None:
             view |= self.rate.describe(document, now)
+        if self.pace is not None:
+            view["pace"] = round(self.pace.share(document.get("pace"), now), 3)
         if self.concurrency is not None:
             view |= self.concurrency.describe(document, now)
         view["waiting"] = sum(1 for waiter in document.get("waiting") or [] if waiter["until"] > now)
@@ -447,28 +507,37 @@ class SourceGate:
         if document is None:  # removed meanwhile (a test dropped the database): create it again
             await self._backend.add(self.source, _NEW_DOCUMENT)
             document = await self._backend.read(self.source) or dict(_NEW_DOCUMENT)
+        self._see_pace(document, utcnow())
         return document
 
+    def _see_pace(self, document: dict[str, Any], now: datetime) -> None:
+        if self.pace is not None:
+            self._pace_seen = document.get("pace")
+            self._observer.pace(self.source, self.pace.share(self._pace_seen, now))
+
     def _pacing(self, holder: str, now: datetime) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        """The rate's and the concurrency's conditions, and what a token pushes."""
+        """The rate's and the concurrency's conditions, and what a token sets and pushes."""
         conditions: list[dict[str, Any]] = []
-        push: dict[str, Any] = {}
+        update: dict[str, Any] = {"$push": {}, "$set": {}}
         if self.rate is not None:
+            share = self.pace.share(self._pace_seen, now) if self.pace is not None else 1.0
             conditions.append(self.rate.condition(now))
-            push |= self.rate.push(now)
+            for operator, fields in self.rate.update(now, share).items():
+                update[operator] |= fields
         if self.concurrency is not None:
             conditions.append(self.concurrency.condition())
-            push |= self.concurrency.push(holder, now)
-        return conditions, push
+            update["$push"] |= self.concurrency.push(holder, now)
+        return conditions, {operator: fields for operator, fields in update.items() if fields}
 
     async def _take(self, holder: str, now: datetime) -> dict[str, Any] | None:
-        """The happy path: one conditional update (a read when only the breaker is on); the breaker's window back."""
-        conditions, push = self._pacing(holder, now)
-        fields: tuple[str, ...] = ()
+        """The happy path: one conditional update (a read when only the breaker is on); the breaker's window and
+        the pace back."""
+        conditions, update = self._pacing(holder, now)
+        fields: tuple[str, ...] = ("pace",) if self.pace is not None else ()
         if self.breaker is not None:
             conditions.append(self.breaker.condition())
-            fields = ("outcomes",)
-        return await self._backend.take(self.source, conditions, {"$push": push} if push else {}, fields=fields)
+            fields += ("outcomes",)
+        return await self._backend.take(self.source, conditions, update, fields=fields)
 
     def _pacing_refusal(self, document: dict[str, Any], now: datetime) -> _Refusal | None:
         refusals = [
@@ -489,17 +558,13 @@ class SourceGate:
     async def _take_probe(self, holder: str, document: dict[str, Any], now: datetime) -> bool:
         """OPEN past its cool-down (or a probe abandoned): this worker's search becomes the probe, if it is first."""
         assert self.breaker is not None
-        conditions, push = self._pacing(holder, now)
-        update: dict[str, Any] = {
-            "$set": {
-                "state": BreakerState.HALF_OPEN.value,
-                "probe": {"id": holder, "until": now + timedelta(seconds=self.breaker.probe_lease)},
-                "changed_at": now,
-            },
-            "$inc": {"generation": 1},
+        conditions, update = self._pacing(holder, now)
+        update["$set"] = update.get("$set", {}) | {
+            "state": BreakerState.HALF_OPEN.value,
+            "probe": {"id": holder, "until": now + timedelta(seconds=self.breaker.probe_lease)},
+            "changed_at": now,
         }
-        if push:
-            update["$push"] = push
+        update["$inc"] = {"generation": 1}
         conditions.append({"generation": document.get("generation", 0)})
         if await self._backend.take(self.source, conditions, update) is None:
             return False
@@ -570,6 +635,25 @@ class SourceGate:
             log.warning("source %s: circuit breaker CLOSED: the probe search was answered", self.source)
             self._observer.breaker(self.source, BreakerState.CLOSED, tripped=False)
 
+    async def _slow_down(self, now: datetime) -> None:
+        """A BLOCKED search halves the source's pace fleet-wide, unless another did so within the hold."""
+        assert self.pace is not None
+        assert self.rate is not None
+        condition, update = self.pace.slowed(self._pace_seen, now)
+        if not await self._backend.change(self.source, condition, update):
+            return
+        self._pace_seen = update["$set"]["pace"]
+        share = self._pace_seen["share"]
+        log.warning(
+            "source %s: BLOCKED: paced at %.0f%% of %s now, one search every %.2fs, back to the whole rate in %.0fs",
+            self.source,
+            share * 100,
+            self.rate.rate,
+            self.rate.interval(share),
+            (1.0 - share) * 2 * self.pace.recovery,
+        )
+        self._observer.pace(self.source, share)
+
     async def _mark_waiting(self, holder: str, now: datetime, wait: float) -> None:
         """Shown in stats as `waiting` (fleet-wide); the entry's lease covers a worker that stops while waiting."""
         self._observer.waiting(self.source, 1)
@@ -614,7 +698,8 @@ class SourceGates:
         return SourceGate(
             source,
             self._backend,
-            rate=WindowRateLimiter(rate) if rate else None,
+            rate=SpacedRateLimiter(rate) if rate else None,
+            pace=AdaptivePace(settings.pace_recovery, settings.breaker_cooldown) if settings.pace_recovery else None,
             concurrency=ConcurrentRateLimiter(concurrency, lease) if concurrency else None,
             breaker=breaker,
             observer=self._observer,

@@ -490,6 +490,12 @@ class SourceStatsSchema(Schema):
     rate = fields.String(metadata={"description": "LPS_SOURCE_RATES for this source (absent: not paced)"})
     tokens_used = fields.Integer(metadata={"description": "searches started in the rate's current window"})
     tokens_left = fields.Integer()
+    pace = fields.Float(
+        metadata={
+            "description": "the share of `rate` searched at now (1: all of it; halved fleet-wide by a BLOCKED search, "
+            "climbing back over LPS_PACE_RECOVERY); absent when LPS_PACE_RECOVERY=0"
+        }
+    )
     concurrency = fields.Integer(metadata={"description": "LPS_SOURCE_CONCURRENCY for this source"})
     in_flight = fields.Integer(metadata={"description": "searches holding a concurrency slot"})
     waiting = fields.Integer(metadata={"description": "searches waiting now for a turn (LPS_SOURCE_WAIT at most)"})

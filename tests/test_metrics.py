@@ -225,7 +225,7 @@ def test_recording_functions_do_nothing_until_metrics_are_enabled_then_record():
     assert registry.get_sample_value("lps_browser_restarts_total", {"reason": "crashed"}) == 1
 
 
-def test_the_gate_observer_sets_the_breaker_state_counts_trips_and_waiting_searches():
+def test_the_gate_observer_sets_the_breaker_state_the_pace_counts_trips_and_waiting_searches():
     registry = CollectorRegistry()
     observer = worker_metrics.GateMetrics()
     worker_metrics.use(worker_metrics.WorkerMetrics(registry))
@@ -235,6 +235,7 @@ def test_the_gate_observer_sets_the_breaker_state_counts_trips_and_waiting_searc
         observer.waiting("naver", 1)
         observer.waiting("naver", 1)
         observer.waiting("naver", -1)
+        observer.pace("coupang", 0.5)
         worker_metrics.source_turn("naver", "deferred", 0.5)
     finally:
         worker_metrics.use(None)
@@ -242,4 +243,5 @@ def test_the_gate_observer_sets_the_breaker_state_counts_trips_and_waiting_searc
     assert registry.get_sample_value("lps_source_breaker_state", {"source": "coupang"}) == 1  # HALF_OPEN
     assert registry.get_sample_value("lps_source_breaker_trips_total", {"source": "coupang"}) == 1
     assert registry.get_sample_value("lps_source_waiting", {"source": "naver"}) == 1
+    assert registry.get_sample_value("lps_source_pace", {"source": "coupang"}) == 0.5
     assert registry.get_sample_value("lps_source_tokens_total", {"source": "naver", "result": "deferred"}) == 1

@@ -16,7 +16,7 @@ from pymongo import AsyncMongoClient, monitoring
 from infra.clock import utcnow
 from infra.mongo import SOURCE_LIMITS, MainDatabase, create_client
 from infra.settings import Rate, Settings
-from infra.source_limits import BreakerState, Deferral, SourceGates, Ticket
+from infra.source_limits import AdaptivePace, BreakerState, Deferral, SourceGates, Ticket
 from tools.testbed import eventually
 
 
@@ -28,9 +28,13 @@ class Seen:
         self.states: list[BreakerState] = []
         self.trips = 0
         self.waits = 0
+        self.paces: list[float] = []
 
     def waiting(self, source: str, change: int) -> None:
         self.waits += change
+
+    def pace(self, source: str, share: float) -> None:
+        self.paces.append(share)
 
     def breaker(self, source: str, state: BreakerState, *, tripped: bool) -> None:
         self.trips += tripped
@@ -56,26 +60,72 @@ async def document(database: MainDatabase, source: str = "static") -> dict[str, 
     return found
 
 
-async def test_a_rate_is_shared_by_every_worker_and_refuses_beyond_its_window(database, settings):
+async def test_a_rate_is_shared_by_every_worker_and_spaces_its_tokens_evenly(database, settings):
     one = gates(database, settings, source_rates={"static": Rate(2, "m")})
     other = gates(database, settings, source_rates={"static": Rate(2, "m")})
 
     first = await one.acquire("static", wait=0)
-    second = await other.acquire("static", wait=0)
-    third = await one.acquire("static", wait=0)
+    second = await other.acquire("static", wait=0)  # 2/m: the next token is 30 s after the first, not at once
 
     assert isinstance(first, Ticket)
-    assert isinstance(second, Ticket)
-    assert isinstance(third, Deferral)
-    assert third.reason == "rate 2/m reached"
-    assert 0 < third.retry_in <= 60
+    assert isinstance(second, Deferral)
+    assert second.reason == "rate 2/m reached"
+    assert 29 < second.retry_in <= 30
     assert (await one.describe())["static"] | {"deferred_jobs": 0} == {
         "rate": "2/m",
-        "tokens_used": 2,
-        "tokens_left": 0,
+        "tokens_used": 1,
+        "tokens_left": 1,
+        "pace": 1.0,
         "waiting": 0,
         "deferred_jobs": 0,
     }
+
+
+async def test_a_blocked_search_halves_the_pace_fleet_wide_once_per_block(database, settings):
+    seen = Seen()
+    paced = {"source_rates": {"static": Rate(2, "s")}, "pace_recovery": 300.0, "breaker_cooldown": 60.0}
+    one = SourceGates(database, settings.with_overrides(breaker_threshold=0.0, **paced), seen)
+    other = gates(database, settings, **paced)
+
+    blocked = await one.acquire("static", wait=0)
+    assert isinstance(blocked, Ticket)
+    await one.release(blocked, blocked=True)
+    assert 0.5 <= (await other.describe())["static"]["pace"] < 0.51
+    assert seen.paces[-1] == 0.5
+
+    # More refusals of the same block (within LPS_BREAKER_COOLDOWN of the slow-down) do not halve it again.
+    again = await other.acquire("static", wait=5)
+    assert isinstance(again, Ticket)
+    await other.release(again, blocked=True)
+    assert 0.5 <= (await one.describe())["static"]["pace"] < 0.51
+
+    # The other worker learnt the pace with its turn: the tokens it lets go are a second apart now, not 0.5 s.
+    for turn in (await other.acquire("static", wait=5), await one.acquire("static", wait=5)):
+        assert isinstance(turn, Ticket)
+    *_, granted, next_granted = (await document(database))["stamps"]
+    assert next_granted - granted >= timedelta(seconds=1)
+
+
+def test_the_pace_climbs_back_to_the_whole_rate_over_the_recovery_and_never_halves_below_a_tenth():
+    pace = AdaptivePace(recovery=300.0, hold=60.0)
+    since = utcnow()
+    halved = {"share": 0.5, "since": since}
+
+    assert pace.share(None, since) == 1.0  # never slowed
+    assert pace.share(halved, since + timedelta(seconds=150)) == 0.75
+    assert pace.share(halved, since + timedelta(seconds=300)) == 1.0
+    assert pace.share(halved, since + timedelta(days=1)) == 1.0
+    _, slowed = pace.slowed({"share": 0.15, "since": since}, since)
+    assert slowed["$set"]["pace"]["share"] == AdaptivePace.FLOOR
+
+
+async def test_without_a_recovery_the_pace_stays_whole(database, settings):
+    fixed = gates(database, settings, source_rates={"static": Rate(2, "s")}, pace_recovery=0.0)
+    turn = await fixed.acquire("static", wait=0)
+    assert isinstance(turn, Ticket)
+    await fixed.release(turn, blocked=True)
+    assert "pace" not in await document(database)
+    assert "pace" not in (await fixed.describe())["static"]
 
 
 async def test_a_search_waits_for_the_next_token_within_its_bound_and_tokens_stay_a_window_apart(database, settings):
@@ -266,13 +316,16 @@ async def test_a_search_that_goes_well_costs_at_most_two_round_trips_by_id(setti
         database = MainDatabase.open(client, settings.mongo_db)
         gates = SourceGates(database, settings.with_overrides(**limits))
         await search(gates, blocked=False)  # the first also creates the source's document
+        await asyncio.sleep(0.1)  # past the rate's next token (10 ms, 20 ms once a BLOCKED search halved the pace)
         commands.names.clear()
 
         await search(gates, blocked=False)
         assert commands.names == round_trips
 
         # After a BLOCKED search the window must move on: answered searches are recorded until it has left it.
-        await search(gates, blocked=True)
+        await asyncio.sleep(0.1)
+        assert isinstance(await search(gates, blocked=True), Ticket)
+        await asyncio.sleep(0.1)
         commands.names.clear()
         await search(gates, blocked=False)
         assert commands.names == [*round_trips[:1], "update"]
