@@ -229,6 +229,7 @@ SUCCESS_EXAMPLES: dict[str, dict[str, Any]] = {
                         "rate": "30/m",
                         "tokens_used": 12,
                         "tokens_left": 18,
+                        "pace": 0.75,
                         "concurrency": 4,
                         "in_flight": 3,
                         "waiting": 1,

@@ -106,6 +106,7 @@ def test_source_rates_and_concurrency_are_read_per_source_in_seconds_or_minutes(
         ("LPS_SOURCE_CONCURRENCY", "coupang=four", "coupang='four'"),
         ("LPS_SOURCE_CONCURRENCY", "=4", "'=4' is not SOURCE=VALUE"),
         ("LPS_BREAKER_THRESHOLD", "150", "must be between 0 and 1"),
+        ("LPS_PACE_RECOVERY", "-60", "must be between 0 and 86400"),
     ],
 )
 def test_a_malformed_pacing_setting_names_the_variable_and_the_bad_part(variable, value, bad_part):
