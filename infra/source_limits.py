@@ -27,7 +27,7 @@ Limiters (each adds a condition to the one `take` and a field to the document):
   for each consecutive trip up to LPS_BREAKER_MAX_COOLDOWN). After it, one worker takes the probe (HALF_OPEN, again
   a conditional update on `generation`): its search closes the breaker, or opens it again if it was BLOCKED.
 
-One document per source (`_id`: the source's name) holds all three, so a search costs at most two round trips,
+One document per source (`_id`: the source's name) holds them all, so a search costs at most two round trips,
 both by `_id`: `take` before it (a read when only the breaker is on) and `give_back` after it (a BLOCKED one
 of a paced source one more: the slow-down's conditional update). `give_back` is
 skipped when there is nothing to give back: no concurrency slot, and an answered search while the breaker's window
