@@ -141,6 +141,7 @@ _ORDERED_TAGS = frozenset({"str", "objectid", "datetime"})
 
 #: Index versions whose key lists are kept (each pins that version of its rpds map, which shares most of its nodes).
 _KEY_LISTS_KEPT = 8
+_PREFIXES_KEPT = 64
 
 type IndexKey = tuple[Any, ...]
 #: One collection's index maps by index name, as mongoeco types them (MemoryIndexMap in practice).
@@ -239,23 +240,31 @@ class IndexedReadsMemoryEngine(FlatInsertMemoryEngine):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        #: id(HashTrieMap) -> (that map, its keys): an index map's buckets are an immutable rpds map that every
-        #: write to the index replaces, so while a map is the one held here its keys are these. A few recent ones.
-        self._key_lists: dict[int, tuple[Any, list[IndexKey]]] = {}
+        #: id(HashTrieMap) -> (that map, {key prefix: its keys under that prefix}): an index map's buckets are an
+        #: immutable rpds map that every write to the index replaces, so while a map is the one held here its keys
+        #: are these. The last few versions of the indexes read, and the last few prefixes read in each.
+        self._key_lists: dict[int, tuple[Any, dict[IndexKey, list[IndexKey]]]] = {}
 
-    def _index_key_list(self, index_map: Mapping[IndexKey, Any]) -> list[IndexKey]:
-        """Every key tuple of an index, listed once per version of the index (do not modify the list)."""
+    def _index_keys_under(self, index_map: Mapping[IndexKey, Any], prefix: IndexKey) -> list[IndexKey]:
+        """The index's key tuples that start with `prefix`, listed once per version of the index and prefix (do not
+        modify the list)."""
         if not isinstance(index_map, MemoryIndexMap):
-            return list(index_map)
+            return _keys_under(list(index_map), prefix)
         buckets = index_map._buckets
         cached = self._key_lists.get(id(buckets))
-        if cached is not None and cached[0] is buckets:
-            return cached[1]
-        keys = _bucket_keys(buckets)
-        if len(self._key_lists) >= _KEY_LISTS_KEPT:
-            del self._key_lists[next(iter(self._key_lists))]
-        self._key_lists[id(buckets)] = (buckets, keys)
-        return keys
+        if cached is None or cached[0] is not buckets:
+            if len(self._key_lists) >= _KEY_LISTS_KEPT:
+                del self._key_lists[next(iter(self._key_lists))]
+            cached = self._key_lists[id(buckets)] = (buckets, {(): _bucket_keys(buckets)})
+        _, selections = cached
+        selected = selections.get(prefix)
+        if selected is None:
+            if len(selections) > _PREFIXES_KEPT:
+                all_keys = selections[()]
+                selections.clear()
+                selections[()] = all_keys
+            selected = selections[prefix] = _keys_under(selections[()], prefix)
+        return selected
 
     @override
     def _index_keys(self, document: Document, fields: list[str]) -> set[IndexKey]:
@@ -320,7 +329,7 @@ class IndexedReadsMemoryEngine(FlatInsertMemoryEngine):
             return None
         index_map, prefix = found
         storage_keys: set[Any] = set()
-        for key in _keys_under(self._index_key_list(index_map), prefix):
+        for key in self._index_keys_under(index_map, prefix):
             storage_keys.update(index_map[key])
         return _MemoryIndexedCandidates(storage_keys)
 
@@ -384,7 +393,7 @@ class IndexedReadsMemoryEngine(FlatInsertMemoryEngine):
         index_map, prefix = found
         if not isinstance(index_map, MemoryIndexMap):
             return None
-        keys = _keys_under(self._index_key_list(index_map), prefix)
+        keys = self._index_keys_under(index_map, prefix)
         if not _ordered_columns(keys, range(len(prefix), len(prefix) + len(sort_fields))):
             return None
         stored, buckets = coll.copy(), index_map.copy()
