@@ -132,8 +132,9 @@ def job_indexes() -> list[IndexModel]:
 def walk_indexes() -> list[IndexModel]:
     """What the periodic walks read (stats, /metrics, the reconciler), by equality only.
 
-    The embedded store (mongoeco) serves a query from an index only through an equality on a single-field index:
-    a compound prefix or a range scans every stored job. Both indexes are small on real MongoDB too.
+    The embedded store (mongoeco) serves a query from an index only through an equality on a single-field index
+    (LPS's patch adds a compound prefix's equality, which still lists the index's keys): a range scans every stored
+    job. Both indexes are small on real MongoDB too.
     - `active_jobs`: the active set (PENDING and RUNNING, every job type), which `active: true` marks until a
       job ends. Partial, so it holds only the work in hand, never history.
     - `finished_minute`: jobs that ended, by the minute they ended in (`infra.jobs.finished_minute`). A walk

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import threading
 from collections.abc import Callable, Coroutine, Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -21,13 +22,24 @@ import pytest
 from bson import ObjectId
 from mongoeco import AsyncMongoClient as InProcessClient
 from mongoeco.engines import memory as memory_engine_module
+from mongoeco.engines.memory import MemoryEngine
 from mongoeco.wire import AsyncMongoEcoProxyServer
-from pymongo import MongoClient
+from pymongo import AsyncMongoClient, MongoClient
 from pymongo.errors import BulkWriteError, DuplicateKeyError
 
-from infra.mongo import MainDatabase, create_client, ensure_indexes, job_indexes, retention_index
+from infra.jobs import JobRepository
+from infra.mongo import (
+    MainDatabase,
+    create_client,
+    ensure_indexes,
+    job_indexes,
+    price_history_indexes,
+    price_history_retention_index,
+    retention_index,
+)
 from infra.settings import Settings
 from tools.embedded_mongo import create_engine, embedded_mongo
+from tools.embedded_mongo_patch import IndexedReadsMemoryEngine
 
 #: Documents inserted over the wire per measurement (each one is an `insert_one` inside mongoeco).
 MEASURED = 10
@@ -49,7 +61,13 @@ class Counter:
 @contextlib.contextmanager
 def served_in_process(data_file: str | None) -> Iterator[tuple[Any, str, Callable[[Coroutine], Any]]]:
     """(engine, URL, run): `lps mongo`'s engine behind mongoeco's wire server on a thread's event loop."""
-    engine = create_engine(data_file)
+    with served(create_engine(data_file)) as served_engine:
+        yield served_engine
+
+
+@contextlib.contextmanager
+def served(engine: Any) -> Iterator[tuple[Any, str, Callable[[Coroutine], Any]]]:
+    """(engine, URL, run): `engine` behind mongoeco's wire server on a thread's event loop."""
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, name="embedded-mongo", daemon=True)
     thread.start()
@@ -206,3 +224,261 @@ async def test_one_active_search_per_product_is_still_enforced(store_settings: S
     finally:
         await client.drop_database(store_settings.mongo_db)
         await client.close()
+
+
+# The job listing's reads (issue 15): see tools/embedded_mongo_patch.py, changes 1-3.
+
+STATUSES = ["PENDING", "RUNNING", "DONE", "DEAD"]
+PRODUCTS = [f"P{n}" for n in range(8)]
+JOB_TYPES = ["SEARCH", "OUTBOX"]
+NEWEST = [("created_at", -1), ("_id", -1)]
+
+
+def random_id(rng: random.Random) -> ObjectId:
+    return ObjectId(rng.randbytes(12))
+
+
+def mess_up(rng: random.Random, document: dict[str, Any], number: int) -> None:
+    """What LPS never stores but a store must still answer right: missing fields, null, arrays, other types."""
+    field = rng.choice(["created_at", "status", "product_code", "_id"])
+    created = document["created_at"]
+    if field == "created_at":
+        document["created_at"] = rng.choice(
+            [None, [created], [created, created + timedelta(seconds=5)], [], created.isoformat(), number, {"at": 1}]
+        )
+        if rng.random() < 0.2:
+            del document["created_at"]
+    elif field == "_id":
+        document["_id"] = rng.choice([f"job-{number}", number])
+    else:
+        values = STATUSES if field == "status" else PRODUCTS
+        document[field] = rng.choice([None, [rng.choice(values)], rng.sample(values, 2), 7])
+        if rng.random() < 0.2:
+            del document[field]
+
+
+def stored_jobs(rng: random.Random, count: int, *, messy: float) -> list[dict[str, Any]]:
+    """Jobs in batches that share a created_at (ties broken by `_id`), stored out of created_at order."""
+    documents: list[dict[str, Any]] = []
+    created = datetime.now(UTC) - timedelta(days=1)
+    while len(documents) < count:
+        created += timedelta(milliseconds=rng.choice([1, 7, 1000]))
+        for _ in range(rng.randint(1, 5)):
+            document = {
+                "_id": random_id(rng),
+                "created_at": created,
+                "status": rng.choice(STATUSES),
+                "product_code": rng.choice(PRODUCTS),
+                "job_type": rng.choice(JOB_TYPES),
+                "source_job_id": random_id(rng),
+            }
+            if rng.random() < messy:
+                mess_up(rng, document, len(documents))
+            documents.append(document)
+    rng.shuffle(documents)
+    return documents
+
+
+def listing_find(rng: random.Random, documents: list[dict[str, Any]]) -> dict[str, Any]:
+    """One find as the listing and the API ask it (JobRepository.newest), or a variation of it."""
+    query: dict[str, Any] = {}
+    choice = rng.random()
+    if choice < 0.3:
+        query["status"] = rng.choice([*STATUSES, "NONE"])
+    elif choice < 0.6:
+        query["product_code"] = rng.choice(PRODUCTS)
+    elif choice < 0.65:
+        query["product_code"] = {"$regex": "^P1"}
+    if rng.random() < 0.3:
+        query["job_type"] = rng.choice(JOB_TYPES)
+    dated = [document for document in documents if isinstance(document.get("created_at"), datetime)]
+    created: dict[str, Any] = {}
+    if rng.random() < 0.2:
+        created["$gte"] = rng.choice(dated)["created_at"]
+    if rng.random() < 0.2:
+        created["$lt"] = rng.choice(dated)["created_at"]
+    if rng.random() < 0.4:
+        after = rng.choice(dated)
+        created["$lte"] = after["created_at"]
+        query["$nor"] = [{"created_at": after["created_at"], "_id": {"$gte": after["_id"]}}]
+    if created:
+        query["created_at"] = created
+    direction = rng.choice([-1, 1])
+    sort = rng.choice(
+        [[("created_at", direction), ("_id", direction)]] * 6
+        + [[("created_at", direction)], [("_id", direction)], [("created_at", direction), ("_id", -direction)]]
+        + [[("status", direction), ("created_at", direction), ("_id", direction)], None]
+    )
+    return {
+        "filter": query,
+        "projection": rng.choice([None, None, {"created_at": 1}, {"_id": 0, "status": 1}]),
+        "sort": sort,
+        "skip": rng.choice([0, 0, 0, 3, 40]),
+        "limit": rng.choice([1, 5, 51, 51, 300]),
+    }
+
+
+def answer(collection, find: dict[str, Any]) -> list[dict[str, Any]]:
+    cursor = collection.find(find["filter"], find["projection"]).skip(find["skip"]).limit(find["limit"])
+    if find["sort"] is not None:
+        cursor = cursor.sort(find["sort"])
+    return list(cursor)
+
+
+class WalkCounter:
+    """How many sorted finds the patched engine answered by walking an index, and how many it left to mongoeco."""
+
+    def __init__(self, engine: IndexedReadsMemoryEngine, monkeypatch) -> None:
+        self.walked = self.declined = 0
+        walk_locked = engine._index_walk_locked
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            walk = walk_locked(*args, **kwargs)
+            if walk is None:
+                self.declined += 1
+            else:
+                self.walked += 1
+            return walk
+
+        monkeypatch.setattr(engine, "_index_walk_locked", counted)
+
+
+def test_listing_reads_answer_as_mongoeco_does(monkeypatch):
+    """The same stored jobs and price history in the patched engine and in mongoeco's own: every find gives the same
+    documents in the same order, before and after writes that go through the compound indexes' prefixes."""
+    rng = random.Random(15)
+    patched = IndexedReadsMemoryEngine(change_log_max_entries=100)
+    walks = WalkCounter(patched, monkeypatch)
+    with (
+        served(patched) as (_, patched_url, _run),
+        served(MemoryEngine(change_log_max_entries=100)) as (_, plain_url, _run2),
+        MongoClient(patched_url) as patched_client,
+        MongoClient(plain_url) as plain_client,
+    ):
+        stores = [patched_client.lps, plain_client.lps]
+        contents = {
+            # As LPS stores jobs: the unfiltered listing walks `created_at_desc`.
+            "jobs": stored_jobs(rng, 600, messy=0),
+            # With what LPS never stores: those finds go to mongoeco, the others still walk.
+            "odd_jobs": stored_jobs(rng, 600, messy=0.12),
+        }
+        # Price points: many share a searched_at, so their order is the storage order.
+        now = datetime.now(UTC)
+        contents["price_history"] = [
+            {
+                "_id": random_id(rng),
+                "product_code": rng.choice(PRODUCTS[:3]),
+                "searched_at": now - timedelta(minutes=rng.randint(0, 40)),
+                "lowest_price": rng.randint(1, 9),
+            }
+            for _ in range(300)
+        ]
+        for store in stores:
+            for name in ("jobs", "odd_jobs"):
+                store[name].create_indexes([*job_indexes(), retention_index(30)])
+                store[name].insert_many(contents[name][:400])
+                store[name].insert_many(contents[name][400:])
+            store.price_history.create_indexes([*price_history_indexes(), price_history_retention_index(30)])
+            store.price_history.insert_many(contents["price_history"])
+
+        def compare(rounds: int) -> None:
+            for name in ("jobs", "odd_jobs"):
+                for _ in range(rounds):
+                    find = listing_find(rng, contents[name])
+                    patched_answer, plain_answer = (answer(store[name], find) for store in stores)
+                    assert patched_answer == plain_answer, (name, find)
+            for _ in range(rounds // 2):
+                find = {
+                    "filter": {"product_code": rng.choice(PRODUCTS[:4])},
+                    "projection": {"_id": 0, "lowest_price": 1, "searched_at": 1},
+                    "sort": [("searched_at", rng.choice([-1, 1]))],
+                    "skip": rng.choice([0, 2]),
+                    "limit": rng.choice([3, 50, 200]),
+                }
+                patched_answer, plain_answer = (answer(store.price_history, find) for store in stores)
+                assert patched_answer == plain_answer, find
+
+        compare(100)
+        # Writes through the compound prefixes (change 2 serves their candidates), then the same reads again.
+        for store in stores:
+            for name in ("jobs", "odd_jobs"):
+                jobs = store[name]
+                jobs.update_many({"status": "PENDING", "product_code": "P2"}, {"$set": {"status": "DONE"}})
+                jobs.update_one({"product_code": "P3"}, {"$set": {"created_at": now}})
+                jobs.delete_many({"product_code": "P4", "status": "DEAD"})
+                moved = jobs.find_one_and_delete({"status": "RUNNING"}, sort=[("_id", 1)])
+                jobs.insert_one(moved)
+                jobs.replace_one({"status": "DONE", "job_type": "OUTBOX"}, {"status": "DEAD", "created_at": now})
+            prices = store.price_history
+            prices.update_many({"product_code": "P1", "lowest_price": {"$lt": 4}}, {"$set": {"searched_at": now}})
+            for point in list(prices.find({"product_code": "P0"}).limit(20)):
+                prices.delete_one({"_id": point["_id"]})
+                prices.insert_one(point)
+        for name in ("jobs", "odd_jobs", "price_history"):
+            patched_rows, plain_rows = (list(store[name].find()) for store in stores)
+            assert patched_rows == plain_rows, name
+            for status in STATUSES:
+                counts = [store[name].count_documents({"status": status, "job_type": "SEARCH"}) for store in stores]
+                assert counts[0] == counts[1], (name, status)
+        compare(100)
+
+    # Both ways were taken: the equality above is not mongoeco's path compared with itself.
+    assert walks.walked > 150, vars(walks)
+    assert walks.declined > 50, vars(walks)
+
+
+def dated_history(count: int) -> list[dict[str, Any]]:
+    """`count` ended jobs, one a second; the newest 30 are product P1's searches, every fifth job is DEAD."""
+    start = datetime(2026, 11, 1, tzinfo=UTC)
+    return [
+        {
+            "_id": ObjectId(),
+            "created_at": start + timedelta(seconds=number),
+            "product_code": "P1" if number >= count - 30 else f"H{number}",
+            "job_type": "SEARCH",
+            "status": "DEAD" if number % 5 == 0 else "DONE",
+        }
+        for number in range(count)
+    ]
+
+
+def test_a_listing_page_examines_as_many_jobs_at_any_history(monkeypatch):
+    """JobRepository.newest's finds (the dashboard's lists and the API's listing) read the same stored jobs over
+    1,000 and 10,000 stored: their page, its cursor's ties and a walk's jobs, not the history."""
+    histories = {"small": 1_000, "large": 10_000}
+    with served_in_process(None) as (engine, url, run):
+
+        async def seed() -> None:
+            client = InProcessClient(engine)
+            for name, count in histories.items():
+                jobs = client[name].jobs
+                await jobs.insert_many(dated_history(count))
+                await jobs.create_indexes([*job_indexes(), retention_index(30)])
+
+        run(seed())
+        examined = Counter()
+        monkeypatch.setattr(engine, "_borrow_storage_document", examined.wrap(engine._borrow_storage_document))
+
+        async def pages(name: str) -> list[int]:
+            client = AsyncMongoClient(url)
+            repository = JobRepository(MainDatabase.open(client, name))
+            work = []
+            try:
+                for filters in ({}, {"status": "DEAD"}, {"product_code": "P1", "job_type": "SEARCH"}):
+                    examined.calls = 0
+                    first = await repository.newest(filters, 51)
+                    work.append(examined.calls)
+                    last = first.jobs[-1]
+                    examined.calls = 0
+                    second = await repository.newest(filters, 51, after=(last["created_at"], last["_id"]))
+                    work.append(examined.calls)
+                    assert len(first.jobs) + len(second.jobs) == min(102, 30 if filters.get("product_code") else 102)
+            finally:
+                await client.close()
+            return work
+
+        work = {name: asyncio.run(pages(name)) for name in histories}
+
+    # mongoeco 4.11 unpatched: every stored job per page (every DEAD one, every one for a product).
+    assert work["large"] == work["small"], work
+    assert max(work["large"]) < 200, work

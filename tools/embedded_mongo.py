@@ -27,11 +27,11 @@ log = logging.getLogger(__name__)
 
 def create_engine(data_file: str | None = None) -> MemoryEngine | SQLiteEngine:
     """The engine `lps mongo` serves: in memory, or in a SQLite file; inserts flat in collection size."""
-    from tools.embedded_mongo_patch import FlatInsertMemoryEngine, FlatInsertSQLiteEngine
+    from tools.embedded_mongo_patch import FlatInsertSQLiteEngine, IndexedReadsMemoryEngine
 
     # The in-memory engine copies its change-stream log (10,000 entries by default) on every commit, so writes slow
     # down once that many happened. Change streams are not served over the wire and LPS never watches: keep it short.
-    return FlatInsertSQLiteEngine(data_file) if data_file else FlatInsertMemoryEngine(change_log_max_entries=100)
+    return FlatInsertSQLiteEngine(data_file) if data_file else IndexedReadsMemoryEngine(change_log_max_entries=100)
 
 
 async def serve(host: str, port: int, data_file: str | None) -> None:
