@@ -1,7 +1,8 @@
-"""The embedded server LPS runs (`lps mongo`) inserts at a cost independent of collection size, and the
-duplicate guarantees still hold: see tools/embedded_mongo_patch.py for the mongoeco behaviour worked around.
+"""The embedded server LPS runs (`lps mongo`) inserts at a cost independent of collection size, the duplicate
+guarantees still hold, and the job listing's reads answer as mongoeco does while reading only a page's worth of
+documents: see tools/embedded_mongo_patch.py for the mongoeco behaviour worked around.
 
-The work test counts what the engine does, not time: it needs the engine in this process, so it serves the
+The work tests count what the engine does, not time: it needs the engine in this process, so it serves the
 engine `lps mongo` serves (`create_engine`) from a thread, through mongoeco's wire server, to pymongo over
 TCP. The duplicate tests go through `lps mongo` itself (the session's server, or a real MongoDB under
 LPS_MONGO_URL) and through `lps mongo --data FILE`.

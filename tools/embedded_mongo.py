@@ -26,7 +26,8 @@ log = logging.getLogger(__name__)
 
 
 def create_engine(data_file: str | None = None) -> MemoryEngine | SQLiteEngine:
-    """The engine `lps mongo` serves: in memory, or in a SQLite file; inserts flat in collection size."""
+    """The engine `lps mongo` serves: in memory, or in a SQLite file; inserts flat in collection size, and in
+    memory the job listing's reads served from the compound indexes (tools/embedded_mongo_patch.py)."""
     from tools.embedded_mongo_patch import FlatInsertSQLiteEngine, IndexedReadsMemoryEngine
 
     # The in-memory engine copies its change-stream log (10,000 entries by default) on every commit, so writes slow
