@@ -36,8 +36,6 @@ class JobKind:
     work: Callable[[dict[str, Any], WorkerRuntime], Coroutine[Any, Any, dict[str, Any]]]
     #: Runs once the job is DONE; returns messages of the jobs it spawned, to publish.
     on_done: Callable[[dict[str, Any], WorkerRuntime], Coroutine[Any, Any, list[dramatiq.Message]]] | None = None
-    #: Fields an attempt keeps on the job for the next one (`Failure.keep`), removed when the job ends.
-    kept_fields: tuple[str, ...] = ()
 
 
 def failure_of(exception: BaseException) -> Failure:
@@ -171,7 +169,7 @@ class JobStatusMiddleware(Middleware):
             done = self._complete(broker, kind, attempt, now, error=decision.error)
             return AttemptOutcome.DONE if done else AttemptOutcome.LOST
         if decision.outcome is AttemptOutcome.DEAD:
-            recorded = runtime.run(runtime.jobs.kill(job, now=now, error=decision.error, discard=kind.kept_fields))
+            recorded = runtime.run(runtime.jobs.kill(job, now=now, error=decision.error))
             log.error("job %s DEAD after attempt %d: %s", job["_id"], job["attempts"], failure.message)
             return AttemptOutcome.DEAD if recorded else AttemptOutcome.LOST
         assert decision.run_after is not None
@@ -207,9 +205,7 @@ class JobStatusMiddleware(Middleware):
     ) -> bool:
         """DONE, and its follow-ups published; False when the attempt had lost its lease (nothing recorded)."""
         runtime, job = self.runtime, attempt.job
-        if not runtime.run(
-            runtime.jobs.complete(job, now=now, output=attempt.output, error=error, discard=kind.kept_fields)
-        ):
+        if not runtime.run(runtime.jobs.complete(job, now=now, output=attempt.output, error=error)):
             log.warning("job %s attempt %d finished after losing its lease: not recorded", job["_id"], job["attempts"])
             return False
         log.info("job %s DONE after attempt %d", job["_id"], job["attempts"])

@@ -29,7 +29,7 @@ from actors.errors import JobError, PermanentJobError, RetryableJobError, Worker
 from actors.middleware import JobKind, JobLogContext, JobStatusMiddleware, RuntimeShutdown
 from actors.outbox import work_outbox
 from actors.runtime import WorkerRuntime
-from actors.search import KEPT, after_search, build_sources, work_search
+from actors.search import after_search, build_sources, work_search
 from infra.broker import create_broker
 from infra.lifecycle import RetryPolicy
 from infra.logs import configure_logging
@@ -39,7 +39,7 @@ from schemas.codes import JobErrorType, JobType
 log = logging.getLogger(__name__)
 
 KINDS = (
-    JobKind(JobType.SEARCH, work=work_search, on_done=after_search, kept_fields=(KEPT,)),
+    JobKind(JobType.SEARCH, work=work_search, on_done=after_search),
     JobKind(JobType.OUTBOX, work=work_outbox),
 )
 

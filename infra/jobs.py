@@ -91,6 +91,13 @@ class Inserted:
 #: How many attempts `history` keeps (the newest).
 HISTORY_LIMIT = 20
 
+#: Where a search keeps, between attempts, what its answering sources found (a retry runs only the others).
+SOURCES_ANSWERED = "sources_answered"
+#: What lives only between the attempts of one life of a job: the running attempt's lease, a deferral's note, a
+#: search's answers so far. Every transition that ends a job (`_ending`) and a re-drive clear them, so nothing of
+#: one life (old offers above all) is carried into the next under a fresh `searched_at`.
+BETWEEN_ATTEMPTS = ("lease_until", "deferred", SOURCES_ANSWERED)
+
 
 def history_entry(
     job: dict[str, Any], *, finished_at: datetime, outcome: AttemptOutcome, error: dict[str, Any] | None = None
@@ -121,6 +128,15 @@ def ended_fields(now: datetime) -> dict[str, Any]:
     """The fields every transition into DONE or DEAD sets: retention counts from `finished_at`, walks read
     `finished_minute`."""
     return {"finished_at": now, "finished_minute": finished_minute(now)}
+
+
+def _ending(status: JobStatus, now: datetime, *, error: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The update that ends a job (DONE or DEAD), whichever path ends it: its product's active slot is freed, and
+    what lived only between its attempts is cleared (`BETWEEN_ATTEMPTS`)."""
+    ended: dict[str, Any] = {"status": status.name, **ended_fields(now), "updated_at": now}
+    if error is not None:
+        ended["last_error"] = error
+    return {"$set": ended, "$unset": dict.fromkeys(["active", *BETWEEN_ATTEMPTS], "")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -326,13 +342,10 @@ class JobRepository:
         exhausted = attempts_exhausted(job)
         error_type = JobErrorType.ATTEMPTS_EXHAUSTED if exhausted else JobErrorType.WORKER_LOST
         error = error_document(error_type, "the worker stopped during the attempt (lease expired)", now)
-        update: dict[str, Any] = {
-            "$set": {"last_error": error, "updated_at": now},
-            "$push": _push_history(history_entry(job, finished_at=now, outcome=AttemptOutcome.LOST, error=error)),
-        }
+        lost = _push_history(history_entry(job, finished_at=now, outcome=AttemptOutcome.LOST, error=error))
+        update: dict[str, Any] = {"$set": {"last_error": error, "updated_at": now}, "$push": lost}
         if exhausted:
-            update["$set"] |= {"status": JobStatus.DEAD.name, **ended_fields(now)}
-            update["$unset"] = {"active": "", "lease_until": ""}
+            update = _ending(JobStatus.DEAD, now, error=error) | {"$push": lost}
         elif take_over is not None:
             worker, lease_until = take_over
             update["$set"] |= self._running(worker, now, lease_until)
@@ -365,25 +378,15 @@ class JobRepository:
         now: datetime,
         output: dict[str, Any],
         error: dict[str, Any] | None = None,
-        discard: Sequence[str] = (),
     ) -> bool:
         """RUNNING -> DONE with the attempt's output (`result` for SEARCH, `delivery` for OUTBOX).
 
         `error`: the attempt failed in part and this is the best it could do (a search some sources answered).
-        `discard`: fields kept between attempts that the finished job no longer needs.
         """
-        done: dict[str, Any] = {"status": JobStatus.DONE.name, **ended_fields(now), "updated_at": now, **output}
-        if error is not None:
-            done["last_error"] = error
+        update = _ending(JobStatus.DONE, now, error=error)
+        update["$set"] |= output
         entry = history_entry(job, finished_at=now, outcome=AttemptOutcome.DONE, error=error)
-        return await self._finish_attempt(
-            job,
-            {
-                "$set": done,
-                "$unset": dict.fromkeys(["active", "lease_until", *discard], ""),
-                "$push": _push_history(entry),
-            },
-        )
+        return await self._finish_attempt(job, update | {"$push": _push_history(entry)})
 
     async def schedule_retry(
         self,
@@ -412,17 +415,11 @@ class JobRepository:
             update = {"$set": pending | {"last_error": error}, "$push": _push_history(entry)}
         return await self._finish_attempt(job, update | {"$unset": {"lease_until": ""}})
 
-    async def kill(
-        self, job: dict[str, Any], *, now: datetime, error: dict[str, Any], discard: Sequence[str] = ()
-    ) -> bool:
+    async def kill(self, job: dict[str, Any], *, now: datetime, error: dict[str, Any]) -> bool:
         """RUNNING -> DEAD: attempts exhausted or a permanent error. The product is free for a new job."""
+        entry = history_entry(job, finished_at=now, outcome=AttemptOutcome.DEAD, error=error)
         return await self._finish_attempt(
-            job,
-            {
-                "$set": {"status": JobStatus.DEAD.name, "last_error": error, **ended_fields(now), "updated_at": now},
-                "$unset": dict.fromkeys(["active", "lease_until", *discard], ""),
-                "$push": _push_history(history_entry(job, finished_at=now, outcome=AttemptOutcome.DEAD, error=error)),
-            },
+            job, _ending(JobStatus.DEAD, now, error=error) | {"$push": _push_history(entry)}
         )
 
     async def get_current(self, job_id: ObjectId) -> dict[str, Any] | None:
@@ -442,7 +439,8 @@ class JobRepository:
     async def redrive(
         self, job_id: ObjectId, *, now: datetime, max_attempts: int, message_id: str
     ) -> dict[str, Any] | None:
-        """DEAD -> PENDING with fresh attempts; history is kept. None when the job is not DEAD.
+        """DEAD -> PENDING with fresh attempts; history is kept, and every source is searched afresh (nothing of the
+        earlier life's attempts is left: `BETWEEN_ATTEMPTS`). None when the job is not DEAD.
 
         Raises ActiveJobExists when its product already has another active SEARCH job.
         """
@@ -467,7 +465,7 @@ class JobRepository:
                     "redriven_at": now,
                     "message_id": message_id,
                 },
-                "$unset": {"finished_at": "", "finished_minute": "", "lease_until": "", "enqueued_at": ""},
+                "$unset": dict.fromkeys(["finished_at", "finished_minute", "enqueued_at", *BETWEEN_ATTEMPTS], ""),
                 "$inc": {"redrives": 1},
             },
             return_document=ReturnDocument.AFTER,
@@ -532,10 +530,7 @@ class JobRepository:
         error = error_document(JobErrorType.DEAD_LETTER, f"the message was dead-lettered to {queue}", now)
         result = await self._jobs.update_one(
             {"_id": job_id, "status": {"$in": [JobStatus.PENDING.name, JobStatus.RUNNING.name]}},
-            {
-                "$set": {"status": JobStatus.DEAD.name, "last_error": error, **ended_fields(now), "updated_at": now},
-                "$unset": {"active": "", "lease_until": ""},
-            },
+            _ending(JobStatus.DEAD, now, error=error),
         )
         return result.modified_count == 1
 

@@ -11,7 +11,7 @@ import pytest
 from bson import ObjectId
 
 from infra.clock import utcnow
-from infra.jobs import ActiveJobExists, JobRepository, new_job
+from infra.jobs import BETWEEN_ATTEMPTS, SOURCES_ANSWERED, ActiveJobExists, JobRepository, new_job
 from infra.mongo import MainDatabase, create_client, ensure_indexes
 from infra.settings import Settings
 from schemas.codes import JobType
@@ -112,3 +112,84 @@ async def test_a_redrive_refuses_a_job_whose_product_has_another_active_search(j
     await pending(jobs)  # a new active search of the same product
     with pytest.raises(ActiveJobExists):
         await jobs.redrive(job["_id"], now=utcnow(), max_attempts=3, message_id="m2")
+
+
+# --- An ended job carries nothing of its attempts into its next life ----------------------------------------------
+
+KEPT_ANSWER = {SOURCES_ANSWERED: {"naver": {"outcome": "FOUND", "count": 1, "ms": 5, "offers": [{"price": 1}]}}}
+ERROR = {"type": "BLOCKED", "message": "403", "at": utcnow()}
+
+
+async def waiting_with_kept_answers(jobs: JobRepository, max_attempts: int = 3) -> dict[str, Any]:
+    """A PENDING search that kept a source's answer and a deferral's note between its attempts."""
+    job = await claimed(jobs, await pending(jobs, max_attempts=max_attempts))
+    deferral = {"sources": ["coupang"], "reason": "rate", "until": utcnow()}
+    assert await jobs.schedule_retry(job, now=utcnow(), error=ERROR, run_after=utcnow(), keep=KEPT_ANSWER)
+    # A second attempt deferred: the note is kept beside the answer.
+    again = await claimed(jobs, await jobs.get_current(job["_id"]))  # type: ignore[arg-type]
+    assert await jobs.schedule_retry(
+        again, now=utcnow(), error=ERROR, run_after=utcnow(), keep=KEPT_ANSWER, deferred=deferral
+    )
+    waiting = await jobs.get_current(job["_id"])
+    assert waiting is not None
+    assert set(BETWEEN_ATTEMPTS) - {"lease_until"} <= set(waiting)
+    return waiting
+
+
+async def end_by_complete(jobs: JobRepository, job: dict[str, Any]) -> None:
+    assert await jobs.complete(await claimed(jobs, job), now=utcnow(), output={"result": {}})
+
+
+async def end_by_kill(jobs: JobRepository, job: dict[str, Any]) -> None:
+    assert await jobs.kill(await claimed(jobs, job), now=utcnow(), error=ERROR)
+
+
+async def end_by_lease_expiring_in_the_last_attempt(jobs: JobRepository, job: dict[str, Any]) -> None:
+    running = await claimed(jobs, job, lease=-1)
+    assert running["attempts"] == running["max_attempts"]
+    ended = await jobs.recover_lost(running, now=utcnow())
+    assert ended is not None
+    assert ended["status"] == "DEAD"
+
+
+async def end_by_dead_letter_while_pending(jobs: JobRepository, job: dict[str, Any]) -> None:
+    assert await jobs.kill_dead_lettered(job["_id"], now=utcnow(), queue="search.XQ")
+
+
+async def end_by_dead_letter_while_running(jobs: JobRepository, job: dict[str, Any]) -> None:
+    await claimed(jobs, job)
+    assert await jobs.kill_dead_lettered(job["_id"], now=utcnow(), queue="search.XQ")
+
+
+@pytest.mark.parametrize(
+    "end",
+    [
+        end_by_complete,
+        end_by_kill,
+        end_by_lease_expiring_in_the_last_attempt,
+        end_by_dead_letter_while_pending,
+        end_by_dead_letter_while_running,
+    ],
+)
+async def test_every_path_that_ends_a_job_clears_what_lived_between_its_attempts(jobs: JobRepository, end: Any):
+    job = await waiting_with_kept_answers(jobs, max_attempts=2)  # the next claim is the last attempt
+
+    await end(jobs, job)
+
+    ended = await jobs.get_current(job["_id"])
+    assert ended is not None
+    assert ended["status"] in {"DONE", "DEAD"}
+    assert {field: ended[field] for field in ("active", *BETWEEN_ATTEMPTS) if field in ended} == {}
+
+
+async def test_a_redrive_searches_every_source_afresh_even_for_a_job_that_died_keeping_answers(jobs: JobRepository):
+    job = await waiting_with_kept_answers(jobs)
+    # As a job killed by an older release left it: DEAD with its kept answers still on it.
+    raw = jobs._jobs  # the one way to store what no transition of this release writes
+    await raw.update_one({"_id": job["_id"]}, {"$set": {"status": "DEAD"}, "$unset": {"active": ""}})
+
+    redriven = await jobs.redrive(job["_id"], now=utcnow(), max_attempts=3, message_id="m2")
+
+    assert redriven is not None
+    assert (redriven["status"], redriven["attempts"]) == ("PENDING", 0)
+    assert {field: redriven[field] for field in BETWEEN_ATTEMPTS if field in redriven} == {}
