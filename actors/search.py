@@ -21,6 +21,7 @@ from actors.sources.coupang import CoupangSource
 from actors.sources.naver import NaverSource
 from actors.sources.static import StaticSource
 from infra.clock import utcnow
+from infra.jobs import SOURCES_ANSWERED
 from infra.source_limits import Deferral, SourceGates
 from schemas.codes import JobErrorType
 from schemas.envelope import drop_none
@@ -69,7 +70,8 @@ def summarize(results: dict[str, SourceResult], failed: dict[str, BaseException]
     """The search's `result` over the sources that answered; `complete` only when none failed.
 
     NO_MATCH and NO_RESULTS are final answers, so they are only claimed when every source answered; an
-    incomplete search without an eligible offer is INCOMPLETE.
+    incomplete search without an eligible offer is INCOMPLETE. Offers of the same price keep the order of `results`
+    and of each source's answer, so a tie always goes to the same offer.
     """
     offers = [offer for result in results.values() for offer in result.offers]
     winners = sorted((offer for offer in offers if eligible(offer)), key=lambda offer: offer.price)
@@ -131,7 +133,7 @@ async def _in_turn(
         outcome, ms = await _timed(source, product)
     finally:
         try:
-            await gates.release(turn, blocked=isinstance(outcome, SourceBlocked))
+            await gates.release(turn, blocked=_blocked(outcome))
         except Exception:
             # Its slot's lease ends on its own; the breaker misses one outcome.
             log.warning("could not hand back %s's turn", name, exc_info=True)
@@ -141,21 +143,32 @@ async def _in_turn(
     return outcome, ms
 
 
+def _blocked(outcome: SourceResult | BaseException) -> bool:
+    """The source refused us, on any page: the breaker and the adaptive pace must hear of it."""
+    if isinstance(outcome, SourceResult):
+        return isinstance(outcome.incomplete, SourceBlocked)
+    return isinstance(outcome, SourceBlocked)
+
+
 def _held_back(name: str, why: SourceError, *, waited: float) -> Deferral:
     """Nothing was sent: the job is deferred without spending an attempt, as for a refused turn."""
     return Deferral(name, str(why), retry_in=why.retry_after or 0.0, waited=waited)
 
 
 #: Where a search keeps, between attempts, what its answering sources found (a retry runs only the others).
-KEPT = "sources_answered"
+KEPT = SOURCES_ANSWERED
 
 
 async def work_search(job: dict[str, Any], runtime: WorkerRuntime) -> dict[str, Any]:
     """One attempt over the sources that have not answered yet.
 
-    Every source answered (now or in an earlier attempt): the result, `complete: true`. Some failed: the
-    attempt fails, keeping what the others found, so that `decide` retries only the failed ones while attempts
-    remain, and otherwise ends the job DONE with `complete: false` (when any source answered) or DEAD.
+    Every source answered in full (now or in an earlier attempt): the result, `complete: true`. Some failed, or
+    answered only in part (`SourceResult.incomplete`: items it could not read, later pages refused): the attempt
+    fails, keeping what the complete answers found, so that `decide` retries only the others while attempts remain,
+    and otherwise ends the job DONE with `complete: false` (when any source answered, even in part) or DEAD.
+
+    Every offer is judged by the matcher in every attempt, the kept ones too, so a retried search chooses exactly
+    what one attempt over the same offers would have chosen.
     """
     product = job["product"]
     names = list(product.get("sources") or runtime.settings.search_sources)
@@ -166,6 +179,8 @@ async def work_search(job: dict[str, Any], runtime: WorkerRuntime) -> dict[str, 
 
     answered = {name: _kept_result(entry) for name, entry in kept.items()}
     per_source = {name: {key: entry[key] for key in ("outcome", "count", "ms")} for name, entry in kept.items()}
+    #: Answers read only in part: their offers are shown (the search is not complete), the source runs again.
+    partial: dict[str, SourceResult] = {}
     failed: dict[str, BaseException] = {}
     for name in names:
         if name not in sources and name not in kept:
@@ -180,13 +195,18 @@ async def work_search(job: dict[str, Any], runtime: WorkerRuntime) -> dict[str, 
             deferred[name] = outcome
             per_source[name] = {"outcome": str(SourceOutcome.DEFERRED), "count": 0, "ms": 0, "error": str(outcome)}
         elif isinstance(outcome, SourceResult):
-            match_offers(product, outcome.offers)
-            answered[name] = outcome
-            per_source[name] = {"outcome": str(outcome.outcome), "count": len(outcome.offers), "ms": ms}
+            per_source[name] = _answer_summary(outcome, ms)
+            if outcome.incomplete is None:
+                answered[name] = outcome
+            else:
+                partial[name] = outcome
+                failed[name] = outcome.incomplete
         else:
             failed[name] = outcome
             kind = outcome.outcome if isinstance(outcome, SourceError) else SourceOutcome.ERROR
             per_source[name] = {"outcome": str(kind), "count": 0, "ms": ms, "error": str(outcome)[:300]}
+    for answer in (*answered.values(), *partial.values()):
+        match_offers(product, answer.offers)
     metrics.sources_searched({name: per_source[name] for name in to_run if name not in deferred})
     summary = ", ".join(
         f"{name} {entry['outcome']} ({entry['count']} offers, {entry['ms']} ms)" for name, entry in per_source.items()
@@ -197,11 +217,28 @@ async def work_search(job: dict[str, Any], runtime: WorkerRuntime) -> dict[str, 
         raise _deferred(deferred, answered, per_source)
     # Beside a real failure the attempt counts; a deferred source runs again with the failed ones.
     failed |= {name: SourceDeferred(str(turn), retry_after=turn.retry_in) for name, turn in deferred.items()}
-    result = summarize(answered, failed, utcnow())
+    # In the product's source order, whichever attempt each answer came from: a tie on price goes to the same offer.
+    answers = answered | partial
+    result = summarize({name: answers[name] for name in names if name in answers}, failed, utcnow())
     result["sources"] = per_source
     if not failed:
         return {"result": result}
-    raise _incomplete(failed, answered, per_source, {"result": result} if answered else None)
+    raise _incomplete(failed, answered, per_source, {"result": result} if answered or partial else None)
+
+
+def _answer_summary(answer: SourceResult, ms: int) -> dict[str, Any]:
+    """A source's entry in `result.sources`: a partial answer is named by why it is partial (PARSE_FAIL, BLOCKED …),
+    with the offers it did read counted and the items it skipped."""
+    incomplete = answer.incomplete
+    outcome = answer.outcome
+    if incomplete is not None:
+        outcome = incomplete.outcome if isinstance(incomplete, SourceError) else SourceOutcome.ERROR
+    entry: dict[str, Any] = {"outcome": str(outcome), "count": len(answer.offers), "ms": ms}
+    if answer.skipped:
+        entry["skipped"] = answer.skipped
+    if incomplete is not None:
+        entry["error"] = str(incomplete)[:300]
+    return entry
 
 
 def _deferred(
@@ -228,7 +265,8 @@ def _keep(answered: dict[str, SourceResult], per_source: dict[str, dict[str, Any
 
 
 def _kept_result(entry: dict[str, Any]) -> SourceResult:
-    """A source's answer kept from an earlier attempt (the matcher judges its offers again)."""
+    """A source's answer kept from an earlier attempt; its old verdicts are dropped because `work_search` has the
+    matcher judge its offers again."""
     offers = [Offer(**{k: v for k, v in offer.items() if k != "rejected"}) for offer in entry.get("offers", [])]
     return SourceResult(SourceOutcome(entry["outcome"]), offers)
 

@@ -76,5 +76,12 @@ class Offer:
 
 @dataclass(slots=True)
 class SourceResult:
+    """What one source answered. `incomplete` set: the answer is partial (product items it saw but could not read,
+    pages after the first refused or unread, a list still growing when it was read), and this is the failure that
+    says why; such a source is not complete, and a later attempt searches it again."""
+
     outcome: SourceOutcome
     offers: list[Offer]
+    #: Product items the source listed (an id and a title) whose price or id it could not read.
+    skipped: int = 0
+    incomplete: Exception | None = None

@@ -5,13 +5,16 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import hypothesis
+import hypothesis.strategies as st
 import pytest
 
 from actors.errors import JobError, PermanentJobError
+from actors.matching import match_offers
 from actors.middleware import failure_of
 from actors.proxies import ProxiesBenched
 from actors.search import KEPT, work_search
-from actors.sources import SourceBlocked, SourceError
+from actors.sources import SourceBlocked, SourceError, SourceParseFailed
 from infra.lifecycle import RetryPolicy, decide
 from infra.settings import Settings
 from infra.source_limits import Deferral, Ticket
@@ -251,3 +254,151 @@ async def test_a_search_whose_every_proxy_is_benched_is_deferred_without_spendin
     else:
         # The last proxy was benched while this search waited: its turn is handed back, not fed to the breaker.
         assert gates.released == [("coupang", False)]
+
+
+# --- What a retried search keeps: verdicts are judged again, the choice is the one-attempt choice ------------------
+
+#: Offer titles for the keyword "widget 500ml": the product, and what the matcher must refuse.
+PRODUCT_TITLES = ("widget 500ml", "widget 500ml new")
+REFUSED_TITLES = ("widget 500ml case", "used widget 500ml", "widget 1000ml", "gadget 500ml", "widget 500ml 렌탈")
+SOURCES = ("coupang", "naver", "static")
+
+
+class Attempts:
+    """A source that answers differently per attempt: the same offers every time it answers, or the scripted
+    failure of that attempt. Each answer is a fresh copy, as a new search's would be."""
+
+    def __init__(self, name: str, offers: list[Offer], failing: set[int]) -> None:
+        self.name, self.offers, self.failing, self.attempt = name, offers, failing, 0
+
+    def held_back(self) -> None:
+        return None
+
+    async def search(self, product: dict[str, Any]) -> SourceResult:
+        if self.attempt in self.failing:
+            raise SourceError(f"{self.name} failed in attempt {self.attempt}")
+        copies = [Offer(**offer.as_document()) for offer in self.offers]
+        return SourceResult(SourceOutcome.FOUND if copies else SourceOutcome.NO_RESULTS, copies)
+
+
+def source_offers(name: str) -> st.SearchStrategy[list[Offer]]:
+    title = st.sampled_from(PRODUCT_TITLES + REFUSED_TITLES)
+    offer = st.builds(
+        lambda title, price, index: Offer(
+            source=name, title=title, price=price, url=f"https://{name}.test/{index}", product_id=f"{name}-{index}"
+        ),
+        title,
+        st.integers(min_value=1_000, max_value=50_000),
+        st.integers(min_value=0, max_value=10_000),
+    )
+    return st.lists(offer, max_size=6, unique_by=lambda offer: offer.product_id)
+
+
+async def run_until_the_job_ends(sources: dict[str, Attempts], max_attempts: int) -> dict[str, Any] | None:
+    """Attempts as the worker runs them (keep, decide) until DONE or DEAD; the job's result, None when DEAD."""
+    product = {"keyword": "widget 500ml", "target_price": 20_000}
+    job = {"_id": "j", "product_code": "P1", "product": product, "attempts": 0, "max_attempts": max_attempts}
+    runtime = Runtime(*sources.values())  # type: ignore[arg-type]
+    while True:
+        job["attempts"] += 1
+        for source in sources.values():
+            source.attempt = job["attempts"]
+        output = await attempt(job, runtime)
+        if not isinstance(output, JobError):
+            return output["result"]
+        decision = decide(job, failure_of(output), POLICY, NOW)
+        if decision.outcome is AttemptOutcome.DONE:
+            return decision.output["result"]  # type: ignore[index]
+        if decision.outcome is AttemptOutcome.DEAD:
+            return None
+        job |= decision.keep or {}
+
+
+@hypothesis.settings(max_examples=150, deadline=None)
+@hypothesis.given(
+    offers=st.fixed_dictionaries({name: source_offers(name) for name in SOURCES}),
+    failing=st.fixed_dictionaries({name: st.sets(st.integers(1, 4), max_size=4) for name in SOURCES}),
+    max_attempts=st.integers(1, 4),
+)
+async def test_a_retried_search_chooses_what_one_attempt_over_the_same_offers_chooses(
+    offers: dict[str, list[Offer]], failing: dict[str, set[int]], max_attempts: int
+):
+    retried = await run_until_the_job_ends(
+        {name: Attempts(name, offers[name], failing[name]) for name in SOURCES}, max_attempts
+    )
+    at_once = await run_until_the_job_ends({name: Attempts(name, offers[name], set()) for name in SOURCES}, 1)
+    assert at_once is not None
+
+    if retried is None:  # every source failed in every attempt
+        return
+    if lowest := retried.get("lowest"):
+        (judged,) = match_offers({"keyword": "widget 500ml", "target_price": 20_000}, [Offer(**lowest)])
+        assert judged.rejected is None, f"the chosen lowest is an offer the matcher refuses: {judged}"
+    if retried["complete"]:
+        assert (retried["outcome"], retried.get("lowest")) == (at_once["outcome"], at_once.get("lowest"))
+        assert retried["offers"] == at_once["offers"]  # every verdict too
+    else:
+        answered = set(SOURCES) - set(retried["failed_sources"])
+        eligible = [o for o in at_once["offers"] if o["source"] in answered and "rejected" not in o]
+        eligible = [o for o in eligible if not o.get("is_ad") and not o.get("sold_out")]
+        assert retried.get("lowest", {}).get("price") == min((o["price"] for o in eligible), default=None)
+
+
+async def test_an_offer_refused_in_the_first_attempt_is_still_refused_after_a_retry():
+    accessory = Offer(source="naver", title="widget case", price=500, url="https://n", product_id="acc")
+    widget = Offer(source="naver", title="widget", price=9_000, url="https://n", product_id="w")
+    coupang, naver = Attempts("coupang", [], failing={1}), Attempts("naver", [accessory, widget], failing=set())
+
+    result = await run_until_the_job_ends({"coupang": coupang, "naver": naver}, max_attempts=3)
+
+    assert result is not None
+    assert (result["complete"], result["lowest"]["product_id"]) == (True, "w")
+    assert {o["product_id"]: o.get("rejected") for o in result["offers"]} == {"acc": "accessory: case", "w": None}
+
+
+# --- A source that answered only in part is not complete -----------------------------------------------------------
+
+
+def partial(source: str, price: int, why: SourceError, skipped: int = 0) -> SourceResult:
+    return SourceResult(SourceOutcome.FOUND, found(source, price).offers, skipped=skipped, incomplete=why)
+
+
+async def test_a_source_that_skipped_items_is_searched_again_and_its_offers_are_not_kept():
+    skipped = partial("coupang", 900, SourceParseFailed("coupang: 2 product items unreadable"), skipped=2)
+    runtime = Runtime(Scripted("coupang", skipped), Scripted("naver", found("naver", 1_000)))
+
+    failure = failure_of(await attempt(search_job(attempts=1), runtime))  # type: ignore[arg-type]
+    decision = decide(search_job(attempts=1), failure, POLICY, NOW)
+
+    assert (decision.outcome, failure.error_type) == (AttemptOutcome.RETRY, "PARSE_FAIL")
+    assert list(decision.keep[KEPT]) == ["naver"]  # type: ignore[index]
+
+
+async def test_a_source_that_skipped_items_leaves_the_search_incomplete_when_attempts_run_out():
+    skipped = partial("coupang", 900, SourceParseFailed("coupang: 2 product items unreadable"), skipped=2)
+    runtime = Runtime(Scripted("coupang", skipped), Scripted("naver", found("naver", 1_000)))
+    job = search_job(attempts=3, max_attempts=3)
+
+    decision = decide(job, failure_of(await attempt(job, runtime)), POLICY, NOW)  # type: ignore[arg-type]
+
+    assert decision.outcome is AttemptOutcome.DONE
+    result = decision.output["result"]  # type: ignore[index]
+    assert (result["outcome"], result["complete"], result["lowest"]["price"]) == ("FOUND", False, 900)
+    assert result["failed_sources"]["coupang"]["type"] == "PARSE_FAIL"
+    assert result["sources"]["coupang"] | {"ms": 0} == {
+        "outcome": "PARSE_FAIL",
+        "count": 1,
+        "skipped": 2,
+        "ms": 0,
+        "error": "coupang: 2 product items unreadable",
+    }
+
+
+async def test_a_block_on_a_later_page_is_handed_back_as_a_block():
+    later = partial("coupang", 900, SourceBlocked("coupang page 2 and later not read: 403"))
+    runtime = Runtime(Scripted("coupang", later))
+
+    failure = failure_of(await attempt(search_job(attempts=1), runtime))  # type: ignore[arg-type]
+
+    assert failure.error_type == "BLOCKED"
+    assert runtime.gates.released == [("coupang", True)]  # the breaker and the adaptive pace hear of it
