@@ -9,7 +9,7 @@ from typing import Any
 import aiohttp
 
 from actors.errors import PermanentJobError
-from actors.sources import SourceError, SourceRateLimited, SourceTimeout
+from actors.sources import SourceError, SourceParseFailed, SourceRateLimited, SourceTimeout
 from schemas.codes import JobErrorType
 from schemas.offers import Offer, SourceName, SourceOutcome, SourceResult
 
@@ -80,25 +80,62 @@ class NaverSource:
             raise PermanentJobError(f"naver refused the credentials ({status})", error_type=JobErrorType.CONFIG)
         if status != 200:
             raise SourceError(f"naver answered {status}: {str(body)[:200]}")
-        wanted = NEW_TYPES | USED_TYPES if wants_used else NEW_TYPES
-        offers = [offer for item in body.get("items", []) if (offer := _offer(item, wanted))]
-        return SourceResult(SourceOutcome.FOUND if offers else SourceOutcome.NO_RESULTS, offers)
+        if not isinstance(body, dict) or not isinstance(body.get("items", []), list):
+            raise SourceParseFailed(f"naver answered 200 without an item list: {str(body)[:200]}")
+        return answer_from_items(body.get("items", []), wants_used=wants_used)
 
 
-def _offer(item: dict[str, Any], wanted_types: frozenset[int]) -> Offer | None:
-    try:
-        product_type, price = int(item.get("productType", 0)), int(item.get("lprice", 0))
-    except ValueError:
-        return None
-    if product_type not in wanted_types or price <= 0:
+def answer_from_items(items: list[Any], *, wants_used: bool) -> SourceResult:
+    """Naver's answer from the API's items (pure: the corpus tests call it on saved answers).
+
+    Used, discontinued and pre-sale items are left out on purpose (unless the keyword asks for used ones). An item
+    of a wanted type whose price or id cannot be read is skipped and counted: the answer is then not complete, as
+    a Coupang page with unreadable items is not, because that item's price may be the lowest.
+    """
+    wanted = NEW_TYPES | USED_TYPES if wants_used else NEW_TYPES
+    offers: list[Offer] = []
+    skipped = 0
+    for item in items:
+        product_type = _integer(item.get("productType") if isinstance(item, dict) else None)
+        if product_type is not None and product_type not in wanted:
+            continue
+        offer = _offer(item) if product_type is not None else None
+        if offer is None:
+            skipped += 1
+        else:
+            offers.append(offer)
+    if items and skipped * 2 > len(items):
+        raise SourceParseFailed(f"naver: {skipped} of {len(items)} items without a readable type, price or id")
+    incomplete = None
+    if skipped:
+        incomplete = SourceParseFailed(
+            f"naver: {skipped} item(s) without a readable price or id; the lowest may be among them"
+        )
+    outcome = SourceOutcome.FOUND if offers else SourceOutcome.NO_RESULTS
+    return SourceResult(outcome, offers, skipped=skipped, incomplete=incomplete)
+
+
+def _offer(item: dict[str, Any]) -> Offer | None:
+    """The item as an offer; None when its price, id or title cannot be read."""
+    price = _integer(item.get("lprice"))
+    product_id = str(item.get("productId") or "").strip()
+    title = clean_title(str(item.get("title") or ""))
+    if price is None or price <= 0 or not product_id or not title:
         return None
     return Offer(
-        source=SourceName.NAVER,
-        title=clean_title(item.get("title", "")),
-        price=price,
-        url=item.get("link", ""),
-        product_id=str(item.get("productId") or "") or None,
+        source=SourceName.NAVER, title=title, price=price, url=str(item.get("link") or ""), product_id=product_id
     )
+
+
+def _integer(value: Any) -> int | None:
+    """An integer the API sent as a number or a string of digits ("12900"); None for anything else."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    return None
 
 
 def _seconds(value: str | None) -> float | None:
