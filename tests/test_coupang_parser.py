@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
+from selectolax.lexbor import LexborHTMLParser
 
 from actors.sources.coupang_parser import CoupangPage, PageKind, parse_search_page
 from schemas.offers import Delivery, Offer
@@ -32,8 +34,25 @@ PAGE_KINDS = [
     ("current_sold_out.html", PageKind.RESULTS, "current layout"),
     ("current_delivery_badges.html", PageKind.RESULTS, "current layout"),
     ("current_ratings_and_unit_prices.html", PageKind.RESULTS, "current layout"),
-    ("current_mixed.html", PageKind.RESULTS, "current layout, 2 of 20 items skipped"),
-    ("current_missing_fields.html", PageKind.RESULTS, "current layout, 4 of 10 items skipped"),
+    # 4500679890 has no name: not a product item, so 1 of its 19 product items is skipped, not 2 of 20.
+    (
+        "current_mixed.html",
+        PageKind.RESULTS,
+        "current layout, 1 of 19 items skipped, 1 of 20 list entries not products",
+    ),
+    # No link and no data-id, and a blank name: 2 entries are not product items; no price and price 0 are skipped.
+    (
+        "current_missing_fields.html",
+        PageKind.RESULTS,
+        "current layout, 2 of 8 items skipped, 2 of 10 list entries not products",
+    ),
+    ("current_utility_prices.html", PageKind.RESULTS, "current layout"),
+    ("current_mixed_price_markups.html", PageKind.RESULTS, "current layout"),
+    (
+        "current_banners_in_list.html",
+        PageKind.RESULTS,
+        "current layout, 1 of 12 items skipped, 3 of 15 list entries not products",
+    ),
     ("older_results.html", PageKind.RESULTS, "older layout"),
     ("no_results_search.html", PageKind.NO_RESULTS, "검색결과가 없습니다"),
     ("no_results_match.html", PageKind.NO_RESULTS, "일치하는 상품이 없습니다"),
@@ -367,3 +386,188 @@ def test_listed_counts_every_item_so_a_full_page_with_skipped_items_still_pages_
     page = parse("current_mixed.html")
     assert page.listed == 20
     assert len(page.offers) == 18
+    assert page.skipped == 1  # 4500671971 (no price); 4500679890 has no name, so it is no product item
+
+
+def test_skipped_counts_product_items_whose_price_or_link_is_unreadable() -> None:
+    hubs = parse("current_missing_fields.html")
+    assert (hubs.listed, len(hubs.offers), hubs.skipped) == (10, 6, 2)  # 6543210992 no price, 6543210993 price 0
+    assert parse("current_results.html").skipped == 0
+    assert parse("blocked_access_denied.html").skipped == 0
+
+
+# ---- Coupang's 2025 utility-class price markup (`custom-oos` inside `PriceArea_priceArea__…`) ----
+
+
+def test_utility_class_prices_are_read_on_every_item() -> None:
+    chicken = parse("current_utility_prices.html").offers
+    summary = {
+        offer.product_id: (offer.price, offer.unit_price, offer.delivery, offer.is_ad, offer.sold_out)
+        for offer in chicken
+    }
+    assert summary == {
+        "3300100100": (39_900, "100g당 3,990원", Delivery.ROCKET, False, False),  # red, del 45,900원, 13%
+        "3300108019": (24_900, "100g당 2,490원", Delivery.ROCKET, False, False),  # bluegray: a regular price
+        "3300115938": (19_900, "100g당 1,990원", Delivery.ROCKET_SELLER, True, False),  # AdMark, no rank=
+        "3300123857": (32_900, "100g당 1,097원", Delivery.ROCKET, False, True),  # bluegray-400, 일시품절
+        "3300131776": (15_900, "100g당 3,180원", Delivery.ROCKET, False, False),  # "원" in its own span
+        "3300139695": (27_500, "100g당 2,750원", Delivery.ROCKET_FRESH, False, False),  # a 쿠폰할인 label first
+        "3300147614": (29_900, "100g당 1,495원", Delivery.ROCKET, False, False),  # not the 와우할인가 26,900원
+        "3300155533": (12_900, "100g당 1,290원", Delivery.GENERAL, False, False),  # "12,900원~", 최대 20%
+        "3300163452": (21_800, "100g당 2,271원", Delivery.GENERAL, False, False),  # not 배송비 3,000원
+        "3300171371": (18_600, "100g당 1,240원", Delivery.ROCKET, False, False),  # not 최대 930원 적립
+        "3300179290": (9_900, "100g당 990원", Delivery.ROCKET, True, False),  # AdMark, no rank=
+        "3300187209": (13_490, "100g당 1,349원", Delivery.ROCKET, False, False),
+    }
+    assert [offer.title for offer in chicken[:2]] == [
+        "하림 IFF 닭가슴살 냉동 1kg",
+        "곰곰 수비드 닭가슴살 오리지널 100g, 10개",
+    ]
+
+
+def test_a_page_mixing_both_price_markups() -> None:
+    coffee = parse("current_mixed_price_markups.html")
+    assert (coffee.listed, coffee.skipped) == (12, 0)
+    assert {offer.product_id: (offer.price, offer.unit_price) for offer in coffee.offers} == {
+        "2200300400": (27_800, "1개당 185원"),  # Price_priceValue
+        "2200308319": (22_900, "1개당 229원"),  # custom-oos
+        "2200316238": (8_990, "1개당 562원"),
+        "2200324157": (9_800, "1개당 980원"),
+        "2200332076": (17_900, "100g당 1,790원"),
+        "2200339995": (14_900, "100g당 5,960원"),
+        "2200347914": (12_900, None),  # both markups, the same amount
+        "2200355833": (18_900, "10개당 1,890원"),  # Price_priceValue shows the crossed-out 21,000원: not believed
+        "2200363752": (11_490, "1개당 57원"),
+        "2200371671": (19_900, None),
+        "2200379590": (6_590, "1개당 66원"),  # sold out
+        "2200387509": (9_900, "1개당 330원"),  # Price_priceValue, unit price in a span.custom-oos
+    }
+
+
+def _utility_item(price_block: str, *, legacy: str = "") -> str:
+    """One current-layout item whose PriceArea holds `price_block` (and an optional Price_priceValue before it)."""
+    return (
+        '<ul id="product-list"><li data-id="77"><a href="/vp/products/77?itemId=1&vendorItemId=2&rank=1">'
+        '<div class="ProductUnit_productNameV2__q">상품</div>'
+        f'<div class="PriceArea_priceArea__q">{legacy}{price_block}</div></a></li></ul>'
+    )
+
+
+_SALE = '<div class="custom-oos fw-text-[20px]/[24px] fw-font-bold fw-mr-[4px] fw-text-red-700">39,900원</div>'
+_LIST_PRICE = '<del class="custom-oos fw-text-[12px]/[14px] fw-text-bluegray-600">45,900원</del>'
+_RATE = '<div class="custom-oos fw-text-[12px]/[14px] fw-font-bold fw-text-red-700">12%</div>'
+_UNIT = '<span class="custom-oos fw-text-[12px]/[14px] fw-text-bluegray-600">(100g당 1,230원)</span>'
+_NOT_PRICES = {
+    "list-price": _LIST_PRICE,
+    "list-price-in-a-wrapper": f'<div class="custom-oos fw-flex fw-flex-wrap fw-items-center">{_LIST_PRICE}</div>',
+    "list-price-inside-del": '<del><span class="custom-oos fw-text-bluegray-600">45,900원</span></del>',
+    "discount-rate": _RATE,
+    "discount-rate-number-only": '<div class="custom-oos fw-font-bold fw-text-red-700">12</div>',
+    "unit-price": _UNIT,
+    "unit-price-without-parentheses": '<span class="custom-oos fw-text-bluegray-600">100g당 1,230원</span>',
+    "rate-list-and-unit-in-one-row": (
+        f'<div class="custom-oos fw-flex fw-flex-wrap fw-items-center fw-gap-y-[2px]">{_RATE}{_LIST_PRICE}{_UNIT}</div>'
+    ),
+    "delivery-fee": '<span class="custom-oos fw-text-bluegray-600">배송비 3,000원</span>',
+    "cashback": '<div class="custom-oos fw-text-bluegray-600">최대 1,995원 적립</div>',
+}
+
+
+@pytest.mark.parametrize("block", _NOT_PRICES.values(), ids=_NOT_PRICES.keys())
+def test_list_price_discount_rate_and_unit_price_are_never_the_price(block: str) -> None:
+    alone = parse_search_page(_utility_item(block), base_url=BASE_URL)
+    assert (alone.kind, alone.offers) == (PageKind.UNKNOWN, [])  # nothing else to read: the item is unreadable
+    for html in (_utility_item(block + _SALE), _utility_item(_SALE + block)):
+        [offer] = parse_search_page(html, base_url=BASE_URL).offers
+        assert offer.price == 39_900
+
+
+_SHOWN_AMOUNTS = {
+    # What an item shows besides its price, as (selector, pattern of the amount in the element's own text).
+    "list-price": ("del", re.compile(r"^([\d,]+)원$")),
+    "discount-rate": ("span, div", re.compile(r"^(?:최대 )?(\d+)%$")),
+    "unit-price": ("span", re.compile(r"^\(?[^()]*당 ([\d,]+)원\)?$")),
+}
+
+
+@pytest.mark.parametrize("name", ["current_utility_prices.html", "current_mixed_price_markups.html"])
+@pytest.mark.parametrize("shown", _SHOWN_AMOUNTS.keys())
+def test_no_saved_offer_is_priced_at_its_list_price_rate_or_unit_price(name: str, shown: str) -> None:
+    selector, pattern = _SHOWN_AMOUNTS[shown]
+    prices = {offer.product_id: offer.price for offer in parse(name).offers}
+    items = LexborHTMLParser(read(name)).css("#product-list > li")
+    found = 0
+    for item in items:
+        texts = (" ".join(node.text().split()) for node in item.css(selector))
+        amounts = {int(match.group(1).replace(",", "")) for text in texts if (match := pattern.match(text))}
+        found += bool(amounts)
+        assert prices[item.attributes["data-id"]] not in amounts
+    assert found >= 5  # the page does show such amounts: the check is not vacuous
+
+
+@pytest.mark.parametrize(
+    ("legacy", "expected"),
+    [
+        pytest.param('<strong class="Price_priceValue__q">39,900원</strong>', 39_900, id="agreeing"),
+        pytest.param('<strong class="Price_priceValue__q">38,900원</strong>', 38_900, id="consistent-legacy-wins"),
+        pytest.param('<div class="Price_priceValue__q">45,900원</div>', 39_900, id="legacy-shows-the-list-price"),
+        pytest.param('<div class="Price_priceValue__q">47,000원</div>', 39_900, id="legacy-above-the-list-price"),
+        pytest.param('<strong class="Price_priceValue__q">가격 문의</strong>', 39_900, id="legacy-unreadable"),
+    ],
+)
+def test_an_item_with_both_markups_prefers_price_value_only_when_consistent(legacy: str, expected: int) -> None:
+    html = _utility_item(_RATE + _LIST_PRICE + _SALE + _UNIT, legacy=legacy)
+    [offer] = parse_search_page(html, base_url=BASE_URL).offers
+    assert (offer.price, offer.unit_price) == (expected, "100g당 1,230원")
+
+
+def test_a_member_price_is_read_only_when_no_other_price_is_shown() -> None:
+    wow = (
+        '<span class="custom-oos fw-text-[12px]/[14px] fw-text-red-700">와우할인가</span>'
+        '<div class="custom-oos fw-text-[16px]/[20px] fw-font-bold fw-text-red-700">35,900원</div>'
+    )
+    [both] = parse_search_page(_utility_item(f"<div>{wow}</div>" + _SALE), base_url=BASE_URL).offers
+    [alone] = parse_search_page(_utility_item(wow), base_url=BASE_URL).offers
+    assert (both.price, alone.price) == (39_900, 35_900)
+
+
+# ---- Never a silently partial page ----
+
+
+def test_banners_widgets_and_separators_in_the_list_are_not_skipped_items() -> None:
+    tissue = parse("current_banners_in_list.html")
+    assert (tissue.kind, tissue.listed, len(tissue.offers), tissue.skipped) == (PageKind.RESULTS, 15, 11, 1)
+    assert "1100556033" not in {offer.product_id for offer in tissue.offers}  # 가격 준비중: the one skipped item
+    assert "/np/campaigns/82317" in read("current_banners_in_list.html")  # the banner links, but not to a product
+
+
+def _list_page(readable: int, unreadable: int, others: int = 0) -> str:
+    """A current-layout list: priced product items, product items without a price, then non-product entries."""
+    items = [
+        f'<li data-id="{n}"><a href="/vp/products/{n}?rank={n}"><div class="ProductUnit_productName__q">상품 {n}</div>'
+        + (f'<strong class="Price_priceValue__q">{n},900원</strong>' if n <= readable else "")
+        + "</a></li>"
+        for n in range(1, readable + unreadable + 1)
+    ]
+    items += ['<li class="ProductList_bannerUnit__q"><a href="/np/campaigns/1"><img alt="배너"></a></li>'] * others
+    return f'<ul id="product-list">{"".join(items)}</ul>'
+
+
+@pytest.mark.parametrize(
+    ("readable", "unreadable", "others", "kind", "detail"),
+    [
+        (12, 0, 0, PageKind.RESULTS, "current layout"),
+        (6, 6, 0, PageKind.RESULTS, "current layout, 6 of 12 items skipped"),  # half is not most
+        (5, 7, 0, PageKind.UNKNOWN, "current layout: 7 of 12 product items unreadable"),
+        (2, 10, 3, PageKind.UNKNOWN, "current layout: 10 of 12 product items unreadable"),
+        (3, 2, 10, PageKind.RESULTS, "current layout, 2 of 5 items skipped, 10 of 15 list entries not products"),
+        (0, 3, 0, PageKind.UNKNOWN, "current layout: 3 of 3 product items unreadable"),
+        (0, 0, 4, PageKind.UNKNOWN, "current layout: 4 items, none parseable"),
+    ],
+)
+def test_a_page_whose_product_items_are_mostly_unreadable_is_not_understood(
+    readable: int, unreadable: int, others: int, kind: PageKind, detail: str
+) -> None:
+    page = parse_search_page(_list_page(readable, unreadable, others), base_url=BASE_URL)
+    assert (page.kind, page.detail, len(page.offers)) == (kind, detail, readable if kind is PageKind.RESULTS else 0)
+    assert (page.listed, page.skipped) == (readable + unreadable + others, unreadable)

@@ -2,8 +2,11 @@
 
 Pure (no browser, no network) so every markup variation is a unit test over a saved page. The current
 layout uses CSS-module class names whose hash suffixes change between deployments, so its selectors
-match class-name prefixes (`[class*="ProductUnit_productName"]`), never whole names. Odd markup never
-raises: an item without a readable name or price is skipped, and a page we cannot read is UNKNOWN.
+match class-name prefixes (`[class*="ProductUnit_productName"]`), never whole names. Since 2025 some or all
+items of a current-layout page show their prices in utility classes (`custom-oos fw-…`) instead of
+`Price_priceValue`, so both are read (see `_sale_price`). Odd markup never raises: an item without a readable
+name or price is skipped, and a page we cannot read is UNKNOWN; so is a page whose product items are mostly
+unreadable, so that a markup change shows as a parse failure rather than as a page of a few offers.
 """
 
 from __future__ import annotations
@@ -34,6 +37,9 @@ class CoupangPage:
     detail: str = ""  # a short human reason, e.g. "403", "Access Denied", "no product list"
     #: Items the page listed, parseable or not: a full page means another may follow.
     listed: int = 0
+    #: Product items (a product id or link, and a name) whose price or link could not be read. Banners, widget
+    #: headers and separators in the list are not product items and never count here.
+    skipped: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +57,8 @@ class _Layout:
     review_count: str
     #: The current layout gives organic results a `rank=` link parameter and ads none, even unlabelled ones.
     unranked_is_ad: bool
+    #: Whether items may carry the 2025 utility-class price markup (`.custom-oos` inside the PriceArea block).
+    utility_prices: bool = False
 
 
 _CURRENT = _Layout(
@@ -65,6 +73,7 @@ _CURRENT = _Layout(
     rating='[class*="ProductRating_star"]',
     review_count='[class*="ProductRating_ratingCount"]',
     unranked_is_ad=True,
+    utility_prices=True,
 )
 _OLDER = _Layout(
     name="older",
@@ -118,6 +127,24 @@ _DECIMAL = re.compile(r"\d+(?:\.\d+)?")
 _WIDTH_PERCENT = re.compile(r"width\s*:\s*(\d+(?:\.\d+)?)\s*%")
 _PARENTHESIZED = re.compile(r"\(([^()]*)\)")
 
+#: The current layout's price block; the suffix is a CSS-module hash.
+_PRICE_AREA = '[class*="PriceArea_priceArea"]'
+#: Every part of the 2025 utility-class price markup carries this class: the discount rate, the `del` list price,
+#: the sale price, the unit price, and the flex rows that wrap them. Inside a `del` it is never the sale price.
+_UTILITY_PARTS = ".custom-oos:not(del):not(del *)"
+#: A sale price's whole text: one amount, 원 optional (it may sit in a sibling), or an option range
+#: "12,900원~" / "12,900원~15,900원" whose first amount is the lowest. Labels ("배송비 3,000원", "최대 930원 적립"),
+#: rates ("12%") and unit prices ("(100g당 1,230원)") do not match.
+_SALE_TEXT = re.compile(r"~?\s*(\d[\d,]*)\s*원?\s*(?:~\s*(?:\d[\d,]*\s*원?)?)?")
+#: A bare number below this is a rate or a count that lost its "%", not a price.
+_MIN_BARE_PRICE = 100
+#: Next to a price, these mark a conditional one (와우 members, a coupon to download): read only without another.
+_MEMBER_LABELS = ("와우", "쿠폰", "회원")
+#: The headline sale price is bold; so is the discount rate, but its "%" already rules it out.
+_BOLD = "fw-font-bold"
+#: A unit price as the utility markup writes it: "(100g당 1,230원)".
+_UNIT_PRICE_TEXT = re.compile(r"당\s*\d[\d,]*\s*원")
+
 
 def parse_search_page(html: str, *, base_url: str, status: int | None = None) -> CoupangPage:
     """Classify a search page and read its offers; `base_url` resolves relative product links.
@@ -149,19 +176,51 @@ def _no_results_marker(compact_text: str) -> str | None:
 
 
 def _parse_products(tree: LexborHTMLParser, base_url: str) -> CoupangPage:
-    """Offers from the first layout whose item list is present (current layout before the older one)."""
+    """Offers from the first layout whose item list is present (current layout before the older one).
+
+    Only product items count towards `skipped` and the majority rule: a list also holds banners, widget headers
+    and separators, which are not products and whose number varies from page to page. `listed` still counts
+    every list element, because it is the list's length that says whether another page may follow.
+    """
     for layout in _LAYOUTS:
         items = tree.css(layout.items)
         if not items:
             continue
-        offers = [offer for item in items if (offer := _parse_item(item, layout, base_url)) is not None]
-        if not offers:
-            # The list is there but its items changed shape: a parse failure, not an empty result.
-            return CoupangPage(PageKind.UNKNOWN, [], f"{layout.name} layout: {len(items)} items, none parseable")
-        skipped = len(items) - len(offers)
-        detail = f"{layout.name} layout" + (f", {skipped} of {len(items)} items skipped" if skipped else "")
-        return CoupangPage(PageKind.RESULTS, offers, detail, listed=len(items))
+        offers: list[Offer] = []
+        products = 0
+        for item in items:
+            offer = _parse_item(item, layout, base_url)
+            if offer is not None:
+                offers.append(offer)
+            if offer is not None or _is_product_item(item, layout):
+                products += 1
+        listed, skipped = len(items), products - len(offers)
+        if not products:
+            # The list is there but nothing in it looks like a product: the items changed shape.
+            return CoupangPage(PageKind.UNKNOWN, [], f"{layout.name} layout: {listed} items, none parseable", listed)
+        if skipped * 2 > products:
+            # Most products unreadable is a markup change, not a page of a few offers: a parse failure.
+            detail = f"{layout.name} layout: {skipped} of {products} product items unreadable"
+            return CoupangPage(PageKind.UNKNOWN, [], detail, listed, skipped)
+        detail = f"{layout.name} layout"
+        if skipped:
+            detail += f", {skipped} of {products} items skipped"
+        if products < listed:
+            detail += f", {listed - products} of {listed} list entries not products"
+        return CoupangPage(PageKind.RESULTS, offers, detail, listed, skipped)
     return CoupangPage(PageKind.UNKNOWN, [], "no product list")
+
+
+def _is_product_item(item: LexborNode, layout: _Layout) -> bool:
+    """A list entry that names a product and identifies it (product link, `data-id` or `data-product-id`).
+
+    Entries without both are banners, widget headers or separators: not products, so never "skipped". A
+    product link whose id cannot be read still makes a product item, one whose link is unreadable.
+    """
+    if not _normalized_text(item.css_first(layout.title)):
+        return False
+    has_id = _attribute(item, "data-id") or _attribute(item, "data-product-id")
+    return bool(has_id) or item.css_first(_PRODUCT_LINK) is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +235,7 @@ class _ProductLink:
 def _parse_item(item: LexborNode, layout: _Layout, base_url: str) -> Offer | None:
     """One item as an Offer, or None when it lacks a name, a price, or anything to link to."""
     title = _normalized_text(item.css_first(layout.title))
-    price = _price(item.css_first(layout.price))
+    price = _sale_price(item, layout)
     if not title or price is None:
         return None
     link = _product_link(item, base_url)
@@ -199,7 +258,7 @@ def _parse_item(item: LexborNode, layout: _Layout, base_url: str) -> Offer | Non
         delivery=_delivery(item, layout.badge_images),
         sold_out=_is_sold_out(item, layout.sold_out),
         is_ad=_is_ad(item, layout, link),
-        unit_price=_unit_price(item.css_first(layout.unit_price)),
+        unit_price=_unit_price(_unit_price_node(item, layout)),
         rating=_rating(item.css_first(layout.rating)),
         review_count=_first_int(_normalized_text(item.css_first(layout.review_count))),
     )
@@ -262,6 +321,83 @@ def _price(node: LexborNode | None) -> int | None:
     won = _WON_AMOUNT.search(text)
     price = _first_int(won.group(1)) if won else _first_int(text)
     return price if price else None  # a zero price is a placeholder, not an offer
+
+
+def _sale_price(item: LexborNode, layout: _Layout) -> int | None:
+    """The item's sale price from either price markup of its layout.
+
+    An item may carry `Price_priceValue`, the utility-class markup, or (while Coupang migrates) both. With
+    both, `Price_priceValue` is preferred only if it is consistent: equal to the utility-class sale price, or
+    below every crossed-out list price the item shows. One that equals or exceeds a list price is a list price
+    in disguise (or stale), and the utility-class price, which is what the page renders, is read instead.
+    """
+    legacy = _price(item.css_first(layout.price))
+    utility = _utility_sale_price(item) if layout.utility_prices else None
+    if legacy is None or utility is None:
+        return legacy if utility is None else utility
+    if legacy == utility:
+        return legacy
+    list_prices = [amount for node in item.css("del") if (amount := _price(node)) is not None]
+    return legacy if all(legacy < amount for amount in list_prices) else utility
+
+
+def _utility_sale_price(item: LexborNode) -> int | None:
+    """The sale price in the 2025 utility-class markup, or None if the item has none.
+
+    The sale price is the `.custom-oos` element of the PriceArea block whose whole text is one won amount.
+    That excludes the `del` list price (and any wrapper holding a `del`), the discount rate ("12%"), the unit
+    price ("(100g당 1,230원)"), labelled amounts such as "배송비 3,000원" or "최대 930원 적립", and the flex rows
+    that wrap several parts. Colour classes are not relied on: red (discounted), bluegray (regular) and the
+    sold-out grey all mark the same element. Among several candidates, prices next to a 와우/쿠폰/회원 label come
+    last (they hold only for members or with a coupon), then amounts written without 원, then non-bold text.
+    """
+    area = item.css_first(_PRICE_AREA)
+    if area is None:
+        return None
+    candidates: list[tuple[bool, bool, bool, int, int]] = []
+    for index, node in enumerate(area.css(_UTILITY_PARTS)):
+        if node.css_first("del") is not None:
+            continue
+        text = _normalized_text(node)
+        match = _SALE_TEXT.fullmatch(text)
+        if match is None:
+            continue
+        amount = int(match.group(1).replace(",", ""))
+        has_won = "원" in text
+        if not amount or (not has_won and amount < _MIN_BARE_PRICE):
+            continue
+        bold = _BOLD in (node.attributes.get("class") or "")
+        candidates.append((_next_to_member_label(node), not has_won, not bold, index, amount))
+    return min(candidates)[-1] if candidates else None
+
+
+def _next_to_member_label(node: LexborNode) -> bool:
+    """Whether a sibling of the element is a label (no digits) saying the price is for 와우 members or a coupon.
+
+    A sibling with digits is another price or a row of them, perhaps holding its own label: not this one's.
+    """
+    parent = node.parent
+    if parent is None:
+        return False
+    for sibling in parent.iter():
+        text = _normalized_text(sibling)
+        if sibling.mem_id != node.mem_id and not _NUMBER.search(text) and any(word in text for word in _MEMBER_LABELS):
+            return True
+    return False
+
+
+def _unit_price_node(item: LexborNode, layout: _Layout) -> LexborNode | None:
+    """The layout's unit-price element, else (utility markup) the shortest `.custom-oos` text like "1개당 530원".
+
+    The shortest, because the flex rows that wrap a unit price carry `.custom-oos` and contain its text too.
+    """
+    node = item.css_first(layout.unit_price)
+    area = item.css_first(_PRICE_AREA) if node is None and layout.utility_prices else None
+    if area is None:
+        return node
+    texts = ((_normalized_text(part), part) for part in area.css(_UTILITY_PARTS))
+    matches = [(len(text), index, part) for index, (text, part) in enumerate(texts) if _UNIT_PRICE_TEXT.search(text)]
+    return min(matches, key=lambda match: match[:2])[2] if matches else None
 
 
 def _unit_price(node: LexborNode | None) -> str | None:
