@@ -45,6 +45,7 @@ def build_sources(runtime: WorkerRuntime) -> dict[str, Source]:
             max_pages=settings.coupang_max_pages,
             blocked_backoff_factor=settings.blocked_backoff_factor,
             render_timeout=min(settings.browser_render_timeout, settings.browser_navigation_timeout),
+            settle=settings.coupang_settle,
             proxies=ProxyRotation.from_urls(
                 settings.coupang_proxies, cooldown=settings.coupang_proxy_cooldown, ledger=runtime.proxy_ledger
             ),

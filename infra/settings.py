@@ -251,6 +251,10 @@ class Settings:
     # After DOMContentLoaded, how long a page's own scripts get to show its product list (never longer than the
     # navigation timeout); a page that shows none by then is read as it stands.
     browser_render_timeout: float = 10.0
+    # A Coupang result list is read once its item count has not changed for this many seconds (within the render
+    # timeout): lists whose later items the page's script adds after the first ones are read whole. A list still
+    # growing at the render timeout is a partial read (the source is not complete).
+    coupang_settle: float = 1.5
     # Proxies of the Coupang browser, "http://user:pass@host:port,http://host:port" (http, https, socks5 without
     # credentials): each search's browser context uses the next one in turn; one whose search was blocked, or that
     # failed to connect, is benched for `coupang_proxy_cooldown` seconds (per worker process). Empty: no proxy.
@@ -463,6 +467,7 @@ _BOUNDS: dict[str, tuple[float, float]] = {
     "source_wait": (0.0, 600.0),
     "pace_recovery": (0.0, 86_400.0),
     "coupang_proxy_cooldown": (0.0, 86_400.0),
+    "coupang_settle": (0.0, 60.0),
     "watch_min_interval": (1.0, 86_400.0 * 366),
     "watch_poll_interval": (0.1, 3_600.0),
     "watch_batch": (1, 100_000),

@@ -35,22 +35,20 @@ ARTIFACTS = Path(
 
 
 @contextlib.asynccontextmanager
-async def coupang_sources(
-    settings: Settings, shop_url: str
-) -> AsyncIterator[Callable[[ProxyRotation | None], CoupangSource]]:
-    """Builds Coupang sources as a worker does (one result page each), against `shop_url`, on one real Chromium."""
+async def coupang_sources(settings: Settings, shop_url: str) -> AsyncIterator[Callable[..., CoupangSource]]:
+    """Builds Coupang sources as a worker does (one result page each unless told otherwise), against `shop_url`, on
+    one real Chromium; keyword options override CoupangSource's (max_pages, render_timeout, settle)."""
     client = create_client(settings)
     pool = BrowserPool(os.environ.get("LPS_BROWSER_PATH", "chromium"), owner=f"test-{uuid.uuid4().hex[:8]}")
 
-    def build(proxies: ProxyRotation | None = None) -> CoupangSource:
+    def build(proxies: ProxyRotation | None = None, **options: Any) -> CoupangSource:
         return CoupangSource(
             pool,
             SnapshotStore(client[settings.mongo_db]),
             base_url=shop_url.rstrip("/"),
-            max_pages=1,
             blocked_backoff_factor=1.0,
-            render_timeout=5.0,
             proxies=proxies,
+            **({"max_pages": 1, "render_timeout": 5.0} | options),
         )
 
     try:

@@ -30,6 +30,13 @@ Special keywords (case-insensitive):
 - `scripted <keyword>`, `scripted=<ms> <keyword>`: the results page of `<keyword>` with its product list empty in the
   HTML; the page's own script fills it `<ms>` (default 400) milliseconds after DOMContentLoaded, as a site whose
   list is rendered client-side does. Either layout (the keyword's own).
+- `stepped <keyword>`, `stepped=<ms> <keyword>`: the results page of `<keyword>` with the first half of its list in
+  the HTML and the other half added by the page's script `<ms>` (default 400) milliseconds after DOMContentLoaded,
+  as a site that renders the first items on the server and the rest in the browser does.
+- `trickled <keyword>`, `trickled=<ms> <keyword>`: as `stepped`, but the other half comes one item every `<ms>`
+  (default 400) milliseconds: a list still growing long after the page loaded.
+- `blocked-from=<n> <keyword>`: the results of `<keyword>`, but its result pages from page `<n>` on are the
+  `blocked` 403 Access Denied page (a bot wall that triggers on paging).
 - `quota` (Naver only): 429 with Naver's rate-limit error JSON.
 - any keyword not in the data: the no-results page (검색결과가 없습니다) / a Naver answer with no items.
 
@@ -82,8 +89,7 @@ NAVER_USED_TYPES = range(4, 7)
 KST = timezone(timedelta(hours=9))
 
 _SLOW = re.compile(r"^slow(?:=(\d+(?:\.\d+)?))?(?:\s+(.*))?$", re.IGNORECASE)
-_SCRIPTED = re.compile(r"^scripted(?:=(\d+))?\s+(.*)$", re.IGNORECASE)
-#: How long after DOMContentLoaded a `scripted` page fills its product list.
+#: How long after DOMContentLoaded a `scripted` page fills its product list (and a `stepped` one completes it).
 DEFAULT_SCRIPTED_DELAY_MS = 400
 
 #: The smallest valid PNG (1x1, transparent): stands in for every product image and delivery badge.
@@ -243,24 +249,31 @@ def _split_slow(keyword: str) -> tuple[str, float | None]:
     return (match.group(2) or ""), float(match.group(1) or DEFAULT_SLOW_DELAY)
 
 
-def _split_scripted(keyword: str) -> tuple[str, int | None]:
-    """`scripted=300 아이폰` -> ("아이폰", 300); keywords without the directive come back unchanged."""
-    match = _SCRIPTED.match(keyword.strip())
+def _split_directive(keyword: str, name: str, default: int) -> tuple[str, int | None]:
+    """`<name>=300 아이폰` -> ("아이폰", 300), `<name> 아이폰` -> ("아이폰", default); other keywords come back
+    unchanged with None."""
+    match = re.match(rf"^{re.escape(name)}(?:=(\d+))?\s+(.*)$", keyword.strip(), re.IGNORECASE)
     if not match:
         return keyword, None
-    return match.group(2), int(match.group(1) or DEFAULT_SCRIPTED_DELAY_MS)
+    return match.group(2), int(match.group(1) or default)
 
 
-def _filled_by_script(page: str, listing: str, delay_ms: int) -> str:
-    """The page with its product list left empty, and a script that fills it after `delay_ms`."""
-    empty = page.replace(listing, "", 1)
-    items = json.dumps(listing, ensure_ascii=False).replace("</", "<\\/")
+def _filled_by_script(page: str, items: list[str], delay_ms: int, *, served: int = 0, one_by_one: bool = False) -> str:
+    """The page with only its first `served` items in the product list, and a script that adds the others
+    `delay_ms` after DOMContentLoaded: all at once, or `one_by_one`, one every `delay_ms`."""
+    listing = "\n".join(items)
+    partial = page.replace(listing, "\n".join(items[:served]), 1)
+    later = json.dumps(items[served:], ensure_ascii=False).replace("</", "<\\/")
+    step = "1" if one_by_one else "later.length"
     script = (
-        "<script>document.addEventListener('DOMContentLoaded', function () { setTimeout(function () {"
+        "<script>document.addEventListener('DOMContentLoaded', function () {"
+        f" var later = {later};"
         " var list = document.getElementById('product-list') || document.getElementById('productList');"
-        f" list.innerHTML = {items}; }}, {delay_ms}); }});</script>"
+        " var timer = setInterval(function () {"
+        f" list.insertAdjacentHTML('beforeend', later.splice(0, {step}).join('\\n'));"
+        f" if (!later.length) clearInterval(timer); }}, {delay_ms}); }});</script>"
     )
-    return empty.replace("</body>", script + "\n</body>", 1)
+    return partial.replace("</body>", script + "\n</body>", 1)
 
 
 async def _hold(request: web.Request, slow: float | None) -> None:
@@ -611,6 +624,8 @@ def _results_page(
     build: str,
     extra: dict[str, str],
     scripted_ms: int | None = None,
+    stepped_ms: int | None = None,
+    trickled_ms: int | None = None,
 ) -> str | None:
     """The page's HTML, or None when the page is past the data (the caller answers no-results)."""
     products = [product for product in entry["products"] if "coupang" in product]
@@ -652,7 +667,13 @@ def _results_page(
         )
     brands = (product.get("brand", "") for product in products)
     text = _page(f"{keyword} - 쿠팡!", keyword, body, css=css, build=build, brands=brands, total=len(products))
-    return _filled_by_script(text, listing, scripted_ms) if scripted_ms is not None else text
+    if scripted_ms is not None:
+        return _filled_by_script(text, items, scripted_ms)
+    if stepped_ms is not None:
+        return _filled_by_script(text, items, stepped_ms, served=len(items) // 2)
+    if trickled_ms is not None:
+        return _filled_by_script(text, items, trickled_ms, served=len(items) // 2, one_by_one=True)
+    return text
 
 
 def _no_results_page(keyword: str, build: str) -> str:
@@ -743,7 +764,10 @@ def _html(text: str, status: int = 200, **headers: str) -> web.Response:
 
 async def coupang_search(request: web.Request) -> web.Response:
     keyword, slow = _split_slow(request.query.get("q", ""))
-    keyword, scripted_ms = _split_scripted(keyword)
+    keyword, scripted_ms = _split_directive(keyword, "scripted", DEFAULT_SCRIPTED_DELAY_MS)
+    keyword, stepped_ms = _split_directive(keyword, "stepped", DEFAULT_SCRIPTED_DELAY_MS)
+    keyword, trickled_ms = _split_directive(keyword, "trickled", DEFAULT_SCRIPTED_DELAY_MS)
+    keyword, blocked_from = _split_directive(keyword, "blocked-from", 2)
     await _hold(request, slow)
     build = request.query.get("build") or DEFAULT_BUILD
     key = normalize_keyword(keyword)
@@ -758,12 +782,23 @@ async def coupang_search(request: web.Request) -> web.Response:
     if entry is None:
         return _html(_no_results_page(keyword, build))
     page = max(1, _int(request.query.get("page"), 1))
+    if blocked_from is not None and page >= blocked_from:
+        return _html(_access_denied_page(), status=403, Server="AkamaiGHost")
     list_size = min(MAX_LIST_SIZE, max(1, _int(request.query.get("listSize"), DEFAULT_LIST_SIZE)))
     layout = request.query.get("layout") or entry.get("layout", "current")
     # Pagination links keep the options the request chose.
     extra = {name: request.query[name] for name in ("listSize", "layout", "build") if name in request.query}
     text = _results_page(
-        entry, keyword, page, list_size, old=layout == "old", build=build, extra=extra, scripted_ms=scripted_ms
+        entry,
+        keyword,
+        page,
+        list_size,
+        old=layout == "old",
+        build=build,
+        extra=extra,
+        scripted_ms=scripted_ms,
+        stepped_ms=stepped_ms,
+        trickled_ms=trickled_ms,
     )
     return _html(text if text is not None else _no_results_page(keyword, build))
 

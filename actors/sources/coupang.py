@@ -9,8 +9,8 @@ snapshots (HTML and a screenshot) for a person to look at.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlencode
 
@@ -25,7 +25,7 @@ from actors.sources.coupang_parser import CoupangPage, PageKind, parse_search_pa
 from infra.clock import utcnow
 from infra.settings import Proxy
 from infra.snapshots import SnapshotStore
-from schemas.offers import Offer, SourceName, SourceOutcome, SourceResult
+from schemas.offers import SourceName, SourceOutcome, SourceResult
 
 log = logging.getLogger(__name__)
 
@@ -36,15 +36,25 @@ BLOCK_SIGNATURES = ("ERR_HTTP2_PROTOCOL_ERROR", "ERR_BLOCKED_BY_RESPONSE")
 PROXY_SIGNATURES = ("ERR_PROXY_", "ERR_TUNNEL_CONNECTION_FAILED", "ERR_NO_SUPPORTED_PROXIES", "ERR_SOCKS_")
 
 
-#: True once the page shows what the parser reads: a product list of either layout, the no-results text, or a
-#: block / maintenance signature. A list the page's own script fills after DOMContentLoaded counts only then.
-PAGE_READY = """() => {
+#: The page's readiness, polled in the page: "settled" once it shows a product list (of either layout) whose item
+#: count has not changed for `quiet` ms, or, without a list, the no-results text or a block / maintenance
+#: signature; "growing" while a list's count still changes; "waiting" before anything readable shows. A list whose
+#: first items come in the served HTML and the rest from the page's script a second later is read whole, not at
+#: its first item. The count's history lives on `window`, which a navigation replaces.
+PAGE_STATE = """(quiet) => {
   const lists = '#product-list > li, ul#productList > li.search-product, li[data-product-id]';
-  if (document.querySelector(lists)) return true;
+  const items = document.querySelectorAll(lists);
+  const now = performance.now();
+  const seen = window.__lpsListCount || (window.__lpsListCount = {count: -1, since: now});
+  if (items.length !== seen.count) { seen.count = items.length; seen.since = now; }
+  if (items.length) return now - seen.since >= quiet ? 'settled' : 'growing';
   const text = document.body ? document.body.innerText : '';
-  if (/검색결과가 없습니다|일치하는 상품이 없습니다|다른 검색어를 입력하시거나/.test(text)) return true;
-  return /Access Denied/i.test(document.title) || /점검/.test(text);
+  if (/검색결과가 없습니다|일치하는 상품이 없습니다|다른 검색어를 입력하시거나/.test(text)) return 'settled';
+  return (/Access Denied/i.test(document.title) || /점검/.test(text)) ? 'settled' : 'waiting';
 }"""
+#: How often the page's readiness is polled (ms): often enough that a settled list is read within a tenth of a
+#: second of its quiet period, rarely enough to cost the page nothing.
+PAGE_POLL_MS = 100
 
 
 def search_url(base_url: str, keyword: str, page: int) -> str:
@@ -63,6 +73,7 @@ class CoupangSource:
         max_pages: int,
         blocked_backoff_factor: float,
         render_timeout: float = 10.0,
+        settle: float = 1.5,
         proxies: ProxyRotation | None = None,
     ) -> None:
         self._browser = browser
@@ -71,6 +82,7 @@ class CoupangSource:
         self._max_pages = max(max_pages, 1)
         self._blocked_backoff_factor = blocked_backoff_factor
         self._render_timeout_ms = render_timeout * 1000
+        self._settle_ms = min(settle, render_timeout) * 1000
         self._proxies = proxies
 
     async def search(self, product: dict[str, Any]) -> SourceResult:
@@ -82,7 +94,8 @@ class CoupangSource:
         except Exception as error:
             await self._proxies.record(proxy, outcome_of(error))
             raise
-        await self._proxies.record(proxy, outcome_of(None))
+        # A later page refused is a block of this proxy as much as a refused first page.
+        await self._proxies.record(proxy, outcome_of(result.incomplete))
         return result
 
     def held_back(self) -> SourceError | None:
@@ -91,24 +104,33 @@ class CoupangSource:
         return None if self._proxies is None else self._proxies.all_benched()
 
     async def _search(self, product: dict[str, Any], proxy: Proxy | None = None) -> SourceResult:
-        offers: list[Offer] = []
+        pages: list[CoupangPage] = []
+        unread: SourceError | None = None
         async with self._browser.page(proxy) as page:
             for number in range(1, self._max_pages + 1):
                 try:
-                    parsed = await self._read_page(page, product["keyword"], number)
-                except SourceError:
+                    parsed, settled = await self._read_page(page, product["keyword"], number)
+                except SourceError as error:
                     if number == 1:
                         raise
-                    log.warning(
-                        "coupang page %d of %r failed: keeping the first pages' offers", number, product["keyword"]
+                    # The pages read so far are shown, but the search did not see everything it asked for.
+                    unread = _later_page_failed(error, number)
+                    log.warning("coupang page %d of %r not read: %s", number, product["keyword"], error)
+                    break
+                pages.append(parsed)
+                if not settled:
+                    # Read as it stood at the render timeout: what came later was never seen.
+                    unread = SourceParseFailed(
+                        f"coupang page {number}: the product list was still growing when it was read "
+                        f"({parsed.listed} items after {self._render_timeout_ms / 1000:g}s)"
                     )
                     break
-                offers += parsed.offers
                 if parsed.kind is PageKind.NO_RESULTS or parsed.listed < LIST_SIZE:
                     break  # a short page is the last one
-        return SourceResult(SourceOutcome.FOUND if offers else SourceOutcome.NO_RESULTS, offers)
+        return source_answer(pages, unread=unread)
 
-    async def _read_page(self, page: Page, keyword: str, number: int) -> CoupangPage:
+    async def _read_page(self, page: Page, keyword: str, number: int) -> tuple[CoupangPage, bool]:
+        """The page as parsed, and whether its product list had settled when it was read."""
         url = search_url(self._base_url, keyword, number)
         try:
             response = await page.goto(url, wait_until="domcontentloaded")
@@ -124,8 +146,7 @@ class CoupangSource:
                 raise ProxyUnreachable(f"coupang's proxy failed: {error.message.splitlines()[0]}") from error
             raise SourceError(f"coupang navigation failed: {error.message.splitlines()[0]}") from error
         status = response.status if response else None
-        if status is None or status < 400:
-            await self._rendered(page)
+        state = await self._rendered(page) if status is None or status < 400 else "settled"
         html = await page.content()
         # Off the event loop: a 72-item page takes tens of milliseconds to parse.
         parsed = await asyncio.to_thread(parse_search_page, html, base_url=self._base_url, status=status)
@@ -140,13 +161,22 @@ class CoupangSource:
                 f"coupang page not understood: {parsed.detail}",
                 snapshot=await self._snapshot(page, url, html, "PARSE_FAIL"),
             )
-        return parsed
+        return parsed, state != "growing"
 
-    async def _rendered(self, page: Page) -> None:
-        """Wait until the page shows its list (or says there is none, or refuses us), bounded: a page that never
-        does is read as it stands, and the parser says what it is (PARSE_FAIL for markup it does not know)."""
-        with contextlib.suppress(PlaywrightTimeoutError):
-            await page.wait_for_function(PAGE_READY, timeout=self._render_timeout_ms)
+    async def _rendered(self, page: Page) -> str:
+        """Wait until the page's list has settled (its item count unchanged for LPS_COUPANG_SETTLE seconds), or it
+        says there is none, or refuses us; bounded by the render timeout. Returns the page's last state: a page that
+        shows nothing by then is read as it stands (the parser says what it is), a list still growing is partial."""
+        try:
+            await page.wait_for_function(
+                f"(quiet) => ({PAGE_STATE})(quiet) === 'settled'",
+                arg=self._settle_ms,
+                polling=PAGE_POLL_MS,
+                timeout=self._render_timeout_ms,
+            )
+        except PlaywrightTimeoutError:
+            return str(await page.evaluate(PAGE_STATE, self._settle_ms))
+        return "settled"
 
     async def _snapshot(self, page: Page, url: str, html: str, reason: str) -> str | None:
         try:
@@ -160,3 +190,32 @@ class CoupangSource:
         except Exception:
             log.exception("could not save the %s snapshot of %s", reason, url)
             return None
+
+
+def source_answer(pages: Sequence[CoupangPage], *, unread: SourceError | None = None) -> SourceResult:
+    """Coupang's answer from the result pages read, in order (pure: the corpus tests call it on saved pages).
+
+    Complete only when every page asked for was read and every product item on them was readable; otherwise the
+    offers read are shown and `incomplete` says why not: `unread` (a later page refused or failed), else the
+    product items skipped (their prices may be lower than every price read).
+    """
+    offers = [offer for page in pages for offer in page.offers]
+    skipped = sum(page.skipped for page in pages)
+    incomplete = unread
+    if incomplete is None and skipped:
+        incomplete = SourceParseFailed(
+            f"coupang: {skipped} product item(s) listed without a readable price or link; the lowest may be among them"
+        )
+    outcome = SourceOutcome.FOUND if offers else SourceOutcome.NO_RESULTS
+    return SourceResult(outcome, offers, skipped=skipped, incomplete=incomplete)
+
+
+def _later_page_failed(error: SourceError, number: int) -> SourceError:
+    """A failure of result page `number` (> 1), as the reason the source's answer is partial: of the same kind (a
+    block stays a block, for the breaker, the adaptive pace and the proxy's bench), naming the pages not read."""
+    return type(error)(
+        f"coupang page {number} and later not read: {error}",
+        snapshot=error.snapshot,
+        backoff_factor=error.backoff_factor,
+        retry_after=error.retry_after,
+    )
