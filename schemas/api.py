@@ -232,12 +232,16 @@ class SourceSearchSchema(Schema):
         metadata=_doc(
             "FOUND or NO_RESULTS (answers); "
             + ", ".join(o for o in SourceOutcome if o not in {SourceOutcome.FOUND, SourceOutcome.NO_RESULTS})
-            + " or CONFIG (failures)"
+            + " or CONFIG (failures); a source that answered only in part is named by why (PARSE_FAIL for items it "
+            "could not read or a list still growing, BLOCKED for a later page refused …) and is not complete"
         )
     )
-    count = fields.Integer(metadata=_doc("offers the source returned"))
+    count = fields.Integer(metadata=_doc("offers the source returned (read, for a partial answer)"))
+    skipped = fields.Integer(
+        metadata=_doc("product items the source listed whose price or id it could not read (absent: none)")
+    )
     ms = fields.Integer(metadata=_doc("milliseconds the source's search took"))
-    error = fields.String(metadata=_doc("why it failed or was not tried"))
+    error = fields.String(metadata=_doc("why it failed, was not tried, or answered only in part"))
 
 
 class FailedSourceSchema(Schema):

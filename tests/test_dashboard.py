@@ -387,3 +387,26 @@ async def test_a_snapshot_needs_a_key_like_every_api_call_and_a_signed_in_dashbo
     assert (api.status, (await api.json())["result"]) == (433, 433)
     assert (ui.status, ui.headers["Location"]) == (303, "/ui/login")
     assert with_key.status == 404
+
+
+async def test_the_job_page_shows_the_items_a_source_skipped_and_why_it_is_not_complete(
+    client: TestClient, settings: Settings
+):
+    why = "coupang: 3 product item(s) listed without a readable price or link; the lowest may be among them"
+    result = {
+        "outcome": "FOUND",
+        "complete": False,
+        "sources": {
+            "coupang": {"outcome": "PARSE_FAIL", "count": 69, "skipped": 3, "ms": 812, "error": why},
+            "naver": {"outcome": "FOUND", "count": 40, "ms": 120},
+        },
+        "failed_sources": {"coupang": {"type": "PARSE_FAIL", "message": why}},
+    }
+    job = await insert_job(settings, product_code="DASH-SKIPPED", status="DONE", result=result)
+
+    html = await (await client.get(f"/ui/jobs/{job['_id']}")).text()
+
+    assert "(incomplete)" in html
+    assert '<td>coupang</td><td>PARSE_FAIL</td><td class="num">69</td><td class="num">3</td>' in html
+    assert why in html
+    assert '<td>naver</td><td>FOUND</td><td class="num">40</td><td class="num">0</td>' in html
