@@ -53,7 +53,8 @@ class Offer:
     source: str
     title: str
     price: int  # KRW
-    url: str
+    #: The offer's page: an http(s) address on the source's own hosts, or None when the source gave none such.
+    url: str | None
     product_id: str | None = None
     item_id: str | None = None
     vendor_item_id: str | None = None

@@ -571,3 +571,19 @@ def test_a_page_whose_product_items_are_mostly_unreadable_is_not_understood(
     page = parse_search_page(_list_page(readable, unreadable, others), base_url=BASE_URL)
     assert (page.kind, page.detail, len(page.offers)) == (kind, detail, readable if kind is PageKind.RESULTS else 0)
     assert (page.listed, page.skipped) == (readable + unreadable + others, unreadable)
+
+
+@pytest.mark.parametrize(
+    "href",
+    ["javascript:alert(document.cookie)", "https://evil.example/vp/products/42", "data:text/html,x", "//evil.example/"],
+)
+def test_a_product_link_off_coupang_is_replaced_by_its_canonical_page(href: str) -> None:
+    item = (
+        f'<li data-id="42"><a href="{href}"><div class="ProductUnit_productName__x1">갤럭시 버즈3</div>'
+        '<strong class="Price_priceValue__y2">159,000원</strong></a></li>'
+    )
+    page = f'<html><body><ul id="product-list">{item}</ul>{"<p>쿠팡</p>" * 200}</body></html>'
+
+    (offer,) = parse_search_page(page, base_url=BASE_URL, status=200).offers
+
+    assert (offer.url, offer.price) == ("https://www.coupang.com/vp/products/42", 159_000)

@@ -63,3 +63,22 @@ def test_an_answer_whose_items_are_mostly_unreadable_is_a_parse_failure():
 def test_no_items_is_no_results():
     answer = answer_from_items([], wants_used=False)
     assert (answer.outcome, answer.offers, answer.incomplete) == (SourceOutcome.NO_RESULTS, [], None)
+
+
+@pytest.mark.parametrize(
+    ("link", "kept"),
+    [
+        ("https://search.shopping.naver.com/catalog/1001", True),
+        ("https://smartstore.naver.com/shop/products/1001", True),
+        ("javascript:alert(document.cookie)", False),
+        ("data:text/html,<script>alert(1)</script>", False),
+        ("https://naver.com.evil.example/p/1001", False),
+        ("http://[::1", False),
+    ],
+)
+def test_only_an_http_link_to_naver_is_passed_on_and_the_offer_stays_usable(link: str, kept: bool):
+    (offer,) = answer_from_items([item() | {"link": link}], wants_used=False).offers
+
+    assert offer.url == (link if kept else None)
+    assert (offer.product_id, offer.price) == ("1001", 12_900)
+    assert "url" in offer.as_document() if kept else "url" not in offer.as_document()

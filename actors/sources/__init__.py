@@ -6,7 +6,9 @@ fleet-wide turn is taken, that this process cannot search it now at all (every C
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 from actors.errors import RetryableJobError
 from schemas.offers import SourceOutcome, SourceResult
@@ -19,6 +21,22 @@ class Source(Protocol):
     async def search(self, product: dict[str, Any]) -> SourceResult: ...
 
     def held_back(self) -> SourceError | None: ...
+
+
+def own_url(url: str | None, hosts: Iterable[str]) -> str | None:
+    """`url` when it is an http(s) address on one of `hosts` (or a subdomain of one), else None.
+
+    A scraped link is passed on to back offices, deliveries and dashboards, so only one that leads where the
+    source's offers live is kept: never `javascript:`, `data:` or another site's address. The offer itself stays
+    usable without it."""
+    try:
+        parts = urlsplit(url or "")
+        host = (parts.hostname or "").lower()
+    except ValueError:  # e.g. an unbalanced "[" read as an IPv6 host
+        return None
+    if parts.scheme.lower() not in {"http", "https"} or not host:
+        return None
+    return url if any(host == own or host.endswith(f".{own}") for own in hosts) else None
 
 
 class SourceError(RetryableJobError):

@@ -18,6 +18,7 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from actors.sources import own_url
 from schemas.offers import Delivery, Offer, SourceName
 
 SOURCE = SourceName.COUPANG
@@ -241,7 +242,7 @@ def _parse_item(item: LexborNode, layout: _Layout, base_url: str) -> Offer | Non
     link = _product_link(item, base_url)
     data_id = _attribute(item, "data-id") or _attribute(item, "data-product-id")
     product_id = (link.product_id if link else None) or data_id
-    if link is not None:
+    if link is not None and own_url(link.url, _own_hosts(base_url)):
         url = link.url
     elif product_id is not None:
         url = urljoin(base_url, f"/vp/products/{product_id}")  # Coupang's canonical product page
@@ -262,6 +263,11 @@ def _parse_item(item: LexborNode, layout: _Layout, base_url: str) -> Offer | Non
         rating=_rating(item.css_first(layout.rating)),
         review_count=_first_int(_normalized_text(item.css_first(layout.review_count))),
     )
+
+
+def _own_hosts(base_url: str) -> tuple[str, ...]:
+    """Where a Coupang product link may lead: Coupang, or the host pages are served from (the demo shop)."""
+    return ("coupang.com", urlsplit(base_url).hostname or "coupang.com")
 
 
 def _is_ad(item: LexborNode, layout: _Layout, link: _ProductLink | None) -> bool:

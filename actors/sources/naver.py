@@ -9,13 +9,15 @@ from typing import Any
 import aiohttp
 
 from actors.errors import PermanentJobError
-from actors.sources import SourceError, SourceParseFailed, SourceRateLimited, SourceTimeout
+from actors.sources import SourceError, SourceParseFailed, SourceRateLimited, SourceTimeout, own_url
 from schemas.codes import JobErrorType
 from schemas.offers import Offer, SourceName, SourceOutcome, SourceResult
 
 #: productType 1-3: new (catalog, general, ...); 4-6 used; 7-9 discontinued; 10-12 pre-sale.
 NEW_TYPES = frozenset({1, 2, 3})
 USED_TYPES = frozenset({4, 5, 6})
+#: Where a Naver item's link may lead (catalogue pages, the mall gate, smartstore): anything else is dropped.
+NAVER_HOSTS = ("naver.com",)
 _TAGS = re.compile(r"<[^>]+>")
 _WANTS_USED = re.compile(r"중고|리퍼|used|refurb", re.IGNORECASE)
 
@@ -122,9 +124,8 @@ def _offer(item: dict[str, Any]) -> Offer | None:
     title = clean_title(str(item.get("title") or ""))
     if price is None or price <= 0 or not product_id or not title:
         return None
-    return Offer(
-        source=SourceName.NAVER, title=title, price=price, url=str(item.get("link") or ""), product_id=product_id
-    )
+    url = own_url(str(item.get("link") or ""), NAVER_HOSTS)
+    return Offer(source=SourceName.NAVER, title=title, price=price, url=url, product_id=product_id)
 
 
 def _integer(value: Any) -> int | None:
