@@ -13,6 +13,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
+from math import prod
 from typing import Any
 
 from schemas.offers import Offer
@@ -32,12 +33,20 @@ _SPACES = re.compile(r"\s+")
 _SEPARATORS = re.compile(r"[\s-]+")
 
 
-def _normalize(text: str) -> str:
-    """One comparable form for titles and keywords: no markup, NFKC, one dash, single spaces, lower case."""
+def _fold(text: str) -> str:
+    """Titles and keywords as one comparable form that keeps letter case: no markup, NFKC, one dash, single spaces.
+
+    Case survives for the one rule that needs it: "x2" after product words is a count, "X5" a model name.
+    """
     # Unescape first so entity-encoded tags ("&lt;b&gt;") are stripped too.
     text = _TAG.sub("", html.unescape(text))
-    text = unicodedata.normalize("NFKC", text).translate(_DASHES).lower()
+    text = unicodedata.normalize("NFKC", text).translate(_DASHES)
     return _SPACES.sub(" ", text).strip()
+
+
+def _normalize(text: str) -> str:
+    """The comparable form in lower case, which every rule but the pack counts reads."""
+    return _fold(text).lower()
 
 
 # --- excluded items: accessories, used, refurbished, rental … ---------------------------------------------
@@ -78,15 +87,39 @@ _EXCLUSIONS: tuple[tuple[str, str], ...] = (
     ("rental", "렌탈|대여|" + _english("rental")),
 )
 _EXCLUDED = re.compile("|".join(f"(?P<x{index}>{pattern})" for index, (_, pattern) in enumerate(_EXCLUSIONS)))
+# The same terms standing as words of their own, whitespace or the text's edge on both sides.
+_EXCLUDED_WORD = re.compile(
+    "|".join(rf"(?P<x{index}>(?<!\S)(?:{pattern})(?!\S))" for index, (_, pattern) in enumerate(_EXCLUSIONS))
+)
 _EXCLUSION_CATEGORY = {f"x{index}": category for index, (category, _) in enumerate(_EXCLUSIONS)}
 
 
-def _named_exclusions(text: str) -> frozenset[str]:
-    """The exclusion concepts a normalized text names (their regex group names)."""
-    return frozenset(match.lastgroup for match in _EXCLUDED.finditer(text) if match.lastgroup)
+def _named_exclusions(keyword: str) -> frozenset[str]:
+    """The exclusion concepts a normalized keyword names as words of their own (their regex group names).
+
+    "아이폰 15 케이스" and "... tempered glass" ask for the accessory; the brand 커버걸 does not ask for covers,
+    nor 필름카메라 for film. Korean writes compounds without spaces, so a term inside a longer word is part
+    of that word; only a whole word is the keyword asking for the concept.
+    """
+    return frozenset(match.lastgroup for match in _EXCLUDED_WORD.finditer(keyword) if match.lastgroup)
 
 
-def _excluded_term(title: str, allowed: frozenset[str]) -> str | None:
+def _compound_words(keyword: str) -> re.Pattern[str] | None:
+    """The keyword's words that contain an exclusion term without being one: 커버걸, 필름카메라.
+
+    Titles repeat the keyword's words, and the 커버 in a title's 커버걸 is the brand again, not a cover; these
+    words are blanked out of a title before its exclusion terms are read.
+    """
+    words = {word for word in keyword.split() if _EXCLUDED.search(word) and not _EXCLUDED_WORD.fullmatch(word)}
+    if not words:
+        return None
+    # Longest first, so a word that contains another is blanked whole.
+    return re.compile("|".join(re.escape(word) for word in sorted(words, key=len, reverse=True)))
+
+
+def _excluded_term(title: str, allowed: frozenset[str], compounds: re.Pattern[str] | None) -> str | None:
+    if compounds:
+        title = compounds.sub(" ", title)
     for match in _EXCLUDED.finditer(title):
         if match.lastgroup and match.lastgroup not in allowed:
             return f"{_EXCLUSION_CATEGORY[match.lastgroup]}: {match.group()}"
@@ -128,16 +161,32 @@ _UNIT_GUARDS = {"개": "(?![월봉국])", "정": "(?!품)"}
 
 
 def _unit_pattern(unit: str) -> str:
-    # An ASCII unit must end the token: "5gb" is not 5 g, "2lb" is not 2 L, "27gp850" is a model number.
-    guard = r"(?![a-z])" if unit.isascii() else _UNIT_GUARDS.get(unit, "")
+    # An ASCII unit must end the token: "5gb" is not 5 g, "2lb" is not 2 L, "27gp850" is a model number. Only a
+    # multiplier may follow it directly, as in "2kgx3".
+    guard = r"(?!(?!x\d)[a-z])" if unit.isascii() else _UNIT_GUARDS.get(unit, "")
     return re.escape(unit) + guard
 
 
-_QUANTITY = re.compile(
-    r"(?<![\d.])(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s?(?P<unit>"
-    # Longest first so 개입 wins over 개 and 봉지 over 봉.
-    + "|".join(_unit_pattern(unit) for unit in sorted(_UNITS, key=len, reverse=True))
-    + ")"
+# Longest first so 개입 wins over 개 and 봉지 over 봉.
+_UNIT = "|".join(_unit_pattern(unit) for unit in sorted(_UNITS, key=len, reverse=True))
+_MEASURE = rf"(?<![\d.])(?P<number>\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|\d+(?:\.\d+)?)\s?(?P<unit>{_UNIT})"
+# A count after a multiplication sign is a pack count only when it is bare: "x 10개입" is a quantity of its own,
+# "x 40cm" a size, "x 2세트" or "x 2종" something else, "x 1.5" and "x 1,000" not a count.
+_BARE = rf"(?![\w.]|,\d|\s(?:{_UNIT}))"
+#: Every way a text states a quantity or a pack count, leftmost first, so a multiplier belongs to the quantity
+#: before it and is never read twice:
+#: - "330ml x 24", "1L*12", "2kgX3", "2개 x 3", "355ml x 24 x 2": a quantity, then bare counts;
+#: - "샴푸 x2", "샴푸 X 2", "(×2)": a bare count after the product's words. Not after a number ("1920 x 1080",
+#:   "27 x 40cm", "S24 x 2" are sizes and models), and a capital X written against its digits is a model name
+#:   ("BMW X5", "ThinkPad X1"). A small "x5" there is read as a count: that is how sellers write counts;
+#: - "1+1", "2+1", "1+1+1": buy N get M, with small terms that are not part of a longer number or a model
+#:   ("16+16GB", "3.0+2", "S9+1").
+#: It reads folded text, case kept ("355ML" is a volume); case matters only where a pattern says so, (?-i:…).
+_STATED = re.compile(
+    rf"{_MEASURE}(?P<times>(?:\s?[x×*]\s?\d+{_BARE})*)"
+    rf"|(?<![^\s(\[])(?<!\d\s)(?:(?-i:x\s?|X\s)|[×*]\s?)(?P<alone>\d+){_BARE}"
+    r"|(?<![\da-z.+-])(?P<bonus>(?:10|[1-9])(?:\+(?:10|[1-9]))+)(?![\da-z.+%-])",
+    re.IGNORECASE,
 )
 
 
@@ -148,17 +197,45 @@ class _Quantity:
     text: str  # as the title or keyword wrote it, for reasons
 
 
+def _measured(number: str, unit: str) -> _Quantity:
+    unit = unit.lower()
+    amount = Decimal(number.replace(",", "")) * _UNITS[unit].factor
+    return _Quantity(_UNITS[unit].dimension, amount, number + _UNIT_DISPLAY.get(unit, unit))
+
+
+def _multiplied(quantity: _Quantity, times: str) -> tuple[_Quantity, ...]:
+    """What "quantity x n (x m …)" states.
+
+    "330ml x 24" is 24 cans of 330ml: the volume stays and 24 is the pack count. "2개 x 3" is three packs of
+    two, and the offer's price buys six units, so the title states a pack of 6 and neither 2 nor 3: a keyword
+    for 6개 matches it, one for 2개 or 3개 (a price for two or three units) does not.
+    """
+    counts = [int(count) for count in re.findall(r"\d+", times)]
+    if not counts:
+        return (quantity,)
+    written = "".join(f"x{count}" for count in counts)
+    total = Decimal(prod(counts))
+    if quantity.dimension == "pack":
+        return (_Quantity("pack", quantity.amount * total, quantity.text + written),)
+    return quantity, _Quantity("pack", total, written)
+
+
 def _quantities(text: str) -> tuple[_Quantity, ...]:
-    found = []
-    for match in _QUANTITY.finditer(text):
-        number, unit = match["number"], match["unit"]
-        amount = Decimal(number.replace(",", "")) * _UNITS[unit].factor
-        found.append(_Quantity(_UNITS[unit].dimension, amount, number + _UNIT_DISPLAY.get(unit, unit)))
+    """Every quantity a folded text states, pack counts written as multipliers ("x 24", "1+1") included."""
+    found: list[_Quantity] = []
+    for match in _STATED.finditer(text):
+        if match["unit"]:
+            found.extend(_multiplied(_measured(match["number"], match["unit"]), match["times"]))
+        elif match["alone"]:
+            found.append(_Quantity("pack", Decimal(match["alone"]), f"x{match['alone']}"))
+        else:  # 1+1 is two units for the price, 2+1 three
+            terms = match["bonus"].split("+")
+            found.append(_Quantity("pack", Decimal(sum(int(term) for term in terms)), match["bonus"]))
     return tuple(found)
 
 
 def _unit_conflict(title: str, wanted: tuple[_Quantity, ...]) -> str | None:
-    """A keyword's quantity must appear in the title whenever the title states that dimension at all.
+    """A keyword's quantity must appear in the folded title whenever the title states that dimension at all.
 
     "Appear among" rather than "equal" because titles often state a dimension twice ("12GB 256GB": memory and
     storage; "100매 10팩"), and a title silent about a dimension proves nothing either way.
@@ -206,17 +283,19 @@ _SPELLINGS: dict[str, tuple[str, ...]] = {
 
 
 def _keyword_words(keyword: str) -> tuple[_Word, ...]:
-    """Every keyword word the title must contain.
+    """Every word of a folded keyword the title must contain, in lower case.
 
     Search pages mix in neighbours of the product (아이폰 14 for 아이폰 15, 펩시 for 코카콜라); a title missing
     a word the back office typed is another product. Quantities are left to the unit rule (1L = 1000ml).
     Titles write "아이폰15", "코카-콜라" and "코카 콜라", so words are looked for with dashes ignored and, where
     no digit is at a word's edge, with spaces ignored too. A number must stand alone: "15" is not in "150".
+    Pack counts are the unit rule's too, so the "x" and "24" of "355ml x 24" and the "1+1" are no words.
     """
+    stated = [match.span() for match in _STATED.finditer(keyword)]
     words = []
-    for word in keyword.split():
-        compact = _SEPARATORS.sub("", word)
-        if not compact or _QUANTITY.fullmatch(word):
+    for token in re.finditer(r"\S+", keyword):
+        compact = _SEPARATORS.sub("", token.group().lower())
+        if not compact or any(start <= token.start() and token.end() <= end for start, end in stated):
             continue
         lead = r"(?<!\d)" if compact[0].isdigit() else ""
         tail = r"(?!\d)" if compact[-1].isdigit() else ""
@@ -267,20 +346,23 @@ class _Wanted:
     model_no: str
     model: re.Pattern[str] | None
     allowed: frozenset[str]  # exclusion concepts the keyword itself asks for
+    compounds: re.Pattern[str] | None  # keyword words that merely contain an exclusion term
     quantities: tuple[_Quantity, ...]
     words: tuple[_Word, ...]
     target_price: int | None
 
 
 def _wanted(product: Mapping[str, Any]) -> _Wanted:
-    keyword = _normalize(product.get("keyword") or "")
+    folded = _fold(product.get("keyword") or "")
+    keyword = folded.lower()
     model_no = (product.get("model_no") or "").strip()
     return _Wanted(
         model_no=model_no,
         model=_model_pattern(model_no),
         allowed=_named_exclusions(keyword),
-        quantities=_quantities(keyword),
-        words=_keyword_words(keyword),
+        compounds=_compound_words(keyword),
+        quantities=_quantities(folded),
+        words=_keyword_words(folded),
         target_price=product.get("target_price") or None,
     )
 
@@ -291,12 +373,13 @@ def _rejection(offer: Offer, wanted: _Wanted) -> str | None:
         return "ad"
     if offer.sold_out:
         return "sold out"
-    title = _normalize(offer.title)
+    folded = _fold(offer.title)
+    title = folded.lower()
     if wanted.model and not wanted.model.search(title):
         return f"model number {wanted.model_no} missing"
     return (
-        _excluded_term(title, wanted.allowed)
-        or _unit_conflict(title, wanted.quantities)
+        _excluded_term(title, wanted.allowed, wanted.compounds)
+        or _unit_conflict(folded, wanted.quantities)
         or _missing_word(title, wanted.words)
         or _suspicious_price(offer.price, wanted.target_price)
     )

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import hypothesis
 import pytest
+from hypothesis import strategies as st
 
 from actors.matching import match_offers
 from schemas.offers import Offer
@@ -242,3 +244,164 @@ def test_keyword_words_match_across_spaces_dashes_and_scripts():
     assert verdict({"keyword": "코카콜라 제로 355ml 24캔"}, "코카-콜라 제로 355ml x 24캔", price=16_480) is None
     assert verdict({"keyword": "코카콜라 제로 355ml 24캔"}, "코카 콜라 제로 355ml 24캔", price=16_480) is None
     assert verdict({"keyword": "갤럭시 S24 울트라 256GB"}, "Samsung Galaxy S24 Ultra 256GB", price=1_298_000) is None
+
+
+# --- pack counts written as multipliers ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "title",
+    ["코카콜라 제로 355ml x 12", "코카콜라 제로 355ml X 12", "코카콜라 제로 355mlX12", "코카콜라 제로 355ml*12"],
+)
+def test_a_multiplier_after_a_quantity_is_a_pack_count(title: str):
+    product = {"keyword": "코카콜라 제로 355ml 24개"}
+    assert verdict(product, title, price=9_900) == "pack x12 ≠ 24개"
+    assert verdict(product, title.replace("12", "24"), price=19_900) is None
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        ("제주 삼다수 1L 6병", "제주 삼다수 1L*12", "pack x12 ≠ 6병"),
+        ("제주 삼다수 1L 12병", "제주 삼다수 1L*12", None),
+        ("백설 하얀설탕 2kg 1개", "백설 하얀설탕 2kgX3", "pack x3 ≠ 1개"),
+        ("백설 하얀설탕 2kg 3개", "백설 하얀설탕 2kgX3", None),
+        ("려 함빛 샴푸 500ml 1개", "려 함빛 샴푸 500ml ×2", "pack x2 ≠ 1개"),
+        ("코카콜라 제로 355ml 48개", "코카콜라 제로 355ml x 24 x 2", None),
+    ],
+)
+def test_multipliers_in_every_spelling_state_the_pack_count(keyword: str, title: str, reason: str | None):
+    assert verdict({"keyword": keyword}, title, price=20_000) == reason
+
+
+def test_a_count_of_packs_states_the_total_number_of_units():
+    # "2개 x 3" is three packs of two: the offer's price buys six units, so only a keyword for six matches.
+    title = "려 함빛 샴푸 500ml 2개 x 3"
+    assert verdict({"keyword": "려 함빛 샴푸 500ml 6개"}, title, price=30_000) is None
+    assert verdict({"keyword": "려 함빛 샴푸 500ml 2개"}, title, price=30_000) == "pack 2개x3 ≠ 2개"
+    assert verdict({"keyword": "려 함빛 샴푸 500ml 3개"}, title, price=30_000) == "pack 2개x3 ≠ 3개"
+
+
+@pytest.mark.parametrize(
+    ("title", "units"),
+    [
+        ("려 함빛 샴푸 x2", 2),
+        ("려 함빛 샴푸 X 2", 2),
+        ("려 함빛 샴푸 ×3", 3),
+        ("려 함빛 샴푸 (x2) 무료배송", 2),
+        ("려 함빛 샴푸 500ml 1+1", 2),
+        ("[2+1] 려 함빛 샴푸 500ml", 3),
+        ("려 함빛 샴푸 500ml 1+1+1", 3),
+    ],
+)
+def test_a_multiplier_after_the_words_and_buy_n_get_m_are_pack_counts(title: str, units: int):
+    assert verdict({"keyword": f"려 함빛 샴푸 {units}개"}, title, price=20_000) is None
+    reason = verdict({"keyword": "려 함빛 샴푸 1개"}, title, price=20_000)
+    assert reason is not None
+    assert reason.startswith("pack ")
+    assert reason.endswith(" ≠ 1개")
+
+
+def test_a_keyword_may_write_its_pack_count_as_a_multiplier_too():
+    product = {"keyword": "코카콜라 제로 355ml x 24"}
+    assert verdict(product, "코카콜라 제로 355ml 24캔", price=19_900) is None
+    assert verdict(product, "코카콜라 제로 355ml 12캔", price=9_900) == "pack 12캔 ≠ x24"
+    assert verdict({"keyword": "려 함빛 샴푸 1+1"}, "려 함빛 샴푸 500ml 2개", price=20_000) is None
+
+
+def test_a_model_name_in_a_keyword_stays_a_word_the_title_must_contain():
+    product = {"keyword": "BMW X5 다이캐스트 1개"}
+    assert verdict(product, "BMW X5 1:24 다이캐스트 모형", price=50_000) is None
+    assert verdict(product, "BMW X3 1:24 다이캐스트 모형", price=50_000) == "keyword word missing: x5"
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title"),
+    [
+        ("LG 모니터 1개", "LG 27인치 모니터 1920x1080 FHD"),
+        ("LG 모니터 1개", "LG 27인치 모니터 1920 x 1080 FHD"),
+        ("원목 액자 1개", "원목 액자 27x40cm 화이트"),
+        ("원목 액자 1개", "원목 액자 27 x 40cm 화이트"),
+        ("갤럭시 S24 1개", "갤럭시 S24 x 톰브라운 에디션"),
+        ("Xbox 컨트롤러 1개", "Xbox 무선 컨트롤러 x-large 그립"),
+        ("Xbox Series 1개", "Microsoft Xbox Series X 1TB"),
+        ("BMW 다이캐스트 1개", "BMW X5 1:24 다이캐스트 모형"),
+        ("지프 랭글러 미니카 1개", "지프 랭글러 4x4 미니카"),
+        ("니콘 쌍안경 1개", "니콘 쌍안경 10x50 방수"),
+        ("니콘 쌍안경 1개", "니콘 쌍안경 10x 줌"),
+        ("아이폰 15 1개", "아이폰 15 Pro x 디즈니 에디션"),
+        ("아이폰 15 1개", "아이폰 15 x 2세대 한정판"),
+        ("삼성 램 1개", "삼성 램 DDR5 16+16GB"),
+        ("USB 허브 1개", "USB 허브 3.0+2 포트"),
+        ("갤럭시 탭 1개", "갤럭시 탭 S9+1 세트"),
+    ],
+)
+def test_sizes_model_names_and_zoom_are_not_pack_counts(keyword: str, title: str):
+    assert verdict({"keyword": keyword}, title, price=50_000) is None
+
+
+@hypothesis.settings(max_examples=200, deadline=None)
+@hypothesis.given(
+    volume=st.sampled_from([250, 330, 355, 500, 1000]),
+    sold=st.integers(min_value=2, max_value=60),
+    wanted=st.integers(min_value=1, max_value=60),
+    times=st.sampled_from(["x", " x ", "X", " X ", "*", " * ", "×", " × "]),
+)
+def test_a_multiplied_title_matches_only_a_keyword_for_its_own_pack_count(
+    volume: int, sold: int, wanted: int, times: str
+):
+    hypothesis.assume(sold != wanted)
+    title = f"코카콜라 제로 {volume}ml{times}{sold}"
+    assert verdict({"keyword": f"코카콜라 제로 {volume}ml {sold}개"}, title, price=20_000) is None
+    reason = verdict({"keyword": f"코카콜라 제로 {volume}ml {wanted}개"}, title, price=20_000)
+    assert reason == f"pack x{sold} ≠ {wanted}개"
+
+
+# --- exclusion terms as words of their own ------------------------------------------------------------------
+
+
+def test_an_exclusion_term_inside_a_brand_neither_allows_nor_rejects_it():
+    product = {"keyword": "커버걸 클린 프레쉬 쿠션"}
+    assert verdict(product, "커버걸 클린 프레쉬 쿠션 21호", price=15_000) is None
+    assert verdict(product, "[커버걸] 클린 프레쉬 쿠션 21호 본품+리필", price=15_000) == "refill: 리필"
+    assert verdict(product, "커버걸 클린 프레쉬 쿠션 퍼프 커버 2매", price=3_000) == "accessory: 커버"
+
+
+def test_a_term_inside_a_longer_keyword_word_does_not_allow_the_accessory():
+    product = {"keyword": "코닥 필름카메라 M35"}
+    assert verdict(product, "코닥 필름카메라 M35 옐로우", price=35_000) is None
+    assert verdict(product, "코닥 필름카메라 M35용 컬러 필름 36컷", price=12_000) == "accessory: 필름"
+
+
+def test_an_exclusion_term_of_several_words_is_allowed_as_words_of_their_own():
+    product = {"keyword": "Galaxy S24 Ultra tempered glass"}
+    assert verdict(product, "Samsung Galaxy S24 Ultra Tempered Glass 2 pack", price=9_900) is None
+    assert verdict(product, "Samsung Galaxy S24 Ultra Tempered Glass Clear Case", price=9_900) == "accessory: case"
+
+
+@hypothesis.settings(max_examples=200, deadline=None)
+@hypothesis.given(
+    excluded=st.sampled_from(
+        [
+            ("accessory", "케이스"),
+            ("accessory", "커버"),
+            ("accessory", "필름"),
+            ("accessory", "파우치"),
+            ("accessory", "거치대"),
+            ("refill", "리필"),
+            ("used", "중고"),
+            ("rental", "렌탈"),
+        ]
+    ),
+    prefix=st.text(alphabet="걸빛솔담누", max_size=2),
+    suffix=st.text(alphabet="걸빛솔담누", max_size=2),
+)
+def test_a_keyword_word_containing_an_exclusion_term_never_lets_that_term_through(
+    excluded: tuple[str, str], prefix: str, suffix: str
+):
+    hypothesis.assume(prefix or suffix)
+    category, term = excluded
+    word = prefix + term + suffix
+    title = f"{word} 클린 프레쉬 쿠션 퍼프 {term} 2매"
+    assert verdict({"keyword": "클린 프레쉬 쿠션"}, title, price=3_000) == f"{category}: {term}"
+    assert verdict({"keyword": f"{word} 클린 프레쉬 쿠션"}, title, price=3_000) == f"{category}: {term}"
