@@ -85,7 +85,7 @@ class JobStatusMiddleware(Middleware):
         if job["status"] == JobStatus.DEAD.name:
             log.error("job %s DEAD without running again: its worker stopped during its last attempt", job_id)
             raise SkipMessage("attempts exhausted")
-        self.runtime.attempts.start(str(job_id), Attempt(job))
+        self.runtime.attempts.start(Attempt(job))
         log.info("job %s attempt %d/%d claimed by %s", job_id, job["attempts"], job["max_attempts"], job["worker"])
 
     def _claim(self, kind: JobKind, job_id: Any) -> dict[str, Any] | None:
@@ -133,7 +133,7 @@ class JobStatusMiddleware(Middleware):
     ) -> None:
         """Runs in the worker thread once the actor returned or raised: DONE, PENDING again (retry), or DEAD."""
         kind = self.kinds.get(message.actor_name)
-        attempt = self.runtime.attempts.finish(str(message.args[0])) if kind else None
+        attempt = self.runtime.attempts.finish() if kind else None
         if kind is None or attempt is None:
             return  # nothing was claimed (skipped or deferred)
         job, now = attempt.job, utcnow()

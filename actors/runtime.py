@@ -46,23 +46,30 @@ class Attempt:
 
 
 class Attempts:
-    """Attempts in flight in this process, by job id (a job has at most one live claim)."""
+    """Attempts in flight in this process, one per worker thread.
+
+    Dramatiq runs a message's before-hooks, its actor and its after-hooks on one worker thread, one message at a
+    time, so the thread names the attempt: the status middleware starts it when its claim succeeds, the actor and
+    the after-hook find it there. Keyed by the thread rather than by the message's job-id text, nothing depends on
+    how a message spells its id (an upper-case id was once claimed under one spelling and looked up under another,
+    and never worked)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._by_job: dict[str, Attempt] = {}
+        self._by_thread: dict[int, Attempt] = {}
 
-    def start(self, job_id: str, attempt: Attempt) -> None:
+    def start(self, attempt: Attempt) -> None:
         with self._lock:
-            self._by_job[job_id] = attempt
+            self._by_thread[threading.get_ident()] = attempt
 
-    def get(self, job_id: str) -> Attempt | None:
+    def current(self) -> Attempt | None:
+        """The attempt this worker thread claimed for the message in hand, if any."""
         with self._lock:
-            return self._by_job.get(job_id)
+            return self._by_thread.get(threading.get_ident())
 
-    def finish(self, job_id: str) -> Attempt | None:
+    def finish(self) -> Attempt | None:
         with self._lock:
-            return self._by_job.pop(job_id, None)
+            return self._by_thread.pop(threading.get_ident(), None)
 
 
 class WorkerRuntime:

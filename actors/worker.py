@@ -78,7 +78,7 @@ def declare_job_actor(broker: RabbitmqBroker, kind: JobKind, runtime: WorkerRunt
     spec = settings.job(kind.job_type)
 
     def work(job_id: str) -> None:
-        attempt = runtime.attempts.get(job_id)
+        attempt = runtime.attempts.current()
         if attempt is None:
             log.error("message for job %s reached the actor without a claim: not worked", job_id)
             return

@@ -8,9 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp.test_utils import TestClient
+from bson import ObjectId
 
 from actors.sources.static import StaticSource
 from infra.broker import create_broker, job_message
+from infra.clock import utcnow
+from infra.jobs import JobRepository, new_job
+from infra.mongo import MainDatabase, create_client, ensure_indexes
 from infra.settings import Settings
 from schemas.codes import JobType
 from schemas.offers import SourceOutcome
@@ -91,3 +95,37 @@ async def test_a_duplicate_message_for_a_running_job_is_deferred_and_never_runs_
     assert log.count("searched DUP") == 1
     assert (job["status"], job["attempts"]) == ("DONE", 1)
     assert [entry["outcome"] for entry in job["history"]] == ["DONE"]
+
+
+# 4. A message may spell its job id in upper-case hex: it names the same job, which is claimed and worked once.
+
+
+async def test_a_message_whose_job_id_is_upper_case_hex_is_worked_not_left_running(settings: Settings, tmp_path: Path):
+    client = create_client(settings)
+    repository = JobRepository(MainDatabase.open(client, settings.mongo_db))
+    jobs = JobsView(settings)
+    broker = create_broker(settings, middleware=[])
+    job_id = ObjectId()
+    document = new_job(
+        JobType.SEARCH,
+        job_id=job_id,
+        product_code="UPPER",
+        product={"keyword": "upper case id", "sources": ["static"]},
+        priority="NORMAL",
+        max_attempts=3,
+        now=utcnow(),
+        message_id="hand-published",
+    )
+    try:
+        await ensure_indexes(MainDatabase.open(client, settings.mongo_db), settings)
+        await repository.insert_search_jobs([document])
+        async with worker_pool(settings, "search", tmp_path):
+            message = job_message(settings, JobType.SEARCH, str(job_id).upper(), broker_priority=5)
+            await asyncio.to_thread(broker.enqueue, message)
+            job = await jobs.finished(str(job_id), within=30)
+    finally:
+        await asyncio.to_thread(broker.close)
+        await jobs.close()
+        await client.close()
+
+    assert (job["status"], job["attempts"], job["result"]["outcome"]) == ("DONE", 1, "FOUND")
