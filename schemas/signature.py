@@ -17,5 +17,8 @@ def sign(body: bytes, secret: str) -> str:
 
 
 def verify_signature(body: bytes, secret: str, header_value: str | None) -> bool:
-    """True when `header_value` is the body's signature (compared in constant time)."""
-    return hmac.compare_digest(header_value or "", sign(body, secret))
+    """True when `header_value` is the body's signature (compared in constant time); False for anything else,
+    never an exception: `hmac.compare_digest` refuses non-ASCII text, so both sides are compared as bytes (a lone
+    surrogate, which UTF-8 cannot encode, becomes "?": a real signature is plain ASCII and never matches it)."""
+    given = (header_value or "").encode("utf-8", "replace")
+    return hmac.compare_digest(given, sign(body, secret).encode())
