@@ -6,6 +6,7 @@ Pure functions of their arguments (the clock is passed in), shared by request va
 from __future__ import annotations
 
 import hashlib
+import itertools
 import math
 import re
 from dataclasses import dataclass
@@ -70,6 +71,23 @@ def check_cron(expression: str) -> None:
         next(CronSim(expression, datetime(2000, 1, 1)))
     except (CronSimError, StopIteration) as error:
         raise ValueError(f"not a cron expression: {error or 'it never fires'}") from None
+
+
+def shortest_cron_gap(expression: str) -> int:
+    """The fewest seconds between two runs of a (valid) cron expression.
+
+    Read from its minute and hour fields: every day it fires on, it fires at the same times, so the shortest gap is
+    between two minutes of one hour or across the step from one of its hours to the next (through midnight too);
+    its day and month fields only leave days out, which makes gaps longer, never shorter. (A DST change shifts
+    runs by the hour it adds or takes away, in LPS_TIMEZONE; what is measured here is the schedule as written.)
+    """
+    cron = CronSim(expression, datetime(2000, 1, 1))
+    minutes, hours = sorted(cron.minutes), sorted(cron.hours)
+    within_hour = [later - earlier for earlier, later in itertools.pairwise(minutes)]
+    # From an hour's last run to the next hour's first; the last hour of the day steps to the first of the next day.
+    hour_steps = [later - earlier for earlier, later in itertools.pairwise(hours)] + [hours[0] + 24 - hours[-1]]
+    across_hours = [step * 60 - minutes[-1] + minutes[0] for step in hour_steps]
+    return min(within_hour + across_hours) * 60
 
 
 def jitter_fraction(watch_id: object) -> float:

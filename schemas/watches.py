@@ -18,7 +18,7 @@ from schemas.api import (
     Text,
 )
 from schemas.codes import Priority
-from schemas.schedule import CRON_PATTERN, check_cron, every_pattern, parse_every
+from schemas.schedule import CRON_PATTERN, check_cron, every_pattern, parse_every, shortest_cron_gap
 
 #: A watch listing cursor: the last watch's id.
 WATCH_CURSOR_PATTERN = r"^[0-9a-f]{24}$"
@@ -86,6 +86,19 @@ class _ScheduleFields(StrictSchema):
                 return  # the field's own error says why
             if seconds < self.min_interval:
                 raise ValidationError(f"must be at least {self.min_interval:g} s (LPS_WATCH_MIN_INTERVAL)", "every")
+        cron = data.get("cron")
+        if cron is not None:
+            try:
+                check_cron(cron)
+            except ValueError:
+                return  # the field's own error says why
+            # The same floor as `every`: "* * * * *" would otherwise search once a minute.
+            if (gap := shortest_cron_gap(cron)) < self.min_interval:
+                raise ValidationError(
+                    f"must be at least {self.min_interval:g} s (LPS_WATCH_MIN_INTERVAL) between two runs; "
+                    f"this one runs {gap:g} s apart",
+                    "cron",
+                )
 
 
 class WatchRequestSchema(_ScheduleFields):

@@ -10,7 +10,7 @@ import pytest
 from bson import ObjectId
 
 from infra.notify import decide, seen_of
-from schemas.schedule import Schedule, check_cron, jitter_fraction, parse_every
+from schemas.schedule import Schedule, check_cron, jitter_fraction, parse_every, shortest_cron_gap
 from schemas.watches import Notify
 
 NOW = datetime(2026, 12, 1, 0, 0, 30, tzinfo=UTC)
@@ -33,6 +33,23 @@ def test_every_refuses_anything_but_a_positive_number_and_a_unit(text: str):
 def test_malformed_cron_expressions_are_refused(expression: str):
     with pytest.raises(ValueError, match=r"five fields|not a cron expression"):
         check_cron(expression)
+
+
+@pytest.mark.parametrize(
+    ("expression", "seconds"),
+    [
+        ("* * * * *", 60),
+        ("0-59 * * * *", 60),
+        ("*/5 * * * *", 300),
+        ("0,55 * * * *", 300),  # 0:55 -> 1:00
+        ("59 0,1 * * *", 3_600),
+        ("30 8-18 * * *", 3_600),
+        ("0 9,17 * * *", 8 * 3_600),
+        ("0 9 * * 1-5", 86_400),  # its day field only leaves days out
+    ],
+)
+def test_the_shortest_gap_between_two_runs_of_a_cron_expression(expression: str, seconds: int):
+    assert shortest_cron_gap(expression) == seconds
 
 
 def test_a_scheduler_that_was_down_catches_up_with_one_run_not_one_per_missed_tick():

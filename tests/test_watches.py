@@ -111,6 +111,10 @@ async def insert_watches(watches: WatchRepository, count: int, *, due_ago: timed
         ({"products": [PRODUCT], "every": "6x"}, "every"),
         ({"products": [PRODUCT], "cron": "61 * * * *"}, "cron"),
         ({"products": [PRODUCT], "cron": "* * * *"}, "cron"),
+        # Under LPS_WATCH_MIN_INTERVAL (300 s) between two runs, as "every": "10s" is.
+        ({"products": [PRODUCT], "cron": "* * * * *"}, "cron"),
+        ({"products": [PRODUCT], "cron": "0-59 * * * *"}, "cron"),
+        ({"products": [PRODUCT], "cron": "0,2 9 * * *"}, "cron"),
         ({"products": [PRODUCT], "every": "6h", "cron": "0 9 * * *"}, "cron"),
         ({"products": [PRODUCT]}, "every"),
         ({"products": [PRODUCT], "every": "6h", "notify": "sometimes"}, "notify"),
@@ -189,6 +193,9 @@ async def test_a_watch_is_changed_paused_resumed_and_deleted(client: TestClient)
     refused = await (await client.patch(url, json={"every": "1s"})).json()
     assert refused["result"] == 101
     assert list(refused["errors"]) == ["every"]
+    too_often = await (await client.patch(url, json={"cron": "* * * * *"})).json()
+    assert (too_often["result"], list(too_often["errors"])) == (101, ["cron"])
+    assert "LPS_WATCH_MIN_INTERVAL" in str(too_often["errors"]["cron"])
     assert (await (await client.post(f"{url}/pause")).json())["watch"]["paused"] is True
     assert (await (await client.post(f"{url}/resume")).json())["watch"]["paused"] is False
     assert (await (await client.delete(url)).json())["result"] == 0
