@@ -23,6 +23,7 @@ from pymongo.errors import (
 )
 
 from infra.settings import Settings
+from infra.ui_sessions import UI_SESSIONS, ui_session_indexes
 
 #: Errors that mean "MongoDB is unreachable or too slow", answered as DB_RUN_FAILED.
 MONGO_UNAVAILABLE = (ConnectionFailure, ServerSelectionTimeoutError, NetworkTimeout, ExecutionTimeout)
@@ -229,6 +230,7 @@ async def ensure_indexes(db: MainDatabase, settings: Settings) -> None:
         # The scheduler reads by next_run_minute now: the old index would only cost every write to a watch.
         await db.write[WATCHES].drop_index(_OLD_DUE_INDEX)
     await _ensure_ttl(db.write, PRICE_HISTORY, price_history_retention_index(settings.price_history_days))
+    await db.write[UI_SESSIONS].create_indexes(ui_session_indexes())
 
 
 def watch_indexes() -> list[IndexModel]:

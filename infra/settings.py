@@ -223,6 +223,8 @@ class Settings:
     # second and at once; past them it gets 429 instead of 433, so guessing keys is slow. 0: no limit.
     auth_failure_rate_per_second: float = 1.0
     auth_failure_burst: int = 10
+    # How long a dashboard sign-in lasts (seconds) before the operator signs in again (infra/ui_sessions.py).
+    ui_session_lifetime: float = 43_200.0
     # Seconds a client may take to send a request body once its headers are in; past it the request is refused
     # (419) and the connection closed. Without a bound, a client that never sends its body holds a connection
     # open forever. 10 s carries the largest body (1 MiB) over a link of about 1 Mbit/s.
@@ -468,6 +470,7 @@ _BOUNDS: dict[str, tuple[float, float]] = {
     "pace_recovery": (0.0, 86_400.0),
     "coupang_proxy_cooldown": (0.0, 86_400.0),
     "coupang_settle": (0.0, 60.0),
+    "ui_session_lifetime": (60.0, 86_400.0 * 30),
     "watch_min_interval": (1.0, 86_400.0 * 366),
     "watch_poll_interval": (0.1, 3_600.0),
     "watch_batch": (1, 100_000),

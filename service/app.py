@@ -22,12 +22,13 @@ from infra.mongo import MONGO_UNAVAILABLE, MainDatabase, create_client, ensure_i
 from infra.reconciler_log import ReconcilerLog
 from infra.scheduler import WatchScheduler
 from infra.settings import Settings
+from infra.ui_sessions import UiSessions
 from infra.watches import WatchRepository
 from schemas.api import MAX_BODY_BYTES
 from schemas.codes import JobType
 from schemas.schedule import every_pattern
 from service import metrics, routes, snapshots, timeline, ui, watches
-from service.auth import API_KEY_HEADER, client_middlewares
+from service.auth import API_KEY_HEADER, KEY_CHECK, api_key_check, client_middlewares
 from service.errors import error_middleware
 from service.keys import (
     DATABASE,
@@ -39,6 +40,7 @@ from service.keys import (
     SCHEDULER,
     SETTINGS,
     STATS,
+    UI_SESSIONS,
     WATCHES,
 )
 from service.shared import SharedResult
@@ -66,6 +68,7 @@ async def mongo_context(app: web.Application) -> AsyncIterator[None]:
         app[JOBS], database.write, settle=settings.stats_settle, catch_up_limit=settings.stats_catch_up_limit
     )
     app[RECONCILER_LOG] = ReconcilerLog(database.read)
+    app[UI_SESSIONS] = UiSessions(database.write)
     index_task = None
     try:
         await ensure_indexes(database, settings)
@@ -120,13 +123,16 @@ def create_app(settings: Settings) -> web.Application:
     gateway_metrics = metrics.GatewayMetrics()
     # Request metrics outermost, so they count the status the client got; the error middleware next, so the
     # guards' refusals are envelopes too.
+    keys = api_key_check(settings) if settings.api_keys else None
     middlewares: list[Middleware] = [
         metrics.RequestMetricsMiddleware(gateway_metrics),
         error_middleware,
-        *client_middlewares(settings),
+        *client_middlewares(settings, keys),
     ]
     app = web.Application(client_max_size=MAX_BODY_BYTES, middlewares=middlewares)
     app[SETTINGS] = settings
+    if keys is not None:
+        app[KEY_CHECK] = keys
     app.on_response_prepare.append(neutral_server_header)
     app.cleanup_ctx.extend([mongo_context, broker_context, enqueuer_context])
     routes.setup(app)

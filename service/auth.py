@@ -208,11 +208,17 @@ def api_key_check(settings: Settings) -> ApiKeyMiddleware:
     return ApiKeyMiddleware(settings.api_keys, failures, settings.api_key_roles)
 
 
-def client_middlewares(settings: Settings) -> list[Middleware]:
-    """The configured guards, in the order they run after the error middleware: API keys, then the rate limit."""
+#: The gateway's one key check: the API's middleware and the dashboard's sign-in share it, and with it the per-address
+#: bucket of refused keys, so a key guessed through `X-API-Key`, the sign-in form or a session cookie counts alike.
+KEY_CHECK = web.AppKey("key_check", ApiKeyMiddleware)
+
+
+def client_middlewares(settings: Settings, keys: ApiKeyMiddleware | None) -> list[Middleware]:
+    """The configured guards, in the order they run after the error middleware: API keys (`keys`, the app's one
+    KEY_CHECK), then the rate limit."""
     middlewares: list[Middleware] = []
-    if settings.api_keys:
-        middlewares.append(api_key_check(settings))
+    if keys is not None:
+        middlewares.append(keys)
     if settings.rate_limit_per_second > 0:
         buckets = TokenBuckets(settings.rate_limit_per_second, settings.rate_limit_burst)
         middlewares.append(RateLimitMiddleware(buckets))

@@ -10,6 +10,7 @@ from infra.mongo import MainDatabase
 from infra.reconciler_log import ReconcilerLog
 from infra.scheduler import WatchScheduler
 from infra.settings import Settings
+from infra.ui_sessions import UiSessions
 from infra.watches import WatchRepository
 from service.shared import SharedResult
 
@@ -23,6 +24,8 @@ RECONCILER_LOG = web.AppKey("reconciler_log", ReconcilerLog)
 #: The queue stats body, shared by concurrent callers (see service.shared).
 STATS = web.AppKey("stats", SharedResult)
 WATCHES = web.AppKey("watches", WatchRepository)
+#: Dashboard sign-ins (service/ui/signin.py).
+UI_SESSIONS = web.AppKey("ui_sessions", UiSessions)
 #: Runs a new watch's first search at once (the reconciler process's scheduler runs the rest).
 SCHEDULER = web.AppKey("scheduler", WatchScheduler)
 #: The role of the API key a request came with (`admin` or `read`, see LPS_API_KEYS); unset without keys.

@@ -7,6 +7,7 @@ import base64
 import re
 import ssl
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
@@ -18,7 +19,7 @@ from infra.settings import Settings
 from infra.snapshots import SnapshotStore
 from schemas.codes import JobType
 from service.app import create_app
-from service.ui import CSRF_COOKIE, KEY_COOKIE
+from service.ui.signin import CSRF_COOKIE, SESSION_COOKIE
 from tests.rabbit import drain
 from tests.test_redrive import DEAD, insert_job
 
@@ -27,6 +28,11 @@ KEYS = {"ops": "ops-5e6d-admin"}
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
 )
+
+
+async def post_form(client: TestClient, path: str, **options: Any) -> aiohttp.ClientResponse:
+    """A form posted as the dashboard's own pages post it: from its origin."""
+    return await client.post(path, headers={"Origin": str(client.make_url("/")).rstrip("/")}, **options)
 
 
 def csrf_of(html: str) -> str:
@@ -55,20 +61,21 @@ async def test_with_keys_the_dashboard_redirects_to_the_login_form_until_a_known
 ):
     client = await aiohttp_client(create_app(settings.with_overrides(api_keys=KEYS)))
     redirected = await client.get("/ui", allow_redirects=False)
-    assert (redirected.status, redirected.headers["Location"]) == (303, "/ui/login")
+    assert (redirected.status, redirected.headers["Location"]) == (303, "/ui/login?next=/ui")
 
     form = await client.get("/ui/login")
     token = csrf_of(await form.text())
     assert "HttpOnly" in form.headers["Set-Cookie"]
     assert "SameSite=Strict" in form.headers["Set-Cookie"]
 
-    wrong = await client.post("/ui/login", data={"csrf": token, "key": "guess"}, allow_redirects=False)
+    wrong = await post_form(client, "/ui/login", data={"csrf": token, "key": "guess"}, allow_redirects=False)
     assert wrong.status == 403
     assert (await client.get("/ui", allow_redirects=False)).status == 303
 
-    signed_in = await client.post("/ui/login", data={"csrf": token, "key": KEYS["ops"]}, allow_redirects=False)
+    signed_in = await post_form(client, "/ui/login", data={"csrf": token, "key": KEYS["ops"]}, allow_redirects=False)
     assert (signed_in.status, signed_in.headers["Location"]) == (303, "/ui")
-    cookie = signed_in.cookies[KEY_COOKIE]
+    cookie = signed_in.cookies[SESSION_COOKIE]
+    assert cookie.value != KEYS["ops"]  # a session's token, never the key
     assert cookie["httponly"]
     assert cookie["samesite"] == "Strict"
     assert (await client.get("/ui", allow_redirects=False)).status == 200
@@ -77,11 +84,11 @@ async def test_with_keys_the_dashboard_redirects_to_the_login_form_until_a_known
 async def test_a_login_post_without_the_session_token_is_refused(aiohttp_client, settings: Settings):
     client = await aiohttp_client(create_app(settings.with_overrides(api_keys=KEYS)))
     await client.get("/ui/login")  # the session has a token; this post does not carry it
-    forged = await client.post("/ui/login", data={"csrf": "forged", "key": KEYS["ops"]}, allow_redirects=False)
+    forged = await post_form(client, "/ui/login", data={"csrf": "forged", "key": KEYS["ops"]}, allow_redirects=False)
     assert forged.status == 403
-    assert KEY_COOKIE not in forged.cookies
+    assert SESSION_COOKIE not in forged.cookies
     client.session.cookie_jar.clear()
-    bare = await client.post("/ui/login", data={"key": KEYS["ops"]}, allow_redirects=False)
+    bare = await post_form(client, "/ui/login", data={"key": KEYS["ops"]}, allow_redirects=False)
     assert bare.status == 403
 
 
@@ -136,7 +143,7 @@ async def signed_in(aiohttp_client, settings: Settings, key: str) -> TestClient:
     keyed = settings.with_overrides(api_keys=ROLE_KEYS.api_keys, api_key_roles=ROLE_KEYS.api_key_roles)
     client = await aiohttp_client(create_app(keyed))
     token = csrf_of(await (await client.get("/ui/login")).text())
-    answer = await client.post("/ui/login", data={"csrf": token, "key": key}, allow_redirects=False)
+    answer = await post_form(client, "/ui/login", data={"csrf": token, "key": key}, allow_redirects=False)
     assert answer.status == 303
     return client
 
@@ -149,7 +156,7 @@ async def test_an_admin_redrives_a_dead_job_from_its_page(aiohttp_client, settin
     assert dead_page.count('class="redrive"') == 1
 
     token = csrf_of(dead_page)
-    redriven = await client.post(f"/ui/jobs/{dead['_id']}/redrive", data={"csrf": token}, allow_redirects=False)
+    redriven = await post_form(client, f"/ui/jobs/{dead['_id']}/redrive", data={"csrf": token}, allow_redirects=False)
     assert (redriven.status, redriven.headers["Location"]) == (303, f"/ui/jobs/{dead['_id']}")
     shown = await (await client.get(redriven.headers["Location"])).text()
     assert '<span class="badge pending">PENDING</span>' in shown
@@ -166,8 +173,8 @@ async def test_a_read_only_key_sees_no_redrive_button_and_its_post_is_refused_wi
         assert "DASH-READ" in html
         assert 'class="redrive"' not in html
 
-    token = csrf_of(await (await client.get("/ui/login")).text())
-    refused = await client.post(f"/ui/jobs/{dead['_id']}/redrive", data={"csrf": token}, allow_redirects=False)
+    token = csrf_of(await (await client.get("/ui/dead")).text())  # the sign-out form's token: a valid one
+    refused = await post_form(client, f"/ui/jobs/{dead['_id']}/redrive", data={"csrf": token}, allow_redirects=False)
     assert refused.status == 433
     assert "Result 433" in await refused.text()
     assert '<span class="badge dead">DEAD</span>' in await (await client.get(f"/ui/jobs/{dead['_id']}")).text()
@@ -176,7 +183,7 @@ async def test_a_read_only_key_sees_no_redrive_button_and_its_post_is_refused_wi
 async def test_a_redrive_post_without_the_session_token_changes_nothing(aiohttp_client, settings: Settings):
     client = await signed_in(aiohttp_client, settings, "ops-5e6d-admin")
     dead = await insert_job(settings, product_code="DASH-CSRF", **DEAD)
-    forged = await client.post(f"/ui/jobs/{dead['_id']}/redrive", data={"csrf": "forged"}, allow_redirects=False)
+    forged = await post_form(client, f"/ui/jobs/{dead['_id']}/redrive", data={"csrf": "forged"}, allow_redirects=False)
     assert forged.status == 403
     assert '<span class="badge dead">DEAD</span>' in await (await client.get(f"/ui/jobs/{dead['_id']}")).text()
 
@@ -187,7 +194,7 @@ async def test_guessing_keys_at_the_login_form_is_limited_per_address(aiohttp_cl
     token = csrf_of(await (await client.get("/ui/login")).text())
 
     answers = [
-        await client.post("/ui/login", data={"csrf": token, "key": f"guess-{n}"}, allow_redirects=False)
+        await post_form(client, "/ui/login", data={"csrf": token, "key": f"guess-{n}"}, allow_redirects=False)
         for n in range(3)
     ]
 
@@ -256,7 +263,7 @@ async def test_a_search_shows_its_delivery_job_and_the_snapshots_of_its_blocked_
         for path in (f"/ui/snapshots/{snapshot_id}/{kind}", f"/v1/lps/snapshots/{snapshot_id}/{kind}"):
             served = await client.get(path)
             assert (served.status, served.content_type, await served.read()) == (200, content_type, body)
-            assert served.headers["Content-Security-Policy"] == "sandbox"
+            assert served.headers["Content-Security-Policy"].split("; ")[0] == "sandbox"
             assert served.headers["X-Content-Type-Options"] == "nosniff"
     for path in (
         f"/v1/lps/snapshots/{'0' * 24}/png",
@@ -278,7 +285,7 @@ async def test_an_admin_redrives_the_ticked_dead_jobs_after_a_confirmation_stati
     confirmation = await (await client.get(f"/ui/dead/redrive?{ids}")).text()
     assert "<strong>2</strong> dead jobs will be re-driven" in confirmation
     form = [("csrf", csrf_of(confirmation)), *(("job_id", str(job["_id"])) for job in ticked)]
-    done = await client.post("/ui/dead/redrive", data=form)
+    done = await post_form(client, "/ui/dead/redrive", data=form)
     html = await done.text()
 
     assert done.status == 200
@@ -298,7 +305,7 @@ async def test_redriving_all_matching_dead_jobs_takes_the_filtered_ones_only(aio
     assert "<strong>3</strong> dead jobs will be re-driven" in confirmation
     assert "<code>product_code_prefix=ALL.</code>" in confirmation
     form = {"csrf": csrf_of(confirmation), "matching": "1", "product_code_prefix": "ALL."}
-    html = await (await client.post("/ui/dead/redrive", data=form)).text()
+    html = await (await post_form(client, "/ui/dead/redrive", data=form)).text()
 
     assert 're-driven: <span class="count">3</span>' in html
     pending = {"product_code_prefix": "ALL", "status": "PENDING"}
@@ -319,8 +326,8 @@ async def test_a_read_only_key_sees_no_bulk_redrive_and_its_bulk_requests_are_re
     for control in ("redrive-selected", "redrive-matching", 'type="checkbox"'):
         assert control not in page
     asked = await client.get(f"/ui/dead/redrive?job_id={dead['_id']}")
-    token = csrf_of(await (await client.get("/ui/login")).text())
-    posted = await client.post("/ui/dead/redrive", data={"csrf": token, "matching": "1"})
+    token = csrf_of(page)  # the sign-out form's: a valid token of this session
+    posted = await post_form(client, "/ui/dead/redrive", data={"csrf": token, "matching": "1"})
 
     assert (asked.status, posted.status) == (433, 433)
     assert '<span class="badge dead">DEAD</span>' in await (await client.get(f"/ui/jobs/{dead['_id']}")).text()
@@ -347,10 +354,14 @@ async def test_the_dashboards_cookies_are_secure_over_https_and_not_over_plain_h
             form = await session.get(server.make_url("/ui/login"), ssl=False)
             token = csrf_of(await form.text())
             login = await session.post(
-                server.make_url("/ui/login"), data={"csrf": token, "key": KEYS["ops"]}, allow_redirects=False, ssl=False
+                server.make_url("/ui/login"),
+                data={"csrf": token, "key": KEYS["ops"]},
+                headers={"Origin": str(server.make_url("/")).rstrip("/")},
+                allow_redirects=False,
+                ssl=False,
             )
             assert login.status == 303
-            for cookie in (form.cookies[CSRF_COOKIE], login.cookies[KEY_COOKIE]):
+            for cookie in (form.cookies[CSRF_COOKIE], login.cookies[SESSION_COOKIE]):
                 assert bool(cookie["secure"]) is secure, (server.scheme, cookie)
             session.cookie_jar.clear()
 
@@ -367,7 +378,7 @@ async def test_redriving_all_matching_takes_at_most_the_cap_per_request_and_says
     assert "<strong>2</strong> dead jobs will be re-driven" in confirmation
     assert "More dead jobs match: one request re-drives at most 2" in confirmation
     form = {"csrf": csrf_of(confirmation), "matching": "1", "product_code_prefix": "CAP-"}
-    first = await (await client.post("/ui/dead/redrive", data=form)).text()
+    first = await (await post_form(client, "/ui/dead/redrive", data=form)).text()
     assert 're-driven: <span class="count">2</span>' in first
     assert "re-drive the next ones" in first
     rest = await (await client.get("/ui/dead/redrive?matching=1&product_code_prefix=CAP-")).text()
@@ -385,7 +396,7 @@ async def test_a_snapshot_needs_a_key_like_every_api_call_and_a_signed_in_dashbo
     with_key = await client.get(f"/v1/lps{path}", headers={"X-API-Key": KEYS["ops"]})
 
     assert (api.status, (await api.json())["result"]) == (433, 433)
-    assert (ui.status, ui.headers["Location"]) == (303, "/ui/login")
+    assert (ui.status, ui.headers["Location"]) == (303, f"/ui/login?next=/ui{path}")
     assert with_key.status == 404
 
 

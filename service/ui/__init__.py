@@ -1,99 +1,118 @@
 """The operations dashboard at /ui: server-rendered pages over the same repository reads the API uses.
 
-When LPS_API_KEYS is set every page needs a key: the login form keeps it in an HttpOnly, SameSite=Strict cookie,
-checked on each request exactly as the API checks `X-API-Key`. Nothing is loaded from the internet.
+When LPS_API_KEYS is set every page needs a signed-in key (`service.ui.signin`: a server-side session, never the key
+in a cookie), with the role the API gives that key. Nothing is loaded from the internet.
 """
 
 from __future__ import annotations
 
 import asyncio
 import itertools
-import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import aiohttp_jinja2
 import jinja2
 from aiohttp import web
 from multidict import MultiDict, MultiDictProxy, MultiMapping
+from yarl import URL
 
 from infra.jobs import LISTING_WALK
 from infra.snapshots import snapshot_ids
 from schemas.api import JOB_PAGE_DEFAULT, JOB_PAGE_MAX, SOURCE_NAMES
 from schemas.codes import HTTP_STATUS, ErrorType, JobErrorType, JobStatus, JobType
 from schemas.offers import SourceOutcome
-from service.auth import ApiKeyMiddleware, api_key_check
+from service.auth import KEY_CHECK
 from service.errors import ApiError
-from service.keys import CLIENT_ROLE, SETTINGS
+from service.keys import SETTINGS
 from service.routes import read_job, read_job_page, redrive_job, require_admin
 from service.snapshots import snapshot_file
 from service.ui.live import live, live_context
 from service.ui.products import product
+from service.ui.signin import (
+    UI,
+    VISITOR,
+    FormRefused,
+    Visitor,
+    checked_form,
+    csrf_token,
+    end_session,
+    forbid_framing,
+    keep_token,
+    start_session,
+    visitor,
+)
 
 #: A dashboard page: gets the request, returns the template and its context.
 Page = Callable[[web.Request], Awaitable[tuple[str, dict[str, Any]]]]
 
-UI = "/ui"
-KEY_COOKIE = "lps_ui_key"
-#: The per-session token every dashboard form carries and every POST checks (SameSite alone is not enough).
-CSRF_COOKIE = "lps_ui_csrf"
-
-_KEYS = web.AppKey("ui_keys", ApiKeyMiddleware)
-
-
-def _cookie(request: web.Request, response: web.StreamResponse, name: str, value: str) -> None:
-    # Secure when the request came over HTTPS, so the browser never sends the key back over plain HTTP; not always,
-    # since a plain-HTTP dashboard (`lps dev`, a loopback gateway) would then never get its cookies back.
-    # `request.secure` is the connection's own TLS: a proxy's X-Forwarded-Proto counts only where a middleware
-    # that trusts that proxy rewrites the request's scheme (LPS installs none; it would be configured, never assumed).
-    response.set_cookie(name, value, path=UI, httponly=True, samesite="Strict", secure=request.secure)
-
-
-def _csrf_token(request: web.Request) -> str:
-    return request.cookies.get(CSRF_COOKIE) or secrets.token_urlsafe(32)
-
-
-def _key_name(request: web.Request) -> str | None:
-    """The name of the key in the cookie, or "" when no keys are configured (everyone may look).
-
-    A known key's role is stored under CLIENT_ROLE, as the API's key middleware does: the same checks apply.
-    """
-    settings = request.app[SETTINGS]
-    if not settings.api_keys:
-        return ""
-    presented = request.cookies.get(KEY_COOKIE)
-    name = request.app[_KEYS].identify(presented) if presented else None
-    if name is not None:
-        request[CLIENT_ROLE] = settings.key_role(name)
-    return name
-
 
 def _render(request: web.Request, template: str, context: dict[str, Any], status: int = 200) -> web.Response:
-    token = _csrf_token(request)
-    response = aiohttp_jinja2.render_template(template, request, context | {"csrf": token}, status=status)
-    _cookie(request, response, CSRF_COOKIE, token)
+    token = csrf_token(request)
+    context = context | {"csrf": token, "visitor": request.get(VISITOR)}
+    response = aiohttp_jinja2.render_template(template, request, context, status=status)
+    keep_token(request, response, token)
     return response
 
 
-async def _check_csrf(request: web.Request) -> MultiDictProxy[Any]:
-    form = await request.post()
-    expected = request.cookies.get(CSRF_COOKIE)
-    if not expected or not secrets.compare_digest(str(form.get("csrf", "")), expected):
-        raise web.HTTPForbidden(text="the form is stale or not from this dashboard; reload the page")
-    return form
+def _see_other(location: str) -> web.Response:
+    return web.Response(status=303, headers={"Location": location})
+
+
+def _sign_in_first(request: web.Request) -> web.Response:
+    """To the sign-in form, coming back here afterwards (a deep link survives signing in)."""
+    return _see_other(str(URL(f"{UI}/login").with_query(next=request.path_qs)))
+
+
+def _return_target(value: object) -> str:
+    """Where to go after signing in: a path of the dashboard itself, never another site (`//evil`, `/ui@evil`)."""
+    target = str(value or "")
+    parts = urlsplit(target)
+    inside = target == UI or target.startswith((f"{UI}/", f"{UI}?"))
+    if not inside or parts.scheme or parts.netloc or "\\" in target:
+        return UI
+    return target
+
+
+async def _signed_in(request: web.Request) -> Visitor | web.StreamResponse:
+    """The visitor, or the answer to give instead: the sign-in form, or 429 past the address's refused keys."""
+    try:
+        found = await visitor(request)
+    except ApiError as limited:
+        return _error_page(request, limited)
+    return found if found is not None else _sign_in_first(request)
+
+
+async def _posted_form(request: web.Request) -> MultiDictProxy[Any] | web.StreamResponse:
+    """A signed-in visitor's form once it proved to come from this dashboard, or the page that says why not."""
+    found = await _signed_in(request)
+    if not isinstance(found, Visitor):
+        return found
+    try:
+        return await checked_form(request)
+    except FormRefused as refused:
+        return _form_refused_page(request, str(refused))
+
+
+def _form_refused_page(request: web.Request, why: str) -> web.Response:
+    """A form that cannot be trusted changed nothing: say so, and offer the way back (never a JSON body)."""
+    back = _return_target(urlsplit(request.headers.get("Referer", "")).path) if request.get(VISITOR) else UI
+    return _render(request, "form_refused.html", {"why": why, "back": back, "page": ""}, status=403)
 
 
 def page(build: Page) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
     """A page that needs a signed-in key (when keys are configured); the API's refusals become readable pages."""
 
     async def handler(request: web.Request) -> web.StreamResponse:
-        if _key_name(request) is None:
-            raise web.HTTPSeeOther(f"{UI}/login")
+        found = await _signed_in(request)
+        if not isinstance(found, Visitor):
+            return found
         try:
             template, context = await build(request)
-            context["may_change"] = request.get(CLIENT_ROLE) != "read"
+            context["may_change"] = found.may_change
         except ApiError as error:
             return _error_page(request, error)
         return _render(request, template, context)
@@ -213,9 +232,9 @@ async def redrive_confirmation(request: web.Request) -> tuple[str, dict[str, Any
 
 async def bulk_redrive(request: web.Request) -> web.StreamResponse:
     """POST from the confirmation: re-drive each job by the API's own rules; show what became of each."""
-    if _key_name(request) is None:
-        raise web.HTTPSeeOther(f"{UI}/login")
-    form = await _check_csrf(request)
+    form = await _posted_form(request)
+    if isinstance(form, web.StreamResponse):
+        return form
     try:
         require_admin(request)
         selection = await _bulk_selection(request, form)
@@ -241,14 +260,16 @@ async def _redrive_one(request: web.Request, job_id: str) -> str:
 
 def _error_page(request: web.Request, error: ApiError) -> web.Response:
     context = {"error": error, "code": error.error_type.value, "page": ""}
-    return _render(request, "error.html", context, status=HTTP_STATUS[error.error_type])
+    response = _render(request, "error.html", context, status=HTTP_STATUS[error.error_type])
+    response.headers.update(error.headers or {})  # a 429's Retry-After
+    return response
 
 
 async def redrive(request: web.Request) -> web.StreamResponse:
     """POST from the job and dead pages: re-drive one DEAD job by the API's own rules, then show it."""
-    if _key_name(request) is None:
-        raise web.HTTPSeeOther(f"{UI}/login")
-    await _check_csrf(request)
+    form = await _posted_form(request)
+    if isinstance(form, web.StreamResponse):
+        return form
     try:
         redriven = await redrive_job(request, request.match_info["job_id"])
     except ApiError as error:
@@ -268,8 +289,9 @@ async def job(request: web.Request) -> tuple[str, dict[str, Any]]:
 
 async def snapshot(request: web.Request) -> web.StreamResponse:
     """A blocked page's HTML or screenshot, as the API serves it (sandboxed), for a signed-in dashboard."""
-    if _key_name(request) is None:
-        raise web.HTTPSeeOther(f"{UI}/login")
+    found = await _signed_in(request)
+    if not isinstance(found, Visitor):
+        return found
     try:
         return await snapshot_file(request, request.match_info["snapshot_id"], request.match_info["kind"])
     except ApiError as error:
@@ -277,24 +299,42 @@ async def snapshot(request: web.Request) -> web.StreamResponse:
 
 
 async def login_form(request: web.Request) -> web.StreamResponse:
-    return _render(request, "login.html", {"page": "login"})
+    return _render(request, "login.html", {"page": "login", "next": _return_target(request.query.get("next"))})
 
 
 async def login(request: web.Request) -> web.StreamResponse:
-    form = await _check_csrf(request)
-    key = str(form.get("key", ""))
-    if not request.app[SETTINGS].api_keys or not key or request.app[_KEYS].identify(key) is None:
-        if request.app[SETTINGS].api_keys:
-            try:
-                request.app[_KEYS].refused(request)  # guessing keys here is as slow as through X-API-Key
-            except ApiError as limited:
-                error = "too many unknown keys from this address; try again later"
-                response = _render(request, "login.html", {"page": "login", "error": error}, status=429)
-                response.headers.update(limited.headers or {})
-                return response
-        return _render(request, "login.html", {"page": "login", "error": "unknown key"}, status=403)
-    response = web.Response(status=303, headers={"Location": UI})
-    _cookie(request, response, KEY_COOKIE, key)
+    """The sign-in form's POST: a known key starts a new session; a wrong one counts against the address."""
+    try:
+        form = await checked_form(request)
+    except FormRefused as refused:
+        return _form_refused_page(request, str(refused))
+    key, target = str(form.get("key", "")), _return_target(form.get("next"))
+    context = {"page": "login", "next": target}
+    if not request.app[SETTINGS].api_keys:
+        raise web.HTTPSeeOther(UI)  # nobody signs in where no keys are configured
+    keys = request.app[KEY_CHECK]
+    name = keys.identify(key) if key else None
+    if name is None:
+        try:
+            keys.refused(request)  # guessing keys here is as slow as through X-API-Key, and counted with it
+        except ApiError as limited:
+            error = "too many unknown keys from this address; try again later"
+            response = _render(request, "login.html", context | {"error": error}, status=429)
+            response.headers.update(limited.headers or {})
+            return response
+        return _render(request, "login.html", context | {"error": "unknown key"}, status=403)
+    response = _see_other(target)
+    await start_session(request, response, name)
+    return response
+
+
+async def logout(request: web.Request) -> web.StreamResponse:
+    """Sign-out: the session ends at every gateway, and the browser forgets its cookie."""
+    form = await _posted_form(request)
+    if isinstance(form, web.StreamResponse):
+        return form
+    response = _see_other(f"{UI}/login")
+    await end_session(request, response)
     return response
 
 
@@ -318,8 +358,7 @@ def setup(app: web.Application) -> None:
         autoescape=jinja2.select_autoescape(default=True),
         filters={"when": _when, "link": _link},
     )
-    if app[SETTINGS].api_keys:
-        app[_KEYS] = api_key_check(app[SETTINGS])
+    app.on_response_prepare.append(forbid_framing)
     app.router.add_get(UI, page(overview))
     app.router.add_get(f"{UI}/jobs", page(jobs))
     app.router.add_get(f"{UI}/jobs/{{job_id}}", page(job))
@@ -332,4 +371,5 @@ def setup(app: web.Application) -> None:
     app.router.add_get(f"{UI}/live", page(live))
     app.router.add_get(f"{UI}/login", login_form)
     app.router.add_post(f"{UI}/login", login)
+    app.router.add_post(f"{UI}/logout", logout)
     app.router.add_static(f"{UI}/static", here / "static")

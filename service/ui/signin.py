@@ -1,0 +1,158 @@
+"""Who is using the dashboard, and what keeps a signed-in browser's forms its own.
+
+- Sign-in (with LPS_API_KEYS): the form's key is checked by the gateway's one KEY_CHECK, so a wrong key counts in
+  the same per-address bucket as a wrong `X-API-Key` or an unknown session cookie (past it: 429). A right key
+  starts a server-side session (`infra.ui_sessions`) whose random token is all the browser keeps (cookie
+  `lps_ui_session`: HttpOnly, SameSite=Strict, path /ui, Secure over HTTPS); never the key. Every sign-in starts a
+  new session, and sign-out ends it at every gateway.
+- Forms: every POST must come from the dashboard's own origin (Origin, else Referer, naming this host and port:
+  cookies are not separated by port, pages of other ports on the same host are not the dashboard) and carry the
+  CSRF token. Signed in, the token is derived from the session (an HMAC of its token): it changes at every sign-in
+  and a token planted in a cookie by another page is worth nothing. Where nobody signs in (no keys) and on the
+  sign-in form itself, a double-submit cookie.
+- Framing: every /ui answer forbids it (`frame-ancestors 'none'`, `X-Frame-Options: DENY`): `forbid_framing`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+from urllib.parse import urlsplit
+
+from aiohttp import web
+from multidict import MultiDictProxy
+
+from infra.clock import utcnow
+from infra.ui_sessions import UiSession
+from service.auth import KEY_CHECK
+from service.keys import CLIENT_ROLE, SETTINGS, UI_SESSIONS
+
+UI = "/ui"
+SESSION_COOKIE = "lps_ui_session"
+#: The double-submit token of forms shown to nobody in particular (the sign-in form, a dashboard without keys).
+CSRF_COOKIE = "lps_ui_csrf"
+#: Every dashboard answer: no page may frame it (clickjacking a re-drive button).
+NO_FRAMING_POLICY = "frame-ancestors 'none'"
+
+
+@dataclass(frozen=True, slots=True)
+class Visitor:
+    """Who is asking: the signed-in key's name and role and its session; without keys, anyone (name "")."""
+
+    key_name: str
+    role: str | None
+    session: UiSession | None
+
+    @property
+    def may_change(self) -> bool:
+        return self.role != "read"
+
+
+VISITOR = web.RequestKey("ui_visitor", Visitor)
+
+
+class FormRefused(Exception):
+    """A dashboard form that is stale, forged, or posted from another origin: nothing was changed."""
+
+
+async def visitor(request: web.Request) -> Visitor | None:
+    """The signed-in visitor (also stored under VISITOR, and the role under CLIENT_ROLE, where the API's checks read
+    it), or None when the request must sign in first. An unknown or ended session's cookie counts as a refused key:
+    past the address's bucket this raises the API's 429 (ApiError)."""
+    settings = request.app[SETTINGS]
+    if not settings.api_keys:
+        found = Visitor("", None, None)
+    else:
+        token = request.cookies.get(SESSION_COOKIE)
+        if not token:
+            return None
+        session = await request.app[UI_SESSIONS].find(token, now=utcnow())
+        if session is None or session.key_name not in settings.api_keys:
+            request.app[KEY_CHECK].refused(request)
+            return None
+        role = settings.key_role(session.key_name)
+        request[CLIENT_ROLE] = role
+        found = Visitor(session.key_name, role, session)
+    request[VISITOR] = found
+    return found
+
+
+def csrf_token(request: web.Request) -> str:
+    """The token the page's forms carry: the session's own, or the double-submit cookie's (a new one if none)."""
+    found = request.get(VISITOR)
+    if found is not None and found.session is not None:
+        return _session_csrf(found.session)
+    return request.cookies.get(CSRF_COOKIE) or secrets.token_urlsafe(32)
+
+
+def _session_csrf(session: UiSession) -> str:
+    return hmac.new(session.token.encode(), b"lps-ui-csrf", hashlib.sha256).hexdigest()
+
+
+def keep_token(request: web.Request, response: web.StreamResponse, token: str) -> None:
+    """Set the double-submit cookie when the page's token is one (a session's token needs none)."""
+    found = request.get(VISITOR)
+    if found is None or found.session is None:
+        set_cookie(request, response, CSRF_COOKIE, token)
+
+
+async def forbid_framing(request: web.Request, response: web.StreamResponse) -> None:
+    """on_response_prepare: every /ui answer, redirects and static files too, may not be framed by another page.
+    A policy the answer already has (a snapshot's `sandbox`) keeps its own and gains this one."""
+    if request.path != UI and not request.path.startswith(f"{UI}/"):
+        return
+    policy = response.headers.get("Content-Security-Policy")
+    response.headers["Content-Security-Policy"] = f"{policy}; {NO_FRAMING_POLICY}" if policy else NO_FRAMING_POLICY
+    response.headers["X-Frame-Options"] = "DENY"
+
+
+def set_cookie(request: web.Request, response: web.StreamResponse, name: str, value: str) -> None:
+    # Secure when the request came over HTTPS, so the browser never sends it back over plain HTTP; not always,
+    # since a plain-HTTP dashboard (`lps dev`, a loopback gateway) would then never get its cookies back.
+    # `request.secure` is the connection's own TLS: a proxy's X-Forwarded-Proto counts only where a middleware
+    # that trusts that proxy rewrites the request's scheme (LPS installs none; it would be configured, never assumed).
+    response.set_cookie(name, value, path=UI, httponly=True, samesite="Strict", secure=request.secure)
+
+
+def same_origin(request: web.Request) -> bool:
+    """The POST came from a page of this dashboard: its Origin (else its Referer) names this host and port.
+
+    Compared by host and port, not scheme: behind a TLS-terminating proxy the browser's origin is https while this
+    gateway sees http; the attack this stops is a page of another port (or host) posting here."""
+    claimed = request.headers.get("Origin") or request.headers.get("Referer")
+    if not claimed or claimed == "null":
+        return False
+    try:
+        return urlsplit(claimed).netloc.lower() == request.host.lower()
+    except ValueError:
+        return False
+
+
+async def checked_form(request: web.Request) -> MultiDictProxy[Any]:
+    """The posted form, once it proved to come from this dashboard (origin and token); FormRefused otherwise."""
+    if not same_origin(request):
+        raise FormRefused("the form was not posted from this dashboard's own pages")
+    form = await request.post()
+    expected = csrf_token(request) if request.get(VISITOR) is not None else request.cookies.get(CSRF_COOKIE)
+    if not expected or not secrets.compare_digest(str(form.get("csrf", "")), expected):
+        raise FormRefused("the form is stale or not from this dashboard")
+    return form
+
+
+async def start_session(request: web.Request, response: web.StreamResponse, key_name: str) -> None:
+    """A new session for this key (the browser's earlier one, if any, ends): the cookie goes on `response`."""
+    if previous := request.cookies.get(SESSION_COOKIE):
+        await request.app[UI_SESSIONS].end(previous)
+    lifetime = timedelta(seconds=request.app[SETTINGS].ui_session_lifetime)
+    session = await request.app[UI_SESSIONS].start(key_name, now=utcnow(), lifetime=lifetime)
+    set_cookie(request, response, SESSION_COOKIE, session.token)
+
+
+async def end_session(request: web.Request, response: web.StreamResponse) -> None:
+    if token := request.cookies.get(SESSION_COOKIE):
+        await request.app[UI_SESSIONS].end(token)
+    response.del_cookie(SESSION_COOKIE, path=UI)

@@ -1,0 +1,149 @@
+"""Signing in to the dashboard: a server-side session instead of the key, forms only from the dashboard's own pages,
+one bucket for every wrong key, and no framing (issue 22, items 2 and 3: each test failed before its fix)."""
+
+from __future__ import annotations
+
+import aiohttp
+import pytest
+from aiohttp.test_utils import TestClient
+
+from infra.settings import Settings
+from service.app import create_app
+from service.ui.signin import CSRF_COOKIE, SESSION_COOKIE
+from tests.test_dashboard import KEYS, csrf_of, post_form
+from tests.test_redrive import DEAD, insert_job
+
+ADMIN_KEY = KEYS["ops"]
+
+
+async def keyed_client(aiohttp_client, settings: Settings, **overrides: object) -> TestClient:
+    return await aiohttp_client(create_app(settings.with_overrides(api_keys=KEYS, **overrides)))
+
+
+async def sign_in(client: TestClient, key: str = ADMIN_KEY, next_path: str | None = None) -> aiohttp.ClientResponse:
+    form = await client.get("/ui/login" + (f"?next={next_path}" if next_path else ""))
+    data = {"csrf": csrf_of(await form.text()), "key": key} | ({"next": next_path} if next_path else {})
+    return await post_form(client, "/ui/login", data=data, allow_redirects=False)
+
+
+async def is_dead(client: TestClient, job_id: object) -> bool:
+    return '<span class="badge dead">DEAD</span>' in await (await client.get(f"/ui/jobs/{job_id}")).text()
+
+
+async def test_a_csrf_token_planted_in_a_cookie_by_a_page_of_another_port_redrives_nothing(
+    aiohttp_client, settings: Settings
+):
+    client = await keyed_client(aiohttp_client, settings)
+    assert (await sign_in(client)).status == 303
+    dead = await insert_job(settings, product_code="PLANTED", **DEAD)
+    # What the attacker's page on the same host, another port, did: plant the cookie and post its value.
+    client.session.cookie_jar.update_cookies({CSRF_COOKIE: "planted"}, client.make_url("/ui"))
+    other_port = f"http://{client.host}:{client.port + 1}"
+
+    from_elsewhere = await client.post(
+        f"/ui/jobs/{dead['_id']}/redrive", data={"csrf": "planted"}, headers={"Origin": other_port}
+    )
+    planted_token = await post_form(client, f"/ui/jobs/{dead['_id']}/redrive", data={"csrf": "planted"})
+
+    assert (from_elsewhere.status, planted_token.status) == (403, 403)
+    assert "Nothing was changed" in await from_elsewhere.text()
+    assert await is_dead(client, dead["_id"])
+
+
+async def test_a_form_posted_without_origin_or_referer_is_refused_and_one_with_our_referer_is_taken(
+    aiohttp_client, settings: Settings
+):
+    client = await keyed_client(aiohttp_client, settings)
+    await sign_in(client)
+    dead = await insert_job(settings, product_code="ORIGIN", **DEAD)
+    token = csrf_of(await (await client.get("/ui/dead")).text())
+
+    bare = await client.post(f"/ui/jobs/{dead['_id']}/redrive", data={"csrf": token}, allow_redirects=False)
+    referred = await client.post(
+        f"/ui/jobs/{dead['_id']}/redrive",
+        data={"csrf": token},
+        headers={"Referer": str(client.make_url("/ui/dead"))},
+        allow_redirects=False,
+    )
+
+    assert (bare.status, referred.status) == (403, 303)
+
+
+async def test_the_form_token_is_the_sessions_own_and_changes_at_every_sign_in(aiohttp_client, settings: Settings):
+    client = await keyed_client(aiohttp_client, settings)
+    await sign_in(client)
+    first = csrf_of(await (await client.get("/ui/dead")).text())
+    await sign_in(client)
+    second = csrf_of(await (await client.get("/ui/dead")).text())
+    dead = await insert_job(settings, product_code="ROTATED", **DEAD)
+
+    stale = await post_form(client, f"/ui/jobs/{dead['_id']}/redrive", data={"csrf": first}, allow_redirects=False)
+
+    assert first != second
+    assert stale.status == 403
+    assert await is_dead(client, dead["_id"])
+
+
+async def test_the_cookie_is_a_session_not_the_key_and_sign_out_ends_it(aiohttp_client, settings: Settings):
+    client = await keyed_client(aiohttp_client, settings)
+    signed_in = await sign_in(client)
+    session_token = signed_in.cookies[SESSION_COOKIE].value
+    page = await (await client.get("/ui")).text()
+    assert session_token != ADMIN_KEY
+    assert "Signed in as <strong>ops</strong> (admin)" in page
+
+    signed_out = await post_form(client, "/ui/logout", data={"csrf": csrf_of(page)}, allow_redirects=False)
+    assert (signed_out.status, signed_out.headers["Location"]) == (303, "/ui/login")
+    # The old token, replayed (as a stolen cookie would be), and the raw key as a cookie: both sign nobody in.
+    for value in (session_token, ADMIN_KEY):
+        client.session.cookie_jar.update_cookies({SESSION_COOKIE: value}, client.make_url("/ui"))
+        assert (await client.get("/ui", allow_redirects=False)).status == 303
+
+
+async def test_wrong_keys_through_the_header_the_form_and_the_session_cookie_share_one_bucket(
+    aiohttp_client, settings: Settings
+):
+    client = await keyed_client(aiohttp_client, settings, auth_failure_rate_per_second=0.01, auth_failure_burst=3)
+    header = await client.get("/v1/lps/jobs", headers={"X-API-Key": "guess-1"})
+    form = await sign_in(client, key="guess-2")
+    client.session.cookie_jar.update_cookies({SESSION_COOKIE: "guess-3"}, client.make_url("/ui"))
+    cookie = await client.get("/ui", allow_redirects=False)
+    limited = [
+        await client.get("/ui", allow_redirects=False),
+        await client.get("/v1/lps/jobs", headers={"X-API-Key": "guess-5"}),
+    ]
+
+    assert (header.status, form.status, cookie.status) == (433, 403, 303)
+    assert [answer.status for answer in limited] == [429, 429]
+    assert int(limited[0].headers["Retry-After"]) >= 1
+
+
+@pytest.mark.parametrize(
+    ("next_path", "lands_on"),
+    [
+        ("/ui/jobs/0123456789abcdef01234567", "/ui/jobs/0123456789abcdef01234567"),
+        ("/ui/jobs?status=DEAD", "/ui/jobs?status=DEAD"),
+        ("//evil.example/ui", "/ui"),
+        ("https://evil.example/ui/jobs", "/ui"),
+        ("/uix", "/ui"),
+        ("/ui\\\\evil.example", "/ui"),
+    ],
+)
+async def test_a_deep_link_survives_sign_in_and_only_to_a_dashboard_path(
+    aiohttp_client, settings: Settings, next_path: str, lands_on: str
+):
+    client = await keyed_client(aiohttp_client, settings)
+    redirected = await client.get(next_path if next_path.startswith("/ui/") else "/ui", allow_redirects=False)
+    assert redirected.headers["Location"].startswith("/ui/login?next=")
+
+    signed_in = await sign_in(client, next_path=next_path)
+
+    assert (signed_in.status, signed_in.headers["Location"]) == (303, lands_on)
+
+
+@pytest.mark.parametrize("path", ["/ui/login", "/ui", "/ui/static/dashboard.css", "/ui/jobs"])
+async def test_no_dashboard_answer_may_be_framed(aiohttp_client, settings: Settings, path: str):
+    client = await keyed_client(aiohttp_client, settings)
+    answer = await client.get(path, allow_redirects=False)
+    assert "frame-ancestors 'none'" in answer.headers["Content-Security-Policy"]
+    assert answer.headers["X-Frame-Options"] == "DENY"
