@@ -53,8 +53,9 @@ class Offer:
     source: str
     title: str
     price: int  # KRW
-    #: The offer's page: an http(s) address on the source's own hosts, or None when the source gave none such.
-    url: str | None
+    #: The offer's page: an http(s) address on the source's own hosts, or None when the source gave none such
+    #: (a stored offer then has no `url`, and is rebuilt without one).
+    url: str | None = None
     product_id: str | None = None
     item_id: str | None = None
     vendor_item_id: str | None = None

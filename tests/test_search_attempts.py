@@ -402,3 +402,14 @@ async def test_a_block_on_a_later_page_is_handed_back_as_a_block():
 
     assert failure.error_type == "BLOCKED"
     assert runtime.gates.released == [("coupang", True)]  # the breaker and the adaptive pace hear of it
+
+
+async def test_a_kept_offer_without_a_link_is_rebuilt_on_a_retry():
+    linkless = Offer(source="naver", title="widget", price=1_000, url=None, product_id="n1")
+    kept = {KEPT: {"naver": {"outcome": "FOUND", "count": 1, "ms": 5, "offers": [linkless.as_document()]}}}
+    runtime = Runtime(Scripted("coupang", found("coupang", 2_000)), Scripted("naver", EMPTY))
+
+    output = await attempt(search_job(attempts=2, **kept), runtime)
+
+    assert not isinstance(output, JobError), output
+    assert (output["result"]["lowest"]["product_id"], "url" in output["result"]["lowest"]) == ("n1", False)
