@@ -7,6 +7,7 @@
     python -m bench --only pages    # each dashboard page at 50,000 stored jobs
     python -m bench --full --only pacing   # 300 searches against a refusing shop, with and without pacing
     python -m bench --only watches  # one watch scheduler pass at 1,000 and at 50,000 stored watches
+    python -m bench --only quality  # the saved-page search corpus answered by LPS's code (no servers needed)
     LPS_MONGO_URL=mongodb://… python -m bench --full   # on a real MongoDB (larger sizes where they matter)
 
 Each figure gets a fresh database and queue prefix on the same servers, deleted afterwards; the processes
@@ -32,14 +33,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bench import enqueue, growth, pacing, pages, pipeline, reads, search, watches
+from bench import enqueue, growth, pacing, pages, pipeline, quality, reads, search, watches
 from bench.machine import machine_facts
 from bench.modes import MODES, Mode
 from bench.report import results_to_render, update_markdown, write_json
 from bench.stack import REPO, Bench, open_store
 from infra.settings import Settings
 
-FIGURES = ("enqueue", "pipeline", "search", "reads", "growth", "pacing", "watches", "pages")
+FIGURES = ("enqueue", "pipeline", "search", "reads", "growth", "pacing", "watches", "pages", "quality")
 log = logging.getLogger("bench")
 
 
@@ -68,6 +69,9 @@ def _runners(mode: Mode) -> dict[str, Callable[[Bench], Awaitable[list[dict[str,
     async def run_pages(bench: Bench) -> list[dict[str, Any]]:
         return await pages.measure(bench, mode.pages)
 
+    async def run_quality(bench: Bench) -> list[dict[str, Any]]:
+        return await quality.measure(bench, mode.quality)
+
     return {
         "enqueue": run_enqueue,
         "pipeline": run_pipeline,
@@ -77,6 +81,7 @@ def _runners(mode: Mode) -> dict[str, Callable[[Bench], Awaitable[list[dict[str,
         "pacing": run_pacing,
         "watches": run_watches,
         "pages": run_pages,
+        "quality": run_quality,
     }
 
 
@@ -89,6 +94,7 @@ FIGURE_KEYS = {
     "pacing": ("pacing",),
     "watches": ("watches",),
     "pages": pages.FIGURE_NAMES,
+    "quality": ("quality",),
 }
 
 

@@ -159,6 +159,13 @@ class WatchSizes:
 
 
 @dataclass(frozen=True, slots=True)
+class QualitySizes:
+    """The search-quality figure: the whole saved-page corpus, `runs` times over (ms per case is their median)."""
+
+    runs: int
+
+
+@dataclass(frozen=True, slots=True)
 class Mode:
     name: str
     enqueue: EnqueueSizes
@@ -169,6 +176,7 @@ class Mode:
     pacing: PacingSizes
     watches: WatchSizes
     pages: PagesSizes
+    quality: QualitySizes
     #: Upper bound of one figure, set-up included: a stuck figure fails instead of hanging.
     figure_timeout: float
 
@@ -215,6 +223,7 @@ MODES = {
         ),
         WatchSizes(stored=(100, 500), due=10, runs=1),
         PagesSizes(stored_jobs=200, stored_jobs_mongodb=200, requests=3, runs=1, timeout=120),
+        QualitySizes(runs=1),
         figure_timeout=120,
     ),
     "quick": Mode(
@@ -258,6 +267,7 @@ MODES = {
         WatchSizes(stored=(1_000, 50_000), due=100, runs=5),
         # The issue's size: every page at 50,000 stored jobs (seeding takes ~5 minutes on the embedded store).
         PagesSizes(stored_jobs=50_000, stored_jobs_mongodb=50_000, requests=10, runs=3, timeout=1800),
+        QualitySizes(runs=3),
         figure_timeout=420,
     ),
     # The sizes the figures are defined with: 300 searches (RSS after 30 and 300), 2,000 / 50,000 stored jobs.
@@ -293,6 +303,7 @@ MODES = {
         PacingSizes(searches=300, block_for=30.0, timeout=3600),
         WatchSizes(stored=(1_000, 50_000), due=100, runs=9),
         PagesSizes(stored_jobs=50_000, stored_jobs_mongodb=50_000, requests=20, runs=5, timeout=2400),
+        QualitySizes(runs=10),
         figure_timeout=2400,
     ),
 }
