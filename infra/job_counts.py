@@ -10,9 +10,12 @@
   in one conditional update (two gateways never count a job twice). A call costs what ended since the previous
   one, whatever the history.
 
-So the totals are like Sidekiq's "processed" and "failed": a re-driven job is counted again when it ends again,
-and jobs removed by the retention TTL stay counted. They trail the live store by `settle` seconds (a job whose
-DONE update is still on its way must not be walked past) plus any backlog past `catch_up_limit`.
+So the totals are like Sidekiq's "processed" and "failed": every ending is counted, a death re-driven before the
+walk reached it included (`infra.jobs.ending_of`), a re-driven job is counted again when it ends again, and jobs
+removed by the retention TTL stay counted. One gap: a job that died, was re-driven and ended again before any
+walk reached its first death (nobody asked for the counts meanwhile) is counted for its last ending only. The
+totals trail the live store by `settle` seconds (a job whose DONE update is still on its way must not be walked
+past) plus any backlog past `catch_up_limit`.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from bson import ObjectId
 from pymongo.asynchronous.database import AsyncDatabase
 
 from infra.clock import utcnow
-from infra.jobs import JobRepository
+from infra.jobs import JobRepository, ending_of
 from schemas.codes import JobStatus, JobType
 
 JOB_COUNTS = "job_counts"
@@ -86,9 +89,8 @@ class JobCounts:
         )
         increments: dict[str, int] = {}
         for job in page.jobs:
-            if job.get("status") in (JobStatus.DONE.name, JobStatus.DEAD.name):
-                key = f"{job['job_type']}_{job['status']}"
-                increments[key] = increments.get(key, 0) + 1
+            key = f"{job['job_type']}_{ending_of(job)}"
+            increments[key] = increments.get(key, 0) + 1
         moved = {"finished_at": page.cursor[0], "job_id": page.cursor[1]}
         if totals and not increments and page.cursor[0] - cursor[0] < _QUIET_STEP:
             return totals, page.more  # nothing ended: the cursor is moved on (a write) at most once a minute

@@ -130,6 +130,16 @@ def ended_fields(now: datetime) -> dict[str, Any]:
     return {"finished_at": now, "finished_minute": finished_minute(now)}
 
 
+def ending_of(job: dict[str, Any]) -> str:
+    """How a job found by a walk over `finished_minute` ended: DONE or DEAD.
+
+    A re-drive leaves the `finished_at` / `finished_minute` of the death it undoes in place until the job ends
+    again, and only DEAD jobs are re-driven: so a job walked while PENDING or RUNNING died, and its death is counted
+    (totals, timeline) whatever it does next."""
+    status = job.get("status")
+    return status if status in (JobStatus.DONE.name, JobStatus.DEAD.name) else JobStatus.DEAD.name
+
+
 def _ending(status: JobStatus, now: datetime, *, error: dict[str, Any] | None = None) -> dict[str, Any]:
     """The update that ends a job (DONE or DEAD), whichever path ends it: its product's active slot is freed, and
     what lived only between its attempts is cleared (`BETWEEN_ATTEMPTS`)."""
@@ -442,6 +452,10 @@ class JobRepository:
         """DEAD -> PENDING with fresh attempts; history is kept, and every source is searched afresh (nothing of the
         earlier life's attempts is left: `BETWEEN_ATTEMPTS`). None when the job is not DEAD.
 
+        Its death stays on record until it ends again: `finished_at` and `finished_minute` are left in place (the
+        walks count the death even if they reach it only now: `ending_of`); the retention TTL takes only DONE and
+        DEAD jobs, so it never removes the job meanwhile.
+
         Raises ActiveJobExists when its product already has another active SEARCH job.
         """
         try:
@@ -465,7 +479,7 @@ class JobRepository:
                     "redriven_at": now,
                     "message_id": message_id,
                 },
-                "$unset": dict.fromkeys(["finished_at", "finished_minute", "enqueued_at", *BETWEEN_ATTEMPTS], ""),
+                "$unset": dict.fromkeys(["enqueued_at", *BETWEEN_ATTEMPTS], ""),
                 "$inc": {"redrives": 1},
             },
             return_document=ReturnDocument.AFTER,

@@ -24,6 +24,7 @@ from pymongo.errors import (
 
 from infra.settings import Settings
 from infra.ui_sessions import UI_SESSIONS, ui_session_indexes
+from schemas.codes import JobStatus
 
 #: Errors that mean "MongoDB is unreachable or too slow", answered as DB_RUN_FAILED.
 MONGO_UNAVAILABLE = (ConnectionFailure, ServerSelectionTimeoutError, NetworkTimeout, ExecutionTimeout)
@@ -163,15 +164,23 @@ def listing_indexes() -> list[IndexModel]:
     ]
 
 
-RETENTION_INDEX = "finished_retention"
+RETENTION_INDEX = "ended_retention"
+#: The retention index before it was partial on DONE / DEAD: dropped where found (it would remove a re-driven job).
+_OLD_RETENTION_INDEX = "finished_retention"
 #: Server codes for "an index of that name exists with other options" (IndexOptionsConflict, IndexKeySpecsConflict).
 _INDEX_CONFLICTS = (85, 86)
 
 
 def retention_index(retention_days: int) -> IndexModel:
-    """Finished jobs (DONE or DEAD) expire this long after `finished_at`; active jobs have none."""
+    """Finished jobs (DONE or DEAD) expire this long after `finished_at`. Partial on those statuses: a re-driven job
+    keeps the `finished_at` of its death while it runs again (`JobRepository.redrive`) and must never expire."""
     seconds = int(timedelta(days=retention_days).total_seconds())
-    return IndexModel([("finished_at", ASCENDING)], name=RETENTION_INDEX, expireAfterSeconds=seconds)
+    return IndexModel(
+        [("finished_at", ASCENDING)],
+        name=RETENTION_INDEX,
+        expireAfterSeconds=seconds,
+        partialFilterExpression={"status": {"$in": [JobStatus.DONE.name, JobStatus.DEAD.name]}},
+    )
 
 
 def price_history_retention_index(days: int) -> IndexModel:
@@ -223,6 +232,8 @@ async def ensure_indexes(db: MainDatabase, settings: Settings) -> None:
     listing = {model.document["name"] for model in listing_indexes()}
     await db.jobs().create_indexes([model for model in job_indexes() if model.document["name"] not in listing])
     await _ensure_rebuilt(db.jobs(), listing_indexes())
+    if _OLD_RETENTION_INDEX in await db.jobs().index_information():
+        await db.jobs().drop_index(_OLD_RETENTION_INDEX)
     await _ensure_ttl(db.write, JOBS, retention_index(settings.retention_days))
     await db.write[PRICE_HISTORY].create_indexes(price_history_indexes())
     await db.write[WATCHES].create_indexes(watch_indexes())

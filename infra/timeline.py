@@ -24,12 +24,11 @@ from typing import Any
 from bson import ObjectId
 
 from infra.clock import utcnow
-from infra.jobs import JobRepository, finished_minute
-from schemas.codes import AttemptOutcome, JobStatus
+from infra.jobs import JobRepository, ending_of, finished_minute
+from schemas.codes import AttemptOutcome
 from schemas.timeline import TIMELINE_MINUTES
 
 _FIRST_ID = ObjectId("0" * 24)
-_ENDED = (JobStatus.DONE.name, JobStatus.DEAD.name)
 #: What the walk reads of each ended job: no offers, no product.
 _PROJECTION = {
     "job_type": 1,
@@ -53,10 +52,10 @@ class MinuteTally:
     attempt_ms: dict[str, list[float]] = field(default_factory=dict)
 
     def add(self, job: dict[str, Any]) -> None:
-        job_type, status = job.get("job_type"), job.get("status")
-        if job_type is None or status not in _ENDED:
-            return  # re-driven again since it ended: its next end is counted then
-        self.ended.setdefault(job_type, Counter())[status] += 1
+        job_type = job.get("job_type")
+        if job_type is None:
+            return
+        self.ended.setdefault(job_type, Counter())[ending_of(job)] += 1
         for source, summary in ((job.get("result") or {}).get("sources") or {}).items():
             self.sources.setdefault(source, Counter())[str(summary.get("outcome"))] += 1
         if (ms := _ending_attempt_ms(job)) is not None:

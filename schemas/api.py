@@ -323,7 +323,9 @@ class JobSchema(Schema):
     enqueued_at = fields.DateTime(metadata=_doc("when the broker confirmed its message (absent: not yet confirmed)"))
     run_after = fields.DateTime(metadata=_doc("not run before this time (a retry's backoff)"))
     started_at = fields.DateTime(metadata=_doc("when its latest attempt started"))
-    finished_at = fields.DateTime(metadata=_doc("when it ended DONE or DEAD"))
+    finished_at = fields.DateTime(
+        metadata=_doc("when it ended DONE or DEAD (a re-driven job shows its death's until it ends again)")
+    )
     lease_until = fields.DateTime(metadata=_doc("RUNNING: the worker's lease; past it, the attempt counts as lost"))
     worker = fields.String(metadata=_doc("the worker of its latest attempt"))
     last_error = fields.Nested(ErrorInfoSchema, metadata=_doc("its latest failure (a DONE job may keep one)"))

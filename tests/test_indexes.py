@@ -30,7 +30,9 @@ async def test_start_up_creates_the_indexes_and_can_run_again(settings: Settings
         "job_type": "SEARCH",
     }
     assert dict(indexes["one_outbox_per_search"]["partialFilterExpression"]) == {"job_type": "OUTBOX"}
-    assert indexes["finished_retention"]["expireAfterSeconds"] == settings.retention_days * 86400
+    assert indexes["ended_retention"]["expireAfterSeconds"] == settings.retention_days * 86400
+    # Only ended jobs expire: a re-driven job keeps the finished_at of its death while it runs again.
+    assert dict(indexes["ended_retention"]["partialFilterExpression"]) == {"status": {"$in": ["DONE", "DEAD"]}}
     assert [key for key, _ in indexes["status_job_type_finished_at"]["key"]] == ["status", "job_type", "finished_at"]
     # What the periodic walks read by equality (the embedded store serves only that from an index).
     assert dict(indexes["active_jobs"]["partialFilterExpression"]) == {"active": True}
@@ -63,7 +65,22 @@ async def test_a_changed_retention_updates_the_ttl_index_instead_of_failing_star
     finally:
         await client.close()
 
-    assert indexes["finished_retention"]["expireAfterSeconds"] == 7 * 86400
+    assert indexes["ended_retention"]["expireAfterSeconds"] == 7 * 86400
+
+
+async def test_the_retention_index_of_every_job_is_replaced_by_one_of_ended_jobs(settings: Settings):
+    client = create_client(settings)
+    try:
+        database = MainDatabase.open(client, settings.mongo_db)
+        older = IndexModel([("finished_at", ASCENDING)], name="finished_retention", expireAfterSeconds=86400)
+        await database.jobs().create_indexes([older])
+        await ensure_indexes(database, settings)
+        indexes = await database.jobs().index_information()
+    finally:
+        await client.close()
+
+    assert "finished_retention" not in indexes
+    assert "ended_retention" in indexes
 
 
 async def test_only_one_active_search_per_product_but_any_number_of_ended_ones(settings: Settings):

@@ -16,8 +16,10 @@ from infra.jobs import JobRepository, ended_fields, finished_minute, new_job
 from infra.minutes import WALK_MAX_MINUTES
 from infra.mongo import MainDatabase, create_client, ensure_indexes
 from infra.settings import Settings
+from infra.timeline import EndedTimeline
 from schemas.codes import JobType
 from tests.harness import FindFilters
+from tools.testbed import eventually
 
 
 @pytest.fixture
@@ -187,3 +189,42 @@ async def test_the_first_count_on_a_store_starts_before_every_job_of_the_first_m
     counts = await counts_of(database).current()
 
     assert counts.by_type["SEARCH"]["DONE"] == 2
+
+
+async def test_a_death_re_driven_before_any_count_reached_it_is_still_counted_dead_in_totals_and_timeline(
+    database: MainDatabase,
+):
+    jobs = JobRepository(database)
+    counts = counts_of(database)
+    await counts.current()  # the walk's cursor stands before the death
+    died = await ended_job(jobs, "RE-DRIVEN", dead=True)
+
+    redriven = await jobs.redrive(died["_id"], now=utcnow(), max_attempts=1, message_id="m2")
+    totals = await counts.current()
+    timeline = await EndedTimeline(jobs, settle=0.0, limit=100).last(minutes=2)
+
+    assert redriven is not None
+    assert redriven["status"] == "PENDING"
+    assert (totals.by_type["SEARCH"]["DEAD"], totals.by_type["SEARCH"]["PENDING"]) == (1, 1)
+    assert sum(tally.ended.get("SEARCH", {}).get("DEAD", 0) for tally in timeline.tallies) == 1
+
+
+async def test_a_re_driven_job_whose_death_is_older_than_the_retention_is_never_removed(
+    database: MainDatabase, settings: Settings
+):
+    jobs = JobRepository(database)
+    await ensure_indexes(database, settings.with_overrides(retention_days=1))
+    died = await ended_job(jobs, "OLD-DEATH", dead=True)
+    assert await jobs.redrive(died["_id"], now=utcnow(), max_attempts=1, message_id="m2") is not None
+    # As if it had died three days ago: the finished_at of that death is still on the re-driven job.
+    long_ago = utcnow() - timedelta(days=3)
+    await database.jobs().update_one({"_id": died["_id"]}, {"$set": ended_fields(long_ago)})
+    expired = await ended_job(jobs, "EXPIRED", dead=True)
+    await database.jobs().update_one({"_id": expired["_id"]}, {"$set": ended_fields(long_ago)})
+
+    async def purged() -> bool:
+        # Both stores remove expired documents on their own schedule (the embedded one when the collection is used).
+        return await database.jobs().find_one({"_id": expired["_id"]}) is None
+
+    await eventually(purged, within=90, what="the expired DEAD job to be removed")
+    assert (await jobs.get_current(died["_id"]))["status"] == "PENDING"  # type: ignore[index]
