@@ -31,9 +31,31 @@ def _split_role(value: str) -> tuple[str, str]:
     return (key, role) if key and role in KEY_ROLES else (value, "admin")
 
 
+#: What an API key may be written with. A key is masked in every log line by its literal text; a key with a
+#: backslash, a quote, a blank or non-ASCII text shows escaped in some lines (a traceback's `b'X-API-Key: …\\x00'`,
+#: a repr), where the literal is not found. Random tokens (`openssl rand -hex 32`, base64) fit.
+API_KEY_ALPHABET = re.compile(r"[A-Za-z0-9._~+/=:-]+")
+
+
+def check_api_keys(keys: Mapping[str, str]) -> None:
+    """ValueError naming the key (never its value) that is empty or written outside API_KEY_ALPHABET."""
+    for name, key in keys.items():
+        if not key:
+            # An empty key would let in every request that sends an empty header.
+            raise ValueError(f"the key of {name!r} is empty (name=key,name=key)")
+        if not API_KEY_ALPHABET.fullmatch(key):
+            raise ValueError(
+                f"the key of {name!r} holds a character other than letters, digits and . _ ~ + / = : - (a blank, "
+                "a quote, a backslash or non-ASCII text would show escaped in logs, where it cannot be masked); "
+                "use a random token, e.g. `openssl rand -hex 32`"
+            )
+
+
 def parse_api_keys(text: str) -> dict[str, str]:
     """`"ops=k1:admin,viewer=k2:read,old=k3"` -> the keys by name, roles stripped."""
-    return {name: _split_role(value)[0] for name, value in _parse_map(text).items()}
+    keys = {name: _split_role(value)[0] for name, value in _parse_map(text).items()}
+    check_api_keys(keys)
+    return keys
 
 
 def parse_api_key_roles(text: str) -> dict[str, str]:
@@ -57,6 +79,11 @@ def parse_timezone(text: str) -> str:
 
 class SettingsError(ValueError):
     """A malformed LPS_* value: the message names the variable and the part that is wrong."""
+
+
+#: Seconds a stopping worker process has past LPS_SHUTDOWN_GRACE to record the attempts it gave back and close its
+#: clients; past it the process ends itself (actors.middleware: RuntimeShutdown, StopOnce).
+SHUTDOWN_RECORDING_TIME = 10.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from aiohttp import web
 from aiohttp.typedefs import Handler, Middleware
 
-from infra.settings import Settings
+from infra.settings import Settings, check_api_keys
 from schemas.codes import ErrorType
 from service.errors import ApiError
 from service.keys import CLIENT_ROLE
@@ -66,9 +66,10 @@ class ApiKeyMiddleware:
         failures: TokenBuckets | None = None,
         roles: Mapping[str, str] | None = None,
     ) -> None:
-        if not all(api_keys.values()):
-            # An empty key would let in every request that sends an empty header.
-            raise ValueError("LPS_API_KEYS: every name needs a non-empty key (name=key,name=key)")
+        try:
+            check_api_keys(api_keys)
+        except ValueError as refused:
+            raise ValueError(f"LPS_API_KEYS: {refused}") from None
         self._digests = [(name, _digest(key)) for name, key in api_keys.items()]
         self._failures = failures
         self._roles = roles or {}

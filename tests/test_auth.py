@@ -274,3 +274,21 @@ def test_a_malformed_api_keys_setting_is_refused_without_showing_the_keys():
         Settings.from_env({"LPS_API_KEYS": "ops=s3cretKEY,viewer"})
     assert "LPS_API_KEYS" in str(refused.value)
     assert "s3cretKEY" not in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    "key", ["Xy7\\Lm9q", 'q"uoted', "q'uoted", "tab\there", "sp ace", "한국어키", "nul\x00", "é-accent"]
+)
+def test_a_key_that_would_show_escaped_in_a_log_is_refused_at_start_up_without_showing_it(key: str):
+    from infra.settings import SettingsError
+
+    with pytest.raises(SettingsError, match="LPS_API_KEYS: the key of 'ops' holds a character") as refused:
+        Settings.from_strings({"api_keys": f"ops={key},viewer=view-c0ffee:read"})
+    assert key not in str(refused.value)
+    with pytest.raises(ValueError, match="LPS_API_KEYS: the key of 'ops'"):
+        create_app(Settings(api_keys={"ops": key}))
+
+
+@pytest.mark.parametrize("key", ["0f3a9c", "bo-7f3c9d1e2a4b", "aGVsbG8/d29ybGQ+==", "a:b", "k.e_y~1"])
+def test_random_tokens_hex_and_base64_keys_are_accepted(key: str):
+    assert Settings.from_strings({"api_keys": f"ops={key}"}).api_keys == {"ops": key}
