@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import signal
+import sys
 import threading
+import time
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from types import FrameType
 from typing import Any, NoReturn
 
 import dramatiq
@@ -22,6 +27,7 @@ from infra.jobs import parse_job_id
 from infra.lifecycle import Failure, RetryPolicy, decide
 from infra.logs import bind_job, unbind_job
 from infra.mongo import MONGO_UNAVAILABLE
+from infra.settings import SHUTDOWN_RECORDING_TIME
 from schemas.codes import AttemptOutcome, JobErrorType, JobStatus, JobType
 
 log = logging.getLogger(__name__)
@@ -109,9 +115,13 @@ class JobStatusMiddleware(Middleware):
             # when the lease ends; the claim then decides (take over, or skip a job that finished meanwhile).
             wait = max((current["lease_until"] - utcnow()).total_seconds(), 0) + 1
             self._defer(broker, message, wait, "job held under a live lease")
-        state = current["status"] if current else "missing"
-        log.info("message %s skipped: job %s is %s", message.message_id, message.args[0], state)
-        raise SkipMessage(state)
+        if current is None:
+            # Expected after a store was replaced (a dev restart, a test's database): a message left from that run.
+            why = "no such job in this store (a message left from an earlier run, or its job expired)"
+        else:
+            why = f"its job already ended {current['status']} (a duplicate or late message)"
+        log.info("message %s for job %s skipped: %s", message.message_id, message.args[0], why)
+        raise SkipMessage(why)
 
     def _defer(self, broker: dramatiq.Broker, message: dramatiq.MessageProxy, seconds: float, why: str) -> NoReturn:
         """Publish this message again after `seconds`, then skip (acknowledge) this delivery of it."""
@@ -269,7 +279,7 @@ class RuntimeShutdown(Middleware):
 
     #: Seconds the clients get to close; a browser that does not answer is left to the Playwright driver, which
     #: ends it when this process exits.
-    CLOSE_TIMEOUT = 10.0
+    CLOSE_TIMEOUT = SHUTDOWN_RECORDING_TIME
 
     def __init__(self, runtime: WorkerRuntime) -> None:
         self.runtime = runtime
@@ -282,3 +292,45 @@ class RuntimeShutdown(Middleware):
             self.runtime.run(asyncio.wait_for(self.runtime.aclose(), self.CLOSE_TIMEOUT))
         except TimeoutError:
             log.warning("the worker's clients did not close within %.0fs: left to process exit", self.CLOSE_TIMEOUT)
+
+
+class StopOnce(Middleware):
+    """Makes a worker process's stop idempotent and bounded.
+
+    ``after_process_boot`` (a worker process's main thread, once Dramatiq has set its signal handlers and loaded
+    the broker): Dramatiq's worker process takes a second SIGTERM (or SIGHUP) as "exit now", which skips the
+    orderly stop (attempts given back, clients closed) and can leave the process hanging on its threads. A second
+    one is common: `kill -- -PGID` and systemd's control-group stop signal every process while Dramatiq's main
+    process forwards its own. So only the first stop signal reaches Dramatiq's handler, later ones are ignored, and
+    from the first the process has `deadline` seconds (LPS_SHUTDOWN_GRACE plus SHUTDOWN_RECORDING_TIME) to exit
+    before it ends itself: no stop waits longer, however many signals came.
+    """
+
+    SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+    def __init__(self, deadline: float) -> None:
+        self.deadline = deadline
+
+    def after_process_boot(self, broker: dramatiq.Broker) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            return  # an in-process test broker: no process of its own to stop
+        stopping = threading.Event()
+        handlers = {signum: signal.getsignal(signum) for signum in self.SIGNALS}
+
+        def first_only(signum: int, frame: FrameType | None) -> None:
+            if stopping.is_set():
+                return
+            stopping.set()
+            threading.Thread(target=self._end_at_deadline, name="lps-stop-deadline", daemon=True).start()
+            handler = handlers[signal.Signals(signum)]
+            if callable(handler):
+                handler(signum, frame)
+
+        for signum in self.SIGNALS:
+            signal.signal(signum, first_only)
+
+    def _end_at_deadline(self) -> None:
+        time.sleep(self.deadline)
+        # Logged to stderr directly: the logging pipe to the main process may be what hangs.
+        sys.stderr.write(f"worker process {os.getpid()} did not stop within {self.deadline:.0f}s: ending it\n")
+        os._exit(1)

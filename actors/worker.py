@@ -26,14 +26,14 @@ from dramatiq.middleware.time_limit import TimeLimitExceeded
 
 from actors import metrics
 from actors.errors import JobError, PermanentJobError, RetryableJobError, WorkerStopped
-from actors.middleware import JobKind, JobLogContext, JobStatusMiddleware, RuntimeShutdown
+from actors.middleware import JobKind, JobLogContext, JobStatusMiddleware, RuntimeShutdown, StopOnce
 from actors.outbox import work_outbox
 from actors.runtime import WorkerRuntime
 from actors.search import after_search, build_sources, work_search
 from infra.broker import create_broker
 from infra.lifecycle import RetryPolicy
 from infra.logs import configure_logging
-from infra.settings import Settings
+from infra.settings import SHUTDOWN_RECORDING_TIME, Settings
 from schemas.codes import JobErrorType, JobType
 
 log = logging.getLogger(__name__)
@@ -55,6 +55,7 @@ def build_broker(
         middleware=[
             # First: its before hook runs before all others and its after hooks after them (see its docstring).
             JobLogContext(),
+            StopOnce(deadline=settings.shutdown_grace + SHUTDOWN_RECORDING_TIME),
             TimeLimit(),
             AsyncIO(),
             # After AsyncIO: after_worker_shutdown hooks run in reverse, so it closes clients before the loop stops.

@@ -149,6 +149,15 @@ class RedactingFormatter(logging.Formatter):
         return self._redact(self.inner.format(record))
 
 
+class DropDramatiqSkipWarnings(logging.Filter):
+    """Dramatiq's worker logs every skipped message as a bare `WARNING Message … was skipped.`; the status
+    middleware has already said at INFO why it skipped it (an ended job, a message left from an earlier run), so
+    the bare line is dropped rather than read as trouble."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.levelno == logging.WARNING and record.msg == "Message %s was skipped.")
+
+
 def configure_logging(settings: Settings, *, level: int | str | None = None) -> None:
     """The root logger in LPS_LOG_FORMAT, at `level` (None: as it is).
 
@@ -163,7 +172,10 @@ def configure_logging(settings: Settings, *, level: int | str | None = None) -> 
     if not root.handlers:
         root.addHandler(logging.StreamHandler())
     secrets = secret_values(settings)
+    skip_filter = DropDramatiqSkipWarnings()
     for handler in root.handlers:
+        if not any(isinstance(each, DropDramatiqSkipWarnings) for each in handler.filters):
+            handler.addFilter(skip_filter)
         if settings.log_format == "json":
             handler.setFormatter(JsonFormatter(secrets))
             continue

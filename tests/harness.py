@@ -108,7 +108,7 @@ async def _consuming(amqp_url: str, queue: str, process: asyncio.subprocess.Proc
 async def stop_pool(workers: WorkerPool, within: float = 30) -> int:
     process = workers.process
     if process.returncode is None:
-        # To the main process only: it forwards SIGTERM to its workers (a second one would kill them hard).
+        # To `lps worker`: it passes one SIGTERM on to Dramatiq's session, and kills what is left past its bound.
         with contextlib.suppress(ProcessLookupError):
             process.send_signal(signal.SIGTERM)
         try:

@@ -82,7 +82,7 @@ async def test_a_duplicate_message_for_a_running_job_is_deferred_and_never_runs_
             job = await jobs.finished(job_id, within=30)
 
             async def duplicate_skipped() -> bool:
-                return f"job {job_id} is DONE" in pool.log()
+                return f"job {job_id} skipped: its job already ended DONE" in pool.log()
 
             # The duplicate came back when the lease ended, found the job DONE, and was skipped.
             await eventually(duplicate_skipped, within=30, what="the deferred duplicate to be skipped")

@@ -295,3 +295,14 @@ async def test_lps_dev_refuses_an_outbox_url_without_a_signing_secret(settings: 
     assert code == 1
     [line] = stack.lines
     assert "LPS_OUTBOX_SECRET" in line
+
+
+def test_the_demo_takes_an_admin_key_and_refuses_a_stack_with_only_read_keys():
+    from tools.dev import DevStackRefused, demo_key
+
+    keyed = Settings.from_strings({"api_keys": "viewer=view-c0ffee:read,ops=ops-5e6d:admin,more=m-1"})
+    assert demo_key(Settings(), None) is None
+    assert demo_key(keyed, None) == "ops-5e6d"
+    assert demo_key(keyed, "m-1") == "m-1"  # LPS_API_KEY, when it is one of the configured keys
+    with pytest.raises(DevStackRefused, match="no admin key"):
+        demo_key(Settings.from_strings({"api_keys": "viewer=view-c0ffee:read"}), None)

@@ -184,3 +184,15 @@ async def test_with_json_logs_a_worker_pools_lines_about_a_job_are_json_with_its
         # The search itself ran on the event loop thread, not in the worker thread that claimed the job.
         assert searched["thread"] != claimed["thread"]
     assert any(record.get("job_id") == job_ids[1] and record["level"] == "ERROR" for record in records)
+
+
+def test_dramatiqs_bare_skip_warning_is_dropped_and_other_warnings_are_kept():
+    from infra.logs import DropDramatiqSkipWarnings
+
+    def record(level: int, msg: str) -> logging.LogRecord:
+        return logging.LogRecord("dramatiq.worker.WorkerThread", level, __file__, 1, msg, ("search('x')",), None)
+
+    keep = DropDramatiqSkipWarnings().filter
+    assert not keep(record(logging.WARNING, "Message %s was skipped."))
+    assert keep(record(logging.WARNING, "Message %s failed."))
+    assert keep(record(logging.INFO, "message %s for job x skipped: no such job in this store"))

@@ -26,8 +26,10 @@ LPS = [sys.executable, "-m", "tools.cli"]
 
 async def test_lps_dev_demo_searches_the_samples_prints_the_table_and_leaves_nothing_running(settings: Settings):
     prefix = f"lpsdev_{uuid.uuid4().hex[:8]}_"
-    env = {key: value for key, value in os.environ.items() if key != "LPS_MONGO_URL"}
+    env = {key: value for key, value in os.environ.items() if key not in ("LPS_MONGO_URL", "LPS_API_KEY")}
     env |= {"LPS_HTTP_PORT": str(free_port()), "LPS_QUEUE_PREFIX": prefix, "LPS_RETRY_MIN_BACKOFF": "0.5"}
+    # With roles, as the README's dashboard tour runs it: the demo's own client takes the admin key.
+    env |= {"LPS_API_KEYS": "viewer=view-c0ffee:read,ops=ops-5e6d:admin"}
     ports = ["--mongo-port", str(free_port()), "--shop-port", str(free_port()), "--receiver-port", str(free_port())]
     browsers_before = chromium_processes()
     try:
@@ -52,6 +54,7 @@ async def test_lps_dev_demo_searches_the_samples_prints_the_table_and_leaves_not
             assert row.split()[-1] == "DONE", row
         else:
             assert "NO_MATCH" in row, row
+        assert row.split()[-2] == "DONE", row  # delivery_status: the receiver got it
     assert "delivery" in text  # the receiver printed the deliveries
     leftovers = [pid for pid in all_pids() if prefix in command_line(pid)]
     assert leftovers == []

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from bson import ObjectId
@@ -357,3 +358,27 @@ def test_lps_report_names_every_report_in_its_help_and_for_an_unknown_name(setti
     for name in REPORTS:
         assert name in helped.stdout, name
         assert name in unknown.stderr, name
+
+
+def lps_report_without_a_mongo_url(settings: Settings, dev_mongo_port: int) -> subprocess.CompletedProcess[str]:
+    env = {key: value for key, value in os.environ.items() if key != "LPS_MONGO_URL"}
+    env |= {"LPS_MONGO_DB": settings.mongo_db, "LPS_DEV_MONGO_PORT": str(dev_mongo_port)}
+    report = [*LPS, "report", "lowest-price-trend", "--product", "SKU-DEV", "--hours", "6"]
+    return subprocess.run(report, capture_output=True, text=True, timeout=60, env=env)
+
+
+async def test_lps_report_without_lps_mongo_url_reads_the_dev_stacks_store_or_says_what_to_set(
+    settings: Settings, db: MainDatabase
+):
+    store = urlsplit(settings.mongo_url or "")
+    if store.hostname not in ("127.0.0.1", "localhost") or store.port is None:
+        pytest.skip("the dev stack's store is on this machine's loopback; LPS_MONGO_URL names another")
+    await Seeder(db).search("SKU-DEV", datetime.now(UTC) - timedelta(hours=1), coupang=found(300, 4900))
+
+    dev_store = lps_report_without_a_mongo_url(settings, store.port)
+    nothing_there = lps_report_without_a_mongo_url(settings, 9)
+
+    assert dev_store.returncode == 0, dev_store.stderr
+    assert "SKU-DEV" in dev_store.stdout
+    assert nothing_there.returncode == 2
+    assert "LPS_MONGO_URL is unset and no `lps dev` store answers on 127.0.0.1:9" in nothing_there.stderr

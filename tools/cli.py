@@ -11,7 +11,7 @@ import sys
 from collections.abc import Awaitable, Callable, Iterator
 from typing import TYPE_CHECKING, NoReturn
 
-from infra.settings import JobSpec, Settings, SettingsError
+from infra.settings import SHUTDOWN_RECORDING_TIME, JobSpec, Settings, SettingsError
 from schemas.codes import JobType
 
 if TYPE_CHECKING:
@@ -59,8 +59,9 @@ def cmd_gateway(args: argparse.Namespace) -> int:
 POOLS = {job_type.name.lower(): job_type for job_type in JobType}
 
 
-#: Seconds a stopping pool has past its shutdown grace to record the attempts it gave back and close its clients.
-SHUTDOWN_RECORDING_TIME = 10.0
+#: Past the grace and the recording time, the seconds a worker process has to end itself (actors.middleware.StopOnce)
+#: before `lps worker` kills whatever of the pool is left: a stop ends every process within grace + 10 + 2 s.
+STOP_MARGIN = 2.0
 
 
 def worker_command(spec: JobSpec, *, processes: int, threads: int, shutdown_grace: float) -> list[str]:
@@ -95,11 +96,11 @@ def cmd_worker(args: argparse.Namespace) -> int:
     grace = settings.shutdown_grace if args.shutdown_timeout is None else args.shutdown_timeout
     command = worker_command(spec, processes=args.processes or spec.processes, threads=threads, shutdown_grace=grace)
     env = worker_environment(spec, threads, grace)
-    if args.supervise:
-        from tools.supervisor import supervise
+    from tools.supervisor import supervise
 
-        return supervise(command, env, name=f"{args.pool} pool")
-    os.execve(command[0], command, env)
+    # Not exec'd: this process turns any number of stop signals into one, and ends the pool within its bound.
+    bound = grace + SHUTDOWN_RECORDING_TIME + STOP_MARGIN
+    return supervise(command, env, name=f"{args.pool} pool", stop_within=bound, restart=args.supervise)
 
 
 def cmd_reconciler(args: argparse.Namespace) -> int:
@@ -208,8 +209,17 @@ def cmd_report(args: argparse.Namespace) -> int:
         return 2
     settings = Settings.from_env()
     if not settings.mongo_url:
-        print("lps: set LPS_MONGO_URL to the MongoDB the workers use", file=sys.stderr)
-        return 2
+        # The store a gateway without LPS_MONGO_URL reads when `lps dev` runs it: the dev stack's embedded server.
+        from tools.embedded_mongo import local_mongo_url, wait_for_port
+
+        if not wait_for_port("127.0.0.1", settings.dev_mongo_port, 1.0):
+            print(
+                f"lps: LPS_MONGO_URL is unset and no `lps dev` store answers on 127.0.0.1:{settings.dev_mongo_port} "
+                "(LPS_DEV_MONGO_PORT): set LPS_MONGO_URL to the MongoDB the workers use",
+                file=sys.stderr,
+            )
+            return 2
+        settings = settings.with_overrides(mongo_url=local_mongo_url(settings.dev_mongo_port))
 
     async def fetch() -> list[dict]:
         client = create_client(settings)

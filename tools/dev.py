@@ -36,8 +36,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from infra.settings import Settings
 from schemas.offers import SourceName
-from tools.embedded_mongo import wait_for_port
-from tools.gateway_client import ENDED, RESULT_COLUMNS, GatewayClient, format_rows, result_row
+from tools.embedded_mongo import local_mongo_url, wait_for_port
+from tools.gateway_client import ENDED, RESULT_COLUMNS, GatewayClient, deliveries_of, format_rows, result_row
 from tools.rabbitmq import LOCAL_HOSTS, ensure_rabbitmq
 from tools.supervisor import die_with_parent
 
@@ -49,6 +49,9 @@ DEV_SHUTDOWN_GRACE = 5.0
 STOP_TIMEOUT = 30.0
 #: Seconds the demo waits for its searches (and their deliveries) to end.
 DEMO_WITHIN = 300.0
+#: Seconds the demo waits, after its searches ended, for their deliveries to end.
+DEMO_DELIVERY_WITHIN = 30.0
+
 #: Exit status after Ctrl-C / SIGTERM / SIGHUP stopped a demo before its results were in.
 INTERRUPTED = 130
 MANAGEMENT_PORT = 15672
@@ -56,6 +59,22 @@ MANAGEMENT_PORT = 15672
 
 class DevStackRefused(RuntimeError):
     """`lps dev` will not start: one line saying why (a busy port, a missing secret)."""
+
+
+def demo_key(settings: Settings, given: str | None) -> str | None:
+    """The key the demo's own client sends: none without LPS_API_KEYS; else LPS_API_KEY when it is one of them, else
+    the first admin key configured (the demo submits searches, which a read key may not)."""
+    if not settings.api_keys:
+        return None
+    if given and given in settings.api_keys.values():
+        return given
+    admin = next((key for name, key in settings.api_keys.items() if settings.key_role(name) == "admin"), None)
+    if admin is None:
+        raise DevStackRefused(
+            "LPS_API_KEYS has no admin key, and the demo submits searches: add one (name=key:admin) "
+            "or set LPS_API_KEY to an admin key"
+        )
+    return admin
 
 
 @dataclass(frozen=True, slots=True)
@@ -381,7 +400,9 @@ class DevStack:
 
     async def run(self, stop: asyncio.Event) -> int:
         settings = self.settings
-        if not self.demo:
+        if self.demo:
+            demo_key(settings, os.environ.get("LPS_API_KEY"))  # refused before anything starts
+        else:
             self._refuse_unsigned_outbox(settings)
         # Every port first: nothing is started when one is taken.
         check_ports(planned_ports(settings, self.ports, demo=self.demo))
@@ -413,9 +434,7 @@ class DevStack:
         if not settings.mongo_url:
             await self.start("mongo", "mongo", "--port", str(self.ports.mongo), env=env, tier=0)
             await self._wait_port(self.ports.mongo, "the embedded MongoDB server")
-            settings = settings.with_overrides(
-                mongo_url=f"mongodb://127.0.0.1:{self.ports.mongo}/?directConnection=true"
-            )
+            settings = settings.with_overrides(mongo_url=local_mongo_url(self.ports.mongo))
         if self.demo:
             shop = f"http://127.0.0.1:{self.ports.shop}"
             settings = settings.with_overrides(
@@ -453,14 +472,31 @@ class DevStack:
 
     async def _run_demo(self, settings: Settings) -> int:
         products = demo_products()
-        async with GatewayClient(f"http://{settings.http_host}:{settings.http_port}") as client:
+        gateway = f"http://{settings.http_host}:{settings.http_port}"
+        async with GatewayClient(gateway, demo_key(settings, os.environ.get("LPS_API_KEY"))) as client:
             answers = await client.submit(products, None)
             self.say(f"{len(answers)} demo products enqueued; searching the demo shop (Ctrl-C stops)")
-            rows = await self._wait_for_jobs(client, [answer["job_id"] for answer in answers])
+            jobs = await self._wait_for_jobs(client, [answer["job_id"] for answer in answers])
+            deliveries = await self._wait_for_deliveries(client, jobs)
+        rows = [result_row(job, deliveries.get(job["job_id"])) for job in jobs]
         self.console.print(format_rows(rows, RESULT_COLUMNS))
         return 0 if all(row["status"] in ENDED for row in rows) else 1
 
+    async def _wait_for_deliveries(
+        self, client: GatewayClient, jobs: list[dict[str, Any]]
+    ) -> dict[str, dict[str, Any] | None]:
+        """Each DONE search's delivery, once it ended (or as it stands after DEMO_DELIVERY_WITHIN): the results
+        table shows what the receiver got, not a delivery still on its way."""
+        deadline = time.monotonic() + DEMO_DELIVERY_WITHIN
+        while True:
+            deliveries = await deliveries_of(client, jobs)
+            waiting = [job for job in deliveries.values() if job is None or job["status"] not in ENDED]
+            if not waiting or time.monotonic() > deadline:
+                return deliveries
+            await asyncio.sleep(0.5)
+
     async def _wait_for_jobs(self, client: GatewayClient, job_ids: list[str]) -> list[dict[str, Any]]:
+        """The demo's searches, once every one ended (or as they stand after DEMO_WITHIN)."""
         latest: dict[str, dict[str, Any]] = {}
         deadline = time.monotonic() + DEMO_WITHIN
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
@@ -474,7 +510,7 @@ class DevStack:
                 if ended == len(job_ids) or time.monotonic() > deadline:
                     break
                 await asyncio.sleep(1)
-        return [result_row(latest[job_id]) for job_id in job_ids]
+        return [latest[job_id] for job_id in job_ids]
 
     async def _until_stopped(self, stop: asyncio.Event, work: Any = None) -> int:
         """Until Ctrl-C (or SIGTERM, SIGHUP), the work's end, or an essential child exiting on its own."""

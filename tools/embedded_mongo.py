@@ -58,6 +58,11 @@ def free_port(host: str = "127.0.0.1") -> int:
         return sock.getsockname()[1]
 
 
+def local_mongo_url(port: int) -> str:
+    """The URL of an embedded server on this machine's loopback (`lps dev`'s, on LPS_DEV_MONGO_PORT)."""
+    return f"mongodb://127.0.0.1:{port}/?directConnection=true"
+
+
 def wait_for_port(host: str, port: int, timeout: float) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -79,7 +84,7 @@ def embedded_mongo(port: int | None = None, data_file: str | None = None) -> Ite
     try:
         if not wait_for_port(host, port, timeout=30):
             raise RuntimeError(f"the embedded MongoDB server did not start on {host}:{port}")
-        yield f"mongodb://{host}:{port}/?directConnection=true"
+        yield local_mongo_url(port)
     finally:
         process.terminate()
         try:

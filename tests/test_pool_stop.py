@@ -1,0 +1,99 @@
+"""Stopping a pool is idempotent: any number of SIGTERM / SIGINT / SIGHUP, to `lps worker` or to its whole process
+group, and a SIGKILL of it, end every process of the pool within the documented bound (issue 22.1: Dramatiq took a
+second SIGTERM as "kill the workers" and then hung). Each way is tried five times, the five pools at once."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from infra.settings import SHUTDOWN_RECORDING_TIME, Settings
+from tests.harness import worker_pool
+from tools.cli import STOP_MARGIN
+
+GRACE = 2.0
+#: What README promises: every process gone within the grace, the recording time and the margin.
+BOUND = GRACE + SHUTDOWN_RECORDING_TIME + STOP_MARGIN
+ROUNDS = 5
+
+
+def _signals(*steps: tuple[bool, signal.Signals]) -> Callable[[int], None]:
+    """Send each (to the group?, signal) in turn, 20 ms apart: as systemd, a terminal or a dying parent does."""
+
+    def send(leader: int) -> None:
+        for to_group, signum in steps:
+            (os.killpg if to_group else os.kill)(leader, signum)
+            time.sleep(0.02)
+
+    return send
+
+
+WAYS = {
+    "sigterm-three-times-to-the-leader": _signals(*[(False, signal.SIGTERM)] * 3),
+    "sigterm-to-the-group": _signals((True, signal.SIGTERM)),
+    "sigterm-then-sigint-then-sighup-to-the-group": _signals(
+        (True, signal.SIGTERM), (True, signal.SIGINT), (True, signal.SIGHUP)
+    ),
+    "sighup-to-the-group": _signals((True, signal.SIGHUP)),
+    "sigkill-of-the-leader": _signals((False, signal.SIGKILL)),
+}
+
+
+def _children() -> dict[int, list[int]]:
+    found: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                found.setdefault(parent, []).append(int(entry.name))
+    return found
+
+
+def descendants(pid: int) -> set[int]:
+    tree, found, stack = _children(), set(), [pid]
+    while stack:
+        for child in tree.get(stack.pop(), []):
+            found.add(child)
+            stack.append(child)
+    return found
+
+
+def running(pid: int) -> bool:
+    """Alive and not a zombie waiting for its parent to reap it."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
+async def stop_one_pool(settings: Settings, tmp_path: Path, way: Callable[[int], None]) -> tuple[float, set[int]]:
+    """Start an idle search pool, stop it that way; how long until every process of it was gone, and what was left."""
+    async with worker_pool(settings, "search", tmp_path, shutdown_timeout=GRACE) as pool:
+        leader = pool.process.pid
+        processes = descendants(leader) | {leader}
+        assert len(processes) >= 2, processes  # Dramatiq's main process and its worker process, at least
+        started = time.monotonic()
+        await asyncio.to_thread(way, leader)
+        for _ in range(int((BOUND + 10) / 0.1)):  # polled: an exit of processes not ours has no event to await
+            if not any(running(pid) for pid in processes):
+                break
+            await asyncio.sleep(0.1)
+        return time.monotonic() - started, {pid for pid in processes if running(pid)}
+
+
+@pytest.mark.parametrize("way", list(WAYS))
+async def test_any_number_of_stop_signals_ends_every_process_of_a_pool_within_the_bound(
+    settings: Settings, tmp_path: Path, way: str
+):
+    outcomes = await asyncio.gather(*(stop_one_pool(settings, tmp_path, WAYS[way]) for _ in range(ROUNDS)))
+
+    assert all(not left for _, left in outcomes), outcomes
+    assert max(seconds for seconds, _ in outcomes) <= BOUND, outcomes
