@@ -54,7 +54,10 @@ _EVERY = re.compile(every_pattern())
 
 
 def parse_every(text: str) -> int:
-    """`90s`, `15m`, `6h`, `1d` -> seconds. ValueError for anything else."""
+    """`90s`, `15m`, `6h`, `1d` -> seconds (`0s` is 0: the minimum's check says it is too short). ValueError for
+    anything else."""
+    if re.fullmatch(r"0{1,7}[smhd]", text):
+        return 0
     if _EVERY.fullmatch(text) is None:
         raise ValueError("must be a whole number and a unit: s, m, h or d (e.g. 6h), at most 7, 5, 4 and 3 digits")
     return int(text[:-1]) * _UNIT_SECONDS[text[-1]]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from infra.settings import Settings
 from service.app import create_app
 from tests.test_client_commands import assert_one_line_error, lps
@@ -38,12 +40,40 @@ async def test_watches_are_added_from_a_csv_listed_paused_resumed_and_removed(
     assert_one_line_error(await lps("watch", "rm", watch_id, gateway=gateway), 1, "1502")
 
 
-async def test_a_refused_watch_is_one_line_with_its_field(aiohttp_server, settings: Settings, tmp_path: Path):
+@pytest.mark.parametrize(
+    ("schedule", "said"),
+    [
+        (["--every", "1m"], "'1m' is below the minimum of 300 s (LPS_WATCH_MIN_INTERVAL)"),
+        (["--every", "0s"], "'0s' is below the minimum of 300 s (LPS_WATCH_MIN_INTERVAL)"),
+        (["--every", "soon"], "'soon': must be a whole number and a unit"),
+        (["--cron", "61 * * * *"], "'61 * * * *': not a cron expression"),
+        (["--cron", "* * * * *"], "'* * * * *' runs 60 s apart, below the minimum of 300 s"),
+    ],
+)
+async def test_a_schedule_the_gateway_would_refuse_is_a_usage_error_before_any_request(
+    aiohttp_server, settings: Settings, tmp_path: Path, schedule: list[str], said: str
+):
     server = await aiohttp_server(create_app(settings))
     gateway = str(server.make_url("")).rstrip("/")
     products = tmp_path / "products.csv"
     products.write_text("product_code,keyword\nCW-1,first thing\n")
 
-    ran = await lps("watch", "add", str(products), "--every", "1m", gateway=gateway)
+    ran = await lps("watch", "add", str(products), *schedule, gateway=gateway)
 
-    assert_one_line_error(ran, 1, "101", "every")
+    assert ran.code == 2, ran  # as argparse's own usage errors
+    assert said in ran.stderr.strip().splitlines()[-1], ran.stderr
+    assert "0 watch" not in ran.stderr  # nothing was asked of the gateway
+    listed = await lps("watch", "list", gateway=gateway)
+    assert listed.stdout.strip().splitlines()[1:] == []
+
+
+async def test_a_watch_the_gateway_refuses_is_reported_by_its_line(aiohttp_server, settings: Settings, tmp_path: Path):
+    # `naver` is a valid source name, but this deployment enables only `static`: only the gateway knows.
+    server = await aiohttp_server(create_app(settings))
+    products = tmp_path / "products.csv"
+    products.write_text("product_code,keyword,sources\nA,k,static\nB,k,naver\n", encoding="utf-8")
+
+    ran = await lps("watch", "add", str(products), "--every", "6h", gateway=str(server.make_url("")))
+
+    assert ran.code == 2, ran
+    assert f"lps: {products}: line 3: refused by the gateway: sources: not enabled in this deployment" in ran.stderr

@@ -108,6 +108,7 @@ async def insert_watches(watches: WatchRepository, count: int, *, due_ago: timed
     ("body", "field"),
     [
         ({"products": [PRODUCT], "every": "10s"}, "every"),
+        ({"products": [PRODUCT], "every": "0s"}, "every"),
         ({"products": [PRODUCT], "every": "6x"}, "every"),
         ({"products": [PRODUCT], "cron": "61 * * * *"}, "cron"),
         ({"products": [PRODUCT], "cron": "* * * *"}, "cron"),

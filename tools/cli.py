@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import re
 import sys
 from collections.abc import Awaitable, Callable, Iterator
 from typing import TYPE_CHECKING, NoReturn
@@ -344,7 +345,7 @@ def cmd_watch_add(args: argparse.Namespace) -> int:
     """Watch every product of a CSV or JSON file (as `lps submit` reads it) on one schedule."""
     from pathlib import Path
 
-    from tools.gateway_client import EXIT_OK, UsageError, format_rows, read_products
+    from tools.gateway_client import EXIT_OK, GatewayError, UsageError, format_rows, read_products, refused_in_batch
 
     path = Path(args.file)
     rows = read_products(path)
@@ -358,8 +359,18 @@ def cmd_watch_add(args: argparse.Namespace) -> int:
     async def work(client: GatewayClient) -> int:
         answered = []
         for start in range(0, len(rows), WATCH_BATCH):
-            batch = [row.product for row in rows[start : start + WATCH_BATCH]]
-            answered += await client.add_watches(batch, schedule)
+            batch = rows[start : start + WATCH_BATCH]
+            try:
+                answered += await client.add_watches([row.product for row in batch], schedule)
+            except GatewayError as error:
+                # Named by where they are in the file, as `lps submit` names them.
+                if not (by_index := refused_in_batch(error, batch)):
+                    raise
+                for index, messages in sorted(by_index.items()):
+                    _say(f"{path}: {batch[index].where}: refused by the gateway: {'; '.join(messages)}")
+                raise UsageError(
+                    f"{path}: the gateway refused {len(by_index)} product(s); {len(answered)} watch(es) added before"
+                ) from None
         print(format_rows(answered, ("watch_id", "product_code", "duplicate")))
         new = sum(not watch["duplicate"] for watch in answered)
         _say(f"{new} watch(es) added, {len(answered) - new} product(s) already watched")
@@ -373,7 +384,7 @@ WATCH_BATCH = 1000
 
 
 def cmd_watch_list(args: argparse.Namespace) -> int:
-    from tools.gateway_client import UsageError, format_rows
+    from tools.gateway_client import UsageError, format_rows, utc_text
 
     if args.limit < 1:
         raise UsageError(f"--limit {args.limit}: give at least 1")
@@ -386,7 +397,7 @@ def cmd_watch_list(args: argparse.Namespace) -> int:
                 "schedule": watch.get("every") or watch.get("cron"),
                 "notify": watch.get("notify"),
                 "paused": watch.get("paused"),
-                "next_run_at": (watch.get("next_run_at") or "")[:19],
+                "next_run_at": utc_text(watch.get("next_run_at")),
                 "last_price": (watch.get("last_delivered") or {}).get("lowest_price"),
                 "runs": watch.get("runs"),
             }
@@ -430,7 +441,7 @@ def _listing_filters(args: argparse.Namespace) -> dict[str, str | None]:
 
 
 def cmd_jobs(args: argparse.Namespace) -> int:
-    from tools.gateway_client import UsageError, format_rows, result_row
+    from tools.gateway_client import UsageError, format_rows, result_row, utc_text
 
     if args.limit < 1:
         raise UsageError(f"--limit {args.limit}: give at least 1")
@@ -441,7 +452,7 @@ def cmd_jobs(args: argparse.Namespace) -> int:
             {
                 "job_type": job["job_type"],
                 "attempts": job.get("attempts"),
-                "created_at": (job.get("created_at") or "")[:19],
+                "created_at": utc_text(job.get("created_at")),
                 **result_row(job),
             }
             async for job in client.each_job(filters, limit=args.limit)
@@ -682,7 +693,9 @@ def build_parser() -> argparse.ArgumentParser:
     def listing_filters(command: argparse.ArgumentParser) -> None:
         command.add_argument("--type", choices=("SEARCH", "OUTBOX"))
         command.add_argument("--product", metavar="CODE", help="only this product_code")
-        command.add_argument("--error-type", metavar="TYPE", help="only jobs whose last_error.type is TYPE")
+        command.add_argument(
+            "--error-type", metavar="TYPE", type=_error_type, help="only jobs whose last_error.type is TYPE (any case)"
+        )
         command.add_argument("--since", metavar="WHEN", help="only jobs created since: 30m, 6h, 2d or an ISO date/time")
 
     jobs = client_command("jobs", "list jobs, newest first", cmd_jobs)
@@ -702,8 +715,10 @@ def build_parser() -> argparse.ArgumentParser:
     add = watch_command("add", "watch every product of a CSV/JSON file (as lps submit reads it)", cmd_watch_add)
     add.add_argument("file", help="CSV (product_code,keyword[,model_no,target_price,sources]) or JSON")
     when = add.add_mutually_exclusive_group(required=True)
-    when.add_argument("--every", metavar="INTERVAL", help="90s, 15m, 6h, 1d (at least LPS_WATCH_MIN_INTERVAL)")
-    when.add_argument("--cron", metavar="EXPR", help='five cron fields in LPS_TIMEZONE, e.g. "0 9 * * *"')
+    when.add_argument(
+        "--every", metavar="INTERVAL", type=_every, help="90s, 15m, 6h, 1d (at least LPS_WATCH_MIN_INTERVAL)"
+    )
+    when.add_argument("--cron", metavar="EXPR", type=_cron, help='five cron fields in LPS_TIMEZONE, e.g. "0 9 * * *"')
     add.add_argument("--notify", choices=("always", "on_change", "below_target"), help="default on_change")
     add.add_argument("--priority", choices=("HIGH", "NORMAL", "LOW"))
     listing = watch_command("list", "list watches", cmd_watch_list)
@@ -744,6 +759,46 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rabbit.set_defaults(run=cmd_ensure_rabbitmq)
     return parser
+
+
+def _error_type(text: str) -> str:
+    """--error-type: any case (blocked = BLOCKED); anything that cannot be a type is a usage error (exit 2)."""
+    from schemas.api import ERROR_TYPE_PATTERN
+
+    value = text.strip().upper()
+    if not re.fullmatch(ERROR_TYPE_PATTERN, value):
+        raise argparse.ArgumentTypeError(f"{text!r} is not an error type (e.g. BLOCKED, DEAD_LETTER, TIMEOUT)")
+    return value
+
+
+def _every(text: str) -> str:
+    """--every: a whole number and a unit, at least LPS_WATCH_MIN_INTERVAL (as the gateway checks it)."""
+    from schemas.schedule import parse_every
+
+    try:
+        seconds = parse_every(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"{text!r}: {error}") from None
+    minimum = Settings.from_env().watch_min_interval
+    if seconds < minimum:
+        raise argparse.ArgumentTypeError(f"{text!r} is below the minimum of {minimum:g} s (LPS_WATCH_MIN_INTERVAL)")
+    return text
+
+
+def _cron(text: str) -> str:
+    """--cron: five fields that name a moment, runs at least LPS_WATCH_MIN_INTERVAL apart (as the gateway checks)."""
+    from schemas.schedule import check_cron, shortest_cron_gap
+
+    try:
+        check_cron(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"{text!r}: {error}") from None
+    minimum = Settings.from_env().watch_min_interval
+    if (gap := shortest_cron_gap(text)) < minimum:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} runs {gap:g} s apart, below the minimum of {minimum:g} s (LPS_WATCH_MIN_INTERVAL)"
+        )
+    return text
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -553,7 +553,8 @@ async def run_dev(settings: Settings, *, ports: DevPorts, demo: bool, stay: bool
         return await stack.run(stop)
     finally:
         if stack.children:
-            stack.say("stopping (Ctrl-C again kills at once)")
+            # Only a stop that was asked for can be hurried by a second Ctrl-C; a demo that ended just stops.
+            stack.say("stopping (Ctrl-C again kills at once)" if stop.is_set() else "stopping")
             started = time.monotonic()
             await stack.stop()
             stack.say(f"stopped in {time.monotonic() - started:.1f}s")

@@ -94,10 +94,26 @@ def flatten_errors(errors: Any, prefix: str = "") -> list[str]:
     if isinstance(errors, Mapping):
         return [line for key, value in errors.items() for line in flatten_errors(value, f"{prefix}{key}.")]
     if isinstance(errors, list | tuple) and all(isinstance(item, str) for item in errors):
-        return [f"{prefix.rstrip('.')}: {' '.join(errors)}" if prefix else " ".join(errors)]
+        # One field's messages are separate sentences: "Length must be between 1 and 200; must not be blank".
+        joined = "; ".join(message.strip().rstrip(".") for message in errors)
+        return [f"{prefix.rstrip('.')}: {joined}" if prefix else joined]
     if isinstance(errors, list | tuple):
         return [line for index, item in enumerate(errors) for line in flatten_errors(item, f"{prefix}{index}.")]
     return [f"{prefix.rstrip('.')}: {errors}" if prefix else str(errors)]
+
+
+def utc_text(value: object) -> str:
+    """An API time ("2026-12-01T01:45:46.547000+00:00") as the CLI shows it, to the second with its zone:
+    "2026-12-01T01:45:46Z"; "" for none."""
+    if not value:
+        return ""
+    try:
+        moment = datetime.fromisoformat(str(value))
+    except ValueError:
+        return str(value)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def gateway_url(settings: Settings, explicit: str | None = None) -> str:
@@ -399,6 +415,7 @@ async def submit_rows(
     """
     answers: list[tuple[InputRow, dict[str, Any]]] = []
     refused: list[InputRow] = []
+    progress = ProgressLine(stream)
     for start in range(0, len(rows), batch):
         pending = list(rows[start : start + batch])
         while pending:
@@ -416,17 +433,47 @@ async def submit_rows(
                 continue
             answers += zip(pending, jobs, strict=True)
             break
-        stream.write(f"\r  {len(answers)}/{len(rows)} enqueued")
-        stream.flush()
-    stream.write("\n")
+        progress.update(f"  {len(answers)}/{len(rows)} enqueued")
+    progress.close()
     return answers, refused
 
 
-def _progress(done: int, total: int, stream: TextIO) -> None:
+class ProgressLine:
+    """A progress line: redrawn in place on a terminal; elsewhere (a log, CI, a pipe) one line per change, at most
+    one every `every` seconds, never hundreds of `\r` segments on one line."""
+
+    def __init__(self, stream: TextIO, *, every: float = 5.0) -> None:
+        self._stream = stream
+        self._terminal = stream.isatty()
+        self._every = every
+        self._shown = ""
+        self._shown_at = float("-inf")
+        self._latest = ""
+
+    def update(self, text: str) -> None:
+        self._latest = text
+        if self._terminal:
+            self._stream.write(f"\r{text}")
+        elif text != self._shown and time.monotonic() - self._shown_at >= self._every:
+            self._stream.write(f"{text}\n")
+            self._shown, self._shown_at = text, time.monotonic()
+        else:
+            return
+        self._stream.flush()
+
+    def close(self) -> None:
+        """The last state is always shown, and a terminal's line ended."""
+        if self._terminal:
+            self._stream.write("\n")
+        elif self._latest and self._latest != self._shown:
+            self._stream.write(f"{self._latest}\n")
+        self._stream.flush()
+
+
+def _bar(done: int, total: int) -> str:
     width = 30
     filled = width * done // max(total, 1)
-    stream.write(f"\r  {done}/{total} ended [{'#' * filled}{'.' * (width - filled)}]")
-    stream.flush()
+    return f"  {done}/{total} ended [{'#' * filled}{'.' * (width - filled)}]"
 
 
 async def wait_for_jobs(
@@ -442,14 +489,15 @@ async def wait_for_jobs(
         async with limit:
             latest[job_id] = await client.job(job_id)
 
+    progress = ProgressLine(stream)
     while pending:
         await asyncio.gather(*(poll(job_id) for job_id in pending))
         pending = [job_id for job_id in pending if latest[job_id]["status"] not in ENDED]
-        _progress(len(latest) - len(pending), len(latest), stream)
+        progress.update(_bar(len(latest) - len(pending), len(latest)))
         if not pending or time.monotonic() > deadline:
             break
         await asyncio.sleep(min(1.0, max(deadline - time.monotonic(), 0.0)))
-    stream.write("\n")
+    progress.close()
     return latest
 
 
