@@ -173,9 +173,13 @@ API_KEY_SECURITY_SCHEME = {
 
 
 def _document_enabled_sources(document: dict[str, Any], enabled: tuple[str, ...]) -> None:
-    """A product may name only the sources this deployment enables (routes.refuse_disabled_sources): the document
-    lists those, not every source the code knows, or a client following it gets 400 for a valid-looking request."""
-    document["components"]["schemas"]["Product"]["properties"]["sources"]["items"]["enum"] = list(enabled)
+    """A product (a search's, a watch's, a watch's change) may name only the sources this deployment enables
+    (routes.refuse_disabled_sources): every schema's `sources` lists those, not every source the code knows, or a
+    client following the document gets 400 for a valid-looking request."""
+    for schema in document["components"]["schemas"].values():
+        items = schema.get("properties", {}).get("sources", {}).get("items", {})
+        if "enum" in items:
+            items["enum"] = list(enabled)
 
 
 def _document_watch_schedules(document: dict[str, Any], min_interval: float) -> None:

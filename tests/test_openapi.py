@@ -214,3 +214,28 @@ async def test_swagger_ui_try_it_out_fills_in_the_search_example(aiohttp_server,
         "model_no": "SM-R630",
         "target_price": 259000,
     }
+
+
+def test_every_sources_list_in_the_document_offers_only_the_enabled_sources(settings: Settings):
+    app = create_app(settings.with_overrides(search_sources=("coupang", "naver")))
+    schemas = app["swagger_dict"]["components"]["schemas"]
+    enums = {
+        name: schema["properties"]["sources"]["items"]["enum"]
+        for name, schema in schemas.items()
+        if "enum" in schema.get("properties", {}).get("sources", {}).get("items", {})
+    }
+
+    assert {"Product", "WatchPatch"} <= set(enums), enums
+    assert all(enum == ["coupang", "naver"] for enum in enums.values()), enums
+
+
+def test_the_cron_pattern_admits_no_value_out_of_its_fields_range(settings: Settings):
+    import re
+
+    pattern = create_app(settings)["swagger_dict"]["components"]["schemas"]["WatchPatch"]["properties"]["cron"][
+        "pattern"
+    ]
+    for refused in ("0 0 0 0 0", "60 * * * *", "0 24 * * *", "0 0 32 * *", "0 0 * 13 *", "0 0 * * 8"):
+        assert re.fullmatch(pattern, refused) is None, refused
+    for taken in ("0 9 * * *", "*/15 8-18 * * 1-5", "05 0,12 1,15 1-12/3 0-7"):
+        assert re.fullmatch(pattern, taken), taken
