@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Any
 
@@ -32,6 +36,8 @@ from schemas.watches import (
 from service.errors import ApiError, envelope_response
 from service.keys import SCHEDULER, SETTINGS, WATCHES
 from service.routes import _KEYED, PREFIX, _responses, load_json_body, refuse_disabled_sources
+
+log = logging.getLogger(__name__)
 
 _PRODUCT_FIELDS = ("keyword", "model_no", "target_price", "sources")
 
@@ -102,8 +108,7 @@ async def post_watches(request: web.Request) -> web.Response:
     documents = [_new_watch(product, body, now, settings.timezone) for product in first_by_code.values()]
     with deadline(settings):
         created, existing = await request.app[WATCHES].insert(documents)
-        # Their first run: the scheduler's own conditional update, so a scheduler pass racing it cannot double it.
-        await request.app[SCHEDULER].run(created, now)
+    await _first_run(request.app, created, now)
     ids = {doc["product_code"]: doc["_id"] for doc in created} | {code: doc["_id"] for code, doc in existing.items()}
     answered: set[str] = set()
     watches = []
@@ -284,7 +289,45 @@ async def delete_watch(request: web.Request) -> web.Response:
     return envelope_response(ErrorType.SUCCESS)
 
 
+#: First runs of new watches still being started (a task each, kept so that none is collected half-way).
+FIRST_RUNS: web.AppKey[set[asyncio.Future[Any]]] = web.AppKey("watch_first_runs")
+
+
+async def _first_run(app: web.Application, created: list[dict[str, Any]], now: datetime) -> None:
+    """New watches' first run: the scheduler's own conditional update (a scheduler pass racing it cannot double it).
+
+    In a task of its own, outside the request's store deadline, so that it is started and recorded on the watches
+    (`runs`, `last_job_id`) however the request ends: a store too slow for the deadline, or a client that went away,
+    once answered 503 after the search had gone out and left `runs: 0`. The answer waits for it up to the deadline;
+    the watches are stored either way (and the scheduler runs any whose run was never taken).
+    """
+    if not created:
+        return
+    task = asyncio.ensure_future(app[SCHEDULER].run(created, now))
+    app[FIRST_RUNS].add(task)
+    task.add_done_callback(app[FIRST_RUNS].discard)
+    task.add_done_callback(_log_first_run_failure)
+    # Past the deadline (or failed, logged by the callback), the answer still names the stored watches.
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(asyncio.shield(task), app[SETTINGS].mongo_timeout_ms / 1000)
+
+
+def _log_first_run_failure(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled() and (error := task.exception()) is not None:
+        log.warning("a new watch's first run failed (%s): the scheduler runs it", type(error).__name__)
+
+
+async def first_runs_context(app: web.Application) -> AsyncIterator[None]:
+    """Shutdown waits (bounded) for first runs still being started, so none is cut off half-recorded."""
+    app[FIRST_RUNS] = set()
+    yield
+    pending: set[asyncio.Future[Any]] = app[FIRST_RUNS]
+    if pending:
+        await asyncio.wait(pending, timeout=app[SETTINGS].mongo_timeout_ms / 1000)
+
+
 def setup(app: web.Application) -> None:
+    app.cleanup_ctx.append(first_runs_context)
     # Any one path segment reaches the handler: a malformed id is "no such watch", not "no such route".
     one = f"{PREFIX}/watches/{{watch_id:[^/]+}}"
     app.router.add_routes(

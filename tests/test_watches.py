@@ -539,3 +539,29 @@ async def test_a_run_whose_search_was_not_submitted_is_given_back_and_taken_by_t
     assert (await schedulers.watches.get(watch_id))["next_run_at"] <= utcnow()  # due again
     assert (await schedulers.schedulers[0].run_once())["watch_searches"] == 1
     assert len(await watch_searches(schedulers.database, watch_id)) == 1
+
+
+async def test_a_first_run_slower_than_the_store_deadline_is_still_recorded_on_the_watch(
+    aiohttp_client, settings: Settings, monkeypatch: pytest.MonkeyPatch
+):
+    from infra.scheduler import WatchScheduler
+
+    run = WatchScheduler.run
+
+    async def slow_run(self: WatchScheduler, *args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(0.8)  # past the request's deadline: its store calls would time out inside it
+        return await run(self, *args, **kwargs)
+
+    monkeypatch.setattr(WatchScheduler, "run", slow_run)
+    client = await aiohttp_client(create_app(settings.with_overrides(mongo_timeout_ms=300)))
+
+    status, answer = await post(client, {"products": [PRODUCT], "every": "6h"})
+    watch_url = f"/v1/lps/watches/{answer['watches'][0]['watch_id']}"
+
+    async def recorded() -> dict[str, Any] | None:
+        watch = (await (await client.get(watch_url)).json())["watch"]
+        return watch if watch.get("runs") == 1 else None
+
+    watch = await eventually(recorded, within=10, what="the first run recorded on the watch")
+    assert status == 200, answer  # the watches are stored; the answer names them
+    assert watch["last_job_id"]
