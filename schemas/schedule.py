@@ -19,6 +19,7 @@ _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3_600, "d": 86_400}
 #: The most digits each unit takes: every `every` is then under 1,000 days.
 _UNIT_DIGITS = {"s": 7, "m": 5, "h": 4, "d": 3}
 
+
 def _cron_field(number: str) -> str:
     """One cron field: items `*`, `n` or `n-m`, each with an optional `/step`, comma-separated; numbers in range."""
     item = rf"(?:\*|(?:{number})(?:-(?:{number}))?)(?:/[1-9][0-9]?)?"
@@ -29,10 +30,8 @@ def _cron_field(number: str) -> str:
 #: month 1-12, day of week 0-7), one space apart. Shown as the field's pattern in the OpenAPI document, so it admits
 #: no value out of its field's range ("0 0 0 0 0"); what a pattern cannot say (a day no month has, a backward range,
 #: runs closer than LPS_WATCH_MIN_INTERVAL) the gateway refuses with 101.
-CRON_PATTERN = "^" + " ".join(
-    _cron_field(number)
-    for number in ("0?[0-9]|[1-5][0-9]", "0?[0-9]|1[0-9]|2[0-3]", "0?[1-9]|[12][0-9]|3[01]", "0?[1-9]|1[0-2]", "0?[0-7]")
-) + "$"
+_CRON_NUMBERS = ("0?[0-9]|[1-5][0-9]", "0?[0-9]|1[0-9]|2[0-3]", "0?[1-9]|[12][0-9]|3[01]", "0?[1-9]|1[0-2]", "0?[0-7]")
+CRON_PATTERN = "^" + " ".join(_cron_field(number) for number in _CRON_NUMBERS) + "$"
 
 
 def _at_least(least: int, digits: int) -> str | None:
@@ -79,8 +78,8 @@ def check_cron(expression: str) -> None:
     """ValueError unless `expression` is five cron fields that name at least one moment."""
     if re.fullmatch(CRON_PATTERN, expression) is None:
         raise ValueError(
-            "must be five fields of digits, *, ',', / and - (minute hour day-of-month month "
-            "day-of-week), one space apart"
+            "must be five fields (minute 0-59, hour 0-23, day of month 1-31, month 1-12, day of week 0-7) of "
+            "numbers, *, ',', / and -, one space apart"
         )
     try:
         next(CronSim(expression, datetime(2000, 1, 1)))

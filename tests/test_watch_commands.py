@@ -46,7 +46,7 @@ async def test_watches_are_added_from_a_csv_listed_paused_resumed_and_removed(
         (["--every", "1m"], "'1m' is below the minimum of 300 s (LPS_WATCH_MIN_INTERVAL)"),
         (["--every", "0s"], "'0s' is below the minimum of 300 s (LPS_WATCH_MIN_INTERVAL)"),
         (["--every", "soon"], "'soon': must be a whole number and a unit"),
-        (["--cron", "61 * * * *"], "'61 * * * *': not a cron expression"),
+        (["--cron", "61 * * * *"], "'61 * * * *': must be five fields (minute 0-59"),
         (["--cron", "* * * * *"], "'* * * * *' runs 60 s apart, below the minimum of 300 s"),
     ],
 )
