@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Iterator
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
@@ -22,11 +23,13 @@ from prometheus_client import (
     PROCESS_COLLECTOR,
     CollectorRegistry,
     Counter,
-    Gauge,
     Histogram,
 )
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.exposition import choose_encoder
+from prometheus_client.registry import Collector
 
+from infra.job_counts import ACTIVE, ENDED
 from infra.mongo import MONGO_UNAVAILABLE
 from service.keys import STATS
 
@@ -63,12 +66,8 @@ class GatewayMetrics:
             buckets=LATENCY_BUCKETS,
             registry=self.registry,
         )
-        self.jobs = Gauge(
-            "lps_jobs",
-            "Jobs in MongoDB by type and status, counted when scraped (absent while MongoDB is unreachable).",
-            ["job_type", "status"],
-            registry=self.registry,
-        )
+        self.jobs = JobCountsCollector()
+        self.registry.register(self.jobs)
 
     def observe(self, request: web.Request, status: int, seconds: float) -> None:
         method = request.method if request.method in KNOWN_METHODS else "other"
@@ -78,9 +77,38 @@ class GatewayMetrics:
         self.latency.labels(method, route).observe(seconds)
 
     def count_jobs(self, by_type: dict[str, dict[str, int]]) -> None:
-        for job_type, by_status in by_type.items():
-            for status, count in by_status.items():
-                self.jobs.labels(job_type, status).set(count)
+        self.jobs.counts = by_type
+
+
+class JobCountsCollector(Collector):
+    """The job counts of `/v1/lps/queue/stats`, as two honest series (absent while MongoDB is unreachable):
+
+    - `lps_jobs_active{job_type,status}`, a gauge: the PENDING and RUNNING jobs in hand now;
+    - `lps_jobs_ended_total{job_type,status}`, a counter: the jobs that ended DONE or DEAD since the store's first
+      (running totals kept in MongoDB, shared by every gateway; a re-driven job counts again when it ends again).
+    """
+
+    def __init__(self) -> None:
+        self.counts: dict[str, dict[str, int]] = {}
+
+    def collect(self) -> Iterator[Metric]:
+        active = GaugeMetricFamily(
+            "lps_jobs_active",
+            "Jobs in hand (PENDING, RUNNING) by type and status, counted when scraped.",
+            labels=["job_type", "status"],
+        )
+        ended = CounterMetricFamily(
+            "lps_jobs_ended",
+            "Jobs that ended DONE or DEAD by type and status: running totals kept in MongoDB for the whole fleet.",
+            labels=["job_type", "status"],
+        )
+        for job_type, by_status in self.counts.items():
+            for status in ACTIVE:
+                active.add_metric([job_type, status.name], by_status.get(status.name, 0))
+            for status in ENDED:
+                ended.add_metric([job_type, status.name], by_status.get(status.name, 0))
+        yield active
+        yield ended
 
 
 METRICS = web.AppKey("metrics", GatewayMetrics)
@@ -124,7 +152,7 @@ async def metrics_handler(request: web.Request) -> web.Response:
     except MONGO_UNAVAILABLE as error:
         # Still answer: the HTTP series matter most while MongoDB is down. Stale counts would mislead.
         log.warning("MongoDB unavailable while counting jobs for /metrics: %s", type(error).__name__)
-        metrics.jobs.clear()
+        metrics.count_jobs({})
     encoder, content_type = choose_encoder(request.headers.get("Accept", ""))
     return web.Response(body=encoder(metrics.registry), headers={"Content-Type": content_type})
 

@@ -116,10 +116,15 @@ async def test_after_jobs_ran_the_gateway_and_both_pools_expose_their_series_wit
     assert sample(outbox, attempts, job_type="SEARCH", outcome="DONE") is None
 
     text = await (await gateway.get("/metrics")).text()
-    assert sample(text, "lps_jobs", job_type="SEARCH", status="DONE") == 1
-    assert sample(text, "lps_jobs", job_type="SEARCH", status="DEAD") == 1
-    assert sample(text, "lps_jobs", job_type="OUTBOX", status="DONE") == 1
-    assert sample(text, "lps_jobs", job_type="SEARCH", status="PENDING") == 0
+    assert sample(text, "lps_jobs_ended_total", job_type="SEARCH", status="DONE") == 1
+    assert sample(text, "lps_jobs_ended_total", job_type="SEARCH", status="DEAD") == 1
+    assert sample(text, "lps_jobs_ended_total", job_type="OUTBOX", status="DONE") == 1
+    assert sample(text, "lps_jobs_active", job_type="SEARCH", status="PENDING") == 0
+    # A gauge for what is in hand, a counter for what ended: never one series mixing the two.
+    assert "# TYPE lps_jobs_active gauge" in text
+    assert "# TYPE lps_jobs_ended_total counter" in text or "# TYPE lps_jobs_ended counter" in text
+    assert sample(text, "lps_jobs_active", job_type="SEARCH", status="DONE") is None
+    assert sample(text, "lps_jobs", job_type="SEARCH", status="DONE") is None
     assert sample(text, "lps_http_requests_total", method="POST", route="/v1/lps/search", status="200") == 1
     assert sample(text, "lps_http_request_duration_seconds_count", method="POST", route="/v1/lps/search") == 1
 
@@ -159,7 +164,7 @@ async def test_metrics_stay_open_when_api_keys_are_configured(aiohttp_client, se
     assert response.headers["Content-Type"].startswith("text/plain")
     text = await response.text()
     assert sample(text, "lps_http_requests_total", method="GET", route="/v1/lps/queue/stats", status="433") == 1
-    assert sample(text, "lps_jobs", job_type="OUTBOX", status="DEAD") == 0
+    assert sample(text, "lps_jobs_ended_total", job_type="OUTBOX", status="DEAD") == 0
     assert sample(text, "process_resident_memory_bytes") is not None
 
 
@@ -186,7 +191,7 @@ async def test_gateway_metrics_answer_without_job_counts_while_mongodb_is_down(
 
     assert response.status == 200
     text = await response.text()
-    assert sample(text, "lps_jobs", job_type="SEARCH", status="DONE") is None
+    assert sample(text, "lps_jobs_ended_total", job_type="SEARCH", status="DONE") is None
     assert "MongoDB unavailable" in caplog.text
 
 
