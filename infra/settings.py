@@ -250,6 +250,9 @@ class Settings:
     # second and at once; past them it gets 429 instead of 433, so guessing keys is slow. 0: no limit.
     auth_failure_rate_per_second: float = 1.0
     auth_failure_burst: int = 10
+    # Job listings (GET /v1/lps/jobs, the dashboard's lists) one client may have in flight at once per gateway
+    # process; past them it gets 429 at once (service/listing_slots.py).
+    listing_concurrency: int = 2
     # How long a dashboard sign-in lasts (seconds) before the operator signs in again (infra/ui_sessions.py).
     ui_session_lifetime: float = 43_200.0
     # Seconds a client may take to send a request body once its headers are in; past it the request is refused
@@ -498,6 +501,7 @@ _BOUNDS: dict[str, tuple[float, float]] = {
     "coupang_proxy_cooldown": (0.0, 86_400.0),
     "coupang_settle": (0.0, 60.0),
     "ui_session_lifetime": (60.0, 86_400.0 * 30),
+    "listing_concurrency": (1, 1_000),
     "watch_min_interval": (1.0, 86_400.0 * 366),
     "watch_poll_interval": (0.1, 3_600.0),
     "watch_batch": (1, 100_000),

@@ -20,15 +20,13 @@ from aiohttp.typedefs import Handler, Middleware
 from infra.settings import Settings, check_api_keys
 from schemas.codes import ErrorType
 from service.errors import ApiError
-from service.keys import CLIENT_ROLE
+from service.keys import CLIENT_NAME, CLIENT_ROLE
 from service.routes import PREFIX
 
 log = logging.getLogger(__name__)
 
 API_KEY_HEADER = "X-API-Key"
 
-#: The name of the API key a request came with (never the key itself), for logs and rate limits.
-CLIENT_NAME = web.RequestKey("client_name", str)
 
 #: Clients whose buckets are kept at most; past it the least recently seen are forgotten (they start full again).
 MAX_CLIENTS = 10_000
@@ -37,6 +35,14 @@ MAX_CLIENTS = 10_000
 def is_guarded(request: web.Request) -> bool:
     # The decoded path: every request the router sends to a /v1/lps handler starts with it, however it was spelled.
     return request.path == PREFIX or request.path.startswith(f"{PREFIX}/")
+
+
+#: The dashboard's pages (its static files are not counted: a page load asks for them alongside).
+_UI, _UI_STATIC = "/ui", "/ui/static/"
+
+
+def is_dashboard_page(request: web.Request) -> bool:
+    return (request.path == _UI or request.path.startswith(f"{_UI}/")) and not request.path.startswith(_UI_STATIC)
 
 
 def _digest(key: str) -> bytes:
@@ -174,7 +180,9 @@ class RateLimitMiddleware:
     """Runs after the API key middleware (so it knows the key's name): a client past its rate gets 429.
 
     The client is the API key's name, or the peer address when no keys are configured (behind a proxy that is
-    the proxy's). The answer is HTTP_TO_MANY_REQUEST with `Retry-After`: whole seconds until a token is there.
+    the proxy's). Dashboard pages count too, by the peer address (a page's session is read later, by the page):
+    a browser cannot get round the limit through /ui. The answer is HTTP_TO_MANY_REQUEST with `Retry-After`:
+    whole seconds until a token is there.
     """
 
     __middleware_version__ = 1  # new-style: called as (request, handler)
@@ -183,9 +191,12 @@ class RateLimitMiddleware:
         self._buckets = buckets
 
     async def __call__(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        if not is_guarded(request):
+        if is_guarded(request):
+            client = request.get(CLIENT_NAME) or request.remote or "unknown"
+        elif is_dashboard_page(request):
+            client = f"dashboard@{request.remote or 'unknown'}"
+        else:
             return await handler(request)
-        client = request.get(CLIENT_NAME) or request.remote or "unknown"
         if wait := self._buckets.take(client):
             log.debug("client %s over its rate limit", client)
             raise too_many_requests(wait)

@@ -12,6 +12,7 @@ from infra.scheduler import WatchScheduler
 from infra.settings import Settings
 from infra.ui_sessions import UiSessions
 from infra.watches import WatchRepository
+from service.listing_slots import ListingSlots
 from service.shared import SharedResult
 
 SETTINGS = web.AppKey("settings", Settings)
@@ -24,9 +25,14 @@ RECONCILER_LOG = web.AppKey("reconciler_log", ReconcilerLog)
 #: The queue stats body, shared by concurrent callers (see service.shared).
 STATS = web.AppKey("stats", SharedResult)
 WATCHES = web.AppKey("watches", WatchRepository)
+#: Job listings in flight per client (service/listing_slots.py).
+LISTING_SLOTS = web.AppKey("listing_slots", ListingSlots)
 #: Dashboard sign-ins (service/ui/signin.py).
 UI_SESSIONS = web.AppKey("ui_sessions", UiSessions)
 #: Runs a new watch's first search at once (the reconciler process's scheduler runs the rest).
 SCHEDULER = web.AppKey("scheduler", WatchScheduler)
+#: The name of the API key a request came with (never the key itself), for logs and per-client limits; the
+#: dashboard sets the signed-in key's.
+CLIENT_NAME = web.RequestKey("client_name", str)
 #: The role of the API key a request came with (`admin` or `read`, see LPS_API_KEYS); unset without keys.
 CLIENT_ROLE = web.RequestKey("client_role", str)

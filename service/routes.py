@@ -46,7 +46,20 @@ from schemas.examples import (
     error,
 )
 from service.errors import ApiError, envelope_response
-from service.keys import CLIENT_ROLE, DATABASE, ENQUEUER, JOB_COUNTS, JOBS, PUBLISHER, RECONCILER_LOG, SETTINGS, STATS
+from service.keys import (
+    CLIENT_NAME,
+    CLIENT_ROLE,
+    DATABASE,
+    ENQUEUER,
+    JOB_COUNTS,
+    JOBS,
+    LISTING_SLOTS,
+    PUBLISHER,
+    RECONCILER_LOG,
+    SETTINGS,
+    STATS,
+)
+from service.listing_slots import ListingSlots
 
 log = logging.getLogger(__name__)
 
@@ -246,8 +259,9 @@ async def read_job_page(
         raise ApiError(ErrorType.INVALID_REQUEST_DATA, "invalid query", errors=error.messages) from None
     limit, after = query.pop("limit"), query.pop("cursor", None)
     since, until = query.pop("since", None), query.pop("until", None)
+    client = request.get(CLIENT_NAME) or request.remote or "unknown"
     # One more than asked: whether a next page exists is known without an empty last page.
-    with deadline(request.app[SETTINGS]):
+    with request.app[LISTING_SLOTS].taken(client), deadline(request.app[SETTINGS]):
         page = await request.app[JOBS].newest(query, limit + 1, since=since, until=until, after=after)
     jobs = page.jobs
     if len(jobs) > limit:
@@ -411,6 +425,7 @@ async def readyz(request: web.Request) -> web.Response:
 
 
 def setup(app: web.Application) -> None:
+    app[LISTING_SLOTS] = ListingSlots(app[SETTINGS].listing_concurrency)
     app.router.add_post(f"{PREFIX}/search", post_search)
     app.router.add_routes(
         [

@@ -29,7 +29,7 @@ from multidict import MultiDictProxy
 from infra.clock import utcnow
 from infra.ui_sessions import UiSession
 from service.auth import KEY_CHECK
-from service.keys import CLIENT_ROLE, SETTINGS, UI_SESSIONS
+from service.keys import CLIENT_NAME, CLIENT_ROLE, SETTINGS, UI_SESSIONS
 
 UI = "/ui"
 SESSION_COOKIE = "lps_ui_session"
@@ -76,6 +76,7 @@ async def visitor(request: web.Request) -> Visitor | None:
             return None
         role = settings.key_role(session.key_name)
         request[CLIENT_ROLE] = role
+        request[CLIENT_NAME] = session.key_name
         found = Visitor(session.key_name, role, session)
     request[VISITOR] = found
     return found

@@ -1,0 +1,40 @@
+"""How many job listings one client may have in flight at once (LPS_LISTING_CONCURRENCY, per gateway process).
+
+A listing is the gateway's most expensive read (a page walks up to LISTING_WALK jobs when a filter is read on the
+way), and the embedded store serves one command at a time: ten listings in flight from one client once made 59 of
+200 answers time out (503) and slowed every other client's job lookups to a second. So one client (its API key's
+name, the dashboard's signed-in key, or its address without keys) holds at most this many listing slots; past
+them it is answered 429 with `Retry-After: 1` at once, before any query, and everyone else keeps the store.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections import Counter
+from collections.abc import Iterator
+
+from schemas.codes import ErrorType
+from service.errors import ApiError
+
+
+class ListingSlots:
+    def __init__(self, per_client: int) -> None:
+        self._per_client = per_client
+        self._in_flight: Counter[str] = Counter()
+
+    @contextlib.contextmanager
+    def taken(self, client: str) -> Iterator[None]:
+        """Hold one of the client's slots for the block; ApiError 429 when it has none left."""
+        if self._in_flight[client] >= self._per_client:
+            raise ApiError(
+                ErrorType.HTTP_TO_MANY_REQUEST,
+                f"at most {self._per_client} job listings at once per client; retry when one has ended",
+                headers={"Retry-After": "1"},
+            )
+        self._in_flight[client] += 1
+        try:
+            yield
+        finally:
+            self._in_flight[client] -= 1
+            if not self._in_flight[client]:
+                del self._in_flight[client]  # memory bounded by the listings in flight, not by clients ever seen
