@@ -32,6 +32,7 @@ FIGURES = (
     "pacing",
     "watches",
     *PAGE_FIGURES,
+    "quality",
 )
 
 
@@ -66,6 +67,8 @@ def test_the_smoke_run_measures_every_figure_beside_its_baseline_and_leaves_noth
     watches = result["figures"]["watches"]  # one pass at each number of stored watches, the same number due
     assert watches["sizes"] == [100, 500]
     assert all(at["range_query_ms"] > 0 for at in watches["details"]["by_size"].values()), watches
+    quality = result["figures"]["quality"]  # every case of the search corpus answered right, the target
+    assert (quality["value"], quality["details"]["wrong"]) == (1.0, []), quality
     assert {"cores", "memory_gib", "python", "chromium", "rabbitmq", "store"} <= result["machine"].keys()
     assert "bench:results:begin" in markdown.read_text()
 

@@ -37,7 +37,7 @@ async def test_a_page_without_a_key_goes_to_the_login_form_and_the_key_opens_the
     page = await browser.new_page(viewport={"width": 1200, "height": 800})
 
     await page.goto(str(server.make_url("/ui")))
-    assert page.url.endswith("/ui/login")
+    assert page.url.endswith("/ui/login?next=/ui")  # back to the page asked for, once signed in
     await page.screenshot(path=ARTIFACTS / "login.png", full_page=True)
 
     await page.fill("input[name=key]", KEYS["ops"])
@@ -45,7 +45,13 @@ async def test_a_page_without_a_key_goes_to_the_login_form_and_the_key_opens_the
     await page.wait_for_url("**/ui")
     assert await page.locator("h1").inner_text() == "Overview"
     assert await page.locator("text=Jobs by type and status").count() == 1
+    assert await page.locator("header form.who").inner_text() == "Signed in as ops (admin)\nSign out"
     await page.screenshot(path=ARTIFACTS / "overview.png", full_page=True)
+
+    await page.click("header form.who button")
+    await page.wait_for_url("**/ui/login")
+    await page.goto(str(server.make_url("/ui")))
+    assert "/ui/login" in page.url  # the session ended
 
 
 async def test_filtering_the_job_list_and_opening_a_job_shows_its_attempts(
@@ -259,8 +265,7 @@ async def test_a_read_only_key_sees_no_redrive_controls_and_its_posts_are_refuse
     await page.screenshot(path=ARTIFACTS / "dead-read-only.png", full_page=True)
 
     # What a hand-made form would send, with this session's own CSRF token: refused all the same.
-    await page.goto(str(server.make_url("/ui/login")))
-    token = await page.locator("input[name=csrf]").input_value()
+    token = await page.locator("header form.who input[name=csrf]").input_value()
     statuses = await page.evaluate(
         """async ([token, jobId]) => {
             const post = (path, fields) => fetch(path, {method: "POST", body: new URLSearchParams(fields)});
