@@ -9,6 +9,7 @@ import sys
 import time
 
 import aiohttp
+import pytest
 
 from infra.settings import Settings
 from tools.embedded_mongo import free_port, wait_for_port
@@ -47,8 +48,23 @@ def test_ensure_rabbitmq_reports_a_reachable_broker():
     assert "RabbitMQ: reachable" in done.stdout
 
 
+@pytest.mark.parametrize(
+    ("urls", "code", "said"),
+    [
+        ("amqp://guest:guest@127.0.0.1:5672/;amqp://guest:guest@127.0.0.2:5672/", 0, "1 of 2 nodes reachable"),
+        ("amqp://guest:guest@127.0.0.2:5672/;amqp://guest:guest@127.0.0.3:5672/", 1, "none of the 2 RabbitMQ nodes"),
+    ],
+)
+def test_ensure_rabbitmq_takes_several_nodes_and_one_answering_is_enough(urls: str, code: int, said: str):
+    env = os.environ | {"LPS_AMQP_URL": urls}
+    done = subprocess.run([*LPS, "ensure-rabbitmq"], capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == code, done
+    assert said in done.stdout + done.stderr
+
+
 def test_ensure_rabbitmq_says_clearly_when_a_remote_broker_is_unreachable():
-    env = os.environ | {"LPS_AMQP_URL": "amqp://guest:guest@192.0.2.1:5672/"}  # TEST-NET: never routed
+    # Loopback, but not this machine's broker address: nothing listens there (no traffic leaves the machine).
+    env = os.environ | {"LPS_AMQP_URL": "amqp://guest:guest@127.0.0.2:5672/"}
     started = time.monotonic()
     done = subprocess.run([*LPS, "ensure-rabbitmq"], capture_output=True, text=True, timeout=60, env=env)
     assert done.returncode == 1

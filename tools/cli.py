@@ -575,6 +575,12 @@ def cmd_ensure_rabbitmq(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_rabbitmq_cluster(args: argparse.Namespace) -> int:
+    from tools.rabbitmq_cluster import main as cluster_main
+
+    return cluster_main(args.action, [str(args.base_port)])
+
+
 def _positive(text: str) -> float:
     try:
         value = float(text)
@@ -758,6 +764,12 @@ def build_parser() -> argparse.ArgumentParser:
         "ensure-rabbitmq", help="check LPS_AMQP_URL answers; start a local rabbitmq-server if stopped"
     )
     rabbit.set_defaults(run=cmd_ensure_rabbitmq)
+    cluster = commands.add_parser(
+        "rabbitmq-cluster", help="a three-node RabbitMQ cluster on this machine, beside its own node (for fail-over)"
+    )
+    cluster.add_argument("action", choices=("up", "down", "status"))
+    cluster.add_argument("--base-port", type=int, default=5701, help="AMQP port of the first node (the others follow)")
+    cluster.set_defaults(run=cmd_rabbitmq_cluster)
     return parser
 
 

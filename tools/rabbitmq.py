@@ -40,7 +40,15 @@ def _installed_server() -> str | None:
 
 
 def ensure_rabbitmq(url: str, *, start_timeout: float = 120.0) -> str:
-    """Return a line saying how RabbitMQ was found; raise RabbitMQUnavailable saying what is missing."""
+    """Return a line saying how RabbitMQ was found; raise RabbitMQUnavailable saying what is missing.
+
+    `url` may name several nodes, `;`-separated (Dramatiq's convention): one that answers is enough."""
+    urls = [each.strip() for each in url.split(";") if each.strip()]
+    if len(urls) > 1:
+        answering = [each for each in urls if _answers(each)]
+        if not answering:
+            raise RabbitMQUnavailable(f"none of the {len(urls)} RabbitMQ nodes in LPS_AMQP_URL is reachable")
+        return f"RabbitMQ: {len(answering)} of {len(urls)} nodes reachable"
     if _answers(url):
         return "RabbitMQ: reachable"
     host = pika.URLParameters(url).host
