@@ -275,7 +275,7 @@ def pool_port(settings: Settings, queues: Iterable[str] | None) -> int:
     consumed = set(queues or ())
     for job_type in JobType:
         spec = settings.job(job_type)
-        if not consumed or spec.queue in consumed:
+        if not consumed or not consumed.isdisjoint(spec.queues):
             return spec.metrics_port
     return 0
 

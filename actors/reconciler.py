@@ -68,7 +68,7 @@ async def _opened(settings: Settings) -> AsyncIterator[tuple[Reconciler, WatchSc
     database = MainDatabase.open(client, settings.mongo_db)
     publisher = Publisher(create_broker(settings, middleware=[]))
     try:
-        await publisher.start(settings.job(job_type).queue for job_type in JobType)
+        await publisher.start(settings.queues())
         jobs = JobRepository(database)
         journal = ReconcilerLog(database.write)
         enqueuer = JobEnqueuer(settings, jobs, publisher)
@@ -108,7 +108,7 @@ class Reconciler:
         self._jobs = jobs
         self._publisher = publisher
         self.journal = journal
-        self._actor_names = {settings.job(job_type).actor_name for job_type in JobType}
+        self._actor_names = {band.actor_name for job_type in JobType for band in settings.job(job_type).bands}
 
     async def run_once(self) -> Counter[str]:
         """One pass; returns what it did, by action."""
@@ -195,8 +195,7 @@ class Reconciler:
     async def _dead_letters_to_dead_jobs(self, now: datetime) -> Counter[str]:
         """Empty the `.XQ` queues; every dead letter taken is counted by what became of it."""
         counts: Counter[str] = Counter()
-        for job_type in JobType:
-            queue = xq_name(self._settings.job(job_type).queue)
+        for queue in map(xq_name, self._settings.queues()):
             taken = await self._publisher.take(queue, self._settings.reconcile_batch)
             for _, body in taken:
                 counts[await self._bury(queue, body, now)] += 1

@@ -49,7 +49,7 @@ def build_broker(
 ) -> RabbitmqBroker:
     """The workers' broker. No Retries middleware: JobStatusMiddleware decides and publishes retries."""
     policy = RetryPolicy(settings.retry_min_backoff, settings.retry_max_backoff)
-    kinds = {settings.job(kind.job_type).actor_name: kind for kind in KINDS}
+    kinds = {band.actor_name: kind for kind in KINDS for band in settings.job(kind.job_type).bands}
     broker = create_broker(
         settings,
         middleware=[
@@ -101,14 +101,16 @@ def declare_job_actor(broker: RabbitmqBroker, kind: JobKind, runtime: WorkerRunt
             raise RetryableJobError(crashed, error_type=JobErrorType.INTERNAL) from error
 
     work.__name__ = spec.actor_name
-    dramatiq.actor(
-        broker=broker,
-        actor_name=spec.actor_name,
-        queue_name=spec.queue,
-        throws=(PermanentJobError,),
-        # Dramatiq's own limit is a backstop behind the attempt's asyncio timeout.
-        time_limit=int((spec.time_limit + settings.lease_margin / 2) * 1000),
-    )(work)
+    for band in spec.bands:  # one actor per band (quorum mode), doing the same work
+        dramatiq.actor(
+            broker=broker,
+            actor_name=band.actor_name,
+            queue_name=band.queue,
+            priority=band.worker_priority,
+            throws=(PermanentJobError,),
+            # Dramatiq's own limit is a backstop behind the attempt's asyncio timeout.
+            time_limit=int((spec.time_limit + settings.lease_margin / 2) * 1000),
+        )(work)
 
 
 #: The Dramatiq CLI's exit code for a failed set-up: `lps worker --supervise` does not restart a pool that exits so.
@@ -130,7 +132,7 @@ class UnsignedOutboxRefused(Middleware):
         if not settings.outbox_url or settings.outbox_secret or settings.outbox_allow_unsigned:
             return
         queues = worker.consumer_whitelist or broker.get_declared_queues()
-        if settings.job(JobType.OUTBOX).queue in queues:
+        if not set(settings.job(JobType.OUTBOX).queues).isdisjoint(queues):
             log.critical(
                 "LPS_OUTBOX_URL is set but LPS_OUTBOX_SECRET is not: every delivery would be signed with an empty key. "
                 "Set LPS_OUTBOX_SECRET to the secret the back office verifies "

@@ -15,12 +15,12 @@ from typing import Any
 import dramatiq
 import pika
 import pika.exceptions
-from dramatiq.brokers.rabbitmq import RabbitmqBroker
+from dramatiq.brokers.rabbitmq import DEAD_MESSAGE_TTL, RabbitmqBroker
 from dramatiq.common import xq_name
 from dramatiq.errors import BrokerConnectionError
 from dramatiq.middleware import Middleware
 
-from infra.settings import Settings
+from infra.settings import QueueType, Settings
 from schemas.codes import JobType
 
 log = logging.getLogger(__name__)
@@ -40,16 +40,22 @@ AMQP_ERRORS = (BrokerConnectionError, pika.exceptions.AMQPError, OSError)
 def create_broker(
     settings: Settings, *, middleware: list[Middleware] | None = None, confirm_delivery: bool = True
 ) -> RabbitmqBroker:
-    """A broker with priorities and publisher confirms; `middleware=[]` for a publish-only broker.
+    """A broker with publisher confirms, and priorities (classic) or quorum queues (LPS_QUEUE_TYPE); `middleware=[]`
+    for a publish-only broker.
 
     A publish-only broker is driven by a `Publisher` (one thread, its own keepalive); any other is a worker's, whose
     publishes and declares go through one connection-owning thread (`_KeptAliveBroker`).
     """
-    kind = RabbitmqBroker if middleware == [] else _KeptAliveBroker
+    publish_only = middleware == []
+    if settings.queue_type == QueueType.QUORUM:
+        kind: type[RabbitmqBroker] = _QuorumBroker if publish_only else _KeptAliveQuorumBroker
+    else:
+        kind = RabbitmqBroker if publish_only else _KeptAliveBroker
     broker = kind(
         url=settings.amqp_url,
         confirm_delivery=confirm_delivery,
-        max_priority=MAX_PRIORITY,
+        # Quorum queues refuse x-max-priority (RabbitMQ 3.10): their priorities are the bands' queues.
+        max_priority=MAX_PRIORITY if settings.queue_type == QueueType.CLASSIC else None,
         middleware=middleware,
     )
     for params in _parameters(broker):
@@ -134,12 +140,50 @@ class _KeptAliveBroker(RabbitmqBroker):
             self._owner_ident = None
 
 
+class _QuorumQueues(RabbitmqBroker):
+    """Dramatiq's queues as quorum queues: the queue, its `.DQ` and its `.XQ` replicated over the cluster.
+
+    `x-delivery-limit` is a backstop only: a message redelivered that often (a worker dying with it every time) is
+    dead-lettered, and the reconciler makes its job DEAD (DEAD_LETTER). LPS's own attempt accounting in the job
+    document stays what decides retries (a retry is a new message, not a redelivery), and ends a poison job DEAD at
+    its `max_attempts` long before the broker's limit.
+    """
+
+    #: Far above any job's max_attempts: the job document decides first.
+    DELIVERY_LIMIT = 50
+
+    def _build_queue_arguments(self, queue_name: str) -> dict[str, Any]:
+        return {
+            "x-queue-type": "quorum",
+            "x-dead-letter-exchange": "",
+            "x-dead-letter-routing-key": xq_name(queue_name),
+            "x-delivery-limit": self.DELIVERY_LIMIT,
+        }
+
+    def _declare_xq_queue(self, queue_name: str) -> Any:
+        # Dramatiq's dead-letter TTL, on a quorum queue (RabbitMQ 3.10 keeps message TTLs on quorum queues).
+        return self.channel.queue_declare(
+            queue=xq_name(queue_name),
+            durable=True,
+            arguments={"x-queue-type": "quorum", "x-message-ttl": DEAD_MESSAGE_TTL},
+        )
+
+
+class _QuorumBroker(_QuorumQueues):
+    """The publish-only broker in quorum mode."""
+
+
+class _KeptAliveQuorumBroker(_QuorumQueues, _KeptAliveBroker):
+    """A worker's broker in quorum mode."""
+
+
 def job_message(settings: Settings, job_type: JobType, job_id: str, broker_priority: int) -> dramatiq.Message:
-    """The message that tells a worker pool to work one job: the job id is all it carries."""
-    spec = settings.job(job_type)
+    """The message that tells a worker pool to work one job: the job id is all it carries. Its queue is the job
+    type's, or in quorum mode its priority's band (`Settings.message_band`)."""
+    band = settings.message_band(job_type, broker_priority)
     return dramatiq.Message(
-        queue_name=spec.queue,
-        actor_name=spec.actor_name,
+        queue_name=band.queue,
+        actor_name=band.actor_name,
         args=(job_id,),
         kwargs={},
         options={"broker_priority": broker_priority},

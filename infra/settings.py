@@ -7,6 +7,7 @@ import re
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
+from enum import StrEnum
 from typing import Any, Self
 from urllib.parse import SplitResult, unquote, urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -75,6 +76,20 @@ def parse_timezone(text: str) -> str:
     except (ZoneInfoNotFoundError, ValueError):
         raise ValueError(f"unknown time zone {text!r} (an IANA name such as Asia/Seoul)") from None
     return text.strip()
+
+
+class QueueType(StrEnum):
+    """How LPS's queues are kept in RabbitMQ (LPS_QUEUE_TYPE)."""
+
+    CLASSIC = "classic"  # on one node, with per-message priorities (x-max-priority)
+    QUORUM = "quorum"  # replicated over the cluster's nodes, one queue per priority band
+
+
+def parse_queue_type(text: str) -> QueueType:
+    try:
+        return QueueType(text.strip().lower())
+    except ValueError:
+        raise ValueError(f"use one of {', '.join(QueueType)}") from None
 
 
 class SettingsError(ValueError):
@@ -231,9 +246,14 @@ class Settings:
     # How long a MongoDB call may wait for a server; for the API, the budget of all of one request's MongoDB work
     # together (infra.mongo.deadline), past which it answers DB_RUN_FAILED.
     mongo_timeout_ms: int = 3000
+    # One node, or several `;`-separated (Dramatiq's convention): clients connect to the first that answers.
     amqp_url: str = "amqp://guest:guest@127.0.0.1:5672/"
     # Prepended to every queue name: lets test runs and dev stacks share one RabbitMQ.
     queue_prefix: str = ""
+    # `classic` (one priority queue per job type, on one node) or `quorum` (replicated queues that survive the loss
+    # of a node, one per priority band: infra/broker.py). A queue's type cannot change in place: the two use
+    # different names, so switching is a migration (README, "Several RabbitMQ nodes").
+    queue_type: str = QueueType.CLASSIC
     http_host: str = "127.0.0.1"
     http_port: int = 8080
     # "name=key,name=key"; empty: no authentication.
@@ -434,6 +454,7 @@ class Settings:
         return JobSpec(
             job_type=job_type,
             queue=f"{self.queue_prefix}{name}",
+            queue_type=QueueType(self.queue_type),
             actor_name=name,
             max_attempts=getattr(self, f"{name}_max_attempts"),
             time_limit=getattr(self, f"{name}_time_limit"),
@@ -446,14 +467,37 @@ class Settings:
     def broker_priority(self, job_type: JobType, priority: str | None) -> int:
         return self.priority_levels[priority or self.job(job_type).default_priority]
 
+    def queues(self) -> list[str]:
+        """Every queue of every job type (without Dramatiq's `.DQ` / `.XQ`): what publishers declare."""
+        return [queue for job_type in JobType for queue in self.job(job_type).queues]
+
+    def message_band(self, job_type: JobType, broker_priority: int) -> Band:
+        """Where a job's message goes: the job type's one band (classic), or in quorum mode its priority's band (a
+        broker priority between two levels goes to the lower one's band)."""
+        spec = self.job(job_type)
+        reached = [name for name, level in self.priority_levels.items() if broker_priority >= level]
+        return spec.band(Priority(max(reached, key=lambda name: self.priority_levels[name], default=Priority.LOW)))
+
+
+@dataclass(frozen=True, slots=True)
+class Band:
+    """One queue of a job type and the Dramatiq actor its messages name."""
+
+    queue: str
+    actor_name: str
+    #: Dramatiq's actor priority: among the messages a worker holds, it takes the lowest number first.
+    worker_priority: int
+
 
 @dataclass(frozen=True, slots=True)
 class JobSpec:
     """One job type as the gateway, the workers and the tools see it: the one declaration they all read."""
 
     job_type: JobType
-    #: The RabbitMQ queue of its messages (`search`, `outbox`, with LPS_QUEUE_PREFIX) and its worker pool.
+    #: The RabbitMQ queue of its messages (`search`, `outbox`, with LPS_QUEUE_PREFIX) and its worker pool: in
+    #: quorum mode the stem of its band queues (`queues`).
     queue: str
+    queue_type: QueueType
     #: The Dramatiq actor that works it.
     actor_name: str
     max_attempts: int
@@ -465,6 +509,27 @@ class JobSpec:
     threads: int
     #: Where the pool serves its Prometheus metrics (0: not served).
     metrics_port: int
+
+    @property
+    def bands(self) -> tuple[Band, ...]:
+        """Its queues with their actors, highest priority first: the one classic queue (priorities are per message
+        there), or one quorum queue per priority."""
+        if self.queue_type is QueueType.CLASSIC:
+            return (Band(self.queue, self.actor_name, 0),)
+        return tuple(self.band(priority) for priority in Priority)
+
+    def band(self, priority: Priority) -> Band:
+        """The band of a priority: in quorum mode `search.high` / `search_high`, `search.normal` / `search`,
+        `search.low` / `search_low`, a worker preferring the higher among the messages it holds."""
+        if self.queue_type is QueueType.CLASSIC:
+            return self.bands[0]
+        rank = list(Priority).index(priority)
+        actor = self.actor_name if priority is Priority.NORMAL else f"{self.actor_name}_{priority.name.lower()}"
+        return Band(f"{self.queue}.{priority.name.lower()}", actor, rank * 10)
+
+    @property
+    def queues(self) -> tuple[str, ...]:
+        return tuple(band.queue for band in self.bands)
 
     @property
     def pool(self) -> str:
@@ -482,6 +547,7 @@ _DERIVED = frozenset({"api_key_roles"})
 _SOURCE_NAMES = tuple(str(name) for name in SourceName)
 #: Settings whose values are parsed by a function of their own.
 _PARSERS: dict[str, Any] = {
+    "queue_type": lambda text: parse_queue_type(text).value,
     "timezone": parse_timezone,
     "api_keys": parse_api_keys,
     "source_rates": parse_source_rates,

@@ -551,6 +551,13 @@ class StatsResponseSchema(EnvelopeSchema):
             "counted in MongoDB; RabbitMQ's count of a .DQ misses them, as workers hold delayed messages unacked"
         },
     )
+    queue_type = fields.String(
+        validate=validate.OneOf(["classic", "quorum"]),
+        metadata={
+            "description": "LPS_QUEUE_TYPE: classic (one priority queue per job type) or quorum (replicated, one "
+            "queue per priority band, counted together in `queues`)"
+        },
+    )
     queues = fields.Dict(keys=fields.String(), values=fields.Nested(QueueInfoSchema))
     reconciler = fields.Dict(
         keys=fields.String(), values=fields.Integer(), metadata={"description": "what reconcilers did, by action"}
@@ -570,6 +577,12 @@ class StatsResponseSchema(EnvelopeSchema):
 class HealthResponseSchema(EnvelopeSchema):
     status = fields.String(metadata={"description": "`up` (liveness)"})
     checks = fields.Dict(keys=fields.String(), values=fields.String())
+    queue_type = fields.String(
+        metadata={
+            "description": "readiness: LPS_QUEUE_TYPE, classic or quorum (with several nodes in LPS_AMQP_URL, "
+            "any that answers makes RabbitMQ ok)"
+        }
+    )
 
 
 def job_to_api(document: dict[str, Any]) -> dict[str, Any]:

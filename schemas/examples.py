@@ -219,6 +219,7 @@ SUCCESS_EXAMPLES: dict[str, dict[str, Any]] = {
                     "OUTBOX": {"PENDING": 1, "RUNNING": 0, "DONE": 915, "DEAD": 1},
                 },
                 "delayed": {"SEARCH": 3, "OUTBOX": 0},
+                "queue_type": "classic",
                 "queues": {
                     "search": {"messages": 8, "consumers": 4, "delayed": 3, "dead": 0},
                     "outbox": {"messages": 1, "consumers": 2, "delayed": 0, "dead": 0},
@@ -268,7 +269,11 @@ SUCCESS_EXAMPLES: dict[str, dict[str, Any]] = {
         )
     },
     "healthz": {"up": example("the process is up", {"result": 0, "status": "up"})},
-    "readyz": {"ready": example("both reachable", {"result": 0, "checks": {"mongo": "ok", "rabbitmq": "ok"}})},
+    "readyz": {
+        "ready": example(
+            "both reachable", {"result": 0, "checks": {"mongo": "ok", "rabbitmq": "ok"}, "queue_type": "classic"}
+        )
+    },
     **_WATCH_SUCCESS_EXAMPLES,
 }
 

@@ -25,7 +25,6 @@ from infra.settings import Settings
 from infra.ui_sessions import UiSessions
 from infra.watches import WatchRepository
 from schemas.api import MAX_BODY_BYTES
-from schemas.codes import JobType
 from schemas.schedule import every_pattern
 from service import metrics, routes, snapshots, timeline, ui, watches
 from service.auth import API_KEY_HEADER, KEY_CHECK, api_key_check, client_middlewares
@@ -100,7 +99,7 @@ async def _ensure_indexes_until_done(database: MainDatabase, settings: Settings)
 async def broker_context(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
     publisher = Publisher(create_broker(settings, middleware=[]))
-    await publisher.start(settings.job(job_type).queue for job_type in JobType)
+    await publisher.start(settings.queues())
     app[PUBLISHER] = publisher
     yield
     await publisher.close()

@@ -15,7 +15,7 @@ from marshmallow import Schema, ValidationError, fields
 from multidict import MultiMapping
 from pymongo.errors import PyMongoError
 
-from infra.broker import AMQP_ERRORS
+from infra.broker import AMQP_ERRORS, QueueInfo
 from infra.clock import utcnow
 from infra.enqueue import JobNotFound, JobNotRetryable
 from infra.jobs import ActiveJobExists, parse_job_id
@@ -367,18 +367,30 @@ async def compute_stats(app: web.Application) -> dict[str, Any]:
     if settings.coupang_proxies:
         labels = [parse_proxy(url).label for url in settings.coupang_proxies]
         body["proxies"] = await ProxyLedger(app[DATABASE].write).describe(labels, utcnow())
-    queue_names = {job_type.name.lower(): settings.job(job_type).queue for job_type in JobType}
+    body["queue_type"] = settings.queue_type
+    specs = {job_type.name.lower(): settings.job(job_type) for job_type in JobType}
     try:
-        info = await app[PUBLISHER].queue_info(queue_names.values())
+        info = await app[PUBLISHER].queue_info(settings.queues())
     except AMQP_ERRORS:
         log.warning("RabbitMQ unreachable while reading queue stats")
         body["message"] = "RabbitMQ unreachable: queues unknown"
         return body
     # A queue's `delayed` is its job type's delayed count: RabbitMQ's count of `.DQ` misses the messages workers hold.
     body["queues"] = {
-        short: asdict(info[name]) | {"delayed": counts.delayed[short.upper()]} for short, name in queue_names.items()
+        short: _job_type_queues([info[name] for name in spec.queues]) | {"delayed": counts.delayed[short.upper()]}
+        for short, spec in specs.items()
     }
     return body
+
+
+def _job_type_queues(infos: list[QueueInfo]) -> dict[str, int]:
+    """One job type's queues as one: its classic queue, or its quorum bands together (messages and dead letters
+    added up; consumers the fewest any band has, so a band nobody consumes shows as 0)."""
+    return {
+        "messages": sum(info.messages for info in infos),
+        "consumers": min(info.consumers for info in infos),
+        "dead": sum(info.dead for info in infos),
+    }
 
 
 @docs(
@@ -418,10 +430,11 @@ async def readyz(request: web.Request) -> web.Response:
         checks["rabbitmq"] = "ok"
     except AMQP_ERRORS:
         checks["rabbitmq"] = "unreachable"
+    queue_type = request.app[SETTINGS].queue_type
     if all(state == "ok" for state in checks.values()):
-        return envelope_response(ErrorType.SUCCESS, checks=checks)
+        return envelope_response(ErrorType.SUCCESS, checks=checks, queue_type=queue_type)
     result = ErrorType.DB_RUN_FAILED if checks["mongo"] != "ok" else ErrorType.FAIL
-    return envelope_response(result, http_status=503, checks=checks, message="not ready")
+    return envelope_response(result, http_status=503, checks=checks, queue_type=queue_type, message="not ready")
 
 
 def setup(app: web.Application) -> None:

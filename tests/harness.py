@@ -89,7 +89,7 @@ async def worker_pool(
             *command, env=os.environ | settings.to_env(), stdout=log, stderr=log, start_new_session=True
         )
     workers = WorkerPool(process, log_path)
-    queue = settings.job(JobType[pool.upper()]).queue
+    queue = settings.job(JobType[pool.upper()]).queues[-1]  # its lowest band (quorum) or its one queue
     try:
         await eventually(
             lambda: _consuming(settings.amqp_url, queue, process), within=60, what=f"{pool} pool to consume"

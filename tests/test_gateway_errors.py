@@ -169,7 +169,7 @@ async def test_health_and_readiness_report_both_dependencies(client: TestClient)
     status, body = await answer(await client.get("/healthz"))
     assert (status, body) == (200, {"result": 0, "status": "up"})
     status, body = await answer(await client.get("/readyz"))
-    assert (status, body) == (200, {"result": 0, "checks": {"mongo": "ok", "rabbitmq": "ok"}})
+    assert (status, body) == (200, {"result": 0, "checks": {"mongo": "ok", "rabbitmq": "ok"}, "queue_type": "classic"})
 
 
 async def test_mongodb_down_answers_503_db_run_failed_within_seconds(aiohttp_client, settings: Settings):

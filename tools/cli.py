@@ -12,7 +12,7 @@ import sys
 from collections.abc import Awaitable, Callable, Iterator
 from typing import TYPE_CHECKING, NoReturn
 
-from infra.settings import SHUTDOWN_RECORDING_TIME, JobSpec, Settings, SettingsError
+from infra.settings import SHUTDOWN_RECORDING_TIME, JobSpec, QueueType, Settings, SettingsError
 from schemas.codes import JobType
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ def worker_command(spec: JobSpec, *, processes: int, threads: int, shutdown_grac
     shutdown_timeout = shutdown_grace + SHUTDOWN_RECORDING_TIME
     return [
         sys.executable, "-m", "dramatiq", "actors.worker:setup",
-        "--queues", spec.queue,
+        "--queues", *spec.queues,
         "--processes", str(processes),
         "--threads", str(threads),
         "--worker-shutdown-timeout", str(int(shutdown_timeout * 1000)),
@@ -79,9 +79,13 @@ def worker_command(spec: JobSpec, *, processes: int, threads: int, shutdown_grac
 
 def worker_environment(spec: JobSpec, threads: int, shutdown_grace: float) -> dict[str, str]:
     env = dict(os.environ) | {"LPS_SHUTDOWN_GRACE": str(shutdown_grace)}
-    if spec.job_type is JobType.SEARCH:
+    if spec.job_type is JobType.SEARCH and spec.queue_type is QueueType.CLASSIC:
         # Broker priority only reorders what is still queued: prefetch no more than the pool can run.
         env.setdefault("dramatiq_queue_prefetch", str(threads))
+    elif spec.job_type is JobType.SEARCH:
+        # Quorum bands: the worker orders what it holds by band, so each band's consumer holds a message more than
+        # the pool runs: when a high-band job ends, the next high one is already held, and a low one cannot slip in.
+        env.setdefault("dramatiq_queue_prefetch", str(max(2, threads * 2)))
     return env
 
 

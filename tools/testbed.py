@@ -18,7 +18,6 @@ import pika.exceptions
 from aiohttp import web
 
 from infra.settings import Settings
-from schemas.codes import JobType
 
 #: Each LPS queue comes with Dramatiq's delay (.DQ) and dead-letter (.XQ) queues.
 QUEUE_SUFFIXES = ("", ".DQ", ".XQ")
@@ -40,7 +39,7 @@ async def eventually[T](
 
 def job_queues(settings: Settings) -> list[str]:
     """Every queue LPS declares under the settings' prefix, with its .DQ and .XQ."""
-    return [settings.job(job_type).queue + suffix for job_type in JobType for suffix in QUEUE_SUFFIXES]
+    return [queue + suffix for queue in settings.queues() for suffix in QUEUE_SUFFIXES]
 
 
 def admin_connection(amqp_url: str, attempts: int = 5) -> pika.BlockingConnection:
