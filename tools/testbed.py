@@ -43,10 +43,12 @@ def job_queues(settings: Settings) -> list[str]:
 
 
 def admin_connection(amqp_url: str, attempts: int = 5) -> pika.BlockingConnection:
-    """A short-lived connection for set-up and clean-up, retried: a loaded broker may refuse one now and then."""
+    """A short-lived connection for set-up and clean-up, retried: a loaded broker may refuse one now and then.
+    `amqp_url` may name several nodes, `;`-separated: pika tries them in turn."""
+    nodes = [pika.URLParameters(url) for url in amqp_url.split(";") if url.strip()]
     for attempt in range(1, attempts + 1):
         try:
-            return pika.BlockingConnection(pika.URLParameters(amqp_url))
+            return pika.BlockingConnection(nodes)
         except pika.exceptions.AMQPConnectionError:
             if attempt == attempts:
                 raise
