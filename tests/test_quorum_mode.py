@@ -4,16 +4,24 @@ machine's RabbitMQ (a single node runs quorum queues too; tests/test_rabbitmq_cl
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
+import os
 import shutil
 import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from infra.broker import Publisher, create_broker, job_message
 from infra.settings import QueueType, Settings, SettingsError
 from schemas.codes import JobType, Priority
+from service.app import create_app
+from tests.harness import JobsView, worker_pool
 from tools.testbed import delete_queues, job_queues
+
+LPS = [sys.executable, "-m", "tools.cli"]
 
 
 def test_quorum_mode_has_a_band_per_priority_each_with_its_actor_and_the_classic_mode_one_queue():
@@ -67,3 +75,43 @@ async def test_every_queue_of_quorum_mode_is_a_quorum_queue_and_a_message_goes_t
     assert set(ours.values()) == {"quorum"}
     assert info[quorum.job(JobType.SEARCH).band(Priority.HIGH).queue].messages == 1
     assert info[quorum.job(JobType.SEARCH).band(Priority.LOW).queue].messages == 0
+
+
+async def test_switching_to_quorum_moves_every_waiting_message_and_the_jobs_finish_in_quorum_pools(
+    aiohttp_client, settings: Settings, tmp_path: Path
+):
+    """The documented migration: classic-mode jobs wait in `search` (one delayed in `.DQ`); the pools are stopped,
+    LPS_QUEUE_TYPE switched, `lps migrate-queues --from classic` run: every job finishes in quorum-mode pools, the
+    classic queues are gone, and nothing waited for the reconciler."""
+    classic = settings.with_overrides(search_sources=("static",))
+    gateway = await aiohttp_client(create_app(classic))
+    products = [{"product_code": f"MIG-{n}", "keyword": f"migrated {n}"} for n in range(6)]
+    high = await (await gateway.post("/v1/lps/search", json={"products": products[:3], "priority": "HIGH"})).json()
+    low = await (await gateway.post("/v1/lps/search", json={"products": products[3:], "priority": "LOW"})).json()
+    job_ids = [job["job_id"] for job in high["jobs"] + low["jobs"]]
+    publisher = Publisher(create_broker(classic, middleware=[]))
+    try:
+        delayed = job_message(classic, JobType.SEARCH, job_ids[0], classic.priority_levels[Priority.HIGH])
+        # A retry waiting out its backoff, published as the status middleware publishes one.
+        await asyncio.to_thread(functools.partial(publisher.broker.enqueue, delayed, delay=500))
+    finally:
+        await publisher.close()
+
+    quorum = classic.with_overrides(queue_type=QueueType.QUORUM)
+    env = os.environ | quorum.to_env()
+    migrated = await asyncio.to_thread(
+        subprocess.run, [*LPS, "migrate-queues", "--from", "classic"], capture_output=True, text=True, env=env
+    )
+    jobs = JobsView(quorum)
+    try:
+        async with worker_pool(quorum, "search", tmp_path):
+            finished = [await jobs.finished(job_id, within=60) for job_id in job_ids]
+    finally:
+        await jobs.close()
+        await asyncio.to_thread(delete_queues, quorum.amqp_url, job_queues(quorum))
+    types = await asyncio.to_thread(queue_types)
+
+    assert migrated.returncode == 0, migrated.stderr
+    assert "6 message(s), 1 delayed" in migrated.stdout
+    assert all(job["status"] == "DONE" for job in finished)
+    assert classic.job(JobType.SEARCH).queue not in types  # the emptied classic queue was deleted

@@ -579,6 +579,22 @@ def cmd_ensure_rabbitmq(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_migrate_queues(args: argparse.Namespace) -> int:
+    from tools.queue_migration import migrate
+
+    settings = Settings.from_env()
+    try:
+        moved = migrate(settings, QueueType(args.source))
+    except ValueError as refused:
+        print(f"lps: {refused}", file=sys.stderr)
+        return 2
+    print(
+        f"moved into the {settings.queue_type} queues: {moved['messages']} message(s), "
+        f"{moved['delayed']} delayed, {moved['dead_letters']} dead letter(s)"
+    )
+    return 0
+
+
 def cmd_rabbitmq_cluster(args: argparse.Namespace) -> int:
     from tools.rabbitmq_cluster import main as cluster_main
 
@@ -768,6 +784,12 @@ def build_parser() -> argparse.ArgumentParser:
         "ensure-rabbitmq", help="check LPS_AMQP_URL answers; start a local rabbitmq-server if stopped"
     )
     rabbit.set_defaults(run=cmd_ensure_rabbitmq)
+    migrate = commands.add_parser(
+        "migrate-queues",
+        help="after switching LPS_QUEUE_TYPE (pools stopped): move the messages waiting in the other type's queues",
+    )
+    migrate.add_argument("--from", dest="source", required=True, choices=[str(kind) for kind in QueueType])
+    migrate.set_defaults(run=cmd_migrate_queues)
     cluster = commands.add_parser(
         "rabbitmq-cluster", help="a three-node RabbitMQ cluster on this machine, beside its own node (for fail-over)"
     )
