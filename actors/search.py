@@ -156,10 +156,6 @@ def _held_back(name: str, why: SourceError, *, waited: float) -> Deferral:
     return Deferral(name, str(why), retry_in=why.retry_after or 0.0, waited=waited)
 
 
-#: Where a search keeps, between attempts, what its answering sources found (a retry runs only the others).
-KEPT = SOURCES_ANSWERED
-
-
 async def work_search(job: dict[str, Any], runtime: WorkerRuntime) -> dict[str, Any]:
     """One attempt over the sources that have not answered yet.
 
@@ -174,7 +170,8 @@ async def work_search(job: dict[str, Any], runtime: WorkerRuntime) -> dict[str, 
     product = job["product"]
     names = list(product.get("sources") or runtime.settings.search_sources)
     sources = runtime.sources
-    kept: dict[str, dict[str, Any]] = {name: job[KEPT][name] for name in job.get(KEPT) or {} if name in names}
+    kept_answers = job.get(SOURCES_ANSWERED) or {}
+    kept: dict[str, dict[str, Any]] = {name: kept_answers[name] for name in kept_answers if name in names}
     to_run = [name for name in names if name not in kept and name in sources]
     outcomes = await asyncio.gather(*(_in_turn(name, sources[name], product, runtime.gates) for name in to_run))
 
@@ -204,8 +201,7 @@ async def work_search(job: dict[str, Any], runtime: WorkerRuntime) -> dict[str, 
                 failed[name] = outcome.incomplete
         else:
             failed[name] = outcome
-            kind = outcome.outcome if isinstance(outcome, SourceError) else SourceOutcome.ERROR
-            per_source[name] = {"outcome": str(kind), "count": 0, "ms": ms, "error": str(outcome)[:300]}
+            per_source[name] = {"outcome": str(_outcome_of(outcome)), "count": 0, "ms": ms, "error": str(outcome)[:300]}
     for answer in (*answered.values(), *partial.values()):
         match_offers(product, answer.offers)
     metrics.sources_searched({name: per_source[name] for name in to_run if name not in deferred})
@@ -231,15 +227,18 @@ def _answer_summary(answer: SourceResult, ms: int) -> dict[str, Any]:
     """A source's entry in `result.sources`: a partial answer is named by why it is partial (PARSE_FAIL, BLOCKED …),
     with the offers it did read counted and the items it skipped."""
     incomplete = answer.incomplete
-    outcome = answer.outcome
-    if incomplete is not None:
-        outcome = incomplete.outcome if isinstance(incomplete, SourceError) else SourceOutcome.ERROR
+    outcome = answer.outcome if incomplete is None else _outcome_of(incomplete)
     entry: dict[str, Any] = {"outcome": str(outcome), "count": len(answer.offers), "ms": ms}
     if answer.skipped:
         entry["skipped"] = answer.skipped
     if incomplete is not None:
         entry["error"] = str(incomplete)[:300]
     return entry
+
+
+def _outcome_of(failure: BaseException) -> SourceOutcome:
+    """How a source's failure is named in `result.sources`: its own outcome, ERROR for anything unforeseen."""
+    return failure.outcome if isinstance(failure, SourceError) else SourceOutcome.ERROR
 
 
 def _deferred(
@@ -258,7 +257,7 @@ def _deferred(
 def _keep(answered: dict[str, SourceResult], per_source: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """What the answering sources found, kept on the job for its next attempt."""
     return {
-        KEPT: {
+        SOURCES_ANSWERED: {
             name: per_source[name] | {"offers": [offer.as_document() for offer in result.offers]}
             for name, result in answered.items()
         }

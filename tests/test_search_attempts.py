@@ -13,8 +13,9 @@ from actors.errors import JobError, PermanentJobError
 from actors.matching import match_offers
 from actors.middleware import failure_of
 from actors.proxies import ProxiesBenched
-from actors.search import KEPT, work_search
+from actors.search import work_search
 from actors.sources import SourceBlocked, SourceError, SourceParseFailed
+from infra.jobs import SOURCES_ANSWERED
 from infra.lifecycle import RetryPolicy, decide
 from infra.settings import Settings
 from infra.source_limits import Deferral, Ticket
@@ -94,7 +95,7 @@ async def test_a_blocked_source_beside_an_empty_one_is_retried_never_reported_as
 
     assert decision.outcome is AttemptOutcome.RETRY
     assert failure.error_type == "BLOCKED"
-    kept = decision.keep[KEPT]  # type: ignore[index]
+    kept = decision.keep[SOURCES_ANSWERED]  # type: ignore[index]
     assert list(kept) == ["naver"]  # what the empty source answered is kept; the blocked one runs again
     assert (kept["naver"]["outcome"], kept["naver"]["offers"]) == ("NO_RESULTS", [])
 
@@ -102,7 +103,7 @@ async def test_a_blocked_source_beside_an_empty_one_is_retried_never_reported_as
 async def test_a_retry_runs_only_the_sources_that_failed_and_completes_the_result():
     coupang, naver = Scripted("coupang", found("coupang", 900)), Scripted("naver", found("naver", 1_000))
     kept = {
-        KEPT: {
+        SOURCES_ANSWERED: {
             "naver": {
                 "outcome": "FOUND",
                 "count": 1,
@@ -187,7 +188,7 @@ async def test_a_source_whose_turn_did_not_come_defers_the_job_without_counting_
     assert failure.defer == {"sources": ["coupang"], "reason": "coupang: rate 1/m reached (a turn in 40.0s)"}
     assert decision.run_after is not None
     assert decision.run_after >= NOW + timedelta(seconds=10)
-    assert list(decision.keep[KEPT]) == ["naver"]  # type: ignore[index]
+    assert list(decision.keep[SOURCES_ANSWERED]) == ["naver"]  # type: ignore[index]
     assert runtime.gates.released == [("naver", False)]
 
 
@@ -371,7 +372,7 @@ async def test_a_source_that_skipped_items_is_searched_again_and_its_offers_are_
     decision = decide(search_job(attempts=1), failure, POLICY, NOW)
 
     assert (decision.outcome, failure.error_type) == (AttemptOutcome.RETRY, "PARSE_FAIL")
-    assert list(decision.keep[KEPT]) == ["naver"]  # type: ignore[index]
+    assert list(decision.keep[SOURCES_ANSWERED]) == ["naver"]  # type: ignore[index]
 
 
 async def test_a_source_that_skipped_items_leaves_the_search_incomplete_when_attempts_run_out():
@@ -406,7 +407,7 @@ async def test_a_block_on_a_later_page_is_handed_back_as_a_block():
 
 async def test_a_kept_offer_without_a_link_is_rebuilt_on_a_retry():
     linkless = Offer(source="naver", title="widget", price=1_000, url=None, product_id="n1")
-    kept = {KEPT: {"naver": {"outcome": "FOUND", "count": 1, "ms": 5, "offers": [linkless.as_document()]}}}
+    kept = {SOURCES_ANSWERED: {"naver": {"outcome": "FOUND", "count": 1, "ms": 5, "offers": [linkless.as_document()]}}}
     runtime = Runtime(Scripted("coupang", found("coupang", 2_000)), Scripted("naver", EMPTY))
 
     output = await attempt(search_job(attempts=2, **kept), runtime)

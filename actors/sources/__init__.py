@@ -11,7 +11,7 @@ from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from actors.errors import RetryableJobError
-from schemas.offers import SourceOutcome, SourceResult
+from schemas.offers import Offer, SourceOutcome, SourceResult
 
 
 class Source(Protocol):
@@ -88,3 +88,16 @@ class SourceDeferred(SourceError):
 
 class SourceTimeout(SourceError):
     outcome = SourceOutcome.TIMEOUT
+
+
+def answer(source: str, offers: list[Offer], *, skipped: int = 0, unread: SourceError | None = None) -> SourceResult:
+    """A source's answer, FOUND or NO_RESULTS, and the one rule of when it is complete: not when part of it was not
+    read, `unread` saying why (a later page refused), else when it listed items whose price or id it could not read
+    (`skipped`: their prices may be lower than every price read)."""
+    incomplete = unread
+    if incomplete is None and skipped:
+        incomplete = SourceParseFailed(
+            f"{source}: {skipped} item(s) without a readable price or id; the lowest may be among them"
+        )
+    outcome = SourceOutcome.FOUND if offers else SourceOutcome.NO_RESULTS
+    return SourceResult(outcome, offers, skipped=skipped, incomplete=incomplete)

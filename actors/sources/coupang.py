@@ -20,12 +20,12 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from actors.browser import BrowserPool
 from actors.proxies import ProxyRotation, ProxyUnreachable, outcome_of
-from actors.sources import SourceBlocked, SourceError, SourceParseFailed, SourceTimeout
+from actors.sources import SourceBlocked, SourceError, SourceParseFailed, SourceTimeout, answer
 from actors.sources.coupang_parser import CoupangPage, PageKind, parse_search_page
 from infra.clock import utcnow
 from infra.settings import Proxy
 from infra.snapshots import SnapshotStore
-from schemas.offers import SourceName, SourceOutcome, SourceResult
+from schemas.offers import SourceName, SourceResult
 
 log = logging.getLogger(__name__)
 
@@ -200,14 +200,7 @@ def source_answer(pages: Sequence[CoupangPage], *, unread: SourceError | None = 
     product items skipped (their prices may be lower than every price read).
     """
     offers = [offer for page in pages for offer in page.offers]
-    skipped = sum(page.skipped for page in pages)
-    incomplete = unread
-    if incomplete is None and skipped:
-        incomplete = SourceParseFailed(
-            f"coupang: {skipped} product item(s) listed without a readable price or link; the lowest may be among them"
-        )
-    outcome = SourceOutcome.FOUND if offers else SourceOutcome.NO_RESULTS
-    return SourceResult(outcome, offers, skipped=skipped, incomplete=incomplete)
+    return answer(SourceName.COUPANG, offers, skipped=sum(page.skipped for page in pages), unread=unread)
 
 
 def _later_page_failed(error: SourceError, number: int) -> SourceError:

@@ -9,9 +9,9 @@ from typing import Any
 import aiohttp
 
 from actors.errors import PermanentJobError
-from actors.sources import SourceError, SourceParseFailed, SourceRateLimited, SourceTimeout, own_url
+from actors.sources import SourceError, SourceParseFailed, SourceRateLimited, SourceTimeout, answer, own_url
 from schemas.codes import JobErrorType
-from schemas.offers import Offer, SourceName, SourceOutcome, SourceResult
+from schemas.offers import Offer, SourceName, SourceResult
 
 #: productType 1-3: new (catalog, general, ...); 4-6 used; 7-9 discontinued; 10-12 pre-sale.
 NEW_TYPES = frozenset({1, 2, 3})
@@ -108,13 +108,7 @@ def answer_from_items(items: list[Any], *, wants_used: bool) -> SourceResult:
             offers.append(offer)
     if items and skipped * 2 > len(items):
         raise SourceParseFailed(f"naver: {skipped} of {len(items)} items without a readable type, price or id")
-    incomplete = None
-    if skipped:
-        incomplete = SourceParseFailed(
-            f"naver: {skipped} item(s) without a readable price or id; the lowest may be among them"
-        )
-    outcome = SourceOutcome.FOUND if offers else SourceOutcome.NO_RESULTS
-    return SourceResult(outcome, offers, skipped=skipped, incomplete=incomplete)
+    return answer(SourceName.NAVER, offers, skipped=skipped)
 
 
 def _offer(item: dict[str, Any]) -> Offer | None:
