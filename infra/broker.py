@@ -140,8 +140,9 @@ class _KeptAliveBroker(RabbitmqBroker):
             self._owner_ident = None
 
 
-class _QuorumQueues(RabbitmqBroker):
-    """Dramatiq's queues as quorum queues: the queue, its `.DQ` and its `.XQ` replicated over the cluster.
+class _QuorumBroker(RabbitmqBroker):
+    """Dramatiq's queues as quorum queues: the queue, its `.DQ` and its `.XQ` replicated over the cluster (the
+    publish-only broker of quorum mode; `_KeptAliveQuorumBroker` is a worker's).
 
     `x-delivery-limit` is a backstop only: a message redelivered that often (a worker dying with it every time) is
     dead-lettered, and the reconciler makes its job DEAD (DEAD_LETTER). LPS's own attempt accounting in the job
@@ -169,11 +170,7 @@ class _QuorumQueues(RabbitmqBroker):
         )
 
 
-class _QuorumBroker(_QuorumQueues):
-    """The publish-only broker in quorum mode."""
-
-
-class _KeptAliveQuorumBroker(_QuorumQueues, _KeptAliveBroker):
+class _KeptAliveQuorumBroker(_QuorumBroker, _KeptAliveBroker):
     """A worker's broker in quorum mode."""
 
 

@@ -104,6 +104,15 @@ def shortest_cron_gap(expression: str) -> int:
     return min(within_hour + across_hours) * 60
 
 
+def seconds_between_runs(*, every: str | None = None, cron: str | None = None) -> float:
+    """The fewest seconds between two runs of an `every` or a `cron` schedule: what LPS_WATCH_MIN_INTERVAL bounds.
+    ValueError, saying why, for a malformed one."""
+    if every is not None:
+        return parse_every(every)
+    check_cron(cron or "")
+    return shortest_cron_gap(cron or "")
+
+
 def jitter_fraction(watch_id: object) -> float:
     """A fixed fraction in [0, 1) per watch: where in its spread window its runs fall (the same in every process)."""
     digest = hashlib.sha256(str(watch_id).encode()).digest()

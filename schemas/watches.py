@@ -18,7 +18,7 @@ from schemas.api import (
     Text,
 )
 from schemas.codes import Priority
-from schemas.schedule import CRON_PATTERN, check_cron, every_pattern, parse_every, shortest_cron_gap
+from schemas.schedule import CRON_PATTERN, check_cron, every_pattern, parse_every, seconds_between_runs
 
 #: A watch listing cursor: the last watch's id.
 WATCH_CURSOR_PATTERN = r"^[0-9a-f]{24}$"
@@ -78,27 +78,19 @@ class _ScheduleFields(StrictSchema):
     def one_schedule_at_least_the_minimum(self, data: dict[str, Any], **_: Any) -> None:
         if "every" in data and "cron" in data:
             raise ValidationError("give every or cron, not both", "cron")
-        every = data.get("every")
-        if every is not None:
+        for name in ("every", "cron"):
+            if (value := data.get(name)) is None:
+                continue
             try:
-                seconds = parse_every(every)
+                gap = seconds_between_runs(**{name: value})
             except ValueError:
                 return  # the field's own error says why
-            if seconds < self.min_interval:
-                raise ValidationError(f"must be at least {self.min_interval:g} s (LPS_WATCH_MIN_INTERVAL)", "every")
-        cron = data.get("cron")
-        if cron is not None:
-            try:
-                check_cron(cron)
-            except ValueError:
-                return  # the field's own error says why
-            # The same floor as `every`: "* * * * *" would otherwise search once a minute.
-            if (gap := shortest_cron_gap(cron)) < self.min_interval:
-                raise ValidationError(
-                    f"must be at least {self.min_interval:g} s (LPS_WATCH_MIN_INTERVAL) between two runs; "
-                    f"this one runs {gap:g} s apart",
-                    "cron",
-                )
+            # The same floor for both: "* * * * *" would otherwise search once a minute.
+            if gap < self.min_interval:
+                message = f"must be at least {self.min_interval:g} s (LPS_WATCH_MIN_INTERVAL)"
+                if name == "cron":
+                    message += f" between two runs; this one runs {gap:g} s apart"
+                raise ValidationError(message, name)
 
 
 class WatchRequestSchema(_ScheduleFields):

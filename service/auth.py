@@ -20,7 +20,7 @@ from aiohttp.typedefs import Handler, Middleware
 from infra.settings import Settings, check_api_keys
 from schemas.codes import ErrorType
 from service.errors import ApiError
-from service.keys import CLIENT_NAME, CLIENT_ROLE
+from service.keys import CLIENT_NAME, CLIENT_ROLE, client_of
 from service.routes import PREFIX
 
 log = logging.getLogger(__name__)
@@ -192,7 +192,7 @@ class RateLimitMiddleware:
 
     async def __call__(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         if is_guarded(request):
-            client = request.get(CLIENT_NAME) or request.remote or "unknown"
+            client = client_of(request)
         elif is_dashboard_page(request):
             client = f"dashboard@{request.remote or 'unknown'}"
         else:

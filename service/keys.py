@@ -34,5 +34,13 @@ SCHEDULER = web.AppKey("scheduler", WatchScheduler)
 #: The name of the API key a request came with (never the key itself), for logs and per-client limits; the
 #: dashboard sets the signed-in key's.
 CLIENT_NAME = web.RequestKey("client_name", str)
+
+
+def client_of(request: web.Request) -> str:
+    """Who a per-client limit counts a request against: its API key's name, else its peer address (behind a proxy,
+    the proxy's)."""
+    return request.get(CLIENT_NAME) or request.remote or "unknown"
+
+
 #: The role of the API key a request came with (`admin` or `read`, see LPS_API_KEYS); unset without keys.
 CLIENT_ROLE = web.RequestKey("client_role", str)

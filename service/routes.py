@@ -47,7 +47,6 @@ from schemas.examples import (
 )
 from service.errors import ApiError, envelope_response
 from service.keys import (
-    CLIENT_NAME,
     CLIENT_ROLE,
     DATABASE,
     ENQUEUER,
@@ -58,6 +57,7 @@ from service.keys import (
     RECONCILER_LOG,
     SETTINGS,
     STATS,
+    client_of,
 )
 from service.listing_slots import ListingSlots
 
@@ -259,9 +259,8 @@ async def read_job_page(
         raise ApiError(ErrorType.INVALID_REQUEST_DATA, "invalid query", errors=error.messages) from None
     limit, after = query.pop("limit"), query.pop("cursor", None)
     since, until = query.pop("since", None), query.pop("until", None)
-    client = request.get(CLIENT_NAME) or request.remote or "unknown"
     # One more than asked: whether a next page exists is known without an empty last page.
-    with request.app[LISTING_SLOTS].taken(client), deadline(request.app[SETTINGS]):
+    with request.app[LISTING_SLOTS].taken(client_of(request)), deadline(request.app[SETTINGS]):
         page = await request.app[JOBS].newest(query, limit + 1, since=since, until=until, after=after)
     jobs = page.jobs
     if len(jobs) > limit:

@@ -742,9 +742,14 @@ def build_parser() -> argparse.ArgumentParser:
     add.add_argument("file", help="CSV (product_code,keyword[,model_no,target_price,sources]) or JSON")
     when = add.add_mutually_exclusive_group(required=True)
     when.add_argument(
-        "--every", metavar="INTERVAL", type=_every, help="90s, 15m, 6h, 1d (at least LPS_WATCH_MIN_INTERVAL)"
+        "--every",
+        metavar="INTERVAL",
+        type=_schedule("every"),
+        help="90s, 15m, 6h, 1d (at least LPS_WATCH_MIN_INTERVAL)",
     )
-    when.add_argument("--cron", metavar="EXPR", type=_cron, help='five cron fields in LPS_TIMEZONE, e.g. "0 9 * * *"')
+    when.add_argument(
+        "--cron", metavar="EXPR", type=_schedule("cron"), help='five cron fields in LPS_TIMEZONE, e.g. "0 9 * * *"'
+    )
     add.add_argument("--notify", choices=("always", "on_change", "below_target"), help="default on_change")
     add.add_argument("--priority", choices=("HIGH", "NORMAL", "LOW"))
     listing = watch_command("list", "list watches", cmd_watch_list)
@@ -809,34 +814,26 @@ def _error_type(text: str) -> str:
     return value
 
 
-def _every(text: str) -> str:
-    """--every: a whole number and a unit, at least LPS_WATCH_MIN_INTERVAL (as the gateway checks it)."""
-    from schemas.schedule import parse_every
+def _schedule(kind: str) -> Callable[[str], str]:
+    """The argparse type of --every or --cron: a schedule whose runs are at least LPS_WATCH_MIN_INTERVAL apart,
+    checked as the gateway checks it, so that a schedule it would refuse is a usage error before any request."""
 
-    try:
-        seconds = parse_every(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(f"{text!r}: {error}") from None
-    minimum = Settings.from_env().watch_min_interval
-    if seconds < minimum:
-        raise argparse.ArgumentTypeError(f"{text!r} is below the minimum of {minimum:g} s (LPS_WATCH_MIN_INTERVAL)")
-    return text
+    def checked(text: str) -> str:
+        from schemas.schedule import seconds_between_runs
 
+        try:
+            gap = seconds_between_runs(**{kind: text})
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(f"{text!r}: {error}") from None
+        minimum = Settings.from_env().watch_min_interval
+        if gap < minimum:
+            apart = f"runs {gap:g} s apart," if kind == "cron" else "is"
+            raise argparse.ArgumentTypeError(
+                f"{text!r} {apart} below the minimum of {minimum:g} s (LPS_WATCH_MIN_INTERVAL)"
+            )
+        return text
 
-def _cron(text: str) -> str:
-    """--cron: five fields that name a moment, runs at least LPS_WATCH_MIN_INTERVAL apart (as the gateway checks)."""
-    from schemas.schedule import check_cron, shortest_cron_gap
-
-    try:
-        check_cron(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(f"{text!r}: {error}") from None
-    minimum = Settings.from_env().watch_min_interval
-    if (gap := shortest_cron_gap(text)) < minimum:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} runs {gap:g} s apart, below the minimum of {minimum:g} s (LPS_WATCH_MIN_INTERVAL)"
-        )
-    return text
+    return checked
 
 
 def main(argv: list[str] | None = None) -> int:
