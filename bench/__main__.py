@@ -8,6 +8,7 @@
     python -m bench --full --only pacing   # 300 searches against a refusing shop, with and without pacing
     python -m bench --only watches  # one watch scheduler pass at 1,000 and at 50,000 stored watches
     python -m bench --only quality  # the saved-page search corpus answered by LPS's code (no servers needed)
+    python -m bench --only priority # a HIGH search behind 2,000 queued LOW ones, classic and quorum queues
     LPS_MONGO_URL=mongodb://… python -m bench --full   # on a real MongoDB (larger sizes where they matter)
 
 Each figure gets a fresh database and queue prefix on the same servers, deleted afterwards; the processes
@@ -33,14 +34,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bench import enqueue, growth, pacing, pages, pipeline, quality, reads, search, watches
+from bench import enqueue, growth, pacing, pages, pipeline, priority, quality, reads, search, watches
 from bench.machine import machine_facts
 from bench.modes import MODES, Mode
 from bench.report import results_to_render, update_markdown, write_json
 from bench.stack import REPO, Bench, open_store
 from infra.settings import Settings
 
-FIGURES = ("enqueue", "pipeline", "search", "reads", "growth", "pacing", "watches", "pages", "quality")
+FIGURES = ("enqueue", "pipeline", "search", "reads", "growth", "pacing", "watches", "pages", "quality", "priority")
 log = logging.getLogger("bench")
 
 
@@ -72,6 +73,9 @@ def _runners(mode: Mode) -> dict[str, Callable[[Bench], Awaitable[list[dict[str,
     async def run_quality(bench: Bench) -> list[dict[str, Any]]:
         return await quality.measure(bench, mode.quality)
 
+    async def run_priority(bench: Bench) -> list[dict[str, Any]]:
+        return await priority.measure(bench, mode.priority)
+
     return {
         "enqueue": run_enqueue,
         "pipeline": run_pipeline,
@@ -82,6 +86,7 @@ def _runners(mode: Mode) -> dict[str, Callable[[Bench], Awaitable[list[dict[str,
         "watches": run_watches,
         "pages": run_pages,
         "quality": run_quality,
+        "priority": run_priority,
     }
 
 
@@ -95,6 +100,7 @@ FIGURE_KEYS = {
     "watches": ("watches",),
     "pages": pages.FIGURE_NAMES,
     "quality": ("quality",),
+    "priority": priority.FIGURE_NAMES,
 }
 
 

@@ -166,6 +166,21 @@ class QualitySizes:
 
 
 @dataclass(frozen=True, slots=True)
+class PrioritySizes:
+    """The priority figure: `low_jobs` LOW searches queued before the pool starts, then `high_jobs` HIGH ones."""
+
+    low_jobs: int
+    high_jobs: int
+    #: Each LOW search takes this long (static source, `#slow=`): the backlog outlasts the HIGH probes.
+    low_search_seconds: float = 0.1
+    #: Seconds between one HIGH job's start and the next one's POST.
+    high_interval: float = 1.0
+    threads: int = 2
+    #: "Starts within a few seconds" (issue 23).
+    target_seconds: float = 5.0
+
+
+@dataclass(frozen=True, slots=True)
 class Mode:
     name: str
     enqueue: EnqueueSizes
@@ -177,6 +192,7 @@ class Mode:
     watches: WatchSizes
     pages: PagesSizes
     quality: QualitySizes
+    priority: PrioritySizes
     #: Upper bound of one figure, set-up included: a stuck figure fails instead of hanging.
     figure_timeout: float
 
@@ -224,6 +240,7 @@ MODES = {
         WatchSizes(stored=(100, 500), due=10, runs=1),
         PagesSizes(stored_jobs=200, stored_jobs_mongodb=200, requests=3, runs=1, timeout=120),
         QualitySizes(runs=1),
+        PrioritySizes(low_jobs=100, high_jobs=1),
         figure_timeout=120,
     ),
     "quick": Mode(
@@ -268,6 +285,8 @@ MODES = {
         # The issue's size: every page at 50,000 stored jobs (seeding takes ~5 minutes on the embedded store).
         PagesSizes(stored_jobs=50_000, stored_jobs_mongodb=50_000, requests=10, runs=3, timeout=1800),
         QualitySizes(runs=3),
+        # The issue's backlog: 2,000 LOW searches queued.
+        PrioritySizes(low_jobs=2_000, high_jobs=5),
         figure_timeout=420,
     ),
     # The sizes the figures are defined with: 300 searches (RSS after 30 and 300), 2,000 / 50,000 stored jobs.
@@ -304,6 +323,7 @@ MODES = {
         WatchSizes(stored=(1_000, 50_000), due=100, runs=9),
         PagesSizes(stored_jobs=50_000, stored_jobs_mongodb=50_000, requests=20, runs=5, timeout=2400),
         QualitySizes(runs=10),
+        PrioritySizes(low_jobs=2_000, high_jobs=20),
         figure_timeout=2400,
     ),
 }

@@ -256,10 +256,17 @@ async def gateway(settings: Settings, bench: Bench) -> AsyncIterator[Service]:
         await stop(process)
 
 
-async def _consuming(settings: Settings, queue: str, process: subprocess.Popen[bytes], log_path: Path) -> bool:
+async def _consuming(
+    settings: Settings, queues: Iterable[str], process: subprocess.Popen[bytes], log_path: Path
+) -> bool:
+    """The pool's process is alive and consumes every one of its queues (each band's, in quorum mode)."""
+    queues = list(queues)
     if process.poll() is not None:
-        raise RuntimeError(f"worker pool for {queue} exited with {process.returncode}:\n{log_tail(log_path)}")
-    return await asyncio.to_thread(consumer_count, settings.amqp_url, queue) > 0
+        raise RuntimeError(f"worker pool for {queues} exited with {process.returncode}:\n{log_tail(log_path)}")
+    for queue in queues:
+        if await asyncio.to_thread(consumer_count, settings.amqp_url, queue) == 0:
+            return False
+    return True
 
 
 @contextlib.asynccontextmanager
@@ -274,12 +281,14 @@ async def worker_pool(settings: Settings, pool: str, bench: Bench, *, threads: i
     env = child_environment(settings, pool_env | probe_environment(bench.probe_dir(settings), pool))
     log_path = bench.directory("logs") / f"{pool}-{time.monotonic_ns()}.log"
     process = spawn(command, env, log_path)
-    queue = spec.queue
     try:
         await eventually(
-            lambda: _consuming(settings, queue, process, log_path), within=90, what=f"the {pool} pool", interval=0.3
+            lambda: _consuming(settings, spec.queues, process, log_path),
+            within=90,
+            what=f"the {pool} pool",
+            interval=0.3,
         )
-        yield Service(queue, process, log_path)
+        yield Service(spec.queues[0], process, log_path)
     finally:
         await stop(process)
 
@@ -295,7 +304,7 @@ async def noop_pool(settings: Settings, bench: Bench, *, threads: int, counter: 
     process = spawn(command, env, log_path)
     try:
         await eventually(
-            lambda: _consuming(settings, queue, process, log_path), within=90, what="the no-op pool", interval=0.3
+            lambda: _consuming(settings, [queue], process, log_path), within=90, what="the no-op pool", interval=0.3
         )
         yield Service(queue, process, log_path)
     finally:

@@ -18,6 +18,7 @@ import pika.exceptions
 from bench.__main__ import carry_over
 from bench.growth import FIGURE_NAMES as GROWTH_FIGURES
 from bench.pages import FIGURE_NAMES as PAGE_FIGURES
+from bench.priority import FIGURE_NAMES as PRIORITY_FIGURES
 from infra.settings import Settings
 
 REPO = Path(__file__).resolve().parents[1]
@@ -33,6 +34,7 @@ FIGURES = (
     "watches",
     *PAGE_FIGURES,
     "quality",
+    *PRIORITY_FIGURES,
 )
 
 
@@ -48,7 +50,7 @@ def queue_exists(amqp_url: str, queue: str) -> bool:
 def test_the_smoke_run_measures_every_figure_beside_its_baseline_and_leaves_nothing_behind(tmp_path: Path):
     results, markdown = tmp_path / "smoke.json", tmp_path / "BENCHMARKS.md"
     command = [sys.executable, "-m", "bench", "--smoke", "--json", str(results), "--markdown", str(markdown)]
-    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=300, check=False)
+    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=420, check=False)
     assert done.returncode == 0, done.stderr[-4000:]
 
     result = json.loads(results.read_text())
@@ -69,13 +71,27 @@ def test_the_smoke_run_measures_every_figure_beside_its_baseline_and_leaves_noth
     assert all(at["range_query_ms"] > 0 for at in watches["details"]["by_size"].values()), watches
     quality = result["figures"]["quality"]  # every case of the search corpus answered right, the target
     assert (quality["value"], quality["details"]["wrong"]) == (1.0, []), quality
+    for name in PRIORITY_FIGURES:  # a HIGH job overtook the queued LOW ones (in a plain queue it waits ~6 s)
+        priority = result["figures"][name]
+        assert priority["meets_target"], priority
+        assert priority["details"]["low_queued_ahead"][0] > 50, priority
     assert {"cores", "memory_gib", "python", "chromium", "rabbitmq", "store"} <= result["machine"].keys()
     assert "bench:results:begin" in markdown.read_text()
 
     amqp_url = Settings.from_env().amqp_url
     pacing = result["figures"]["pacing"]  # both sides ran every search to its end
     assert pacing["runs"]["lps"][0]["searches"] == pacing["runs"]["raw"][0]["searches"] == 8
-    for figure in ("enqueue", "pipeline", "search", "reads", "growth", "pacing_paced", "pacing_unpaced", "pages"):
+    for figure in (
+        "enqueue",
+        "pipeline",
+        "search",
+        "reads",
+        "growth",
+        "pacing_paced",
+        "pacing_unpaced",
+        "pages",
+        "priority_classic",
+    ):
         assert not queue_exists(amqp_url, f"lpsbench_{result['run_id']}_{figure}_search")
 
 
