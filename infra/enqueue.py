@@ -129,8 +129,9 @@ class JobEnqueuer:
             )
         return submissions
 
-    async def redrive(self, job_id: ObjectId) -> dict[str, Any]:
-        """Put a DEAD job back to PENDING with fresh attempts (history kept) and publish it.
+    async def redrive(self, job_id: ObjectId, *, by: str | None = None) -> dict[str, Any]:
+        """Put a DEAD job back to PENDING with fresh attempts (history kept) and publish it; `by`: the name of the
+        API key that asked (recorded in the job's `redrive_history`).
 
         Raises JobNotFound, JobNotRetryable (not DEAD), or ActiveJobExists (its product has another active
         search: re-driving it would break the one-active-job rule).
@@ -144,6 +145,7 @@ class JobEnqueuer:
             now=utcnow(),
             max_attempts=self._settings.job(JobType[current["job_type"]]).max_attempts,
             message_id=message.message_id,
+            by=by,
         )
         if job is None:
             raise JobNotRetryable(current["status"])

@@ -88,8 +88,10 @@ class Inserted:
     existing: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
-#: How many attempts `history` keeps (the newest).
+#: How many attempts `history` keeps (the newest); `redrive_history` keeps as many re-drives.
 HISTORY_LIMIT = 20
+#: Where a job records its re-drives: [{at, by}], oldest first (`JobRepository.redrive`).
+REDRIVE_HISTORY = "redrive_history"
 
 #: Where a search keeps, between attempts, what its answering sources found (a retry runs only the others).
 SOURCES_ANSWERED = "sources_answered"
@@ -447,10 +449,13 @@ class JobRepository:
     # Recovery: what the reconciler and a re-drive do. Each is again one conditional update.
 
     async def redrive(
-        self, job_id: ObjectId, *, now: datetime, max_attempts: int, message_id: str
+        self, job_id: ObjectId, *, now: datetime, max_attempts: int, message_id: str, by: str | None = None
     ) -> dict[str, Any] | None:
         """DEAD -> PENDING with fresh attempts; history is kept, and every source is searched afresh (nothing of the
         earlier life's attempts is left: `BETWEEN_ATTEMPTS`). None when the job is not DEAD.
+
+        Each re-drive is recorded in `redrive_history` (the newest HISTORY_LIMIT): when, and by which API key's name
+        (`by`, absent when the gateway has no keys).
 
         Its death stays on record until it ends again: `finished_at` and `finished_minute` are left in place (the
         walks count the death even if they reach it only now: `ending_of`); the retention TTL takes only DONE and
@@ -459,13 +464,14 @@ class JobRepository:
         Raises ActiveJobExists when its product already has another active SEARCH job.
         """
         try:
-            return await self._redrive(job_id, now=now, max_attempts=max_attempts, message_id=message_id)
+            return await self._redrive(job_id, now=now, max_attempts=max_attempts, message_id=message_id, by=by)
         except DuplicateKeyError:
             raise ActiveJobExists(job_id) from None
 
     async def _redrive(
-        self, job_id: ObjectId, *, now: datetime, max_attempts: int, message_id: str
+        self, job_id: ObjectId, *, now: datetime, max_attempts: int, message_id: str, by: str | None
     ) -> dict[str, Any] | None:
+        record: dict[str, Any] = {"at": now} | ({"by": by} if by is not None else {})
         return await self._jobs.find_one_and_update(
             {"_id": job_id, "status": JobStatus.DEAD.name},
             {
@@ -481,6 +487,7 @@ class JobRepository:
                 },
                 "$unset": dict.fromkeys(["enqueued_at", *BETWEEN_ATTEMPTS], ""),
                 "$inc": {"redrives": 1},
+                "$push": {REDRIVE_HISTORY: {"$each": [record], "$slice": -HISTORY_LIMIT}},
             },
             return_document=ReturnDocument.AFTER,
         )

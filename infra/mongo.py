@@ -52,7 +52,7 @@ JOBS = "jobs"
 PRICE_HISTORY = "price_history"
 #: One document per watched product (infra/watches.py).
 WATCHES = "watches"
-#: One small document per source: its pacing and circuit breaker (infra/source_limits.py), only ever read by `_id`.
+#: One small document per source: its pacing and circuit breaker (infra/source_limits/), only ever read by `_id`.
 SOURCE_LIMITS = "source_limits"
 
 # Index names: the reports (tools/reporting.py) and docs/ name the index each query relies on.
@@ -62,6 +62,7 @@ JOBS_BY_FINISHED_MINUTE = "finished_minute"
 JOBS_BY_CREATED_AT = "created_at_desc"
 JOBS_BY_STATUS_CREATED_AT = "status_created_at"
 JOBS_BY_PRODUCT_CREATED_AT = "product_created_at"
+DEAD_JOBS_BY_ERROR_TYPE = "dead_by_error_type"
 PRICE_HISTORY_BY_PRODUCT = "product_searched_at"
 WATCHES_BY_NEXT_RUN_MINUTE = "next_run_minute"
 #: The scheduler's index before `next_run_minute` (next_run_at, partial on paused: false): dropped where found.
@@ -125,6 +126,13 @@ def job_indexes() -> list[IndexModel]:
         IndexModel(
             [("status", ASCENDING), ("job_type", ASCENDING), ("finished_at", DESCENDING)],
             name=JOBS_BY_STATUS_TYPE_FINISHED,
+        ),
+        # The dead page's total per error type: an equality on the error type among DEAD jobs only (partial, so no
+        # active job's write touches it).
+        IndexModel(
+            [("last_error.type", ASCENDING)],
+            name=DEAD_JOBS_BY_ERROR_TYPE,
+            partialFilterExpression={"status": "DEAD"},
         ),
         *walk_indexes(),
         *listing_indexes(),

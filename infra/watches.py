@@ -12,6 +12,7 @@ moment in the past, so it lands at or after the minute the scheduler's walk has 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -89,6 +90,17 @@ class WatchRepository:
         if after is not None:
             query["_id"] = {"$gt": after}
         return await self._watches.find(query).sort("_id", ASCENDING).limit(limit).to_list()
+
+    async def by_product_code(self, *, prefix: str | None, after: str | None, limit: int) -> list[dict[str, Any]]:
+        """Watches in product-code order, those whose code starts with `prefix` (when given), after the code
+        `after`: one range of the unique product index (`one_watch_per_product`), a page reads its own watches."""
+        codes: dict[str, Any] = {}
+        if prefix:
+            codes["$regex"] = "^" + re.escape(prefix)
+        if after is not None:
+            codes["$gt"] = after
+        query = {"product_code": codes} if codes else {}
+        return await self._watches.find(query).sort("product_code", ASCENDING).limit(limit).to_list()
 
     async def change(
         self,

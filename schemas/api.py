@@ -295,6 +295,11 @@ class DeferredSchema(Schema):
     until = fields.DateTime(metadata=_doc("when the job runs again (its run_after)"))
 
 
+class RedriveSchema(Schema):
+    at = fields.DateTime(metadata=_doc("when an operator re-drove the job from DEAD (UTC)"))
+    by = fields.String(metadata=_doc("the name of the API key that re-drove it (absent when no keys are configured)"))
+
+
 #: Stored job fields the API does not show: internal bookkeeping (`_id` is shown as `job_id`).
 HIDDEN_JOB_FIELDS = frozenset({"_id", "active", "message_id", "sources_answered", "finished_minute"})
 
@@ -347,6 +352,10 @@ class JobSchema(Schema):
     )
     redrives = fields.Integer(metadata=_doc("times an operator re-drove it from DEAD"))
     redriven_at = fields.DateTime(metadata=_doc("its latest re-drive"))
+    redrive_history = fields.List(
+        fields.Nested(RedriveSchema),
+        metadata=_doc("its re-drives, oldest first (the newest 20 are kept): when, and by which API key"),
+    )
     republishes = fields.Integer(metadata=_doc("times the reconciler published its message again (one was lost)"))
 
 

@@ -47,6 +47,7 @@ from schemas.examples import (
 )
 from service.errors import ApiError, envelope_response
 from service.keys import (
+    CLIENT_NAME,
     CLIENT_ROLE,
     DATABASE,
     ENQUEUER,
@@ -310,7 +311,7 @@ async def redrive_job(request: web.Request, raw_job_id: str) -> dict[str, Any]:
         raise ApiError(ErrorType.LPS_JOB_NOT_FOUND, "no such job")
     try:
         with deadline(request.app[SETTINGS]):
-            job = await request.app[ENQUEUER].redrive(job_id)
+            job = await request.app[ENQUEUER].redrive(job_id, by=request.get(CLIENT_NAME))
     except JobNotFound:
         raise ApiError(ErrorType.LPS_JOB_NOT_FOUND, "no such job") from None
     except JobNotRetryable as status:
@@ -324,10 +325,11 @@ async def redrive_job(request: web.Request, raw_job_id: str) -> dict[str, Any]:
     return job_to_api(job)
 
 
-def require_admin(request: web.Request) -> None:
-    """A read-only key (`name=key:read` in LPS_API_KEYS) may look but not change: HTTP_INVALID_CLIENT_ACCESS."""
+def require_admin(request: web.Request, refused: str = "re-drive") -> None:
+    """A read-only key (`name=key:read` in LPS_API_KEYS) may look but not change: HTTP_INVALID_CLIENT_ACCESS
+    (`refused` names what it asked for)."""
     if request.get(CLIENT_ROLE) == "read":
-        raise ApiError(ErrorType.HTTP_INVALID_CLIENT_ACCESS, "this API key may only read; re-drive refused")
+        raise ApiError(ErrorType.HTTP_INVALID_CLIENT_ACCESS, f"this API key may only read; {refused} refused")
 
 
 @docs(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,18 +21,34 @@ from aiohttp import web
 from multidict import MultiDict, MultiDictProxy, MultiMapping
 from yarl import URL
 
-from infra.jobs import LISTING_WALK
+from infra.clock import utcnow
+from infra.jobs import LISTING_WALK, parse_job_id
+from infra.mongo import deadline
 from infra.snapshots import snapshot_ids
-from schemas.api import JOB_PAGE_DEFAULT, JOB_PAGE_MAX, SOURCE_NAMES
+from schemas.api import JOB_PAGE_DEFAULT, JOB_PAGE_MAX
 from schemas.codes import HTTP_STATUS, ErrorType, JobErrorType, JobStatus, JobType
+from schemas.envelope import json_default
 from schemas.offers import SourceOutcome
 from service.auth import KEY_CHECK
 from service.errors import ApiError
-from service.keys import SETTINGS
+from service.keys import DATABASE, SETTINGS
 from service.routes import read_job, read_job_page, redrive_job, require_admin
 from service.snapshots import snapshot_file
+from service.ui import watches
 from service.ui.live import live, live_context
 from service.ui.products import product
+from service.ui.reads import (
+    KNOWN_ERROR_TYPES,
+    NO_ERROR_TYPE,
+    dead_totals,
+    duration,
+    known_error_type,
+    listing,
+    lives,
+    number,
+    running_for,
+    waiting,
+)
 from service.ui.signin import (
     UI,
     VISITOR,
@@ -134,29 +151,52 @@ def _short_page(found: list[dict[str, Any]], next_cursor: str | None, query: Mul
     return next_cursor is not None and len(found) < int(query.get("limit", JOB_PAGE_DEFAULT))
 
 
-def _drop_empty_fields(request: web.Request) -> None:
-    """The filter form sends its empty fields ("any"): drop them rather than refuse them."""
-    if any(not value for value in request.query.values()):
-        given = [(key, value) for key, value in request.query.items() if value]
+#: Filters whose values are upper-case words: the form takes them in any case.
+_UPPER_CASE_FILTERS = ("error_type", "source_outcome")
+
+
+def _canonical_query(request: web.Request) -> None:
+    """The filter form sends its empty fields ("any"): drop them rather than refuse them; an error type or outcome
+    typed in lower case is the upper-case one. Either way, to the page's own address with the query as it is meant."""
+    given = [
+        (key, known_error_type(value) if key in _UPPER_CASE_FILTERS else value)
+        for key, value in request.query.items()
+        if value.strip()
+    ]
+    if given != list(request.query.items()):
         raise web.HTTPSeeOther(str(request.rel_url.with_query(given)))
 
 
-#: What the filter form offers (filters.html).
-FILTER_CHOICES = {
-    "statuses": [s.name for s in JobStatus],
-    "types": [t.name for t in JobType],
-    "sources": list(SOURCE_NAMES),
-    "source_outcomes": [*SourceOutcome, JobErrorType.CONFIG.value],
-    "walk": LISTING_WALK,
-}
+def filter_choices(request: web.Request) -> dict[str, Any]:
+    """What the filter form offers (filters.html): the sources this deployment enables, the known error types."""
+    return {
+        "statuses": [s.name for s in JobStatus],
+        "types": [t.name for t in JobType],
+        "sources": list(request.app[SETTINGS].search_sources),
+        "source_outcomes": [*SourceOutcome, JobErrorType.CONFIG.value],
+        "error_types": KNOWN_ERROR_TYPES,
+        "walk": LISTING_WALK,
+    }
+
+
+def _find_job(query: MultiMapping[str]) -> None:
+    """The job list's "find by job id": straight to the job's page (a malformed id is refused with 101)."""
+    raw = query.get("job_id", "").strip()
+    job_id = parse_job_id(raw.lower())
+    if job_id is None:
+        message = "must be a job id: 24 hex digits"
+        raise ApiError(ErrorType.INVALID_REQUEST_DATA, "invalid job id", errors={"job_id": [message]})
+    raise web.HTTPSeeOther(f"{UI}/jobs/{job_id}")
 
 
 async def jobs(request: web.Request) -> tuple[str, dict[str, Any]]:
-    _drop_empty_fields(request)
+    _canonical_query(request)
+    if "job_id" in request.query:
+        _find_job(request.query)
     found, next_cursor = await read_job_page(request)
     short_page = _short_page(found, next_cursor, request.query)
     context = {"jobs": found, "next_cursor": next_cursor, "short_page": short_page, "page": "jobs"}
-    return "jobs.html", context | {"filters": _filters(request.query)} | FILTER_CHOICES
+    return "jobs.html", context | {"filters": _filters(request.query)} | filter_choices(request)
 
 
 def _dead_only(filters: MultiMapping[str] | dict[str, str]) -> MultiDict[str]:
@@ -166,14 +206,36 @@ def _dead_only(filters: MultiMapping[str] | dict[str, str]) -> MultiDict[str]:
 
 
 async def dead(request: web.Request) -> tuple[str, dict[str, Any]]:
-    _drop_empty_fields(request)
+    _canonical_query(request)
     found, next_cursor = await read_job_page(request, _dead_only(request.query))
     groups: dict[str, list[dict[str, Any]]] = {}
     for each in found:
-        groups.setdefault((each.get("last_error") or {}).get("type", "unknown"), []).append(each)
-    context = {"groups": groups, "next_cursor": next_cursor, "page": "dead", "bulk_cap": BULK_REDRIVE_CAP}
-    context |= {"short_page": _short_page(found, next_cursor, request.query)}
-    return "dead.html", context | {"filters": _filters(request.query, without=("status",))} | FILTER_CHOICES
+        groups.setdefault((each.get("last_error") or {}).get("type", NO_ERROR_TYPE), []).append(each)
+    with deadline(request.app[SETTINGS]):
+        totals = await dead_totals(request.app[DATABASE], list(groups))
+    filters = _filters(request.query, without=("status",))
+    links = {
+        error_type: str(URL(f"{UI}/dead").with_query(filters | {"error_type": error_type}))
+        for error_type in groups
+        if error_type != NO_ERROR_TYPE
+    }
+    context = {"groups": groups, "totals": totals, "group_links": links, "next_cursor": next_cursor, "page": "dead"}
+    context |= {"short_page": _short_page(found, next_cursor, request.query), "bulk_cap": BULK_REDRIVE_CAP}
+    return "dead.html", context | {"filters": filters} | filter_choices(request)
+
+
+#: The most RUNNING jobs the "now running" page shows (the newest first).
+RUNNING_SHOWN = 200
+
+
+async def running(request: web.Request) -> tuple[str, dict[str, Any]]:
+    """RUNNING jobs (Sidekiq's Busy page): worker, attempt, how long it has run; through the listing's status index."""
+    parameters = MultiDict(status=JobStatus.RUNNING.name, limit=str(RUNNING_SHOWN))
+    found, next_cursor = await read_job_page(request, parameters)
+    now = utcnow()
+    rows = [(each, running_for(each, now)) for each in found]
+    rows.sort(key=lambda row: row[0].get("started_at") or now)
+    return "running.html", {"rows": rows, "more": next_cursor is not None, "now": now, "page": "running"}
 
 
 #: The most jobs one bulk re-drive takes (a confirmation says so; the operator re-drives again for the rest).
@@ -284,7 +346,20 @@ async def job(request: web.Request) -> tuple[str, dict[str, Any]]:
         # Through the listing, as GET /v1/lps/jobs?source_job_id= reads it (one point lookup on its index).
         deliveries, _ = await read_job_page(request, MultiDict(source_job_id=shown["job_id"]))
         delivery_job = deliveries[0] if deliveries else None
-    return "job.html", {"job": shown, "delivery_job": delivery_job, "snapshots": snapshot_ids(shown), "page": "jobs"}
+    now = utcnow()
+    context: dict[str, Any] = {
+        "job": shown,
+        "delivery_job": delivery_job,
+        "snapshots": snapshot_ids(shown),
+        "page": "jobs",
+        "now": now,
+        "waiting": waiting(shown, now),
+        "lives": lives(shown),
+        "running_for": running_for(shown, now),
+        # The document as GET /v1/lps/jobs/{id} answers it, for copying.
+        "raw": json.dumps(shown, default=json_default, indent=2, ensure_ascii=False),
+    }
+    return "job.html", context
 
 
 async def snapshot(request: web.Request) -> web.StreamResponse:
@@ -356,7 +431,7 @@ def setup(app: web.Application) -> None:
         app,
         loader=jinja2.FileSystemLoader(here / "templates"),
         autoescape=jinja2.select_autoescape(default=True),
-        filters={"when": _when, "link": _link},
+        filters={"when": _when, "link": _link, "number": number, "listing": listing, "duration": duration},
     )
     app.on_response_prepare.append(forbid_framing)
     app.router.add_get(UI, page(overview))
@@ -368,8 +443,17 @@ def setup(app: web.Application) -> None:
     app.router.add_post(f"{UI}/dead/redrive", bulk_redrive)
     app.router.add_get(f"{UI}/snapshots/{{snapshot_id}}/{{kind}}", snapshot)
     app.router.add_get(f"{UI}/products/{{product_code}}", page(product))
+    app.router.add_get(f"{UI}/running", page(running))
+    watches.setup(app, page, posted=_posted_form, error_page=_error_page)
     app.router.add_get(f"{UI}/live", page(live))
     app.router.add_get(f"{UI}/login", login_form)
     app.router.add_post(f"{UI}/login", login)
     app.router.add_post(f"{UI}/logout", logout)
     app.router.add_static(f"{UI}/static", here / "static")
+    app.router.add_get("/favicon.ico", favicon)
+
+
+async def favicon(request: web.Request) -> web.StreamResponse:
+    """The browser's icon request at the site's root: the dashboard's icon, not a 404 on every page load."""
+    headers = {"Content-Type": "image/x-icon", "Cache-Control": "max-age=86400"}
+    return web.FileResponse(Path(__file__).parent / "static" / "favicon.ico", headers=headers)

@@ -11,13 +11,22 @@ from typing import Any
 from aiohttp import web
 from markupsafe import Markup
 
-from schemas.codes import JobStatus, JobType
+from schemas.codes import JobErrorType, JobStatus, JobType
 from service.keys import STATS
 from service.timeline import read_timeline
 from service.ui.charts import minute_bars, minute_lines
 
 #: Seconds between two refreshes of the live part (static/refresh.js reads it from the page).
 REFRESH_SECONDS = 5
+
+#: The jobs each reconciler repair leaves behind, where a filter finds them (its count links there). Republished
+#: jobs carry no mark a filter could find.
+REPAIR_LINKS = {
+    "recovered": f"/ui/jobs?error_type={JobErrorType.WORKER_LOST}",
+    "recovered_dead": f"/ui/dead?error_type={JobErrorType.ATTEMPTS_EXHAUSTED}",
+    "dead_lettered": f"/ui/dead?error_type={JobErrorType.DEAD_LETTER}",
+    "outbox_created": f"/ui/jobs?job_type={JobType.OUTBOX.name}",
+}
 
 
 def timeline_charts(timeline: dict[str, Any]) -> list[tuple[str, Markup]]:
@@ -52,6 +61,7 @@ async def live_context(request: web.Request) -> dict[str, Any]:
         "charts": timeline_charts(timeline),
         "timeline": timeline,
         "refresh_seconds": REFRESH_SECONDS,
+        "repair_links": REPAIR_LINKS,
         "page": "overview",
     }
 

@@ -1,4 +1,4 @@
-"""The product page (/ui/products/{product_code}): its searches over time and a chart of its prices.
+"""The product page (/ui/products/{product_code}): its searches over time, a chart of its prices, and its watch.
 
 The searches are read like every job list (`read_job_page`: newest first, cursor pages, a bad code refused with
 result 101 before any query); the prices are the product's newest `price_history` entries (`product_searched_at`).
@@ -16,9 +16,10 @@ from infra.mongo import deadline
 from infra.price_history import PriceHistory
 from schemas.codes import ErrorType, JobType
 from service.errors import ApiError
-from service.keys import DATABASE, SETTINGS
+from service.keys import DATABASE, SETTINGS, WATCHES
 from service.routes import read_job_page
 from service.ui.charts import price_chart
+from service.ui.reads import watch_of_product
 
 #: How many of the product's newest price_history entries (one per source of a search) the chart shows.
 PRICE_ENTRIES = 200
@@ -41,10 +42,12 @@ async def product(request: web.Request) -> tuple[str, dict[str, Any]]:
     searches, next_cursor = await read_job_page(request, parameters)
     first_page = "cursor" not in request.query
     entries: list[dict[str, Any]] = []
-    if first_page:  # the chart shows the newest prices: on the first page only
+    watch = None
+    if first_page:  # the chart shows the newest prices, and the watch: on the first page only
         with deadline(request.app[SETTINGS]):
             entries = await PriceHistory(request.app[DATABASE].read).latest(code, PRICE_ENTRIES)
-    if first_page and not searches and not entries:
+            watch = await watch_of_product(request.app[WATCHES], code)
+    if first_page and not searches and not entries and watch is None:
         raise ApiError(ErrorType.LPS_JOB_NOT_FOUND, f"no search of product {code}")
     target = next(
         (job["product"]["target_price"] for job in searches if (job.get("product") or {}).get("target_price")), None
@@ -60,6 +63,8 @@ async def product(request: web.Request) -> tuple[str, dict[str, Any]]:
         "entries": len(entries),
         "price_entries": PRICE_ENTRIES,
         "target": target,
+        "watch": watch,
+        "first_page": first_page,
         "page": "jobs",
     }
     return "product.html", context

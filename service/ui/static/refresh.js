@@ -1,12 +1,36 @@
 // The overview's live part (#live) is fetched again every few seconds and swapped in, only while the tab is
-// visible: a hidden tab asks nothing, and a tab shown again is brought up to date at once.
+// visible: a hidden tab asks nothing, and a tab shown again is brought up to date at once. #refresh-state says when
+// the figures were last brought up to date, and says so when they are not: paused (tab hidden) or stale (a refresh
+// failed: the gateway is restarting or unreachable, or answered an error); the figures shown are then older.
 (() => {
   "use strict";
   const live = document.getElementById("live");
   if (!live) return;
+  const state = document.getElementById("refresh-state");
   const every = Number(live.dataset.every || 5) * 1000;
   let timer = null;
   let fetching = false;
+  let lastSuccess = new Date();
+
+  function clock(moment) {
+    return moment.toISOString().slice(11, 19) + " UTC";
+  }
+
+  function show(kind, text) {
+    live.classList.toggle("stale", kind === "stale");
+    if (!state) return;
+    state.dataset.state = kind;
+    state.textContent = text;
+  }
+
+  function succeeded() {
+    lastSuccess = new Date();
+    show("live", `Live: last refreshed at ${clock(lastSuccess)}, every ${every / 1000} s while this tab is shown.`);
+  }
+
+  function failed(why) {
+    show("stale", `Stale: could not refresh since ${clock(lastSuccess)} (${why}); the figures below are from then. Trying again every ${every / 1000} s.`);
+  }
 
   async function refresh() {
     timer = null;
@@ -21,9 +45,12 @@
       if (response.ok) {
         live.innerHTML = await response.text();
         live.dataset.refreshes = String(Number(live.dataset.refreshes || 0) + 1);
+        succeeded();
+      } else {
+        failed(`the gateway answered ${response.status}`);
       }
     } catch (error) {
-      // The gateway is restarting or unreachable: keep what is shown and try again next time.
+      failed("the gateway did not answer"); // restarting or unreachable: keep what is shown, try again next time
     } finally {
       fetching = false;
     }
@@ -38,9 +65,11 @@
     if (document.hidden) {
       window.clearTimeout(timer);
       timer = null;
+      show("paused", `Paused while this tab is hidden; last refreshed at ${clock(lastSuccess)}.`);
     } else {
       refresh();
     }
   });
+  succeeded();
   schedule();
 })();

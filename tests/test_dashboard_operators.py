@@ -1,0 +1,361 @@
+"""What an operator missed in the dashboard's first hour (issue 25), over HTTP and in the plain functions behind it:
+watches, re-drive history, what a job does next, formatting, the job list's finder and filters, the dead page's
+totals, and the favicon."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+from typing import Any
+
+from aiohttp.test_utils import TestClient
+from bson import ObjectId
+
+from infra.clock import utcnow
+from infra.jobs import JobRepository
+from infra.mongo import MainDatabase, create_client
+from infra.settings import Settings
+from infra.watches import run_at
+from schemas.codes import JobType
+from service.app import create_app
+from service.ui.reads import duration, listing, lives, number, waiting
+from tests.rabbit import drain
+from tests.test_dashboard import ROLE_KEYS, csrf_of, post_form, signed_in
+from tests.test_redrive import DEAD, insert_job
+
+
+async def insert_watch(settings: Settings, product_code: str, **fields: Any) -> dict[str, Any]:
+    """A watch as POST /v1/lps/watches stores one (without running its first search)."""
+    now = utcnow()
+    document = {
+        "_id": ObjectId(),
+        "product_code": product_code,
+        "product": {"keyword": f"keyword of {product_code}"},
+        "every": "6h",
+        "every_seconds": 21600,
+        "cron": None,
+        "timezone": None,
+        "notify": "on_change",
+        "priority": None,
+        "paused": False,
+        "anchor_at": now,
+        **run_at(now + timedelta(hours=1)),
+        "created_at": now,
+        "updated_at": now,
+        "runs": 0,
+        "skipped_active": 0,
+        "deliveries": 0,
+        "deliveries_skipped": 0,
+    } | fields
+    client = create_client(settings)
+    try:
+        await MainDatabase.open(client, settings.mongo_db).write.watches.insert_one(document)
+    finally:
+        await client.close()
+    return document
+
+
+async def stored_watch(settings: Settings, watch_id: ObjectId) -> dict[str, Any] | None:
+    client = create_client(settings)
+    try:
+        return await MainDatabase.open(client, settings.mongo_db).write.watches.find_one({"_id": watch_id})
+    finally:
+        await client.close()
+
+
+# Watches.
+
+
+async def test_the_watches_page_pages_by_product_code_and_filters_by_its_prefix(
+    client: TestClient, settings: Settings, monkeypatch
+):
+    monkeypatch.setattr("service.ui.watches.WATCH_PAGE", 2)
+    for code in ("W-3", "W-1", "X-1", "W-2"):
+        await insert_watch(settings, code)
+
+    first = await (await client.get("/ui/watches?product_code_prefix=W-")).text()
+    second = await (await client.get("/ui/watches?product_code_prefix=W-&cursor=W-2")).text()
+    bad = await client.get("/ui/watches?product_code_prefix=%24ne")
+
+    assert ("W-1" in first, "W-2" in first, "W-3" in first, "X-1" in first) == (True, True, False, False)
+    assert 'href="/ui/watches?product_code_prefix=W-&amp;cursor=W-2"' in first
+    assert ("W-3" in second, "W-2" in second, "More watches" in second) == (True, False, False)
+    assert (bad.status, "Result 101" in await bad.text()) == (400, True)
+
+
+async def test_a_read_key_posting_to_a_watch_is_refused_with_433_and_the_watch_is_unchanged(
+    aiohttp_client, settings: Settings
+):
+    client = await signed_in(aiohttp_client, settings, "view-c0ffee")
+    watch = await insert_watch(settings, "RO-1")
+    page = await (await client.get("/ui/watches")).text()
+    token = csrf_of(page)
+
+    refused = [
+        await post_form(client, f"/ui/watches/{watch['_id']}/{action}", data={"csrf": token}, allow_redirects=False)
+        for action in ("pause", "delete")
+    ]
+    confirmation = await client.get(f"/ui/watches/{watch['_id']}/delete")
+
+    assert [answer.status for answer in refused] == [433, 433]
+    assert confirmation.status == 433
+    assert "Pause…" not in page
+    assert "read-only" in page
+    assert (await stored_watch(settings, watch["_id"]))["paused"] is False
+
+
+async def test_an_admin_pauses_then_deletes_a_watch_by_posting_its_confirmation(aiohttp_client, settings: Settings):
+    client = await signed_in(aiohttp_client, settings, "ops-5e6d-admin")
+    watch = await insert_watch(settings, "ADM-1")
+    confirmation = await (await client.get(f"/ui/watches/{watch['_id']}/pause")).text()
+    assert (await stored_watch(settings, watch["_id"]))["paused"] is False  # asking changes nothing
+
+    paused = await post_form(
+        client, f"/ui/watches/{watch['_id']}/pause", data={"csrf": csrf_of(confirmation)}, allow_redirects=False
+    )
+    deleted = await post_form(
+        client, f"/ui/watches/{watch['_id']}/delete", data={"csrf": csrf_of(confirmation)}, allow_redirects=False
+    )
+
+    assert (paused.status, paused.headers["Location"]) == (303, f"/ui/watches/{watch['_id']}")
+    assert (deleted.status, deleted.headers["Location"]) == (303, "/ui/watches")
+    assert await stored_watch(settings, watch["_id"]) is None
+    gone = await client.get(f"/ui/watches/{watch['_id']}")
+    assert (gone.status, "No such watch" in await gone.text()) == (404, True)
+
+
+async def test_the_product_page_links_its_watch_and_a_search_started_by_a_watch_links_it(
+    client: TestClient, settings: Settings
+):
+    watch = await insert_watch(settings, "WATCHED-1")
+    job = await insert_job(settings, product_code="WATCHED-1", watch_id=watch["_id"])
+    await insert_job(settings, product_code="UNWATCHED-1")
+
+    product = await (await client.get("/ui/products/WATCHED-1")).text()
+    other = await (await client.get("/ui/products/UNWATCHED-1")).text()
+    job_page = await (await client.get(f"/ui/jobs/{job['_id']}")).text()
+
+    assert f'<a href="/ui/watches/{watch["_id"]}">its watch</a>' in product
+    assert "Not watched" in other
+    assert f'<a href="/ui/watches/{watch["_id"]}"><code>{watch["_id"]}</code></a>' in job_page
+
+
+# Re-drives: who and when, on the job document and in the API.
+
+
+async def test_each_redrive_is_recorded_with_the_key_name_in_the_api_job_document(aiohttp_client, settings: Settings):
+    keyed = settings.with_overrides(api_keys=ROLE_KEYS.api_keys, api_key_roles=ROLE_KEYS.api_key_roles)
+    client = await aiohttp_client(create_app(keyed))
+    dead = await insert_job(settings, **DEAD)
+    admin = {"X-API-Key": "ops-5e6d-admin"}
+
+    redriven = await (await client.post(f"/v1/lps/jobs/{dead['_id']}/retry", headers=admin)).json()
+    shown = await (await client.get(f"/v1/lps/jobs/{dead['_id']}", headers=admin)).json()
+
+    records = shown["job"]["redrive_history"]
+    assert [record["by"] for record in records] == ["ops"]
+    assert records == redriven["job"]["redrive_history"]
+    assert records[0]["at"] == shown["job"]["redriven_at"]
+    await asyncio.to_thread(drain, settings.amqp_url, settings.job(JobType.SEARCH).queue)
+
+
+async def test_the_store_keeps_every_redrive_in_order_and_leaves_by_out_when_no_key_asked(settings: Settings):
+    client = create_client(settings)
+    try:
+        database = MainDatabase.open(client, settings.mongo_db)
+        jobs = JobRepository(database)
+        dead = await insert_job(settings, **DEAD)
+        first = await jobs.redrive(dead["_id"], now=utcnow(), max_attempts=2, message_id="m2", by="ops")
+        await database.jobs().update_one({"_id": dead["_id"]}, {"$set": {"status": "DEAD"}})
+        second = await jobs.redrive(dead["_id"], now=utcnow(), max_attempts=2, message_id="m3")
+    finally:
+        await client.close()
+    assert first is not None
+    assert second is not None
+    assert [record.get("by") for record in second["redrive_history"]] == ["ops", None]
+    assert "by" not in second["redrive_history"][1]
+    assert second["redrives"] == 2
+
+
+def attempt(number: int, outcome: str = "RETRY") -> dict[str, Any]:
+    return {"attempt": number, "outcome": outcome}
+
+
+def test_attempts_are_grouped_per_life_where_their_numbers_start_again():
+    at = utcnow()
+    redriven = {
+        "status": "DONE",
+        "attempts": 1,
+        "redrives": 1,
+        "history": [attempt(1), attempt(2, "DEAD"), attempt(1, "DONE")],
+        "redrive_history": [{"at": at, "by": "ops"}],
+    }
+    just_redriven = redriven | {"status": "PENDING", "attempts": 0, "history": [attempt(1), attempt(2, "DEAD")]}
+    running_again = just_redriven | {"status": "RUNNING", "attempts": 1}
+
+    grouped = lives(redriven)
+    assert [(life.number, len(life.attempts)) for life in grouped] == [(1, 2), (2, 1)]
+    assert (grouped[0].redrive, grouped[1].redrive) == (None, {"at": at, "by": "ops"})
+    assert [(life.number, len(life.attempts)) for life in lives(just_redriven)] == [(1, 2), (2, 0)]
+    assert [(life.number, len(life.attempts)) for life in lives(running_again)] == [(1, 2), (2, 0)]
+    assert [(life.number, len(life.attempts)) for life in lives({"status": "DEAD", **DEAD})] == [(1, 2)]
+
+
+def test_a_life_whose_attempts_were_cut_from_history_is_shown_empty_and_the_newest_keep_theirs():
+    # Re-driven twice; `history` keeps the newest 20, and they all belong to the last two lives.
+    history = [attempt(n) for n in range(5, 8)] + [attempt(1), attempt(2, "DONE")]
+    job = {"status": "DONE", "attempts": 2, "redrives": 2, "history": history}
+    assert [(life.number, len(life.attempts)) for life in lives(job)] == [(1, 0), (2, 3), (3, 2)]
+
+
+# What happens next.
+
+
+def test_a_pending_job_waits_for_its_retry_or_its_deferral_and_says_why():
+    now = utcnow()
+    retry = {
+        "status": "PENDING",
+        "attempts": 1,
+        "run_after": now + timedelta(seconds=40),
+        "last_error": {"type": "BLOCKED", "message": "coupang answered 403"},
+    }
+    deferred = {
+        "status": "PENDING",
+        "attempts": 0,
+        "run_after": now + timedelta(seconds=9),
+        "deferred": {
+            "sources": ["coupang"],
+            "reason": "coupang's circuit breaker is open",
+            "until": now + timedelta(seconds=9),
+        },
+    }
+
+    waits = waiting(retry, now)
+    assert waits is not None
+    assert (waits.kind, waits.until) == ("retry", retry["run_after"])
+    assert waits.why == "BLOCKED: coupang answered 403"
+    defers = waiting(deferred, now)
+    assert defers is not None
+    assert (defers.kind, defers.sources) == ("deferred", ["coupang"])
+    assert defers.why == "coupang's circuit breaker is open"
+    assert waiting(retry | {"run_after": now - timedelta(seconds=1)}, now) is None  # due: runs when a worker is free
+    assert waiting(retry | {"status": "RUNNING"}, now) is None
+
+
+async def test_the_job_page_says_when_a_waiting_job_runs_next_and_why(client: TestClient, settings: Settings):
+    later = utcnow() + timedelta(minutes=3)
+    retry = await insert_job(
+        settings,
+        product_code="NEXT-RETRY",
+        attempts=1,
+        run_after=later,
+        last_error={"type": "TIMEOUT", "message": "slow"},
+    )
+    deferred = await insert_job(
+        settings,
+        product_code="NEXT-DEFERRED",
+        run_after=later,
+        deferrals=2,
+        deferred={"sources": ["coupang", "naver"], "reason": "pacing (LPS_SOURCE_RATES)", "until": later},
+    )
+
+    retry_page = await (await client.get(f"/ui/jobs/{retry['_id']}")).text()
+    deferred_page = await (await client.get(f"/ui/jobs/{deferred['_id']}")).text()
+
+    shown_at = later.isoformat()[:19].replace("T", " ")
+    assert shown_at in retry_page
+    assert "waiting out the backoff after attempt 1 failed (TIMEOUT: slow)" in retry_page
+    assert shown_at in deferred_page
+    assert "deferred, pacing (LPS_SOURCE_RATES) (coupang, naver); no attempt was spent" in deferred_page
+
+
+# Formatting.
+
+
+def test_numbers_lists_and_durations_are_written_for_people():
+    assert [number(1_009_000), number(16290), number(None), number(2.0)] == ["1,009,000", "16,290", "", "2"]
+    assert [listing(["coupang", "naver"]), listing(None), listing("static")] == ["coupang, naver", "", "static"]
+    assert [duration(timedelta(seconds=s)) for s in (5, 125, 7260, 90000)] == [
+        "5 s",
+        "2 min 05 s",
+        "2 h 01 min",
+        "1 d 1 h",
+    ]
+
+
+async def test_the_job_page_writes_prices_with_separators_lists_as_words_and_offers_the_raw_document(
+    client: TestClient, settings: Settings
+):
+    offer = {"source": "naver", "title": "t", "price": 1_009_000, "url": "https://x.invalid/", "delivery": "GENERAL"}
+    result = {"outcome": "FOUND", "complete": True, "lowest": offer, "offers": [offer], "sources": {}}
+    job = await insert_job(
+        settings,
+        product_code="FMT-1",
+        status="DONE",
+        product={"keyword": "k", "target_price": 1_200_000, "sources": ["coupang", "naver"]},
+        result=result,
+    )
+
+    html = await (await client.get(f"/ui/jobs/{job['_id']}")).text()
+
+    assert '<strong class="price">1,009,000</strong>' in html
+    assert '<td class="num price">1,009,000</td>' in html
+    assert '<td class="price">1,200,000</td>' in html
+    assert "<td>coupang, naver</td>" in html
+    assert "[&#39;coupang&#39;" not in html
+    assert "['coupang'" not in html
+    assert "target_price</th>" not in html  # labels are words, not field names
+    assert "&#34;product_code&#34;: &#34;FMT-1&#34;" in html  # the raw JSON, escaped in its <pre>
+
+
+# The job list and the dead page.
+
+
+async def test_the_job_list_finds_a_job_by_its_id_and_refuses_what_is_not_one(client: TestClient, settings: Settings):
+    job = await insert_job(settings, product_code="FIND-1")
+
+    found = await client.get(f"/ui/jobs?job_id=+{str(job['_id']).upper()}+", allow_redirects=False)
+    bad = await client.get("/ui/jobs?job_id=nope")
+
+    assert (found.status, found.headers["Location"]) == (303, f"/ui/jobs/{job['_id']}")
+    assert (bad.status, "Result 101" in await bad.text()) == (400, True)
+
+
+async def test_the_filters_offer_only_enabled_sources_and_known_error_types_in_any_case(
+    client: TestClient, settings: Settings
+):
+    await insert_job(settings, product_code="CASE-1", **DEAD | {"last_error": {"type": "BLOCKED", "message": "403"}})
+
+    lower = await client.get("/ui/jobs?error_type=blocked&status=", allow_redirects=False)
+    html = await (await client.get(lower.headers["Location"])).text()
+
+    assert (lower.status, lower.headers["Location"]) == (303, "/ui/jobs?error_type=BLOCKED")
+    assert "CASE-1" in html
+    assert "<option selected>BLOCKED</option>" in html
+    sources = html.split('name="source"')[1].split("</select>")[0]
+    assert sources.count("<option") == 1 + len(settings.search_sources)  # "any" and each enabled source
+    assert "<option>coupang</option>" not in sources
+    error_types = html.split('name="error_type"')[1].split("</select>")[0]
+    for known in ("DEAD_LETTER", "ATTEMPTS_EXHAUSTED", "PARSE_FAIL", "DELIVERY_REJECTED"):
+        assert f"<option>{known}</option>" in error_types
+
+
+async def test_each_dead_group_shows_its_total_beyond_the_page_and_links_its_products(
+    client: TestClient, settings: Settings
+):
+    blocked = DEAD | {"last_error": {"type": "BLOCKED", "message": "403"}}
+    await insert_job(settings, product_code="TOTAL-E", **DEAD)
+    for n in range(3):
+        await insert_job(settings, product_code=f"TOTAL-{n}", **blocked)
+
+    html = await (await client.get("/ui/dead?limit=2")).text()
+
+    assert '<span class="total">3 dead jobs</span>' in html
+    assert "(2 on this page;" in html
+    assert '<a href="/ui/products/TOTAL-2">TOTAL-2</a>' in html
+
+
+async def test_the_favicon_answers_with_an_icon(client: TestClient):
+    icon = await client.get("/favicon.ico")
+    assert (icon.status, icon.content_type) == (200, "image/x-icon")
+    assert (await icon.read())[:4] == b"\x00\x00\x01\x00"
