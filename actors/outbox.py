@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass
 from datetime import datetime
@@ -20,9 +19,8 @@ from infra.clock import utcnow
 from infra.jobs import new_job
 from infra.notify import decide, seen_of
 from infra.settings import Settings
-from schemas.api import delivery_payload
 from schemas.codes import JobErrorType, JobType
-from schemas.envelope import json_default
+from schemas.delivery import delivery_body
 from schemas.signature import SIGNATURE_HEADER, sign
 from schemas.watches import Notify
 
@@ -123,9 +121,7 @@ async def work_outbox(job: dict[str, Any], runtime: WorkerRuntime) -> dict[str, 
     judged = await judge_watch_result(source, runtime) if "watch_id" in source else None
     if judged is not None and judged.skipped is not None:
         return {"delivery": judged.skipped}
-    body = json.dumps(
-        delivery_payload(source), ensure_ascii=False, separators=(",", ":"), default=json_default
-    ).encode()
+    body = delivery_body(source)  # the contract: schemas/delivery.py
     headers = {
         "Content-Type": "application/json",
         "Idempotency-Key": str(job["_id"]),

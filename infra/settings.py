@@ -318,7 +318,7 @@ class Settings:
     naver_sort: str = "sim"
     # The sources this deployment searches: used when a product names none, and the only ones a product may name.
     search_sources: tuple[str, ...] = (SourceName.COUPANG, SourceName.NAVER)
-    # Fleet-wide pacing per source, kept in MongoDB (infra/source_limits.py): "coupang=2/s,naver=600/m" and
+    # Fleet-wide pacing per source, kept in MongoDB (infra/source_limits/): "coupang=2/s,naver=600/m" and
     # "coupang=4" (searches in flight at once). A source left out is not paced.
     source_rates: Mapping[str, Rate] = field(default_factory=dict)
     source_concurrency: Mapping[str, int] = field(default_factory=dict)

@@ -1,4 +1,5 @@
-"""The layout tells the architecture: imports only run downward, and no module imports itself back."""
+"""The layout tells the architecture: imports only run downward, no module imports itself back, and the modules that
+only decide (the lifecycle, the notification rule, the minute walk, the schedules) reach no driver."""
 
 from __future__ import annotations
 
@@ -73,3 +74,65 @@ def test_no_module_imports_itself_back_through_others():
         if module not in state:
             visit(module, [module])
     assert cycles == []
+
+
+#: Packages that talk to a server, a broker or a browser.
+DRIVERS = frozenset({"pymongo", "motor", "pika", "dramatiq", "aiohttp", "playwright"})
+#: Modules that decide without doing I/O (what follows an attempt, whether a watch's result is delivered, the walk
+#: by minute, when a watch runs next): unit-testable and reusable anywhere, so they must not pull a driver in.
+PURE_MODULES = ["infra.lifecycle", "infra.notify", "infra.minutes", "schemas.schedule"]
+
+
+def _is_type_checking(node: ast.AST) -> bool:
+    return isinstance(node, ast.If) and (
+        (isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING")
+        or (isinstance(node.test, ast.Attribute) and node.test.attr == "TYPE_CHECKING")
+    )
+
+
+def runtime_imports(path: Path) -> set[str]:
+    """Every module `path` imports when it runs (module level or inside functions; not under `if TYPE_CHECKING:`),
+    with `from a import b` as both `a` and `a.b` (b may be a submodule)."""
+    found: set[str] = set()
+    pending: list[ast.AST] = [ast.parse(path.read_text())]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found |= {f"{node.module}.{alias.name}" for alias in node.names}
+        pending.extend(child for child in ast.iter_child_nodes(node) if not _is_type_checking(child))
+    return found
+
+
+def reached_from(module: str) -> set[str]:
+    """Every module importing `module` runs, through LPS's own modules (each with its packages' `__init__`); other
+    packages are named, not followed."""
+    paths = {module_name(path): path for package in ALLOWED for path in (ROOT / package).rglob("*.py")}
+    reached: set[str] = set()
+    pending = [module]
+    while pending:
+        name = pending.pop()
+        parts = name.split(".")
+        for lps_module in (".".join(parts[:length]) for length in range(1, len(parts) + 1)):
+            if lps_module in paths and lps_module not in reached:
+                reached.add(lps_module)
+                pending.extend(runtime_imports(paths[lps_module]))
+        if name not in paths:
+            reached.add(name)
+    return reached
+
+
+def drivers_reached(module: str) -> set[str]:
+    return {name for name in reached_from(module) if name.split(".")[0] in DRIVERS}
+
+
+@pytest.mark.parametrize("module", PURE_MODULES)
+def test_a_module_that_only_decides_reaches_no_driver(module: str):
+    assert drivers_reached(module) == set()
+
+
+def test_the_driver_check_sees_a_driver_reached_through_other_modules():
+    # infra.jobs imports pymongo itself; infra.enqueue reaches it through infra.jobs and infra.mongo.
+    assert "pymongo" in {name.split(".")[0] for name in drivers_reached("infra.enqueue")}
