@@ -107,6 +107,7 @@ async def until_dead(pids: set[int], within: float) -> set[int]:
 # --- 1. nothing outlives `lps dev` ------------------------------------------------------------------------------
 
 
+@pytest.mark.processes
 async def test_closing_the_terminal_sighup_stops_the_whole_stack(settings: Settings):
     async with lps_dev(settings) as stack:
         await stack.wait_for("gateway on http://", within=120)
@@ -120,6 +121,7 @@ async def test_closing_the_terminal_sighup_stops_the_whole_stack(settings: Setti
         assert "stopped in" in stack.text
 
 
+@pytest.mark.processes
 async def test_children_die_with_lps_dev_even_when_it_is_killed_outright(settings: Settings):
     async with lps_dev(settings) as stack:
         await stack.wait_for("gateway on http://", within=120)
@@ -134,6 +136,7 @@ async def test_children_die_with_lps_dev_even_when_it_is_killed_outright(setting
 # --- 2. busy ports -----------------------------------------------------------------------------------------------
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("role", ["mongo", "gateway"])
 async def test_a_busy_port_stops_lps_dev_before_it_starts_anything_with_one_line_naming_the_holder(
     settings: Settings, role: str
@@ -164,6 +167,7 @@ def test_ports_planned_twice_are_refused_and_settings_move_them(settings: Settin
 # --- 3. Ctrl-C during the demo -----------------------------------------------------------------------------------
 
 
+@pytest.mark.processes
 async def test_ctrl_c_during_the_demo_stops_at_once_and_cleanly(settings: Settings):
     browsers_before = chromium_processes()
     async with lps_dev(settings, "--demo") as stack:
@@ -183,6 +187,7 @@ async def test_ctrl_c_during_the_demo_stops_at_once_and_cleanly(settings: Settin
     assert not alive(chromium_processes() - browsers_before)
 
 
+@pytest.mark.processes
 async def test_with_stay_the_demo_leaves_its_jobs_on_the_dashboard_until_ctrl_c(settings: Settings):
     port = free_port()
     async with lps_dev(settings, "--demo", "--stay", LPS_HTTP_PORT=str(port)) as stack:
@@ -198,6 +203,41 @@ async def test_with_stay_the_demo_leaves_its_jobs_on_the_dashboard_until_ctrl_c(
     assert all(f"DEMO-{number}" in listing for number in range(1, 8))
 
 
+# --- 4. --data: the jobs outlive a restart ----------------------------------------------------------------------
+
+
+@pytest.mark.processes
+async def test_with_data_the_dev_stacks_jobs_outlive_a_restart(settings: Settings, tmp_path):
+    data = tmp_path / "dev" / "lps.sqlite"  # its folder does not exist yet: lps dev makes it
+    port = free_port()
+    gateway = f"http://127.0.0.1:{port}"
+    async with lps_dev(settings, "--data", str(data), LPS_HTTP_PORT=str(port)) as stack:
+        await stack.wait_for("gateway on http://", within=120)
+        products = {"products": [{"product_code": "KEPT-1", "keyword": "kept across restarts"}]}
+        async with aiohttp.ClientSession() as http, http.post(f"{gateway}/v1/lps/search", json=products) as created:
+            [job] = (await created.json())["jobs"]
+        stack.process.send_signal(signal.SIGINT)
+        assert await stack.exited(within=60) == 0, stack.text[-3000:]
+    assert f"jobs are kept in {data}" in stack.text
+
+    async with lps_dev(settings, "--data", str(data), LPS_HTTP_PORT=str(port)) as again:
+        await again.wait_for("gateway on http://", within=120)
+        async with aiohttp.ClientSession() as http, http.get(f"{gateway}/v1/lps/jobs/{job['job_id']}") as found:
+            kept = await found.json()
+        again.process.send_signal(signal.SIGINT)
+        assert await again.exited(within=60) == 0, again.text[-3000:]
+
+    assert found.status == 200, kept
+    assert (kept["job"]["job_id"], kept["job"]["product_code"]) == (job["job_id"], "KEPT-1")
+
+
+async def test_data_is_refused_when_lps_dev_starts_no_mongodb_of_its_own(settings: Settings, tmp_path):
+    stack = DevStack(settings.with_overrides(mongo_url="mongodb://127.0.0.1:1/"), data_file=tmp_path / "lps.sqlite")
+    with pytest.raises(dev.DevStackRefused, match="LPS_MONGO_URL is set"):
+        await stack.run(asyncio.Event())
+    assert stack.children == []
+
+
 # --- 5. parallel stop --------------------------------------------------------------------------------------------
 
 SLOW_TO_STOP = """
@@ -208,6 +248,7 @@ time.sleep(60)
 """
 
 
+@pytest.mark.processes
 async def test_the_children_of_one_tier_stop_together():
     stack = DevStack(Settings())
     for name in ("search", "outbox", "reconciler"):
@@ -289,6 +330,7 @@ async def test_the_start_up_says_which_sources_are_active_and_why_the_others_are
         assert await source_report(working) == [f"coupang: active ({shop})", f"naver: active ({shop})"]
 
 
+@pytest.mark.processes
 async def test_lps_dev_refuses_an_outbox_url_without_a_signing_secret(settings: Settings):
     async with lps_dev(settings, LPS_OUTBOX_URL="http://127.0.0.1:9/results", LPS_OUTBOX_SECRET="") as stack:
         code = await stack.exited(within=60)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import random
 import threading
 from collections.abc import Callable, Coroutine, Iterator
@@ -24,6 +25,7 @@ from bson import ObjectId
 from mongoeco import AsyncMongoClient as InProcessClient
 from mongoeco.engines import memory as memory_engine_module
 from mongoeco.engines.memory import MemoryEngine
+from mongoeco.engines.sqlite import SQLiteEngine
 from mongoeco.wire import AsyncMongoEcoProxyServer
 from pymongo import AsyncMongoClient, MongoClient
 from pymongo.errors import BulkWriteError, DuplicateKeyError
@@ -39,8 +41,12 @@ from infra.mongo import (
     retention_index,
 )
 from infra.settings import Settings
+from tools import embedded_mongo_patch
 from tools.embedded_mongo import create_engine, embedded_mongo
-from tools.embedded_mongo_patch import IndexedReadsMemoryEngine
+from tools.embedded_mongo_patch import FlatInsertSQLiteEngine, IndexedReadsMemoryEngine
+
+#: The store's engines run in process here, over thousands of documents: the in-process tier, not the units'.
+pytestmark = pytest.mark.integration
 
 #: Documents inserted over the wire per measurement (each one is an `insert_one` inside mongoeco).
 MEASURED = 10
@@ -483,3 +489,154 @@ def test_a_listing_page_examines_as_many_jobs_at_any_history(monkeypatch):
     # mongoeco 4.11 unpatched: every stored job per page (every DEAD one, every one for a product).
     assert work["large"] == work["small"], work
     assert max(work["large"]) < 200, work
+
+
+# The persistent store, `lps mongo --data FILE` (issue 24): see tools/embedded_mongo_patch.py, "The SQLite engine".
+
+
+class SQLiteSteps:
+    """SQLite virtual-machine steps run on the engine's connection while counting (in hundreds): the work of its SQL,
+    rows scanned included, whatever the clock says."""
+
+    def __init__(self, engine: Any) -> None:
+        self.hundreds = 0
+        self.counting = False
+        self._connection = engine._require_connection()
+        self._connection.set_progress_handler(self._step, 100)
+
+    def _step(self) -> int:
+        self.hundreds += self.counting
+        return 0  # go on
+
+    def close(self) -> None:
+        self._connection.set_progress_handler(None, 0)
+
+
+@pytest.mark.parametrize("engine_class", [SQLiteEngine, FlatInsertSQLiteEngine], ids=["mongoeco", "patched"])
+def test_an_insert_into_the_persistent_store_does_as_much_sqlite_work_at_any_size(
+    engine_class: type[SQLiteEngine], tmp_path: Path
+):
+    stored = 2_000
+    with served(engine_class(str(tmp_path / "lps.sqlite"))) as (engine, url, run), MongoClient(url) as client:
+        empty, full = client.lps.empty_jobs, client.lps.jobs
+        for jobs in (empty, full):
+            jobs.create_indexes([*job_indexes(), retention_index(30)])
+
+        async def seed() -> None:
+            history = InProcessClient(engine).lps.jobs
+            for start in range(0, stored, 1000):
+                await history.insert_many([finished_search(n) for n in range(start, start + 1000)])
+
+        run(seed())
+
+        def steps_of_inserting(jobs) -> int:
+            """Steps of MEASURED inserts, each after a claim as a worker makes it (every write makes mongoeco forget
+            what it knew of the collection's fields, so an insert after a claim is one that used to scan)."""
+            steps = SQLiteSteps(engine)
+            try:
+                for number in range(MEASURED):
+                    job = {**new_searches([ObjectId()])[0], "product_code": f"NEW-{number}", "status": "PENDING"}
+                    steps.counting = True
+                    jobs.insert_one(job)
+                    steps.counting = False
+                    jobs.update_one({"_id": job["_id"], "status": "PENDING"}, {"$set": {"status": "RUNNING"}})
+                return steps.hundreds
+            finally:
+                steps.close()
+
+        work = {jobs.name: steps_of_inserting(jobs) for jobs in (empty, full)}
+
+    # mongoeco 4.11: before each write under a unique index it asks whether any stored document holds an array in
+    # that field, a `json_type` over every stored document (tens of steps each, so > 2,000 hundreds at 2,000
+    # stored); the patch's expression index answers it in a few. A B-tree one level deeper is allowed for.
+    if engine_class is SQLiteEngine:
+        assert work["jobs"] > work["empty_jobs"] + stored, work
+    else:
+        assert work["jobs"] <= work["empty_jobs"] * 1.5, work
+
+
+def persistent_jobs(rng: random.Random) -> list[dict[str, Any]]:
+    """Jobs with what LPS never stores too (arrays and other types in the unique index's field), some of them active
+    searches, so that the unique index has entries and mongoeco's array probe finds arrays."""
+    documents = stored_jobs(rng, 300, messy=0.3)
+    for number, document in enumerate(documents):
+        if number % 3 == 0:
+            document["active"] = True
+            document["job_type"] = "SEARCH"
+            document["product_code"] = [f"ACTIVE-{number}", f"ALSO-{number}"] if number % 2 else f"ACTIVE-{number}"
+    return documents
+
+
+@pytest.mark.processes
+def test_the_persistent_store_keeps_its_jobs_and_answers_as_mongoeco_across_a_restart(tmp_path: Path):
+    rng = random.Random(24)
+    documents = persistent_jobs(rng)
+    finds = [listing_find(rng, documents) for _ in range(40)]
+    refused = [{"product_code": "ACTIVE-3"}, {"product_code": "ALSO-3"}, {"product_code": "ACTIVE-0"}]
+    accepted = [{"product_code": "ACTIVE-new"}]
+
+    def load(url: str) -> None:
+        with MongoClient(url) as client:
+            client.lps.jobs.create_indexes([*job_indexes(), retention_index(30)])
+            client.lps.jobs.insert_many(documents)
+
+    def answers(url: str) -> tuple[list[Any], list[bool]]:
+        with MongoClient(url) as client:
+            jobs = client.lps.jobs
+            found = [answer(jobs, find) for find in finds]
+            found.append(sorted(jobs.index_information()))
+            inserted = []
+            for fields in [*refused, *accepted]:
+                try:
+                    jobs.insert_one({"job_type": "SEARCH", "active": True, **fields})
+                    inserted.append(True)
+                except DuplicateKeyError:
+                    inserted.append(False)
+            return found, inserted
+
+    # mongoeco's own engine, in this process.
+    with served(SQLiteEngine(str(tmp_path / "mongoeco.sqlite"))) as (_, url, _run):
+        load(url)
+        expected = answers(url)
+    assert expected[1] == [False, False, False, True]
+
+    # `lps mongo --data FILE`, stopped after the load and started again on the same file.
+    data_file = str(tmp_path / "lps.sqlite")
+    with embedded_mongo(data_file=data_file) as url:
+        load(url)
+    with embedded_mongo(data_file=data_file) as url:
+        assert answers(url) == expected
+
+
+# The guard on mongoeco's version (issue 26): see tools/embedded_mongo_patch.py, "Upgrading mongoeco".
+
+
+@pytest.fixture
+def unverified_mongoeco(monkeypatch) -> Iterator[None]:
+    """The patch sees a mongoeco release it was never compared with; its once-per-process verdict is forgotten
+    before and after."""
+    monkeypatch.setattr(embedded_mongo_patch, "installed_mongoeco", lambda: "99.0.0")
+    embedded_mongo_patch.patch_applies.cache_clear()
+    yield
+    embedded_mongo_patch.patch_applies.cache_clear()
+
+
+@pytest.mark.usefixtures("unverified_mongoeco")
+def test_an_unverified_mongoeco_is_served_unpatched_with_one_warning(tmp_path: Path, caplog):
+    with caplog.at_level(logging.WARNING, logger=embedded_mongo_patch.__name__):
+        engines = [create_engine(), create_engine(str(tmp_path / "lps.sqlite")), create_engine()]
+
+    assert [type(engine) for engine in engines] == [MemoryEngine, SQLiteEngine, MemoryEngine]
+    warnings = [record.getMessage() for record in caplog.records if record.name == embedded_mongo_patch.__name__]
+    assert len(warnings) == 1, warnings
+    assert "mongoeco 99.0.0 is not a version" in warnings[0]
+    assert "Upgrading mongoeco" in warnings[0]
+
+
+def test_the_verified_mongoeco_is_the_one_pinned_and_installed():
+    pinned = Path(__file__).resolve().parents[1].joinpath("pyproject.toml").read_text()
+    (verified,) = embedded_mongo_patch.VERIFIED_MONGOECO
+    assert f'"mongoeco=={verified}"' in pinned
+    assert embedded_mongo_patch.installed_mongoeco() == verified
+    assert embedded_mongo_patch.patch_applies()
+    assert type(create_engine()) is IndexedReadsMemoryEngine

@@ -124,6 +124,8 @@ def cmd_reconciler(args: argparse.Namespace) -> int:
 
 
 def cmd_dev(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from tools.dev import DevPorts, run_dev
     from tools.rabbitmq import RabbitMQUnavailable
 
@@ -137,7 +139,16 @@ def cmd_dev(args: argparse.Namespace) -> int:
         receiver=args.receiver_port or configured.receiver,
     )
     try:
-        return asyncio.run(run_dev(settings, ports=ports, demo=args.demo, stay=args.stay, verbose=args.verbose))
+        return asyncio.run(
+            run_dev(
+                settings,
+                ports=ports,
+                demo=args.demo,
+                stay=args.stay,
+                verbose=args.verbose,
+                data_file=Path(args.data) if args.data else None,
+            )
+        )
     except (RabbitMQUnavailable, RuntimeError) as failed:
         print(f"lps dev: {failed}", file=sys.stderr)
         return 1
@@ -632,6 +643,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     dev.add_argument(
         "--mongo-port", type=int, help="embedded MongoDB port, without LPS_MONGO_URL (LPS_DEV_MONGO_PORT, 27017)"
+    )
+    dev.add_argument(
+        "--data",
+        metavar="FILE",
+        help="keep the embedded MongoDB's data (the jobs) in this SQLite file across restarts (default: in memory)",
     )
     dev.add_argument("--gateway-port", type=int, help="the gateway's port (LPS_HTTP_PORT, 8080)")
     dev.add_argument("--shop-port", type=int, help="the demo shop's port (LPS_DEV_SHOP_PORT, 8090)")

@@ -3,7 +3,8 @@
 Before starting anything it checks every port it will need (and says which process holds a busy one) and
 that RabbitMQ answers. Then it starts, in order: the embedded MongoDB-compatible server (unless
 LPS_MONGO_URL is set), the gateway, both worker pools as real Dramatiq processes under a supervisor, and
-the reconciler, and says which search sources are active and why the others are not. `--demo` adds the
+the reconciler, and says which search sources are active and why the others are not; `--data FILE` keeps the
+embedded server's data (the jobs) in a SQLite file across restarts. `--demo` adds the
 demo shop and a local receiver for deliveries, submits the demo catalogue's products, prints the results
 table and stops.
 
@@ -323,6 +324,8 @@ class DevStack:
     #: After the demo's results, keep the stack running (the dashboard shows the demo's jobs) until Ctrl-C.
     stay: bool = False
     verbose: bool = False
+    #: A SQLite file the embedded MongoDB server keeps its data in (`lps mongo --data`): jobs outlive a restart.
+    data_file: Path | None = None
     out: TextIO = sys.stdout
     children: list[Child] = field(default_factory=list)
     console: Console = field(init=False)
@@ -398,8 +401,16 @@ class DevStack:
                 "empty key and refuses to start; set LPS_OUTBOX_SECRET (or LPS_OUTBOX_ALLOW_UNSIGNED=1 for tests)"
             )
 
+    def _refuse_data_without_embedded_mongo(self, settings: Settings) -> None:
+        if self.data_file is not None and settings.mongo_url:
+            raise DevStackRefused(
+                "--data keeps the embedded MongoDB server's data, and LPS_MONGO_URL is set, so none is started: "
+                "unset LPS_MONGO_URL, or drop --data (that MongoDB keeps its own data)"
+            )
+
     async def run(self, stop: asyncio.Event) -> int:
         settings = self.settings
+        self._refuse_data_without_embedded_mongo(settings)
         if self.demo:
             demo_key(settings, os.environ.get("LPS_API_KEY"))  # refused before anything starts
         else:
@@ -432,8 +443,14 @@ class DevStack:
         management = asyncio.create_task(asyncio.to_thread(ensure_management_ui, urlsplit(settings.amqp_url).hostname))
         env = dict(os.environ)
         if not settings.mongo_url:
-            await self.start("mongo", "mongo", "--port", str(self.ports.mongo), env=env, tier=0)
+            mongo = ["mongo", "--port", str(self.ports.mongo)]
+            if self.data_file is not None:
+                self.data_file.parent.mkdir(parents=True, exist_ok=True)
+                mongo += ["--data", str(self.data_file)]
+            await self.start("mongo", *mongo, env=env, tier=0)
             await self._wait_port(self.ports.mongo, "the embedded MongoDB server")
+            if self.data_file is not None:
+                self.say(f"MongoDB: jobs are kept in {self.data_file} across restarts")
             settings = settings.with_overrides(mongo_url=local_mongo_url(self.ports.mongo))
         if self.demo:
             shop = f"http://127.0.0.1:{self.ports.shop}"
@@ -535,8 +552,16 @@ class DevStack:
         return 1
 
 
-async def run_dev(settings: Settings, *, ports: DevPorts, demo: bool, stay: bool = False, verbose: bool = False) -> int:
-    stack = DevStack(settings, ports=ports, demo=demo, stay=stay, verbose=verbose)
+async def run_dev(
+    settings: Settings,
+    *,
+    ports: DevPorts,
+    demo: bool,
+    stay: bool = False,
+    verbose: bool = False,
+    data_file: Path | None = None,
+) -> int:
+    stack = DevStack(settings, ports=ports, demo=demo, stay=stay, verbose=verbose, data_file=data_file)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
 

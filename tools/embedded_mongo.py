@@ -27,12 +27,13 @@ log = logging.getLogger(__name__)
 
 def create_engine(data_file: str | None = None) -> MemoryEngine | SQLiteEngine:
     """The engine `lps mongo` serves: in memory, or in a SQLite file; inserts flat in collection size, and in
-    memory the job listing's reads served from the compound indexes (tools/embedded_mongo_patch.py)."""
-    from tools.embedded_mongo_patch import FlatInsertSQLiteEngine, IndexedReadsMemoryEngine
+    memory the job listing's reads served from the compound indexes (tools/embedded_mongo_patch.py, when the installed
+    mongoeco is one it was verified on)."""
+    from tools.embedded_mongo_patch import create_engine as create_patched_engine
 
     # The in-memory engine copies its change-stream log (10,000 entries by default) on every commit, so writes slow
     # down once that many happened. Change streams are not served over the wire and LPS never watches: keep it short.
-    return FlatInsertSQLiteEngine(data_file) if data_file else IndexedReadsMemoryEngine(change_log_max_entries=100)
+    return create_patched_engine(data_file, change_log_max_entries=100)
 
 
 async def serve(host: str, port: int, data_file: str | None) -> None:
@@ -73,8 +74,9 @@ def wait_for_port(host: str, port: int, timeout: float) -> bool:
 
 
 @contextlib.contextmanager
-def embedded_mongo(port: int | None = None, data_file: str | None = None) -> Iterator[str]:
-    """Start `lps mongo` as a child process; yield its URL; stop it on exit."""
+def embedded_mongo(port: int | None = None, data_file: str | None = None, start_timeout: float = 30) -> Iterator[str]:
+    """Start `lps mongo` as a child process; yield its URL; stop it on exit. A SQLite file's start-up grows with it
+    (mongoeco rebuilds its scalar index entries from every stored document: ~16 s at 30,000 jobs)."""
     host = "127.0.0.1"
     port = port or free_port(host)
     command = [sys.executable, "-m", "tools.cli", "mongo", "--host", host, "--port", str(port)]
@@ -82,7 +84,7 @@ def embedded_mongo(port: int | None = None, data_file: str | None = None) -> Ite
         command += ["--data", data_file]
     process = subprocess.Popen(command, env=os.environ.copy())
     try:
-        if not wait_for_port(host, port, timeout=30):
+        if not wait_for_port(host, port, timeout=start_timeout):
             raise RuntimeError(f"the embedded MongoDB server did not start on {host}:{port}")
         yield local_mongo_url(port)
     finally:

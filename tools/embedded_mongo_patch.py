@@ -1,9 +1,11 @@
 """mongoeco's engines, with inserts whose cost does not grow with the collection and, in memory, the job listing's
 reads served from LPS's compound indexes.
 
-Verified on mongoeco 4.11.0 (pyproject.toml pins `>=4.11,<4.12`; issue 12 saw 4.9.1 do the same as 4.11 for inserts).
-Every change below keeps mongoeco's results, document for document and in the same order; a query that does not fit
-a change's preconditions takes mongoeco's own path, unchanged.
+Verified on mongoeco 4.11.0 only, and pyproject.toml pins exactly that release (and rpds-py, whose map this module
+reads, exactly the one it was measured with). On any other mongoeco `create_engine` serves mongoeco's own engines,
+unpatched, and logs one warning (`patch_applies`): correct answers, but costs that grow with the collection. Every
+change below keeps mongoeco's results, document for document and in the same order; a query that does not fit a
+change's preconditions takes mongoeco's own path, unchanged.
 
 Inserts (both engines). The wire server runs every document of an `insert` command through `insert_one`, and a
 one-document insert asks the engine to scan the collection for an equal `_id` (`scan_payload_id=True`). The memory
@@ -59,32 +61,130 @@ an immutable rpds HashTrieMap that every write to the index replaces, so a list 
 the cache is that map's keys (`_index_keys_under`). Listing them costs ~20-40 ms at 50,000 (rpds' pickling form,
 `_bucket_keys`: its iterator is twice as slow); a page on an unchanged index pays only the pass over its prefix's keys.
 
-Not worked around: on SQLite (`lps mongo --data FILE`) an insert also runs, per unique index it falls under, a
-`json_type` query over every stored document (`SQLiteEngine._field_is_top_level_array_in_collection`, cached per
-collection but the cache is dropped on every write). It is SQL, so far cheaper than the scan above, but still
-linear; fixing it means keeping mongoeco's feature cache right across every write path, which is not small. The
-SQLite engine's reads are mongoeco's too.
+The SQLite engine (`lps mongo --data FILE`; issue 24). Besides the `_id` scan above, two costs of every write grew
+with the collection, both lookups SQLite had no index for; the patch adds the indexes (`lps_*`, in the file, made
+once at start-up and after each `createIndexes`), never changing a query or a result:
+
+4. Before a write under a unique index, mongoeco asks whether any stored document holds an array in the index's
+   field (`SQLiteEngine._field_is_top_level_array_in_collection`, and `_field_traverses_array_in_collection` for
+   the parents of a dotted field): `json_type(document, '$.field') = 'array'` over every stored document. Its
+   answer is cached, but the cache is dropped on every write, so in practice it ran on every insert (~7 ms at
+   3,000 jobs, 0.1 s at 30,000). An expression index on `(db_name, coll_name, json_type(document, <path>))` for
+   each such path (`_ensure_lookup_indexes`, `array_probe_paths`) answers the same query, which SQLite matches to
+   the index because the path literal is written as mongoeco writes it (`_json_path_literal`).
+5. Every write of a document deletes its TTL entries by `(collection_id, storage_key)`
+   (`_replace_ttl_entries_for_document`); the table's key is `(collection_id, index_name, storage_key)`, so that
+   read every TTL entry of the collection (every finished job is in the retention index).
+   `lps_ttl_index_entries_by_document` is the index mongoeco already has for its scalar entries.
+
+Not worked around: mongoeco's query planner on SQLite runs more such probes over every stored document when it plans a
+query (`_field_contains_tagged_value_type_in_collection` with a bound path that no expression index can match,
+`_field_is_top_level_array_in_collection` for each filtered field), again after every write: an update by `_id`
+(a claim) costs ~30 ms at 1,000 jobs and ~0.7 s at 30,000 (`python -m tools.embedded_mongo_flatness`). The SQLite
+engine's reads are mongoeco's too.
+
+Upgrading mongoeco. `patch_applies` refuses any release not in `VERIFIED_MONGOECO`, so a new one runs unpatched until
+someone does this:
+
+1. Diff the new release's source against 4.11.0 (`pip download mongoeco==X --no-deps`, unpack both) for everything
+   this module leans on, and port each change:
+   - the private methods overridden here: `MemoryEngine._ensure_unique_indexes` (its `check_id_storage` and
+     `scan_payload_id` options), `MemoryEngine._index_keys`,
+     `MemoryEngine._indexed_candidate_storage_keys_for_plan_locked` (and `_MemoryIndexedCandidates`),
+     `SQLiteEngine._validate_document_against_unique_indexes` (its `skip_id_check` and `scan_payload_id` options),
+     `SQLiteEngine._connect_sync`, `SQLiteEngine._create_index_sync`;
+   - `MemoryEngine.scan_find_semantics`, whose beginning `_scan_in_index_order` copies (the operation metadata, the
+     deadline, the lock, the TTL purge, the three views), and `iter_filtered_documents` / `stream_finalize_documents`
+     it hands the documents to;
+   - what the index walk reads: `MemoryIndexMap._buckets` (an rpds `HashTrieMap` replaced on every write: the key
+     lists are cached on that), `MemoryCollection.copy` / `ordered_keys`, `_index_equality_key`,
+     `_update_indexes_locked` (every write path must still go through it), `core.sorting`'s order for `str`,
+     ObjectId and datetime;
+   - on SQLite: the probe queries' text (`json_path_for_field` and the literal in
+     `_field_is_top_level_array_in_collection` and `_field_traverses_array_in_collection`), the `indexes` table's
+     `fields` and `unique_flag` columns, the `ttl_index_entries` table and the write scope (`sqlite_write_scope`,
+     `_begin_write`).
+2. If rpds-py moves too, check `_bucket_keys` (its pickling form) still lists a map's keys.
+3. Add the release to `VERIFIED_MONGOECO`, pin it (and rpds-py) in pyproject.toml, and run tests/test_embedded_mongo.py
+   (the work each insert and listing page does at two sizes, mongoeco's own answers compared query by query, the
+   duplicate-key guarantees over the wire and on SQLite, the persistent store across a restart) and
+   tests/test_job_listing.py, tests/test_job_repository.py, tests/test_dashboard.py on the embedded store; then
+   `python -m tools.embedded_mongo_flatness` and `python -m bench --only growth` for the figures in BENCHMARKS.md.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import heapq
-from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterator, Mapping
+import importlib.metadata
+import json
+import logging
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator, Mapping
 from datetime import UTC
 from itertools import compress, repeat
 from operator import eq, itemgetter
 from typing import Any, override
 
-from mongoeco.core.codec import DocumentCodec
-from mongoeco.core.filtering import QueryEngine
-from mongoeco.core.operation_limits import enforce_deadline
-from mongoeco.core.query_plan import AndCondition, EqualsCondition, QueryNode
-from mongoeco.engines._memory_collection import MemoryCollection, MemoryIndexMap
-from mongoeco.engines.memory import MemoryEngine, _MemoryIndexedCandidates
-from mongoeco.engines.semantic_core import EngineFindSemantics, iter_filtered_documents, stream_finalize_documents
+# The two engines are the fallback as well as the bases: an unverified mongoeco still has to provide them.
+from mongoeco.engines.memory import MemoryEngine
 from mongoeco.engines.sqlite import SQLiteEngine
-from mongoeco.session import ClientSession
-from mongoeco.types import Document, EngineIndexRecord, ObjectId
+
+try:
+    # Private names: on an unverified mongoeco they may be gone, and then the guard refuses the patch rather than
+    # the import failing (nothing below is used unless `patch_applies()`).
+    from mongoeco.core.codec import DocumentCodec
+    from mongoeco.core.filtering import QueryEngine
+    from mongoeco.core.operation_limits import enforce_deadline
+    from mongoeco.core.query_plan import AndCondition, EqualsCondition, QueryNode
+    from mongoeco.engines._memory_collection import MemoryCollection, MemoryIndexMap
+    from mongoeco.engines._sqlite_write_scope import sqlite_write_scope
+    from mongoeco.engines.memory import _MemoryIndexedCandidates
+    from mongoeco.engines.semantic_core import EngineFindSemantics, iter_filtered_documents, stream_finalize_documents
+    from mongoeco.engines.sqlite_query import json_path_for_field, path_array_prefixes
+    from mongoeco.session import ClientSession
+    from mongoeco.types import Document, EngineIndexRecord, ObjectId
+except ImportError as missing:  # pragma: no cover - exercised only by an unverified mongoeco
+    _MISSING_NAME: ImportError | None = missing
+else:
+    _MISSING_NAME = None
+
+log = logging.getLogger(__name__)
+
+#: The mongoeco releases this module was compared with, line by line (see "Upgrading mongoeco" above). pyproject.toml
+#: pins the same release.
+VERIFIED_MONGOECO = frozenset({"4.11.0"})
+
+
+def installed_mongoeco() -> str:
+    return importlib.metadata.version("mongoeco")
+
+
+@functools.cache
+def patch_applies() -> bool:
+    """Whether the installed mongoeco is one this module was verified on. Otherwise mongoeco's own engines are served
+    (correct, but inserts and the listing's reads grow with the collection), and this says so once per process."""
+    installed = installed_mongoeco()
+    if installed in VERIFIED_MONGOECO and _MISSING_NAME is None:
+        return True
+    log.warning(
+        "mongoeco %s is not a version tools/embedded_mongo_patch.py was verified on (%s)%s: serving mongoeco's own "
+        "engine, unpatched (its inserts and the job listing's reads grow with the collection); see 'Upgrading "
+        "mongoeco' in that module",
+        installed,
+        ", ".join(sorted(VERIFIED_MONGOECO)),
+        f", and {_MISSING_NAME}" if _MISSING_NAME is not None else "",
+    )
+    return False
+
+
+def create_engine(data_file: str | None = None, **memory_options: Any) -> MemoryEngine | SQLiteEngine:
+    """The engine `lps mongo` serves: in a SQLite file, or in memory (`memory_options` go to the memory engine);
+    patched when `patch_applies()`, mongoeco's own otherwise."""
+    if not patch_applies():
+        return SQLiteEngine(data_file) if data_file else MemoryEngine(**memory_options)
+    return FlatInsertSQLiteEngine(data_file) if data_file else IndexedReadsMemoryEngine(**memory_options)
+
 
 #: Exact types: mongoeco's codec turns every ObjectId into its own ObjectId before the engine sees it,
 #: and the SQLite engine's storage key names the type, so a subclass or bson's own class is left to mongoeco.
@@ -118,7 +218,38 @@ class FlatInsertMemoryEngine(MemoryEngine):
         )
 
 
+#: What mongoeco reads by `(collection_id, storage_key)` on every write of a document, and has no index for: its TTL
+#: entries (`SQLiteEngine._replace_ttl_entries_for_document`; the table's key starts with the TTL index's name).
+TTL_ENTRIES_BY_DOCUMENT = (
+    "CREATE INDEX IF NOT EXISTS lps_ttl_index_entries_by_document ON ttl_index_entries (collection_id, storage_key)"
+)
+#: Prefix of the SQLite expression indexes this module adds to mongoeco's `documents` table (see the docstring).
+ARRAY_PROBE_INDEX_PREFIX = "lps_json_type_"
+
+
+def _json_path_literal(field: str) -> str:
+    """The SQL literal of a field's JSON path, written exactly as mongoeco writes it into its collection probes
+    (`SQLiteEngine._field_is_top_level_array_in_collection`), so that SQLite matches an index on it."""
+    return "'" + json_path_for_field(field).replace("'", "''") + "'"
+
+
+def array_probe_paths(fields: Iterable[str]) -> list[str]:
+    """The paths whose `json_type` mongoeco asks about every stored document before a write under a unique index on
+    `fields`: each field (`top_level_array`) and the parents of a dotted one (`traverses_array`)."""
+    paths: dict[str, None] = {}
+    for field in fields:
+        paths[field] = None
+        paths.update(dict.fromkeys(path_array_prefixes(field)))
+    return list(paths)
+
+
 class FlatInsertSQLiteEngine(SQLiteEngine):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: Paths whose expression index is known to exist in the file (created, or found, by this process).
+        self._probed_paths: set[str] = set()
+        self._ttl_entries_indexed = False
+
     def _validate_document_against_unique_indexes(
         self,
         db_name: str,
@@ -139,6 +270,49 @@ class FlatInsertSQLiteEngine(SQLiteEngine):
             scan_payload_id=scan_payload_id,
             **options,
         )
+
+    @override
+    def _connect_sync(self) -> None:
+        super()._connect_sync()
+        self._ensure_lookup_indexes()
+
+    @override
+    def _create_index_sync(self, *args: Any, **kwargs: Any) -> str:
+        name = super()._create_index_sync(*args, **kwargs)
+        self._ensure_lookup_indexes()
+        return name
+
+    def _ensure_lookup_indexes(self) -> None:
+        """The SQLite indexes of the docstring's "The SQLite engine": TTL entries by document, and an expression index
+        on `json_type(document, <path>)` for each path of a unique index's fields (in every database and collection
+        of the file), in a write of their own. Idempotent; only what this process has not made or found yet."""
+        with self._lock:
+            conn = self._require_connection()
+            statements = [] if self._ttl_entries_indexed else [TTL_ENTRIES_BY_DOCUMENT]
+            rows = conn.execute("SELECT fields FROM indexes WHERE unique_flag = 1").fetchall()
+            fields = [field for (encoded,) in rows for field in json.loads(encoded)]
+            paths = [path for path in array_probe_paths(fields) if path not in self._probed_paths]
+            for path in paths:
+                name = ARRAY_PROBE_INDEX_PREFIX + hashlib.sha256(path.encode()).hexdigest()[:16]
+                statements.append(
+                    f"CREATE INDEX IF NOT EXISTS {name} "
+                    f"ON documents (db_name, coll_name, json_type(document, {_json_path_literal(path)}))"
+                )
+            if not statements:
+                return
+            with (
+                self._bind_connection(conn),
+                sqlite_write_scope(
+                    conn,
+                    begin_write=lambda current: self._begin_write(current, None),
+                    commit_write=lambda current: self._commit_write(current, None),
+                    rollback_write=lambda current: self._rollback_write(current, None),
+                ),
+            ):
+                for statement in statements:
+                    conn.execute(statement)
+            self._ttl_entries_indexed = True
+            self._probed_paths.update(paths)
 
 
 #: Key tags (`bson_equality_key`) whose values Python orders as mongoeco sorts the stored values; see the docstring.
