@@ -1,8 +1,18 @@
-.PHONY: test run demo lint
+.PHONY: test test-fast test-unit run demo lint
 
 # The whole test suite on a fresh machine (this is what CI runs).
 test:
 	scripts/test
+
+# The inner loop (tests/conftest.py marks each test's tier; a fast-tier test that starts a process fails):
+# pure units, no servers needed.
+test-unit:
+	scripts/bootstrap && .venv/bin/pytest -m unit -q
+
+# Lint, types, then the units and the in-process tests against the wire store and RabbitMQ: no worker pools,
+# no CLI processes, no browser.
+test-fast:
+	scripts/test -m "not processes" -q
 
 # The whole stack on this machine (embedded MongoDB unless LPS_MONGO_URL, RabbitMQ, gateway, pools, reconciler).
 run:

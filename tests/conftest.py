@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import itertools
 import os
+import subprocess
 import uuid
 from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient
@@ -24,6 +26,53 @@ from tools.embedded_mongo import embedded_mongo
 from tools.testbed import Receiver, delete_queues, job_queues
 
 _test_numbers = itertools.count(1)
+
+# --- tiers ------------------------------------------------------------------------------------------------------
+#: Fixtures that reach the wire store or RabbitMQ: a test that asks for none of them is a unit test.
+SERVER_FIXTURES = frozenset({"settings", "mongo_url", "client", "receiver", "aiohttp_client", "aiohttp_server"})
+#: Fixtures that start a process of their own (Chromium): their tests are in the slowest tier.
+PROCESS_FIXTURES = frozenset({"browser"})
+TIERS = {
+    "unit": "pure units: no store, no broker, no process (make test-unit)",
+    "integration": "in-process against the wire store and RabbitMQ (make test-fast runs these and the units)",
+    "processes": "starts real processes or a browser: worker pools, the CLI, lps dev, Chromium (make test only)",
+}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for tier, what in TIERS.items():
+        config.addinivalue_line("markers", f"{tier}: {what}")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Each test gets exactly one tier: `processes` where marked so (or asking for Chromium), else `integration`
+    where marked so (a store engine run in process) or asking for a server fixture, else `unit`."""
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if item.get_closest_marker("processes") or fixtures & PROCESS_FIXTURES:
+            item.add_marker(pytest.mark.processes)
+        elif item.get_closest_marker("integration") or fixtures & SERVER_FIXTURES:
+            item.add_marker(pytest.mark.integration)
+        else:
+            item.add_marker(pytest.mark.unit)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """A test outside the `processes` tier that starts a process fails, naming the mark it needs: the fast tiers
+    stay fast because this check keeps the marks honest, not because someone remembered them."""
+    if item.get_closest_marker("processes"):
+        return (yield)
+    original = subprocess.Popen._execute_child  # type: ignore[attr-defined]
+
+    def refuse(popen: subprocess.Popen[Any], args: Any, *rest: Any, **kwargs: Any) -> None:
+        raise AssertionError(f"{item.nodeid} starts a process ({args!r:.120}): mark it @pytest.mark.processes")
+
+    subprocess.Popen._execute_child = refuse  # type: ignore[attr-defined]
+    try:
+        return (yield)
+    finally:
+        subprocess.Popen._execute_child = original  # type: ignore[attr-defined]
 
 
 @pytest.fixture(scope="session")

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from aiohttp.test_utils import TestClient
 from bson import ObjectId
 
@@ -59,6 +60,7 @@ async def test_keyword_directives_are_plain_text_unless_test_directives_are_on()
 # 3. Skipping or deferring a message must stop it: a duplicate never runs beside the attempt in flight.
 
 
+@pytest.mark.processes
 async def test_a_duplicate_message_for_a_running_job_is_deferred_and_never_runs_the_actor(
     aiohttp_client, settings: Settings, tmp_path: Path
 ):
@@ -100,6 +102,7 @@ async def test_a_duplicate_message_for_a_running_job_is_deferred_and_never_runs_
 # 4. A message may spell its job id in upper-case hex: it names the same job, which is claimed and worked once.
 
 
+@pytest.mark.processes
 async def test_a_message_whose_job_id_is_upper_case_hex_is_worked_not_left_running(settings: Settings, tmp_path: Path):
     client = create_client(settings)
     repository = JobRepository(MainDatabase.open(client, settings.mongo_db))

@@ -178,6 +178,7 @@ async def ready(client: TestClient, *, within: float = 20.0) -> None:
         await asyncio.sleep(0.2)
 
 
+@pytest.mark.processes
 async def test_a_frozen_store_is_answered_503_within_the_timeout_and_a_retried_post_gets_the_same_jobs(
     aiohttp_client, settings: Settings, tmp_path: Path
 ):

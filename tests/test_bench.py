@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pika
 import pika.exceptions
+import pytest
 
 from bench.__main__ import carry_over
 from bench.growth import FIGURE_NAMES as GROWTH_FIGURES
@@ -47,6 +48,7 @@ def queue_exists(amqp_url: str, queue: str) -> bool:
         return True
 
 
+@pytest.mark.processes
 def test_the_smoke_run_measures_every_figure_beside_its_baseline_and_leaves_nothing_behind(tmp_path: Path):
     results, markdown = tmp_path / "smoke.json", tmp_path / "BENCHMARKS.md"
     command = [sys.executable, "-m", "bench", "--smoke", "--json", str(results), "--markdown", str(markdown)]

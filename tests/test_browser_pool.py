@@ -61,6 +61,7 @@ async def pool() -> AsyncIterator[BrowserPool]:
     await pool.close()
 
 
+@pytest.mark.processes
 async def test_images_media_and_fonts_are_blocked_but_the_page_and_styles_load(pool: BrowserPool, site):
     server, url = site
     async with pool.page() as page:
@@ -72,6 +73,7 @@ async def test_images_media_and_fonts_are_blocked_but_the_page_and_styles_load(p
     assert "/clip.mp4" not in server.requests
 
 
+@pytest.mark.processes
 async def test_every_search_gets_a_fresh_context_without_earlier_cookies(pool: BrowserPool, site):
     _, url = site
     for _ in range(2):
@@ -80,6 +82,7 @@ async def test_every_search_gets_a_fresh_context_without_earlier_cookies(pool: B
             assert await page.inner_text("h1") == "cookie=no"
 
 
+@pytest.mark.processes
 async def test_a_browser_is_retired_after_its_quota_of_searches(pool: BrowserPool, site):
     _, url = site
     for _ in range(7):  # 3 per browser: launches on searches 1, 4 and 7
@@ -89,6 +92,7 @@ async def test_a_browser_is_retired_after_its_quota_of_searches(pool: BrowserPoo
     assert len(owned_chromium(pool.owner)) == 1  # retired browsers were closed
 
 
+@pytest.mark.processes
 async def test_a_crashed_browser_is_replaced_on_the_next_search(pool: BrowserPool, site):
     _, url = site
     async with pool.page() as page:
@@ -103,6 +107,7 @@ async def test_a_crashed_browser_is_replaced_on_the_next_search(pool: BrowserPoo
     assert pool.restarts == 1
 
 
+@pytest.mark.processes
 async def test_closing_the_pool_leaves_no_chromium_running(site):
     _, url = site
     owner = f"test-{uuid.uuid4().hex[:8]}"

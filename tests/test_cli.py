@@ -14,6 +14,9 @@ import pytest
 from infra.settings import Settings
 from tools.embedded_mongo import free_port, wait_for_port
 
+#: Every test here starts real processes (worker pools, the CLI, Chromium): the slowest tier.
+pytestmark = pytest.mark.processes
+
 LPS = [sys.executable, "-m", "tools.cli"]
 
 

@@ -72,6 +72,7 @@ async def store(settings: Settings, documents: list[dict[str, Any]]) -> None:
 # 8: one line, and 2 for usage errors ----------------------------------------------------------------------------
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize(
     ("content", "name", "needles"),
     [
@@ -95,6 +96,7 @@ async def test_an_unusable_products_file_is_one_line_and_exit_2(
     assert_one_line_error(ran, 2, *needles)
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize(
     ("args", "needles"),
     [
@@ -111,6 +113,7 @@ async def test_usage_errors_are_one_line_and_exit_2(args: list[str], needles: li
     assert_one_line_error(ran, 2, *needles)
 
 
+@pytest.mark.processes
 async def test_an_unreachable_gateway_is_one_line_and_exit_1(tmp_path: Path):
     products = tmp_path / "products.csv"
     products.write_text("product_code,keyword\nA,k\n", encoding="utf-8")
@@ -123,6 +126,7 @@ async def test_an_unreachable_gateway_is_one_line_and_exit_1(tmp_path: Path):
         assert_one_line_error(ran, 1, f"gateway {gateway} unreachable")
 
 
+@pytest.mark.processes
 async def test_an_answer_that_is_not_the_gateways_is_one_line(aiohttp_server):
     from aiohttp import web
 
@@ -138,6 +142,7 @@ async def test_an_answer_that_is_not_the_gateways_is_one_line(aiohttp_server):
     assert_one_line_error(ran, 1, "HTTP 502", "is not an LPS gateway's answer")
 
 
+@pytest.mark.processes
 async def test_a_refusal_by_the_gateway_is_one_line_with_its_result_code(aiohttp_server, settings: Settings):
     server = await aiohttp_server(create_app(settings))
 
@@ -159,6 +164,7 @@ BAD_CSV = (
 )
 
 
+@pytest.mark.processes
 async def test_bad_rows_are_reported_by_line_and_field_and_nothing_is_submitted(
     aiohttp_server, settings: Settings, tmp_path: Path
 ):
@@ -185,6 +191,7 @@ async def test_bad_rows_are_reported_by_line_and_field_and_nothing_is_submitted(
     assert await stored(settings) == []
 
 
+@pytest.mark.processes
 async def test_a_product_the_gateway_refuses_is_reported_by_its_line(
     aiohttp_server, settings: Settings, tmp_path: Path
 ):
@@ -204,6 +211,7 @@ async def test_a_product_the_gateway_refuses_is_reported_by_its_line(
 # 10 and 11: the exit status says whether every job is DONE and complete; the results file says everything -------
 
 
+@pytest.mark.processes
 async def test_submit_exits_0_only_when_every_job_is_done_and_complete_and_the_file_says_everything(
     aiohttp_server, settings: Settings, tmp_path: Path, receiver
 ):
@@ -276,6 +284,7 @@ async def test_submit_exits_0_only_when_every_job_is_done_and_complete_and_the_f
     ]  # fmt: skip
 
 
+@pytest.mark.processes
 async def test_submit_says_it_timed_out_and_exits_3(aiohttp_server, settings: Settings, tmp_path: Path):
     server = await aiohttp_server(create_app(settings))  # no worker pool: nothing ends
     products = tmp_path / "products.csv"
@@ -314,6 +323,7 @@ def dead_job(product_code: str, created_at: datetime, error: str = "BLOCKED", **
     }
 
 
+@pytest.mark.processes
 async def test_retry_dead_redrives_past_500_goes_on_past_refusals_and_counts_them(aiohttp_server, settings: Settings):
     server = await aiohttp_server(create_app(settings))
     # 503 BLOCKED ones (one batch: one created_at), one of them refused, and one of another error type.
@@ -336,6 +346,7 @@ async def test_retry_dead_redrives_past_500_goes_on_past_refusals_and_counts_the
     assert set(jobs) == {"BUSY", "OTHER"}  # every BLOCKED one is PENDING again; the refused and the other stay DEAD
 
 
+@pytest.mark.processes
 async def test_retry_dead_filters_by_product_and_since_and_a_dry_run_changes_nothing(
     aiohttp_server, settings: Settings
 ):
@@ -361,6 +372,7 @@ async def test_retry_dead_filters_by_product_and_since_and_a_dry_run_changes_not
     assert (await stored(settings, {"_id": old["_id"]}))[0]["status"] == "DEAD"
 
 
+@pytest.mark.processes
 async def test_jobs_pages_through_the_listing_and_filters_by_error_type(aiohttp_server, settings: Settings):
     server = await aiohttp_server(create_app(settings))
     await store(settings, [dead_job(f"J-{i}", T0 + timedelta(seconds=i)) for i in range(3)])
@@ -378,6 +390,7 @@ async def test_jobs_pages_through_the_listing_and_filters_by_error_type(aiohttp_
 # 13: stats as a table with true figures ------------------------------------------------------------------------
 
 
+@pytest.mark.processes
 async def test_stats_prints_a_table_whose_delayed_figure_counts_the_retries_waiting(aiohttp_server, settings: Settings):
     server = await aiohttp_server(create_app(settings))
     gateway = str(server.make_url(""))
@@ -439,6 +452,7 @@ async def test_a_done_searchs_delivery_is_its_own_outbox_job_not_an_older_one(ai
     assert none_for_dead is None
 
 
+@pytest.mark.processes
 async def test_a_rate_limited_gateway_is_waited_for_not_given_up_on(aiohttp_server, settings: Settings):
     # One request per second, no burst: re-driving three jobs needs several 429s waited out.
     server = await aiohttp_server(create_app(settings.with_overrides(rate_limit_per_second=1.0, rate_limit_burst=1)))

@@ -122,6 +122,7 @@ def test_lps_services_are_restarted_by_docker_from_the_one_image(services):
     assert len({services[name]["image"] for name in LPS_SERVICES}) == 1
 
 
+@pytest.mark.processes
 def test_the_image_installs_debian_chromium_and_never_downloads_browsers():
     instructions = dockerfile_instructions()
     assert instructions[0] == "FROM python:3.13-slim-bookworm"

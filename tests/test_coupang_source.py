@@ -28,6 +28,7 @@ def coupang(build: Callable[..., CoupangSource]) -> CoupangSource:
     return build(None)
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("keyword", ["아이폰 15 128GB", "햇반 210g 24개"], ids=["current layout", "older layout"])
 async def test_a_product_list_the_page_fills_after_domcontentloaded_is_read_whole(coupang: CoupangSource, keyword: str):
     served = await coupang.search({"keyword": keyword})
@@ -38,6 +39,7 @@ async def test_a_product_list_the_page_fills_after_domcontentloaded_is_read_whol
     assert len(served.offers) > 5
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("second_step_ms", [300, 1200])
 async def test_a_list_whose_second_half_the_page_adds_later_is_read_once_it_has_settled(
     coupang: CoupangSource, second_step_ms: int
@@ -49,6 +51,7 @@ async def test_a_list_whose_second_half_the_page_adds_later_is_read_once_it_has_
     assert [offer.product_id for offer in stepped.offers] == [offer.product_id for offer in served.offers]
 
 
+@pytest.mark.processes
 async def test_a_list_still_growing_at_the_render_timeout_is_a_partial_answer(build: Callable[..., CoupangSource]):
     coupang = build(None, render_timeout=2.0, settle=1.5)
 
@@ -59,6 +62,7 @@ async def test_a_list_still_growing_at_the_render_timeout_is_a_partial_answer(bu
     assert 10 <= len(answer.offers) < 20  # the served half, and what came before the timeout
 
 
+@pytest.mark.processes
 async def test_a_block_on_the_second_page_is_a_block_of_the_search_and_of_its_proxy(
     aiohttp_server, build: Callable[..., CoupangSource]
 ):

@@ -333,6 +333,7 @@ async def test_a_read_only_key_sees_no_bulk_redrive_and_its_bulk_requests_are_re
     assert '<span class="badge dead">DEAD</span>' in await (await client.get(f"/ui/jobs/{dead['_id']}")).text()
 
 
+@pytest.mark.processes
 async def test_the_dashboards_cookies_are_secure_over_https_and_not_over_plain_http(
     aiohttp_server, settings: Settings, tmp_path: Path
 ):

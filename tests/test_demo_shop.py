@@ -384,6 +384,7 @@ async def test_delay_parameter_slows_any_request_and_is_bounded(shop, monkeypatc
     assert time.monotonic() - started < 5
 
 
+@pytest.mark.processes
 async def test_images_are_served_locally_so_a_browser_stays_on_loopback(shop):
     _, text = await search_page(shop, DYSON)
     sources = re.findall(r'src="([^"]+)"', text)
@@ -591,6 +592,7 @@ async def test_healthz_answers_200(shop):
     assert (await response.json())["status"] == "ok"
 
 
+@pytest.mark.processes
 async def test_lps_demo_shop_serves_on_the_given_port():
     port = free_port()
     process = await asyncio.create_subprocess_exec(

@@ -21,6 +21,9 @@ from tests.harness import JobsView, MongoProcess, reconciler_process, worker_poo
 from tools.embedded_mongo import free_port
 from tools.testbed import Receiver, eventually
 
+#: Every test here starts real processes (worker pools, the CLI, Chromium): the slowest tier.
+pytestmark = pytest.mark.processes
+
 
 @pytest.fixture
 def fault_settings(settings: Settings) -> Settings:

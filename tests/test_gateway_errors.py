@@ -172,6 +172,7 @@ async def test_health_and_readiness_report_both_dependencies(client: TestClient)
     assert (status, body) == (200, {"result": 0, "checks": {"mongo": "ok", "rabbitmq": "ok"}, "queue_type": "classic"})
 
 
+@pytest.mark.processes
 async def test_mongodb_down_answers_503_db_run_failed_within_seconds(aiohttp_client, settings: Settings):
     with embedded_mongo() as url:
         client = await aiohttp_client(create_app(settings.with_overrides(mongo_url=url, mongo_timeout_ms=1500)))

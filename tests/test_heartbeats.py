@@ -41,6 +41,7 @@ def test_keepalive_follows_the_heartbeat_the_url_proposes(settings: Settings):
     assert keepalive_interval(create_broker(three, middleware=[])) == 1.0
 
 
+@pytest.mark.processes
 async def test_an_idle_worker_pool_keeps_its_connections_and_stops_without_pika_errors(
     aiohttp_client, short_heartbeat: Settings, tmp_path: Path
 ):

@@ -11,6 +11,7 @@ import os
 import time
 from pathlib import Path
 
+import pytest
 from aiohttp.test_utils import TestClient
 
 from infra.settings import Settings
@@ -19,6 +20,9 @@ from service.app import create_app
 from tests.harness import JobsView, reconciler_process, worker_pool
 from tests.rabbit import drain
 from tools.testbed import eventually
+
+#: Every test here starts real processes (worker pools, the CLI, Chromium): the slowest tier.
+pytestmark = pytest.mark.processes
 
 PRODUCTS = int(os.environ.get("LPS_LOAD_PRODUCTS") or 2_000)
 BATCH = 100

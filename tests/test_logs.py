@@ -53,6 +53,7 @@ def test_a_json_line_has_time_level_logger_message_process_and_thread_and_no_job
     assert line["thread"] == "MainThread"
 
 
+@pytest.mark.processes
 def test_lines_logged_in_a_job_context_carry_its_ids_and_extra_names_another_job(captured):
     logger, stream = captured
 
@@ -140,6 +141,7 @@ def test_a_coroutine_run_on_the_event_loop_thread_logs_with_the_ids_of_the_worke
     assert "job_id" not in outside
 
 
+@pytest.mark.processes
 async def test_with_json_logs_a_worker_pools_lines_about_a_job_are_json_with_its_job_id_and_message_id(
     aiohttp_client, settings: Settings, tmp_path: Path
 ):

@@ -75,6 +75,7 @@ async def worker_series(port: int, name: str, **labels: str) -> str:
     return await eventually(probe, within=30, what=f"{name}{labels} on port {port}")
 
 
+@pytest.mark.processes
 async def test_after_jobs_ran_the_gateway_and_both_pools_expose_their_series_with_those_jobs_counted(
     aiohttp_client, metered: Settings, jobs: JobsView, tmp_path: Path
 ):
@@ -129,6 +130,7 @@ async def test_after_jobs_ran_the_gateway_and_both_pools_expose_their_series_wit
     assert sample(text, "lps_http_request_duration_seconds_count", method="POST", route="/v1/lps/search") == 1
 
 
+@pytest.mark.processes
 async def test_a_pool_counts_its_sources_turns_and_shows_the_breaker_it_opened(
     aiohttp_client, metered: Settings, jobs: JobsView, tmp_path: Path
 ):
@@ -214,6 +216,7 @@ def test_only_runs_whose_pool_exited_are_removed(tmp_path: Path):
     assert sorted(path.name for path in tmp_path.iterdir()) == sorted([current.name, live.name])
 
 
+@pytest.mark.processes
 def test_recording_functions_do_nothing_until_metrics_are_enabled_then_record():
     worker_metrics.delivery_finished(200, 0.1)  # no metrics yet: nothing happens, nothing fails
     registry = CollectorRegistry()

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import pytest
 from aiohttp.test_utils import TestClient
 from playwright.async_api import Browser
 
@@ -124,6 +125,7 @@ def keys(value: Any, where: str = "") -> set[str]:
     return set()
 
 
+@pytest.mark.processes
 async def test_every_field_of_real_jobs_is_in_the_job_schema_with_a_type_and_a_description(
     aiohttp_client, settings: Settings, receiver: Receiver, tmp_path: Path
 ):
@@ -186,6 +188,7 @@ async def test_every_field_of_real_jobs_is_in_the_job_schema_with_a_type_and_a_d
         ".history[].error.message",
         ".redrives",
         ".redriven_at",
+        ".redrive_history[].at",
         ".source_job_id",
         ".product.target_price",
         ".max_attempts",
@@ -194,6 +197,7 @@ async def test_every_field_of_real_jobs_is_in_the_job_schema_with_a_type_and_a_d
         assert field in seen, field
 
 
+@pytest.mark.processes
 async def test_swagger_ui_try_it_out_fills_in_the_search_example(aiohttp_server, settings: Settings, browser: Browser):
     server = await aiohttp_server(create_app(settings))
     await asyncio.to_thread(ARTIFACTS.mkdir, parents=True, exist_ok=True)

@@ -10,6 +10,8 @@ import sys
 import uuid
 from pathlib import Path
 
+import pytest
+
 from actors.matching import match_offers
 from actors.search import eligible
 from actors.sources.static import StaticSource
@@ -20,6 +22,9 @@ from tests.processes import alive, all_pids, chromium_processes, command_line
 from tools.dev import DEMO_CATALOGUE
 from tools.embedded_mongo import free_port
 from tools.testbed import delete_queues, job_queues
+
+#: Every test here starts real processes (worker pools, the CLI, Chromium): the slowest tier.
+pytestmark = pytest.mark.processes
 
 LPS = [sys.executable, "-m", "tools.cli"]
 

@@ -7,8 +7,13 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 from infra.settings import Settings
 from tests.harness import worker_pool
+
+#: Every test here starts real processes (worker pools, the CLI, Chromium): the slowest tier.
+pytestmark = pytest.mark.processes
 
 UNSIGNED = "http://127.0.0.1:9/results"
 

@@ -18,6 +18,9 @@ from infra.settings import SHUTDOWN_RECORDING_TIME, Settings
 from tests.harness import worker_pool
 from tools.cli import STOP_MARGIN
 
+#: Every test here starts real processes (worker pools, the CLI, Chromium): the slowest tier.
+pytestmark = pytest.mark.processes
+
 GRACE = 2.0
 #: What README promises: every process gone within the grace, the recording time and the margin.
 BOUND = GRACE + SHUTDOWN_RECORDING_TIME + STOP_MARGIN

@@ -62,6 +62,7 @@ def registry() -> Iterator[CollectorRegistry]:
     metrics.use(None)
 
 
+@pytest.mark.processes
 async def test_a_blocked_proxy_is_benched_and_the_next_searches_use_the_other(
     aiohttp_server, shop: TestServer, coupang_through, registry: CollectorRegistry, caplog
 ):
@@ -92,6 +93,7 @@ async def test_a_blocked_proxy_is_benched_and_the_next_searches_use_the_other(
     assert SECRET not in exposition
 
 
+@pytest.mark.processes
 async def test_a_proxy_refusing_connections_is_benched_not_retried_and_with_none_left_searches_fail_fast(
     aiohttp_server, shop: TestServer, coupang_through
 ):
@@ -158,6 +160,7 @@ def test_a_proxy_is_named_without_its_credentials_everywhere():
     assert isinstance(parse_proxy(settings.coupang_proxies[0]), Proxy)
 
 
+@pytest.mark.processes
 def test_a_malformed_proxy_list_stops_a_command_at_start_up_naming_the_variable_and_not_the_secret():
     environment = os.environ | {"LPS_COUPANG_PROXIES": f"http://lps:{SECRET}@127.0.0.1:3128,ftp://lps:{SECRET}@h:21"}
     finished = subprocess.run(
@@ -171,6 +174,7 @@ def test_a_malformed_proxy_list_stops_a_command_at_start_up_naming_the_variable_
     assert SECRET not in finished.stderr + finished.stdout
 
 
+@pytest.mark.processes
 async def test_a_search_blocked_through_one_proxy_is_retried_through_the_other_in_a_worker_pool(
     aiohttp_client, aiohttp_server, shop: TestServer, settings: Settings, tmp_path: Path
 ):

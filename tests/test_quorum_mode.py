@@ -56,6 +56,7 @@ def queue_types() -> dict[str, str]:
     return {entry["name"]: entry["type"] for entry in json.loads(listed.stdout)}
 
 
+@pytest.mark.processes
 @pytest.mark.skipif(shutil.which("rabbitmqctl") is None, reason="reads queue types with the local rabbitmqctl")
 async def test_every_queue_of_quorum_mode_is_a_quorum_queue_and_a_message_goes_to_its_band(settings: Settings):
     quorum = settings.with_overrides(queue_type=QueueType.QUORUM)
@@ -77,6 +78,7 @@ async def test_every_queue_of_quorum_mode_is_a_quorum_queue_and_a_message_goes_t
     assert info[quorum.job(JobType.SEARCH).band(Priority.LOW).queue].messages == 0
 
 
+@pytest.mark.processes
 async def test_switching_to_quorum_moves_every_waiting_message_and_the_jobs_finish_in_quorum_pools(
     aiohttp_client, settings: Settings, tmp_path: Path
 ):

@@ -25,7 +25,10 @@ from tests.harness import JobsView, reconciler_process, worker_pool
 from tools import rabbitmq_cluster as cluster
 from tools.testbed import Receiver, eventually
 
-pytestmark = pytest.mark.skipif(cluster.available() is not None, reason=str(cluster.available()))
+pytestmark = [
+    pytest.mark.processes,  # three RabbitMQ nodes, worker pools, the reconciler
+    pytest.mark.skipif(cluster.available() is not None, reason=str(cluster.available())),
+]
 
 #: Ports of their own, apart from `lps rabbitmq-cluster`'s default (a person's cluster may be running).
 BASE_PORT = 5711

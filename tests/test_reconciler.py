@@ -205,6 +205,7 @@ async def test_queue_stats_count_what_reconcilers_did(stack: Stack, aiohttp_clie
     assert body["reconciler"] == {"republished_unconfirmed": 1}
 
 
+@pytest.mark.processes
 async def test_lps_reconciler_once_runs_a_pass_from_the_command_line(stack: Stack):
     await stack.insert()
     env = {**stack.settings.to_env()}

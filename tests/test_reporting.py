@@ -328,6 +328,7 @@ def lps_report(settings: Settings, *args: str) -> subprocess.CompletedProcess[st
     return subprocess.run([*LPS, "report", *args], capture_output=True, text=True, timeout=60, env=env)
 
 
+@pytest.mark.processes
 async def test_lps_report_prints_the_rows_as_an_aligned_table(settings: Settings, db: MainDatabase):
     searched_at = datetime.now(UTC) - timedelta(hours=1)
     put = Seeder(db)
@@ -344,12 +345,14 @@ async def test_lps_report_prints_the_rows_as_an_aligned_table(settings: Settings
     ]
 
 
+@pytest.mark.processes
 def test_lps_report_refuses_a_product_filter_the_report_does_not_take(settings: Settings):
     done = lps_report(settings, "dead-by-error", "--product", "SKU-1")
     assert done.returncode == 2
     assert "takes no product filter" in done.stderr
 
 
+@pytest.mark.processes
 def test_lps_report_names_every_report_in_its_help_and_for_an_unknown_name(settings: Settings):
     # The parser lists the names as text (it does not import tools.reporting): they must not drift.
     helped = lps_report(settings, "--help")
@@ -367,6 +370,7 @@ def lps_report_without_a_mongo_url(settings: Settings, dev_mongo_port: int) -> s
     return subprocess.run(report, capture_output=True, text=True, timeout=60, env=env)
 
 
+@pytest.mark.processes
 async def test_lps_report_without_lps_mongo_url_reads_the_dev_stacks_store_or_says_what_to_set(
     settings: Settings, db: MainDatabase
 ):

@@ -175,6 +175,7 @@ async def test_no_results_is_only_claimed_when_every_source_answered(answer: Sou
     assert (output["result"]["outcome"], output["result"]["complete"]) == (outcome, True)  # type: ignore[index]
 
 
+@pytest.mark.processes
 async def test_a_source_whose_turn_did_not_come_defers_the_job_without_counting_the_attempt_and_keeps_the_answer():
     coupang, naver = Scripted("coupang", found("coupang", 900)), Scripted("naver", found("naver", 1_000))
     runtime = Runtime(coupang, naver, gates=Gates(defer={"coupang": 40.0}))

@@ -21,6 +21,9 @@ from tests.processes import alive, chromium_processes, descendants
 from tools.demo_shop import create_demo_shop_app
 from tools.dev import DEMO_CATALOGUE
 
+#: Every test here starts real processes (worker pools, the CLI, Chromium): the slowest tier.
+pytestmark = pytest.mark.processes
+
 CATALOGUE = json.loads(DEMO_CATALOGUE.read_text())["keywords"]
 IPHONE = "아이폰 15 128GB"
 

@@ -17,6 +17,9 @@ from tests.harness import JobsView, worker_pool
 from tools.demo_shop import SHOP_LOG, create_demo_shop_app
 from tools.testbed import eventually
 
+#: Every test here starts real processes (worker pools, the CLI, Chromium): the slowest tier.
+pytestmark = pytest.mark.processes
+
 MOUSE = "무선 마우스"
 
 

@@ -117,6 +117,7 @@ def test_a_malformed_pacing_setting_names_the_variable_and_the_bad_part(variable
     assert bad_part in message
 
 
+@pytest.mark.processes
 def test_a_malformed_setting_stops_any_lps_command_at_start_up_with_its_message():
     environment = os.environ | {"LPS_SOURCE_RATES": "coupang=2/s,naver=lots"}
     finished = subprocess.run(

@@ -11,6 +11,7 @@ from service.app import create_app
 from tests.test_client_commands import assert_one_line_error, lps
 
 
+@pytest.mark.processes
 async def test_watches_are_added_from_a_csv_listed_paused_resumed_and_removed(
     aiohttp_server, settings: Settings, tmp_path: Path
 ):
@@ -40,6 +41,7 @@ async def test_watches_are_added_from_a_csv_listed_paused_resumed_and_removed(
     assert_one_line_error(await lps("watch", "rm", watch_id, gateway=gateway), 1, "1502")
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize(
     ("schedule", "said"),
     [
@@ -67,6 +69,7 @@ async def test_a_schedule_the_gateway_would_refuse_is_a_usage_error_before_any_r
     assert listed.stdout.strip().splitlines()[1:] == []
 
 
+@pytest.mark.processes
 async def test_a_watch_the_gateway_refuses_is_reported_by_its_line(aiohttp_server, settings: Settings, tmp_path: Path):
     # `naver` is a valid source name, but this deployment enables only `static`: only the gateway knows.
     server = await aiohttp_server(create_app(settings))

@@ -412,6 +412,7 @@ def price_of(keyword: str) -> int:
 CHEAP, DEAR = "market item 39", "market item 4"
 
 
+@pytest.mark.processes
 async def test_on_change_delivers_the_first_result_and_then_only_changes(
     gateway: TestClient, watch_settings: Settings, receiver: Receiver, tmp_path: Path
 ):
@@ -438,6 +439,7 @@ async def test_on_change_delivers_the_first_result_and_then_only_changes(
     assert watch["lowest_prices"][0]["lowest_price"] in (price_of(CHEAP), price_of(DEAR))
 
 
+@pytest.mark.processes
 async def test_a_result_is_recorded_delivered_only_after_the_receivers_2xx(
     gateway: TestClient, watch_settings: Settings, receiver: Receiver, tmp_path: Path
 ):
@@ -464,6 +466,7 @@ async def test_a_result_is_recorded_delivered_only_after_the_receivers_2xx(
     assert failed in taken or retried["delivery"]["reason"] == "superseded"
 
 
+@pytest.mark.processes
 async def test_below_target_fires_once_per_crossing(
     gateway: TestClient, watch_settings: Settings, receiver: Receiver, tmp_path: Path
 ):

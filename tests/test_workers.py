@@ -21,6 +21,9 @@ from service.app import create_app
 from tests.harness import JobsView, stop_pool, worker_pool
 from tools.testbed import Receiver, eventually
 
+#: Every test here starts real processes (worker pools, the CLI, Chromium): the slowest tier.
+pytestmark = pytest.mark.processes
+
 SECRET = "s3cret"
 
 
