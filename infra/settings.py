@@ -12,7 +12,7 @@ from typing import Any, Self
 from urllib.parse import SplitResult, unquote, urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from schemas.codes import JobType, Priority
+from schemas.codes import JobType, KeyRole, Priority
 from schemas.offers import SourceName
 
 
@@ -22,14 +22,10 @@ def _parse_map(text: str) -> dict[str, str]:
     return {key.strip(): value.strip() for key, value in pairs}
 
 
-#: What an API key may do: `admin` reads and changes (re-drive); `read` only reads.
-KEY_ROLES = ("admin", "read")
-
-
-def _split_role(value: str) -> tuple[str, str]:
-    """`"k1:read"` -> ("k1", "read"); a key without a known role suffix is an admin key (the old format)."""
+def _split_role(value: str) -> tuple[str, KeyRole]:
+    """`"k1:read"` -> ("k1", READ); a key without a known role suffix is an admin key (the old format)."""
     key, _, role = value.rpartition(":")
-    return (key, role) if key and role in KEY_ROLES else (value, "admin")
+    return (key, KeyRole(role)) if key and role in KeyRole else (value, KeyRole.ADMIN)
 
 
 #: What an API key may be written with. A key is masked in every log line by its literal text; a key with a
@@ -59,10 +55,10 @@ def parse_api_keys(text: str) -> dict[str, str]:
     return keys
 
 
-def parse_api_key_roles(text: str) -> dict[str, str]:
-    """`"ops=k1:admin,viewer=k2:read,old=k3"` -> {"viewer": "read"}: the keys that are not admin (the default)."""
+def parse_api_key_roles(text: str) -> dict[str, KeyRole]:
+    """`"ops=k1:admin,viewer=k2:read,old=k3"` -> {"viewer": READ}: the keys that are not admin (the default)."""
     roles = {name: _split_role(value)[1] for name, value in _parse_map(text).items()}
-    return {name: role for name, role in roles.items() if role != "admin"}
+    return {name: role for name, role in roles.items() if role != KeyRole.ADMIN}
 
 
 def _parse_list(text: str) -> tuple[str, ...]:
@@ -260,7 +256,7 @@ class Settings:
     # A key may end in `:admin` (the default) or `:read`: "ops=k1:admin,viewer=k2:read".
     api_keys: Mapping[str, str] = field(default_factory=dict, repr=False)
     # The role of each key that is not admin, read from LPS_API_KEYS too (a name missing here is admin).
-    api_key_roles: Mapping[str, str] = field(default_factory=dict)
+    api_key_roles: Mapping[str, KeyRole] = field(default_factory=dict)
     # Requests per second each client (its API key's name, or its address without keys) may make; 0: no limit.
     # Counted in each gateway process: N gateways allow N times this rate.
     rate_limit_per_second: float = 0.0
@@ -425,9 +421,9 @@ class Settings:
             converted["api_key_roles"] = parse_api_key_roles(values["api_keys"])
         return cls(**converted)
 
-    def key_role(self, name: str) -> str:
-        """The role of the API key called `name`: `admin` unless LPS_API_KEYS gave it `:read`."""
-        return self.api_key_roles.get(name, "admin")
+    def key_role(self, name: str) -> KeyRole:
+        """The role of the API key called `name`: ADMIN unless LPS_API_KEYS gave it `:read`."""
+        return self.api_key_roles.get(name, KeyRole.ADMIN)
 
     def to_env(self) -> dict[str, str]:
         """The `LPS_*` variables that rebuild these settings in a child process (`from_env`)."""

@@ -1,4 +1,4 @@
-"""Result codes and job enums. Names and values are part of the public contract."""
+"""Result codes, job enums and API key roles. Names and values are part of the public contract."""
 
 from enum import IntEnum, StrEnum
 
@@ -63,6 +63,13 @@ class JobStatus(_NamedIntEnum):
 class JobType(_NamedIntEnum):
     SEARCH = 1  # heavy: a browser search
     OUTBOX = 2  # light: delivery to the external API
+
+
+class KeyRole(StrEnum):
+    """What an API key may do: the suffix of its LPS_API_KEYS entry (`name=key:read`); a key without one is ADMIN."""
+
+    ADMIN = "admin"  # reads and changes (searches, re-drives, watches)
+    READ = "read"  # only reads: every other method is refused with HTTP_INVALID_CLIENT_ACCESS
 
 
 class Priority(StrEnum):

@@ -18,7 +18,7 @@ from aiohttp import web
 from aiohttp.typedefs import Handler, Middleware
 
 from infra.settings import Settings, check_api_keys
-from schemas.codes import ErrorType
+from schemas.codes import ErrorType, KeyRole
 from service.errors import ApiError
 from service.keys import CLIENT_NAME, CLIENT_ROLE, client_of
 from service.routes import PREFIX
@@ -70,7 +70,7 @@ class ApiKeyMiddleware:
         self,
         api_keys: Mapping[str, str],
         failures: TokenBuckets | None = None,
-        roles: Mapping[str, str] | None = None,
+        roles: Mapping[str, KeyRole] | None = None,
     ) -> None:
         try:
             check_api_keys(api_keys)
@@ -104,8 +104,8 @@ class ApiKeyMiddleware:
             log.info("unknown API key for %s %s from %s", request.method, request.path, request.remote)
             raise ApiError(ErrorType.HTTP_INVALID_CLIENT_ACCESS, "unknown API key")
         request[CLIENT_NAME] = name
-        request[CLIENT_ROLE] = self._roles.get(name, "admin")
-        if request[CLIENT_ROLE] == "read" and request.method not in READ_METHODS:
+        request[CLIENT_ROLE] = self._roles.get(name, KeyRole.ADMIN)
+        if request[CLIENT_ROLE] == KeyRole.READ and request.method not in READ_METHODS:
             # Decided here for every /v1/lps operation that changes something (search, retry, watches).
             raise ApiError(ErrorType.HTTP_INVALID_CLIENT_ACCESS, "this API key may only read")
         log.debug("%s %s by client %s", request.method, request.path, name)

@@ -12,6 +12,7 @@ from infra.scheduler import WatchScheduler
 from infra.settings import Settings
 from infra.ui_sessions import UiSessions
 from infra.watches import WatchRepository
+from schemas.codes import KeyRole
 from service.listing_slots import ListingSlots
 from service.shared import SharedResult
 
@@ -42,5 +43,5 @@ def client_of(request: web.Request) -> str:
     return request.get(CLIENT_NAME) or request.remote or "unknown"
 
 
-#: The role of the API key a request came with (`admin` or `read`, see LPS_API_KEYS); unset without keys.
-CLIENT_ROLE = web.RequestKey("client_role", str)
+#: The role of the API key a request came with (see LPS_API_KEYS); unset without keys.
+CLIENT_ROLE = web.RequestKey("client_role", KeyRole)

@@ -37,7 +37,7 @@ from schemas.api import (
     job_to_api,
     printable,
 )
-from schemas.codes import ErrorType, JobType
+from schemas.codes import ErrorType, JobType, KeyRole
 from schemas.examples import (
     ERROR_EXAMPLES,
     NOT_READY_EXAMPLES,
@@ -328,7 +328,7 @@ async def redrive_job(request: web.Request, raw_job_id: str) -> dict[str, Any]:
 def require_admin(request: web.Request, refused: str = "re-drive") -> None:
     """A read-only key (`name=key:read` in LPS_API_KEYS) may look but not change: HTTP_INVALID_CLIENT_ACCESS
     (`refused` names what it asked for)."""
-    if request.get(CLIENT_ROLE) == "read":
+    if request.get(CLIENT_ROLE) == KeyRole.READ:
         raise ApiError(ErrorType.HTTP_INVALID_CLIENT_ACCESS, f"this API key may only read; {refused} refused")
 
 

@@ -36,6 +36,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from infra.settings import Settings
+from schemas.codes import KeyRole
 from schemas.offers import SourceName
 from tools.embedded_mongo import local_mongo_url, wait_for_port
 from tools.gateway_client import ENDED, RESULT_COLUMNS, GatewayClient, deliveries_of, format_rows, result_row
@@ -69,7 +70,7 @@ def demo_key(settings: Settings, given: str | None) -> str | None:
         return None
     if given and given in settings.api_keys.values():
         return given
-    admin = next((key for name, key in settings.api_keys.items() if settings.key_role(name) == "admin"), None)
+    admin = next((key for name, key in settings.api_keys.items() if settings.key_role(name) == KeyRole.ADMIN), None)
     if admin is None:
         raise DevStackRefused(
             "LPS_API_KEYS has no admin key, and the demo submits searches: add one (name=key:admin) "

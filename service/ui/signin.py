@@ -28,6 +28,7 @@ from multidict import MultiDictProxy
 
 from infra.clock import utcnow
 from infra.ui_sessions import UiSession
+from schemas.codes import KeyRole
 from service.auth import KEY_CHECK
 from service.keys import CLIENT_NAME, CLIENT_ROLE, SETTINGS, UI_SESSIONS
 
@@ -44,12 +45,12 @@ class Visitor:
     """Who is asking: the signed-in key's name and role and its session; without keys, anyone (name "")."""
 
     key_name: str
-    role: str | None
+    role: KeyRole | None
     session: UiSession | None
 
     @property
     def may_change(self) -> bool:
-        return self.role != "read"
+        return self.role != KeyRole.READ
 
 
 VISITOR = web.RequestKey("ui_visitor", Visitor)
