@@ -30,6 +30,7 @@ from dramatiq.middleware import Middleware
 from infra.settings import Settings
 from infra.source_limits import BreakerState
 from schemas.codes import JobType
+from schemas.offers import SOURCE_OUTCOMES
 
 if TYPE_CHECKING:
     from prometheus_client import CollectorRegistry
@@ -59,7 +60,7 @@ class WorkerMetrics:
         )
         self.source_outcomes = Counter(
             "lps_search_source_outcomes",
-            "Searches of each source by outcome: FOUND, NO_RESULTS, BLOCKED, RATE_LIMITED, PARSE_FAIL, TIMEOUT, ERROR.",
+            f"Searches of each source by outcome: {', '.join(SOURCE_OUTCOMES)}.",
             ["source", "outcome"],
             registry=registry,
         )

@@ -9,7 +9,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, pre_load, valida
 
 from schemas.codes import HTTP_STATUS, AttemptOutcome, ErrorType, JobErrorType, JobStatus, JobType, Priority
 from schemas.envelope import drop_none
-from schemas.offers import Delivery, SearchOutcome, SourceName, SourceOutcome
+from schemas.offers import SOURCE_ANSWERS, SOURCE_OUTCOMES, Delivery, SearchOutcome, SourceName
 
 #: Matched against the whole value (FullMatch): `$` alone also matches before a trailing newline. Kept in the
 #: form JSON Schema (ECMA-262) reads the same way, since the OpenAPI document shows it as the field's `pattern`.
@@ -227,12 +227,15 @@ class OfferSchema(Schema):
     rejected = fields.String(metadata=_doc("why the matcher refused it (absent: accepted), for auditing a result"))
 
 
+#: A source's failed outcomes in `result.sources`, in the order the schema names them.
+_SOURCE_FAILURES = [outcome for outcome in SOURCE_OUTCOMES if outcome not in SOURCE_ANSWERS]
+
+
 class SourceSearchSchema(Schema):
     outcome = fields.String(
         metadata=_doc(
-            "FOUND or NO_RESULTS (answers); "
-            + ", ".join(o for o in SourceOutcome if o not in {SourceOutcome.FOUND, SourceOutcome.NO_RESULTS})
-            + " or CONFIG (failures); a source that answered only in part is named by why (PARSE_FAIL for items it "
+            f"{' or '.join(SOURCE_ANSWERS)} (answers); {', '.join(_SOURCE_FAILURES[:-1])} or {_SOURCE_FAILURES[-1]} "
+            "(failures); a source that answered only in part is named by why (PARSE_FAIL for items it "
             "could not read or a list still growing, BLOCKED for a later page refused …) and is not complete"
         )
     )

@@ -6,6 +6,8 @@ from dataclasses import asdict, dataclass
 from enum import StrEnum
 from typing import Any
 
+from schemas.codes import JobErrorType
+
 
 class SourceName(StrEnum):
     """The shopping sources a search can ask. `static` is a deterministic local source for tests and benchmarks."""
@@ -37,6 +39,13 @@ class SourceOutcome(StrEnum):
     # Not searched in this attempt: the source's turn did not come (LPS_SOURCE_RATES / _CONCURRENCY, or its circuit
     # breaker is open). It runs on a later attempt; waiting never counts as one.
     DEFERRED = "DEFERRED"
+
+
+#: The outcomes that are answers; every other outcome is a failure.
+SOURCE_ANSWERS = (SourceOutcome.FOUND, SourceOutcome.NO_RESULTS)
+#: Every `result.sources.<source>.outcome` a search can store: how the source's search went, or CONFIG when the
+#: deployment could not ask it at all (not enabled, missing credentials), so it was never searched.
+SOURCE_OUTCOMES: tuple[StrEnum, ...] = (*SourceOutcome, JobErrorType.CONFIG)
 
 
 class SearchOutcome(StrEnum):

@@ -26,9 +26,9 @@ from infra.jobs import LISTING_WALK, parse_job_id
 from infra.mongo import deadline
 from infra.snapshots import snapshot_ids
 from schemas.api import JOB_PAGE_DEFAULT, JOB_PAGE_MAX
-from schemas.codes import HTTP_STATUS, ErrorType, JobErrorType, JobStatus, JobType
+from schemas.codes import HTTP_STATUS, ErrorType, JobStatus, JobType
 from schemas.envelope import json_default
-from schemas.offers import SourceOutcome
+from schemas.offers import SOURCE_OUTCOMES
 from service.auth import KEY_CHECK
 from service.errors import ApiError
 from service.keys import DATABASE, SETTINGS
@@ -173,7 +173,7 @@ def filter_choices(request: web.Request) -> dict[str, Any]:
         "statuses": [s.name for s in JobStatus],
         "types": [t.name for t in JobType],
         "sources": list(request.app[SETTINGS].search_sources),
-        "source_outcomes": [*SourceOutcome, JobErrorType.CONFIG.value],
+        "source_outcomes": SOURCE_OUTCOMES,
         "error_types": KNOWN_ERROR_TYPES,
         "walk": LISTING_WALK,
     }

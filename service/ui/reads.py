@@ -14,16 +14,16 @@ from typing import Any
 from infra.mongo import MainDatabase
 from infra.watches import WatchRepository
 from schemas.codes import JobErrorType, JobStatus
-from schemas.offers import SourceOutcome
+from schemas.offers import SOURCE_ANSWERS, SOURCE_OUTCOMES, SourceOutcome
 
-#: `last_error.type` values LPS and its sources write: what the error-type filter offers.
+#: `last_error.type` values LPS and its sources write: what the error-type filter offers. A source's failures are
+#: among them, but not DEFERRED: a deferral leaves `last_error` alone.
 KNOWN_ERROR_TYPES: tuple[str, ...] = tuple(
     sorted(
-        {str(each) for each in JobErrorType}
-        | {
+        {
             str(each)
-            for each in SourceOutcome
-            if each not in (SourceOutcome.FOUND, SourceOutcome.NO_RESULTS, SourceOutcome.DEFERRED)
+            for each in (*JobErrorType, *SOURCE_OUTCOMES)
+            if each not in (*SOURCE_ANSWERS, SourceOutcome.DEFERRED)
         }
     )
 )
