@@ -26,7 +26,7 @@ from bench.stack import Bench, figure_clients, figure_resources, serve, worker_p
 from infra.enqueue import JobEnqueuer
 from infra.jobs import JobRepository
 from infra.settings import Settings, parse_source_rates
-from schemas.codes import JobType
+from schemas.codes import JobStatus, JobType
 from tools.demo_shop import SHOP_LOG, create_demo_shop_app
 from tools.testbed import eventually
 
@@ -77,14 +77,16 @@ async def run_side(bench: Bench, sizes: PacingSizes, *, paced: bool) -> dict[str
             await enqueuer.submit_search(products[first : first + SUBMIT_BATCH], None)
 
         async def finished() -> bool:
-            ended = {"status": {"$in": ["DONE", "DEAD"]}}
+            ended = {"status": {"$in": [JobStatus.DONE.name, JobStatus.DEAD.name]}}
             return await database.jobs.count_documents(ended) >= sizes.searches
 
         await eventually(finished, within=sizes.timeout, what=f"{sizes.searches} searches to end", interval=1.0)
         jobs = await database.jobs.find({}, {"status": 1, "attempts": 1, "finished_at": 1, "result": 1}).to_list()
         seconds = (max(job["finished_at"] for job in jobs) - started_at).total_seconds()
         statuses = Counter(job["status"] for job in jobs)
-        complete = sum(1 for job in jobs if job["status"] == "DONE" and (job.get("result") or {}).get("complete"))
+        complete = sum(
+            1 for job in jobs if job["status"] == JobStatus.DONE.name and (job.get("result") or {}).get("complete")
+        )
         arrivals = shop_app[SHOP_LOG].of("coupang")
         return {
             "searches": len(jobs),

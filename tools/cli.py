@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from typing import TYPE_CHECKING, NoReturn
 
 from infra.settings import SHUTDOWN_RECORDING_TIME, JobSpec, QueueType, Settings, SettingsError
-from schemas.codes import JobType
+from schemas.codes import JobStatus, JobType
 
 if TYPE_CHECKING:
     from tools.gateway_client import GatewayClient
@@ -278,6 +278,7 @@ def cmd_submit(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from tools.gateway_client import (
+        ENDED,
         EXIT_FAILED,
         EXIT_OK,
         EXIT_TIMED_OUT,
@@ -344,7 +345,7 @@ def cmd_submit(args: argparse.Namespace) -> int:
             write_results(table, out)
         summary = summarize(done.jobs) + (f", {len(skipped)} product(s) skipped as invalid" if skipped else "")
         if done.timed_out:
-            active = sum(job["status"] not in ("DONE", "DEAD") for job in done.jobs)
+            active = sum(job["status"] not in ENDED for job in done.jobs)
             _say(f"timed out after {args.timeout:g} s with {active} job(s) not ended: {summary}")
             return EXIT_TIMED_OUT
         if skipped or not all(succeeded(job) for job in done.jobs):
@@ -533,7 +534,7 @@ def cmd_retry(args: argparse.Namespace) -> int:
             )
 
         try:
-            async for job in client.each_job(filters, status="DEAD"):
+            async for job in client.each_job(filters, status=JobStatus.DEAD.name):
                 matched += 1
                 error_type = (job.get("last_error") or {}).get("type") or "-"
                 if args.dry_run:
@@ -741,7 +742,7 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("--since", metavar="WHEN", help="only jobs created since: 30m, 6h, 2d or an ISO date/time")
 
     jobs = client_command("jobs", "list jobs, newest first", cmd_jobs)
-    jobs.add_argument("--status", choices=("PENDING", "RUNNING", "DONE", "DEAD"))
+    jobs.add_argument("--status", choices=[status.name for status in JobStatus])
     listing_filters(jobs)
     jobs.add_argument("--limit", type=int, default=50, help="at most this many (pages through the listing)")
 

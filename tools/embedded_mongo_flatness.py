@@ -29,6 +29,7 @@ from bson import ObjectId
 from pymongo import MongoClient
 
 from infra.mongo import JOBS, job_indexes, retention_index
+from schemas.codes import JobStatus, JobType
 from tools.embedded_mongo import create_engine, embedded_mongo
 
 DATABASE = "lps_flatness"
@@ -41,9 +42,9 @@ def new_search(number: int) -> dict[str, Any]:
     now = datetime.now(UTC)
     return {
         "_id": ObjectId(),
-        "job_type": "SEARCH",
+        "job_type": JobType.SEARCH.name,
         "product_code": f"FLAT-{number}",
-        "status": "PENDING",
+        "status": JobStatus.PENDING.name,
         "active": True,
         "attempts": 0,
         "created_at": now,
@@ -85,7 +86,9 @@ def measure(data_file: Path, stored: int, inserts: int) -> Measured:
             started = time.perf_counter()
             jobs.insert_one(job)
             inserted = time.perf_counter()
-            jobs.update_one({"_id": job["_id"], "status": "PENDING"}, {"$set": {"status": "RUNNING"}})
+            jobs.update_one(
+                {"_id": job["_id"], "status": JobStatus.PENDING.name}, {"$set": {"status": JobStatus.RUNNING.name}}
+            )
             claimed = time.perf_counter()
             insert_times.append(inserted - started)
             claim_times.append(claimed - inserted)

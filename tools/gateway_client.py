@@ -28,10 +28,12 @@ import aiohttp
 
 from infra.settings import Settings
 from schemas.api import MAX_PRODUCTS_PER_REQUEST, ProductSchema
+from schemas.codes import JobStatus
 
 #: Jobs polled at once while waiting for a submission to end.
 POLL_CONCURRENCY = 16
-ENDED = ("DONE", "DEAD")
+#: The statuses a job ends in, as the API spells them.
+ENDED = (JobStatus.DONE.name, JobStatus.DEAD.name)
 #: The table `lps submit` (and `lps dev --demo`) prints: one line per product, status last.
 RESULT_COLUMNS = (
     "product_code", "lowest_price", "source", "shipping", "outcome", "complete", "error_type", "delivery_status",
@@ -243,7 +245,7 @@ class GatewayClient:
     async def delivery_of(self, search: dict[str, Any]) -> dict[str, Any] | None:
         """The OUTBOX job that delivers a DONE search, if it exists yet: the product's OUTBOX jobs created since
         the search finished (`product_created_at`), matched by `source_job_id`."""
-        if search.get("status") != "DONE" or not search.get("finished_at"):
+        if search.get("status") != JobStatus.DONE.name or not search.get("finished_at"):
             return None
         # A reconciler on another host may stamp the delivery by a clock a little behind the worker's.
         since = datetime.fromisoformat(search["finished_at"]) - DELIVERY_CLOCK_SLACK
@@ -509,7 +511,7 @@ async def deliveries_of(client: GatewayClient, jobs: Sequence[dict[str, Any]]) -
         async with limit:
             return job["job_id"], await client.delivery_of(job)
 
-    return dict(await asyncio.gather(*(one(job) for job in jobs if job.get("status") == "DONE")))
+    return dict(await asyncio.gather(*(one(job) for job in jobs if job.get("status") == JobStatus.DONE.name)))
 
 
 async def run_submission(
@@ -558,7 +560,7 @@ async def submit_and_wait(
 
 def succeeded(job: dict[str, Any]) -> bool:
     """DONE, and every requested source answered (`result.complete`)."""
-    return job.get("status") == "DONE" and (job.get("result") or {}).get("complete") is True
+    return job.get("status") == JobStatus.DONE.name and (job.get("result") or {}).get("complete") is True
 
 
 def result_row(job: dict[str, Any], delivery: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -590,16 +592,18 @@ def result_row(job: dict[str, Any], delivery: dict[str, Any] | None = None) -> d
 
 def summarize(jobs: Sequence[dict[str, Any]]) -> str:
     """One line by outcome: `5 jobs: DONE 3 (FOUND 2, NO_MATCH 1), DONE incomplete 1 (FOUND 1), DEAD 1 (BLOCKED 1)`."""
+    done = JobStatus.DONE.name
+    incomplete = f"{done} incomplete"
     groups: dict[str, Counter[str | None]] = {}
     for job in jobs:
         status = job.get("status") or "?"
         result = job.get("result") or {}
-        if status == "DONE":
-            group, detail = ("DONE" if succeeded(job) else "DONE incomplete"), result.get("outcome")
+        if status == done:
+            group, detail = (done if succeeded(job) else incomplete), result.get("outcome")
         else:
             group, detail = status, (job.get("last_error") or {}).get("type")
         groups.setdefault(group, Counter())[detail] += 1
-    order = ["DONE", "DONE incomplete", "DEAD", "RUNNING", "PENDING"]
+    order = [done, incomplete, JobStatus.DEAD.name, JobStatus.RUNNING.name, JobStatus.PENDING.name]
     parts = []
     for group in sorted(groups, key=lambda name: order.index(name) if name in order else len(order)):
         details = ", ".join(f"{name} {count}" for name, count in groups[group].most_common() if name)
@@ -698,12 +702,14 @@ def format_stats(body: Mapping[str, Any]) -> str:
     """`lps stats`: jobs by type and status, the queues, and the reconciler's totals, as plain tables."""
     by_type: Mapping[str, Mapping[str, int]] = body.get("by_type") or {}
     delayed: Mapping[str, int] = body.get("delayed") or {}
-    statuses = ("PENDING", "RUNNING", "DONE", "DEAD")
+    statuses = [status.name for status in JobStatus]
+    # `delayed` counts PENDING jobs, so its column stands beside PENDING (the first status).
+    pending, *later = statuses
     job_rows = [
         {"jobs": job_type, **counts, "delayed": delayed.get(job_type)} for job_type, counts in sorted(by_type.items())
     ]
     sections = [
-        format_rows(job_rows, ("jobs", "PENDING", "delayed", "RUNNING", "DONE", "DEAD")),
+        format_rows(job_rows, ("jobs", pending, "delayed", *later)),
         "delayed: PENDING jobs waiting for a retry's backoff to end (run_after in the future, counted in MongoDB)",
         f"DONE and DEAD: every job that ended before {body.get('counted_until') or '-'} (a re-driven job counts "
         "again when it ends again)",

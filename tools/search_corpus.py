@@ -40,7 +40,7 @@ from actors.sources.naver import NaverSource
 from infra.lifecycle import RetryPolicy, decide
 from infra.settings import Settings
 from infra.source_limits import Ticket
-from schemas.codes import AttemptOutcome
+from schemas.codes import AttemptOutcome, JobStatus
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO / "tests" / "search_corpus"
@@ -53,8 +53,8 @@ MAX_ATTEMPTS = 3
 MAX_PAGES = 2
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 POLICY = RetryPolicy(1.0, 10.0)
-#: The outcome of a case whose every attempt failed in every source: no result at all.
-DEAD = "DEAD"
+#: The outcome of a case whose every attempt failed in every source: no result at all, the job DEAD.
+DEAD = JobStatus.DEAD.name
 #: Outcomes a case may record.
 OUTCOMES = ("FOUND", "NO_MATCH", "NO_RESULTS", "INCOMPLETE", DEAD)
 
