@@ -21,11 +21,10 @@ from actors.sources.coupang import CoupangSource
 from actors.sources.naver import NaverSource
 from actors.sources.static import StaticSource
 from infra.clock import utcnow
-from infra.jobs import SOURCES_ANSWERED
 from infra.source_limits import Deferral, SourceGates
 from schemas.codes import JobErrorType
 from schemas.envelope import drop_none
-from schemas.offers import Offer, SearchOutcome, SourceName, SourceOutcome, SourceResult
+from schemas.offers import SOURCES_ANSWERED, Offer, SearchOutcome, SourceName, SourceOutcome, SourceResult
 
 log = logging.getLogger(__name__)
 

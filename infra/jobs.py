@@ -21,7 +21,7 @@ from infra.lifecycle import attempts_exhausted, error_document
 from infra.minutes import minute_of, minute_start, walk_minutes
 from infra.mongo import MainDatabase
 from schemas.codes import AttemptOutcome, JobErrorType, JobStatus, JobType
-from schemas.offers import SourceName
+from schemas.offers import SOURCES_ANSWERED, SourceName
 
 DUPLICATE_KEY = 11000
 #: Before every job's ObjectId: a cursor at (t, _FIRST_ID) has passed every job that ended before t, none at t.
@@ -93,8 +93,6 @@ HISTORY_LIMIT = 20
 #: Where a job records its re-drives: [{at, by}], oldest first (`JobRepository.redrive`).
 REDRIVE_HISTORY = "redrive_history"
 
-#: Where a search keeps, between attempts, what its answering sources found (a retry runs only the others).
-SOURCES_ANSWERED = "sources_answered"
 #: What lives only between the attempts of one life of a job: the running attempt's lease, a deferral's note, a
 #: search's answers so far. Every transition that ends a job (`_ending`) and a re-drive clear them, so nothing of
 #: one life (old offers above all) is carried into the next under a fresh `searched_at`.

@@ -9,7 +9,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, pre_load, valida
 
 from schemas.codes import HTTP_STATUS, AttemptOutcome, ErrorType, JobErrorType, JobStatus, JobType, Priority
 from schemas.envelope import drop_none
-from schemas.offers import SOURCE_ANSWERS, SOURCE_OUTCOMES, Delivery, SearchOutcome, SourceName
+from schemas.offers import SOURCE_ANSWERS, SOURCE_OUTCOMES, SOURCES_ANSWERED, Delivery, SearchOutcome, SourceName
 
 #: Matched against the whole value (FullMatch): `$` alone also matches before a trailing newline. Kept in the
 #: form JSON Schema (ECMA-262) reads the same way, since the OpenAPI document shows it as the field's `pattern`.
@@ -304,7 +304,7 @@ class RedriveSchema(Schema):
 
 
 #: Stored job fields the API does not show: internal bookkeeping (`_id` is shown as `job_id`).
-HIDDEN_JOB_FIELDS = frozenset({"_id", "active", "message_id", "sources_answered", "finished_minute"})
+HIDDEN_JOB_FIELDS = frozenset({"_id", "active", "message_id", SOURCES_ANSWERED, "finished_minute"})
 
 
 class JobSchema(Schema):

@@ -46,6 +46,9 @@ SOURCE_ANSWERS = (SourceOutcome.FOUND, SourceOutcome.NO_RESULTS)
 #: Every `result.sources.<source>.outcome` a search can store: how the source's search went, or CONFIG when the
 #: deployment could not ask it at all (not enabled, missing credentials), so it was never searched.
 SOURCE_OUTCOMES: tuple[StrEnum, ...] = (*SourceOutcome, JobErrorType.CONFIG)
+#: The field where a SEARCH job keeps, between attempts, what its answering sources found (a retry runs only the
+#: others). Internal: the API does not show it.
+SOURCES_ANSWERED = "sources_answered"
 
 
 class SearchOutcome(StrEnum):

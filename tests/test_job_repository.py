@@ -11,10 +11,11 @@ import pytest
 from bson import ObjectId
 
 from infra.clock import utcnow
-from infra.jobs import BETWEEN_ATTEMPTS, SOURCES_ANSWERED, ActiveJobExists, JobRepository, new_job
+from infra.jobs import BETWEEN_ATTEMPTS, ActiveJobExists, JobRepository, new_job
 from infra.mongo import MainDatabase, create_client, ensure_indexes
 from infra.settings import Settings
 from schemas.codes import JobType
+from schemas.offers import SOURCES_ANSWERED
 
 
 @pytest.fixture

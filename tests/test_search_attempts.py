@@ -15,12 +15,11 @@ from actors.middleware import failure_of
 from actors.proxies import ProxiesBenched
 from actors.search import work_search
 from actors.sources import SourceBlocked, SourceError, SourceParseFailed
-from infra.jobs import SOURCES_ANSWERED
 from infra.lifecycle import RetryPolicy, decide
 from infra.settings import Settings
 from infra.source_limits import Deferral, Ticket
 from schemas.codes import AttemptOutcome, JobErrorType
-from schemas.offers import Offer, SourceOutcome, SourceResult
+from schemas.offers import SOURCES_ANSWERED, Offer, SourceOutcome, SourceResult
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 EMPTY = SourceResult(SourceOutcome.NO_RESULTS, [])
