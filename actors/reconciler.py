@@ -31,7 +31,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import dramatiq
-from bson import ObjectId
 from dramatiq.common import xq_name
 from dramatiq.errors import DecodeError
 
@@ -41,7 +40,7 @@ from infra.clock import utcnow
 from infra.enqueue import JobEnqueuer, message_for_job
 from infra.jobs import JobRepository, parse_job_id
 from infra.logs import job_extra
-from infra.mongo import MONGO_UNAVAILABLE, MainDatabase, create_client
+from infra.mongo import FIRST_ID, MONGO_UNAVAILABLE, MainDatabase, create_client
 from infra.reconciler_log import ReconcilerLog
 from infra.scheduler import WatchScheduler
 from infra.settings import Settings
@@ -233,7 +232,7 @@ class Reconciler:
         day 100 as on day 1, and a busy day only makes the walk lag, never skip (the cursor moves past a search
         only once it was checked). A first pass starts `OUTBOX_LOOKBACK` back.
         """
-        start = await self.journal.delivery_cursor(default=(now - OUTBOX_LOOKBACK, ObjectId("0" * 24)))
+        start = await self.journal.delivery_cursor(default=(now - OUTBOX_LOOKBACK, FIRST_ID))
         page = await self._jobs.ended_after(
             start,
             until=finished_before,

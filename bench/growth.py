@@ -74,7 +74,7 @@ from infra.broker import Publisher
 from infra.clock import utcnow
 from infra.jobs import JobRepository, ended_fields, history_entry, new_job
 from infra.lifecycle import error_document
-from infra.mongo import MainDatabase
+from infra.mongo import FIRST_ID, MainDatabase
 from infra.reconciler_log import ReconcilerLog
 from infra.settings import Settings
 from schemas.codes import AttemptOutcome, JobErrorType, JobStatus, JobType
@@ -294,7 +294,7 @@ class Growth:
         self.reconciler = Reconciler(self.reconciler_settings, self.repository, publisher, ReconcilerLog(main.write))
         self.stored = Stored()
         self.seed_batch = sizes.seed_batch_for(bench.store.kind)
-        self.raw_cursor = (utcnow() - OUTBOX_LOOKBACK, ObjectId("0" * 24))
+        self.raw_cursor = (utcnow() - OUTBOX_LOOKBACK, FIRST_ID)
         self.statuses: Counter[str] = Counter()
 
     # seeding

@@ -29,6 +29,7 @@ from pymongo.asynchronous.database import AsyncDatabase
 
 from infra.clock import utcnow
 from infra.jobs import JobRepository, ending_of
+from infra.mongo import FIRST_ID
 from schemas.codes import JobStatus, JobType
 
 JOB_COUNTS = "job_counts"
@@ -111,7 +112,7 @@ class JobCounts:
 
     async def _start(self) -> tuple[datetime, ObjectId]:
         """Where the first walk on a store starts: the minute of the first job that ended (now, if none has)."""
-        return await self._jobs.first_ended_minute() or utcnow() - self._settle, ObjectId("0" * 24)
+        return await self._jobs.first_ended_minute() or utcnow() - self._settle, FIRST_ID
 
     async def _start_totals(self, document: dict[str, Any]) -> bool:
         result = await self._totals.update_one({"_id": _ENDED_ID}, {"$setOnInsert": document}, upsert=True)

@@ -19,13 +19,11 @@ from pymongo.errors import BulkWriteError, DuplicateKeyError
 
 from infra.lifecycle import attempts_exhausted, error_document
 from infra.minutes import minute_of, minute_start, walk_minutes
-from infra.mongo import MainDatabase
+from infra.mongo import FIRST_ID, MainDatabase
 from schemas.codes import AttemptOutcome, JobErrorType, JobStatus, JobType
 from schemas.offers import SOURCES_ANSWERED, SourceName
 
 DUPLICATE_KEY = 11000
-#: Before every job's ObjectId: a cursor at (t, _FIRST_ID) has passed every job that ended before t, none at t.
-_FIRST_ID = ObjectId("0" * 24)
 #: The job listing's filters that choose its index (API name -> document field); see `listing_query`.
 LISTING_INDEXED = {"status": "status", "product_code": "product_code", "source_job_id": "source_job_id"}
 #: The listing's filters read on the way (no index): a page then walks at most LISTING_WALK jobs.
@@ -299,7 +297,7 @@ class JobRepository:
                 edge = far[0]["created_at"]
                 created["$gte"] = max(created.get("$gte", edge), edge)
                 # Every tie of the far end is read too: the next page starts below its created_at.
-                walked_to = (edge, _FIRST_ID)
+                walked_to = (edge, FIRST_ID)
         query = indexed | on_the_way | position | _created(created)
         jobs = await self._jobs_stale_ok.find(query).sort(order).limit(limit).to_list()
         return ListingPage(jobs, walked_to)
@@ -610,7 +608,7 @@ class JobRepository:
         # Past the quiet minutes, but not into `until`'s own: a job of that minute whose update lands late (a
         # settle of 0 in tests) is still found, unless a later one of it was already walked past.
         last = (jobs[-1]["finished_at"], jobs[-1]["_id"]) if jobs else cursor
-        return EndedPage(jobs, max(last, (minute_start(step.minute), _FIRST_ID)), more=step.more)
+        return EndedPage(jobs, max(last, (minute_start(step.minute), FIRST_ID)), more=step.more)
 
     async def _next_ended_minute(self, first: int, last: int, match: dict[str, Any] | None) -> int | None:
         """The first minute in [first, last] in which a job ended. A range: the embedded store scans for it, so it

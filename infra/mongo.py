@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 import pymongo
+from bson import ObjectId
 from pymongo import ASCENDING, DESCENDING, AsyncMongoClient, IndexModel, ReadPreference
 from pymongo.asynchronous.collection import AsyncCollection
 from pymongo.asynchronous.database import AsyncDatabase
@@ -26,6 +27,9 @@ from infra.settings import Settings
 from infra.ui_sessions import UI_SESSIONS, ui_session_indexes
 from schemas.codes import JobStatus
 
+#: Below every ObjectId: in an order by (a time, `_id`), the position (t, FIRST_ID) comes before every document at t,
+#: so a walk or a page that starts there reads all of them.
+FIRST_ID = ObjectId("0" * 24)
 #: Errors that mean "MongoDB is unreachable or too slow", answered as DB_RUN_FAILED.
 MONGO_UNAVAILABLE = (ConnectionFailure, ServerSelectionTimeoutError, NetworkTimeout, ExecutionTimeout)
 

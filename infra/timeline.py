@@ -25,10 +25,10 @@ from bson import ObjectId
 
 from infra.clock import utcnow
 from infra.jobs import JobRepository, ending_of, finished_minute
+from infra.mongo import FIRST_ID
 from schemas.codes import AttemptOutcome
 from schemas.timeline import TIMELINE_MINUTES
 
-_FIRST_ID = ObjectId("0" * 24)
 #: What the walk reads of each ended job: no offers, no product.
 _PROJECTION = {
     "job_type": 1,
@@ -127,7 +127,7 @@ class EndedTimeline:
         """Walk on from the cursor (or from the window's start); the moment before which everything is counted."""
         now = utcnow()
         first_kept = finished_minute(now) - TIMELINE_MINUTES + 1
-        window_start = (datetime.fromtimestamp(first_kept * 60, UTC), _FIRST_ID)
+        window_start = (datetime.fromtimestamp(first_kept * 60, UTC), FIRST_ID)
         cursor = max(self._cursor or window_start, window_start)
         page = await self._jobs.ended_after(cursor, until=now - self._settle, limit=self._limit, projection=_PROJECTION)
         for job in page.jobs:

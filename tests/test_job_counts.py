@@ -14,7 +14,7 @@ from infra.clock import utcnow
 from infra.job_counts import JobCounts
 from infra.jobs import JobRepository, ended_fields, finished_minute, new_job
 from infra.minutes import WALK_MAX_MINUTES
-from infra.mongo import MainDatabase, create_client, ensure_indexes
+from infra.mongo import FIRST_ID, MainDatabase, create_client, ensure_indexes
 from infra.settings import Settings
 from infra.timeline import EndedTimeline
 from schemas.codes import JobType
@@ -138,7 +138,7 @@ async def test_a_walk_over_ended_jobs_reads_one_minute_at_a_time_by_equality(dat
         database, base + timedelta(seconds=50), base + timedelta(seconds=10), base + timedelta(minutes=2)
     )
 
-    page = await jobs.ended_after((base, ObjectId("0" * 24)), until=base + timedelta(minutes=3), limit=10)
+    page = await jobs.ended_after((base, FIRST_ID), until=base + timedelta(minutes=3), limit=10)
 
     assert [job["_id"] for job in page.jobs] == [stored[1]["_id"], stored[0]["_id"], stored[2]["_id"]]
     # Each lookup an equality on the minute (what the embedded store serves from an index): minutes 0, 1, 2, 3.
@@ -151,7 +151,7 @@ async def test_a_quiet_stretch_is_crossed_once_and_a_long_one_by_a_jump_to_the_n
 ):
     jobs, listener = watched
     now = utcnow()
-    start = (now - timedelta(days=3), ObjectId("0" * 24))
+    start = (now - timedelta(days=3), FIRST_ID)
     (later,) = await store_ended(database, now - timedelta(days=1))
 
     first = await jobs.ended_after(start, until=now, limit=10)
@@ -166,7 +166,7 @@ async def test_a_quiet_stretch_is_crossed_once_and_a_long_one_by_a_jump_to_the_n
     assert ([job["_id"] for job in second.jobs], third.jobs, third.more) == ([later["_id"]], [], False)
     assert len(listener.filters) <= 3 * (WALK_MAX_MINUTES + 1) + 1  # three steps, not 4,320 minutes
     assert len(listener.filters) - lookups_before_fourth == 1  # then only the minute of `until` is read again
-    assert fourth.cursor == third.cursor == (now.replace(second=0, microsecond=0), ObjectId("0" * 24))
+    assert fourth.cursor == third.cursor == (now.replace(second=0, microsecond=0), FIRST_ID)
 
 
 async def test_a_walk_stops_at_its_limit_and_goes_on_from_the_last_job(database: MainDatabase, watched):
@@ -174,7 +174,7 @@ async def test_a_walk_stops_at_its_limit_and_goes_on_from_the_last_job(database:
     base = utcnow() - timedelta(minutes=5)
     stored = await store_ended(database, *(base + timedelta(seconds=index) for index in range(5)))
 
-    first = await jobs.ended_after((base - timedelta(seconds=1), ObjectId("0" * 24)), until=utcnow(), limit=3)
+    first = await jobs.ended_after((base - timedelta(seconds=1), FIRST_ID), until=utcnow(), limit=3)
     rest = await jobs.ended_after(first.cursor, until=utcnow(), limit=3)
 
     assert [job["_id"] for job in first.jobs + rest.jobs] == [job["_id"] for job in stored]
