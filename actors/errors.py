@@ -1,6 +1,6 @@
 """How an attempt fails. The class says retryable or permanent; `error_type` names it in `last_error`.
 
-What then happens to the job is decided in one place, `infra.lifecycle.decide`, from the `Failure` these
+What then happens to the job is decided in one place, `infra.lifecycle.decide_after_failure`, from the `Failure` these
 exceptions describe.
 """
 

@@ -24,7 +24,7 @@ from actors.errors import JobError
 from actors.runtime import Attempt, WorkerRuntime
 from infra.clock import utcnow
 from infra.jobs import parse_job_id
-from infra.lifecycle import Failure, RetryPolicy, decide
+from infra.lifecycle import Failure, RetryPolicy, decide_after_failure
 from infra.logs import bind_job, unbind_job
 from infra.mongo import MONGO_UNAVAILABLE
 from infra.settings import SHUTDOWN_RECORDING_TIME
@@ -52,10 +52,10 @@ def failure_of(exception: BaseException) -> Failure:
 
 
 class JobStatusMiddleware(Middleware):
-    """Claims the job before each attempt, and after it records what `infra.lifecycle.decide` made of it.
+    """Claims the job before each attempt, and after it records what `infra.lifecycle.decide_after_failure` made of it.
 
     Dramatiq's Retries middleware is not used for job actors: the job document is the one source of truth
-    for attempts, and this middleware publishes the retry itself (with the delay `decide` chose) once the
+    for attempts, and this middleware publishes the retry itself (with the delay `decide_after_failure` chose) once the
     job is PENDING again. A message that must not run now is skipped with `SkipMessage` (the one exception
     Dramatiq honours in a before-hook): deferred messages are published again with a delay first.
     """
@@ -168,10 +168,10 @@ class JobStatusMiddleware(Middleware):
         failure: Failure,
         now: datetime,
     ) -> AttemptOutcome:
-        """Record what `decide` made of a failed attempt; a retry's (or a deferral's) message is published with its
-        delay."""
+        """Record what `decide_after_failure` made of a failed attempt; a retry's (or a deferral's) message is
+        published with its delay."""
         runtime, job = self.runtime, attempt.job
-        decision = decide(job, failure, self.policy, now)
+        decision = decide_after_failure(job, failure, self.policy, now)
         if decision.outcome is AttemptOutcome.DONE:
             # It cannot retry, but has something to show (a search some of whose sources answered).
             attempt.output = decision.output or {}

@@ -17,7 +17,7 @@ from actors.runtime import WorkerRuntime
 from infra.broker import job_message
 from infra.clock import utcnow
 from infra.jobs import new_job
-from infra.notify import decide, seen_of
+from infra.notify import decide_delivery, seen_of
 from infra.settings import Settings
 from schemas.codes import JobErrorType, JobType
 from schemas.delivery import delivery_body
@@ -90,7 +90,7 @@ async def judge_watch_result(search: dict[str, Any], runtime: WorkerRuntime) -> 
             return _skipped("watch_removed", now)
         last_seen = watch.get("last_seen")
         current = seen_of(search, (watch.get("product") or {}).get("target_price"))
-        verdict = decide(
+        verdict = decide_delivery(
             Notify(watch["notify"]),
             current=current,
             last_seen=last_seen,

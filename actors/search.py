@@ -160,8 +160,9 @@ async def work_search(job: dict[str, Any], runtime: WorkerRuntime) -> dict[str, 
 
     Every source answered in full (now or in an earlier attempt): the result, `complete: true`. Some failed, or
     answered only in part (`SourceResult.incomplete`: items it could not read, later pages refused): the attempt
-    fails, keeping what the complete answers found, so that `decide` retries only the others while attempts remain,
-    and otherwise ends the job DONE with `complete: false` (when any source answered, even in part) or DEAD.
+    fails, keeping what the complete answers found, so that `decide_after_failure` retries only the others while
+    attempts remain, and otherwise ends the job DONE with `complete: false` (when any source answered, even in part)
+    or DEAD.
 
     Every offer is judged by the matcher in every attempt, the kept ones too, so a retried search chooses exactly
     what one attempt over the same offers would have chosen.

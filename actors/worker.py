@@ -73,7 +73,7 @@ def build_broker(
 def declare_job_actor(broker: RabbitmqBroker, kind: JobKind, runtime: WorkerRuntime) -> None:
     """A Dramatiq actor that works the attempt the status middleware claimed for this message.
 
-    Whatever goes wrong becomes a JobError (TIMEOUT, INTERNAL, or the one raised), for `decide` to judge.
+    Whatever goes wrong becomes a JobError (TIMEOUT, INTERNAL, or the one raised), for `decide_after_failure` to judge.
     """
     settings = runtime.settings
     spec = settings.job(kind.job_type)

@@ -1,7 +1,8 @@
 """The search-quality figure (`python -m bench --only quality`): the saved-page corpus, answered by LPS's own code.
 
 Runs every case of tests/search_corpus/ (tools/search_corpus.py: the real Coupang and Naver sources over saved and
-rendered pages, `work_search` and `decide` attempt after attempt) the mode's number of times, in process: no servers.
+rendered pages, `work_search` and `decide_after_failure` attempt after attempt) the mode's number of times, in
+process: no servers.
 
 LPS's value is the share of cases answered right (chosen lowest offer, `complete` and outcome all as recorded; the
 target is 1.0). Raw baseline: the share a matcher-less search gets right, answering the cheapest offer the same

@@ -29,10 +29,11 @@ Deferred, not failed. A search whose sources' turn did not come (fleet-wide paci
 LPS_SOURCE_CONCURRENCY, or an open circuit breaker: `infra.source_limits`) has not been tried, so it must not cost
 an attempt. The choice: the worker claims the job as usual (the claim is what reads the job and its sources), waits
 a short bounded time for a token (LPS_SOURCE_WAIT) before any browser page is taken, and when none comes the attempt
-fails with a `Failure(defer={sources, reason})`. `decide` makes that a DEFERRED decision whatever the attempts left, and
-`schedule_retry(deferred=...)` records it in the same conditional update that makes the job PENDING again:
-`$inc: {attempts: -1, deferrals: 1}` gives the attempt back, no history entry is written (a long-open breaker would
-push real attempts out of the bounded history), `deferred` says which sources and why, `last_error` is left alone.
+fails with a `Failure(defer={sources, reason})`. `decide_after_failure` makes that a DEFERRED decision whatever the
+attempts left, and `schedule_retry(deferred=...)` records it in the same conditional update that makes the job
+PENDING again: `$inc: {attempts: -1, deferrals: 1}` gives the attempt back, no history entry is written (a long-open
+breaker would push real attempts out of the bounded history), `deferred` says which sources and why, `last_error` is
+left alone.
 The message is then published again with the delay, as a retry's is. Deferring before the claim (as the
 middleware's `_defer` does for a job under a live lease) was not chosen: it would cost a read of the job for every
 message and put knowledge of sources into the generic middleware.
@@ -120,7 +121,7 @@ class Decision:
     output: dict[str, Any] | None = None
 
 
-def decide(job: dict[str, Any], failure: Failure, policy: RetryPolicy, now: datetime) -> Decision:
+def decide_after_failure(job: dict[str, Any], failure: Failure, policy: RetryPolicy, now: datetime) -> Decision:
     """The next step of a RUNNING job whose attempt failed (River's reportError, Oban's error_job).
 
     Defer an attempt that tried nothing, whatever the attempts left; retry while the failure is retryable and

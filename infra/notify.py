@@ -44,7 +44,7 @@ def _after(a: datetime | None, b: datetime | None) -> bool:
     return a is None or b is None or a >= b
 
 
-def decide(
+def decide_delivery(
     notify: Notify,
     *,
     current: dict[str, Any],

@@ -8,7 +8,7 @@ import pytest
 
 from actors.errors import PermanentJobError, RetryableJobError
 from actors.middleware import failure_of
-from infra.lifecycle import Failure, RetryPolicy, attempts_exhausted, decide, error_document
+from infra.lifecycle import Failure, RetryPolicy, attempts_exhausted, decide_after_failure, error_document
 from schemas.codes import AttemptOutcome, JobErrorType
 
 NOW = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -20,20 +20,21 @@ def job(attempts: int, max_attempts: int = 3) -> dict:
 
 
 def test_a_retryable_failure_with_attempts_left_is_retried_after_the_backoff():
-    decision = decide(job(1), Failure("BLOCKED", "403"), POLICY, NOW)
+    decision = decide_after_failure(job(1), Failure("BLOCKED", "403"), POLICY, NOW)
     assert decision.outcome is AttemptOutcome.RETRY
     assert NOW + timedelta(seconds=5) <= decision.run_after <= NOW + timedelta(seconds=7.5)
     assert decision.error == {"type": "BLOCKED", "message": "403", "at": NOW}
 
 
 def test_the_last_attempt_failing_is_dead_even_when_retryable():
-    decision = decide(job(3), Failure("BLOCKED", "403"), POLICY, NOW)
+    decision = decide_after_failure(job(3), Failure("BLOCKED", "403"), POLICY, NOW)
     assert decision.outcome is AttemptOutcome.DEAD
     assert decision.run_after is None
 
 
 def test_a_permanent_failure_is_dead_on_the_first_attempt():
-    decision = decide(job(1), Failure(JobErrorType.CONFIG, "no credentials", retryable=False), POLICY, NOW)
+    failure = Failure(JobErrorType.CONFIG, "no credentials", retryable=False)
+    decision = decide_after_failure(job(1), failure, POLICY, NOW)
     assert decision.outcome is AttemptOutcome.DEAD
     assert decision.error["type"] == "CONFIG"
 
@@ -73,7 +74,7 @@ def test_the_error_document_keeps_a_snapshot_only_when_there_is_one():
 
 def test_an_attempt_that_tried_nothing_is_deferred_even_when_it_was_the_last():
     deferral = Failure("DEFERRED", "coupang: circuit breaker open", retry_after=30, defer={"sources": ["coupang"]})
-    decision = decide(job(3, max_attempts=3), deferral, POLICY, NOW)
+    decision = decide_after_failure(job(3, max_attempts=3), deferral, POLICY, NOW)
     assert decision.outcome is AttemptOutcome.DEFERRED
     assert NOW + timedelta(seconds=30) <= decision.run_after <= NOW + timedelta(seconds=45)  # spread, never early
 

@@ -15,7 +15,7 @@ from actors.middleware import failure_of
 from actors.proxies import ProxiesBenched
 from actors.search import work_search
 from actors.sources import SourceBlocked, SourceError, SourceParseFailed
-from infra.lifecycle import RetryPolicy, decide
+from infra.lifecycle import RetryPolicy, decide_after_failure
 from infra.settings import Settings
 from infra.source_limits import Deferral, Ticket
 from schemas.codes import AttemptOutcome, JobErrorType
@@ -90,7 +90,7 @@ async def test_a_blocked_source_beside_an_empty_one_is_retried_never_reported_as
     runtime = Runtime(Scripted("coupang", SourceBlocked("403")), Scripted("naver", EMPTY))
 
     failure = failure_of(await attempt(search_job(attempts=1), runtime))  # type: ignore[arg-type]
-    decision = decide(search_job(attempts=1), failure, POLICY, NOW)
+    decision = decide_after_failure(search_job(attempts=1), failure, POLICY, NOW)
 
     assert decision.outcome is AttemptOutcome.RETRY
     assert failure.error_type == "BLOCKED"
@@ -128,7 +128,7 @@ async def test_when_attempts_run_out_the_job_is_done_incomplete_naming_the_faile
     )
     job = search_job(attempts=3, max_attempts=3)
 
-    decision = decide(job, failure_of(await attempt(job, runtime)), POLICY, NOW)  # type: ignore[arg-type]
+    decision = decide_after_failure(job, failure_of(await attempt(job, runtime)), POLICY, NOW)  # type: ignore[arg-type]
 
     assert decision.outcome is AttemptOutcome.DONE
     result = decision.output["result"]  # type: ignore[index]
@@ -140,7 +140,7 @@ async def test_an_incomplete_search_with_an_eligible_offer_is_found_among_the_so
     runtime = Runtime(Scripted("coupang", SourceBlocked("403")), Scripted("naver", found("naver", 1_000)))
     job = search_job(attempts=3, max_attempts=3)
 
-    decision = decide(job, failure_of(await attempt(job, runtime)), POLICY, NOW)  # type: ignore[arg-type]
+    decision = decide_after_failure(job, failure_of(await attempt(job, runtime)), POLICY, NOW)  # type: ignore[arg-type]
 
     result = decision.output["result"]  # type: ignore[index]
     assert (result["outcome"], result["complete"], result["lowest"]["source"]) == ("FOUND", False, "naver")
@@ -150,7 +150,7 @@ async def test_no_source_answering_on_the_last_attempt_is_dead():
     runtime = Runtime(Scripted("coupang", SourceBlocked("403")))
     job = search_job(attempts=3, max_attempts=3)
 
-    decision = decide(job, failure_of(await attempt(job, runtime)), POLICY, NOW)  # type: ignore[arg-type]
+    decision = decide_after_failure(job, failure_of(await attempt(job, runtime)), POLICY, NOW)  # type: ignore[arg-type]
 
     assert decision.outcome is AttemptOutcome.DEAD
 
@@ -160,7 +160,7 @@ async def test_a_source_that_cannot_work_is_reported_and_does_not_hold_the_other
     runtime = Runtime(Scripted("coupang", found("coupang", 900)), Scripted("naver", config))
     job = search_job(attempts=1, max_attempts=5)
 
-    decision = decide(job, failure_of(await attempt(job, runtime)), POLICY, NOW)  # type: ignore[arg-type]
+    decision = decide_after_failure(job, failure_of(await attempt(job, runtime)), POLICY, NOW)  # type: ignore[arg-type]
 
     assert decision.outcome is AttemptOutcome.DONE  # retrying cannot make naver work: done now, and say so
     result = decision.output["result"]  # type: ignore[index]
@@ -181,7 +181,7 @@ async def test_a_source_whose_turn_did_not_come_defers_the_job_without_counting_
     job = search_job(attempts=3, max_attempts=3)  # the last attempt: a failure here would end the job
 
     failure = failure_of(await attempt(job, runtime))  # type: ignore[arg-type]
-    decision = decide(job, failure, POLICY, NOW)
+    decision = decide_after_failure(job, failure, POLICY, NOW)
 
     assert coupang.searches == 0  # never started: no browser page taken while it waited
     assert decision.outcome is AttemptOutcome.DEFERRED
@@ -196,7 +196,7 @@ async def test_a_job_whose_every_source_is_held_back_is_deferred_not_failed():
     runtime = Runtime(Scripted("coupang", found("coupang", 900)), gates=Gates(defer={"coupang": 2.0}))
     job = search_job(attempts=1, max_attempts=1)
 
-    decision = decide(job, failure_of(await attempt(job, runtime)), POLICY, NOW)  # type: ignore[arg-type]
+    decision = decide_after_failure(job, failure_of(await attempt(job, runtime)), POLICY, NOW)  # type: ignore[arg-type]
 
     assert decision.outcome is AttemptOutcome.DEFERRED
     assert decision.keep is None
@@ -207,7 +207,7 @@ async def test_a_source_held_back_beside_one_that_failed_runs_again_with_it_and_
     runtime = Runtime(coupang, Scripted("naver", EMPTY), gates=Gates(defer={"naver": 1.0}))
 
     failure = failure_of(await attempt(search_job(attempts=1), runtime))  # type: ignore[arg-type]
-    decision = decide(search_job(attempts=1), failure, POLICY, NOW)
+    decision = decide_after_failure(search_job(attempts=1), failure, POLICY, NOW)
 
     assert decision.outcome is AttemptOutcome.RETRY
     assert decision.keep is None  # nothing answered: both run on the next attempt
@@ -223,7 +223,7 @@ async def test_when_attempts_run_out_a_held_back_source_is_named_among_the_faile
     )
     job = search_job(attempts=3, max_attempts=3)
 
-    decision = decide(job, failure_of(await attempt(job, runtime)), POLICY, NOW)  # type: ignore[arg-type]
+    decision = decide_after_failure(job, failure_of(await attempt(job, runtime)), POLICY, NOW)  # type: ignore[arg-type]
 
     result = decision.output["result"]  # type: ignore[index]
     assert (decision.outcome, result["complete"]) == (AttemptOutcome.DONE, False)
@@ -244,7 +244,7 @@ async def test_a_search_whose_every_proxy_is_benched_is_deferred_without_spendin
     job = search_job(attempts=1, max_attempts=1)
 
     failure = failure_of(await attempt(job, Runtime(coupang, gates=gates)))  # type: ignore[arg-type]
-    decision = decide(job, failure, POLICY, NOW)
+    decision = decide_after_failure(job, failure, POLICY, NOW)
 
     assert decision.outcome is AttemptOutcome.DEFERRED
     assert decision.run_after is not None
@@ -296,7 +296,8 @@ def source_offers(name: str) -> st.SearchStrategy[list[Offer]]:
 
 
 async def run_until_the_job_ends(sources: dict[str, Attempts], max_attempts: int) -> dict[str, Any] | None:
-    """Attempts as the worker runs them (keep, decide) until DONE or DEAD; the job's result, None when DEAD."""
+    """Attempts as the worker runs them (keep, decide_after_failure) until DONE or DEAD; the job's result, None when
+    DEAD."""
     product = {"keyword": "widget 500ml", "target_price": 20_000}
     job = {"_id": "j", "product_code": "P1", "product": product, "attempts": 0, "max_attempts": max_attempts}
     runtime = Runtime(*sources.values())  # type: ignore[arg-type]
@@ -307,7 +308,7 @@ async def run_until_the_job_ends(sources: dict[str, Attempts], max_attempts: int
         output = await attempt(job, runtime)
         if not isinstance(output, JobError):
             return output["result"]
-        decision = decide(job, failure_of(output), POLICY, NOW)
+        decision = decide_after_failure(job, failure_of(output), POLICY, NOW)
         if decision.outcome is AttemptOutcome.DONE:
             return decision.output["result"]  # type: ignore[index]
         if decision.outcome is AttemptOutcome.DEAD:
@@ -369,7 +370,7 @@ async def test_a_source_that_skipped_items_is_searched_again_and_its_offers_are_
     runtime = Runtime(Scripted("coupang", skipped), Scripted("naver", found("naver", 1_000)))
 
     failure = failure_of(await attempt(search_job(attempts=1), runtime))  # type: ignore[arg-type]
-    decision = decide(search_job(attempts=1), failure, POLICY, NOW)
+    decision = decide_after_failure(search_job(attempts=1), failure, POLICY, NOW)
 
     assert (decision.outcome, failure.error_type) == (AttemptOutcome.RETRY, "PARSE_FAIL")
     assert list(decision.keep[SOURCES_ANSWERED]) == ["naver"]  # type: ignore[index]
@@ -380,7 +381,7 @@ async def test_a_source_that_skipped_items_leaves_the_search_incomplete_when_att
     runtime = Runtime(Scripted("coupang", skipped), Scripted("naver", found("naver", 1_000)))
     job = search_job(attempts=3, max_attempts=3)
 
-    decision = decide(job, failure_of(await attempt(job, runtime)), POLICY, NOW)  # type: ignore[arg-type]
+    decision = decide_after_failure(job, failure_of(await attempt(job, runtime)), POLICY, NOW)  # type: ignore[arg-type]
 
     assert decision.outcome is AttemptOutcome.DONE
     result = decision.output["result"]  # type: ignore[index]

@@ -1,7 +1,8 @@
 """Search quality over the saved-page corpus (tests/search_corpus/): every case is answered right by LPS's own code.
 
 A case is a product and what its sources showed (Coupang pages as HTML, Naver API items, failures per attempt); the
-search runs through the real sources, `work_search` and `decide` attempt after attempt (tools/search_corpus.py).
+search runs through the real sources, `work_search` and `decide_after_failure` attempt after attempt
+(tools/search_corpus.py).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from bson import ObjectId
 
-from infra.notify import decide, seen_of
+from infra.notify import decide_delivery, seen_of
 from schemas.schedule import Schedule, check_cron, jitter_fraction, parse_every, shortest_cron_gap
 from schemas.watches import Notify
 
@@ -118,7 +118,7 @@ def _run(
     reasons = []
     for index, search in enumerate(searches):
         current = seen_of(search, target)
-        verdict = decide(
+        verdict = decide_delivery(
             notify, current=current, last_seen=last_seen, last_delivered=last_delivered, last_above_at=last_above_at
         )
         last_seen = current

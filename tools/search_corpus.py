@@ -8,7 +8,8 @@ an HTTP status such as 429), either of them per attempt when a source fails in s
 Nothing of the search is re-implemented here. The pages are served to the real `CoupangSource` through a stand-in
 browser (its page loop, later-page failures, block and parse-failure handling all run), the answers to the real
 `NaverSource` through a stand-in HTTP session, and attempts run as the worker runs them: `actors.search.work_search`,
-`actors.middleware.failure_of` and `infra.lifecycle.decide`, keeping what answered, until the job is DONE or DEAD.
+`actors.middleware.failure_of` and `infra.lifecycle.decide_after_failure`, keeping what answered, until the job is
+DONE or DEAD.
 
 A case is right when its chosen lowest offer (source, product_id, price, or none), `complete` and outcome are the ones
 recorded. `python -m tools.search_corpus` prints every case and the summary; `bench/quality.py` is its figure.
@@ -37,7 +38,7 @@ from actors.search import work_search
 from actors.sources.coupang import CoupangSource
 from actors.sources.coupang_parser import PageKind, parse_search_page
 from actors.sources.naver import NaverSource
-from infra.lifecycle import RetryPolicy, decide
+from infra.lifecycle import RetryPolicy, decide_after_failure
 from infra.settings import Settings
 from infra.source_limits import Ticket
 from schemas.codes import AttemptOutcome, JobStatus
@@ -391,7 +392,7 @@ async def run_attempts(case: Mapping[str, Any]) -> dict[str, Any] | None:
         try:
             output = await work_search(job, cast(Any, runtime))
         except JobError as error:
-            decision = decide(job, failure_of(error), POLICY, NOW)
+            decision = decide_after_failure(job, failure_of(error), POLICY, NOW)
         else:
             return cast(dict[str, Any], output["result"])
         if decision.outcome is AttemptOutcome.DONE:
