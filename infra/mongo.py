@@ -136,7 +136,7 @@ def job_indexes() -> list[IndexModel]:
         IndexModel(
             [("last_error.type", ASCENDING)],
             name=DEAD_JOBS_BY_ERROR_TYPE,
-            partialFilterExpression={"status": "DEAD"},
+            partialFilterExpression={"status": JobStatus.DEAD.name},
         ),
         *walk_indexes(),
         *listing_indexes(),
