@@ -302,10 +302,10 @@ class JobRepository:
         jobs = await self._jobs_stale_ok.find(query).sort(order).limit(limit).to_list()
         return ListingPage(jobs, walked_to)
 
-    # The status machine (the whole map, and who moves a job out of each status: infra/lifecycle.py). Each
-    # transition is one conditional update on (_id, expected state). The finishing transitions match the
-    # attempt number too, so a worker whose lease expired and was taken over cannot overwrite the new holder's
-    # outcome.
+    # The status machine (the whole map and every path that ends a job: infra/lifecycle.py; who moves a job out of
+    # each status: schemas.codes.JobStatus). Each transition is one conditional update on (_id, expected state).
+    # The finishing transitions match the attempt number too, so a worker whose lease expired and was taken over
+    # cannot overwrite the new holder's outcome.
 
     def _running(self, worker: str, now: datetime, lease_until: datetime) -> dict[str, Any]:
         return {

@@ -1,26 +1,42 @@
-"""What happens to a job after an attempt: the one place that decides it.
+"""What happens to a job after an attempt: the one place that decides it (`decide_after_failure`), and the map of
+every path that moves a job. What each status means and who moves a job out of it: `schemas.codes.JobStatus`.
 
 The whole status machine (each arrow is one conditional update in `infra.jobs.JobRepository`):
 
-    PENDING --claim--------------> RUNNING      a worker took the job's message       (worker)
-    RUNNING --complete-----------> DONE         the attempt succeeded                 (worker)
-    RUNNING --schedule_retry-----> PENDING      failed, attempts remain (run_after)   (worker)
-    RUNNING --schedule_retry-----> PENDING      deferred: the attempt is given back   (worker)
-    RUNNING --kill---------------> DEAD         failed for good or attempts exhausted (worker)
+    PENDING --claim--------------> RUNNING      a worker took the job's message               (worker)
+    RUNNING --complete-----------> DONE         the attempt succeeded                         (worker)
+    RUNNING --schedule_retry-----> PENDING      failed, attempts remain; run_after = backoff  (worker)
+    RUNNING --schedule_retry-----> PENDING      deferred (its sources' turn, or its worker stopping): the
+                                                attempt given back (attempts - 1)             (worker)
+    RUNNING --kill---------------> DEAD         failed for good or attempts exhausted         (worker)
     RUNNING --recover_lost-------> RUNNING      lease expired; a message's worker takes it over
     RUNNING --recover_lost-------> PENDING      lease expired; the reconciler publishes it again
-    RUNNING --recover_lost-------> DEAD         lease expired during the last attempt
-    PENDING --kill_dead_lettered-> DEAD         the broker dead-lettered its message  (reconciler)
+    RUNNING --recover_lost-------> DEAD         lease expired during the last attempt (ATTEMPTS_EXHAUSTED)
+    PENDING --kill_dead_lettered-> DEAD         the broker dead-lettered its message          (reconciler)
     RUNNING --kill_dead_lettered-> DEAD
-    DEAD    --redrive------------> PENDING      an operator asked for it (API / CLI)
+    DEAD    --redrive------------> PENDING      an operator asked for it (API / CLI / dashboard)
 
-Who moves a job out of each status:
-- PENDING: a worker's claim when its message arrives; if the message never arrives, the reconciler
-  publishes it again (unconfirmed publishes after a grace period, lost messages after LPS_RECONCILE_LOST_AFTER).
-- RUNNING: the worker that holds the lease; if it dies, whoever first sees the expired lease (a redelivered
-  message's worker, or the reconciler).
-- DONE: nobody (it expires after LPS_RETENTION_DAYS).
-- DEAD: an operator's re-drive, else nobody (it expires after LPS_RETENTION_DAYS).
+Every path that ends a job, and the one way back. Each ending is one `JobRepository` method writing `infra.jobs._ending`
+(status, `finished_at`, the product's active slot freed), and nothing else in LPS writes DONE or DEAD: the DEAD rows
+are the whole answer to "who can make a job DEAD".
+
+    to       JobRepository method   when                                      called by
+    DONE     complete               the attempt succeeded; or it failed,      the worker:
+                                    cannot retry, and `decide_after_failure`  actors.middleware.JobStatusMiddleware
+                                    ended it with the failure's fallback      ._complete
+                                    (a search some of whose sources answered)
+    DEAD     kill                   the attempt failed and                    the worker: JobStatusMiddleware._fail
+                                    `decide_after_failure` said DEAD: a
+                                    permanent failure, or the last attempt
+                                    failed with nothing to show
+    DEAD     recover_lost           lease expiry: the worker stopped during   a message's worker (take-over):
+             (ATTEMPTS_EXHAUSTED)   the job's last attempt                    JobStatusMiddleware._claim; the
+                                                                              reconciler: actors.reconciler
+                                                                              .Reconciler._recover_expired_leases
+    DEAD     kill_dead_lettered     dead-lettering: the broker gave up on     the reconciler: Reconciler._bury
+             (DEAD_LETTER)          the job's message (PENDING or RUNNING)
+    PENDING  redrive                re-drive, out of DEAD: an operator asked  infra.enqueue.JobEnqueuer.redrive (the
+                                    (fresh attempts, history kept)            API's retry, `lps retry`, the dashboard)
 
 Invariant: `attempts <= max_attempts` for every job. Only a claim or a take-over increments `attempts`, and
 neither runs on a job whose attempts are exhausted: such a job goes DEAD instead.
@@ -33,8 +49,7 @@ fails with a `Failure(defer={sources, reason})`. `decide_after_failure` makes th
 attempts left, and `schedule_retry(deferred=...)` records it in the same conditional update that makes the job
 PENDING again: `$inc: {attempts: -1, deferrals: 1}` gives the attempt back, no history entry is written (a long-open
 breaker would push real attempts out of the bounded history), `deferred` says which sources and why, `last_error` is
-left alone.
-The message is then published again with the delay, as a retry's is. Deferring before the claim (as the
+left alone. The message is then published again with the delay, as a retry's is. Deferring before the claim (as the
 middleware's `_defer` does for a job under a live lease) was not chosen: it would cost a read of the job for every
 message and put knowledge of sources into the generic middleware.
 """

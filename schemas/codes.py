@@ -54,9 +54,32 @@ class _NamedIntEnum(IntEnum):
 
 
 class JobStatus(_NamedIntEnum):
+    """Where a job is in its life: the `status` of every job document, and the one place that says what each status
+    means and who moves a job out of it. Every arrow between them, and every path that ends a job (who can make one
+    DEAD), is in `infra/lifecycle.py`; each is one conditional update in `infra.jobs.JobRepository`.
+
+    PENDING and RUNNING jobs are *active* (`active: true`: the work in hand, and a product has at most one active
+    SEARCH job); DONE and DEAD jobs have ended (`finished_at` set) and expire LPS_RETENTION_DAYS after it.
+    """
+
+    #: Waiting for a worker: just submitted, a retry waiting out its backoff (`run_after`), a deferred attempt, or
+    #: re-driven. Moved on by the claim of the worker its message reaches (RUNNING). If the message never comes, the
+    #: reconciler publishes it again: an unconfirmed publish after LPS_RECONCILE_GRACE, a lost message once
+    #: LPS_RECONCILE_LOST_AFTER past `run_after`. The reconciler makes it DEAD when the broker dead-lettered its
+    #: message.
     PENDING = 1
+    #: A worker holds its lease (`lease_until`) and runs an attempt. Moved on by that worker when the attempt ends:
+    #: DONE, PENDING again (a retry or a deferral) or DEAD. If the worker dies, by whoever first sees the expired
+    #: lease: a redelivered message's worker takes the job over (RUNNING again), or the reconciler makes it PENDING
+    #: and publishes it; either makes it DEAD when the lost attempt was its last. The reconciler makes it DEAD when
+    #: the broker dead-lettered its message.
     RUNNING = 2
+    #: Ended with its output (a search's `result`, even an incomplete one; a delivery's `delivery`). Nobody moves it
+    #: on: it expires after LPS_RETENTION_DAYS.
     DONE = 3
+    #: Ended for good without an output: a permanent failure, its attempts exhausted (a lost last attempt too), or
+    #: its message dead-lettered (`last_error` says which). Moved on only by an operator's re-drive (PENDING again,
+    #: fresh attempts: the API's retry, `lps retry`, the dashboard); else it expires after LPS_RETENTION_DAYS.
     DEAD = 4
 
 

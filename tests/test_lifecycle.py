@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import ast
+import inspect
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from actors.errors import PermanentJobError, RetryableJobError
 from actors.middleware import failure_of
+from infra import lifecycle
+from infra.jobs import JobRepository
 from infra.lifecycle import Failure, RetryPolicy, attempts_exhausted, decide_after_failure, error_document
 from schemas.codes import AttemptOutcome, JobErrorType
 
@@ -83,3 +88,24 @@ def test_a_deferral_comes_back_no_sooner_than_the_minimum_backoff_and_no_later_t
     soon = Failure("DEFERRED", "rate", retry_after=0.2, defer={})
     assert 5 <= POLICY.defer_seconds(soon) <= 7.5
     assert POLICY.defer_seconds(Failure("DEFERRED", "open", retry_after=3600, defer={})) == 600
+
+
+def methods_ending_a_job() -> set[str]:
+    """The JobRepository methods that write `_ending` (DONE or DEAD), read from their source."""
+    repository = ast.parse(inspect.getsource(JobRepository)).body[0]
+    assert isinstance(repository, ast.ClassDef)
+    return {
+        method.name
+        for method in repository.body
+        if isinstance(method, ast.AsyncFunctionDef)
+        for call in ast.walk(method)
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "_ending"
+    }
+
+
+def test_every_path_that_ends_a_job_has_its_row_in_the_lifecycle_docstring():
+    # "Who can make a job DEAD" is answered by infra/lifecycle.py's table only while no ending is left out of it.
+    ending = methods_ending_a_job()
+    assert {"complete", "kill", "recover_lost", "kill_dead_lettered"} <= ending
+    rows = re.findall(r"^ {4}(?:DONE|DEAD) +(\w+)", lifecycle.__doc__ or "", re.MULTILINE)
+    assert set(rows) == ending
