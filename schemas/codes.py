@@ -62,9 +62,9 @@ class JobStatus(_NamedIntEnum):
     SEARCH job); DONE and DEAD jobs have ended (`finished_at` set) and expire LPS_RETENTION_DAYS after it.
     """
 
-    #: Waiting for a worker: just submitted, a retry waiting out its backoff (`run_after`), a deferred attempt, or
-    #: re-driven. Moved on by the claim of the worker its message reaches (RUNNING). If the message never comes, the
-    #: reconciler publishes it again: an unconfirmed publish after LPS_RECONCILE_GRACE, a lost message once
+    #: Waiting for a worker: just submitted, a retry waiting out its backoff (`run_after`), deferred, or re-driven.
+    #: Moved on by the claim of the worker its message reaches (RUNNING). If the message never comes, the reconciler
+    #: publishes it again: an unconfirmed publish after LPS_RECONCILE_GRACE, a lost message once
     #: LPS_RECONCILE_LOST_AFTER past `run_after`. The reconciler makes it DEAD when the broker dead-lettered its
     #: message.
     PENDING = 1
@@ -89,7 +89,8 @@ class JobType(_NamedIntEnum):
 
 
 class KeyRole(StrEnum):
-    """What an API key may do: the suffix of its LPS_API_KEYS entry (`name=key:read`); a key without one is ADMIN."""
+    """What an API key may do: the suffix of its LPS_API_KEYS entry (`name=key:read`). Without a known suffix the
+    whole value is the key, and it is ADMIN (the format before roles)."""
 
     ADMIN = "admin"  # reads and changes (searches, re-drives, watches)
     READ = "read"  # only reads: every other method is refused with HTTP_INVALID_CLIENT_ACCESS
