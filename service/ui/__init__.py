@@ -22,7 +22,8 @@ from multidict import MultiDict, MultiDictProxy, MultiMapping
 from yarl import URL
 
 from infra.clock import utcnow
-from infra.jobs import LISTING_WALK, parse_job_id
+from infra.job_listing import LISTING_WALK
+from infra.jobs import parse_job_id
 from infra.mongo import deadline
 from infra.snapshots import snapshot_ids
 from schemas.api import JOB_PAGE_DEFAULT, JOB_PAGE_MAX
