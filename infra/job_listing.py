@@ -40,6 +40,16 @@ class ListingPage:
     walked_to: tuple[datetime, ObjectId] | None
 
 
+@dataclass(frozen=True, slots=True)
+class ListingWindow:
+    """Which jobs of the listing a page may hold: created in [`since`, `until`), after an earlier page's position."""
+
+    since: datetime | None = None
+    until: datetime | None = None
+    #: (created_at, _id) of the earlier page's last job, or where its walk stopped (`ListingPage.walked_to`).
+    after: tuple[datetime, ObjectId] | None = None
+
+
 def listing_query(filters: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """The listing's (indexed, read on the way) parts of a query, from validated filter values; None when the
     filters contradict each other, so that no job can match (a search's own `source_job_id`, say).
@@ -76,17 +86,10 @@ def _created(bounds: dict[str, datetime]) -> dict[str, Any]:
 
 
 async def newest(
-    collection: AsyncCollection,
-    filters: dict[str, Any],
-    limit: int,
-    *,
-    since: datetime | None = None,
-    until: datetime | None = None,
-    after: tuple[datetime, ObjectId] | None = None,
+    collection: AsyncCollection, filters: dict[str, Any], limit: int, window: ListingWindow
 ) -> ListingPage:
     """One page of the listing, read from `collection` (the jobs): newest first by (created_at, _id), filtered by
-    `filters` (validated values, named as the API names them: `listing_query`), created in [`since`, `until`), after
-    the position `after` of an earlier page.
+    `filters` (validated values, named as the API names them: `listing_query`), within `window`.
 
     Served by `created_at_desc`, `status_created_at` or `product_created_at`, which end in `_id`: the order
     comes from the index, and a page reads its own jobs plus at most the ties of its cursor. A filter read on
@@ -99,12 +102,12 @@ async def newest(
     indexed, on_the_way = query_parts
     created: dict[str, datetime] = {}
     position: dict[str, Any] = {}
-    if since is not None:
-        created["$gte"] = since
-    if until is not None:
-        created["$lt"] = until
-    if after is not None:
-        created_at, last_id = after
+    if window.since is not None:
+        created["$gte"] = window.since
+    if window.until is not None:
+        created["$lt"] = window.until
+    if window.after is not None:
+        created_at, last_id = window.after
         created["$lte"] = created_at
         # One range in index order; only the cursor's ties that came before it are skipped.
         position["$nor"] = [{"created_at": created_at, "_id": {"$gte": last_id}}]

@@ -16,7 +16,7 @@ from bson import ObjectId
 from pymongo import ReturnDocument, UpdateOne
 from pymongo.errors import BulkWriteError, DuplicateKeyError
 
-from infra.job_listing import ListingPage, newest
+from infra.job_listing import ListingPage, ListingWindow, newest
 from infra.lifecycle import attempts_exhausted, error_document
 from infra.minutes import minute_of, minute_start, walk_minutes
 from infra.mongo import MainDatabase
@@ -216,8 +216,9 @@ class JobRepository:
         until: datetime | None = None,
         after: tuple[datetime, ObjectId] | None = None,
     ) -> ListingPage:
-        """One page of the job listing, newest first (`infra.job_listing.newest`, on a secondary when allowed)."""
-        return await newest(self._jobs_stale_ok, filters, limit, since=since, until=until, after=after)
+        """One page of the job listing, newest first, created in [`since`, `until`), after an earlier page's position
+        `after` (`infra.job_listing.newest`, on a secondary when allowed)."""
+        return await newest(self._jobs_stale_ok, filters, limit, ListingWindow(since, until, after))
 
     # The status machine (the whole map, and who moves a job out of each status: infra/lifecycle.py). Each
     # transition is one conditional update on (_id, expected state). The finishing transitions match the
