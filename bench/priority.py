@@ -9,8 +9,8 @@ sent. The baseline is what that HIGH job would wait in a queue without prioritie
 ahead of it divided by the rate the pool was finishing them.
 
 Classic mode orders by RabbitMQ's `x-max-priority` within one queue (prefetch = threads); quorum mode has one
-queue per band and the worker runs what it holds highest band first (docs/capacity.md, README "Several RabbitMQ
-nodes").
+queue per band and the worker runs what it holds highest band first (docs/capacity.md, docs/scaling.md
+"Several RabbitMQ nodes").
 """
 
 from __future__ import annotations

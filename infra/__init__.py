@@ -1,7 +1,8 @@
 """What the gateway, the workers and the reconciler share, below them all (it imports only `schemas`).
 
 - The job store: the `jobs` collection and every transition of a job, one conditional update each (`jobs.py`), how a
-  request's jobs are recorded and published (`enqueue.py`), job counts whose cost does not grow with history
+  request's jobs are recorded and published (`enqueue.py`), the job listing's query planner (`job_listing.py`: which
+  index serves a page, how far it walks), job counts whose cost does not grow with history
   (`job_counts.py`), what ended in the last minutes (`timeline.py`), and the walk by minute that the periodic reads
   use instead of ranges (`minutes.py`, pure).
 - A job's lifecycle: what follows an attempt, retry or DEAD and the backoff (`lifecycle.py`, pure).

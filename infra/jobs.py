@@ -7,7 +7,6 @@ a racing process can never move a job twice.
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -17,20 +16,14 @@ from bson import ObjectId
 from pymongo import ReturnDocument, UpdateOne
 from pymongo.errors import BulkWriteError, DuplicateKeyError
 
+from infra.job_listing import ListingPage, ListingWindow, newest
 from infra.lifecycle import attempts_exhausted, error_document
 from infra.minutes import minute_of, minute_start, walk_minutes
 from infra.mongo import FIRST_ID, MainDatabase
 from schemas.codes import AttemptOutcome, JobErrorType, JobStatus, JobType
-from schemas.offers import SOURCES_ANSWERED, SourceName
+from schemas.offers import SOURCES_ANSWERED
 
 DUPLICATE_KEY = 11000
-#: The job listing's filters that choose its index (API name -> document field); see `listing_query`.
-LISTING_INDEXED = {"status": "status", "product_code": "product_code", "source_job_id": "source_job_id"}
-#: The listing's filters read on the way (no index): a page then walks at most LISTING_WALK jobs.
-LISTING_ON_THE_WAY = {"job_type": "job_type", "error_type": "last_error.type"}
-#: The most jobs one page of the listing walks when a filter is read on the way: a rare match costs a bounded
-#: walk, and the page's cursor says where it stopped (the page may hold fewer jobs than asked, or none).
-LISTING_WALK = 2000
 #: How often an insert is retried for products whose active job ended between the insert and the lookup.
 _DUPLICATE_RACE_ROUNDS = 3
 
@@ -158,50 +151,6 @@ class EndedPage:
     more: bool
 
 
-@dataclass(frozen=True, slots=True)
-class ListingPage:
-    """Jobs of the listing, newest first, and, when a filter read on the way ended the walk, where it stopped."""
-
-    jobs: list[dict[str, Any]]
-    #: (created_at, _id) the next page starts below; None when the walk was not cut short.
-    walked_to: tuple[datetime, ObjectId] | None
-
-
-def listing_query(filters: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]] | None:
-    """The listing's (indexed, read on the way) parts of a query, from validated filter values; None when the
-    filters contradict each other, so that no job can match (a search's own `source_job_id`, say).
-
-    - status: `status_created_at`; product_code, or its prefix as an anchored regex of the escaped text (the
-      index bounds [prefix, next prefix) on MongoDB): `product_created_at`;
-    - source_job_id: `one_outbox_per_search` (partial on job_type OUTBOX, so the query names it);
-    - read on the way: job_type, error_type, and a source's outcome (`result.sources.<source>.outcome`), a source
-      (searches it took part in: `result.sources.<source>` exists) or an outcome of any source.
-    """
-    indexed = {LISTING_INDEXED[name]: value for name, value in filters.items() if name in LISTING_INDEXED}
-    on_the_way = {LISTING_ON_THE_WAY[name]: value for name, value in filters.items() if name in LISTING_ON_THE_WAY}
-    prefix = filters.get("product_code_prefix")
-    if prefix is not None and "product_code" in filters:
-        if not filters["product_code"].startswith(prefix):
-            return None
-    elif prefix is not None:
-        indexed["product_code"] = {"$regex": "^" + re.escape(prefix)}
-    if "source_job_id" in filters:
-        # Only a delivery has a source_job_id.
-        if filters.get("job_type", JobType.OUTBOX.name) != JobType.OUTBOX.name:
-            return None
-        indexed["job_type"] = on_the_way.pop("job_type", JobType.OUTBOX.name)
-    source, outcome = filters.get("source"), filters.get("source_outcome")
-    if source is not None:
-        on_the_way[f"result.sources.{source}" + (".outcome" if outcome else "")] = outcome or {"$exists": True}
-    elif outcome is not None:
-        on_the_way["$or"] = [{f"result.sources.{name}.outcome": outcome} for name in SourceName]
-    return indexed, on_the_way
-
-
-def _created(bounds: dict[str, datetime]) -> dict[str, Any]:
-    return {"created_at": bounds} if bounds else {}
-
-
 class JobRepository:
     def __init__(self, db: MainDatabase) -> None:
         self._jobs = db.jobs()
@@ -264,43 +213,9 @@ class JobRepository:
         until: datetime | None = None,
         after: tuple[datetime, ObjectId] | None = None,
     ) -> ListingPage:
-        """Newest first by (created_at, _id), filtered by `filters` (validated values, named as the API names
-        them: `listing_query`), created in [`since`, `until`), after the position `after` of an earlier page.
-
-        Served by `created_at_desc`, `status_created_at` or `product_created_at`, which end in `_id`: the order
-        comes from the index, and a page reads its own jobs plus at most the ties of its cursor. A filter read on
-        the way bounds the page to the LISTING_WALK next jobs in index order: the far end is found first (index
-        keys only), and the page says where it stopped when it found fewer than `limit` jobs before it.
-        """
-        query_parts = listing_query(filters)
-        if query_parts is None:
-            return ListingPage([], None)
-        indexed, on_the_way = query_parts
-        created: dict[str, datetime] = {}
-        position: dict[str, Any] = {}
-        if since is not None:
-            created["$gte"] = since
-        if until is not None:
-            created["$lt"] = until
-        if after is not None:
-            created_at, last_id = after
-            created["$lte"] = created_at
-            # One range in index order; only the cursor's ties that came before it are skipped.
-            position["$nor"] = [{"created_at": created_at, "_id": {"$gte": last_id}}]
-        order = [("created_at", -1), ("_id", -1)]
-        walked_to = None
-        if on_the_way:
-            # Not paging by skip: the page still starts at its cursor; this only finds how far its walk may go.
-            keys = self._jobs_stale_ok.find(indexed | position | _created(created), {"created_at": 1})
-            far = await keys.sort(order).skip(LISTING_WALK - 1).limit(1).to_list()
-            if far:
-                edge = far[0]["created_at"]
-                created["$gte"] = max(created.get("$gte", edge), edge)
-                # Every tie of the far end is read too: the next page starts below its created_at.
-                walked_to = (edge, FIRST_ID)
-        query = indexed | on_the_way | position | _created(created)
-        jobs = await self._jobs_stale_ok.find(query).sort(order).limit(limit).to_list()
-        return ListingPage(jobs, walked_to)
+        """One page of the job listing, newest first, created in [`since`, `until`), after an earlier page's position
+        `after` (`infra.job_listing.newest`, on a secondary when allowed)."""
+        return await newest(self._jobs_stale_ok, filters, limit, ListingWindow(since, until, after))
 
     # The status machine (the whole map and every path that ends a job: infra/lifecycle.py; who moves a job out of
     # each status: schemas.codes.JobStatus). Each transition is one conditional update on (_id, expected state).

@@ -248,7 +248,7 @@ class Settings:
     queue_prefix: str = ""
     # `classic` (one priority queue per job type, on one node) or `quorum` (replicated queues that survive the loss
     # of a node, one per priority band: infra/broker.py). A queue's type cannot change in place: the two use
-    # different names, so switching is a migration (README, "Several RabbitMQ nodes").
+    # different names, so switching is a migration (docs/scaling.md, "Several RabbitMQ nodes").
     queue_type: str = QueueType.CLASSIC
     http_host: str = "127.0.0.1"
     http_port: int = 8080

@@ -29,11 +29,14 @@ from schemas.schedule import every_pattern
 from service import metrics, routes, snapshots, timeline, ui, watches
 from service.auth import API_KEY_HEADER, KEY_CHECK, api_key_check, client_middlewares
 from service.errors import error_middleware
+from service.job_operations import JobOperations
 from service.keys import (
     DATABASE,
     ENQUEUER,
     JOB_COUNTS,
+    JOB_OPERATIONS,
     JOBS,
+    LISTING_SLOTS,
     PUBLISHER,
     RECONCILER_LOG,
     SCHEDULER,
@@ -107,6 +110,7 @@ async def broker_context(app: web.Application) -> AsyncIterator[None]:
 
 async def enqueuer_context(app: web.Application) -> AsyncIterator[None]:
     app[ENQUEUER] = JobEnqueuer(app[SETTINGS], app[JOBS], app[PUBLISHER])
+    app[JOB_OPERATIONS] = JobOperations(app[SETTINGS], app[JOBS], app[ENQUEUER], app[LISTING_SLOTS])
     app[WATCHES] = WatchRepository(app[DATABASE].write)
     # Its own journal on the primary (the app's RECONCILER_LOG reads): a first run's counts are written.
     journal = ReconcilerLog(app[DATABASE].write)

@@ -1,4 +1,5 @@
-"""Every error answer is an envelope with the contract's result code (README) and HTTP status; no stack traces."""
+"""Every error answer is an envelope with the contract's result code and HTTP status (docs/http-api.md); no
+stack traces."""
 
 from __future__ import annotations
 

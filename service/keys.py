@@ -13,6 +13,7 @@ from infra.settings import Settings
 from infra.ui_sessions import UiSessions
 from infra.watches import WatchRepository
 from schemas.codes import KeyRole
+from service.job_operations import Caller, JobOperations
 from service.listing_slots import ListingSlots
 from service.shared import SharedResult
 
@@ -28,6 +29,8 @@ STATS = web.AppKey("stats", SharedResult)
 WATCHES = web.AppKey("watches", WatchRepository)
 #: Job listings in flight per client (service/listing_slots.py).
 LISTING_SLOTS = web.AppKey("listing_slots", ListingSlots)
+#: Listing, reading and re-driving jobs, for the API and the dashboard alike (service/job_operations.py).
+JOB_OPERATIONS = web.AppKey("job_operations", JobOperations)
 #: Dashboard sign-ins (service/ui/signin.py).
 UI_SESSIONS = web.AppKey("ui_sessions", UiSessions)
 #: Runs a new watch's first search at once (the reconciler process's scheduler runs the rest).
@@ -45,3 +48,8 @@ def client_of(request: web.Request) -> str:
 
 #: The role of the API key a request came with (see LPS_API_KEYS); unset without keys.
 CLIENT_ROLE = web.RequestKey("client_role", KeyRole)
+
+
+def caller_of(request: web.Request) -> Caller:
+    """Who asks, as the API key middleware (or the dashboard's sign-in) stored it on the request."""
+    return Caller(request.get(CLIENT_NAME), request.get(CLIENT_ROLE), client_of(request))

@@ -12,13 +12,10 @@ from typing import Any
 from aiohttp import web
 from aiohttp_apigami import docs, match_info_schema, querystring_schema, request_schema
 from marshmallow import Schema, ValidationError, fields
-from multidict import MultiMapping
 from pymongo.errors import PyMongoError
 
 from infra.broker import AMQP_ERRORS, QueueInfo
 from infra.clock import utcnow
-from infra.enqueue import JobNotFound, JobNotRetryable
-from infra.jobs import ActiveJobExists, parse_job_id
 from infra.mongo import deadline, is_unavailable
 from infra.proxy_ledger import ProxyLedger
 from infra.settings import parse_proxy
@@ -33,11 +30,9 @@ from schemas.api import (
     SearchRequestSchema,
     SearchResponseSchema,
     StatsResponseSchema,
-    encode_job_cursor,
-    job_to_api,
     printable,
 )
-from schemas.codes import ErrorType, JobType, KeyRole
+from schemas.codes import ErrorType, JobType
 from schemas.examples import (
     ERROR_EXAMPLES,
     NOT_READY_EXAMPLES,
@@ -47,18 +42,16 @@ from schemas.examples import (
 )
 from service.errors import ApiError, envelope_response
 from service.keys import (
-    CLIENT_NAME,
-    CLIENT_ROLE,
     DATABASE,
     ENQUEUER,
     JOB_COUNTS,
-    JOBS,
+    JOB_OPERATIONS,
     LISTING_SLOTS,
     PUBLISHER,
     RECONCILER_LOG,
     SETTINGS,
     STATS,
-    client_of,
+    caller_of,
 )
 from service.listing_slots import ListingSlots
 
@@ -236,49 +229,8 @@ async def post_search(request: web.Request) -> web.Response:
 )
 @querystring_schema(JobListQuerySchema)
 async def list_jobs(request: web.Request) -> web.Response:
-    jobs, next_cursor = await read_job_page(request)
+    jobs, next_cursor = await request.app[JOB_OPERATIONS].page(request.query, caller_of(request))
     return envelope_response(ErrorType.SUCCESS, jobs=jobs, next_cursor=next_cursor)
-
-
-async def read_job_page(
-    request: web.Request, parameters: MultiMapping[str] | None = None
-) -> tuple[list[dict[str, Any]], str | None]:
-    """One page of jobs (as the API shows them) for `parameters` (the request's query by default), and the next
-    page's cursor.
-
-    The one way jobs are listed: the API and the dashboard both call it. Bad parameters are
-    INVALID_REQUEST_DATA with per-field errors, raised before any query.
-    """
-    # A repeated parameter is refused, not silently narrowed to its first value.
-    parameters = request.query if parameters is None else parameters
-    repeated = {key: ["given more than once"] for key in parameters if len(parameters.getall(key)) > 1}
-    try:
-        if repeated:
-            raise ValidationError(repeated)
-        query = JobListQuerySchema().load(parameters)
-    except ValidationError as error:
-        raise ApiError(ErrorType.INVALID_REQUEST_DATA, "invalid query", errors=error.messages) from None
-    limit, after = query.pop("limit"), query.pop("cursor", None)
-    since, until = query.pop("since", None), query.pop("until", None)
-    # One more than asked: whether a next page exists is known without an empty last page.
-    with request.app[LISTING_SLOTS].taken(client_of(request)), deadline(request.app[SETTINGS]):
-        page = await request.app[JOBS].newest(query, limit + 1, since=since, until=until, after=after)
-    jobs = page.jobs
-    if len(jobs) > limit:
-        next_cursor: str | None = encode_job_cursor(jobs[limit - 1]["created_at"], jobs[limit - 1]["_id"])
-    else:
-        next_cursor = encode_job_cursor(*page.walked_to) if page.walked_to else None
-    return [job_to_api(job) for job in jobs[:limit]], next_cursor
-
-
-async def read_job(request: web.Request, raw_job_id: str) -> dict[str, Any]:
-    """One job as the API shows it, or LPS_JOB_NOT_FOUND (a malformed id is not found either)."""
-    job_id = parse_job_id(raw_job_id)
-    with deadline(request.app[SETTINGS]):
-        job = await request.app[JOBS].get(job_id) if job_id else None
-    if job is None:
-        raise ApiError(ErrorType.LPS_JOB_NOT_FOUND, "no such job")
-    return job_to_api(job)
 
 
 @docs(
@@ -289,7 +241,7 @@ async def read_job(request: web.Request, raw_job_id: str) -> dict[str, Any]:
 )
 @match_info_schema(JobIdPath)
 async def get_job(request: web.Request) -> web.Response:
-    return envelope_response(ErrorType.SUCCESS, job=await read_job(request, request.match_info["job_id"]))
+    return envelope_response(ErrorType.SUCCESS, job=await request.app[JOB_OPERATIONS].get(request.match_info["job_id"]))
 
 
 @docs(
@@ -300,36 +252,8 @@ async def get_job(request: web.Request) -> web.Response:
 )
 @match_info_schema(JobIdPath)
 async def retry_job(request: web.Request) -> web.Response:
-    return envelope_response(ErrorType.SUCCESS, job=await redrive_job(request, request.match_info["job_id"]))
-
-
-async def redrive_job(request: web.Request, raw_job_id: str) -> dict[str, Any]:
-    """Re-drive a DEAD job for an admin key (the API's retry and the dashboard's button): the job as the API shows."""
-    require_admin(request)
-    job_id = parse_job_id(raw_job_id)
-    if job_id is None:
-        raise ApiError(ErrorType.LPS_JOB_NOT_FOUND, "no such job")
-    try:
-        with deadline(request.app[SETTINGS]):
-            job = await request.app[ENQUEUER].redrive(job_id, by=request.get(CLIENT_NAME))
-    except JobNotFound:
-        raise ApiError(ErrorType.LPS_JOB_NOT_FOUND, "no such job") from None
-    except JobNotRetryable as status:
-        raise ApiError(
-            ErrorType.LPS_JOB_NOT_RETRYABLE, f"only a DEAD job can be re-driven; this one is {status}"
-        ) from None
-    except ActiveJobExists:
-        raise ApiError(
-            ErrorType.DB_ALREADY_SAME_KEY, "its product already has an active search job; re-drive refused"
-        ) from None
-    return job_to_api(job)
-
-
-def require_admin(request: web.Request, refused: str = "re-drive") -> None:
-    """A read-only key (`name=key:read` in LPS_API_KEYS) may look but not change: HTTP_INVALID_CLIENT_ACCESS
-    (`refused` names what it asked for)."""
-    if request.get(CLIENT_ROLE) == KeyRole.READ:
-        raise ApiError(ErrorType.HTTP_INVALID_CLIENT_ACCESS, f"this API key may only read; {refused} refused")
+    redriven = await request.app[JOB_OPERATIONS].redrive(request.match_info["job_id"], caller_of(request))
+    return envelope_response(ErrorType.SUCCESS, job=redriven)
 
 
 @docs(

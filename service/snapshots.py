@@ -11,7 +11,8 @@ from aiohttp_apigami import docs, match_info_schema
 from bson import ObjectId
 from marshmallow import Schema, fields, validate
 
-from infra.mongo import deadline
+from infra.mongo import MainDatabase, deadline
+from infra.settings import Settings
 from infra.snapshots import SNAPSHOT_FILES, SnapshotStore
 from schemas.codes import ErrorType
 from schemas.examples import error
@@ -32,13 +33,13 @@ class SnapshotPath(Schema):
     kind = fields.String(required=True, validate=validate.OneOf(list(SNAPSHOT_FILES)))
 
 
-async def snapshot_file(request: web.Request, raw_snapshot_id: str, kind: str) -> web.Response:
+async def snapshot_file(database: MainDatabase, settings: Settings, raw_snapshot_id: str, kind: str) -> web.Response:
     """A snapshot's HTML (as text) or screenshot (PNG); LPS_JOB_NOT_FOUND (the contract's "not found") for an
     unknown or malformed id, or a snapshot without that file (a page whose screenshot failed)."""
     if not ObjectId.is_valid(raw_snapshot_id) or len(raw_snapshot_id) != 24 or kind not in SNAPSHOT_FILES:
         raise ApiError(ErrorType.LPS_JOB_NOT_FOUND, "no such snapshot")
-    with deadline(request.app[SETTINGS]):
-        content = await SnapshotStore(request.app[DATABASE].write).file(ObjectId(raw_snapshot_id), kind)
+    with deadline(settings):
+        content = await SnapshotStore(database.write).file(ObjectId(raw_snapshot_id), kind)
     if content is None:
         raise ApiError(ErrorType.LPS_JOB_NOT_FOUND, "no such snapshot")
     charset = "utf-8" if kind == "html" else None
@@ -69,7 +70,8 @@ _ERRORS[404]["description"] = "LPS_JOB_NOT_FOUND (1500): unknown or malformed sn
 )
 @match_info_schema(SnapshotPath)
 async def get_snapshot(request: web.Request) -> web.Response:
-    return await snapshot_file(request, request.match_info["snapshot_id"], request.match_info["kind"])
+    snapshot_id, kind = request.match_info["snapshot_id"], request.match_info["kind"]
+    return await snapshot_file(request.app[DATABASE], request.app[SETTINGS], snapshot_id, kind)
 
 
 def setup(app: web.Application) -> None:

@@ -6,7 +6,7 @@ of history. The dashboard's overview renders the same answer (`read_timeline`) a
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 from aiohttp import web
@@ -14,6 +14,7 @@ from aiohttp_apigami import docs, querystring_schema
 from marshmallow import ValidationError
 
 from infra.mongo import deadline
+from infra.settings import Settings
 from infra.timeline import EndedTimeline, Timeline, percentile
 from schemas.codes import ErrorType, JobStatus, JobType
 from schemas.examples import error
@@ -26,14 +27,15 @@ TIMELINE = web.AppKey("timeline", EndedTimeline)
 _ENDED = (JobStatus.DONE.name, JobStatus.DEAD.name)
 
 
-async def read_timeline(request: web.Request) -> dict[str, Any]:
-    """The last `minutes` (query; 60 by default) as the API shows them. A bad query is INVALID_REQUEST_DATA."""
+async def read_timeline(ended: EndedTimeline, settings: Settings, parameters: Mapping[str, str]) -> dict[str, Any]:
+    """The last `minutes` (a query parameter; 60 by default) as the API shows them. A bad query is
+    INVALID_REQUEST_DATA."""
     try:
-        query = TimelineQuerySchema().load(request.query)
+        query = TimelineQuerySchema().load(parameters)
     except ValidationError as invalid:
         raise ApiError(ErrorType.INVALID_REQUEST_DATA, "invalid query", errors=invalid.messages) from None
-    with deadline(request.app[SETTINGS]):
-        timeline = await request.app[TIMELINE].last(query["minutes"])
+    with deadline(settings):
+        timeline = await ended.last(query["minutes"])
     return timeline_to_api(timeline)
 
 
@@ -76,7 +78,8 @@ def timeline_to_api(timeline: Timeline) -> dict[str, Any]:
 )
 @querystring_schema(TimelineQuerySchema)
 async def get_timeline(request: web.Request) -> web.Response:
-    return envelope_response(ErrorType.SUCCESS, **await read_timeline(request))
+    timeline = await read_timeline(request.app[TIMELINE], request.app[SETTINGS], request.query)
+    return envelope_response(ErrorType.SUCCESS, **timeline)
 
 
 async def timeline_context(app: web.Application) -> AsyncIterator[None]:

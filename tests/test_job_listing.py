@@ -221,7 +221,7 @@ async def test_a_delivery_job_is_found_by_the_search_it_delivers(client: TestCli
 async def test_a_filter_read_on_the_way_walks_a_bounded_number_of_jobs_per_page(
     client: TestClient, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ):
-    monkeypatch.setattr("infra.jobs.LISTING_WALK", 3)
+    monkeypatch.setattr("infra.job_listing.LISTING_WALK", 3)
     # Newest first: two misses, a hit, three misses, a hit; a page walks three jobs.
     errors = ["TIMEOUT", "TIMEOUT", "BLOCKED", "TIMEOUT", "TIMEOUT", "TIMEOUT", "BLOCKED"]
     await store(settings, [job(f"W{n}", T0 - timedelta(minutes=n), error=e) for n, e in enumerate(errors)])

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from infra.jobs import JobRepository, ListingPage
+from infra.job_listing import ListingPage
+from infra.jobs import JobRepository
 from infra.settings import Settings
 from service.app import create_app
 

@@ -1,4 +1,4 @@
-"""The delivery signature: LPS's own check and the README's snippet for receivers agree, and neither raises."""
+"""The delivery signature: LPS's own check and the snippet for receivers (docs/jobs.md) agree, and neither raises."""
 
 from __future__ import annotations
 
@@ -11,15 +11,15 @@ import pytest
 
 from schemas.signature import sign, verify_signature
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+JOBS_DOC = Path(__file__).resolve().parents[1] / "docs" / "jobs.md"
 BODY = b'{"product_code":"SKU-1","result":{"outcome":"FOUND"}}'
 SECRET = "s3cret-키"
 
 
 def readme_snippet() -> Callable[[bytes, str, str | None], bool]:
-    """The receiver snippet exactly as the README shows it."""
-    block = re.search(r"<!-- receiver-snippet -->\s*```python\n(.*?)```", README.read_text(), re.DOTALL)
-    assert block, "README lost its receiver snippet"
+    """The receiver snippet exactly as docs/jobs.md shows it."""
+    block = re.search(r"<!-- receiver-snippet -->\s*```python\n(.*?)```", JOBS_DOC.read_text(), re.DOTALL)
+    assert block, "docs/jobs.md lost its receiver snippet"
     namespace: dict[str, object] = {}
     exec(textwrap.dedent(block.group(1)), namespace)
     return namespace["lps_signature_ok"]  # type: ignore[return-value]
@@ -28,7 +28,7 @@ def readme_snippet() -> Callable[[bytes, str, str | None], bool]:
 CHECKS = [verify_signature, readme_snippet()]
 
 
-@pytest.mark.parametrize("check", CHECKS, ids=["schemas.signature", "README snippet"])
+@pytest.mark.parametrize("check", CHECKS, ids=["schemas.signature", "docs snippet"])
 @pytest.mark.parametrize(
     ("header", "valid"),
     [

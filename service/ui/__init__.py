@@ -1,4 +1,10 @@
-"""The operations dashboard at /ui: server-rendered pages over the same repository reads the API uses.
+"""The operations dashboard at /ui: server-rendered pages over the same operations the API uses.
+
+An aiohttp sub-application (`dashboard`, mounted by `setup`), as Sidekiq::Web is over Sidekiq::API: its handlers only
+parse a request, call `service.job_operations` and `service.ui.reads` (plain functions over the repositories), and
+render a page. What the gateway holds (settings, repositories, the key check) is read through `request.config_dict`:
+the sub-application keeps only its templates. The gateway's middlewares run around its handlers as around every
+other (request metrics, error envelopes, and the rate limit, which tells dashboard pages by their path).
 
 When LPS_API_KEYS is set every page needs a signed-in key (`service.ui.signin`: a server-side session, never the key
 in a cookie), with the role the API gives that key. Nothing is loaded from the internet.
@@ -6,8 +12,6 @@ in a cookie), with the role the API gives that key. Nothing is loaded from the i
 
 from __future__ import annotations
 
-import asyncio
-import itertools
 import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -22,17 +26,18 @@ from multidict import MultiDict, MultiDictProxy, MultiMapping
 from yarl import URL
 
 from infra.clock import utcnow
-from infra.jobs import LISTING_WALK, parse_job_id
+from infra.job_listing import LISTING_WALK
+from infra.jobs import parse_job_id
 from infra.mongo import deadline
 from infra.snapshots import snapshot_ids
-from schemas.api import JOB_PAGE_DEFAULT, JOB_PAGE_MAX
+from schemas.api import JOB_PAGE_DEFAULT
 from schemas.codes import HTTP_STATUS, ErrorType, JobStatus, JobType
 from schemas.envelope import json_default
 from schemas.offers import SOURCE_OUTCOMES
 from service.auth import KEY_CHECK
 from service.errors import ApiError
-from service.keys import DATABASE, SETTINGS
-from service.routes import read_job, read_job_page, redrive_job, require_admin
+from service.job_operations import BULK_PAGES, JobOperations, dead_only, require_admin
+from service.keys import DATABASE, JOB_OPERATIONS, SETTINGS, caller_of
 from service.snapshots import snapshot_file
 from service.ui import watches
 from service.ui.live import live, live_context
@@ -65,6 +70,10 @@ from service.ui.signin import (
 
 #: A dashboard page: gets the request, returns the template and its context.
 Page = Callable[[web.Request], Awaitable[tuple[str, dict[str, Any]]]]
+
+
+def _operations(request: web.Request) -> JobOperations:
+    return request.config_dict[JOB_OPERATIONS]
 
 
 def _render(request: web.Request, template: str, context: dict[str, Any], status: int = 200) -> web.Response:
@@ -172,7 +181,7 @@ def filter_choices(request: web.Request) -> dict[str, Any]:
     return {
         "statuses": [s.name for s in JobStatus],
         "types": [t.name for t in JobType],
-        "sources": list(request.app[SETTINGS].search_sources),
+        "sources": list(request.config_dict[SETTINGS].search_sources),
         "source_outcomes": SOURCE_OUTCOMES,
         "error_types": KNOWN_ERROR_TYPES,
         "walk": LISTING_WALK,
@@ -193,26 +202,20 @@ async def jobs(request: web.Request) -> tuple[str, dict[str, Any]]:
     _canonical_query(request)
     if "job_id" in request.query:
         _find_job(request.query)
-    found, next_cursor = await read_job_page(request)
+    found, next_cursor = await _operations(request).page(request.query, caller_of(request))
     short_page = _short_page(found, next_cursor, request.query)
     context = {"jobs": found, "next_cursor": next_cursor, "short_page": short_page, "page": "jobs"}
     return "jobs.html", context | {"filters": _filters(request.query)} | filter_choices(request)
 
 
-def _dead_only(filters: MultiMapping[str] | dict[str, str]) -> MultiDict[str]:
-    parameters = MultiDict(filters)
-    parameters["status"] = JobStatus.DEAD.name
-    return parameters
-
-
 async def dead(request: web.Request) -> tuple[str, dict[str, Any]]:
     _canonical_query(request)
-    found, next_cursor = await read_job_page(request, _dead_only(request.query))
+    found, next_cursor = await _operations(request).page(dead_only(request.query), caller_of(request))
     groups: dict[str, list[dict[str, Any]]] = {}
     for each in found:
         groups.setdefault((each.get("last_error") or {}).get("type", NO_ERROR_TYPE), []).append(each)
-    with deadline(request.app[SETTINGS]):
-        totals = await dead_totals(request.app[DATABASE], list(groups))
+    with deadline(request.config_dict[SETTINGS]):
+        totals = await dead_totals(request.config_dict[DATABASE], list(groups))
     filters = _filters(request.query, without=("status",))
     links = {
         error_type: str(URL(f"{UI}/dead").with_query(filters | {"error_type": error_type}))
@@ -231,7 +234,7 @@ RUNNING_SHOWN = 200
 async def running(request: web.Request) -> tuple[str, dict[str, Any]]:
     """RUNNING jobs (Sidekiq's Busy page): worker, attempt, how long it has run; through the listing's status index."""
     parameters = MultiDict(status=JobStatus.RUNNING.name, limit=str(RUNNING_SHOWN))
-    found, next_cursor = await read_job_page(request, parameters)
+    found, next_cursor = await _operations(request).page(parameters, caller_of(request))
     now = utcnow()
     rows = [(each, running_for(each, now)) for each in found]
     rows.sort(key=lambda row: row[0].get("started_at") or now)
@@ -240,10 +243,6 @@ async def running(request: web.Request) -> tuple[str, dict[str, Any]]:
 
 #: The most jobs one bulk re-drive takes (a confirmation says so; the operator re-drives again for the rest).
 BULK_REDRIVE_CAP = 1000
-#: The most listing pages one "all matching" collection reads: a rare filter stops there, not at history's end.
-_BULK_PAGES = 10
-#: Re-drives in flight at once in a bulk re-drive: the store and the broker see a few, not a thousand.
-_BULK_CONCURRENCY = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,7 +261,7 @@ async def _bulk_selection(request: web.Request, fields: MultiMapping[str]) -> Bu
     """Read the selection from a confirmation's query or form: `job_id` (repeated), or `matching` and filters.
 
     The filters are the listing's own, validated by it (101 for anything else); the jobs are collected by the same
-    listing the dead page shows, in pages, up to BULK_REDRIVE_CAP.
+    listing the dead page shows (`JobOperations.dead_matching`), up to BULK_REDRIVE_CAP.
     """
     if "matching" not in fields:
         job_ids = list(dict.fromkeys(fields.getall("job_id", [])))
@@ -271,24 +270,15 @@ async def _bulk_selection(request: web.Request, fields: MultiMapping[str]) -> Bu
             raise ApiError(ErrorType.INVALID_REQUEST_DATA, message, errors={"job_id": [message]})
         return BulkSelection(job_ids, matching=False, filters={}, more=False)
     filters = _filters(fields, without=("matching", "csrf", "job_id", "status", "limit"))
-    parameters = _dead_only(filters)
-    collected: list[str] = []
-    next_cursor: str | None = None
-    for _ in range(_BULK_PAGES):
-        parameters["limit"] = str(min(JOB_PAGE_MAX, BULK_REDRIVE_CAP - len(collected)))
-        found, next_cursor = await read_job_page(request, parameters)
-        collected += [each["job_id"] for each in found]
-        if next_cursor is None or len(collected) >= BULK_REDRIVE_CAP:
-            break
-        parameters["cursor"] = next_cursor
-    return BulkSelection(collected, matching=True, filters=filters, more=next_cursor is not None)
+    found, more = await _operations(request).dead_matching(filters, caller_of(request), cap=BULK_REDRIVE_CAP)
+    return BulkSelection(found, matching=True, filters=filters, more=more)
 
 
 async def redrive_confirmation(request: web.Request) -> tuple[str, dict[str, Any]]:
     """GET: how many jobs a bulk re-drive would take, and the POST form that does it (nothing changes here)."""
-    require_admin(request)
+    require_admin(caller_of(request))
     selection = await _bulk_selection(request, request.query)
-    context = {"selection": selection, "page": "dead", "cap": BULK_REDRIVE_CAP, "pages": _BULK_PAGES}
+    context = {"selection": selection, "page": "dead", "cap": BULK_REDRIVE_CAP, "pages": BULK_PAGES}
     return "bulk_redrive.html", context
 
 
@@ -298,26 +288,13 @@ async def bulk_redrive(request: web.Request) -> web.StreamResponse:
     if isinstance(form, web.StreamResponse):
         return form
     try:
-        require_admin(request)
+        require_admin(caller_of(request))
         selection = await _bulk_selection(request, form)
     except ApiError as error:
         return _error_page(request, error)
-    outcomes: dict[str, list[str]] = {}
-    for batch in itertools.batched(selection.job_ids, _BULK_CONCURRENCY, strict=False):
-        answers = await asyncio.gather(*(_redrive_one(request, each) for each in batch))
-        for job_id, outcome in zip(batch, answers, strict=True):
-            outcomes.setdefault(outcome, []).append(job_id)
+    outcomes = await _operations(request).redrive_each(selection.job_ids, caller_of(request))
     context = {"outcomes": outcomes, "selection": selection, "page": "dead", "cap": BULK_REDRIVE_CAP}
     return _render(request, "bulk_redriven.html", context)
-
-
-async def _redrive_one(request: web.Request, job_id: str) -> str:
-    """What became of one job, for the result page: re-driven, or refused with the API's reason."""
-    try:
-        await redrive_job(request, job_id)
-    except ApiError as refused:
-        return f"refused: {refused.message}"
-    return "re-driven"
 
 
 def _error_page(request: web.Request, error: ApiError) -> web.Response:
@@ -333,18 +310,19 @@ async def redrive(request: web.Request) -> web.StreamResponse:
     if isinstance(form, web.StreamResponse):
         return form
     try:
-        redriven = await redrive_job(request, request.match_info["job_id"])
+        redriven = await _operations(request).redrive(request.match_info["job_id"], caller_of(request))
     except ApiError as error:
         return _error_page(request, error)
     raise web.HTTPSeeOther(f"{UI}/jobs/{redriven['job_id']}")
 
 
 async def job(request: web.Request) -> tuple[str, dict[str, Any]]:
-    shown = await read_job(request, request.match_info["job_id"])
+    operations = _operations(request)
+    shown = await operations.get(request.match_info["job_id"])
     delivery_job = None
     if shown["job_type"] == JobType.SEARCH.name:
         # Through the listing, as GET /v1/lps/jobs?source_job_id= reads it (one point lookup on its index).
-        deliveries, _ = await read_job_page(request, MultiDict(source_job_id=shown["job_id"]))
+        deliveries, _ = await operations.page(MultiDict(source_job_id=shown["job_id"]), caller_of(request))
         delivery_job = deliveries[0] if deliveries else None
     now = utcnow()
     context: dict[str, Any] = {
@@ -368,7 +346,8 @@ async def snapshot(request: web.Request) -> web.StreamResponse:
     if not isinstance(found, Visitor):
         return found
     try:
-        return await snapshot_file(request, request.match_info["snapshot_id"], request.match_info["kind"])
+        snapshot_id, kind = request.match_info["snapshot_id"], request.match_info["kind"]
+        return await snapshot_file(request.config_dict[DATABASE], request.config_dict[SETTINGS], snapshot_id, kind)
     except ApiError as error:
         return _error_page(request, error)
 
@@ -385,9 +364,9 @@ async def login(request: web.Request) -> web.StreamResponse:
         return _form_refused_page(request, str(refused))
     key, target = str(form.get("key", "")), _return_target(form.get("next"))
     context = {"page": "login", "next": target}
-    if not request.app[SETTINGS].api_keys:
+    if not request.config_dict[SETTINGS].api_keys:
         raise web.HTTPSeeOther(UI)  # nobody signs in where no keys are configured
-    keys = request.app[KEY_CHECK]
+    keys = request.config_dict[KEY_CHECK]
     name = keys.identify(key) if key else None
     if name is None:
         try:
@@ -424,9 +403,12 @@ def _link(value: object) -> str:
     return text if text.lower().startswith(("https://", "http://")) else "#"
 
 
-def setup(app: web.Application) -> None:
-    """Register the dashboard's routes, its templates (autoescaped) and its static files (shipped in this package)."""
+def dashboard() -> web.Application:
+    """The dashboard as a sub-application (routes relative to /ui): its routes, its templates (autoescaped), its
+    static files (shipped in this package), and no page of it in a frame (`forbid_framing`: its signal runs for
+    every answer under /ui, redirects, 404s and the gateway middlewares' refusals too)."""
     here = Path(__file__).parent
+    app = web.Application()
     aiohttp_jinja2.setup(
         app,
         loader=jinja2.FileSystemLoader(here / "templates"),
@@ -434,22 +416,28 @@ def setup(app: web.Application) -> None:
         filters={"when": _when, "link": _link, "number": number, "listing": listing, "duration": duration},
     )
     app.on_response_prepare.append(forbid_framing)
-    app.router.add_get(UI, page(overview))
-    app.router.add_get(f"{UI}/jobs", page(jobs))
-    app.router.add_get(f"{UI}/jobs/{{job_id}}", page(job))
-    app.router.add_post(f"{UI}/jobs/{{job_id}}/redrive", redrive)
-    app.router.add_get(f"{UI}/dead", page(dead))
-    app.router.add_get(f"{UI}/dead/redrive", page(redrive_confirmation))
-    app.router.add_post(f"{UI}/dead/redrive", bulk_redrive)
-    app.router.add_get(f"{UI}/snapshots/{{snapshot_id}}/{{kind}}", snapshot)
-    app.router.add_get(f"{UI}/products/{{product_code}}", page(product))
-    app.router.add_get(f"{UI}/running", page(running))
+    app.router.add_get("", page(overview))
+    app.router.add_get("/jobs", page(jobs))
+    app.router.add_get("/jobs/{job_id}", page(job))
+    app.router.add_post("/jobs/{job_id}/redrive", redrive)
+    app.router.add_get("/dead", page(dead))
+    app.router.add_get("/dead/redrive", page(redrive_confirmation))
+    app.router.add_post("/dead/redrive", bulk_redrive)
+    app.router.add_get("/snapshots/{snapshot_id}/{kind}", snapshot)
+    app.router.add_get("/products/{product_code}", page(product))
+    app.router.add_get("/running", page(running))
     watches.setup(app, page, posted=_posted_form, error_page=_error_page)
-    app.router.add_get(f"{UI}/live", page(live))
-    app.router.add_get(f"{UI}/login", login_form)
-    app.router.add_post(f"{UI}/login", login)
-    app.router.add_post(f"{UI}/logout", logout)
-    app.router.add_static(f"{UI}/static", here / "static")
+    app.router.add_get("/live", page(live))
+    app.router.add_get("/login", login_form)
+    app.router.add_post("/login", login)
+    app.router.add_post("/logout", logout)
+    app.router.add_static("/static", here / "static")
+    return app
+
+
+def setup(app: web.Application) -> None:
+    """Mount the dashboard at /ui, and the browser's icon at the site's root."""
+    app.add_subapp(UI, dashboard())
     app.router.add_get("/favicon.ico", favicon)
 
 

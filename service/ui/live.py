@@ -12,8 +12,8 @@ from aiohttp import web
 from markupsafe import Markup
 
 from schemas.codes import JobErrorType, JobStatus, JobType
-from service.keys import STATS
-from service.timeline import read_timeline
+from service.keys import SETTINGS, STATS
+from service.timeline import TIMELINE, read_timeline
 from service.ui.charts import minute_bars, minute_lines
 
 #: Seconds between two refreshes of the live part (static/refresh.js reads it from the page).
@@ -53,11 +53,12 @@ def timeline_charts(timeline: dict[str, Any]) -> list[tuple[str, Markup]]:
 
 
 async def live_context(request: web.Request) -> dict[str, Any]:
-    timeline = await read_timeline(request)  # the query (?minutes=) is checked here, before any read
+    # The query (?minutes=) is checked here, before any read.
+    timeline = await read_timeline(request.config_dict[TIMELINE], request.config_dict[SETTINGS], request.query)
     query = request.query_string
     return {
         "live_url": f"/ui/live?{query}" if query else "/ui/live",
-        "stats": await request.app[STATS].get(),
+        "stats": await request.config_dict[STATS].get(),
         "charts": timeline_charts(timeline),
         "timeline": timeline,
         "refresh_seconds": REFRESH_SECONDS,

@@ -1,6 +1,6 @@
 """The product page (/ui/products/{product_code}): its searches over time, a chart of its prices, and its watch.
 
-The searches are read like every job list (`read_job_page`: newest first, cursor pages, a bad code refused with
+The searches are read like every job list (`JobOperations.page`: newest first, cursor pages, a bad code refused with
 result 101 before any query); the prices are the product's newest `price_history` entries (`product_searched_at`).
 """
 
@@ -16,8 +16,7 @@ from infra.mongo import deadline
 from infra.price_history import PriceHistory
 from schemas.codes import ErrorType, JobType
 from service.errors import ApiError
-from service.keys import DATABASE, SETTINGS, WATCHES
-from service.routes import read_job_page
+from service.keys import DATABASE, JOB_OPERATIONS, SETTINGS, WATCHES, caller_of
 from service.ui.charts import price_chart
 from service.ui.reads import watch_of_product
 
@@ -39,14 +38,14 @@ async def product(request: web.Request) -> tuple[str, dict[str, Any]]:
     code = request.match_info["product_code"]
     parameters = MultiDict(request.query)
     parameters["product_code"], parameters["job_type"] = code, JobType.SEARCH.name
-    searches, next_cursor = await read_job_page(request, parameters)
+    searches, next_cursor = await request.config_dict[JOB_OPERATIONS].page(parameters, caller_of(request))
     first_page = "cursor" not in request.query
     entries: list[dict[str, Any]] = []
     watch = None
     if first_page:  # the chart shows the newest prices, and the watch: on the first page only
-        with deadline(request.app[SETTINGS]):
-            entries = await PriceHistory(request.app[DATABASE].read).latest(code, PRICE_ENTRIES)
-            watch = await watch_of_product(request.app[WATCHES], code)
+        with deadline(request.config_dict[SETTINGS]):
+            entries = await PriceHistory(request.config_dict[DATABASE].read).latest(code, PRICE_ENTRIES)
+            watch = await watch_of_product(request.config_dict[WATCHES], code)
     if first_page and not searches and not entries and watch is None:
         raise ApiError(ErrorType.LPS_JOB_NOT_FOUND, f"no search of product {code}")
     target = next(

@@ -64,16 +64,16 @@ async def visitor(request: web.Request) -> Visitor | None:
     """The signed-in visitor (also stored under VISITOR, and the role under CLIENT_ROLE, where the API's checks read
     it), or None when the request must sign in first. An unknown or ended session's cookie counts as a refused key:
     past the address's bucket this raises the API's 429 (ApiError)."""
-    settings = request.app[SETTINGS]
+    settings = request.config_dict[SETTINGS]
     if not settings.api_keys:
         found = Visitor("", None, None)
     else:
         token = request.cookies.get(SESSION_COOKIE)
         if not token:
             return None
-        session = await request.app[UI_SESSIONS].find(token, now=utcnow())
+        session = await request.config_dict[UI_SESSIONS].find(token, now=utcnow())
         if session is None or session.key_name not in settings.api_keys:
-            request.app[KEY_CHECK].refused(request)
+            request.config_dict[KEY_CHECK].refused(request)
             return None
         role = settings.key_role(session.key_name)
         request[CLIENT_ROLE] = role
@@ -103,10 +103,8 @@ def keep_token(request: web.Request, response: web.StreamResponse, token: str) -
 
 
 async def forbid_framing(request: web.Request, response: web.StreamResponse) -> None:
-    """on_response_prepare: every /ui answer, redirects and static files too, may not be framed by another page.
-    A policy the answer already has (a snapshot's `sandbox`) keeps its own and gains this one."""
-    if request.path != UI and not request.path.startswith(f"{UI}/"):
-        return
+    """The dashboard's on_response_prepare: every /ui answer, redirects and static files too, may not be framed by
+    another page. A policy the answer already has (a snapshot's `sandbox`) keeps its own and gains this one."""
     policy = response.headers.get("Content-Security-Policy")
     response.headers["Content-Security-Policy"] = f"{policy}; {NO_FRAMING_POLICY}" if policy else NO_FRAMING_POLICY
     response.headers["X-Frame-Options"] = "DENY"
@@ -148,13 +146,13 @@ async def checked_form(request: web.Request) -> MultiDictProxy[Any]:
 async def start_session(request: web.Request, response: web.StreamResponse, key_name: str) -> None:
     """A new session for this key (the browser's earlier one, if any, ends): the cookie goes on `response`."""
     if previous := request.cookies.get(SESSION_COOKIE):
-        await request.app[UI_SESSIONS].end(previous)
-    lifetime = timedelta(seconds=request.app[SETTINGS].ui_session_lifetime)
-    session = await request.app[UI_SESSIONS].start(key_name, now=utcnow(), lifetime=lifetime)
+        await request.config_dict[UI_SESSIONS].end(previous)
+    lifetime = timedelta(seconds=request.config_dict[SETTINGS].ui_session_lifetime)
+    session = await request.config_dict[UI_SESSIONS].start(key_name, now=utcnow(), lifetime=lifetime)
     set_cookie(request, response, SESSION_COOKIE, session.token)
 
 
 async def end_session(request: web.Request, response: web.StreamResponse) -> None:
     if token := request.cookies.get(SESSION_COOKIE):
-        await request.app[UI_SESSIONS].end(token)
+        await request.config_dict[UI_SESSIONS].end(token)
     response.del_cookie(SESSION_COOKIE, path=UI)

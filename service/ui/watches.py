@@ -21,8 +21,8 @@ from infra.mongo import deadline
 from schemas.api import PRODUCT_CODE_PATTERN, FullMatch
 from schemas.codes import ErrorType
 from service.errors import ApiError
-from service.keys import SETTINGS, WATCHES
-from service.routes import require_admin
+from service.job_operations import require_admin
+from service.keys import SETTINGS, WATCHES, caller_of
 from service.ui.reads import watch_page
 from service.ui.signin import UI
 
@@ -69,8 +69,8 @@ def _shown(document: dict[str, Any]) -> dict[str, Any]:
 
 
 async def _watch(request: web.Request) -> dict[str, Any]:
-    with deadline(request.app[SETTINGS]):
-        found = await request.app[WATCHES].get(_watch_id(request))
+    with deadline(request.config_dict[SETTINGS]):
+        found = await request.config_dict[WATCHES].get(_watch_id(request))
     if found is None:
         raise ApiError(ErrorType.LPS_WATCH_NOT_FOUND, "no such watch")
     return _shown(found)
@@ -86,8 +86,8 @@ def _action(request: web.Request) -> WatchAction:
 async def watches(request: web.Request) -> tuple[str, dict[str, Any]]:
     prefix = _product_code(request.query.get("product_code_prefix", "").strip(), "product_code_prefix")
     after = _product_code(request.query.get("cursor"), "cursor")
-    with deadline(request.app[SETTINGS]):
-        found = await watch_page(request.app[WATCHES], prefix=prefix, after=after, limit=WATCH_PAGE)
+    with deadline(request.config_dict[SETTINGS]):
+        found = await watch_page(request.config_dict[WATCHES], prefix=prefix, after=after, limit=WATCH_PAGE)
     context = {
         "watches": [_shown(each) for each in found.watches],
         "next_cursor": found.next_cursor,
@@ -105,7 +105,7 @@ async def watch(request: web.Request) -> tuple[str, dict[str, Any]]:
 async def confirmation(request: web.Request) -> tuple[str, dict[str, Any]]:
     """GET: what the action will do to the watch, and the POST form that does it (nothing changes here)."""
     action = _action(request)
-    require_admin(request, f"{action} of a watch")
+    require_admin(caller_of(request), f"{action} of a watch")
     return "watch_action.html", {"watch": await _watch(request), "action": action, "page": "watches"}
 
 
@@ -117,10 +117,10 @@ def _act(posted: PostedForm, error_page: ErrorPage) -> Callable[[web.Request], A
             return form
         try:
             action = _action(request)
-            require_admin(request, f"{action} of a watch")
+            require_admin(caller_of(request), f"{action} of a watch")
             watch_id = _watch_id(request)
-            repository, now = request.app[WATCHES], utcnow()
-            with deadline(request.app[SETTINGS]):
+            repository, now = request.config_dict[WATCHES], utcnow()
+            with deadline(request.config_dict[SETTINGS]):
                 if action is WatchAction.DELETE:
                     done: object = await repository.delete(watch_id) or None
                 else:
@@ -135,7 +135,8 @@ def _act(posted: PostedForm, error_page: ErrorPage) -> Callable[[web.Request], A
 
 
 def setup(app: web.Application, page: PageWrapper, *, posted: PostedForm, error_page: ErrorPage) -> None:
-    app.router.add_get(f"{UI}/watches", page(watches))
-    app.router.add_get(f"{UI}/watches/{{watch_id}}", page(watch))
-    app.router.add_get(f"{UI}/watches/{{watch_id}}/{{action}}", page(confirmation))
-    app.router.add_post(f"{UI}/watches/{{watch_id}}/{{action}}", _act(posted, error_page))
+    """Add the watches' routes to the dashboard's sub-application (paths relative to /ui)."""
+    app.router.add_get("/watches", page(watches))
+    app.router.add_get("/watches/{watch_id}", page(watch))
+    app.router.add_get("/watches/{watch_id}/{action}", page(confirmation))
+    app.router.add_post("/watches/{watch_id}/{action}", _act(posted, error_page))

@@ -1,0 +1,158 @@
+"""What the API and the dashboard do to jobs, as plain operations over the repositories (no request in sight): one
+page of the listing, one job, a re-drive, and the dashboard's bulk re-drive of DEAD jobs.
+
+The HTTP handlers (service/routes.py for /v1/lps, service/ui/ for /ui) only parse a request, call these and render
+the answer, so both apply the same rules: the same validation (INVALID_REQUEST_DATA before any query), the same
+per-client listing slots, the same refusals (a read key re-drives nothing). A refusal is the API's `ApiError`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from marshmallow import ValidationError
+from multidict import MultiDict, MultiMapping
+
+from infra.enqueue import JobEnqueuer, JobNotFound, JobNotRetryable
+from infra.jobs import ActiveJobExists, JobRepository, parse_job_id
+from infra.mongo import deadline
+from infra.settings import Settings
+from schemas.api import JOB_PAGE_MAX, JobListQuerySchema, encode_job_cursor, job_to_api
+from schemas.codes import ErrorType, JobStatus, KeyRole
+from service.errors import ApiError
+from service.listing_slots import ListingSlots
+
+#: The most listing pages one "all matching" collection reads: a rare filter stops there, not at history's end.
+BULK_PAGES = 10
+#: Re-drives in flight at once in a bulk re-drive: the store and the broker see a few, not a thousand.
+_BULK_CONCURRENCY = 16
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who asks, as the gateway's guards (or the dashboard's sign-in) identified them."""
+
+    #: The API key's name (never the key); None where no keys are configured. Recorded with a re-drive.
+    key_name: str | None
+    #: The key's role (see LPS_API_KEYS); None without keys.
+    role: KeyRole | None
+    #: Whom per-client limits count it against: the key's name, else its peer address.
+    client: str
+
+
+def require_admin(caller: Caller, refused: str = "re-drive") -> None:
+    """A read-only key (`name=key:read` in LPS_API_KEYS) may look but not change: HTTP_INVALID_CLIENT_ACCESS
+    (`refused` names what it asked for)."""
+    if caller.role == KeyRole.READ:
+        raise ApiError(ErrorType.HTTP_INVALID_CLIENT_ACCESS, f"this API key may only read; {refused} refused")
+
+
+def dead_only(filters: MultiMapping[str] | Mapping[str, str]) -> MultiDict[str]:
+    """The listing's parameters `filters` with the status DEAD (the dead page and its bulk re-drive)."""
+    parameters = MultiDict(filters)
+    parameters["status"] = JobStatus.DEAD.name
+    return parameters
+
+
+class JobOperations:
+    """The job store as the API shows it: jobs come back as `job_to_api` documents, refusals as ApiError."""
+
+    def __init__(self, settings: Settings, jobs: JobRepository, enqueuer: JobEnqueuer, slots: ListingSlots) -> None:
+        self._settings = settings
+        self._jobs = jobs
+        self._enqueuer = enqueuer
+        self._slots = slots
+
+    async def page(self, parameters: MultiMapping[str], caller: Caller) -> tuple[list[dict[str, Any]], str | None]:
+        """One page of jobs for the listing's `parameters` (as a query string names them), and the next page's
+        cursor.
+
+        The one way jobs are listed: the API and the dashboard both call it. Bad parameters are
+        INVALID_REQUEST_DATA with per-field errors, raised before any query.
+        """
+        # A repeated parameter is refused, not silently narrowed to its first value.
+        repeated = {key: ["given more than once"] for key in parameters if len(parameters.getall(key)) > 1}
+        try:
+            if repeated:
+                raise ValidationError(repeated)
+            query = JobListQuerySchema().load(parameters)
+        except ValidationError as error:
+            raise ApiError(ErrorType.INVALID_REQUEST_DATA, "invalid query", errors=error.messages) from None
+        limit, after = query.pop("limit"), query.pop("cursor", None)
+        since, until = query.pop("since", None), query.pop("until", None)
+        # One more than asked: whether a next page exists is known without an empty last page.
+        with self._slots.taken(caller.client), deadline(self._settings):
+            page = await self._jobs.newest(query, limit + 1, since=since, until=until, after=after)
+        jobs = page.jobs
+        if len(jobs) > limit:
+            next_cursor: str | None = encode_job_cursor(jobs[limit - 1]["created_at"], jobs[limit - 1]["_id"])
+        else:
+            next_cursor = encode_job_cursor(*page.walked_to) if page.walked_to else None
+        return [job_to_api(job) for job in jobs[:limit]], next_cursor
+
+    async def get(self, raw_job_id: str) -> dict[str, Any]:
+        """One job, or LPS_JOB_NOT_FOUND (a malformed id is not found either)."""
+        job_id = parse_job_id(raw_job_id)
+        with deadline(self._settings):
+            job = await self._jobs.get(job_id) if job_id else None
+        if job is None:
+            raise ApiError(ErrorType.LPS_JOB_NOT_FOUND, "no such job")
+        return job_to_api(job)
+
+    async def redrive(self, raw_job_id: str, caller: Caller) -> dict[str, Any]:
+        """Re-drive a DEAD job for an admin key (the API's retry and the dashboard's buttons): the job afterwards."""
+        require_admin(caller)
+        job_id = parse_job_id(raw_job_id)
+        if job_id is None:
+            raise ApiError(ErrorType.LPS_JOB_NOT_FOUND, "no such job")
+        try:
+            with deadline(self._settings):
+                job = await self._enqueuer.redrive(job_id, by=caller.key_name)
+        except JobNotFound:
+            raise ApiError(ErrorType.LPS_JOB_NOT_FOUND, "no such job") from None
+        except JobNotRetryable as status:
+            raise ApiError(
+                ErrorType.LPS_JOB_NOT_RETRYABLE, f"only a DEAD job can be re-driven; this one is {status}"
+            ) from None
+        except ActiveJobExists:
+            raise ApiError(
+                ErrorType.DB_ALREADY_SAME_KEY, "its product already has an active search job; re-drive refused"
+            ) from None
+        return job_to_api(job)
+
+    async def dead_matching(self, filters: Mapping[str, str], caller: Caller, *, cap: int) -> tuple[list[str], bool]:
+        """The ids of the DEAD jobs matching the listing's `filters` (validated by it: 101 for anything else), read
+        by the same listing the dead page shows, in pages, up to `cap` jobs or BULK_PAGES pages; and whether more
+        match beyond them."""
+        parameters = dead_only(filters)
+        collected: list[str] = []
+        next_cursor: str | None = None
+        for _ in range(BULK_PAGES):
+            parameters["limit"] = str(min(JOB_PAGE_MAX, cap - len(collected)))
+            found, next_cursor = await self.page(parameters, caller)
+            collected += [each["job_id"] for each in found]
+            if next_cursor is None or len(collected) >= cap:
+                break
+            parameters["cursor"] = next_cursor
+        return collected, next_cursor is not None
+
+    async def redrive_each(self, job_ids: Sequence[str], caller: Caller) -> dict[str, list[str]]:
+        """Re-drive each job by the API's own rules, a few at a time: the job ids by what became of them
+        ("re-driven", or "refused: " and the API's reason)."""
+        outcomes: dict[str, list[str]] = {}
+        for batch in itertools.batched(job_ids, _BULK_CONCURRENCY, strict=False):
+            answers = await asyncio.gather(*(self._redrive_one(job_id, caller) for job_id in batch))
+            for job_id, outcome in zip(batch, answers, strict=True):
+                outcomes.setdefault(outcome, []).append(job_id)
+        return outcomes
+
+    async def _redrive_one(self, job_id: str, caller: Caller) -> str:
+        try:
+            await self.redrive(job_id, caller)
+        except ApiError as refused:
+            return f"refused: {refused.message}"
+        return "re-driven"
