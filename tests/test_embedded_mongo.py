@@ -353,19 +353,25 @@ class WalkCounter:
         monkeypatch.setattr(engine, "_index_walk_locked", counted)
 
 
-def test_listing_reads_answer_as_mongoeco_does(monkeypatch):
-    """The same stored jobs and price history in the patched engine and in mongoeco's own: every find gives the same
-    documents in the same order, before and after writes that go through the compound indexes' prefixes."""
-    rng = random.Random(15)
-    patched = IndexedReadsMemoryEngine(change_log_max_entries=100)
-    walks = WalkCounter(patched, monkeypatch)
+@contextlib.contextmanager
+def beside_mongoeco(patched: IndexedReadsMemoryEngine) -> Iterator[list[Any]]:
+    """The `lps` database of the patched engine and of mongoeco's own, each served over the wire: [patched, plain]."""
     with (
         served(patched) as (_, patched_url, _run),
         served(MemoryEngine(change_log_max_entries=100)) as (_, plain_url, _run2),
         MongoClient(patched_url) as patched_client,
         MongoClient(plain_url) as plain_client,
     ):
-        stores = [patched_client.lps, plain_client.lps]
+        yield [patched_client.lps, plain_client.lps]
+
+
+def test_listing_reads_answer_as_mongoeco_does(monkeypatch):
+    """The same stored jobs and price history in the patched engine and in mongoeco's own: every find gives the same
+    documents in the same order, before and after writes that go through the compound indexes' prefixes."""
+    rng = random.Random(15)
+    patched = IndexedReadsMemoryEngine(change_log_max_entries=100)
+    walks = WalkCounter(patched, monkeypatch)
+    with beside_mongoeco(patched) as stores:
         contents = {
             # As LPS stores jobs: the unfiltered listing walks `created_at_desc`.
             "jobs": stored_jobs(rng, 600, messy=0),
@@ -769,13 +775,7 @@ def test_counts_and_the_active_sets_reads_answer_as_mongoeco_does(messy: float, 
     patched = IndexedReadsMemoryEngine(change_log_max_entries=100)
     counts = KeyCounts(patched, monkeypatch)
     documents = active_jobs(rng, 800, messy=messy, now=now)
-    with (
-        served(patched) as (_, patched_url, _run),
-        served(MemoryEngine(change_log_max_entries=100)) as (_, plain_url, _run2),
-        MongoClient(patched_url) as patched_client,
-        MongoClient(plain_url) as plain_client,
-    ):
-        stores = [patched_client.lps, plain_client.lps]
+    with beside_mongoeco(patched) as stores:
         for store in stores:
             store.jobs.create_indexes(job_indexes())
             store.jobs.insert_many(documents)
