@@ -7,7 +7,8 @@ message is harmless anyway: the claim lets only one attempt run).
 Per pass, in order:
 - PENDING jobs whose publish the broker never confirmed (no `enqueued_at` after the grace period)
   are published;
-- PENDING jobs long past `run_after` with no claim (their message was lost) are published again;
+- PENDING jobs long past `run_after` with no claim, of a job type whose queues are empty (their message was lost,
+  not waiting in a backlog) are published again;
 - RUNNING jobs whose lease expired (their worker died and no message came back) go back to PENDING
   and are published, or go DEAD when that was their last attempt;
 - messages in the `.XQ` dead-letter queues become DEAD jobs (undecodable ones, ones without a job id and
@@ -118,10 +119,7 @@ class Reconciler:
         counts["republished_unconfirmed"] = await self._republish(
             await self._jobs.unconfirmed(before=now - grace, limit=batch), now
         )
-        counts["republished_lost"] = await self._republish(
-            await self._jobs.overdue(due_before=now - timedelta(seconds=settings.reconcile_lost_after), limit=batch),
-            now,
-        )
+        counts["republished_lost"] = await self._republish_lost(now - timedelta(seconds=settings.reconcile_lost_after))
         counts |= await self._recover_expired_leases(now - grace, now)
         counts |= await self._dead_letters_to_dead_jobs(now)
         if settings.outbox_url:
@@ -170,6 +168,21 @@ class Reconciler:
             if await self._jobs.take_for_republish(job, now=utcnow(), message_id=message.message_id):
                 taken.append((job, message))
         return await self._publish_taken(taken, now) if taken else 0
+
+    async def _republish_lost(self, due_before: datetime) -> int:
+        """Publish again the PENDING jobs whose message was lost: due before `due_before`, never claimed, of a job type
+        whose queues hold no message ready. While a type's queue still holds messages, a job that waited long is taken
+        to be in that backlog, not lost: a second message would only queue behind the same backlog, and a pass would
+        read the backlog's jobs (issue 24). So a lost message is found LPS_RECONCILE_LOST_AFTER after its run_after, or
+        once its queue is empty if that is later (the next pass after it)."""
+        republished = 0
+        for job_type in JobType:
+            queues = await self._publisher.queue_info(self._settings.job(job_type).queues)
+            if any(info.messages for info in queues.values()):
+                continue
+            lost = await self._jobs.overdue(job_type, due_before=due_before, limit=self._settings.reconcile_batch)
+            republished += await self._republish(lost, utcnow())
+        return republished
 
     async def _recover_expired_leases(self, expired_before: datetime, now: datetime) -> Counter[str]:
         counts: Counter[str] = Counter()

@@ -45,7 +45,7 @@ import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import aiohttp
@@ -56,7 +56,7 @@ from pymongo.errors import PyMongoError
 
 from actors.reconciler import OUTBOX_LOOKBACK, Reconciler
 from bench.enqueue import batch_of, search_documents
-from bench.figures import growth_by_size, growth_figure, growth_ratio, latency_summary, median
+from bench.figures import growth_by_size, growth_figure, growth_ratio, latency_summary, median, percentile
 from bench.modes import GrowthSizes
 from bench.reads import RequestFailed, concurrent_latencies
 from bench.stack import (
@@ -91,6 +91,13 @@ FIGURE_NAMES = (
     "growth_stats_many_clients",
     "growth_claim_finish",
     "growth_reconciler",
+    "backlog_stats_one_client",
+    "backlog_stats_many_clients",
+    "backlog_claim_finish_polled",
+    "backlog_reconciler",
+    "backlog_enqueue",
+    "backlog_job_one_client",
+    "backlog_overview",
 )
 #: The stored mix repeats every this many jobs.
 MIX = 10
@@ -108,6 +115,10 @@ CATCH_UP_CALLS, CATCH_UP_SECONDS = 60, 180.0
 #: The first seeding spreads finish times over this much of the past; later ones since the previous size ended.
 FIRST_WINDOW = OUTBOX_LOOKBACK - timedelta(hours=1)
 LEASE = timedelta(minutes=3)
+#: Claim + finish round trips run this long while the dashboard and /metrics are polled, once a second each.
+POLLED_SECONDS = 5.0
+#: Requests of the dashboard's overview per run and side.
+OVERVIEW_REQUESTS = 5
 
 
 # --- the stored jobs ------------------------------------------------------------------------------------------
@@ -261,6 +272,8 @@ class Stored:
     ended: int = 0
     #: Where the next seeding's finish times start: when the previous size's measurements ended.
     since: datetime | None = None
+    #: PENDING jobs added beside the history (the backlog step).
+    backlog: int = 0
 
 
 @dataclass(slots=True)
@@ -296,6 +309,8 @@ class Growth:
         self.seed_batch = sizes.seed_batch_for(bench.store.kind)
         self.raw_cursor = (utcnow() - OUTBOX_LOOKBACK, FIRST_ID)
         self.statuses: Counter[str] = Counter()
+        #: How old each stats answer's figures were when it arrived (now - its computed_at), ms.
+        self.stats_ages_ms: list[float] = []
 
     # seeding
 
@@ -334,6 +349,20 @@ class Growth:
         log.info("growth: %d jobs stored (%d added in %.1f s)", size, added, seconds)
         return {"added": added, "seconds": round(seconds, 1), "per_second": round(added / seconds, 1)}
 
+    async def add_backlog(self, count: int) -> dict[str, Any]:
+        """`count` PENDING searches as the gateway stores them once their messages are confirmed, untimed. Their
+        messages are not published: no worker runs, and the measurements purge the queues after themselves."""
+        started = time.perf_counter()
+        for start in range(0, count, self.seed_batch):
+            products = batch_of(f"backlog-{start}", min(self.seed_batch, count - start))
+            documents, _ = search_documents(self.settings, products)
+            confirmed = utcnow()
+            await self.seeder.jobs.insert_many([document | {"enqueued_at": confirmed} for document in documents])
+        seconds = time.perf_counter() - started
+        self.stored.backlog = count
+        log.info("growth: %d PENDING jobs added beside the history in %.1f s", count, seconds)
+        return {"added": count, "seconds": round(seconds, 1), "per_second": round(count / seconds, 1)}
+
     async def forget(self, deletes: list[DeleteOne | DeleteMany]) -> None:
         """Delete the jobs a measurement added (by `_id` or by product) and empty the queues: the size stays."""
         for start in range(0, len(deletes), self.seed_batch):
@@ -369,7 +398,23 @@ class Growth:
 
     def http_stats(self) -> Callable[[], Awaitable[None]]:
         async def call() -> None:
-            await self._get("/v1/lps/queue/stats", "stats")
+            answer = await self._get("/v1/lps/queue/stats", "stats")
+            if computed := answer.get("computed_at"):
+                taken = datetime.fromisoformat(str(computed).replace("Z", "+00:00"))
+                taken = taken if taken.tzinfo else taken.replace(tzinfo=UTC)
+                self.stats_ages_ms.append((utcnow() - taken).total_seconds() * 1000)
+
+        return call
+
+    def http_page(self, path: str) -> Callable[[], Awaitable[None]]:
+        """A GET whose answer is read whole: a dashboard page, or /healthz (the HTTP floor beside it)."""
+
+        async def call() -> None:
+            async with self.http.get(f"{self.service.url}{path}") as response:
+                await response.read()
+                self.statuses[f"{path} {response.status}"] += 1
+                if response.status != 200:
+                    raise RequestFailed(f"GET {path} answered {response.status}")
 
         return call
 
@@ -399,6 +444,21 @@ class Growth:
             "ended_counted": counted,
             "ended_stored": self.stored.ended,
         }
+
+    async def catch_up_overview(self) -> dict[str, Any]:
+        """Ask for the dashboard's overview until its per-minute timeline has walked every stored ended job (its
+        own cursor, at most LPS_STATS_CATCH_UP_LIMIT jobs a call): jobs seeded by the thousand at once are not the
+        steady state the polled claims are about. What that took."""
+        started, calls = time.perf_counter(), 0
+        overview = self.http_page("/ui")
+        while calls < CATCH_UP_CALLS and time.perf_counter() - started < CATCH_UP_SECONDS:
+            calls += 1
+            asked = time.perf_counter()
+            with contextlib.suppress(RequestFailed, aiohttp.ClientError):
+                await overview()
+            if time.perf_counter() - asked < 0.5 and calls > 1:
+                break  # answered without a long walk: caught up
+        return {"calls": calls, "seconds": round(time.perf_counter() - started, 1)}
 
     # enqueue
 
@@ -455,18 +515,50 @@ class Growth:
 
     async def claim_finish_run(self, side: str, tag: str) -> float:
         """p50 in ms of one claim + finish each on `claims` fresh PENDING searches (inserted and deleted untimed)."""
-        documents, _ = search_documents(self.settings, batch_of(tag, self.sizes.claims))
+        return median(await self._claim_finish_latencies(side, tag, self.sizes.claims))
+
+    async def claim_finish_polled_run(self, side: str, tag: str) -> float:
+        """p99 in ms of claim + finish round trips for `POLLED_SECONDS` while the dashboard's overview and /metrics
+        are each asked once a second (an operator's open dashboard and Prometheus): counting must not hold the store."""
+        stop = asyncio.Event()
+
+        async def poll() -> None:
+            while not stop.is_set():
+                for path in ("/ui", "/metrics"):
+                    with contextlib.suppress(RequestFailed, aiohttp.ClientError):
+                        await self.http_page(path)()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), 1.0)
+
+        poller = asyncio.create_task(poll())
+        try:
+            milliseconds = await self._claim_finish_latencies(side, tag, None)
+        finally:
+            stop.set()
+            await poller
+        return percentile(milliseconds, 0.99)
+
+    async def _claim_finish_latencies(self, side: str, tag: str, count: int | None) -> list[float]:
+        """ms of each claim + finish on fresh PENDING searches (inserted and deleted untimed): `count` of them, or as
+        many as `POLLED_SECONDS` takes."""
+        documents, _ = search_documents(self.settings, batch_of(tag, count or 2_000))
         await self.seeder.jobs.insert_many(documents, ordered=False)
-        milliseconds = []
+        milliseconds: list[float] = []
+        until = time.perf_counter() + POLLED_SECONDS
         try:
             for document in documents:
+                if count is None and time.perf_counter() > until:
+                    break
                 result = {"result": search_result(0, utcnow())}
                 started = time.perf_counter()
-                await (self._claim_finish if side == "lps" else self._raw_claim_finish)(document["_id"], result)
+                try:
+                    await (self._claim_finish if side == "lps" else self._raw_claim_finish)(document["_id"], result)
+                except PyMongoError:
+                    self.statuses[f"claim + finish {side} failed"] += 1  # counted with its time, never dropped
                 milliseconds.append((time.perf_counter() - started) * 1000)
         finally:
             await self.forget([DeleteOne({"_id": document["_id"]}) for document in documents])
-        return median(milliseconds)
+        return milliseconds
 
     async def _claim_finish(self, job_id: ObjectId, output: dict[str, Any]) -> None:
         now = utcnow()
@@ -551,6 +643,7 @@ class Growth:
     async def measure_at(self, size: int) -> Sized:
         sizes, sized = self.sizes, Sized()
         sized.details["stats_catch_up"] = await self.catch_up_stats()
+        sized.details["overview_catch_up"] = await self.catch_up_overview()
         self.statuses.clear()
         # Both sides open their connections before anything is timed.
         await concurrent_latencies(sizes.clients, 1, self.http_job())
@@ -558,6 +651,7 @@ class Growth:
         probe_dir = self.bench.probe_dir(self.settings)
         stats_commands: Counter[str] = Counter()
         stats_requests = 0
+        self.stats_ages_ms.clear()
         did: Counter[str] = Counter()
         failed: Counter[str] = Counter()
         for run in range(sizes.runs):
@@ -579,6 +673,10 @@ class Growth:
                     stats_commands.update(commands.get("commands", {}))
                     stats_requests += sizes.stats_requests_solo + sizes.clients * sizes.stats_requests_per_client
                 sized.add("claim_finish", side, await self.claim_finish_run(side, f"c{size}-{run}-{side}"))
+                polled = await self.claim_finish_polled_run(side, f"p{size}-{run}-{side}")
+                sized.add("claim_finish_polled", side, polled)
+                page = self.http_page("/ui" if lps else "/healthz")
+                sized.add("overview", side, latency_summary(await concurrent_latencies(1, OVERVIEW_REQUESTS, page)))
                 sized.add("reconciler", side, await self.reconciler_run(side, did, failed))
                 sized.add("enqueue", side, await self.enqueue_run(side, f"e{size}-{run}-{side}", failed))
         sized.details |= {
@@ -588,7 +686,11 @@ class Growth:
             },
             "reconciler_did": dict(did),
             "failed": dict(failed),
-            "active_jobs": self.stored.mixed // MIX + (1 if self.stored.mixed % MIX > 8 else 0),
+            "active_jobs": self.stored.mixed // MIX + (1 if self.stored.mixed % MIX > 8 else 0) + self.stored.backlog,
+            "stats_answer_age_ms": {
+                "p50": round(percentile(self.stats_ages_ms, 0.5), 1),
+                "max": round(max(self.stats_ages_ms, default=0.0), 1),
+            },
         }
         self.stored.since = utcnow()
         return sized
@@ -627,7 +729,18 @@ async def measure(bench: Bench, sizes: GrowthSizes) -> list[dict[str, Any]]:
             started = time.perf_counter()
             measured[size] = await growth.measure_at(size)
             log.info("growth: measured at %d stored jobs in %.0f s", size, time.perf_counter() - started)
-        return _figures(bench, sizes, measured, seeding)
+        largest = stored_sizes[-1]
+        seeding["backlog"] = await growth.add_backlog(sizes.backlog)
+        started = time.perf_counter()
+        with_backlog = await growth.measure_at(largest)
+        log.info(
+            "growth: measured with %d PENDING beside %d in %.0f s",
+            sizes.backlog,
+            largest,
+            time.perf_counter() - started,
+        )
+        backlog = {0: measured[largest], sizes.backlog: with_backlog}
+        return _figures(bench, sizes, measured, seeding) + _backlog_figures(bench, sizes, backlog, largest)
 
 
 def _figures(bench: Bench, sizes: GrowthSizes, measured: dict[int, Sized], seeding: dict[str, Any]) -> list[dict]:
@@ -761,5 +874,98 @@ def _figures(bench: Bench, sizes: GrowthSizes, measured: dict[int, Sized], seedi
                 "store_failures_by_size": by_size("failed"),
                 "note": "at size 0 no pass finds a DONE search to check (the warm-up pass walked the first 4)",
             },
+        ),
+    ]
+
+
+def _backlog_figures(bench: Bench, sizes: GrowthSizes, measured: dict[int, Sized], history: int) -> list[dict]:
+    """Every hot path with the backlog's PENDING jobs beside the history ÷ the same without them (issue 24's targets:
+    the value, or the ratio where the target is relative)."""
+    waiting = sorted(measured)
+    common = {
+        "stored_jobs": history,
+        "pending_jobs_waiting": waiting,
+        "backlog_is": "PENDING searches as the gateway stores them (enqueued), beside the history; no worker runs",
+        "runs": sizes.runs,
+    }
+
+    def runs(measurement: str, side: str, key: str | None) -> dict[int, list[float]]:
+        return {n: [run[key] if key else run for run in measured[n].runs[measurement][side]] for n in waiting}
+
+    def figure(
+        measurement: str, title: str, unit: str, key: str | None, target: dict[str, Any], raw: str, **details: Any
+    ) -> dict[str, Any]:
+        return growth_figure(
+            title,
+            unit,
+            runs(measurement, "lps", key),
+            runs(measurement, "raw", key),
+            store=bench.store.label,
+            target=target,
+            settings=common | {"raw": raw},
+            details=details,
+            stored="PENDING jobs waiting",
+        )
+
+    ages = {str(n): measured[n].details["stats_answer_age_ms"] for n in waiting}
+    stats_raw = "the computation's counts of the active set (active: true, PENDING, then RUNNING), same concurrency"
+    job_raw = "find_one by _id from the runner, one client"
+    return [
+        figure(
+            "stats_one",
+            "Backlog: GET /v1/lps/queue/stats p99, one client",
+            "ms (p99)",
+            "p99_ms",
+            {"max": 100.0, "of": "value"},
+            stats_raw,
+            stats_answer_age_ms=ages,
+        ),
+        figure(
+            "stats_many",
+            f"Backlog: GET /v1/lps/queue/stats p99, {sizes.clients} clients",
+            "ms (p99)",
+            "p99_ms",
+            {"max": 100.0, "of": "value"},
+            stats_raw,
+        ),
+        figure(
+            "claim_finish_polled",
+            "Backlog: claim + finish p99 while /ui and /metrics are each polled once a second",
+            "ms (p99)",
+            None,
+            {"max": 1.5, "of": "ratio"},
+            f"find_one_and_update + update_one by _id, polled the same way, for {POLLED_SECONDS:.0f} s",
+        ),
+        figure(
+            "reconciler",
+            "Backlog: one reconciler pass (Reconciler.run_once)",
+            "ms",
+            None,
+            {"max": 200.0, "of": "value"},
+            "the pass's store reads without the broker or the journal",
+        ),
+        figure(
+            "enqueue",
+            "Backlog: enqueue, products accepted per second",
+            "products/s",
+            None,
+            {"min": 0.7, "of": "ratio"},
+            "the same documents in one insert_many + the same messages",
+        ),
+        figure(
+            "job_one",
+            "Backlog: GET /v1/lps/jobs/{id} p50, one client",
+            "ms (p50)",
+            "p50_ms",
+            {"max": 10.0, "of": "value"},
+            job_raw,
+        ),
+        figure(
+            "overview",
+            "Backlog: the dashboard's overview, GET /ui p50",
+            "ms (p50)",
+            "p50_ms",
+            {"max": 200.0, "of": "value"},
+            "GET /healthz on the same gateway (the HTTP floor)",
         ),
     ]

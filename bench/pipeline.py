@@ -45,7 +45,9 @@ from bench.stack import (
     port_names,
     probe_deltas,
     serve,
+    server_pid,
     settled_probes,
+    tree_cpu_seconds,
     tree_rss_bytes,
     worker_pool,
 )
@@ -95,6 +97,7 @@ async def lps_run(pipeline: Pipeline, tag: str, jobs: int) -> dict[str, Any]:
     probe_dir = pipeline.bench.probe_dir(pipeline.settings)
     before = await settled_probes(probe_dir)
     pipeline.receiver.expect(jobs)
+    cpu_before = cpu_by_process(pipeline)
     started_at, started = datetime.now(UTC), time.perf_counter()
     await post_products(pipeline, tag, jobs)
     delivered = await pipeline.receiver.wait(within=30 + jobs * SECONDS_PER_JOB) - started
@@ -110,11 +113,25 @@ async def lps_run(pipeline: Pipeline, tag: str, jobs: int) -> dict[str, Any]:
         raise RuntimeError(f"{len(not_done)} of {len(searches)} SEARCH jobs not DONE (expected {jobs})")
     done = (max(job["finished_at"] for job in searches) - started_at).total_seconds()
     deltas = probe_deltas(before, await settled_probes(probe_dir))
+    cpu_after = cpu_by_process(pipeline)
     return {
         "rate": jobs / done,
         "delivered_rate": jobs / delivered,
         "probe": deltas,
+        "cpu_ms_per_job": {role: (cpu_after[role] - cpu_before[role]) * 1000 / jobs for role in cpu_after},
+        "wall_ms_per_job": done * 1000 / jobs,
     }
+
+
+def cpu_by_process(pipeline: Pipeline) -> dict[str, float]:
+    """CPU seconds used so far by each process a run goes through: the gateway, the two pools, the embedded store
+    (when it is the store), and the runner itself (which posts, and receives the deliveries)."""
+    used = {"gateway": tree_cpu_seconds(pipeline.gateway.process.pid)}
+    used |= {name: tree_cpu_seconds(pool.process.pid) for name, pool in pipeline.pools.items() if name != "noop"}
+    if (store := server_pid(pipeline.bench.store.url)) is not None and pipeline.bench.store.kind == "embedded":
+        used["store"] = tree_cpu_seconds(store)
+    used["runner"] = time.process_time()  # this process alone: the others are its children
+    return used
 
 
 async def raw_run(pipeline: Pipeline, tag: str, jobs: int) -> float:
@@ -235,7 +252,14 @@ def _figure(
     deltas = last["probe"]
     names = port_names(pipeline.settings, receiver=pipeline.settings.outbox_url or "", gateway=pipeline.gateway.url)
     trips = round_trips(deltas, jobs)
+    cpu = {role: round(median([run["cpu_ms_per_job"][role] for run in lps]), 2) for role in last["cpu_ms_per_job"]}
+    total_cpu = sum(cpu.values())
     details = {
+        # Where a job's time goes: CPU per SEARCH job by process (two cores; the store is one pure-Python process
+        # on the embedded default), beside the wall time per job.
+        "cpu_ms_per_search_job": cpu,
+        "cpu_share": {role: round(ms / total_cpu, 3) for role, ms in cpu.items()} if total_cpu else {},
+        "wall_ms_per_search_job": round(median([run["wall_ms_per_job"] for run in lps]), 2),
         "mongo_round_trips_per_search_job": trips,
         "hot_path_writes_target": {"max": 4},
         "delivered_per_second": round(median([run["delivered_rate"] for run in lps]), 2),

@@ -345,13 +345,41 @@ def _parents() -> dict[int, int]:
     return parents
 
 
-def tree_rss_bytes(root: int) -> int:
-    """Resident memory of a process and all its descendants (shared pages count once per process)."""
+def _family(root: int) -> set[int]:
+    """A process and all its descendants."""
     parents = _parents()
     family, frontier = {root}, {root}
     while frontier:
         frontier = {pid for pid, parent in parents.items() if parent in frontier} - family
         family |= frontier
+    return family
+
+
+def tree_cpu_seconds(root: int) -> float:
+    """CPU time (user + system) a process and its living descendants have used so far."""
+    ticks = 0
+    for pid in _family(root):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def server_pid(url: str) -> int | None:
+    """The `lps mongo` process serving `url` on this machine (the embedded store), found by its command line."""
+    port = str(urlsplit(url).port)
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                arguments = (entry / "cmdline").read_bytes().split(b"\0")
+                if b"mongo" in arguments and port.encode() in arguments and b"--port" in arguments:
+                    return int(entry.name)
+    return None
+
+
+def tree_rss_bytes(root: int) -> int:
+    """Resident memory of a process and all its descendants (shared pages count once per process)."""
+    family = _family(root)
     total = 0
     for pid in family:
         with contextlib.suppress(OSError):

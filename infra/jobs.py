@@ -19,7 +19,7 @@ from pymongo.errors import BulkWriteError, DuplicateKeyError
 from infra.job_listing import ListingPage, ListingWindow, newest
 from infra.lifecycle import attempts_exhausted, error_document
 from infra.minutes import minute_of, minute_start, walk_minutes
-from infra.mongo import FIRST_ID, MainDatabase
+from infra.mongo import FIRST_ID, MainDatabase, count_by_index
 from schemas.codes import AttemptOutcome, JobErrorType, JobStatus, JobType
 from schemas.offers import SOURCES_ANSWERED
 
@@ -406,7 +406,7 @@ class JobRepository:
     async def unconfirmed(self, *, before: datetime, limit: int) -> list[dict[str, Any]]:
         """PENDING jobs whose publish the broker never confirmed (no `enqueued_at`), untouched since `before`.
 
-        Served by `active_jobs`: the PENDING set is in the active set, bounded by the work in hand, not by history.
+        Through `active_unconfirmed`: the keys without `enqueued_at`, a handful whatever the backlog.
         """
         cursor = self._jobs.find(
             {
@@ -415,19 +415,22 @@ class JobRepository:
                 "enqueued_at": {"$exists": False},
                 "created_at": {"$lt": before},
                 "updated_at": {"$lt": before},
-            }
+            },
         )
         return await cursor.limit(limit).to_list()
 
-    async def overdue(self, *, due_before: datetime, limit: int) -> list[dict[str, Any]]:
-        """PENDING jobs long past run_after with no claim: their message was lost (or is stuck far back)."""
+    async def overdue(self, job_type: JobType, *, due_before: datetime, limit: int) -> list[dict[str, Any]]:
+        """PENDING jobs of a type long past run_after with no claim: their message was lost (the reconciler asks only
+        while the type's queues hold no message: then the PENDING jobs are the retries waiting and the lost ones).
+        Through `active_by_status`."""
         cursor = self._jobs.find(
             {
                 "active": True,
                 "status": JobStatus.PENDING.name,
+                "job_type": job_type.name,
                 "enqueued_at": {"$lt": due_before},
                 "run_after": {"$lt": due_before},
-            }
+            },
         )
         return await cursor.limit(limit).to_list()
 
@@ -452,8 +455,9 @@ class JobRepository:
         await self._jobs.update_one({"_id": job_id, "status": JobStatus.PENDING.name}, {"$unset": {"enqueued_at": ""}})
 
     async def expired_leases(self, *, expired_before: datetime, limit: int) -> list[dict[str, Any]]:
+        """RUNNING jobs whose lease ended before `expired_before`: through `active_by_status`, the running ones."""
         cursor = self._jobs.find(
-            {"active": True, "status": JobStatus.RUNNING.name, "lease_until": {"$lt": expired_before}}
+            {"active": True, "status": JobStatus.RUNNING.name, "lease_until": {"$lt": expired_before}},
         )
         return await cursor.limit(limit).to_list()
 
@@ -469,12 +473,13 @@ class JobRepository:
     async def count_active(
         self, job_type: JobType, status: JobStatus, *, run_after_past: datetime | None = None
     ) -> int:
-        """Active jobs of a type in a status (PENDING or RUNNING), through `active_jobs`: the work in hand.
-        `run_after_past`: only those whose run_after is still ahead of it (retries waiting out their backoff)."""
-        query: dict[str, Any] = {"active": True, "job_type": job_type.name, "status": status.name}
+        """Active jobs of a type in a status (PENDING or RUNNING), counted from `active_by_status`'s keys alone: the
+        same cost with 100 or 100,000 jobs waiting. `run_after_past`: only those whose run_after is still ahead of it
+        (retries waiting out their backoff)."""
+        query: dict[str, Any] = {"active": True, "status": status.name, "job_type": job_type.name}
         if run_after_past is not None:
             query["run_after"] = {"$gt": run_after_past}
-        return await self._jobs_stale_ok.count_documents(query)
+        return await count_by_index(self._jobs_stale_ok, query)
 
     async def first_ended_minute(self) -> datetime | None:
         """The start of the first minute in which a stored job ended: where a new walk starts (once per store)."""

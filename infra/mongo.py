@@ -8,6 +8,7 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 import pymongo
 from bson import ObjectId
@@ -62,6 +63,9 @@ SOURCE_LIMITS = "source_limits"
 # Index names: the reports (tools/reporting.py) and docs/ name the index each query relies on.
 JOBS_BY_STATUS_TYPE_FINISHED = "status_job_type_finished_at"
 ACTIVE_JOBS = "active_jobs"
+ACTIVE_BY_STATUS = "active_by_status"
+ACTIVE_UNCONFIRMED = "active_unconfirmed"
+DEFERRED_BY_SOURCE = "deferred_by_source"
 JOBS_BY_FINISHED_MINUTE = "finished_minute"
 JOBS_BY_CREATED_AT = "created_at_desc"
 JOBS_BY_STATUS_CREATED_AT = "status_created_at"
@@ -153,11 +157,50 @@ def walk_indexes() -> list[IndexModel]:
       job ends. Partial, so it holds only the work in hand, never history.
     - `finished_minute`: jobs that ended, by the minute they ended in (`infra.jobs.finished_minute`). A walk
       over what ended since a cursor reads it minute by minute: the cost of what it returns, not of history.
+
+    The active set itself may be a backlog of 100,000 PENDING jobs, so what is read of it goes by narrower keys, each
+    partial on `active: true` (issue 24):
+    - `active_by_status` (active, status, job_type, run_after): the counts of PENDING and RUNNING jobs per type and of
+      the delayed ones (run_after ahead), read from the keys alone (`count_by_index`); the RUNNING jobs whose lease
+      expired and the PENDING ones of a type whose message was lost (the reconciler) by their status's keys.
+    - `active_unconfirmed` (active, enqueued_at): the jobs the broker never confirmed are those without
+      `enqueued_at`, a handful whatever the backlog.
+    - `deferred_by_source` (active, status, deferred.sources): the jobs waiting deferred for a source's turn.
     """
+    active = {"active": True}
     return [
-        IndexModel([("active", ASCENDING)], name=ACTIVE_JOBS, partialFilterExpression={"active": True}),
+        IndexModel([("active", ASCENDING)], name=ACTIVE_JOBS, partialFilterExpression=active),
+        IndexModel(
+            [("active", ASCENDING), ("status", ASCENDING), ("job_type", ASCENDING), ("run_after", ASCENDING)],
+            name=ACTIVE_BY_STATUS,
+            partialFilterExpression=active,
+        ),
+        IndexModel(
+            [("active", ASCENDING), ("enqueued_at", ASCENDING)], name=ACTIVE_UNCONFIRMED, partialFilterExpression=active
+        ),
+        IndexModel(
+            [("active", ASCENDING), ("status", ASCENDING), ("deferred.sources", ASCENDING)],
+            name=DEFERRED_BY_SOURCE,
+            partialFilterExpression=active,
+        ),
         IndexModel([("finished_minute", ASCENDING)], name=JOBS_BY_FINISHED_MINUTE),
     ]
+
+
+async def count_by_index(collection: AsyncCollection, query: dict[str, Any]) -> int:
+    """How many documents match `query`, by the `count` command, for a query shaped on an index's keys.
+
+    On MongoDB a query of equalities on an index's leading fields (and at most one range on the next) is one
+    COUNT_SCAN: index keys only, no document read (the planner takes that index: no other has such a prefix; no hint,
+    so a store whose indexes are still being built answers too). The embedded store counts the same keys (tools/
+    embedded_mongo_patch.py, change 6); `count_documents` would run an aggregation, which it answers by reading every
+    matching document. The command is exact on an unsharded collection; a sharded `jobs` would need
+    `count_documents` (orphaned documents), docs/capacity.md.
+    """
+    reply = await collection.database.command(
+        {"count": collection.name, "query": query}, read_preference=collection.read_preference
+    )
+    return int(reply["n"])
 
 
 def listing_indexes() -> list[IndexModel]:

@@ -122,6 +122,18 @@ async def enqueuer_context(app: web.Application) -> AsyncIterator[None]:
     yield
 
 
+async def stats_refresh_context(app: web.Application) -> AsyncIterator[None]:
+    """One background computation of the stats every LPS_STATS_MAX_AGE seconds: a stats or /metrics request always
+    finds figures at most that old (plus one computation) and never waits while the store counts."""
+    stats = app[STATS]
+    refresher = asyncio.create_task(stats.keep_fresh()) if stats.refreshes_in_background else None
+    yield
+    if refresher is not None:
+        refresher.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await refresher
+
+
 def create_app(settings: Settings) -> web.Application:
     gateway_metrics = metrics.GatewayMetrics()
     # Request metrics outermost, so they count the status the client got; the error middleware next, so the
@@ -137,7 +149,7 @@ def create_app(settings: Settings) -> web.Application:
     if keys is not None:
         app[KEY_CHECK] = keys
     app.on_response_prepare.append(neutral_server_header)
-    app.cleanup_ctx.extend([mongo_context, broker_context, enqueuer_context])
+    app.cleanup_ctx.extend([mongo_context, broker_context, enqueuer_context, stats_refresh_context])
     routes.setup(app)
     timeline.setup(app)
     watches.setup(app)

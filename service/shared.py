@@ -15,9 +15,10 @@ class SharedResult[T]:
 
     `GET /v1/lps/queue/stats` and `/metrics` read the job counts and the broker's queues: a hundred clients
     polling them would otherwise run a hundred computations at once. Past `max_age`, a caller gets the last result
-    at once and starts the next computation in the background (stale-while-revalidate), so no request waits on
-    the store's counting; past `max_stale`, callers wait for a fresh one (a store that stopped answering is not
-    hidden behind an old answer). A failure is not kept: the next caller computes again.
+    at once and starts the next computation in the background (stale-while-revalidate); past `max_stale`, callers
+    wait for a fresh one (a store that stopped answering is not hidden behind an old answer). A failure is not
+    kept: the next caller computes again. `keep_fresh` recomputes every `max_age` seconds whether anyone asks or
+    not, so that no request finds the result past `max_stale` and waits while the store counts.
     """
 
     def __init__(self, compute: Callable[[], Awaitable[T]], max_age: float, max_stale: float = 0.0) -> None:
@@ -39,6 +40,33 @@ class SharedResult[T]:
             return self._value
         # Shielded: one impatient caller going away must not cancel the others' computation.
         return await asyncio.shield(self._running)
+
+    @property
+    def refreshes_in_background(self) -> bool:
+        """Whether `keep_fresh` is worth running: a result may be served older than `max_age` (with `max_stale` at
+        `max_age`, every caller past it computes for itself and a background computation would be wasted; with
+        `max_age` 0, every caller starts one)."""
+        return self._max_stale > self._max_age > 0
+
+    async def keep_fresh(self) -> None:
+        """Recompute every `max_age` seconds until cancelled (one task per process: the app's cleanup context). A
+        failed computation is logged when the failing starts and when it ends, not every second; the result then ages
+        until one succeeds, and past `max_stale` callers wait."""
+        failing = False
+        while True:
+            if self._running is None:
+                self._running = asyncio.ensure_future(self._refresh())
+            try:
+                await asyncio.shield(self._running)
+            except Exception as error:
+                if not failing:
+                    log.warning("background computation failing: %s", type(error).__name__)
+                failing = True
+            else:
+                if failing:
+                    log.info("background computation answers again")
+                failing = False
+            await asyncio.sleep(self._max_age)
 
     async def _refresh(self) -> T:
         try:

@@ -32,6 +32,9 @@ from pymongo.errors import BulkWriteError, DuplicateKeyError
 
 from infra.jobs import JobRepository
 from infra.mongo import (
+    ACTIVE_BY_STATUS,
+    ACTIVE_UNCONFIRMED,
+    DEFERRED_BY_SOURCE,
     MainDatabase,
     create_client,
     ensure_indexes,
@@ -350,19 +353,25 @@ class WalkCounter:
         monkeypatch.setattr(engine, "_index_walk_locked", counted)
 
 
-def test_listing_reads_answer_as_mongoeco_does(monkeypatch):
-    """The same stored jobs and price history in the patched engine and in mongoeco's own: every find gives the same
-    documents in the same order, before and after writes that go through the compound indexes' prefixes."""
-    rng = random.Random(15)
-    patched = IndexedReadsMemoryEngine(change_log_max_entries=100)
-    walks = WalkCounter(patched, monkeypatch)
+@contextlib.contextmanager
+def beside_mongoeco(patched: IndexedReadsMemoryEngine) -> Iterator[list[Any]]:
+    """The `lps` database of the patched engine and of mongoeco's own, each served over the wire: [patched, plain]."""
     with (
         served(patched) as (_, patched_url, _run),
         served(MemoryEngine(change_log_max_entries=100)) as (_, plain_url, _run2),
         MongoClient(patched_url) as patched_client,
         MongoClient(plain_url) as plain_client,
     ):
-        stores = [patched_client.lps, plain_client.lps]
+        yield [patched_client.lps, plain_client.lps]
+
+
+def test_listing_reads_answer_as_mongoeco_does(monkeypatch):
+    """The same stored jobs and price history in the patched engine and in mongoeco's own: every find gives the same
+    documents in the same order, before and after writes that go through the compound indexes' prefixes."""
+    rng = random.Random(15)
+    patched = IndexedReadsMemoryEngine(change_log_max_entries=100)
+    walks = WalkCounter(patched, monkeypatch)
+    with beside_mongoeco(patched) as stores:
         contents = {
             # As LPS stores jobs: the unfiltered listing walks `created_at_desc`.
             "jobs": stored_jobs(rng, 600, messy=0),
@@ -640,3 +649,153 @@ def test_the_verified_mongoeco_is_the_one_pinned_and_installed():
     assert embedded_mongo_patch.installed_mongoeco() == verified
     assert embedded_mongo_patch.patch_applies()
     assert type(create_engine()) is IndexedReadsMemoryEngine
+
+
+# --- Counts and the active set's reads from index keys (issue 24): tools/embedded_mongo_patch.py, changes 2b and 6 ---
+
+SOURCES = ["coupang", "naver"]
+
+
+def active_jobs(rng: random.Random, count: int, *, messy: float, now: datetime) -> list[dict[str, Any]]:
+    """The active set as LPS keeps it (PENDING, RUNNING, retries ahead, deferred, unconfirmed), ended jobs beside it,
+    and with `messy` what LPS never stores: arrays, nulls, missing fields, other types in the indexed fields."""
+    documents = []
+    for number in range(count):
+        status = rng.choice(STATUSES)
+        document: dict[str, Any] = {
+            "_id": random_id(rng),
+            "status": status,
+            "job_type": rng.choice(JOB_TYPES),
+            "product_code": f"A{number}",
+            "source_job_id": random_id(rng),
+            "run_after": now + timedelta(seconds=rng.choice([-600, -5, 0, 5, 600])),
+            "created_at": now - timedelta(minutes=rng.randint(0, 30)),
+            "updated_at": now - timedelta(minutes=rng.randint(0, 30)),
+        }
+        if status in ("PENDING", "RUNNING"):
+            document["active"] = True
+        if rng.random() < 0.8:
+            document["enqueued_at"] = now - timedelta(minutes=rng.randint(0, 30))
+        if status == "RUNNING":
+            document["lease_until"] = now + timedelta(seconds=rng.choice([-60, 60]))
+        if status == "PENDING" and rng.random() < 0.3:
+            document["deferred"] = {"sources": rng.sample(SOURCES, rng.randint(1, 2))}
+        if rng.random() < messy:
+            field = rng.choice(["active", "status", "job_type", "run_after", "enqueued_at", "deferred"])
+            document[field] = rng.choice(
+                [
+                    None,
+                    [document.get(field)],
+                    [True, False],
+                    1,
+                    "PENDING",
+                    ["PENDING", "RUNNING"],
+                    now,
+                    {"sources": "x"},
+                ]
+            )
+            if rng.random() < 0.3:
+                del document[field]
+        documents.append(document)
+    return documents
+
+
+def active_set_questions(rng: random.Random, now: datetime) -> list[tuple[str, dict[str, Any], str]]:
+    """(kind, filter, index) as the gateway's counts and the reconciler ask them, and variations of them."""
+    questions = []
+    for _ in range(30):
+        query: dict[str, Any] = {"active": True, "status": rng.choice([*STATUSES, "NONE"])}
+        if rng.random() < 0.8:
+            query["job_type"] = rng.choice(JOB_TYPES)
+        if rng.random() < 0.5:
+            query["run_after"] = {
+                rng.choice(["$gt", "$gte", "$lt", "$lte"]): now + timedelta(seconds=rng.choice([-5, 0, 5]))
+            }
+        questions.append(("count", query, ACTIVE_BY_STATUS))
+    for source in [*SOURCES, "none"]:
+        questions.append(
+            ("count", {"active": True, "status": "PENDING", "deferred.sources": source}, DEFERRED_BY_SOURCE)
+        )
+    before = now - timedelta(minutes=rng.randint(0, 30))
+    questions += [
+        (
+            "find",
+            {"active": True, "status": "PENDING", "enqueued_at": {"$exists": False}, "created_at": {"$lt": before}},
+            ACTIVE_UNCONFIRMED,
+        ),
+        ("find", {"active": True, "status": "RUNNING", "lease_until": {"$lt": now}}, ACTIVE_BY_STATUS),
+        (
+            "find",
+            {
+                "active": True,
+                "status": "PENDING",
+                "job_type": "SEARCH",
+                "run_after": {"$lt": now},
+                "enqueued_at": {"$lt": now},
+            },
+            ACTIVE_BY_STATUS,
+        ),
+    ]
+    return questions
+
+
+def ask(database: Any, kind: str, query: dict[str, Any], index: str) -> Any:
+    if kind == "count":
+        return database.command({"count": "jobs", "query": query, "hint": index})["n"]
+    return sorted(str(document["_id"]) for document in database.jobs.find(query, hint=index))
+
+
+class KeyCounts:
+    """Whether the patched engine answered the last count from index keys alone (change 6) or read documents."""
+
+    def __init__(self, engine: IndexedReadsMemoryEngine, monkeypatch) -> None:
+        self.from_keys: bool | None = None
+        keyed = engine._count_keyed_locked
+
+        def counted(*args: Any, **kwargs: Any) -> int | None:
+            answer = keyed(*args, **kwargs)
+            self.from_keys = answer is not None
+            return answer
+
+        monkeypatch.setattr(engine, "_count_keyed_locked", counted)
+
+
+def lps_count(kind: str, query: dict[str, Any]) -> bool:
+    """A count the gateway asks: a type's PENDING / RUNNING jobs, or its delayed ones (run_after ahead)."""
+    bound = query.get("run_after", {"$gt": None})
+    return kind == "count" and "job_type" in query and isinstance(bound, dict) and list(bound) == ["$gt"]
+
+
+@pytest.mark.parametrize("messy", [0.0, 0.15], ids=["as LPS stores them", "with what LPS never stores"])
+def test_counts_and_the_active_sets_reads_answer_as_mongoeco_does(messy: float, monkeypatch):
+    """The same jobs in the patched engine and in mongoeco's own: every count the gateway and the reconciler ask gives
+    the same number and every find the same jobs, before and after writes; jobs as LPS stores them are counted from
+    the index keys alone."""
+    rng, now = random.Random(24), datetime.now(UTC).replace(microsecond=0)
+    patched = IndexedReadsMemoryEngine(change_log_max_entries=100)
+    counts = KeyCounts(patched, monkeypatch)
+    documents = active_jobs(rng, 800, messy=messy, now=now)
+    with beside_mongoeco(patched) as stores:
+        for store in stores:
+            store.jobs.create_indexes(job_indexes())
+            store.jobs.insert_many(documents)
+
+        def compare() -> None:
+            for kind, query, index in active_set_questions(rng, now):
+                counts.from_keys = None
+                patched_answer, plain_answer = (ask(store, kind, query, index) for store in stores)
+                assert patched_answer == plain_answer, (kind, query)
+                if messy == 0.0 and lps_count(kind, query):
+                    assert counts.from_keys, query  # no document read
+
+        compare()
+        for store in stores:  # transitions as LPS makes them: claims, retries ahead, endings
+            store.jobs.update_many({"status": "PENDING", "job_type": "SEARCH"}, {"$set": {"status": "RUNNING"}})
+            store.jobs.update_many(
+                {"status": "RUNNING", "job_type": "OUTBOX"},
+                {"$set": {"run_after": now + timedelta(minutes=1), "status": "PENDING"}},
+            )
+            store.jobs.update_many(
+                {"lease_until": {"$lt": now}}, {"$set": {"status": "DEAD"}, "$unset": {"active": ""}}
+            )
+        compare()

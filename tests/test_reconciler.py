@@ -113,6 +113,24 @@ async def test_a_pending_job_long_past_run_after_gets_its_message_again(stack: S
     assert (await stack.jobs.get_current(recent["_id"])).get("republishes") is None
 
 
+async def test_a_job_that_waited_long_behind_a_backlog_is_not_published_again_until_its_queue_is_empty(stack: Stack):
+    """A backlog: the queue still holds messages, so a job waiting longer than LPS_RECONCILE_LOST_AFTER is taken to be
+    in it, not lost; a second message would only queue behind the same backlog (issue 24). Once the queue is empty,
+    the job's message is lost indeed and the next pass publishes it again."""
+    long_ago = utcnow() - timedelta(hours=1)
+    waiting = await stack.insert(enqueued_at=long_ago, run_after=long_ago)
+    ahead = await stack.insert(enqueued_at=long_ago, run_after=long_ago)
+    confirmed = await stack.publisher.publish([message_for_job(stack.settings, ahead)])  # the backlog's message
+    assert len(confirmed) == 1
+
+    assert "republished_lost" not in await stack.reconciler().run_once()
+
+    assert await stack.queued() == [str(ahead["_id"])]  # the backlog drained: only `ahead` had a message
+    await stack.jobs.claim(ahead["_id"], worker="w", now=utcnow(), lease_until=utcnow() + timedelta(minutes=1))
+    assert await stack.reconciler().run_once() == {"republished_lost": 1}
+    assert await stack.queued() == [str(waiting["_id"])]
+
+
 async def test_an_expired_lease_goes_back_to_pending_with_the_lost_attempt_in_history(stack: Stack):
     started = utcnow() - timedelta(minutes=10)
     abandoned = await stack.insert(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
 import sys
@@ -221,3 +222,70 @@ async def test_past_max_stale_callers_wait_for_a_fresh_answer():
 
     shared = SharedResult(compute, max_age=0, max_stale=0)
     assert [await shared.get() for _ in range(3)] == [1, 2, 3]
+
+
+async def test_kept_fresh_in_the_background_no_caller_waits_for_a_computation_even_after_a_quiet_stretch():
+    """The gateway's stats: one task recomputes every max_age seconds, so a caller arriving after a long quiet stretch
+    (longer than max_stale) still gets an answer at once, never one older than max_age plus a computation."""
+    import asyncio
+
+    from service.shared import SharedResult
+
+    computing = asyncio.Event()
+    calls = 0
+
+    async def compute() -> int:
+        nonlocal calls
+        calls += 1
+        computing.set()
+        await asyncio.sleep(0.05)  # the store counting
+        return calls
+
+    shared = SharedResult(compute, max_age=0.1, max_stale=0.2)
+    assert shared.refreshes_in_background
+    refresher = asyncio.create_task(shared.keep_fresh())
+    try:
+        await computing.wait()
+        await asyncio.sleep(0.6)  # quiet: nobody asks for three times max_stale
+        loop = asyncio.get_running_loop()
+        asked = loop.time()
+        answer = await shared.get()
+        assert loop.time() - asked < 0.04  # served from what the task computed, not computed for this caller
+        assert answer >= 4  # recomputed all along
+    finally:
+        refresher.cancel()
+
+
+async def test_a_failing_background_computation_is_logged_once_until_it_answers_again(caplog):
+    import asyncio
+
+    from service.shared import SharedResult
+
+    outcomes = iter([ConnectionError("store away")] * 3 + [7] * 100)
+
+    async def compute() -> int:
+        outcome = next(outcomes)
+        if isinstance(outcome, Exception):
+            raise outcome
+        return outcome
+
+    caplog.set_level(logging.INFO, logger="service.shared")
+    shared = SharedResult(compute, max_age=0.01, max_stale=1)
+    refresher = asyncio.create_task(shared.keep_fresh())
+    try:
+        await asyncio.sleep(0.3)  # three failures, then answers
+        assert await shared.get() == 7
+    finally:
+        refresher.cancel()
+    messages = [record.getMessage() for record in caplog.records if record.name == "service.shared"]
+    assert messages == ["background computation failing: ConnectionError", "background computation answers again"]
+
+
+def test_a_result_computed_for_every_caller_is_not_refreshed_in_the_background():
+    from service.shared import SharedResult
+
+    async def compute() -> int:
+        return 1
+
+    assert not SharedResult(compute, max_age=1, max_stale=0).refreshes_in_background
+    assert not SharedResult(compute, max_age=0, max_stale=10).refreshes_in_background

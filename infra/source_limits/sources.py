@@ -6,7 +6,7 @@ import asyncio
 from typing import Any
 
 from infra.clock import utcnow
-from infra.mongo import SOURCE_LIMITS, MainDatabase
+from infra.mongo import SOURCE_LIMITS, MainDatabase, count_by_index
 from infra.settings import Settings
 from infra.source_limits.backend import MongoLimiterBackend
 from infra.source_limits.breaker import CircuitBreaker
@@ -72,8 +72,8 @@ class SourceGates:
     async def describe(self) -> dict[str, dict[str, Any]]:
         """Per source: its limits and their use now, its breaker, and its jobs waiting deferred.
 
-        Point lookups: the source's document by `_id`, and a count of PENDING jobs deferred for it (the active set,
-        through `active_jobs`).
+        Point lookups: the source's document by `_id`, and a count of PENDING jobs deferred for it (through
+        `deferred_by_source`: the deferred ones only, whatever the backlog).
         """
         now = utcnow()
         collection = self._database.read[SOURCE_LIMITS]
@@ -83,8 +83,8 @@ class SourceGates:
             gate = self.gate(source)
             document = await collection.find_one({"_id": source}) if gate.gated else None
             view = await gate.describe(document, now)
-            view["deferred_jobs"] = await jobs.count_documents(
-                {"active": True, "status": JobStatus.PENDING.name, "deferred.sources": source}
+            view["deferred_jobs"] = await count_by_index(
+                jobs, {"active": True, "status": JobStatus.PENDING.name, "deferred.sources": source}
             )
             return view
 
