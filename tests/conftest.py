@@ -22,6 +22,7 @@ from pymongo import MongoClient
 from actors.browser import LAUNCH_FLAGS, resolve_executable
 from infra.settings import Settings
 from service.app import create_app
+from tests.harness import JobsView
 from tools.embedded_mongo import embedded_mongo
 from tools.testbed import Receiver, delete_queues, job_queues
 
@@ -127,6 +128,27 @@ async def receiver(aiohttp_server) -> Receiver:
 @pytest.fixture
 async def client(aiohttp_client, settings: Settings) -> AsyncIterator[TestClient]:
     return await aiohttp_client(create_app(settings))
+
+
+@pytest.fixture
+def stack_settings(settings: Settings) -> Settings:
+    """The settings of the `gateway` and `jobs` fixtures (and of the pools a test starts): `settings`, unless a
+    module overrides this fixture with its own (fast retries, a receiver, a demo shop)."""
+    return settings
+
+
+@pytest.fixture
+async def gateway(aiohttp_client, stack_settings: Settings) -> TestClient:
+    """The gateway on `stack_settings`, as a test client."""
+    return await aiohttp_client(create_app(stack_settings))
+
+
+@pytest.fixture
+async def jobs(stack_settings: Settings) -> AsyncIterator[JobsView]:
+    """Job documents as an operator's query sees them, in the database of `stack_settings`."""
+    view = JobsView(stack_settings)
+    yield view
+    await view.close()
 
 
 @pytest.fixture

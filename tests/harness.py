@@ -1,4 +1,5 @@
-"""Real worker pools, a real receiver for deliveries, and waits bounded in time."""
+"""Real worker pools (or the workers' broker worked in process), a real receiver for deliveries, and waits bounded
+in time."""
 
 from __future__ import annotations
 
@@ -15,13 +16,24 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import dramatiq
+import pytest
+from aiohttp.test_utils import TestClient
 from bson import ObjectId
+from dramatiq.brokers.stub import StubBroker
+from dramatiq.middleware import Middleware
 from pymongo import AsyncMongoClient, monitoring
 
+import actors.worker
 from actors.browser import BrowserPool
 from actors.proxies import ProxyRotation
+from actors.runtime import WorkerRuntime
+from actors.search import build_sources
 from actors.sources.coupang import CoupangSource
-from infra.mongo import create_client
+from infra.broker import Publisher
+from infra.enqueue import JobEnqueuer
+from infra.jobs import JobRepository
+from infra.mongo import MainDatabase, create_client, ensure_indexes
 from infra.settings import Settings
 from infra.snapshots import SnapshotStore
 from schemas.codes import JobType
@@ -118,6 +130,58 @@ async def stop_pool(workers: WorkerPool, within: float = 30) -> int:
                 os.killpg(process.pid, signal.SIGKILL)
             await process.wait()
     return process.returncode
+
+
+async def submit(gateway: TestClient, *products: dict[str, Any], priority: str | None = None) -> list[str]:
+    """POST the products to the gateway's search endpoint; the ids of the jobs it accepted, in request order."""
+    body: dict[str, Any] = {"products": list(products)}
+    if priority:
+        body["priority"] = priority
+    answer = await (await gateway.post("/v1/lps/search", json=body)).json()
+    assert answer["result"] == 0, answer
+    return [job["job_id"] for job in answer["jobs"]]
+
+
+@dataclass
+class InProcessPool:
+    """The workers' broker on Dramatiq's StubBroker, worked by an in-process Worker; `submit` records and
+    publishes jobs as the gateway does (its JobEnqueuer), onto this broker."""
+
+    broker: StubBroker
+    worker: dramatiq.Worker
+    enqueuer: JobEnqueuer
+
+    async def submit(self, *products: dict[str, Any], priority: str | None = None) -> list[str]:
+        return [submission.job_id for submission in await self.enqueuer.submit_search(products, priority)]
+
+
+@contextlib.asynccontextmanager
+async def in_process_pool(settings: Settings, *, threads: int = 2) -> AsyncIterator[InProcessPool]:
+    """Every job actor with the workers' own middleware (`actors.worker.build_broker`: claim, decide, retry, log
+    context, give-back on stop) on Dramatiq's StubBroker, worked by a Worker in this process, as Dramatiq's own tests
+    do. For claims about what the middleware and the actors make of a job; claims about the `lps worker` process
+    (signals, its log, RabbitMQ priorities, metrics it serves) keep `worker_pool`. No process starts: integration tier.
+    """
+
+    def stub_broker(settings: Settings, *, middleware: list[Middleware]) -> StubBroker:
+        return StubBroker(middleware=middleware)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(actors.worker, "create_broker", stub_broker)
+        broker = actors.worker.build_broker(settings, WorkerRuntime(settings, build_sources))
+    assert isinstance(broker, StubBroker)
+    client = create_client(settings)
+    database = MainDatabase.open(client, settings.mongo_db)
+    await ensure_indexes(database, settings)  # the one-active-search index, as the gateway makes sure of
+    publisher = Publisher(broker)  # type: ignore[arg-type]  # it only calls enqueue: the stub has it
+    worker = dramatiq.Worker(broker, worker_threads=threads, worker_timeout=50)
+    await asyncio.to_thread(worker.start)
+    try:
+        yield InProcessPool(broker, worker, JobEnqueuer(settings, JobRepository(database), publisher))
+    finally:
+        await asyncio.to_thread(worker.stop)
+        await publisher.close()
+        await client.close()
 
 
 class FindFilters(monitoring.CommandListener):

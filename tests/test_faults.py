@@ -17,7 +17,7 @@ from aiohttp.test_utils import TestClient
 
 from infra.settings import Settings
 from service.app import create_app
-from tests.harness import JobsView, MongoProcess, reconciler_process, worker_pool
+from tests.harness import JobsView, MongoProcess, reconciler_process, submit, worker_pool
 from tools.embedded_mongo import free_port
 from tools.testbed import Receiver, eventually
 
@@ -35,11 +35,6 @@ def fault_settings(settings: Settings) -> Settings:
         reconcile_grace=2.0,
         reconcile_interval=1.0,
     )
-
-
-async def submit(client: TestClient, *products: dict[str, Any]) -> dict[str, Any]:
-    response = await client.post("/v1/lps/search", json={"products": list(products)})
-    return await response.json()
 
 
 async def running(jobs: JobsView, job_id: str) -> dict[str, Any]:
@@ -62,8 +57,7 @@ async def test_a_worker_killed_mid_job_loses_the_attempt_and_another_worker_fini
             worker_pool(settings, "search", tmp_path),
             worker_pool(settings, "outbox", tmp_path),
         ):
-            answer = await submit(gateway, {"product_code": "KILL-9", "keyword": "#slow=2"})
-            job_id = answer["jobs"][0]["job_id"]
+            [job_id] = await submit(gateway, {"product_code": "KILL-9", "keyword": "#slow=2"})
             victim = int((await running(jobs, job_id))["worker"].split(":")[1])
             os.kill(victim, signal.SIGKILL)
             job = await jobs.finished(job_id, within=60)
@@ -88,10 +82,10 @@ async def test_a_poison_message_that_kills_its_worker_every_time_ends_dead(
     jobs = JobsView(settings)
     try:
         async with worker_pool(settings, "search", tmp_path, supervise=True) as pool:
-            answer = await submit(gateway, {"product_code": "POISON", "keyword": "#crash"})
-            job = await jobs.finished(answer["jobs"][0]["job_id"], within=90)
-            [healthy] = (await submit(gateway, {"product_code": "AFTER-POISON", "keyword": "k"}))["jobs"]
-            after = await jobs.finished(healthy["job_id"], within=30)
+            [poison] = await submit(gateway, {"product_code": "POISON", "keyword": "#crash"})
+            job = await jobs.finished(poison, within=90)
+            [healthy] = await submit(gateway, {"product_code": "AFTER-POISON", "keyword": "k"})
+            after = await jobs.finished(healthy, within=30)
             assert pool.process.returncode is None  # the supervisor kept the pool alive
     finally:
         await jobs.close()

@@ -4,7 +4,6 @@ MongoDB wire server and RabbitMQ: what reaches the shop, and what the jobs' docu
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +12,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from infra.settings import Rate, Settings
 from service.app import create_app
-from tests.harness import JobsView, worker_pool
+from tests.harness import JobsView, submit, worker_pool
 from tools.demo_shop import SHOP_LOG, create_demo_shop_app
 from tools.testbed import eventually
 
@@ -21,19 +20,6 @@ from tools.testbed import eventually
 pytestmark = pytest.mark.processes
 
 MOUSE = "무선 마우스"
-
-
-@pytest.fixture
-async def jobs(settings: Settings) -> AsyncIterator[JobsView]:
-    view = JobsView(settings)
-    yield view
-    await view.close()
-
-
-async def submit(gateway: TestClient, *products: dict[str, Any]) -> list[str]:
-    answer = await (await gateway.post("/v1/lps/search", json={"products": list(products)})).json()
-    assert answer["result"] == 0, answer
-    return [job["job_id"] for job in answer["jobs"]]
 
 
 async def source_stats(gateway: TestClient, source: str) -> dict[str, Any]:

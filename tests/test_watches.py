@@ -358,7 +358,7 @@ async def test_an_active_search_of_the_product_is_not_doubled_and_the_skip_is_co
 
 
 @pytest.fixture
-def watch_settings(settings: Settings, receiver: Receiver) -> Settings:
+def stack_settings(settings: Settings, receiver: Receiver) -> Settings:
     return settings.with_overrides(
         outbox_url=receiver.url,
         outbox_secret="s",
@@ -366,11 +366,6 @@ def watch_settings(settings: Settings, receiver: Receiver) -> Settings:
         watch_poll_interval=0.2,
         watch_max_jitter=0.0,
     )
-
-
-@pytest.fixture
-async def gateway(aiohttp_client, watch_settings: Settings) -> TestClient:
-    return await aiohttp_client(create_app(watch_settings))
 
 
 @contextlib.asynccontextmanager
@@ -414,9 +409,9 @@ CHEAP, DEAR = "market item 39", "market item 4"
 
 @pytest.mark.processes
 async def test_on_change_delivers_the_first_result_and_then_only_changes(
-    gateway: TestClient, watch_settings: Settings, receiver: Receiver, tmp_path: Path
+    gateway: TestClient, stack_settings: Settings, receiver: Receiver, tmp_path: Path
 ):
-    async with running(watch_settings, tmp_path) as jobs:
+    async with running(stack_settings, tmp_path) as jobs:
         _, answer = await post(
             gateway, {"products": [{"product_code": "OC-1", "keyword": DEAR}], "every": "1s", "notify": "on_change"}
         )
@@ -441,12 +436,12 @@ async def test_on_change_delivers_the_first_result_and_then_only_changes(
 
 @pytest.mark.processes
 async def test_a_result_is_recorded_delivered_only_after_the_receivers_2xx(
-    gateway: TestClient, watch_settings: Settings, receiver: Receiver, tmp_path: Path
+    gateway: TestClient, stack_settings: Settings, receiver: Receiver, tmp_path: Path
 ):
     # The first delivery is refused for good (its OUTBOX job ends DEAD), the second fails and is retried.
     receiver.fail_next(1, status=400)
     receiver.fail_next(1, status=503)
-    settings = watch_settings.with_overrides(retry_min_backoff=0.2, retry_max_backoff=0.5)
+    settings = stack_settings.with_overrides(retry_min_backoff=0.2, retry_max_backoff=0.5)
     async with running(settings, tmp_path) as jobs:
         _, answer = await post(
             gateway, {"products": [{"product_code": "RD-1", "keyword": DEAR}], "every": "1s", "notify": "on_change"}
@@ -468,11 +463,11 @@ async def test_a_result_is_recorded_delivered_only_after_the_receivers_2xx(
 
 @pytest.mark.processes
 async def test_below_target_fires_once_per_crossing(
-    gateway: TestClient, watch_settings: Settings, receiver: Receiver, tmp_path: Path
+    gateway: TestClient, stack_settings: Settings, receiver: Receiver, tmp_path: Path
 ):
     target = (price_of(CHEAP) + price_of(DEAR)) // 2
     product = {"product_code": "BT-1", "keyword": DEAR, "target_price": target}
-    async with running(watch_settings, tmp_path) as jobs:
+    async with running(stack_settings, tmp_path) as jobs:
         _, answer = await post(gateway, {"products": [product], "every": "1s", "notify": "below_target"})
         url = f"/v1/lps/watches/{answer['watches'][0]['watch_id']}"
         await judged(jobs, DEAR, 2)
