@@ -11,12 +11,16 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections import Counter
+from collections.abc import AsyncIterator, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import dramatiq
+import pika
+import pika.exceptions
 import pytest
 from aiohttp.test_utils import TestClient
 from bson import ObjectId
@@ -38,7 +42,7 @@ from infra.settings import Settings
 from infra.snapshots import SnapshotStore
 from schemas.codes import JobType
 from tools.embedded_mongo import wait_for_port
-from tools.testbed import consumer_count, eventually
+from tools.testbed import admin_connection, eventually
 
 #: Where browser tests leave what a person should look at (LPS_TEST_ARTIFACTS; .lps/ is ignored by git).
 ARTIFACTS = Path(
@@ -74,6 +78,8 @@ async def coupang_sources(settings: Settings, shop_url: str) -> AsyncIterator[Ca
 class WorkerPool:
     process: asyncio.subprocess.Process
     log_path: Path
+    #: The queue whose consumer shows the pool is working: its lowest band (quorum), or its one queue.
+    queue: str
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
@@ -89,7 +95,87 @@ async def worker_pool(
     shutdown_timeout: float = 10,
     supervise: bool = False,
 ) -> AsyncIterator[WorkerPool]:
-    """`lps worker POOL` as a real process group; stopped with SIGTERM (then SIGKILL) on exit."""
+    """`lps worker POOL` as a real process group, consuming once this yields; stopped with SIGTERM (then SIGKILL)
+    on exit."""
+    options = {"threads": threads, "shutdown_timeout": shutdown_timeout, "supervise": supervise}
+    async with worker_pools(settings, [pool], log_dir, **options) as [workers]:
+        yield workers
+
+
+@contextlib.asynccontextmanager
+async def worker_pools(
+    settings: Settings,
+    pools: Sequence[str],
+    log_dir: Path,
+    *,
+    threads: int | None = None,
+    shutdown_timeout: float = 10,
+    supervise: bool = False,
+) -> AsyncIterator[list[WorkerPool]]:
+    """Several `lps worker` pools (the same pool twice for two processes) started together, each consuming once this
+    yields, and stopped together on exit: a start is mostly an interpreter importing and a stop mostly waiting, so
+    two of either overlap on a 2-core machine."""
+    admin = _AdminChannel(settings.amqp_url)
+    started: list[WorkerPool] = []
+    try:
+        for pool in pools:
+            started.append(await _start_pool(settings, pool, log_dir, threads, shutdown_timeout, supervise))
+
+        async def consuming() -> bool:
+            if exited := [workers for workers in started if workers.process.returncode is not None]:
+                raise AssertionError(f"worker pool exited with {exited[0].process.returncode}: {exited[0].log()}")
+            # Each running pool process of the test holds one consumer on its queue: a second pool of the same kind
+            # counts only once its own consumer is there too.
+            expected = Counter(workers.queue for workers in _RUNNING if workers.process.returncode is None)
+            return all([await admin.consumers(queue) >= count for queue, count in expected.items()])
+
+        # A poll is one passive declare on an open channel (a millisecond or two): poll often.
+        await eventually(consuming, within=60, what=f"{' and '.join(pools)} pool(s) to consume", interval=0.05)
+    except BaseException:
+        await asyncio.gather(*(stop_pool(workers) for workers in started))
+        raise
+    finally:
+        await admin.close()
+    try:
+        yield started
+    finally:
+        await asyncio.gather(*(stop_pool(workers) for workers in started))
+
+
+class _AdminChannel:
+    """One admin connection for a whole wait, on a thread of its own (pika's connections belong to one thread): a
+    connection per poll would take CPU the starting pools need."""
+
+    def __init__(self, amqp_url: str) -> None:
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="test-admin")
+        self._amqp_url = amqp_url
+        self._connection: pika.BlockingConnection | None = None
+
+    async def consumers(self, queue: str) -> int:
+        """The queue's consumer count; 0 while it is not declared yet."""
+        return await asyncio.get_running_loop().run_in_executor(self._thread, self._consumers, queue)
+
+    def _consumers(self, queue: str) -> int:
+        if self._connection is None:
+            self._connection = admin_connection(self._amqp_url)
+        channel = self._connection.channel()
+        try:
+            return int(channel.queue_declare(queue, passive=True).method.consumer_count)
+        except pika.exceptions.ChannelClosedByBroker:
+            return 0
+        finally:
+            if channel.is_open:
+                channel.close()
+
+    async def close(self) -> None:
+        if self._connection is not None:
+            await asyncio.get_running_loop().run_in_executor(self._thread, self._connection.close)
+        self._thread.shutdown(wait=False)
+
+
+async def _start_pool(
+    settings: Settings, pool: str, log_dir: Path, threads: int | None, shutdown_timeout: float, supervise: bool
+) -> WorkerPool:
     log_path = log_dir / f"{pool}-{time.monotonic_ns()}.log"
     command = [sys.executable, "-m", "tools.cli", "worker", pool, "--shutdown-timeout", str(shutdown_timeout)]
     if threads:
@@ -100,24 +186,18 @@ async def worker_pool(
         process = await asyncio.create_subprocess_exec(
             *command, env=os.environ | settings.to_env(), stdout=log, stderr=log, start_new_session=True
         )
-    workers = WorkerPool(process, log_path)
-    queue = settings.job(JobType[pool.upper()]).queues[-1]  # its lowest band (quorum) or its one queue
-    try:
-        await eventually(
-            lambda: _consuming(settings.amqp_url, queue, process), within=60, what=f"{pool} pool to consume"
-        )
-        yield workers
-    finally:
-        await stop_pool(workers)
+    workers = WorkerPool(process, log_path, settings.job(JobType[pool.upper()]).queues[-1])
+    _RUNNING.append(workers)
+    return workers
 
 
-async def _consuming(amqp_url: str, queue: str, process: asyncio.subprocess.Process) -> bool:
-    if process.returncode is not None:
-        raise AssertionError(f"worker pool exited with {process.returncode}")
-    return await asyncio.to_thread(consumer_count, amqp_url, queue) > 0
+#: The pools this process started and has not stopped yet.
+_RUNNING: list[WorkerPool] = []
 
 
 async def stop_pool(workers: WorkerPool, within: float = 30) -> int:
+    if workers in _RUNNING:
+        _RUNNING.remove(workers)
     process = workers.process
     if process.returncode is None:
         # To `lps worker`: it passes one SIGTERM on to Dramatiq's session, and kills what is left past its bound.

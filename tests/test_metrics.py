@@ -16,7 +16,7 @@ from actors import metrics as worker_metrics
 from infra.settings import Settings
 from infra.source_limits import BreakerState
 from service.app import create_app
-from tests.harness import JobsView, worker_pool
+from tests.harness import JobsView, worker_pool, worker_pools
 from tools.testbed import Receiver, eventually
 
 
@@ -72,7 +72,7 @@ async def test_after_jobs_ran_the_gateway_and_both_pools_expose_their_series_wit
     aiohttp_client, stack_settings: Settings, jobs: JobsView, tmp_path: Path
 ):
     gateway: TestClient = await aiohttp_client(create_app(stack_settings))
-    async with worker_pool(stack_settings, "search", tmp_path), worker_pool(stack_settings, "outbox", tmp_path):
+    async with worker_pools(stack_settings, ["search", "outbox"], tmp_path):
         response = await gateway.post(
             "/v1/lps/search",
             json={

@@ -34,7 +34,7 @@ from infra.settings import Settings
 from infra.watches import WatchRepository, run_at
 from schemas.codes import JobType
 from service.app import create_app
-from tests.harness import FindFilters, JobsView, reconciler_process, worker_pool
+from tests.harness import FindFilters, JobsView, reconciler_process, worker_pools
 from tools.testbed import Receiver, eventually
 
 PRODUCT = {"product_code": "W-1", "keyword": "watched thing", "target_price": 20_000}
@@ -372,8 +372,7 @@ def stack_settings(settings: Settings, receiver: Receiver) -> Settings:
 async def running(settings: Settings, log_dir: Path) -> AsyncIterator[JobsView]:
     view = JobsView(settings)
     async with (
-        worker_pool(settings, "search", log_dir),
-        worker_pool(settings, "outbox", log_dir),
+        worker_pools(settings, ["search", "outbox"], log_dir),
         reconciler_process(settings, log_dir),
     ):
         yield view

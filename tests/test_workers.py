@@ -13,7 +13,7 @@ from aiohttp.test_utils import TestClient
 from infra.settings import Settings
 from schemas.signature import verify_signature
 from service.app import create_app
-from tests.harness import JobsView, stop_pool, submit, worker_pool
+from tests.harness import JobsView, stop_pool, submit, worker_pool, worker_pools
 from tools.testbed import Receiver, eventually
 
 #: Every test here starts real processes (worker pools, the CLI, Chromium): the slowest tier.
@@ -37,7 +37,7 @@ def stack_settings(settings: Settings, receiver: Receiver) -> Settings:
 async def test_job_goes_pending_running_done_and_its_result_is_delivered_once_signed(
     gateway: TestClient, jobs: JobsView, receiver: Receiver, stack_settings: Settings, tmp_path: Path
 ):
-    async with worker_pool(stack_settings, "search", tmp_path), worker_pool(stack_settings, "outbox", tmp_path):
+    async with worker_pools(stack_settings, ["search", "outbox"], tmp_path):
         [job_id] = await submit(gateway, {"product_code": "E2E-1", "keyword": "무선 이어폰"})
         search = await jobs.finished(job_id)
         outbox = await jobs.outbox_of(job_id)
