@@ -42,7 +42,7 @@ from infra.settings import Settings
 from infra.snapshots import SnapshotStore
 from schemas.codes import JobType
 from tools.embedded_mongo import wait_for_port
-from tools.testbed import admin_connection, eventually
+from tools.testbed import Receiver, admin_connection, eventually
 
 #: Where browser tests leave what a person should look at (LPS_TEST_ARTIFACTS; .lps/ is ignored by git).
 ARTIFACTS = Path(
@@ -210,6 +210,23 @@ async def stop_pool(workers: WorkerPool, within: float = 30) -> int:
                 os.killpg(process.pid, signal.SIGKILL)
             await process.wait()
     return process.returncode
+
+
+#: The signing secret of `delivering` settings.
+SECRET = "s3cret"
+
+
+def delivering(settings: Settings, receiver: Receiver) -> Settings:
+    """Settings whose jobs deliver to `receiver`, signed with SECRET, and retry within a second: three search
+    attempts, five delivery attempts."""
+    return settings.with_overrides(
+        outbox_url=receiver.url,
+        outbox_secret=SECRET,
+        retry_min_backoff=0.2,
+        retry_max_backoff=1.0,
+        search_max_attempts=3,
+        outbox_max_attempts=5,
+    )
 
 
 async def submit(gateway: TestClient, *products: dict[str, Any], priority: str | None = None) -> list[str]:

@@ -17,22 +17,13 @@ from infra.logs import DropDramatiqSkipWarnings
 from infra.settings import Settings
 from schemas.codes import JobType
 from service.app import create_app
-from tests.harness import InProcessPool, JobsView, in_process_pool
+from tests.harness import InProcessPool, JobsView, delivering, in_process_pool
 from tools.testbed import Receiver, eventually
-
-SECRET = "s3cret"
 
 
 @pytest.fixture
 def stack_settings(settings: Settings, receiver: Receiver) -> Settings:
-    return settings.with_overrides(
-        outbox_url=receiver.url,
-        outbox_secret=SECRET,
-        retry_min_backoff=0.2,
-        retry_max_backoff=1.0,
-        search_max_attempts=3,
-        outbox_max_attempts=5,
-    )
+    return delivering(settings, receiver)
 
 
 @pytest.fixture

@@ -13,25 +13,16 @@ from aiohttp.test_utils import TestClient
 from infra.settings import Settings
 from schemas.signature import verify_signature
 from service.app import create_app
-from tests.harness import JobsView, stop_pool, submit, worker_pool, worker_pools
+from tests.harness import SECRET, JobsView, delivering, stop_pool, submit, worker_pool, worker_pools
 from tools.testbed import Receiver, eventually
 
 #: Every test here starts real processes (worker pools, the CLI, Chromium): the slowest tier.
 pytestmark = pytest.mark.processes
 
-SECRET = "s3cret"
-
 
 @pytest.fixture
 def stack_settings(settings: Settings, receiver: Receiver) -> Settings:
-    return settings.with_overrides(
-        outbox_url=receiver.url,
-        outbox_secret=SECRET,
-        retry_min_backoff=0.2,
-        retry_max_backoff=1.0,
-        search_max_attempts=3,
-        outbox_max_attempts=5,
-    )
+    return delivering(settings, receiver)
 
 
 async def test_job_goes_pending_running_done_and_its_result_is_delivered_once_signed(
