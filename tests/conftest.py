@@ -11,17 +11,20 @@ import itertools
 import os
 import subprocess
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any
 
 import pytest
-from aiohttp.test_utils import TestClient
+import pytest_asyncio
+from aiohttp import web
+from aiohttp.test_utils import TestClient, TestServer
 from playwright.async_api import Browser, async_playwright
 from pymongo import MongoClient
 
 from actors.browser import LAUNCH_FLAGS, resolve_executable
 from infra.settings import Settings
 from service.app import create_app
+from tests.harness import JobsView
 from tools.embedded_mongo import embedded_mongo
 from tools.testbed import Receiver, delete_queues, job_queues
 
@@ -32,6 +35,9 @@ _test_numbers = itertools.count(1)
 SERVER_FIXTURES = frozenset({"settings", "mongo_url", "client", "receiver", "aiohttp_client", "aiohttp_server"})
 #: Fixtures that start a process of their own (Chromium): their tests are in the slowest tier.
 PROCESS_FIXTURES = frozenset({"browser"})
+#: Fixtures whose servers live in a test's own event loop: a browser test, run in the session's loop, uses the
+#: page_server / page_receiver twins instead.
+FUNCTION_LOOP_SERVERS = frozenset({"aiohttp_server", "aiohttp_client", "client", "receiver", "gateway"})
 TIERS = {
     "unit": "pure units: no store, no broker, no process (make test-unit)",
     "integration": "in-process against the wire store and RabbitMQ (make test-fast runs these and the units)",
@@ -49,12 +55,25 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     where marked so (a store engine run in process) or asking for a server fixture, else `unit`."""
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
+        if "browser" in fixtures:
+            _run_in_the_browsers_loop(item, fixtures)
         if item.get_closest_marker("processes") or fixtures & PROCESS_FIXTURES:
             item.add_marker(pytest.mark.processes)
         elif item.get_closest_marker("integration") or fixtures & SERVER_FIXTURES:
             item.add_marker(pytest.mark.integration)
         else:
             item.add_marker(pytest.mark.unit)
+
+
+def _run_in_the_browsers_loop(item: pytest.Item, fixtures: set[str]) -> None:
+    """The session's one Chromium is driven through a Playwright connection that lives in the session's event loop:
+    a test using it runs there too, and takes its servers from fixtures of that loop."""
+    if wrong := sorted(fixtures & FUNCTION_LOOP_SERVERS):
+        raise pytest.UsageError(
+            f"{item.nodeid}: a browser test runs in the session's event loop; use page_server / page_receiver, "
+            f"not {', '.join(wrong)} (their servers would live in another loop)"
+        )
+    item.add_marker(pytest.mark.asyncio(loop_scope="session"), append=False)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -115,13 +134,20 @@ def settings(mongo_url: str, run_id: str) -> Iterator[Settings]:
     delete_queues(settings.amqp_url, job_queues(settings))
 
 
+type StartServer = Callable[[web.Application], Awaitable[TestServer]]
+
+
+async def _serve_receiver(start: StartServer) -> Receiver:
+    receiver = Receiver()
+    server = await start(receiver.app())
+    receiver.url = str(server.make_url("/results"))
+    return receiver
+
+
 @pytest.fixture
 async def receiver(aiohttp_server) -> Receiver:
     """The back office's API on loopback: records deliveries, fails on request."""
-    receiver = Receiver()
-    server = await aiohttp_server(receiver.app())
-    receiver.url = str(server.make_url("/results"))
-    return receiver
+    return await _serve_receiver(aiohttp_server)
 
 
 @pytest.fixture
@@ -130,13 +156,71 @@ async def client(aiohttp_client, settings: Settings) -> AsyncIterator[TestClient
 
 
 @pytest.fixture
-async def browser(settings: Settings) -> AsyncIterator[Browser]:
-    """The system Chromium with LPS's own launch flags, for tests that look at pages as a person would."""
+def stack_settings(settings: Settings) -> Settings:
+    """The settings of the `gateway` and `jobs` fixtures (and of the pools a test starts): `settings`, unless a
+    module overrides this fixture with its own (fast retries, a receiver, a demo shop)."""
+    return settings
+
+
+@pytest.fixture
+async def gateway(aiohttp_client, stack_settings: Settings) -> TestClient:
+    """The gateway on `stack_settings`, as a test client."""
+    return await aiohttp_client(create_app(stack_settings))
+
+
+@pytest.fixture
+async def jobs(stack_settings: Settings) -> AsyncIterator[JobsView]:
+    """Job documents as an operator's query sees them, in the database of `stack_settings`."""
+    view = JobsView(stack_settings)
+    yield view
+    await view.close()
+
+
+# --- one Chromium per session ------------------------------------------------------------------------------------
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def chromium() -> AsyncIterator[Browser]:
+    """The system Chromium with LPS's own launch flags, started once per session (a launch and its Playwright driver
+    cost a second or two): tests reach it through `browser`."""
     async with async_playwright() as playwright:
-        chromium = await playwright.chromium.launch(
-            executable_path=resolve_executable(settings.browser_path), args=list(LAUNCH_FLAGS)
+        shared = await playwright.chromium.launch(
+            executable_path=resolve_executable(Settings.from_env().browser_path), args=list(LAUNCH_FLAGS)
         )
         try:
-            yield chromium
+            yield shared
         finally:
-            await chromium.close()
+            await shared.close()
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def browser(chromium: Browser) -> AsyncIterator[Browser]:
+    """The session's Chromium, for tests that look at pages as a person would. Isolation is per browser context:
+    each page a test opens (`new_page`, `new_context`) is in a context of its own, and every context the test opened
+    is closed after it, so no page, cookie or storage outlives its test. Such a test runs in the session's event loop
+    (`pytest_collection_modifyitems` marks it so) and starts its servers with `page_server` / `page_receiver`."""
+    assert not chromium.contexts, "a context outlived the test before"
+    yield chromium
+    for context in chromium.contexts:
+        await context.close()
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def page_server() -> AsyncIterator[StartServer]:
+    """pytest-aiohttp's `aiohttp_server` for browser tests: the servers live in the session's event loop, where
+    those tests run; each is closed after its test."""
+    servers: list[TestServer] = []
+
+    async def start(app: web.Application) -> TestServer:
+        server = TestServer(app)
+        await server.start_server()
+        servers.append(server)
+        return server
+
+    yield start
+    while servers:
+        await servers.pop().close()
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def page_receiver(page_server: StartServer) -> Receiver:
+    """`receiver` for browser tests (in the session's event loop)."""
+    return await _serve_receiver(page_server)

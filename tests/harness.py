@@ -1,4 +1,5 @@
-"""Real worker pools, a real receiver for deliveries, and waits bounded in time."""
+"""Real worker pools (or the workers' broker worked in process), a real receiver for deliveries, and waits bounded
+in time."""
 
 from __future__ import annotations
 
@@ -10,23 +11,38 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections import Counter
+from collections.abc import AsyncIterator, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import dramatiq
+import pika
+import pika.exceptions
+import pytest
+from aiohttp.test_utils import TestClient
 from bson import ObjectId
+from dramatiq.brokers.stub import StubBroker
+from dramatiq.middleware import Middleware
 from pymongo import AsyncMongoClient, monitoring
 
+import actors.worker
 from actors.browser import BrowserPool
 from actors.proxies import ProxyRotation
+from actors.runtime import WorkerRuntime
+from actors.search import build_sources
 from actors.sources.coupang import CoupangSource
-from infra.mongo import create_client
+from infra.broker import Publisher
+from infra.enqueue import JobEnqueuer
+from infra.jobs import JobRepository
+from infra.mongo import MainDatabase, create_client, ensure_indexes
 from infra.settings import Settings
 from infra.snapshots import SnapshotStore
 from schemas.codes import JobType
 from tools.embedded_mongo import wait_for_port
-from tools.testbed import consumer_count, eventually
+from tools.testbed import Receiver, admin_connection, eventually
 
 #: Where browser tests leave what a person should look at (LPS_TEST_ARTIFACTS; .lps/ is ignored by git).
 ARTIFACTS = Path(
@@ -62,6 +78,8 @@ async def coupang_sources(settings: Settings, shop_url: str) -> AsyncIterator[Ca
 class WorkerPool:
     process: asyncio.subprocess.Process
     log_path: Path
+    #: The queue whose consumer shows the pool is working: its lowest band (quorum), or its one queue.
+    queue: str
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
@@ -77,7 +95,87 @@ async def worker_pool(
     shutdown_timeout: float = 10,
     supervise: bool = False,
 ) -> AsyncIterator[WorkerPool]:
-    """`lps worker POOL` as a real process group; stopped with SIGTERM (then SIGKILL) on exit."""
+    """`lps worker POOL` as a real process group, consuming once this yields; stopped with SIGTERM (then SIGKILL)
+    on exit."""
+    options = {"threads": threads, "shutdown_timeout": shutdown_timeout, "supervise": supervise}
+    async with worker_pools(settings, [pool], log_dir, **options) as [workers]:
+        yield workers
+
+
+@contextlib.asynccontextmanager
+async def worker_pools(
+    settings: Settings,
+    pools: Sequence[str],
+    log_dir: Path,
+    *,
+    threads: int | None = None,
+    shutdown_timeout: float = 10,
+    supervise: bool = False,
+) -> AsyncIterator[list[WorkerPool]]:
+    """Several `lps worker` pools (the same pool twice for two processes) started together, each consuming once this
+    yields, and stopped together on exit: a start is mostly an interpreter importing and a stop mostly waiting, so
+    two of either overlap on a 2-core machine."""
+    admin = _AdminChannel(settings.amqp_url)
+    started: list[WorkerPool] = []
+    try:
+        for pool in pools:
+            started.append(await _start_pool(settings, pool, log_dir, threads, shutdown_timeout, supervise))
+
+        async def consuming() -> bool:
+            if exited := [workers for workers in started if workers.process.returncode is not None]:
+                raise AssertionError(f"worker pool exited with {exited[0].process.returncode}: {exited[0].log()}")
+            # Each running pool process of the test holds one consumer on its queue: a second pool of the same kind
+            # counts only once its own consumer is there too.
+            expected = Counter(workers.queue for workers in _RUNNING if workers.process.returncode is None)
+            return all([await admin.consumers(queue) >= count for queue, count in expected.items()])
+
+        # A poll is one passive declare on an open channel (a millisecond or two): poll often.
+        await eventually(consuming, within=60, what=f"{' and '.join(pools)} pool(s) to consume", interval=0.05)
+    except BaseException:
+        await asyncio.gather(*(stop_pool(workers) for workers in started))
+        raise
+    finally:
+        await admin.close()
+    try:
+        yield started
+    finally:
+        await asyncio.gather(*(stop_pool(workers) for workers in started))
+
+
+class _AdminChannel:
+    """One admin connection for a whole wait, on a thread of its own (pika's connections belong to one thread): a
+    connection per poll would take CPU the starting pools need."""
+
+    def __init__(self, amqp_url: str) -> None:
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="test-admin")
+        self._amqp_url = amqp_url
+        self._connection: pika.BlockingConnection | None = None
+
+    async def consumers(self, queue: str) -> int:
+        """The queue's consumer count; 0 while it is not declared yet."""
+        return await asyncio.get_running_loop().run_in_executor(self._thread, self._consumers, queue)
+
+    def _consumers(self, queue: str) -> int:
+        if self._connection is None:
+            self._connection = admin_connection(self._amqp_url)
+        channel = self._connection.channel()
+        try:
+            return int(channel.queue_declare(queue, passive=True).method.consumer_count)
+        except pika.exceptions.ChannelClosedByBroker:
+            return 0
+        finally:
+            if channel.is_open:
+                channel.close()
+
+    async def close(self) -> None:
+        if self._connection is not None:
+            await asyncio.get_running_loop().run_in_executor(self._thread, self._connection.close)
+        self._thread.shutdown(wait=False)
+
+
+async def _start_pool(
+    settings: Settings, pool: str, log_dir: Path, threads: int | None, shutdown_timeout: float, supervise: bool
+) -> WorkerPool:
     log_path = log_dir / f"{pool}-{time.monotonic_ns()}.log"
     command = [sys.executable, "-m", "tools.cli", "worker", pool, "--shutdown-timeout", str(shutdown_timeout)]
     if threads:
@@ -88,24 +186,18 @@ async def worker_pool(
         process = await asyncio.create_subprocess_exec(
             *command, env=os.environ | settings.to_env(), stdout=log, stderr=log, start_new_session=True
         )
-    workers = WorkerPool(process, log_path)
-    queue = settings.job(JobType[pool.upper()]).queues[-1]  # its lowest band (quorum) or its one queue
-    try:
-        await eventually(
-            lambda: _consuming(settings.amqp_url, queue, process), within=60, what=f"{pool} pool to consume"
-        )
-        yield workers
-    finally:
-        await stop_pool(workers)
+    workers = WorkerPool(process, log_path, settings.job(JobType[pool.upper()]).queues[-1])
+    _RUNNING.append(workers)
+    return workers
 
 
-async def _consuming(amqp_url: str, queue: str, process: asyncio.subprocess.Process) -> bool:
-    if process.returncode is not None:
-        raise AssertionError(f"worker pool exited with {process.returncode}")
-    return await asyncio.to_thread(consumer_count, amqp_url, queue) > 0
+#: The pools this process started and has not stopped yet.
+_RUNNING: list[WorkerPool] = []
 
 
 async def stop_pool(workers: WorkerPool, within: float = 30) -> int:
+    if workers in _RUNNING:
+        _RUNNING.remove(workers)
     process = workers.process
     if process.returncode is None:
         # To `lps worker`: it passes one SIGTERM on to Dramatiq's session, and kills what is left past its bound.
@@ -118,6 +210,75 @@ async def stop_pool(workers: WorkerPool, within: float = 30) -> int:
                 os.killpg(process.pid, signal.SIGKILL)
             await process.wait()
     return process.returncode
+
+
+#: The signing secret of `delivering` settings.
+SECRET = "s3cret"
+
+
+def delivering(settings: Settings, receiver: Receiver) -> Settings:
+    """Settings whose jobs deliver to `receiver`, signed with SECRET, and retry within a second: three search
+    attempts, five delivery attempts."""
+    return settings.with_overrides(
+        outbox_url=receiver.url,
+        outbox_secret=SECRET,
+        retry_min_backoff=0.2,
+        retry_max_backoff=1.0,
+        search_max_attempts=3,
+        outbox_max_attempts=5,
+    )
+
+
+async def submit(gateway: TestClient, *products: dict[str, Any], priority: str | None = None) -> list[str]:
+    """POST the products to the gateway's search endpoint; the ids of the jobs it accepted, in request order."""
+    body: dict[str, Any] = {"products": list(products)}
+    if priority:
+        body["priority"] = priority
+    answer = await (await gateway.post("/v1/lps/search", json=body)).json()
+    assert answer["result"] == 0, answer
+    return [job["job_id"] for job in answer["jobs"]]
+
+
+@dataclass
+class InProcessPool:
+    """The workers' broker on Dramatiq's StubBroker, worked by an in-process Worker; `submit` records and
+    publishes jobs as the gateway does (its JobEnqueuer), onto this broker."""
+
+    broker: StubBroker
+    worker: dramatiq.Worker
+    enqueuer: JobEnqueuer
+
+    async def submit(self, *products: dict[str, Any], priority: str | None = None) -> list[str]:
+        return [submission.job_id for submission in await self.enqueuer.submit_search(products, priority)]
+
+
+@contextlib.asynccontextmanager
+async def in_process_pool(settings: Settings, *, threads: int = 2) -> AsyncIterator[InProcessPool]:
+    """Every job actor with the workers' own middleware (`actors.worker.build_broker`: claim, decide, retry, log
+    context, give-back on stop) on Dramatiq's StubBroker, worked by a Worker in this process, as Dramatiq's own tests
+    do. For claims about what the middleware and the actors make of a job; claims about the `lps worker` process
+    (signals, its log, RabbitMQ priorities, metrics it serves) keep `worker_pool`. No process starts: integration tier.
+    """
+
+    def stub_broker(settings: Settings, *, middleware: list[Middleware]) -> StubBroker:
+        return StubBroker(middleware=middleware)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(actors.worker, "create_broker", stub_broker)
+        broker = actors.worker.build_broker(settings, WorkerRuntime(settings, build_sources))
+    assert isinstance(broker, StubBroker)
+    client = create_client(settings)
+    database = MainDatabase.open(client, settings.mongo_db)
+    await ensure_indexes(database, settings)  # the one-active-search index, as the gateway makes sure of
+    publisher = Publisher(broker)  # type: ignore[arg-type]  # it only calls enqueue: the stub has it
+    worker = dramatiq.Worker(broker, worker_threads=threads, worker_timeout=50)
+    await asyncio.to_thread(worker.start)
+    try:
+        yield InProcessPool(broker, worker, JobEnqueuer(settings, JobRepository(database), publisher))
+    finally:
+        await asyncio.to_thread(worker.stop)
+        await publisher.close()
+        await client.close()
 
 
 class FindFilters(monitoring.CommandListener):

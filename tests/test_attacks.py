@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from pathlib import Path
+import logging
 from typing import Any
 
 import pytest
@@ -12,7 +12,7 @@ from aiohttp.test_utils import TestClient
 from bson import ObjectId
 
 from actors.sources.static import StaticSource
-from infra.broker import create_broker, job_message
+from infra.broker import job_message
 from infra.clock import utcnow
 from infra.jobs import JobRepository, new_job
 from infra.mongo import MainDatabase, create_client, ensure_indexes
@@ -20,7 +20,7 @@ from infra.settings import Settings
 from schemas.codes import JobType
 from schemas.offers import SourceOutcome
 from service.app import create_app
-from tests.harness import JobsView, worker_pool
+from tests.harness import JobsView, in_process_pool
 from tools.testbed import eventually
 
 
@@ -60,41 +60,39 @@ async def test_keyword_directives_are_plain_text_unless_test_directives_are_on()
 # 3. Skipping or deferring a message must stop it: a duplicate never runs beside the attempt in flight.
 
 
-@pytest.mark.processes
 async def test_a_duplicate_message_for_a_running_job_is_deferred_and_never_runs_the_actor(
-    aiohttp_client, settings: Settings, tmp_path: Path
+    settings: Settings, caplog: pytest.LogCaptureFixture
 ):
+    caplog.set_level(logging.INFO)
     settings = settings.with_overrides(search_time_limit=6.0, lease_margin=2.0)
-    client = await aiohttp_client(create_app(settings))
     jobs = JobsView(settings)
-    broker = create_broker(settings, middleware=[])
     try:
-        async with worker_pool(settings, "search", tmp_path, threads=2) as pool:
-            _, body = await post_search(client, {"product_code": "DUP", "keyword": "dup #slow=3"})
-            job_id = body["jobs"][0]["job_id"]
+        async with in_process_pool(settings, threads=2) as pool:
+            [job_id] = await pool.submit({"product_code": "DUP", "keyword": "dup #slow=3"})
 
             async def running() -> bool:
                 job = await jobs.get(job_id)
                 return job is not None and job["status"] == "RUNNING"
 
             await eventually(running, within=30, what="the job to be RUNNING")
-            duplicate = job_message(settings, JobType.SEARCH, job_id, broker_priority=5)
-            await asyncio.to_thread(broker.enqueue, duplicate)
+            pool.broker.enqueue(job_message(settings, JobType.SEARCH, job_id, broker_priority=5))
 
             job = await jobs.finished(job_id, within=30)
 
-            async def duplicate_skipped() -> bool:
-                return f"job {job_id} skipped: its job already ended DONE" in pool.log()
+            def log() -> str:
+                return "\n".join(record.getMessage() for record in caplog.records)
 
             # The duplicate came back when the lease ended, found the job DONE, and was skipped.
-            await eventually(duplicate_skipped, within=30, what="the deferred duplicate to be skipped")
-            log = pool.log()
+            await eventually(
+                lambda: asyncio.sleep(0, f"job {job_id} skipped: its job already ended DONE" in log()),
+                within=30,
+                what="the deferred duplicate to be skipped",
+            )
     finally:
-        await asyncio.to_thread(broker.close)
         await jobs.close()
 
-    assert "deferred" in log
-    assert log.count("searched DUP") == 1
+    assert "deferred" in log()
+    assert log().count("searched DUP") == 1
     assert (job["status"], job["attempts"]) == ("DONE", 1)
     assert [entry["outcome"] for entry in job["history"]] == ["DONE"]
 
@@ -102,12 +100,10 @@ async def test_a_duplicate_message_for_a_running_job_is_deferred_and_never_runs_
 # 4. A message may spell its job id in upper-case hex: it names the same job, which is claimed and worked once.
 
 
-@pytest.mark.processes
-async def test_a_message_whose_job_id_is_upper_case_hex_is_worked_not_left_running(settings: Settings, tmp_path: Path):
+async def test_a_message_whose_job_id_is_upper_case_hex_is_worked_not_left_running(settings: Settings):
     client = create_client(settings)
     repository = JobRepository(MainDatabase.open(client, settings.mongo_db))
     jobs = JobsView(settings)
-    broker = create_broker(settings, middleware=[])
     job_id = ObjectId()
     document = new_job(
         JobType.SEARCH,
@@ -122,12 +118,10 @@ async def test_a_message_whose_job_id_is_upper_case_hex_is_worked_not_left_runni
     try:
         await ensure_indexes(MainDatabase.open(client, settings.mongo_db), settings)
         await repository.insert_search_jobs([document])
-        async with worker_pool(settings, "search", tmp_path):
-            message = job_message(settings, JobType.SEARCH, str(job_id).upper(), broker_priority=5)
-            await asyncio.to_thread(broker.enqueue, message)
+        async with in_process_pool(settings) as pool:
+            pool.broker.enqueue(job_message(settings, JobType.SEARCH, str(job_id).upper(), broker_priority=5))
             job = await jobs.finished(str(job_id), within=30)
     finally:
-        await asyncio.to_thread(broker.close)
         await jobs.close()
         await client.close()
 

@@ -19,7 +19,7 @@ from schemas.codes import JobType
 from service.app import create_app
 from service.ui.live import REFRESH_SECONDS
 from tests.harness import ARTIFACTS as TEST_ARTIFACTS
-from tests.harness import JobsView, worker_pool
+from tests.harness import JobsView, worker_pool, worker_pools
 from tests.test_dashboard import PNG, ROLE_KEYS
 from tests.test_dashboard_charts import ended_search, store
 from tests.test_redrive import DEAD, insert_job
@@ -30,9 +30,9 @@ KEYS = {"ops": "ops-5e6d-admin"}
 
 
 async def test_a_page_without_a_key_goes_to_the_login_form_and_the_key_opens_the_overview(
-    aiohttp_server, settings: Settings, browser: Browser
+    page_server, settings: Settings, browser: Browser
 ):
-    server = await aiohttp_server(create_app(settings.with_overrides(api_keys=KEYS)))
+    server = await page_server(create_app(settings.with_overrides(api_keys=KEYS)))
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page = await browser.new_page(viewport={"width": 1200, "height": 800})
 
@@ -55,9 +55,9 @@ async def test_a_page_without_a_key_goes_to_the_login_form_and_the_key_opens_the
 
 
 async def test_filtering_the_job_list_and_opening_a_job_shows_its_attempts(
-    aiohttp_server, settings: Settings, browser: Browser
+    page_server, settings: Settings, browser: Browser
 ):
-    server = await aiohttp_server(create_app(settings))
+    server = await page_server(create_app(settings))
     dead = await insert_job(settings, product_code="BROWSER-DEAD", **DEAD)
     await insert_job(settings, product_code="BROWSER-PENDING", product={"keyword": "<script>alert(1)</script>"})
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -78,10 +78,10 @@ async def test_filtering_the_job_list_and_opening_a_job_shows_its_attempts(
 
 
 async def test_redriving_a_dead_job_from_the_dashboard_runs_it_to_done(
-    aiohttp_server, settings: Settings, browser: Browser, tmp_path: Path, receiver
+    page_server, settings: Settings, browser: Browser, tmp_path: Path, page_receiver: Receiver
 ):
-    settings = settings.with_overrides(outbox_url=receiver.url, outbox_secret="s")
-    server = await aiohttp_server(create_app(settings))
+    settings = settings.with_overrides(outbox_url=page_receiver.url, outbox_secret="s")
+    server = await page_server(create_app(settings))
     dead = await insert_job(settings, product_code="BROWSER-REDRIVE", product={"keyword": "무선 이어폰"}, **DEAD)
     page = await browser.new_page(viewport={"width": 1200, "height": 800})
     await page.goto(str(server.make_url("/ui/dead")))
@@ -121,10 +121,10 @@ def never_alerted(page: Page) -> list[str]:
 
 
 async def test_on_a_running_stack_the_operator_filters_opens_a_search_with_its_delivery_and_redrives_two_dead_jobs(
-    aiohttp_server, settings: Settings, browser: Browser, tmp_path: Path, receiver: Receiver
+    page_server, settings: Settings, browser: Browser, tmp_path: Path, page_receiver: Receiver
 ):
-    settings = settings.with_overrides(outbox_url=receiver.url, outbox_secret="s", search_max_attempts=1)
-    server = await aiohttp_server(create_app(settings))
+    settings = settings.with_overrides(outbox_url=page_receiver.url, outbox_secret="s", search_max_attempts=1)
+    server = await page_server(create_app(settings))
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page = await browser.new_page(viewport={"width": 1280, "height": 900})
     dialogs = never_alerted(page)
@@ -139,7 +139,7 @@ async def test_on_a_running_stack_the_operator_filters_opens_a_search_with_its_d
     ]
     view = JobsView(settings)
     try:
-        async with worker_pool(settings, "search", tmp_path), worker_pool(settings, "outbox", tmp_path):
+        async with worker_pools(settings, ["search", "outbox"], tmp_path):
             answer = await (
                 await page.request.post(str(server.make_url("/v1/lps/search")), data={"products": products})
             ).json()
@@ -209,9 +209,9 @@ async def test_on_a_running_stack_the_operator_filters_opens_a_search_with_its_d
 
 
 async def test_a_blocked_pages_snapshot_opens_from_its_job_as_an_image_and_as_inert_text(
-    aiohttp_server, settings: Settings, browser: Browser
+    page_server, settings: Settings, browser: Browser
 ):
-    server = await aiohttp_server(create_app(settings))
+    server = await page_server(create_app(settings))
     database = create_client(settings)
     try:
         store = SnapshotStore(database[settings.mongo_db])
@@ -247,10 +247,10 @@ async def test_a_blocked_pages_snapshot_opens_from_its_job_as_an_image_and_as_in
 
 
 async def test_a_read_only_key_sees_no_redrive_controls_and_its_posts_are_refused_with_433(
-    aiohttp_server, settings: Settings, browser: Browser
+    page_server, settings: Settings, browser: Browser
 ):
     keyed = settings.with_overrides(api_keys=ROLE_KEYS.api_keys, api_key_roles=ROLE_KEYS.api_key_roles)
-    server = await aiohttp_server(create_app(keyed))
+    server = await page_server(create_app(keyed))
     dead = await insert_job(keyed, product_code="VIEWER-DEAD", **DEAD)
     page = await browser.new_page(viewport={"width": 1200, "height": 800})
     await page.goto(str(server.make_url("/ui/login")))
@@ -286,9 +286,9 @@ async def test_a_read_only_key_sees_no_redrive_controls_and_its_posts_are_refuse
 
 
 async def test_the_product_page_charts_one_point_per_price_and_escapes_titles(
-    aiohttp_server, settings: Settings, browser: Browser
+    page_server, settings: Settings, browser: Browser
 ):
-    server = await aiohttp_server(create_app(settings))
+    server = await page_server(create_app(settings))
     now = utcnow()
     searches = [
         ended_search("BROWSER-P1", now - timedelta(hours=6 - hour), prices=prices, target=1_000, keyword="<script>x")
@@ -344,9 +344,9 @@ def busy_hour(now: datetime) -> list[dict]:
 
 
 async def test_the_overview_draws_the_last_hour_and_refreshes_only_while_visible(
-    aiohttp_server, settings: Settings, browser: Browser
+    page_server, settings: Settings, browser: Browser
 ):
-    server = await aiohttp_server(create_app(settings))
+    server = await page_server(create_app(settings))
     await store(settings, busy_hour(utcnow()))
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page = await browser.new_page(viewport={"width": 1200, "height": 800})

@@ -25,9 +25,9 @@ from tests.test_redrive import DEAD, insert_job
 ADMIN, VIEWER = "ops-5e6d-admin", "view-c0ffee"
 
 
-async def keyed_server(aiohttp_server, settings: Settings) -> TestServer:
+async def keyed_server(page_server, settings: Settings) -> TestServer:
     keyed = settings.with_overrides(api_keys=ROLE_KEYS.api_keys, api_key_roles=ROLE_KEYS.api_key_roles)
-    return await aiohttp_server(create_app(keyed))
+    return await page_server(create_app(keyed))
 
 
 async def signed_in_page(browser: Browser, server: TestServer, key: str, width: int = 1280) -> Page:
@@ -71,9 +71,9 @@ async def some_watches(settings: Settings) -> list[dict[str, Any]]:
 
 
 async def test_the_watches_page_shows_schedule_notify_target_runs_and_last_delivered_price_and_filters_by_prefix(
-    aiohttp_server, settings: Settings, browser: Browser
+    page_server, settings: Settings, browser: Browser
 ):
-    server = await keyed_server(aiohttp_server, settings)
+    server = await keyed_server(page_server, settings)
     await some_watches(settings)
     page = await signed_in_page(browser, server, ADMIN)
 
@@ -106,9 +106,9 @@ async def test_the_watches_page_shows_schedule_notify_target_runs_and_last_deliv
 
 
 async def test_an_admin_pauses_resumes_and_deletes_a_watch_each_after_a_confirmation(
-    aiohttp_server, settings: Settings, browser: Browser
+    page_server, settings: Settings, browser: Browser
 ):
-    server = await keyed_server(aiohttp_server, settings)
+    server = await keyed_server(page_server, settings)
     watch = await insert_watch(settings, "CONTROL-1", product={"keyword": "k", "target_price": 50_000})
     page = await signed_in_page(browser, server, ADMIN)
     await page.goto(str(server.make_url("/ui/watches")))
@@ -138,9 +138,9 @@ async def test_an_admin_pauses_resumes_and_deletes_a_watch_each_after_a_confirma
 
 
 async def test_a_read_key_sees_why_there_are_no_buttons_and_its_watch_posts_are_refused_with_433(
-    aiohttp_server, settings: Settings, browser: Browser
+    page_server, settings: Settings, browser: Browser
 ):
-    server = await keyed_server(aiohttp_server, settings)
+    server = await keyed_server(page_server, settings)
     watch = await insert_watch(settings, "VIEWER-WATCH")
     dead = await insert_job(settings, product_code="VIEWER-DEAD-1", **DEAD)
     page = await signed_in_page(browser, server, VIEWER)
@@ -166,9 +166,9 @@ async def test_a_read_key_sees_why_there_are_no_buttons_and_its_watch_posts_are_
 
 
 async def test_a_product_page_links_its_watch_and_a_job_started_by_a_watch_links_it(
-    aiohttp_server, settings: Settings, browser: Browser
+    page_server, settings: Settings, browser: Browser
 ):
-    server = await aiohttp_server(create_app(settings))
+    server = await page_server(create_app(settings))
     watch = await insert_watch(settings, "LINKED-1", product={"keyword": "무선 이어폰"})
     job = await insert_job(settings, product_code="LINKED-1", watch_id=watch["_id"])
     page = await browser.new_page(viewport={"width": 1200, "height": 800})
@@ -186,9 +186,9 @@ async def test_a_product_page_links_its_watch_and_a_job_started_by_a_watch_links
 
 
 async def test_a_pending_job_shows_when_it_runs_next_and_a_deferred_one_why_and_until_when(
-    aiohttp_server, settings: Settings, browser: Browser
+    page_server, settings: Settings, browser: Browser
 ):
-    server = await aiohttp_server(create_app(settings))
+    server = await page_server(create_app(settings))
     later = utcnow() + timedelta(seconds=95)
     retry = await insert_job(
         settings,
@@ -224,9 +224,9 @@ async def test_a_pending_job_shows_when_it_runs_next_and_a_deferred_one_why_and_
 
 
 async def test_a_redriven_job_names_who_redrove_it_and_when_and_keeps_its_attempts_per_life(
-    aiohttp_server, settings: Settings, browser: Browser
+    page_server, settings: Settings, browser: Browser
 ):
-    server = await keyed_server(aiohttp_server, settings)
+    server = await keyed_server(page_server, settings)
     dead = await insert_job(settings, product_code="LIVES-1", **DEAD)
     page = await signed_in_page(browser, server, ADMIN)
     await page.goto(str(server.make_url(f"/ui/jobs/{dead['_id']}")))
@@ -250,9 +250,9 @@ async def test_a_redriven_job_names_who_redrove_it_and_when_and_keeps_its_attemp
 
 
 async def test_prices_read_with_separators_lists_as_words_and_the_raw_json_copies(
-    aiohttp_server, settings: Settings, browser: Browser
+    page_server, settings: Settings, browser: Browser
 ):
-    server = await aiohttp_server(create_app(settings))
+    server = await page_server(create_app(settings))
     offers = [
         {"source": "naver", "title": "Apple 아이폰 15 128GB", "price": 1_009_000, "url": "https://x.invalid/1"},
         {
@@ -300,9 +300,9 @@ async def test_prices_read_with_separators_lists_as_words_and_the_raw_json_copie
 
 
 async def test_every_overview_count_leads_to_its_jobs_with_delayed_per_type_and_the_time_taken(
-    aiohttp_server, settings: Settings, browser: Browser
+    page_server, settings: Settings, browser: Browser
 ):
-    server = await aiohttp_server(create_app(settings))
+    server = await page_server(create_app(settings))
     for n in range(2):
         await insert_job(settings, product_code=f"OV-DEAD-{n}", **DEAD)
     await insert_job(settings, product_code="OV-DELAYED", attempts=1, run_after=utcnow() + timedelta(minutes=5))
@@ -327,9 +327,9 @@ async def test_every_overview_count_leads_to_its_jobs_with_delayed_per_type_and_
 
 
 async def test_the_live_refresh_says_when_it_last_succeeded_and_that_it_is_stale_or_paused_when_not(
-    aiohttp_server, settings: Settings, browser: Browser
+    page_server, settings: Settings, browser: Browser
 ):
-    server = await aiohttp_server(create_app(settings))
+    server = await page_server(create_app(settings))
     page = await browser.new_page(viewport={"width": 1200, "height": 800})
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     await page.clock.install()
@@ -369,9 +369,9 @@ async def test_the_live_refresh_says_when_it_last_succeeded_and_that_it_is_stale
 
 
 async def test_the_running_page_shows_each_running_job_with_its_worker_attempt_and_how_long_it_runs(
-    aiohttp_server, settings: Settings, browser: Browser
+    page_server, settings: Settings, browser: Browser
 ):
-    server = await aiohttp_server(create_app(settings))
+    server = await page_server(create_app(settings))
     now = utcnow()
     running = {"status": "RUNNING", "worker": "search-host:4242:1", "attempts": 2}
     await insert_job(
@@ -406,9 +406,9 @@ async def test_the_running_page_shows_each_running_job_with_its_worker_attempt_a
 
 
 async def test_the_job_list_finds_a_job_by_id_and_filters_by_a_known_error_type_typed_in_any_case(
-    aiohttp_server, settings: Settings, browser: Browser
+    page_server, settings: Settings, browser: Browser
 ):
-    server = await aiohttp_server(create_app(settings))
+    server = await page_server(create_app(settings))
     wanted = await insert_job(
         settings, product_code="FIND-ME", **DEAD | {"last_error": {"type": "BLOCKED", "message": "x"}}
     )
@@ -434,9 +434,9 @@ async def test_the_job_list_finds_a_job_by_id_and_filters_by_a_known_error_type_
 
 
 async def test_the_dead_page_links_products_totals_each_group_and_wraps_no_code_or_button(
-    aiohttp_server, settings: Settings, browser: Browser
+    page_server, settings: Settings, browser: Browser
 ):
-    server = await keyed_server(aiohttp_server, settings)
+    server = await keyed_server(page_server, settings)
     for n in range(3):
         await insert_job(
             settings,
@@ -463,9 +463,9 @@ async def test_the_dead_page_links_products_totals_each_group_and_wraps_no_code_
 
 
 async def test_no_page_load_asks_for_something_that_fails_the_favicon_included(
-    aiohttp_server, settings: Settings, browser: Browser
+    page_server, settings: Settings, browser: Browser
 ):
-    server = await aiohttp_server(create_app(settings))
+    server = await page_server(create_app(settings))
     job = await insert_job(settings, product_code="ICON-1")
     page = await browser.new_page(viewport={"width": 1000, "height": 700})
     failed: list[str] = []

@@ -17,7 +17,7 @@ from aiohttp.test_utils import TestClient
 
 from infra.settings import Settings
 from service.app import create_app
-from tests.harness import JobsView, MongoProcess, reconciler_process, worker_pool
+from tests.harness import JobsView, MongoProcess, reconciler_process, submit, worker_pool, worker_pools
 from tools.embedded_mongo import free_port
 from tools.testbed import Receiver, eventually
 
@@ -37,11 +37,6 @@ def fault_settings(settings: Settings) -> Settings:
     )
 
 
-async def submit(client: TestClient, *products: dict[str, Any]) -> dict[str, Any]:
-    response = await client.post("/v1/lps/search", json={"products": list(products)})
-    return await response.json()
-
-
 async def running(jobs: JobsView, job_id: str) -> dict[str, Any]:
     async def probe() -> dict[str, Any] | None:
         job = await jobs.get(job_id)
@@ -57,13 +52,8 @@ async def test_a_worker_killed_mid_job_loses_the_attempt_and_another_worker_fini
     gateway = await aiohttp_client(create_app(settings))
     jobs = JobsView(settings)
     try:
-        async with (
-            worker_pool(settings, "search", tmp_path),
-            worker_pool(settings, "search", tmp_path),
-            worker_pool(settings, "outbox", tmp_path),
-        ):
-            answer = await submit(gateway, {"product_code": "KILL-9", "keyword": "#slow=2"})
-            job_id = answer["jobs"][0]["job_id"]
+        async with worker_pools(settings, ["search", "search", "outbox"], tmp_path):
+            [job_id] = await submit(gateway, {"product_code": "KILL-9", "keyword": "#slow=2"})
             victim = int((await running(jobs, job_id))["worker"].split(":")[1])
             os.kill(victim, signal.SIGKILL)
             job = await jobs.finished(job_id, within=60)
@@ -88,10 +78,10 @@ async def test_a_poison_message_that_kills_its_worker_every_time_ends_dead(
     jobs = JobsView(settings)
     try:
         async with worker_pool(settings, "search", tmp_path, supervise=True) as pool:
-            answer = await submit(gateway, {"product_code": "POISON", "keyword": "#crash"})
-            job = await jobs.finished(answer["jobs"][0]["job_id"], within=90)
-            [healthy] = (await submit(gateway, {"product_code": "AFTER-POISON", "keyword": "k"}))["jobs"]
-            after = await jobs.finished(healthy["job_id"], within=30)
+            [poison] = await submit(gateway, {"product_code": "POISON", "keyword": "#crash"})
+            job = await jobs.finished(poison, within=90)
+            [healthy] = await submit(gateway, {"product_code": "AFTER-POISON", "keyword": "k"})
+            after = await jobs.finished(healthy, within=30)
             assert pool.process.returncode is None  # the supervisor kept the pool alive
     finally:
         await jobs.close()
@@ -131,6 +121,16 @@ class Poster:
     def start(self) -> None:
         self._task = asyncio.create_task(self._run())
 
+    async def answered(self, batches: int, *, status: int | None = None, what: str) -> None:
+        """Wait for `batches` more answers (with that HTTP status, when given) than had come when called: a window
+        of the test is "this much traffic went through", not "this much time went by"."""
+
+        def count() -> int:
+            return sum(1 for answer in self.answers if status is None or answer[0] == status)
+
+        target = count() + batches
+        await eventually(lambda: asyncio.sleep(0, count() >= target), within=60, what=what)
+
     async def stop(self) -> None:
         self._stop.set()
         assert self._task is not None
@@ -151,12 +151,12 @@ async def test_every_job_accepted_while_rabbitmq_restarts_is_done_exactly_once(
     try:
         async with worker_pool(fault_settings, "search", tmp_path), reconciler_process(fault_settings, tmp_path):
             poster.start()
-            await asyncio.sleep(2)
+            await poster.answered(5, what="batches before the stop")
             await asyncio.to_thread(rabbitmqctl, "stop_app")
-            await asyncio.sleep(3)
+            await poster.answered(5, what="batches while RabbitMQ is down")
             await asyncio.to_thread(rabbitmqctl, "start_app")
             await asyncio.to_thread(rabbitmqctl, "await_startup")
-            await asyncio.sleep(2)
+            await poster.answered(5, what="batches after the restart")
             await poster.stop()
             finished = [await jobs.finished(job_id, within=120) for job_id in poster.accepted]
     finally:
@@ -181,11 +181,11 @@ async def test_a_mongodb_outage_answers_503_fast_and_everything_accepted_complet
     try:
         async with worker_pool(settings, "search", tmp_path) as pool, reconciler_process(settings, tmp_path):
             poster.start()
-            await asyncio.sleep(2)
+            await poster.answered(4, status=200, what="batches accepted before the outage")
             await asyncio.to_thread(mongo.stop)
-            await asyncio.sleep(4)
+            await poster.answered(3, status=503, what="batches refused during the outage")
             await asyncio.to_thread(mongo.start)
-            await asyncio.sleep(3)
+            await poster.answered(4, status=200, what="batches accepted after the outage")
             await poster.stop()
             finished = [await jobs.finished(job_id, within=120) for job_id in poster.accepted]
             assert pool.process.returncode is None  # no crash loop: the pool rode the outage out

@@ -1,7 +1,7 @@
 """Idle RabbitMQ connections keep their heartbeats, so nothing dies while the stack sits idle and stopping is quiet.
 
-The broker URL proposes a 2-second heartbeat: RabbitMQ closes a connection that misses two, so a few seconds of
-idling show what a minute-long heartbeat shows after a few minutes.
+The broker URL proposes a 2-second heartbeat: RabbitMQ closes a connection that misses two (4 s of silence), so
+idling past that shows what a minute-long heartbeat shows after a few minutes.
 """
 
 from __future__ import annotations
@@ -16,9 +16,18 @@ from infra.broker import Publisher, create_broker, job_message, keepalive_interv
 from infra.settings import Settings
 from schemas.codes import JobType
 from service.app import create_app
-from tests.harness import JobsView, worker_pool
+from tests.harness import JobsView, submit, worker_pool
 
-PIKA_ERRORS = ("ConnectionResetError", "StreamLostError", "Traceback", "called on closed connection")
+#: Seconds of idling: past the 4 s of silence after which RabbitMQ closes a connection with a 2 s heartbeat.
+IDLE = 6.0
+#: What a dropped connection leaves in a pool's log: pika's errors, and Dramatiq's consumer reconnecting.
+PIKA_ERRORS = (
+    "ConnectionResetError",
+    "StreamLostError",
+    "Traceback",
+    "called on closed connection",
+    "Consumer encountered a connection error",
+)
 
 
 def with_heartbeat(amqp_url: str, seconds: int) -> str:
@@ -42,7 +51,7 @@ def test_keepalive_follows_the_heartbeat_the_url_proposes(settings: Settings):
 
 
 @pytest.mark.processes
-async def test_an_idle_worker_pool_keeps_its_connections_and_stops_without_pika_errors(
+async def test_an_idle_worker_pool_keeps_its_connections_works_on_and_stops_without_pika_errors(
     aiohttp_client, short_heartbeat: Settings, tmp_path: Path
 ):
     gateway = await aiohttp_client(create_app(short_heartbeat))
@@ -50,12 +59,13 @@ async def test_an_idle_worker_pool_keeps_its_connections_and_stops_without_pika_
     try:
         async with worker_pool(short_heartbeat, "search", tmp_path) as pool:
             # Its first attempt fails: a worker thread publishes the retry, the delay queue's consumer re-publishes it.
-            answer = await (
-                await gateway.post("/v1/lps/search", json={"products": [{"product_code": "HB-1", "keyword": "#fail"}]})
-            ).json()
-            job = await jobs.finished(answer["jobs"][0]["job_id"])
+            [job_id] = await submit(gateway, {"product_code": "HB-1", "keyword": "#fail"})
+            job = await jobs.finished(job_id)
             assert job["attempts"] == 2
-            await asyncio.sleep(10)  # idle for five heartbeat timeouts
+            await asyncio.sleep(IDLE)  # the pool's connections sit silent but for their heartbeats
+            # After the idling, the same connections take the next job, retry included.
+            [after_idle] = await submit(gateway, {"product_code": "HB-2", "keyword": "#fail"})
+            assert (await jobs.finished(after_idle, within=30))["attempts"] == 2
     finally:
         await jobs.close()
     log = pool.log()
@@ -67,7 +77,7 @@ async def test_an_idle_publisher_keeps_its_connection(short_heartbeat: Settings,
     queue = short_heartbeat.job(JobType.SEARCH).queue
     with caplog.at_level(logging.WARNING):
         await publisher.start([queue])
-        await asyncio.sleep(7)
+        await asyncio.sleep(IDLE)
         message = job_message(short_heartbeat, JobType.SEARCH, "0" * 24, 5)
         assert await publisher.publish([message]) == {message.message_id}
         assert (await publisher.queue_info([queue]))[queue].messages == 1

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import socket
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiohttp
@@ -17,7 +16,7 @@ from actors import metrics as worker_metrics
 from infra.settings import Settings
 from infra.source_limits import BreakerState
 from service.app import create_app
-from tests.harness import JobsView, worker_pool
+from tests.harness import JobsView, worker_pool, worker_pools
 from tools.testbed import Receiver, eventually
 
 
@@ -37,7 +36,7 @@ def sample(exposition: str, name: str, **labels: str) -> float | None:
 
 
 @pytest.fixture
-def metered(settings: Settings, receiver: Receiver) -> Settings:
+def stack_settings(settings: Settings, receiver: Receiver) -> Settings:
     # Free ports: parallel test runs and a dev stack on 9191/9192 never collide.
     return settings.with_overrides(
         outbox_url=receiver.url,
@@ -48,13 +47,6 @@ def metered(settings: Settings, receiver: Receiver) -> Settings:
         search_metrics_port=free_port(),
         outbox_metrics_port=free_port(),
     )
-
-
-@pytest.fixture
-async def jobs(metered: Settings) -> AsyncIterator[JobsView]:
-    view = JobsView(metered)
-    yield view
-    await view.close()
 
 
 async def scrape(url: str) -> str | None:
@@ -77,10 +69,10 @@ async def worker_series(port: int, name: str, **labels: str) -> str:
 
 @pytest.mark.processes
 async def test_after_jobs_ran_the_gateway_and_both_pools_expose_their_series_with_those_jobs_counted(
-    aiohttp_client, metered: Settings, jobs: JobsView, tmp_path: Path
+    aiohttp_client, stack_settings: Settings, jobs: JobsView, tmp_path: Path
 ):
-    gateway: TestClient = await aiohttp_client(create_app(metered))
-    async with worker_pool(metered, "search", tmp_path), worker_pool(metered, "outbox", tmp_path):
+    gateway: TestClient = await aiohttp_client(create_app(stack_settings))
+    async with worker_pools(stack_settings, ["search", "outbox"], tmp_path):
         response = await gateway.post(
             "/v1/lps/search",
             json={
@@ -96,10 +88,16 @@ async def test_after_jobs_ran_the_gateway_and_both_pools_expose_their_series_wit
         await jobs.outbox_of(found)
 
         search = await worker_series(
-            metered.search_metrics_port, "lps_job_attempt_duration_seconds_count", job_type="SEARCH", outcome="DEAD"
+            stack_settings.search_metrics_port,
+            "lps_job_attempt_duration_seconds_count",
+            job_type="SEARCH",
+            outcome="DEAD",
         )
         outbox = await worker_series(
-            metered.outbox_metrics_port, "lps_job_attempt_duration_seconds_count", job_type="OUTBOX", outcome="DONE"
+            stack_settings.outbox_metrics_port,
+            "lps_job_attempt_duration_seconds_count",
+            job_type="OUTBOX",
+            outcome="DONE",
         )
 
     attempts = "lps_job_attempt_duration_seconds_count"
@@ -132,9 +130,11 @@ async def test_after_jobs_ran_the_gateway_and_both_pools_expose_their_series_wit
 
 @pytest.mark.processes
 async def test_a_pool_counts_its_sources_turns_and_shows_the_breaker_it_opened(
-    aiohttp_client, metered: Settings, jobs: JobsView, tmp_path: Path
+    aiohttp_client, stack_settings: Settings, jobs: JobsView, tmp_path: Path
 ):
-    tuned = metered.with_overrides(breaker_window=2, breaker_cooldown=600.0, search_max_attempts=1, outbox_url=None)
+    tuned = stack_settings.with_overrides(
+        breaker_window=2, breaker_cooldown=600.0, search_max_attempts=1, outbox_url=None
+    )
     gateway: TestClient = await aiohttp_client(create_app(tuned))
     products = [
         {"product_code": "TRIPS", "keyword": "x #blocked"},  # one BLOCKED search of two opens the breaker

@@ -17,7 +17,7 @@ from infra.settings import Settings
 from schemas.api import HIDDEN_JOB_FIELDS
 from schemas.codes import HTTP_STATUS, ErrorType
 from service.app import create_app
-from tests.harness import ARTIFACTS, JobsView, worker_pool
+from tests.harness import ARTIFACTS, JobsView, worker_pools
 from tools.testbed import Receiver
 
 #: Readiness answers 503 whichever dependency is down: FAIL (1) when only RabbitMQ is (service/routes.py readyz).
@@ -148,7 +148,7 @@ async def test_every_field_of_real_jobs_is_in_the_job_schema_with_a_type_and_a_d
     ]
     view = JobsView(settings)
     try:
-        async with worker_pool(settings, "search", tmp_path), worker_pool(settings, "outbox", tmp_path):
+        async with worker_pools(settings, ["search", "outbox"], tmp_path):
             response = await client.post("/v1/lps/search", json={"products": products, "priority": "HIGH"})
             job_ids = [job["job_id"] for job in (await response.json())["jobs"]]
             stored = [await view.finished(job_id) for job_id in job_ids]
@@ -198,8 +198,8 @@ async def test_every_field_of_real_jobs_is_in_the_job_schema_with_a_type_and_a_d
 
 
 @pytest.mark.processes
-async def test_swagger_ui_try_it_out_fills_in_the_search_example(aiohttp_server, settings: Settings, browser: Browser):
-    server = await aiohttp_server(create_app(settings))
+async def test_swagger_ui_try_it_out_fills_in_the_search_example(page_server, settings: Settings, browser: Browser):
+    server = await page_server(create_app(settings))
     await asyncio.to_thread(ARTIFACTS.mkdir, parents=True, exist_ok=True)
     page = await browser.new_page(viewport={"width": 1280, "height": 1400})
     await page.goto(str(server.make_url("/api/docs")))

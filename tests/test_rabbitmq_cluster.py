@@ -21,7 +21,7 @@ import pytest
 from infra.settings import QueueType, Settings
 from schemas.codes import JobType, Priority
 from service.app import create_app
-from tests.harness import JobsView, reconciler_process, worker_pool
+from tests.harness import JobsView, reconciler_process, worker_pools
 from tools import rabbitmq_cluster as cluster
 from tools.testbed import Receiver, eventually
 
@@ -175,8 +175,7 @@ async def run_through_node_losses(
 
     try:
         async with (
-            worker_pool(settings, "search", tmp_path),
-            worker_pool(settings, "outbox", tmp_path),
+            worker_pools(settings, ["search", "outbox"], tmp_path),
             reconciler_process(settings, tmp_path),
         ):
             load = asyncio.create_task(post_steadily(batches=40))

@@ -4,7 +4,6 @@ shop on loopback, and the Naver source against the demo shop's API."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +14,7 @@ from pymongo import AsyncMongoClient
 
 from infra.settings import Settings
 from infra.snapshots import REFERENCE_PREFIX, SnapshotStore
-from service.app import create_app
-from tests.harness import JobsView, worker_pool
+from tests.harness import JobsView, submit, worker_pool
 from tests.processes import alive, chromium_processes, descendants
 from tools.demo_shop import create_demo_shop_app
 from tools.dev import DEMO_CATALOGUE
@@ -29,7 +27,7 @@ IPHONE = "아이폰 15 128GB"
 
 
 @pytest.fixture
-async def search_settings(aiohttp_server, settings: Settings) -> Settings:
+async def stack_settings(aiohttp_server, settings: Settings) -> Settings:
     shop = await aiohttp_server(create_demo_shop_app())
     shop_url = str(shop.make_url("")).rstrip("/")
     return settings.with_overrides(
@@ -46,30 +44,12 @@ async def search_settings(aiohttp_server, settings: Settings) -> Settings:
     )
 
 
-@pytest.fixture
-async def gateway(aiohttp_client, search_settings: Settings) -> TestClient:
-    return await aiohttp_client(create_app(search_settings))
-
-
-@pytest.fixture
-async def jobs(search_settings: Settings) -> AsyncIterator[JobsView]:
-    view = JobsView(search_settings)
-    yield view
-    await view.close()
-
-
-async def submit(gateway: TestClient, *products: dict[str, Any]) -> list[str]:
-    answer = await (await gateway.post("/v1/lps/search", json={"products": list(products)})).json()
-    assert answer["result"] == 0, answer
-    return [job["job_id"] for job in answer["jobs"]]
-
-
 async def test_the_lowest_matching_offer_is_recorded_per_source_and_the_cheaper_source_wins(
-    gateway: TestClient, jobs: JobsView, search_settings: Settings, tmp_path: Path
+    gateway: TestClient, jobs: JobsView, stack_settings: Settings, tmp_path: Path
 ):
     request = CATALOGUE[IPHONE]["request"]
     expected = CATALOGUE[IPHONE]["expected_lowest"]
-    async with worker_pool(search_settings, "search", tmp_path):
+    async with worker_pool(stack_settings, "search", tmp_path):
         both, coupang_only = await submit(
             gateway,
             {"product_code": "IPHONE-BOTH", **request},
@@ -85,7 +65,7 @@ async def test_the_lowest_matching_offer_is_recorded_per_source_and_the_cheaper_
         expected["coupang"]["price"],
         expected["coupang"]["product_id"],
     )
-    assert coupang_result["lowest"]["url"].startswith(search_settings.coupang_base_url + "/vp/products/")
+    assert coupang_result["lowest"]["url"].startswith(stack_settings.coupang_base_url + "/vp/products/")
     rejected = {offer["rejected"] for offer in coupang_result["offers"] if "rejected" in offer}
     assert "ad" in rejected
     assert any(reason.startswith("accessory") for reason in rejected)
@@ -98,7 +78,7 @@ async def test_the_lowest_matching_offer_is_recorded_per_source_and_the_cheaper_
     assert result["lowest"]["price"] == cheaper["price"]
     assert result["lowest"]["source"] == "naver"
 
-    history = await price_history(search_settings, both)
+    history = await price_history(stack_settings, both)
     assert {doc["source"]: doc["lowest_price"] for doc in history} == {
         "coupang": expected["coupang"]["price"],
         "naver": expected["naver"]["price"],
@@ -115,9 +95,9 @@ async def price_history(settings: Settings, job_id: str) -> list[dict[str, Any]]
 
 @pytest.mark.parametrize(("keyword", "error_type"), [("blocked", "BLOCKED"), ("weird layout", "PARSE_FAIL")])
 async def test_a_refused_or_unreadable_page_is_retried_then_dead_with_a_saved_snapshot(
-    gateway: TestClient, jobs: JobsView, search_settings: Settings, tmp_path: Path, keyword: str, error_type: str
+    gateway: TestClient, jobs: JobsView, stack_settings: Settings, tmp_path: Path, keyword: str, error_type: str
 ):
-    async with worker_pool(search_settings, "search", tmp_path):
+    async with worker_pool(stack_settings, "search", tmp_path):
         [job_id] = await submit(gateway, {"product_code": "REFUSED", "keyword": keyword, "sources": ["coupang"]})
         job = await jobs.finished(job_id)
 
@@ -126,9 +106,9 @@ async def test_a_refused_or_unreadable_page_is_retried_then_dead_with_a_saved_sn
     assert job["last_error"]["type"] == error_type
     reference = job["last_error"]["snapshot"]
     assert reference.startswith(REFERENCE_PREFIX)
-    client = AsyncMongoClient(search_settings.mongo_url)
+    client = AsyncMongoClient(stack_settings.mongo_url)
     try:
-        files = await SnapshotStore(client[search_settings.mongo_db]).files(
+        files = await SnapshotStore(client[stack_settings.mongo_db]).files(
             ObjectId(reference.removeprefix(REFERENCE_PREFIX))
         )
     finally:
@@ -140,13 +120,13 @@ async def test_a_refused_or_unreadable_page_is_retried_then_dead_with_a_saved_sn
         assert b"Access Denied" in files[f"{snapshot_id}.html"]
         # A block waits blocked_backoff_factor times the normal backoff before its retry.
         gap = (job["history"][1]["started_at"] - job["history"][0]["finished_at"]).total_seconds()
-        assert gap >= search_settings.retry_min_backoff * search_settings.blocked_backoff_factor * 0.9
+        assert gap >= stack_settings.retry_min_backoff * stack_settings.blocked_backoff_factor * 0.9
 
 
 async def test_a_no_results_page_is_a_final_answer(
-    gateway: TestClient, jobs: JobsView, search_settings: Settings, tmp_path: Path
+    gateway: TestClient, jobs: JobsView, stack_settings: Settings, tmp_path: Path
 ):
-    async with worker_pool(search_settings, "search", tmp_path):
+    async with worker_pool(stack_settings, "search", tmp_path):
         [job_id] = await submit(gateway, {"product_code": "NOTHING", "keyword": "존재하지 않는 상품 xyz"})
         job = await jobs.finished(job_id)
 
@@ -160,9 +140,9 @@ async def test_a_no_results_page_is_a_final_answer(
 
 
 async def test_a_slow_page_times_out_as_a_retryable_failure(
-    gateway: TestClient, jobs: JobsView, search_settings: Settings, tmp_path: Path
+    gateway: TestClient, jobs: JobsView, stack_settings: Settings, tmp_path: Path
 ):
-    async with worker_pool(search_settings, "search", tmp_path):
+    async with worker_pool(stack_settings, "search", tmp_path):
         [job_id] = await submit(
             gateway, {"product_code": "SLOW", "keyword": "slow=6 무선 마우스", "sources": ["coupang"]}
         )
@@ -173,9 +153,9 @@ async def test_a_slow_page_times_out_as_a_retryable_failure(
 
 
 async def test_no_chromium_outlives_its_worker(
-    gateway: TestClient, jobs: JobsView, search_settings: Settings, tmp_path: Path
+    gateway: TestClient, jobs: JobsView, stack_settings: Settings, tmp_path: Path
 ):
-    async with worker_pool(search_settings, "search", tmp_path) as pool:
+    async with worker_pool(stack_settings, "search", tmp_path) as pool:
         [job_id] = await submit(gateway, {"product_code": "CHROMIUM", "keyword": IPHONE, "sources": ["coupang"]})
         await jobs.finished(job_id)
         browsers = chromium_processes(descendants(pool.process.pid))

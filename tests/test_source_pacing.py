@@ -4,7 +4,7 @@ MongoDB wire server and RabbitMQ: what reaches the shop, and what the jobs' docu
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -13,27 +13,11 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from infra.settings import Rate, Settings
 from service.app import create_app
-from tests.harness import JobsView, worker_pool
+from tests.harness import JobsView, in_process_pool, submit, worker_pool, worker_pools
 from tools.demo_shop import SHOP_LOG, create_demo_shop_app
 from tools.testbed import eventually
 
-#: Every test here starts real processes (worker pools, the CLI, Chromium): the slowest tier.
-pytestmark = pytest.mark.processes
-
 MOUSE = "무선 마우스"
-
-
-@pytest.fixture
-async def jobs(settings: Settings) -> AsyncIterator[JobsView]:
-    view = JobsView(settings)
-    yield view
-    await view.close()
-
-
-async def submit(gateway: TestClient, *products: dict[str, Any]) -> list[str]:
-    answer = await (await gateway.post("/v1/lps/search", json={"products": list(products)})).json()
-    assert answer["result"] == 0, answer
-    return [job["job_id"] for job in answer["jobs"]]
 
 
 async def source_stats(gateway: TestClient, source: str) -> dict[str, Any]:
@@ -41,6 +25,7 @@ async def source_stats(gateway: TestClient, source: str) -> dict[str, Any]:
     return answer["sources"][source]
 
 
+@pytest.mark.processes
 async def test_pacing_holds_across_two_worker_processes_at_the_shop_and_costs_no_attempt(
     aiohttp_client, aiohttp_server, settings: Settings, tmp_path: Path
 ):
@@ -61,7 +46,7 @@ async def test_pacing_holds_across_two_worker_processes_at_the_shop_and_costs_no
     view = JobsView(paced)
     searches = 10
     try:
-        async with worker_pool(paced, "search", tmp_path), worker_pool(paced, "search", tmp_path):
+        async with worker_pools(paced, ["search", "search"], tmp_path):
             job_ids = await submit(
                 gateway, *({"product_code": f"PACED-{n}", "keyword": MOUSE} for n in range(searches))
             )
@@ -82,7 +67,7 @@ async def test_pacing_holds_across_two_worker_processes_at_the_shop_and_costs_no
 
 
 async def test_a_job_waiting_for_its_source_is_deferred_again_and_again_without_burning_an_attempt(
-    aiohttp_client, settings: Settings, jobs: JobsView, tmp_path: Path
+    aiohttp_client, settings: Settings, jobs: JobsView
 ):
     paced = settings.with_overrides(
         source_rates={"static": Rate(1, "m")},  # one search a minute: the second job waits (within this test)
@@ -92,10 +77,10 @@ async def test_a_job_waiting_for_its_source_is_deferred_again_and_again_without_
         search_max_attempts=1,
     )
     gateway = await aiohttp_client(create_app(paced))
-    async with worker_pool(paced, "search", tmp_path):
-        [first] = await submit(gateway, {"product_code": "FIRST", "keyword": MOUSE})
+    async with in_process_pool(paced) as pool:
+        [first] = await pool.submit({"product_code": "FIRST", "keyword": MOUSE})
         assert (await jobs.finished(first))["status"] == "DONE"
-        [waiting] = await submit(gateway, {"product_code": "WAITING", "keyword": MOUSE})
+        [waiting] = await pool.submit({"product_code": "WAITING", "keyword": MOUSE})
 
         async def deferred_three_times() -> dict[str, Any] | None:
             job = await jobs.get(waiting)
@@ -118,8 +103,9 @@ async def _with_deferred_job(gateway: TestClient) -> dict[str, Any] | None:
 
 
 async def test_the_breaker_opens_on_blocked_searches_defers_the_next_job_then_its_probe_closes_it(
-    aiohttp_client, settings: Settings, jobs: JobsView, tmp_path: Path
+    aiohttp_client, settings: Settings, jobs: JobsView, caplog: pytest.LogCaptureFixture
 ):
+    caplog.set_level(logging.INFO)
     tuned = settings.with_overrides(
         breaker_threshold=0.5,
         breaker_window=4,  # two BLOCKED searches of the last four open it
@@ -130,9 +116,8 @@ async def test_the_breaker_opens_on_blocked_searches_defers_the_next_job_then_it
     )
     gateway = await aiohttp_client(create_app(tuned))
     # One thread takes the three jobs in the order they were sent: two blocked searches, then one that answers.
-    async with worker_pool(tuned, "search", tmp_path, threads=1) as pool:
-        first, second, answering = await submit(
-            gateway,
+    async with in_process_pool(tuned, threads=1) as pool:
+        first, second, answering = await pool.submit(
             {"product_code": "BLOCKED-1", "keyword": "x #blocked"},
             {"product_code": "BLOCKED-2", "keyword": "y #blocked"},
             {"product_code": "ANSWERS", "keyword": MOUSE},
@@ -141,7 +126,7 @@ async def test_the_breaker_opens_on_blocked_searches_defers_the_next_job_then_it
         opened = (await source_stats(gateway, "static"))["breaker"]
         done = await jobs.finished(answering, within=60)
         closed = (await source_stats(gateway, "static"))["breaker"]
-        log = pool.log()
+        log = "\n".join(record.getMessage() for record in caplog.records)
 
     assert [(job["status"], job["last_error"]["type"]) for job in blocked] == [("DEAD", "BLOCKED")] * 2
     assert (opened["state"], opened["trips"]) == ("OPEN", 1)
@@ -154,6 +139,7 @@ async def test_the_breaker_opens_on_blocked_searches_defers_the_next_job_then_it
         assert change in log
 
 
+@pytest.mark.processes
 async def test_a_concurrency_limit_holds_across_two_worker_processes_at_the_shop(
     aiohttp_client, aiohttp_server, settings: Settings, tmp_path: Path
 ):
@@ -172,7 +158,7 @@ async def test_a_concurrency_limit_holds_across_two_worker_processes_at_the_shop
     gateway = await aiohttp_client(create_app(limited))
     view = JobsView(limited)
     try:
-        async with worker_pool(limited, "search", tmp_path), worker_pool(limited, "search", tmp_path):
+        async with worker_pools(limited, ["search", "search"], tmp_path):
             # The shop holds each answer half a second: without the limit, four threads overlap there.
             job_ids = await submit(
                 gateway, *({"product_code": f"ONE-{n}", "keyword": f"slow=0.5 {MOUSE}"} for n in range(4))
@@ -187,6 +173,7 @@ async def test_a_concurrency_limit_holds_across_two_worker_processes_at_the_shop
     assert log.most_at_once["naver"] == 1
 
 
+@pytest.mark.processes
 async def test_paced_coupang_searches_in_chromium_never_trip_the_shops_akamai_like_block(
     aiohttp_client, aiohttp_server, settings: Settings, tmp_path: Path
 ):

@@ -34,7 +34,7 @@ from infra.settings import Settings
 from infra.watches import WatchRepository, run_at
 from schemas.codes import JobType
 from service.app import create_app
-from tests.harness import FindFilters, JobsView, reconciler_process, worker_pool
+from tests.harness import FindFilters, JobsView, reconciler_process, worker_pools
 from tools.testbed import Receiver, eventually
 
 PRODUCT = {"product_code": "W-1", "keyword": "watched thing", "target_price": 20_000}
@@ -358,7 +358,7 @@ async def test_an_active_search_of_the_product_is_not_doubled_and_the_skip_is_co
 
 
 @pytest.fixture
-def watch_settings(settings: Settings, receiver: Receiver) -> Settings:
+def stack_settings(settings: Settings, receiver: Receiver) -> Settings:
     return settings.with_overrides(
         outbox_url=receiver.url,
         outbox_secret="s",
@@ -368,17 +368,11 @@ def watch_settings(settings: Settings, receiver: Receiver) -> Settings:
     )
 
 
-@pytest.fixture
-async def gateway(aiohttp_client, watch_settings: Settings) -> TestClient:
-    return await aiohttp_client(create_app(watch_settings))
-
-
 @contextlib.asynccontextmanager
 async def running(settings: Settings, log_dir: Path) -> AsyncIterator[JobsView]:
     view = JobsView(settings)
     async with (
-        worker_pool(settings, "search", log_dir),
-        worker_pool(settings, "outbox", log_dir),
+        worker_pools(settings, ["search", "outbox"], log_dir),
         reconciler_process(settings, log_dir),
     ):
         yield view
@@ -414,9 +408,9 @@ CHEAP, DEAR = "market item 39", "market item 4"
 
 @pytest.mark.processes
 async def test_on_change_delivers_the_first_result_and_then_only_changes(
-    gateway: TestClient, watch_settings: Settings, receiver: Receiver, tmp_path: Path
+    gateway: TestClient, stack_settings: Settings, receiver: Receiver, tmp_path: Path
 ):
-    async with running(watch_settings, tmp_path) as jobs:
+    async with running(stack_settings, tmp_path) as jobs:
         _, answer = await post(
             gateway, {"products": [{"product_code": "OC-1", "keyword": DEAR}], "every": "1s", "notify": "on_change"}
         )
@@ -441,12 +435,12 @@ async def test_on_change_delivers_the_first_result_and_then_only_changes(
 
 @pytest.mark.processes
 async def test_a_result_is_recorded_delivered_only_after_the_receivers_2xx(
-    gateway: TestClient, watch_settings: Settings, receiver: Receiver, tmp_path: Path
+    gateway: TestClient, stack_settings: Settings, receiver: Receiver, tmp_path: Path
 ):
     # The first delivery is refused for good (its OUTBOX job ends DEAD), the second fails and is retried.
     receiver.fail_next(1, status=400)
     receiver.fail_next(1, status=503)
-    settings = watch_settings.with_overrides(retry_min_backoff=0.2, retry_max_backoff=0.5)
+    settings = stack_settings.with_overrides(retry_min_backoff=0.2, retry_max_backoff=0.5)
     async with running(settings, tmp_path) as jobs:
         _, answer = await post(
             gateway, {"products": [{"product_code": "RD-1", "keyword": DEAR}], "every": "1s", "notify": "on_change"}
@@ -468,11 +462,11 @@ async def test_a_result_is_recorded_delivered_only_after_the_receivers_2xx(
 
 @pytest.mark.processes
 async def test_below_target_fires_once_per_crossing(
-    gateway: TestClient, watch_settings: Settings, receiver: Receiver, tmp_path: Path
+    gateway: TestClient, stack_settings: Settings, receiver: Receiver, tmp_path: Path
 ):
     target = (price_of(CHEAP) + price_of(DEAR)) // 2
     product = {"product_code": "BT-1", "keyword": DEAR, "target_price": target}
-    async with running(watch_settings, tmp_path) as jobs:
+    async with running(stack_settings, tmp_path) as jobs:
         _, answer = await post(gateway, {"products": [product], "every": "1s", "notify": "below_target"})
         url = f"/v1/lps/watches/{answer['watches'][0]['watch_id']}"
         await judged(jobs, DEAR, 2)
