@@ -311,6 +311,8 @@ class Growth:
         self.statuses: Counter[str] = Counter()
         #: How old each stats answer's figures were when it arrived (now - its computed_at), ms.
         self.stats_ages_ms: list[float] = []
+        #: The jobs an enqueue run created, deleted by `_id` afterwards.
+        self.enqueued_ids: list[ObjectId] = []
 
     # seeding
 
@@ -471,10 +473,12 @@ class Growth:
             raise RequestFailed(f"POST /v1/lps/search answered 503: {str(answer)[:300]}")
         if response.status != 200 or answer.get("result") != 0:
             raise RuntimeError(f"POST /v1/lps/search answered {response.status}: {str(answer)[:300]}")
+        self.enqueued_ids += [ObjectId(job["job_id"]) for job in answer["jobs"] if job.get("job_id")]
         return sum(1 for job in answer["jobs"] if job.get("enqueued") and not job.get("duplicate"))
 
     async def _raw_batch(self, products: list[dict[str, Any]]) -> int:
         documents, messages = search_documents(self.settings, products)
+        self.enqueued_ids += [document["_id"] for document in documents]
         try:
             await self.raw.insert_many(documents, ordered=False)
         except PyMongoError as error:
@@ -494,6 +498,8 @@ class Growth:
             for number in range(sizes.enqueue_clients)
         ]
 
+        given_up: list[str] = []
+
         async def client(products: list[list[dict[str, Any]]]) -> int:
             accepted = 0
             for batch in products:
@@ -501,14 +507,19 @@ class Growth:
                     accepted += await post(batch)
                 except RequestFailed:
                     failed[f"enqueue {side}"] += 1
+                    given_up.extend(product["product_code"] for product in batch)
             return accepted
 
+        self.enqueued_ids.clear()
         started = time.perf_counter()
         accepted = sum(await asyncio.gather(*map(client, batches)))
         seconds = time.perf_counter() - started
-        # By product: a batch the client gave up on may still have been stored, whole or in part.
-        codes = [product["product_code"] for products in batches for batch in products for product in batch]
-        await self.forget([DeleteMany({"product_code": code}) for code in codes])
+        # By _id (a point lookup whatever the store holds); a batch the client gave up on may still have been stored,
+        # whole or in part: its products' active searches too.
+        deletes: list[DeleteOne | DeleteMany] = [DeleteOne({"_id": job_id}) for job_id in self.enqueued_ids]
+        search = JobType.SEARCH.name
+        deletes += [DeleteMany({"product_code": code, "active": True, "job_type": search}) for code in given_up]
+        await self.forget(deletes)
         return accepted / seconds
 
     # claim + finish
