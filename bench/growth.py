@@ -74,7 +74,7 @@ from infra.broker import Publisher
 from infra.clock import utcnow
 from infra.jobs import JobRepository, ended_fields, history_entry, new_job
 from infra.lifecycle import error_document
-from infra.mongo import MainDatabase
+from infra.mongo import MainDatabase, count_by_index
 from infra.reconciler_log import ReconcilerLog
 from infra.settings import Settings
 from schemas.codes import AttemptOutcome, JobErrorType, JobStatus, JobType
@@ -115,6 +115,8 @@ CATCH_UP_CALLS, CATCH_UP_SECONDS = 60, 180.0
 #: The first seeding spreads finish times over this much of the past; later ones since the previous size ended.
 FIRST_WINDOW = OUTBOX_LOOKBACK - timedelta(hours=1)
 LEASE = timedelta(minutes=3)
+#: The stats figures' raw side: what LPS's counts ask of the store, by the same command.
+STATS_RAW = "the counts of the active set by the count command (active: true, PENDING, then RUNNING), same concurrency"
 #: Claim + finish round trips run this long while the dashboard and /metrics are polled, once a second each.
 POLLED_SECONDS = 5.0
 #: Requests of the dashboard's overview per run and side.
@@ -424,7 +426,7 @@ class Growth:
         async def call() -> None:
             try:
                 for status in (JobStatus.PENDING, JobStatus.RUNNING):
-                    await self.raw.count_documents({"active": True, "status": status.name})
+                    await count_by_index(self.raw, {"active": True, "status": status.name})
             except PyMongoError as error:
                 raise RequestFailed(str(error)) from None
 
@@ -794,7 +796,7 @@ def _figures(bench: Bench, sizes: GrowthSizes, measured: dict[int, Sized], seedi
         )
 
     job_raw = "find_one by _id from the runner (the handler's one read), same concurrency"
-    stats_raw = "the computation's counts of the active set (active: true, PENDING, then RUNNING), same concurrency"
+    stats_raw = STATS_RAW
     stats_extra = {"stats_max_age_s": 0.0, "stats_settle_s": STATS_SETTLE}
     return [
         growth_figure(
@@ -919,7 +921,7 @@ def _backlog_figures(bench: Bench, sizes: GrowthSizes, measured: dict[int, Sized
         )
 
     ages = {str(n): measured[n].details["stats_answer_age_ms"] for n in waiting}
-    stats_raw = "the computation's counts of the active set (active: true, PENDING, then RUNNING), same concurrency"
+    stats_raw = STATS_RAW
     job_raw = "find_one by _id from the runner, one client"
     return [
         figure(
