@@ -74,7 +74,7 @@ from infra.broker import Publisher
 from infra.clock import utcnow
 from infra.jobs import JobRepository, ended_fields, history_entry, new_job
 from infra.lifecycle import error_document
-from infra.mongo import FIRST_ID, MainDatabase
+from infra.mongo import FIRST_ID, MainDatabase, count_by_index
 from infra.reconciler_log import ReconcilerLog
 from infra.settings import Settings
 from schemas.codes import AttemptOutcome, JobErrorType, JobStatus, JobType
@@ -115,6 +115,8 @@ CATCH_UP_CALLS, CATCH_UP_SECONDS = 60, 180.0
 #: The first seeding spreads finish times over this much of the past; later ones since the previous size ended.
 FIRST_WINDOW = OUTBOX_LOOKBACK - timedelta(hours=1)
 LEASE = timedelta(minutes=3)
+#: The stats figures' raw side: what LPS's counts ask of the store, by the same command.
+STATS_RAW = "the counts of the active set by the count command (active: true, PENDING, then RUNNING), same concurrency"
 #: Claim + finish round trips run this long while the dashboard and /metrics are polled, once a second each.
 POLLED_SECONDS = 5.0
 #: Requests of the dashboard's overview per run and side.
@@ -311,6 +313,8 @@ class Growth:
         self.statuses: Counter[str] = Counter()
         #: How old each stats answer's figures were when it arrived (now - its computed_at), ms.
         self.stats_ages_ms: list[float] = []
+        #: The jobs an enqueue run created, deleted by `_id` afterwards.
+        self.enqueued_ids: list[ObjectId] = []
 
     # seeding
 
@@ -422,7 +426,7 @@ class Growth:
         async def call() -> None:
             try:
                 for status in (JobStatus.PENDING, JobStatus.RUNNING):
-                    await self.raw.count_documents({"active": True, "status": status.name})
+                    await count_by_index(self.raw, {"active": True, "status": status.name})
             except PyMongoError as error:
                 raise RequestFailed(str(error)) from None
 
@@ -471,10 +475,12 @@ class Growth:
             raise RequestFailed(f"POST /v1/lps/search answered 503: {str(answer)[:300]}")
         if response.status != 200 or answer.get("result") != 0:
             raise RuntimeError(f"POST /v1/lps/search answered {response.status}: {str(answer)[:300]}")
+        self.enqueued_ids += [ObjectId(job["job_id"]) for job in answer["jobs"] if job.get("job_id")]
         return sum(1 for job in answer["jobs"] if job.get("enqueued") and not job.get("duplicate"))
 
     async def _raw_batch(self, products: list[dict[str, Any]]) -> int:
         documents, messages = search_documents(self.settings, products)
+        self.enqueued_ids += [document["_id"] for document in documents]
         try:
             await self.raw.insert_many(documents, ordered=False)
         except PyMongoError as error:
@@ -494,6 +500,8 @@ class Growth:
             for number in range(sizes.enqueue_clients)
         ]
 
+        given_up: list[str] = []
+
         async def client(products: list[list[dict[str, Any]]]) -> int:
             accepted = 0
             for batch in products:
@@ -501,14 +509,19 @@ class Growth:
                     accepted += await post(batch)
                 except RequestFailed:
                     failed[f"enqueue {side}"] += 1
+                    given_up.extend(product["product_code"] for product in batch)
             return accepted
 
+        self.enqueued_ids.clear()
         started = time.perf_counter()
         accepted = sum(await asyncio.gather(*map(client, batches)))
         seconds = time.perf_counter() - started
-        # By product: a batch the client gave up on may still have been stored, whole or in part.
-        codes = [product["product_code"] for products in batches for batch in products for product in batch]
-        await self.forget([DeleteMany({"product_code": code}) for code in codes])
+        # By _id (a point lookup whatever the store holds); a batch the client gave up on may still have been stored,
+        # whole or in part: its products' active searches too.
+        deletes: list[DeleteOne | DeleteMany] = [DeleteOne({"_id": job_id}) for job_id in self.enqueued_ids]
+        search = JobType.SEARCH.name
+        deletes += [DeleteMany({"product_code": code, "active": True, "job_type": search}) for code in given_up]
+        await self.forget(deletes)
         return accepted / seconds
 
     # claim + finish
@@ -783,7 +796,7 @@ def _figures(bench: Bench, sizes: GrowthSizes, measured: dict[int, Sized], seedi
         )
 
     job_raw = "find_one by _id from the runner (the handler's one read), same concurrency"
-    stats_raw = "the computation's counts of the active set (active: true, PENDING, then RUNNING), same concurrency"
+    stats_raw = STATS_RAW
     stats_extra = {"stats_max_age_s": 0.0, "stats_settle_s": STATS_SETTLE}
     return [
         growth_figure(
@@ -908,7 +921,7 @@ def _backlog_figures(bench: Bench, sizes: GrowthSizes, measured: dict[int, Sized
         )
 
     ages = {str(n): measured[n].details["stats_answer_age_ms"] for n in waiting}
-    stats_raw = "the computation's counts of the active set (active: true, PENDING, then RUNNING), same concurrency"
+    stats_raw = STATS_RAW
     job_raw = "find_one by _id from the runner, one client"
     return [
         figure(
