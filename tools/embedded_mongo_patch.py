@@ -463,6 +463,17 @@ def _keyed_fields(index: object, conjunction: _Conjunction) -> list[str] | None:
 _NOT_STATED = object()
 
 
+@dataclass(frozen=True, slots=True)
+class _Keyed:
+    """An index chosen for a conjunction: its name, its map of keys to storage keys, the key prefix the conjunction
+    fixes, and its fields."""
+
+    name: str
+    index_map: Mapping[IndexKey, Any]
+    prefix: IndexKey
+    fields: list[str]
+
+
 def _index_fields(index: object) -> list[str] | None:
     """The fields of an index that holds every document of its collection under its keys, compared without a
     collation and usable by the planner (not sparse, partial, hidden, text, hashed...); None for any other."""
@@ -621,12 +632,12 @@ class IndexedReadsMemoryEngine(FlatInsertMemoryEngine):
 
     def _keyed_index(
         self, indexes: list[EngineIndexRecord], index_data: IndexData, conjunction: _Conjunction, *, whole: bool
-    ) -> tuple[Mapping[IndexKey, Any], IndexKey, list[str]] | None:
+    ) -> _Keyed | None:
         """The compound index whose keys fix the longest prefix for `conjunction` (at least two fields; the fewest
-        fields among equals), its prefix and fields. `whole`: only one whose prefix holds every equality and missing
-        field, followed by the bound's field if there is a bound (a count from the keys alone)."""
+        fields among equals). `whole`: only one whose prefix holds every equality and missing field, followed by the
+        bound's field if there is a bound (a count from the keys alone)."""
         stated = len(conjunction.equal) + len(conjunction.missing)
-        best: tuple[int, int, Mapping[IndexKey, Any], IndexKey, list[str]] | None = None
+        best: tuple[tuple[int, int], _Keyed] | None = None
         for index in indexes:
             fields = _keyed_fields(index, conjunction)
             index_map = index_data.get(index.name) if fields is not None else None
@@ -642,9 +653,9 @@ class IndexedReadsMemoryEngine(FlatInsertMemoryEngine):
                 ):
                     continue
             rank = (len(prefix), -len(fields))
-            if best is None or rank > (best[0], best[1]):
-                best = (rank[0], rank[1], index_map, prefix, fields)
-        return None if best is None else (best[2], best[3], best[4])
+            if best is None or rank > best[0]:
+                best = (rank, _Keyed(index.name, index_map, prefix, fields))
+        return None if best is None else best[1]
 
     def _count_keyed_locked(
         self, indexes: list[EngineIndexRecord], index_data: IndexData, semantics: Any
@@ -657,19 +668,18 @@ class IndexedReadsMemoryEngine(FlatInsertMemoryEngine):
         found = self._keyed_index(indexes, index_data, conjunction, whole=True)
         if found is None:
             return None
-        index_map, prefix, fields = found
-        if semantics.hint is not None and semantics.hint != next(
-            (index.name for index in indexes if index_data.get(index.name) is index_map), None
-        ):
+        index_map, prefix, fields = found.index_map, found.prefix, found.fields
+        if semantics.hint is not None and semantics.hint != found.name:
             return None
-        within = self._within_bound(conjunction, fields, len(prefix))
-        position, tag = len(prefix), self._bound_tag(conjunction)
+        bounded = self._within_bound(conjunction, fields, len(prefix))
+        position = len(prefix)
         total = 0
         for key in self._index_keys_under(index_map, prefix):
             # A document with an array in a field of the index is under several keys: only mongoeco counts it once.
             if any(type(component) is tuple and component[0] == "list" for component in key):
                 return None
-            if within is not None:
+            if bounded is not None:
+                tag, within = bounded
                 component = key[position]
                 if type(component) is not tuple or component[0] != tag:
                     return None  # another type than the bound's: mongoeco's comparison decides (see _within_bound)
@@ -678,16 +688,14 @@ class IndexedReadsMemoryEngine(FlatInsertMemoryEngine):
             total += len(index_map[key])
         return total
 
-    def _bound_tag(self, conjunction: _Conjunction) -> str | None:
-        return None if conjunction.bound is None else self._index_equality_key(conjunction.bound[2])[0]
-
     def _within_bound(
         self, conjunction: _Conjunction, fields: list[str], position: int
-    ) -> Callable[[Any], bool] | None:
-        """Whether a key component at `position` may pass the conjunction's bound, when the bound is on that field of
-        the index; None when there is nothing to test there. A value of the bound's own type is compared; any other
-        (a missing field's None, a null, a number, a bool) may pass: MongoDB would not match it (type bracketing),
-        but mongoeco orders values of different types and may, and the patch keeps mongoeco's answers."""
+    ) -> tuple[str, Callable[[Any], bool]] | None:
+        """The bound's type tag, and whether a key component at `position` may pass the bound, when the bound is on
+        that field of the index; None when there is nothing to test there. A value of the bound's own type is
+        compared; any other (a missing field's None, a null, a number, a bool) may pass: MongoDB would not match it
+        (type bracketing), but mongoeco orders values of different types and may, and the patch keeps mongoeco's
+        answers."""
         if conjunction.bound is None or position >= len(fields) or fields[position] != conjunction.bound[0]:
             return None
         _, compare, value = conjunction.bound
@@ -696,7 +704,7 @@ class IndexedReadsMemoryEngine(FlatInsertMemoryEngine):
         def within(component: Any) -> bool:
             return type(component) is not tuple or component[0] != tag or compare(component[1], limit)
 
-        return within
+        return tag, within
 
     @override
     async def count_find_semantics(
@@ -762,8 +770,9 @@ class IndexedReadsMemoryEngine(FlatInsertMemoryEngine):
             # query implies), and the bound on the field after it, when that is narrower than what mongoeco found (a
             # single-field `active: true` index holds the whole active set; `active, status: RUNNING` only the
             # running jobs).
-            index_map, prefix, fields = keyed
-            within = self._within_bound(conjunction, fields, len(prefix))
+            index_map, prefix, fields = keyed.index_map, keyed.prefix, keyed.fields
+            bounded = self._within_bound(conjunction, fields, len(prefix))
+            within = bounded[1] if bounded is not None else None
             storage_keys: set[Any] = set()
             for key in self._index_keys_under(index_map, prefix):
                 if within is None or within(key[len(prefix)]):
