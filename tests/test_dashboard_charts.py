@@ -260,7 +260,8 @@ async def test_the_timeline_counts_what_ended_per_minute_by_type_and_source(clie
 async def test_the_timeline_counts_each_ended_job_once_however_often_it_is_asked(
     client: TestClient, settings: Settings
 ):
-    minute = utcnow().replace(second=0, microsecond=0) - timedelta(minutes=2)
+    # The previous minute: still inside a three-minute window if the clock turns a minute during the test.
+    minute = utcnow().replace(second=0, microsecond=0) - timedelta(minutes=1)
     await store(settings, [ended_search("ONCE", minute + timedelta(seconds=1), prices={"static": 1})])
     answers = [await (await client.get("/v1/lps/queue/timeline?minutes=3")).json() for _ in range(3)]
     later = ended_search("LATER", utcnow() - timedelta(seconds=1), prices={"static": 1})
