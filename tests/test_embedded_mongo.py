@@ -799,3 +799,69 @@ def test_counts_and_the_active_sets_reads_answer_as_mongoeco_does(messy: float, 
                 {"lease_until": {"$lt": now}}, {"$set": {"status": "DEAD"}, "$unset": {"active": ""}}
             )
         compare()
+
+
+def delivery_jobs(rng: random.Random, searches: list[ObjectId], count: int) -> list[dict[str, Any]]:
+    """OUTBOX jobs as LPS stores them (one per search: `one_outbox_per_search` is unique) and, beside them, jobs LPS
+    never stores: SEARCH jobs with the field as an id, an array of ids, a null, a string, a number, or without it."""
+    unused = list(searches)
+    rng.shuffle(unused)
+    documents: list[dict[str, Any]] = []
+    for number in range(count):
+        document: dict[str, Any] = {"_id": random_id(rng), "job_type": "SEARCH", "number": number}
+        if rng.random() < 0.5 and unused:
+            document |= {"job_type": "OUTBOX", "source_job_id": unused.pop()}
+        elif rng.random() < 0.8:
+            document["source_job_id"] = rng.choice(
+                [rng.choice(searches), rng.sample(searches, 2), None, 7, str(rng.choice(searches)), "x"]
+            )
+        documents.append(document)
+    return documents
+
+
+def test_a_batch_of_delivery_lookups_answers_as_mongoeco_does_from_its_candidates_alone(monkeypatch):
+    """The reconciler's `searches_with_outbox` (a `$in` of ids with `job_type: OUTBOX`) and variations of it give the
+    same documents in the same order as mongoeco's own engine, before and after writes, and the patched engine takes
+    its candidates from the index (change 2c) whenever the query states the index's partial filter."""
+    rng = random.Random(2)
+    searches = [random_id(rng) for _ in range(300)]
+    documents = delivery_jobs(rng, searches, 500)
+    patched = IndexedReadsMemoryEngine(change_log_max_entries=100)
+    listed: list[int] = []
+    in_candidates = patched._in_candidates_locked
+
+    def recorded(*args: Any, **kwargs: Any) -> Any:
+        candidates = in_candidates(*args, **kwargs)
+        if candidates is not None:
+            listed.append(len(candidates.storage_keys))
+        return candidates
+
+    monkeypatch.setattr(patched, "_in_candidates_locked", recorded)
+    with beside_mongoeco(patched) as stores:
+        for store in stores:
+            store.jobs.create_indexes(job_indexes())
+            store.jobs.insert_many(documents)
+
+        def compare() -> None:
+            for _ in range(40):
+                values: list[Any] = rng.sample(searches, rng.choice([0, 1, 20, 100]))
+                if rng.random() < 0.2:
+                    values.append(str(rng.choice(searches)))
+                query: dict[str, Any] = {"source_job_id": {"$in": values}}
+                if rng.random() < 0.8:
+                    query["job_type"] = "OUTBOX"
+                if rng.random() < 0.2:
+                    query["number"] = {"$lt": 250}
+                projection = rng.choice([None, {"_id": 0, "source_job_id": 1}])
+                answers = [list(store.jobs.find(query, projection)) for store in stores]
+                assert answers[0] == answers[1], query
+
+        compare()
+        for store in stores:
+            store.jobs.update_many({"number": {"$lt": 50}}, {"$set": {"job_type": "SEARCH"}})
+            store.jobs.update_many({"number": {"$gte": 50, "$lt": 100}}, [{"$set": {"source_job_id": ["$source_job_id"]}}])
+            store.jobs.delete_many({"number": {"$gt": 450}})
+        compare()
+
+    assert len(listed) > 40, listed  # the index answered, not a scan
+    assert max(listed) <= 100, listed  # one candidate per id at most: OUTBOX jobs only, one per search
