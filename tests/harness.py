@@ -26,6 +26,7 @@ from aiohttp.test_utils import TestClient
 from bson import ObjectId
 from dramatiq.brokers.stub import StubBroker
 from dramatiq.middleware import Middleware
+from prometheus_client.parser import text_string_to_metric_families
 from pymongo import AsyncMongoClient, monitoring
 
 import actors.worker
@@ -378,3 +379,12 @@ class MongoProcess:
     def _signal(self, signum: int) -> None:
         if self._process is not None and self._process.poll() is None:
             self._process.send_signal(signum)
+
+
+def sample(exposition: str, name: str, **labels: str) -> float | None:
+    """The value of the sample `name` whose labels include `labels`, or None when there is none."""
+    for family in text_string_to_metric_families(exposition):
+        for found in family.samples:
+            if found.name == name and labels.items() <= found.labels.items():
+                return found.value
+    return None

@@ -859,7 +859,8 @@ def test_a_batch_of_delivery_lookups_answers_as_mongoeco_does_from_its_candidate
         compare()
         for store in stores:
             store.jobs.update_many({"number": {"$lt": 50}}, {"$set": {"job_type": "SEARCH"}})
-            store.jobs.update_many({"number": {"$gte": 50, "$lt": 100}}, [{"$set": {"source_job_id": ["$source_job_id"]}}])
+            as_arrays = [{"$set": {"source_job_id": ["$source_job_id"]}}]
+            store.jobs.update_many({"number": {"$gte": 50, "$lt": 100}}, as_arrays)
             store.jobs.delete_many({"number": {"$gt": 450}})
         compare()
 

@@ -11,14 +11,14 @@ from bson import ObjectId
 from pymongo import AsyncMongoClient
 
 from infra.clock import utcnow
-from infra.job_counts import JobCounts
+from infra.job_counts import ACTIVE, ENDED, JobCounts
 from infra.jobs import JobRepository, ended_fields, finished_minute, new_job
 from infra.minutes import WALK_MAX_MINUTES
 from infra.mongo import FIRST_ID, MainDatabase, create_client, ensure_indexes
 from infra.settings import Settings
 from infra.timeline import EndedTimeline
 from schemas.codes import JobType
-from tests.harness import FindFilters
+from tests.harness import FindFilters, sample
 from tools.testbed import eventually
 
 
@@ -228,3 +228,70 @@ async def test_a_re_driven_job_whose_death_is_older_than_the_retention_is_never_
 
     await eventually(purged, within=90, what="the expired DEAD job to be removed")
     assert (await jobs.get_current(died["_id"]))["status"] == "PENDING"  # type: ignore[index]
+
+
+async def test_a_count_cut_off_between_its_walk_and_its_update_is_counted_once_by_the_next_caller(
+    database: MainDatabase, monkeypatch
+):
+    """A gateway that dies after walking what ended and before recording it (the totals and their cursor move in one
+    conditional update) leaves nothing half counted: the next caller counts every job once."""
+    jobs = JobRepository(database)
+    for index in range(4):
+        await ended_job(jobs, f"C{index}")
+    await counts_of(database).current()  # the totals exist: the next update is the conditional one
+    for index in range(3):
+        await ended_job(jobs, f"L{index}", dead=index == 0)
+    cut_off = counts_of(database)
+
+    async def crash(*args: object, **kwargs: object) -> None:
+        raise ConnectionResetError("the gateway died here")
+
+    monkeypatch.setattr(cut_off._totals, "update_one", crash)
+    with pytest.raises(ConnectionResetError):
+        await cut_off.current()
+    monkeypatch.undo()
+
+    after = await counts_of(database).current()
+    again = await counts_of(database).current()
+
+    assert after.by_type["SEARCH"] == again.by_type["SEARCH"] == {"PENDING": 0, "RUNNING": 0, "DONE": 6, "DEAD": 1}
+
+
+async def test_two_gateways_answer_the_same_counts_in_stats_and_metrics(aiohttp_client, settings: Settings):
+    """Counts are read from the store (active jobs) and from totals shared in it (ended jobs), never kept per
+    process: two gateways asked in turn, as jobs end between the questions, give the same figures, in
+    `/v1/lps/queue/stats` and in `/metrics` alike."""
+    from service.app import create_app
+
+    fresh = settings.with_overrides(stats_max_age=0.0)
+    gateways = [await aiohttp_client(create_app(fresh)) for _ in range(2)]
+    client = create_client(settings)
+    jobs = JobRepository(MainDatabase.open(client, settings.mongo_db))
+    try:
+        for round_number in range(3):
+            await ended_job(jobs, f"G{round_number}", dead=round_number == 2)
+            pending = new_job(
+                JobType.SEARCH, job_id=ObjectId(), product_code=f"Q{round_number}", priority="NORMAL", max_attempts=1,
+                now=utcnow(), message_id="m",
+            )  # fmt: skip
+            await jobs.insert_search_jobs([pending])
+            answers = []
+            for gateway in gateways if round_number % 2 == 0 else reversed(gateways):
+                stats = await (await gateway.get("/v1/lps/queue/stats")).json()
+                exposition = await (await gateway.get("/metrics")).text()
+                series = {
+                    status: sample(exposition, name, job_type="SEARCH", status=status)
+                    for name, statuses in (("lps_jobs_active", ACTIVE), ("lps_jobs_ended_total", ENDED))
+                    for status in (s.name for s in statuses)
+                }
+                assert series == {status: float(n) for status, n in stats["by_type"]["SEARCH"].items()}
+                answers.append(stats["by_type"])
+            assert answers[0] == answers[1]
+            assert answers[0]["SEARCH"] == {
+                "PENDING": round_number + 1,
+                "RUNNING": 0,
+                "DONE": min(round_number + 1, 2),
+                "DEAD": 1 if round_number == 2 else 0,
+            }
+    finally:
+        await client.close()

@@ -10,13 +10,12 @@ import aiohttp
 import pytest
 from aiohttp.test_utils import TestClient
 from prometheus_client import CollectorRegistry
-from prometheus_client.parser import text_string_to_metric_families
 
 from actors import metrics as worker_metrics
 from infra.settings import Settings
 from infra.source_limits import BreakerState
 from service.app import create_app
-from tests.harness import JobsView, worker_pool, worker_pools
+from tests.harness import JobsView, sample, worker_pool, worker_pools
 from tools.testbed import Receiver, eventually
 
 
@@ -24,15 +23,6 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
-
-
-def sample(exposition: str, name: str, **labels: str) -> float | None:
-    """The value of the sample `name` whose labels include `labels`, or None when there is none."""
-    for family in text_string_to_metric_families(exposition):
-        for found in family.samples:
-            if found.name == name and labels.items() <= found.labels.items():
-                return found.value
-    return None
 
 
 @pytest.fixture
