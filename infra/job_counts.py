@@ -1,7 +1,7 @@
 """Job counts per type and status whose cost does not grow with history.
 
-- PENDING and RUNNING are counted live in the active set (`JobRepository.count_active`, through the
-  `active_jobs` index; counted by the store, nothing decoded here), bounded by the work in hand, not by how many
+- PENDING and RUNNING are counted live in the active set (`JobRepository.count_active`, from the keys of the
+  `active_by_status` index; counted by the store, nothing decoded here), bounded by the work in hand, not by how many
   jobs were ever stored. So are the delayed ones (PENDING with `run_after` ahead: retries waiting out their
   backoff).
 - DONE and DEAD are running totals of jobs that *ended* so, kept in the `job_counts` collection. Whoever asks

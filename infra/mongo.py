@@ -62,7 +62,6 @@ SOURCE_LIMITS = "source_limits"
 
 # Index names: the reports (tools/reporting.py) and docs/ name the index each query relies on.
 JOBS_BY_STATUS_TYPE_FINISHED = "status_job_type_finished_at"
-ACTIVE_JOBS = "active_jobs"
 ACTIVE_BY_STATUS = "active_by_status"
 ACTIVE_UNCONFIRMED = "active_unconfirmed"
 DEFERRED_BY_SOURCE = "deferred_by_source"
@@ -152,14 +151,13 @@ def walk_indexes() -> list[IndexModel]:
 
     The embedded store (mongoeco) serves a query from an index only through an equality on a single-field index
     (LPS's patch adds a compound prefix's equality, which still lists the index's keys): a range scans every stored
-    job. Both indexes are small on real MongoDB too.
-    - `active_jobs`: the active set (PENDING and RUNNING, every job type), which `active: true` marks until a
-      job ends. Partial, so it holds only the work in hand, never history.
+    job.
     - `finished_minute`: jobs that ended, by the minute they ended in (`infra.jobs.finished_minute`). A walk
       over what ended since a cursor reads it minute by minute: the cost of what it returns, not of history.
 
-    The active set itself may be a backlog of 100,000 PENDING jobs, so what is read of it goes by narrower keys, each
-    partial on `active: true` (issue 24):
+    The active set (PENDING and RUNNING, every job type, which `active: true` marks until a job ends) may be a backlog
+    of 100,000 PENDING jobs, so what is read of it goes by narrow keys, each index partial on `active: true` (so it
+    holds only the work in hand, never history; issue 24):
     - `active_by_status` (active, status, job_type, run_after): the counts of PENDING and RUNNING jobs per type and of
       the delayed ones (run_after ahead), read from the keys alone (`count_by_index`); the RUNNING jobs whose lease
       expired and the PENDING ones of a type whose message was lost (the reconciler) by their status's keys.
@@ -169,7 +167,6 @@ def walk_indexes() -> list[IndexModel]:
     """
     active = {"active": True}
     return [
-        IndexModel([("active", ASCENDING)], name=ACTIVE_JOBS, partialFilterExpression=active),
         IndexModel(
             [("active", ASCENDING), ("status", ASCENDING), ("job_type", ASCENDING), ("run_after", ASCENDING)],
             name=ACTIVE_BY_STATUS,
@@ -220,8 +217,11 @@ def listing_indexes() -> list[IndexModel]:
 
 
 RETENTION_INDEX = "ended_retention"
-#: The retention index before it was partial on DONE / DEAD: dropped where found (it would remove a re-driven job).
-_OLD_RETENTION_INDEX = "finished_retention"
+#: Indexes of `jobs` that earlier releases made, dropped where found: the retention index before it was partial on
+#: DONE / DEAD (it would remove a re-driven job), and `active_jobs` (active: true alone), a prefix of the three
+#: `walk_indexes` partial on the same filter, which every read of the active set now goes by: it only cost each
+#: transition one more index write.
+_RETIRED_JOB_INDEXES = ("finished_retention", "active_jobs")
 #: Server codes for "an index of that name exists with other options" (IndexOptionsConflict, IndexKeySpecsConflict).
 _INDEX_CONFLICTS = (85, 86)
 
@@ -287,8 +287,10 @@ async def ensure_indexes(db: MainDatabase, settings: Settings) -> None:
     listing = {model.document["name"] for model in listing_indexes()}
     await db.jobs().create_indexes([model for model in job_indexes() if model.document["name"] not in listing])
     await _ensure_rebuilt(db.jobs(), listing_indexes())
-    if _OLD_RETENTION_INDEX in await db.jobs().index_information():
-        await db.jobs().drop_index(_OLD_RETENTION_INDEX)
+    existing = await db.jobs().index_information()
+    for retired in _RETIRED_JOB_INDEXES:
+        if retired in existing:
+            await db.jobs().drop_index(retired)
     await _ensure_ttl(db.write, JOBS, retention_index(settings.retention_days))
     await db.write[PRICE_HISTORY].create_indexes(price_history_indexes())
     await db.write[WATCHES].create_indexes(watch_indexes())

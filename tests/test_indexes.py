@@ -35,7 +35,7 @@ async def test_start_up_creates_the_indexes_and_can_run_again(settings: Settings
     assert dict(indexes["ended_retention"]["partialFilterExpression"]) == {"status": {"$in": ["DONE", "DEAD"]}}
     assert [key for key, _ in indexes["status_job_type_finished_at"]["key"]] == ["status", "job_type", "finished_at"]
     # What the periodic walks read by equality (the embedded store serves only that from an index).
-    assert dict(indexes["active_jobs"]["partialFilterExpression"]) == {"active": True}
+    assert dict(indexes["active_by_status"]["partialFilterExpression"]) == {"active": True}
     assert [key for key, _ in indexes["finished_minute"]["key"]] == ["finished_minute"]
 
 
@@ -133,3 +133,19 @@ async def test_finished_jobs_and_price_history_expire_after_their_retention(sett
         await client.close()
 
     assert kept == (["ACTIVE", "RECENT"], ["RECENT"])
+
+
+async def test_the_retired_active_jobs_index_is_dropped_where_an_earlier_release_made_it(settings: Settings):
+    client = create_client(settings)
+    try:
+        database = MainDatabase.open(client, settings.mongo_db)
+        older = IndexModel([("active", ASCENDING)], name="active_jobs", partialFilterExpression={"active": True})
+        await database.jobs().create_indexes([older])
+        await ensure_indexes(database, settings)
+        await ensure_indexes(database, settings)  # and again, with nothing left to drop
+        indexes = await database.jobs().index_information()
+    finally:
+        await client.close()
+
+    assert "active_jobs" not in indexes
+    assert "active_by_status" in indexes

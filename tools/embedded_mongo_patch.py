@@ -63,8 +63,8 @@ the cache is that map's keys (`_index_keys_under`). Listing them costs ~20-40 ms
 
 The active set (memory engine; issue 24). A backlog is the active set grown to 100,000 PENDING jobs, and mongoeco's
 count reads every matching document (~100 µs each over the wire: 2 s for 20,000), as does any find whose only
-single-field equality is `active: true` (the `active_jobs` index holds the whole backlog). LPS reads the active set
-through compound indexes partial on `active: true` (infra/mongo.py `walk_indexes`); two changes use them:
+single-field equality is `active: true` (a single-field index on it would hold the whole backlog). LPS reads the
+active set through compound indexes partial on `active: true` (infra/mongo.py `walk_indexes`); two changes use them:
 
 2b. A conjunction of equalities on leading fields of a compound index (`str` or `bool` values, fields that must be
    missing: `$exists: false`, whose key component is None), on a plain index or a partial one whose filter the
