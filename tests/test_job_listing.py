@@ -242,6 +242,11 @@ async def test_a_filter_read_on_the_way_walks_a_bounded_number_of_jobs_per_page(
         ({"source_job_id": "0123456789abcdef0123456"}, "source_job_id"),
         ({"source_job_id": '{"$ne": null}'}, "source_job_id"),
         ({"until": "tomorrow"}, "until"),
+        ({"delayed": "yes"}, "delayed"),
+        ({"delayed": "1"}, "delayed"),
+        ({"delayed": "True"}, "delayed"),
+        ({"delayed": ""}, "delayed"),
+        ({"delayed": '{"$ne": null}'}, "delayed"),
     ],
 )
 async def test_every_bad_new_filter_is_refused_by_name(client: TestClient, params: dict[str, str], field: str):
@@ -250,3 +255,39 @@ async def test_every_bad_new_filter_is_refused_by_name(client: TestClient, param
 
     assert (response.status, body["result"]) == (400, 101)
     assert field in body["errors"], body
+
+
+def active(product_code: str, created_at: datetime, run_after: datetime, **fields: Any) -> dict[str, Any]:
+    """A PENDING job as the store keeps one (in the active set), due at `run_after`."""
+    return job(product_code, created_at, status="PENDING") | {"active": True, "run_after": run_after} | fields
+
+
+async def test_delayed_lists_the_pending_jobs_whose_run_after_is_ahead_and_false_the_due_ones(
+    client: TestClient, settings: Settings
+):
+    now = datetime.now(UTC)
+    ahead, past = now + timedelta(minutes=10), now - timedelta(minutes=1)
+    await store(
+        settings,
+        [
+            *(active(f"RETRY-{n}", T0 + timedelta(minutes=n), ahead) for n in range(3)),
+            active("DEFERRED-OUTBOX", T0 + timedelta(minutes=5), ahead, job_type="OUTBOX", source_job_id=ObjectId()),
+            active("DUE", T0 + timedelta(minutes=6), past),
+            # Only a PENDING job waits for its run_after: a running one whose retry time was ahead is not delayed.
+            active("RUNNING", T0 + timedelta(minutes=7), ahead, status="RUNNING"),
+            job("ENDED", T0 + timedelta(minutes=8), status="DONE") | {"run_after": ahead},
+        ],
+    )
+
+    assert await pages(client, delayed="true") == [["DEFERRED-OUTBOX", "RETRY-2", "RETRY-1", "RETRY-0"]]
+    assert await pages(client, delayed="true", status="PENDING", job_type="SEARCH", limit="2") == [
+        ["RETRY-2", "RETRY-1"],
+        ["RETRY-0"],
+    ]
+    assert await pages(client, delayed="true", job_type="OUTBOX") == [["DEFERRED-OUTBOX"]]
+    assert await pages(client, delayed="true", product_code_prefix="RETRY-", since="2030-01-01T00:01:00Z") == [
+        ["RETRY-2", "RETRY-1"]
+    ]
+    assert await pages(client, delayed="false") == [["DUE"]]
+    assert await pages(client, delayed="true", status="RUNNING") == [[]]
+    assert await pages(client, delayed="false", status="DONE") == [[]]
