@@ -340,6 +340,54 @@ async def test_the_filters_offer_only_enabled_sources_and_known_error_types_in_a
         assert f"<option>{known}</option>" in error_types
 
 
+async def test_the_job_list_filters_delayed_jobs_shows_when_they_run_and_refuses_a_bad_value(
+    client: TestClient, settings: Settings
+):
+    later = utcnow() + timedelta(minutes=5)
+    await insert_job(settings, product_code="LIST-DELAYED", attempts=1, run_after=later)
+    await insert_job(settings, product_code="LIST-DUE")
+
+    delayed = await (await client.get("/ui/jobs?status=PENDING&delayed=true")).text()
+    due = await (await client.get("/ui/jobs?delayed=false")).text()
+    bad = await client.get("/ui/jobs?delayed=soon")
+
+    assert ("LIST-DELAYED" in delayed, "LIST-DUE" in delayed) == (True, False)
+    assert '<option value="true" selected>ahead (delayed)</option>' in delayed
+    assert f'<td class="nowrap run-after">{later.isoformat()[:19].replace("T", " ")}</td>' in delayed
+    assert ("LIST-DELAYED" in due, "LIST-DUE" in due) == (False, True)
+    assert (bad.status, "Result 101" in await bad.text()) == (400, True)
+
+
+async def test_the_overview_leads_delayed_ready_and_consumer_counts_to_their_jobs(client: TestClient):
+    html = await (await client.get("/ui")).text()
+
+    counts, queues = html.split('<table class="counts">')[1], html.split('<table class="queues">')[1]
+    for job_type in ("SEARCH", "OUTBOX"):
+        assert f'<a href="/ui/jobs?job_type={job_type}&status=PENDING&delayed=true">' in counts
+        assert f'<a href="/ui/jobs?job_type={job_type}&status=PENDING&delayed=false">' in queues
+        assert f'<a href="/ui/jobs?job_type={job_type}&status=PENDING&delayed=true">' in queues
+        assert f'<a href="/ui/running?job_type={job_type}"' in queues
+    assert '<td class="num delayed"><a href="/ui/jobs?status=PENDING&delayed=true">' in counts  # the total
+    assert "their list shows every PENDING job" not in html
+
+
+async def test_the_running_page_shows_one_types_jobs_when_asked_and_refuses_an_unknown_type(
+    client: TestClient, settings: Settings
+):
+    running = {"status": "RUNNING", "worker": "host:1:1", "started_at": utcnow(), "lease_until": utcnow()}
+    await insert_job(settings, product_code="RUN-SEARCH", **running)
+    await insert_job(settings, product_code="RUN-OUTBOX", job_type="OUTBOX", source_job_id=ObjectId(), **running)
+
+    every = await (await client.get("/ui/running")).text()
+    searches = await (await client.get("/ui/running?job_type=SEARCH")).text()
+    bad = await client.get("/ui/running?job_type=BOGUS")
+
+    assert ("RUN-SEARCH" in every, "RUN-OUTBOX" in every) == (True, True)
+    assert ("RUN-SEARCH" in searches, "RUN-OUTBOX" in searches) == (True, False)
+    assert "Now running: SEARCH jobs" in searches
+    assert (bad.status, "Result 101" in await bad.text()) == (400, True)
+
+
 async def test_each_dead_group_shows_its_total_beyond_the_page_and_links_its_products(
     client: TestClient, settings: Settings
 ):

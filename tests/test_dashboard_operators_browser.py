@@ -326,6 +326,58 @@ async def test_every_overview_count_leads_to_its_jobs_with_delayed_per_type_and_
     assert await page.locator("text=OV-DEAD-").count() == 2
 
 
+async def test_the_overviews_delayed_count_leads_to_the_delayed_jobs_alone_and_consumers_to_what_runs(
+    page_server, settings: Settings, browser: Browser
+):
+    server = await page_server(create_app(settings))
+    later = utcnow() + timedelta(minutes=5)
+    blocked = {"type": "BLOCKED", "message": "coupang answered 403 Access Denied"}
+    await insert_job(settings, product_code="DELAYED-RETRY", attempts=1, run_after=later, last_error=blocked)
+    await insert_job(settings, product_code="DUE-NOW")
+    await insert_job(
+        settings,
+        product_code="RUNNING-NOW",
+        status="RUNNING",
+        attempts=2,
+        run_after=later,
+        worker="search-host:4242:1",
+        started_at=utcnow(),
+        lease_until=later,
+    )
+    page = await browser.new_page(viewport={"width": 1280, "height": 900})
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+
+    await page.goto(str(server.make_url("/ui")))
+    search_row = page.locator("table.counts tbody tr").filter(has_text="SEARCH")
+    assert await search_row.locator("td.num a").nth(0).inner_text() == "2"  # PENDING: the delayed one and the due one
+    assert await search_row.locator("td.delayed a").inner_text() == "1"
+    await page.screenshot(path=ARTIFACTS / "overview-delayed.png", full_page=True)
+    await search_row.locator("td.delayed a").click()
+    await page.wait_for_url("**/ui/jobs?job_type=SEARCH&status=PENDING&delayed=true")
+    rows = page.locator("table.jobs tbody tr")
+    assert await rows.count() == 1
+    cells = await rows.nth(0).locator("td").all_inner_texts()
+    assert (cells[3], cells[7]) == ("DELAYED-RETRY", "BLOCKED")
+    assert await rows.nth(0).locator("td.run-after").inner_text() == later.isoformat()[:19].replace("T", " ")
+    assert await page.locator("select[name=delayed]").input_value() == "true"
+    await page.screenshot(path=ARTIFACTS / "jobs-delayed.png", full_page=True)
+
+    await page.go_back()
+    await page.locator("table.counts tr.total td.delayed a").click()
+    await page.wait_for_url("**/ui/jobs?status=PENDING&delayed=true")
+    assert await page.locator("table.jobs tbody tr").all_inner_texts() == [await rows.nth(0).inner_text()]
+
+    await page.go_back()
+    search_queue = page.locator("table.queues tbody tr").filter(has_text="search")
+    await search_queue.locator("td.consumers a").click()
+    await page.wait_for_url("**/ui/running?job_type=SEARCH")
+    running = page.locator("table.running tbody tr")
+    assert await running.count() == 1
+    cells = await running.nth(0).locator("td").all_inner_texts()
+    assert (cells[2], cells[3]) == ("RUNNING-NOW", "search-host:4242:1")
+    await page.screenshot(path=ARTIFACTS / "running-search.png", full_page=True)
+
+
 async def test_the_live_refresh_says_when_it_last_succeeded_and_that_it_is_stale_or_paused_when_not(
     page_server, settings: Settings, browser: Browser
 ):
