@@ -64,7 +64,8 @@ def listing_query(filters: dict[str, Any], *, now: datetime) -> tuple[dict[str, 
     - delayed: `active_by_status` (partial on `active: true`, so the query states it): status PENDING, the job_type
       if given (then a key, not read on the way), run_after after `now` (true) or not (false), the index's last key;
     - read on the way: job_type, error_type, and a source's outcome (`result.sources.<source>.outcome`), a source
-      (searches it took part in: `result.sources.<source>` exists) or an outcome of any source.
+      (searches it took part in: `result.sources.<source>` exists) or an outcome of any source, and whether the
+      reconciler published a job again (`republishes`, counted by `JobRepository.take_for_republish`).
     """
     indexed = {LISTING_INDEXED[name]: value for name, value in filters.items() if name in LISTING_INDEXED}
     on_the_way = {LISTING_ON_THE_WAY[name]: value for name, value in filters.items() if name in LISTING_ON_THE_WAY}
@@ -88,6 +89,9 @@ def listing_query(filters: dict[str, Any], *, now: datetime) -> tuple[dict[str, 
         if "job_type" in on_the_way:
             indexed["job_type"] = on_the_way.pop("job_type")
         indexed["run_after"] = {"$gt": now} if delayed else {"$lte": now}
+    republished = filters.get("republished")
+    if republished is not None:
+        on_the_way["republishes"] = {"$gte": 1} if republished else {"$exists": False}
     source, outcome = filters.get("source"), filters.get("source_outcome")
     if source is not None:
         on_the_way[f"result.sources.{source}" + (".outcome" if outcome else "")] = outcome or {"$exists": True}

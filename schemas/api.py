@@ -461,6 +461,14 @@ class JobListQuerySchema(StrictSchema):
             "run_after has come (due, waiting for a worker). Any status but PENDING matches nothing"
         ),
     )
+    republished = fields.Boolean(
+        truthy={"true"},
+        falsy={"false"},
+        metadata=_doc(
+            "true: only jobs the reconciler published again at least once (`republishes`: their message was never "
+            "confirmed or was lost); false: only jobs it never did. Read on the way, as error_type is"
+        ),
+    )
     since = UtcDateTimeField(
         default_timezone=UTC,
         metadata={"description": "only jobs created at or after this time (ISO 8601; UTC when no offset is given)"},
@@ -484,9 +492,9 @@ class JobListResponseSchema(EnvelopeSchema):
     next_cursor = fields.String(
         metadata={
             "description": "pass as `cursor` for the next page (same filters); absent on the last page. With job_type "
-            "(unless beside delayed or source_job_id, which read it from their index), error_type, source or "
-            "source_outcome (read on the way, not through an index) a page reads at most 2,000 jobs: it may then hold "
-            "fewer than `limit`, or none, and still have a next_cursor"
+            "(unless beside delayed or source_job_id, which read it from their index), error_type, source, "
+            "source_outcome or republished (read on the way, not through an index) a page reads at most 2,000 jobs: it "
+            "may then hold fewer than `limit`, or none, and still have a next_cursor"
         }
     )
 

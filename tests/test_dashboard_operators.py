@@ -5,6 +5,7 @@ totals, and the favicon."""
 from __future__ import annotations
 
 import asyncio
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -14,6 +15,7 @@ from bson import ObjectId
 from infra.clock import utcnow
 from infra.jobs import JobRepository
 from infra.mongo import MainDatabase, create_client
+from infra.reconciler_log import ReconcilerLog
 from infra.settings import Settings
 from infra.watches import run_at
 from schemas.codes import JobType
@@ -369,6 +371,28 @@ async def test_the_overview_leads_delayed_ready_and_consumer_counts_to_their_job
         assert f'<a href="/ui/running?job_type={job_type}"' in queues
     assert '<td class="num delayed"><a href="/ui/jobs?status=PENDING&delayed=true">' in counts  # the total
     assert "their list shows every PENDING job" not in html
+
+
+async def test_the_overview_leads_each_repair_to_the_jobs_it_left_where_a_filter_finds_them(
+    client: TestClient, settings: Settings
+):
+    repairs = ("republished_unconfirmed", "republished_lost", "recovered", "dead_letters_kept", "outbox_created")
+    mongo = create_client(settings)
+    try:
+        await ReconcilerLog(MainDatabase.open(mongo, settings.mongo_db).write).add(dict.fromkeys(repairs, 2), utcnow())
+    finally:
+        await mongo.close()
+    await insert_job(settings, product_code="REPUBLISHED-1", republishes=1)
+    await insert_job(settings, product_code="NEVER-REPUBLISHED")
+
+    html = await (await client.get("/ui")).text()
+    republished = await (await client.get("/ui/jobs?republished=true")).text()
+
+    rows = dict(re.findall(r"<tr><td>([^<]+)</td><td class=\"num\">(.*?)</td></tr>", html.split('class="repairs"')[1]))
+    assert rows["Republished unconfirmed"] == rows["Republished lost"] == '<a href="/ui/jobs?republished=true">2</a>'
+    assert rows["Recovered"] == '<a href="/ui/jobs?error_type=WORKER_LOST">2</a>'
+    assert rows["Dead letters kept"] == "2"  # kept in dead_letters: no job to list
+    assert ("REPUBLISHED-1" in republished, "NEVER-REPUBLISHED" in republished) == (True, False)
 
 
 async def test_the_running_page_shows_one_types_jobs_when_asked_and_refuses_an_unknown_type(

@@ -12,6 +12,8 @@ from bson import ObjectId
 from playwright.async_api import Browser, Page
 
 from infra.clock import utcnow
+from infra.mongo import MainDatabase, create_client
+from infra.reconciler_log import ReconcilerLog
 from infra.settings import Settings
 from schemas.codes import JobType
 from service.app import create_app
@@ -376,6 +378,33 @@ async def test_the_overviews_delayed_count_leads_to_the_delayed_jobs_alone_and_c
     cells = await running.nth(0).locator("td").all_inner_texts()
     assert (cells[2], cells[3]) == ("RUNNING-NOW", "search-host:4242:1")
     await page.screenshot(path=ARTIFACTS / "running-search.png", full_page=True)
+
+
+async def test_a_republished_repair_count_leads_to_the_jobs_the_reconciler_published_again(
+    page_server, settings: Settings, browser: Browser
+):
+    server = await page_server(create_app(settings))
+    mongo = create_client(settings)
+    try:
+        repairs = {"republished_lost": 1, "recovered": 2, "dead_letters_kept": 1, "outbox_created": 3}
+        await ReconcilerLog(MainDatabase.open(mongo, settings.mongo_db).write).add(repairs, utcnow())
+    finally:
+        await mongo.close()
+    await insert_job(settings, product_code="LOST-MESSAGE", republishes=1)
+    await insert_job(settings, product_code="NEVER-LOST")
+    page = await browser.new_page(viewport={"width": 1280, "height": 900})
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+
+    await page.goto(str(server.make_url("/ui")))
+    repairs_table = page.locator("table.repairs")
+    assert await repairs_table.locator("tr").filter(has_text="Dead letters kept").locator("a").count() == 0
+    await page.locator("section.card", has=repairs_table).screenshot(path=ARTIFACTS / "overview-repairs.png")
+    await repairs_table.locator("tr").filter(has_text="Republished lost").locator("a").click()
+    await page.wait_for_url("**/ui/jobs?republished=true")
+    products = await page.locator("table.jobs tbody tr td:nth-child(4)").all_inner_texts()
+    assert products == ["LOST-MESSAGE"]
+    assert await page.locator("select[name=republished]").input_value() == "true"
+    await page.screenshot(path=ARTIFACTS / "jobs-republished.png", full_page=True)
 
 
 async def test_the_live_refresh_says_when_it_last_succeeded_and_that_it_is_stale_or_paused_when_not(

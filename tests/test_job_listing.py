@@ -247,6 +247,8 @@ async def test_a_filter_read_on_the_way_walks_a_bounded_number_of_jobs_per_page(
         ({"delayed": "True"}, "delayed"),
         ({"delayed": ""}, "delayed"),
         ({"delayed": '{"$ne": null}'}, "delayed"),
+        ({"republished": "once"}, "republished"),
+        ({"republished": '{"$gte": 0}'}, "republished"),
     ],
 )
 async def test_every_bad_new_filter_is_refused_by_name(client: TestClient, params: dict[str, str], field: str):
@@ -291,3 +293,18 @@ async def test_delayed_lists_the_pending_jobs_whose_run_after_is_ahead_and_false
     assert await pages(client, delayed="false") == [["DUE"]]
     assert await pages(client, delayed="true", status="RUNNING") == [[]]
     assert await pages(client, delayed="false", status="DONE") == [[]]
+
+
+async def test_republished_lists_the_jobs_the_reconciler_published_again(client: TestClient, settings: Settings):
+    await store(
+        settings,
+        [
+            job("LOST-TWICE", T0 + timedelta(minutes=2), status="DONE") | {"republishes": 2},
+            job("UNCONFIRMED", T0 + timedelta(minutes=1), status="PENDING") | {"republishes": 1},
+            job("NEVER", T0, status="DONE"),
+        ],
+    )
+
+    assert await pages(client, republished="true") == [["LOST-TWICE", "UNCONFIRMED"]]
+    assert await pages(client, republished="true", status="PENDING") == [["UNCONFIRMED"]]
+    assert await pages(client, republished="false") == [["NEVER"]]
