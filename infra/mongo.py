@@ -160,7 +160,8 @@ def walk_indexes() -> list[IndexModel]:
     holds only the work in hand, never history; issue 24):
     - `active_by_status` (active, status, job_type, run_after): the counts of PENDING and RUNNING jobs per type and of
       the delayed ones (run_after ahead), read from the keys alone (`count_by_index`); the RUNNING jobs whose lease
-      expired and the PENDING ones of a type whose message was lost (the reconciler) by their status's keys.
+      expired and the PENDING ones of a type whose message was lost (the reconciler) by their status's keys; the job
+      listing's `delayed` filter by the same keys as the delayed count (infra/job_listing.py).
     - `active_unconfirmed` (active, enqueued_at): the jobs the broker never confirmed are those without
       `enqueued_at`, a handful whatever the backlog.
     - `deferred_by_source` (active, status, deferred.sources): the jobs waiting deferred for a source's turn.

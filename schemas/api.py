@@ -451,6 +451,24 @@ class JobListQuerySchema(StrictSchema):
         validate=FullMatch(ERROR_TYPE_PATTERN),
         metadata={"description": "only jobs whose last_error.type is this (e.g. BLOCKED, DEAD_LETTER)"},
     )
+    delayed = fields.Boolean(
+        # Only the words themselves: a filter has one spelling (marshmallow would also take 1, yes, on, …).
+        truthy={"true"},
+        falsy={"false"},
+        metadata=_doc(
+            "true: only PENDING jobs whose run_after is still ahead (retries waiting out their backoff, searches "
+            "deferred for a source's turn: the `delayed` count of the stats); false: only PENDING jobs whose "
+            "run_after has come (due, waiting for a worker). Any status but PENDING matches nothing"
+        ),
+    )
+    republished = fields.Boolean(
+        truthy={"true"},
+        falsy={"false"},
+        metadata=_doc(
+            "true: only jobs the reconciler published again at least once (`republishes`: their message was never "
+            "confirmed or was lost); false: only jobs it never did. Read on the way, as error_type is"
+        ),
+    )
     since = UtcDateTimeField(
         default_timezone=UTC,
         metadata={"description": "only jobs created at or after this time (ISO 8601; UTC when no offset is given)"},
@@ -473,9 +491,10 @@ class JobListResponseSchema(EnvelopeSchema):
     jobs = fields.List(fields.Nested(JobSchema), required=True)
     next_cursor = fields.String(
         metadata={
-            "description": "pass as `cursor` for the next page (same filters); absent on the last page. With job_type, "
-            "error_type or source_outcome (read on the way, not through an index) a page reads at most 2,000 jobs: "
-            "it may then hold fewer than `limit`, or none, and still have a next_cursor"
+            "description": "pass as `cursor` for the next page (same filters); absent on the last page. With job_type "
+            "(unless beside delayed or source_job_id, which read it from their index), error_type, source, "
+            "source_outcome or republished (read on the way, not through an index) a page reads at most 2,000 jobs: it "
+            "may then hold fewer than `limit`, or none, and still have a next_cursor"
         }
     )
 

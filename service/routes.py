@@ -211,7 +211,7 @@ async def post_search(request: web.Request) -> web.Response:
 @docs(
     tags=["jobs"],
     summary="Jobs, newest first, filtered by status, type, product code (or prefix), error type, a source's outcome, "
-    "the search they deliver and a time range",
+    "the search they deliver, whether they are delayed and a time range",
     description="One page of at most `limit` jobs; `next_cursor` (absent on the last page) asks for the next.",
     responses=_responses(
         JobListResponseSchema,

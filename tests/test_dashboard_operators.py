@@ -5,6 +5,7 @@ totals, and the favicon."""
 from __future__ import annotations
 
 import asyncio
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -14,6 +15,7 @@ from bson import ObjectId
 from infra.clock import utcnow
 from infra.jobs import JobRepository
 from infra.mongo import MainDatabase, create_client
+from infra.reconciler_log import ReconcilerLog
 from infra.settings import Settings
 from infra.watches import run_at
 from schemas.codes import JobType
@@ -338,6 +340,76 @@ async def test_the_filters_offer_only_enabled_sources_and_known_error_types_in_a
     error_types = html.split('name="error_type"')[1].split("</select>")[0]
     for known in ("DEAD_LETTER", "ATTEMPTS_EXHAUSTED", "PARSE_FAIL", "DELIVERY_REJECTED"):
         assert f"<option>{known}</option>" in error_types
+
+
+async def test_the_job_list_filters_delayed_jobs_shows_when_they_run_and_refuses_a_bad_value(
+    client: TestClient, settings: Settings
+):
+    later = utcnow() + timedelta(minutes=5)
+    await insert_job(settings, product_code="LIST-DELAYED", attempts=1, run_after=later)
+    await insert_job(settings, product_code="LIST-DUE")
+
+    delayed = await (await client.get("/ui/jobs?status=PENDING&delayed=true")).text()
+    due = await (await client.get("/ui/jobs?delayed=false")).text()
+    bad = await client.get("/ui/jobs?delayed=soon")
+
+    assert ("LIST-DELAYED" in delayed, "LIST-DUE" in delayed) == (True, False)
+    assert '<option value="true" selected>ahead (delayed)</option>' in delayed
+    assert f'<td class="nowrap run-after">{later.isoformat()[:19].replace("T", " ")}</td>' in delayed
+    assert ("LIST-DELAYED" in due, "LIST-DUE" in due) == (False, True)
+    assert (bad.status, "Result 101" in await bad.text()) == (400, True)
+
+
+async def test_the_overview_leads_delayed_ready_and_consumer_counts_to_their_jobs(client: TestClient):
+    html = await (await client.get("/ui")).text()
+
+    counts, queues = html.split('<table class="counts">')[1], html.split('<table class="queues">')[1]
+    for job_type in ("SEARCH", "OUTBOX"):
+        assert f'<a href="/ui/jobs?job_type={job_type}&status=PENDING&delayed=true">' in counts
+        assert f'<a href="/ui/jobs?job_type={job_type}&status=PENDING&delayed=false">' in queues
+        assert f'<a href="/ui/jobs?job_type={job_type}&status=PENDING&delayed=true">' in queues
+        assert f'<a href="/ui/running?job_type={job_type}"' in queues
+    assert '<td class="num delayed"><a href="/ui/jobs?status=PENDING&delayed=true">' in counts  # the total
+    assert "their list shows every PENDING job" not in html
+
+
+async def test_the_overview_leads_each_repair_to_the_jobs_it_left_where_a_filter_finds_them(
+    client: TestClient, settings: Settings
+):
+    repairs = ("republished_unconfirmed", "republished_lost", "recovered", "dead_letters_kept", "outbox_created")
+    mongo = create_client(settings)
+    try:
+        await ReconcilerLog(MainDatabase.open(mongo, settings.mongo_db).write).add(dict.fromkeys(repairs, 2), utcnow())
+    finally:
+        await mongo.close()
+    await insert_job(settings, product_code="REPUBLISHED-1", republishes=1)
+    await insert_job(settings, product_code="NEVER-REPUBLISHED")
+
+    html = await (await client.get("/ui")).text()
+    republished = await (await client.get("/ui/jobs?republished=true")).text()
+
+    rows = dict(re.findall(r"<tr><td>([^<]+)</td><td class=\"num\">(.*?)</td></tr>", html.split('class="repairs"')[1]))
+    assert rows["Republished unconfirmed"] == rows["Republished lost"] == '<a href="/ui/jobs?republished=true">2</a>'
+    assert rows["Recovered"] == '<a href="/ui/jobs?error_type=WORKER_LOST">2</a>'
+    assert rows["Dead letters kept"] == "2"  # kept in dead_letters: no job to list
+    assert ("REPUBLISHED-1" in republished, "NEVER-REPUBLISHED" in republished) == (True, False)
+
+
+async def test_the_running_page_shows_one_types_jobs_when_asked_and_refuses_an_unknown_type(
+    client: TestClient, settings: Settings
+):
+    running = {"status": "RUNNING", "worker": "host:1:1", "started_at": utcnow(), "lease_until": utcnow()}
+    await insert_job(settings, product_code="RUN-SEARCH", **running)
+    await insert_job(settings, product_code="RUN-OUTBOX", job_type="OUTBOX", source_job_id=ObjectId(), **running)
+
+    every = await (await client.get("/ui/running")).text()
+    searches = await (await client.get("/ui/running?job_type=SEARCH")).text()
+    bad = await client.get("/ui/running?job_type=BOGUS")
+
+    assert ("RUN-SEARCH" in every, "RUN-OUTBOX" in every) == (True, True)
+    assert ("RUN-SEARCH" in searches, "RUN-OUTBOX" in searches) == (True, False)
+    assert "Now running: SEARCH jobs" in searches
+    assert (bad.status, "Result 101" in await bad.text()) == (400, True)
 
 
 async def test_each_dead_group_shows_its_total_beyond_the_page_and_links_its_products(

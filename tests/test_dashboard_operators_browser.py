@@ -12,6 +12,8 @@ from bson import ObjectId
 from playwright.async_api import Browser, Page
 
 from infra.clock import utcnow
+from infra.mongo import MainDatabase, create_client
+from infra.reconciler_log import ReconcilerLog
 from infra.settings import Settings
 from schemas.codes import JobType
 from service.app import create_app
@@ -324,6 +326,85 @@ async def test_every_overview_count_leads_to_its_jobs_with_delayed_per_type_and_
     await page.locator("table.counts tbody tr").filter(has_text="SEARCH").locator("td.num a").nth(3).click()  # DEAD
     await page.wait_for_url("**/ui/dead?job_type=SEARCH")
     assert await page.locator("text=OV-DEAD-").count() == 2
+
+
+async def test_the_overviews_delayed_count_leads_to_the_delayed_jobs_alone_and_consumers_to_what_runs(
+    page_server, settings: Settings, browser: Browser
+):
+    server = await page_server(create_app(settings))
+    later = utcnow() + timedelta(minutes=5)
+    blocked = {"type": "BLOCKED", "message": "coupang answered 403 Access Denied"}
+    await insert_job(settings, product_code="DELAYED-RETRY", attempts=1, run_after=later, last_error=blocked)
+    await insert_job(settings, product_code="DUE-NOW")
+    await insert_job(
+        settings,
+        product_code="RUNNING-NOW",
+        status="RUNNING",
+        attempts=2,
+        run_after=later,
+        worker="search-host:4242:1",
+        started_at=utcnow(),
+        lease_until=later,
+    )
+    page = await browser.new_page(viewport={"width": 1280, "height": 900})
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+
+    await page.goto(str(server.make_url("/ui")))
+    search_row = page.locator("table.counts tbody tr").filter(has_text="SEARCH")
+    assert await search_row.locator("td.num a").nth(0).inner_text() == "2"  # PENDING: the delayed one and the due one
+    assert await search_row.locator("td.delayed a").inner_text() == "1"
+    await page.screenshot(path=ARTIFACTS / "overview-delayed.png", full_page=True)
+    await search_row.locator("td.delayed a").click()
+    await page.wait_for_url("**/ui/jobs?job_type=SEARCH&status=PENDING&delayed=true")
+    rows = page.locator("table.jobs tbody tr")
+    assert await rows.count() == 1
+    cells = await rows.nth(0).locator("td").all_inner_texts()
+    assert (cells[3], cells[7]) == ("DELAYED-RETRY", "BLOCKED")
+    assert await rows.nth(0).locator("td.run-after").inner_text() == later.isoformat()[:19].replace("T", " ")
+    assert await page.locator("select[name=delayed]").input_value() == "true"
+    await page.screenshot(path=ARTIFACTS / "jobs-delayed.png", full_page=True)
+
+    await page.go_back()
+    await page.locator("table.counts tr.total td.delayed a").click()
+    await page.wait_for_url("**/ui/jobs?status=PENDING&delayed=true")
+    assert await page.locator("table.jobs tbody tr").all_inner_texts() == [await rows.nth(0).inner_text()]
+
+    await page.go_back()
+    search_queue = page.locator("table.queues tbody tr").filter(has_text="search")
+    await search_queue.locator("td.consumers a").click()
+    await page.wait_for_url("**/ui/running?job_type=SEARCH")
+    running = page.locator("table.running tbody tr")
+    assert await running.count() == 1
+    cells = await running.nth(0).locator("td").all_inner_texts()
+    assert (cells[2], cells[3]) == ("RUNNING-NOW", "search-host:4242:1")
+    await page.screenshot(path=ARTIFACTS / "running-search.png", full_page=True)
+
+
+async def test_a_republished_repair_count_leads_to_the_jobs_the_reconciler_published_again(
+    page_server, settings: Settings, browser: Browser
+):
+    server = await page_server(create_app(settings))
+    mongo = create_client(settings)
+    try:
+        repairs = {"republished_lost": 1, "recovered": 2, "dead_letters_kept": 1, "outbox_created": 3}
+        await ReconcilerLog(MainDatabase.open(mongo, settings.mongo_db).write).add(repairs, utcnow())
+    finally:
+        await mongo.close()
+    await insert_job(settings, product_code="LOST-MESSAGE", republishes=1)
+    await insert_job(settings, product_code="NEVER-LOST")
+    page = await browser.new_page(viewport={"width": 1280, "height": 900})
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+
+    await page.goto(str(server.make_url("/ui")))
+    repairs_table = page.locator("table.repairs")
+    assert await repairs_table.locator("tr").filter(has_text="Dead letters kept").locator("a").count() == 0
+    await page.locator("section.card", has=repairs_table).screenshot(path=ARTIFACTS / "overview-repairs.png")
+    await repairs_table.locator("tr").filter(has_text="Republished lost").locator("a").click()
+    await page.wait_for_url("**/ui/jobs?republished=true")
+    products = await page.locator("table.jobs tbody tr td:nth-child(4)").all_inner_texts()
+    assert products == ["LOST-MESSAGE"]
+    assert await page.locator("select[name=republished]").input_value() == "true"
+    await page.screenshot(path=ARTIFACTS / "jobs-republished.png", full_page=True)
 
 
 async def test_the_live_refresh_says_when_it_last_succeeded_and_that_it_is_stale_or_paused_when_not(

@@ -500,6 +500,71 @@ def test_a_listing_page_examines_as_many_jobs_at_any_history(monkeypatch):
     assert max(work["large"]) < 200, work
 
 
+def backlog_with_delayed(count: int, now: datetime) -> list[dict[str, Any]]:
+    """`count` due PENDING searches (a backlog), 30 of them retries waiting out their backoff instead."""
+    jobs = [
+        {
+            "_id": ObjectId(),
+            "created_at": now - timedelta(hours=1) + timedelta(milliseconds=number),
+            "product_code": f"B{number}",
+            "job_type": "SEARCH",
+            "status": "PENDING",
+            "active": True,
+            "run_after": now - timedelta(minutes=1),
+        }
+        for number in range(count)
+    ]
+    for number in range(30):
+        jobs[number * (count // 30)] |= {"product_code": f"D{number}", "run_after": now + timedelta(minutes=5)}
+    return jobs
+
+
+def test_a_delayed_page_examines_the_delayed_jobs_of_its_type_not_the_backlog(monkeypatch):
+    """`delayed` (JobRepository.newest through `active_by_status`, infra/job_listing.py) reads the delayed jobs'
+    documents, on its first page and on one after a cursor, whether 500 or 5,000 due jobs wait beside them."""
+    now = datetime.now(UTC)
+    backlogs = {"small": 500, "large": 5_000}
+    with served_in_process(None) as (engine, url, run):
+
+        async def seed() -> None:
+            client = InProcessClient(engine)
+            for name, count in backlogs.items():
+                jobs = client[name].jobs
+                await jobs.insert_many(backlog_with_delayed(count, now))
+                # mongoeco builds a unique index in quadratic time; the listing reads none of them.
+                await jobs.create_indexes([index for index in job_indexes() if not index.document.get("unique")])
+
+        run(seed())
+        examined = Counter()
+        monkeypatch.setattr(engine, "_borrow_storage_document", examined.wrap(engine._borrow_storage_document))
+
+        async def pages(name: str) -> list[int]:
+            client = AsyncMongoClient(url)
+            repository = JobRepository(MainDatabase.open(client, name))
+            work = []
+            try:
+                filters = {"delayed": True, "job_type": "SEARCH"}
+                examined.calls = 0
+                first = await repository.newest(filters, 20)
+                work.append(examined.calls)
+                last = first.jobs[-1]
+                examined.calls = 0
+                second = await repository.newest(filters, 20, after=(last["created_at"], last["_id"]))
+                work.append(examined.calls)
+                found = [job["product_code"] for job in first.jobs + second.jobs]
+                assert found == [f"D{number}" for number in reversed(range(30))]
+            finally:
+                await client.close()
+            return work
+
+        work = {name: asyncio.run(pages(name)) for name in backlogs}
+
+    # Without active: true in the query, or with the page's created_at bounding the keys instead of run_after: every
+    # due job of the backlog.
+    assert work["large"] == work["small"], work
+    assert max(work["large"]) <= 30, work
+
+
 # The persistent store, `lps mongo --data FILE` (issue 24): see tools/embedded_mongo_patch.py, "The SQLite engine".
 
 

@@ -242,6 +242,13 @@ async def test_a_filter_read_on_the_way_walks_a_bounded_number_of_jobs_per_page(
         ({"source_job_id": "0123456789abcdef0123456"}, "source_job_id"),
         ({"source_job_id": '{"$ne": null}'}, "source_job_id"),
         ({"until": "tomorrow"}, "until"),
+        ({"delayed": "yes"}, "delayed"),
+        ({"delayed": "1"}, "delayed"),
+        ({"delayed": "True"}, "delayed"),
+        ({"delayed": ""}, "delayed"),
+        ({"delayed": '{"$ne": null}'}, "delayed"),
+        ({"republished": "once"}, "republished"),
+        ({"republished": '{"$gte": 0}'}, "republished"),
     ],
 )
 async def test_every_bad_new_filter_is_refused_by_name(client: TestClient, params: dict[str, str], field: str):
@@ -250,3 +257,54 @@ async def test_every_bad_new_filter_is_refused_by_name(client: TestClient, param
 
     assert (response.status, body["result"]) == (400, 101)
     assert field in body["errors"], body
+
+
+def active(product_code: str, created_at: datetime, run_after: datetime, **fields: Any) -> dict[str, Any]:
+    """A PENDING job as the store keeps one (in the active set), due at `run_after`."""
+    return job(product_code, created_at, status="PENDING") | {"active": True, "run_after": run_after} | fields
+
+
+async def test_delayed_lists_the_pending_jobs_whose_run_after_is_ahead_and_false_the_due_ones(
+    client: TestClient, settings: Settings
+):
+    now = datetime.now(UTC)
+    ahead, past = now + timedelta(minutes=10), now - timedelta(minutes=1)
+    await store(
+        settings,
+        [
+            *(active(f"RETRY-{n}", T0 + timedelta(minutes=n), ahead) for n in range(3)),
+            active("DEFERRED-OUTBOX", T0 + timedelta(minutes=5), ahead, job_type="OUTBOX", source_job_id=ObjectId()),
+            active("DUE", T0 + timedelta(minutes=6), past),
+            # Only a PENDING job waits for its run_after: a running one whose retry time was ahead is not delayed.
+            active("RUNNING", T0 + timedelta(minutes=7), ahead, status="RUNNING"),
+            job("ENDED", T0 + timedelta(minutes=8), status="DONE") | {"run_after": ahead},
+        ],
+    )
+
+    assert await pages(client, delayed="true") == [["DEFERRED-OUTBOX", "RETRY-2", "RETRY-1", "RETRY-0"]]
+    assert await pages(client, delayed="true", status="PENDING", job_type="SEARCH", limit="2") == [
+        ["RETRY-2", "RETRY-1"],
+        ["RETRY-0"],
+    ]
+    assert await pages(client, delayed="true", job_type="OUTBOX") == [["DEFERRED-OUTBOX"]]
+    assert await pages(client, delayed="true", product_code_prefix="RETRY-", since="2030-01-01T00:01:00Z") == [
+        ["RETRY-2", "RETRY-1"]
+    ]
+    assert await pages(client, delayed="false") == [["DUE"]]
+    assert await pages(client, delayed="true", status="RUNNING") == [[]]
+    assert await pages(client, delayed="false", status="DONE") == [[]]
+
+
+async def test_republished_lists_the_jobs_the_reconciler_published_again(client: TestClient, settings: Settings):
+    await store(
+        settings,
+        [
+            job("LOST-TWICE", T0 + timedelta(minutes=2), status="DONE") | {"republishes": 2},
+            job("UNCONFIRMED", T0 + timedelta(minutes=1), status="PENDING") | {"republishes": 1},
+            job("NEVER", T0, status="DONE"),
+        ],
+    )
+
+    assert await pages(client, republished="true") == [["LOST-TWICE", "UNCONFIRMED"]]
+    assert await pages(client, republished="true", status="PENDING") == [["UNCONFIRMED"]]
+    assert await pages(client, republished="false") == [["NEVER"]]

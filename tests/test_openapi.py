@@ -96,6 +96,15 @@ async def test_the_search_request_example_is_accepted_as_posted(client: TestClie
     assert [job["product_code"] for job in body["jobs"]] == ["SKU-1001", "SKU-1002"]
 
 
+async def test_the_job_list_shows_its_delayed_filter_as_a_described_boolean_query_parameter(client: TestClient):
+    document = await openapi(client)
+    parameters = {each["name"]: each for each in document["paths"]["/v1/lps/jobs"]["get"]["parameters"]}
+
+    delayed = parameters["delayed"]
+    assert (delayed["in"], delayed["schema"]["type"]) == ("query", "boolean")
+    assert "run_after" in delayed["description"]
+
+
 def undescribed(document: dict[str, Any], schema: dict[str, Any], where: str) -> list[str]:
     """Every property under `schema` (following $refs) that lacks a type or a description."""
     if "$ref" in schema:

@@ -232,13 +232,18 @@ RUNNING_SHOWN = 200
 
 
 async def running(request: web.Request) -> tuple[str, dict[str, Any]]:
-    """RUNNING jobs (Sidekiq's Busy page): worker, attempt, how long it has run; through the listing's status index."""
+    """RUNNING jobs (Sidekiq's Busy page): worker, attempt, how long it has run; through the listing's status index.
+    `?job_type=` shows one type's (the overview's consumers of a queue lead there), checked as the listing checks it."""
     parameters = MultiDict(status=JobStatus.RUNNING.name, limit=str(RUNNING_SHOWN))
+    job_type = request.query.get("job_type")
+    if job_type:
+        parameters["job_type"] = job_type
     found, next_cursor = await _operations(request).page(parameters, caller_of(request))
     now = utcnow()
     rows = [(each, running_for(each, now)) for each in found]
     rows.sort(key=lambda row: row[0].get("started_at") or now)
-    return "running.html", {"rows": rows, "more": next_cursor is not None, "now": now, "page": "running"}
+    context = {"rows": rows, "more": next_cursor is not None, "now": now, "job_type": job_type, "page": "running"}
+    return "running.html", context
 
 
 #: The most jobs one bulk re-drive takes (a confirmation says so; the operator re-drives again for the rest).

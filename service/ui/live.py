@@ -19,9 +19,13 @@ from service.ui.charts import minute_bars, minute_lines
 #: Seconds between two refreshes of the live part (static/refresh.js reads it from the page).
 REFRESH_SECONDS = 5
 
-#: The jobs each reconciler repair leaves behind, where a filter finds them (its count links there). Republished
-#: jobs carry no mark a filter could find.
+#: The jobs each reconciler repair leaves behind, where a filter finds them (its count links there). A republished
+#: job counts its republishes, not why: both kinds lead to every job published again. Not linked, as nothing finds
+#: them: the deliveries it created (an OUTBOX job carries no mark of who made it: that count leads to every OUTBOX
+#: job), dead letters kept in `dead_letters` (no job) and those of jobs that had already ended (their job unchanged).
 REPAIR_LINKS = {
+    "republished_unconfirmed": "/ui/jobs?republished=true",
+    "republished_lost": "/ui/jobs?republished=true",
     "recovered": f"/ui/jobs?error_type={JobErrorType.WORKER_LOST}",
     "recovered_dead": f"/ui/dead?error_type={JobErrorType.ATTEMPTS_EXHAUSTED}",
     "dead_lettered": f"/ui/dead?error_type={JobErrorType.DEAD_LETTER}",
