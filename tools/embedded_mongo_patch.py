@@ -68,11 +68,14 @@ active set through compound indexes partial on `active: true` (infra/mongo.py `w
 
 2b. A conjunction of equalities on leading fields of a compound index (`str` or `bool` values, fields that must be
    missing: `$exists: false`, whose key component is None), on a plain index or a partial one whose filter the
-   conjunction states too (`_keyed_fields`), narrows the candidates to the keys under that prefix, and, when a
-   datetime bound is on the next field, to the keys whose component passes it (`_within_bound`). It is taken when
+   conjunction states too (`_keyed_fields`), narrows the candidates to the keys under that prefix, and, for each
+   datetime bound on a later field of the index, to the keys whose component passes it (`_within_bound`; the fields
+   in between may hold anything, a key names every field). It is taken when
    it gives fewer candidates than mongoeco's own narrowing. Keys of another type than the bound's stay candidates:
    mongoeco orders values of different types where MongoDB brackets types (`run_after: 1` is `$lt` a date to
-   mongoeco), and mongoeco's filter then decides, so its answers are kept.
+   mongoeco), and mongoeco's filter then decides, so its answers are kept. A sorted find that change 3 could walk
+   takes 2b's candidates instead when there are few (fewer than the square root of the page x the keys the walk would
+   cross: the delayed jobs of a backlog, not a status's history), since the walk would examine the rest on its way.
 2c. A `$in` of `str` or ObjectId values on a top-level field with a single-field index that the query may use
    (mongoeco's `query_can_use_index`: a partial index only when the query implies its filter) narrows the candidates
    to the union of the values' buckets, where mongoeco only narrows by an equality and so filters every stored
@@ -150,6 +153,7 @@ import heapq
 import importlib.metadata
 import json
 import logging
+import math
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -388,15 +392,21 @@ def _str_equalities(plan: QueryNode) -> dict[str, str]:
     return found
 
 
+#: A datetime bound of a conjunction: (field, comparison, value), the comparison applied as `compare(stored, value)`.
+type _Bound = tuple[str, Callable[[Any, Any], bool], datetime]
+
+
 @dataclass(frozen=True, slots=True)
 class _Conjunction:
     """A filter read as a conjunction of what an index key answers: equalities with a `str` or `bool` value, fields
-    that must be missing (`$exists: false`), at most one datetime bound on one field. `complete` when nothing else is
-    in it and every field is top-level (a count from the keys alone needs that)."""
+    that must be missing (`$exists: false`), datetime bounds on top-level fields. `complete` when nothing else is
+    in it, every field is top-level and there is at most one bound, `bound` (a count from the keys alone needs that);
+    `bounds` are all of them (a find's candidates may be narrowed by each)."""
 
     equal: dict[str, str | bool]
     missing: frozenset[str]
-    bound: tuple[str, Callable[[Any, Any], bool], datetime] | None
+    bound: _Bound | None
+    bounds: tuple[_Bound, ...]
     complete: bool
 
 
@@ -415,7 +425,7 @@ def _bounds() -> dict[type, Callable[[Any, Any], bool]]:
 def _conjunction(plan: QueryNode) -> _Conjunction:
     equal: dict[str, str | bool] = {}
     missing: set[str] = set()
-    bound: tuple[str, Callable[[Any, Any], bool], datetime] | None = None
+    bounds: list[_Bound] = []
     complete = True
     pending = [plan]
     while pending:
@@ -442,11 +452,12 @@ def _conjunction(plan: QueryNode) -> _Conjunction:
             equal[field] = value
         elif isinstance(node, ExistsCondition) and value is False and field not in equal:
             missing.add(field)
-        elif type(node) in _bounds() and type(value) is datetime and bound is None:
-            bound = (field, _bounds()[type(node)], value)
+        elif type(node) in _bounds() and type(value) is datetime:
+            bounds.append((field, _bounds()[type(node)], value))
         else:
             complete = False
-    return _Conjunction(equal, frozenset(missing), bound, complete)
+    bound = bounds[0] if len(bounds) == 1 else None
+    return _Conjunction(equal, frozenset(missing), bound, tuple(bounds), complete and len(bounds) <= 1)
 
 
 def _keyed_fields(index: object, conjunction: _Conjunction) -> list[str] | None:
@@ -740,8 +751,9 @@ class IndexedReadsMemoryEngine(FlatInsertMemoryEngine):
         index_map, prefix, fields = found.index_map, found.prefix, found.fields
         if semantics.hint is not None and semantics.hint != found.name:
             return None
-        bounded = self._within_bound(conjunction, fields, len(prefix))
         position = len(prefix)
+        bound = conjunction.bound
+        bounded = self._within_bound(bound) if bound is not None and fields[position:][:1] == [bound[0]] else None
         total = 0
         for key in self._index_keys_under(index_map, prefix):
             # A document with an array in a field of the index is under several keys: only mongoeco counts it once.
@@ -757,17 +769,12 @@ class IndexedReadsMemoryEngine(FlatInsertMemoryEngine):
             total += len(index_map[key])
         return total
 
-    def _within_bound(
-        self, conjunction: _Conjunction, fields: list[str], position: int
-    ) -> tuple[str, Callable[[Any], bool]] | None:
-        """The bound's type tag, and whether a key component at `position` may pass the bound, when the bound is on
-        that field of the index; None when there is nothing to test there. A value of the bound's own type is
-        compared; any other (a missing field's None, a null, a number, a bool) may pass: MongoDB would not match it
+    def _within_bound(self, bound: _Bound) -> tuple[str, Callable[[Any], bool]]:
+        """The bound's type tag, and whether a key component of its field may pass it. A value of the bound's own type
+        is compared; any other (a missing field's None, a null, a number, a bool) may pass: MongoDB would not match it
         (type bracketing), but mongoeco orders values of different types and may, and the patch keeps mongoeco's
         answers."""
-        if conjunction.bound is None or position >= len(fields) or fields[position] != conjunction.bound[0]:
-            return None
-        _, compare, value = conjunction.bound
+        _, compare, value = bound
         tag, limit = self._index_equality_key(value)
 
         def within(component: Any) -> bool:
@@ -832,22 +839,9 @@ class IndexedReadsMemoryEngine(FlatInsertMemoryEngine):
         )
         if collation is not None:
             return candidates
-        conjunction = _conjunction(query_plan)
-        keyed = self._keyed_index(indexes, index_data, conjunction, whole=False)
-        if keyed is not None:
-            # Change 2b: a compound prefix of equalities (bool ones and missing fields too, on a partial index the
-            # query implies), and the bound on the field after it, when that is narrower than what mongoeco found (a
-            # single-field `active: true` index holds the whole active set; `active, status: RUNNING` only the
-            # running jobs).
-            index_map, prefix, fields = keyed.index_map, keyed.prefix, keyed.fields
-            bounded = self._within_bound(conjunction, fields, len(prefix))
-            within = bounded[1] if bounded is not None else None
-            storage_keys: set[Any] = set()
-            for key in self._index_keys_under(index_map, prefix):
-                if within is None or within(key[len(prefix)]):
-                    storage_keys.update(index_map[key])
-            if candidates is None or len(storage_keys) < len(candidates.storage_keys):
-                return _MemoryIndexedCandidates(storage_keys)
+        keyed = self._keyed_candidates_locked(indexes, index_data, query_plan)
+        if keyed is not None and (candidates is None or len(keyed) < len(candidates.storage_keys)):
+            return _MemoryIndexedCandidates(keyed)
         listed = self._in_candidates_locked(indexes, index_data, query_plan, dialect=dialect)
         if listed is not None and (candidates is None or len(listed.storage_keys) < len(candidates.storage_keys)):
             return listed
@@ -861,6 +855,37 @@ class IndexedReadsMemoryEngine(FlatInsertMemoryEngine):
         for key in self._index_keys_under(index_map, prefix):
             under.update(index_map[key])
         return _MemoryIndexedCandidates(under)
+
+    def _keyed_candidates_locked(
+        self,
+        indexes: list[EngineIndexRecord],
+        index_data: IndexData,
+        query_plan: QueryNode,
+        *,
+        at_most: int | None = None,
+    ) -> set[Any] | None:
+        """Change 2b: the storage keys under a compound prefix of equalities (bool ones and missing fields too, on a
+        partial index the query implies) whose components pass the bounds on the fields after it; None when no
+        index has such a prefix. (A single-field `active: true` index would hold the whole active set; `active,
+        status: RUNNING` holds only the running jobs.) None too once there are more than `at_most`."""
+        conjunction = _conjunction(query_plan)
+        keyed = self._keyed_index(indexes, index_data, conjunction, whole=False)
+        if keyed is None:
+            return None
+        index_map, prefix, fields = keyed.index_map, keyed.prefix, keyed.fields
+        after = fields[len(prefix) :]
+        tests = [
+            (len(prefix) + after.index(bound[0]), self._within_bound(bound)[1])
+            for bound in conjunction.bounds
+            if bound[0] in after
+        ]
+        storage_keys: set[Any] = set()
+        for key in self._index_keys_under(index_map, prefix):
+            if all(within(key[position]) for position, within in tests):
+                storage_keys.update(index_map[key])
+                if at_most is not None and len(storage_keys) > at_most:
+                    return None
+        return storage_keys
 
     def _in_candidates_locked(
         self, indexes: list[EngineIndexRecord], index_data: IndexData, query_plan: QueryNode, *, dialect: Any
@@ -951,9 +976,14 @@ class IndexedReadsMemoryEngine(FlatInsertMemoryEngine):
         keys = self._index_keys_under(index_map, prefix)
         if not _ordered_columns(keys, range(len(prefix), len(prefix) + len(sort_fields))):
             return None
-        stored, buckets = coll.copy(), index_map.copy()
         assert semantics.limit is not None
         first = semantics.skip + semantics.limit
+        # A walk examines about first x (keys under the prefix) / (documents that match) documents, a sort of change
+        # 2b's candidates about as many as it has: the delayed jobs of a backlog are a few keys of `active_by_status`
+        # beside thousands of PENDING ones in `status_created_at`; a status's whole history is the other way round.
+        if self._keyed_candidates_locked(indexes, index_data, plan, at_most=math.isqrt(first * len(keys))) is not None:
+            return None
+        stored, buckets = coll.copy(), index_map.copy()
 
         def walk() -> Iterator[Any]:
             for key in _in_order(keys, descending=descending, first=first):
