@@ -145,9 +145,6 @@ async def newest(
             created["$gte"] = max(created.get("$gte", edge), edge)
             # Every tie of the far end is read too: the next page starts below its created_at.
             walked_to = (edge, FIRST_ID)  # the next page of the newest-first walk starts below t
-    # The indexed part last: the embedded store's patch (tools/embedded_mongo_patch.py, change 2b) bounds an index's
-    # keys by the first range it meets reading a query from its end, which must be run_after for `delayed`, not a
-    # page's created_at (MongoDB's planner does not mind the order).
     query = on_the_way | position | _created(created) | indexed
     jobs = await collection.find(query).sort(order).limit(limit).to_list()
     return ListingPage(jobs, walked_to)
