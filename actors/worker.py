@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
-import os
 from collections.abc import Sequence
 
 import dramatiq
@@ -33,7 +32,7 @@ from actors.search import after_search, build_sources, work_search
 from infra.broker import create_broker
 from infra.lifecycle import RetryPolicy
 from infra.logs import configure_logging
-from infra.settings import SHUTDOWN_RECORDING_TIME, Settings
+from infra.settings import SHUTDOWN_RECORDING_TIME, UNSIGNED_OUTBOX_REFUSED, Settings
 from schemas.codes import JobErrorType, JobType
 
 log = logging.getLogger(__name__)
@@ -118,30 +117,23 @@ SETUP_FAILED = 2
 
 
 class UnsignedOutboxRefused(Middleware):
-    """Stops a pool that would deliver with an empty signing key (LPS_OUTBOX_URL set, LPS_OUTBOX_SECRET not).
+    """Stops a pool that would deliver with an empty signing key (`Settings.refuses_unsigned_outbox`).
 
     Checked when the worker boots, where the queues it consumes are known: only a pool that consumes the outbox
-    queue signs deliveries.
+    queue signs deliveries. `lps worker` refuses such a pool before it starts Dramatiq; this stops one started with
+    the Dramatiq CLI itself. setup() adds it first, so it refuses before any other boot hook starts a thread (AsyncIO's
+    event loop): the worker process exits normally, having told Dramatiq's main process it booted, and that process
+    exits with the same code within a second (a worker that ended with `os._exit` left it waiting out its 30 s boot
+    timeout).
     """
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
 
     def before_worker_boot(self, broker: dramatiq.Broker, worker: dramatiq.Worker) -> None:
-        settings = self.settings
-        if not settings.outbox_url or settings.outbox_secret or settings.outbox_allow_unsigned:
-            return
-        queues = worker.consumer_whitelist or broker.get_declared_queues()
-        if not set(settings.job(JobType.OUTBOX).queues).isdisjoint(queues):
-            log.critical(
-                "LPS_OUTBOX_URL is set but LPS_OUTBOX_SECRET is not: every delivery would be signed with an empty key. "
-                "Set LPS_OUTBOX_SECRET to the secret the back office verifies "
-                "(or LPS_OUTBOX_ALLOW_UNSIGNED=1 to deliver unsigned anyway, for tests)."
-            )
-            for handler in logging.getLogger().handlers:
-                handler.flush()
-            # Not SystemExit: AsyncIO's event loop thread has started, and a normal exit would wait for it forever.
-            os._exit(SETUP_FAILED)
+        if self.settings.refuses_unsigned_outbox(worker.consumer_whitelist):
+            log.critical(UNSIGNED_OUTBOX_REFUSED)
+            raise SystemExit(SETUP_FAILED)
 
 
 def setup() -> None:
@@ -155,5 +147,7 @@ def setup() -> None:
     # Before anything imports prometheus_client: it picks multiprocess mode at its first import.
     metrics_directory = metrics.enable(settings)
     runtime = WorkerRuntime(settings, build_sources, metrics.GateMetrics())
-    extra = [*metrics.pool_middleware(settings, metrics_directory), UnsignedOutboxRefused(settings)]
-    dramatiq.set_broker(build_broker(settings, runtime, extra))
+    broker = build_broker(settings, runtime, metrics.pool_middleware(settings, metrics_directory))
+    # First: its boot hook refuses before any other starts a thread (see its docstring).
+    broker.add_middleware(UnsignedOutboxRefused(settings), before=JobLogContext)
+    dramatiq.set_broker(broker)

@@ -118,8 +118,6 @@ FIRST_WINDOW = OUTBOX_LOOKBACK - timedelta(hours=1)
 LEASE = timedelta(minutes=3)
 #: The stats figures' raw side: what LPS's counts ask of the store, by the same command.
 STATS_RAW = "the counts of the active set by the count command (active: true, PENDING, then RUNNING), same concurrency"
-#: Claim + finish round trips run this long while the dashboard and /metrics are polled, once a second each.
-POLLED_SECONDS = 5.0
 #: Requests of the dashboard's overview per run and side.
 OVERVIEW_REQUESTS = 5
 #: The dashboard's other pages an operator watches a backlog through (issue 24: every page p50 <= 200 ms), each asked
@@ -550,7 +548,7 @@ class Growth:
         return median(await self._claim_finish_latencies(side, tag, self.sizes.claims))
 
     async def claim_finish_polled_run(self, side: str, tag: str) -> float:
-        """p99 in ms of claim + finish round trips for `POLLED_SECONDS` while the dashboard's overview and /metrics
+        """p99 in ms of claim + finish round trips for `polled_seconds` while the dashboard's overview and /metrics
         are each asked once a second (an operator's open dashboard and Prometheus): counting must not hold the store."""
         stop = asyncio.Event()
 
@@ -564,22 +562,25 @@ class Growth:
 
         poller = asyncio.create_task(poll())
         try:
-            milliseconds = await self._claim_finish_latencies(side, tag, None)
+            sizes = self.sizes
+            milliseconds = await self._claim_finish_latencies(side, tag, sizes.polled_claims, sizes.polled_seconds)
         finally:
             stop.set()
             await poller
         return percentile(milliseconds, 0.99)
 
-    async def _claim_finish_latencies(self, side: str, tag: str, count: int | None) -> list[float]:
+    async def _claim_finish_latencies(
+        self, side: str, tag: str, count: int, seconds: float | None = None
+    ) -> list[float]:
         """ms of each claim + finish on fresh PENDING searches (inserted and deleted untimed): `count` of them, or as
-        many as `POLLED_SECONDS` takes."""
-        documents, _ = search_documents(self.settings, batch_of(tag, count or 2_000))
+        many as `seconds` takes (at most `count`)."""
+        documents, _ = search_documents(self.settings, batch_of(tag, count))
         await self.seeder.jobs.insert_many(documents, ordered=False)
         milliseconds: list[float] = []
-        until = time.perf_counter() + POLLED_SECONDS
+        until = time.perf_counter() + (seconds if seconds is not None else float("inf"))
         try:
             for document in documents:
-                if count is None and time.perf_counter() > until:
+                if time.perf_counter() > until:
                     break
                 result = {"result": search_result(0, utcnow())}
                 started = time.perf_counter()
@@ -967,7 +968,7 @@ def _backlog_figures(bench: Bench, sizes: GrowthSizes, measured: dict[int, Sized
             "ms (p99)",
             None,
             {"max": 1.5, "of": "ratio"},
-            f"find_one_and_update + update_one by _id, polled the same way, for {POLLED_SECONDS:.0f} s",
+            f"find_one_and_update + update_one by _id, polled the same way, for {sizes.polled_seconds:g} s",
         ),
         figure(
             "reconciler",

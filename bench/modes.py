@@ -90,6 +90,10 @@ class GrowthSizes:
     #: PENDING jobs added after the largest stored size (a catalogue sent at once, no worker taking them): every hot
     #: path is measured again with them beside the history (issue 24). 0: no backlog step.
     backlog: int = 0
+    #: The polled claims: round trips run this long while the dashboard and /metrics are each polled once a second,
+    #: each on its own of `polled_claims` PENDING searches stored for the run (untimed; more than it gets through).
+    polled_seconds: float = 5.0
+    polled_claims: int = 2_000
     batch: int = 100
     seed_batch: int = 1_000
     #: The embedded server answers one command at a time; since tools/embedded_mongo_patch.py its wire inserts no
@@ -237,9 +241,14 @@ MODES = {
             runs=1,
             timeout=180,
             backlog=300,
+            # Storing and deleting 2,000 PENDING searches for each of the six polled runs took ~100 s on the embedded
+            # store; a second's poll or two shows the same code works.
+            polled_seconds=2.0,
+            polled_claims=100,
         ),
+        # A search takes ~3 s of Chromium here: 4 (one per thread of the two pools) keep each side ~10 s.
         PacingSizes(
-            searches=8, block_for=2.0, timeout=240, retry_min_backoff=0.5, retry_max_backoff=2.0, breaker_cooldown=2.0
+            searches=4, block_for=2.0, timeout=240, retry_min_backoff=0.5, retry_max_backoff=2.0, breaker_cooldown=2.0
         ),
         WatchSizes(stored=(100, 500), due=10, runs=1),
         PagesSizes(stored_jobs=200, stored_jobs_mongodb=200, requests=3, runs=1, timeout=120),

@@ -22,7 +22,7 @@ from typing import Any
 
 from bench.modes import PacingSizes
 from bench.search import round_keywords
-from bench.stack import Bench, figure_clients, figure_resources, serve, worker_pool
+from bench.stack import Bench, figure_clients, figure_resources, lps_pool, pools, serve
 from infra.enqueue import JobEnqueuer
 from infra.jobs import JobRepository
 from infra.settings import Settings, parse_source_rates
@@ -65,8 +65,8 @@ async def run_side(bench: Bench, sizes: PacingSizes, *, paced: bool) -> dict[str
         await stack.enter_async_context(figure_resources(settings))
         clients = await stack.enter_async_context(figure_clients(settings, [settings.job(JobType.SEARCH).queue]))
         database, publisher = clients.database, clients.publisher
-        for _ in range(sizes.pools):
-            await stack.enter_async_context(worker_pool(settings, "search", bench, threads=sizes.threads))
+        search_pools = [lps_pool(settings, "search", bench, threads=sizes.threads) for _ in range(sizes.pools)]
+        await stack.enter_async_context(pools(settings, search_pools))
         enqueuer = JobEnqueuer(settings, JobRepository(database.main), publisher)
         products = [
             {"product_code": f"P{number}", "keyword": keyword, "sources": ["coupang"]}

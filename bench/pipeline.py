@@ -40,8 +40,10 @@ from bench.stack import (
     figure_clients,
     figure_resources,
     gateway,
+    lps_pool,
     named_connects,
-    noop_pool,
+    noop,
+    pools,
     port_names,
     probe_deltas,
     serve,
@@ -49,7 +51,6 @@ from bench.stack import (
     settled_probes,
     tree_cpu_seconds,
     tree_rss_bytes,
-    worker_pool,
 )
 from infra.broker import Publisher
 from infra.settings import Settings
@@ -174,23 +175,20 @@ async def measure(bench: Bench, sizes: PipelineSizes) -> dict[str, Any]:
         clients = await stack.enter_async_context(figure_clients(settings, [noop_queue(settings)]))
         database, publisher = clients.database, clients.publisher
         counter = bench.directory("noop") / f"{settings.mongo_db}.count"
+        service = await stack.enter_async_context(gateway(settings, bench))
+        wanted = [
+            lps_pool(settings, "search", bench, threads=sizes.search_threads),
+            lps_pool(settings, "outbox", bench, threads=sizes.outbox_threads),
+            noop(settings, bench, threads=sizes.search_threads, counter=counter),
+        ]
+        search, outbox, raw = await stack.enter_async_context(pools(settings, wanted))
         pipeline = Pipeline(
             settings=settings,
             bench=bench,
             database=database,
             receiver=receiver,
-            gateway=await stack.enter_async_context(gateway(settings, bench)),
-            pools={
-                "search": await stack.enter_async_context(
-                    worker_pool(settings, "search", bench, threads=sizes.search_threads)
-                ),
-                "outbox": await stack.enter_async_context(
-                    worker_pool(settings, "outbox", bench, threads=sizes.outbox_threads)
-                ),
-                "noop": await stack.enter_async_context(
-                    noop_pool(settings, bench, threads=sizes.search_threads, counter=counter)
-                ),
-            },
+            gateway=service,
+            pools={"search": search, "outbox": outbox, "noop": raw},
             http=await stack.enter_async_context(aiohttp.ClientSession()),
             publisher=publisher,
             counter=counter,

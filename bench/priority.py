@@ -97,8 +97,9 @@ async def measure_queue_type(bench: Bench, sizes: PrioritySizes, queue_type: Que
         await eventually(working, within=60, what="the pool to finish its first LOW jobs", interval=0.2)
         probes = []
         for index in range(sizes.high_jobs):
+            if index:
+                await asyncio.sleep(sizes.high_interval)
             probes.append(await high_wait(database, http, service.url, index))
-            await asyncio.sleep(sizes.high_interval)
         low_done = await count(database, Priority.LOW, JobStatus.DONE)
         low_rate = low_done / (time.monotonic() - pool_started)
         return _figure(bench, settings, sizes, probes, low_rate)

@@ -18,7 +18,7 @@ import sys
 import time
 import uuid
 from collections import Counter
-from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -256,21 +256,17 @@ async def gateway(settings: Settings, bench: Bench) -> AsyncIterator[Service]:
         await stop(process)
 
 
-async def _consuming(
-    settings: Settings, queues: Iterable[str], process: subprocess.Popen[bytes], log_path: Path
-) -> bool:
-    """The pool's process is alive and consumes every one of its queues (each band's, in quorum mode)."""
-    queues = list(queues)
-    if process.poll() is not None:
-        raise RuntimeError(f"worker pool for {queues} exited with {process.returncode}:\n{log_tail(log_path)}")
-    for queue in queues:
-        if await asyncio.to_thread(consumer_count, settings.amqp_url, queue) == 0:
-            return False
-    return True
+@dataclass(frozen=True, slots=True)
+class Pool:
+    """A Dramatiq CLI command to run as a pool, and the queues it consumes once it is up."""
+
+    command: list[str]
+    env: dict[str, str]
+    queues: tuple[str, ...]
+    log_path: Path
 
 
-@contextlib.asynccontextmanager
-async def worker_pool(settings: Settings, pool: str, bench: Bench, *, threads: int) -> AsyncIterator[Service]:
+def lps_pool(settings: Settings, pool: str, bench: Bench, *, threads: int) -> Pool:
     """The pool `lps worker POOL` runs (same Dramatiq command and environment), plus the probe module."""
     spec = settings.job(JobType[pool.upper()])
     command = worker_command(spec, processes=1, threads=threads, shutdown_grace=settings.shutdown_grace)
@@ -279,36 +275,49 @@ async def worker_pool(settings: Settings, pool: str, bench: Bench, *, threads: i
     pool_env = worker_environment(spec, threads, settings.shutdown_grace)
     pool_env = {key: value for key, value in pool_env.items() if key.startswith("dramatiq_")}
     env = child_environment(settings, pool_env | probe_environment(bench.probe_dir(settings), pool))
-    log_path = bench.directory("logs") / f"{pool}-{time.monotonic_ns()}.log"
-    process = spawn(command, env, log_path)
-    try:
-        await eventually(
-            lambda: _consuming(settings, spec.queues, process, log_path),
-            within=90,
-            what=f"the {pool} pool",
-            interval=0.3,
-        )
-        yield Service(spec.queues[0], process, log_path)
-    finally:
-        await stop(process)
+    return Pool(command, env, spec.queues, bench.directory("logs") / f"{pool}-{time.monotonic_ns()}.log")
 
 
-@contextlib.asynccontextmanager
-async def noop_pool(settings: Settings, bench: Bench, *, threads: int, counter: Path) -> AsyncIterator[Service]:
+def noop(settings: Settings, bench: Bench, *, threads: int, counter: Path) -> Pool:
     """`dramatiq bench.noop`: the raw actor, one process with the search pool's threads and prefetch."""
     queue = noop_queue(settings)
     command = [sys.executable, "-m", "dramatiq", "bench.noop", "--queues", queue, "--processes", "1"]
     command += ["--threads", str(threads), "--worker-shutdown-timeout", "10000"]
     env = child_environment(settings, {COUNTER: str(counter), "dramatiq_queue_prefetch": str(threads)})
-    log_path = bench.directory("logs") / f"noop-{time.monotonic_ns()}.log"
-    process = spawn(command, env, log_path)
+    return Pool(command, env, (queue,), bench.directory("logs") / f"noop-{time.monotonic_ns()}.log")
+
+
+@contextlib.asynccontextmanager
+async def pools(settings: Settings, wanted: Sequence[Pool]) -> AsyncIterator[list[Service]]:
+    """Every pool started at once, up once each consumes its queues (a queue consumed by several pools has as many
+    consumers); all stopped at once afterwards. A Dramatiq CLI pool takes ~1.5 s to start and ~3 s to stop (its
+    one-second loops): pools started and stopped one after the other cost the figure that many times over."""
+    processes: list[subprocess.Popen[bytes]] = []
+    consumers = Counter(queue for pool in wanted for queue in pool.queues)
+
+    async def consuming() -> bool:
+        for pool, process in zip(wanted, processes, strict=True):
+            if process.poll() is not None:
+                raise RuntimeError(f"pool {pool.queues} exited with {process.returncode}:\n{log_tail(pool.log_path)}")
+        for queue, count in consumers.items():
+            if await asyncio.to_thread(consumer_count, settings.amqp_url, queue) < count:
+                return False
+        return True
+
     try:
-        await eventually(
-            lambda: _consuming(settings, [queue], process, log_path), within=90, what="the no-op pool", interval=0.3
-        )
-        yield Service(queue, process, log_path)
+        processes += [spawn(pool.command, pool.env, pool.log_path) for pool in wanted]
+        names = ", ".join(pool.queues[0] for pool in wanted)
+        await eventually(consuming, within=90, what=f"the pools of {names}", interval=0.3)
+        yield [Service(pool.queues[0], process, pool.log_path) for pool, process in zip(wanted, processes, strict=True)]
     finally:
-        await stop(process)
+        await asyncio.gather(*(stop(process) for process in processes))
+
+
+@contextlib.asynccontextmanager
+async def worker_pool(settings: Settings, pool: str, bench: Bench, *, threads: int) -> AsyncIterator[Service]:
+    """One pool as `lps worker POOL` runs it (`lps_pool`)."""
+    async with pools(settings, [lps_pool(settings, pool, bench, threads=threads)]) as [service]:
+        yield service
 
 
 # --- in-process servers --------------------------------------------------------------------------------

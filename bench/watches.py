@@ -35,7 +35,7 @@ from infra.mongo import WATCHES, MainDatabase, create_client
 from infra.reconciler_log import ReconcilerLog
 from infra.scheduler import LATE_WRITE_MARGIN, WatchScheduler
 from infra.settings import Settings
-from infra.watches import WatchRepository, run_at
+from infra.watches import WatchRepository, new_watch, run_at
 from schemas.codes import JobType
 
 log = logging.getLogger(__name__)
@@ -48,23 +48,13 @@ DENSITY_AT = 50_000
 
 def _watch(index: int, now: datetime) -> dict[str, Any]:
     """A watch not due: its next run 1 minute to 6 hours ahead."""
-    day_ago = now - timedelta(days=1)
-    return {
-        "_id": ObjectId(),
-        "product_code": f"BW-{index}",
-        "product": {"keyword": f"bench watch {index}", "sources": ["static"]},
-        "every": "6h",
-        "every_seconds": SIX_HOURS,
-        "cron": None,
-        "timezone": None,
-        "notify": "on_change",
-        "priority": None,
-        "paused": False,
-        "anchor_at": day_ago,
-        **run_at(now + timedelta(seconds=60 + index * SIX_HOURS // DENSITY_AT)),
-        "created_at": day_ago,
-        "updated_at": day_ago,
-    }
+    return new_watch(
+        f"BW-{index}",
+        {"keyword": f"bench watch {index}", "sources": ["static"]},
+        now=now - timedelta(days=1),
+        every="6h",
+        first_run_at=now + timedelta(seconds=60 + index * SIX_HOURS // DENSITY_AT),
+    )
 
 
 async def _make_due(database: MainDatabase, watch_ids: list[ObjectId]) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any, Self
@@ -95,6 +95,14 @@ class SettingsError(ValueError):
 #: Seconds a stopping worker process has past LPS_SHUTDOWN_GRACE to record the attempts it gave back and close its
 #: clients; past it the process ends itself (actors.middleware: RuntimeShutdown, StopOnce).
 SHUTDOWN_RECORDING_TIME = 10.0
+
+#: Why a pool that consumes the outbox does not start when it would sign every delivery with an empty key
+#: (`Settings.refuses_unsigned_outbox`): `lps worker`, the Dramatiq CLI's worker processes and `lps dev` say so.
+UNSIGNED_OUTBOX_REFUSED = (
+    "LPS_OUTBOX_URL is set but LPS_OUTBOX_SECRET is not: every delivery would be signed with an empty key. "
+    "Set LPS_OUTBOX_SECRET to the secret the back office verifies "
+    "(or LPS_OUTBOX_ALLOW_UNSIGNED=1 to deliver unsigned anyway, for tests)."
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -462,6 +470,14 @@ class Settings:
 
     def broker_priority(self, job_type: JobType, priority: str | None) -> int:
         return self.priority_levels[priority or self.job(job_type).default_priority]
+
+    def refuses_unsigned_outbox(self, queues: Collection[str] | None = None) -> bool:
+        """Whether a pool consuming `queues` (None or empty: every queue) must not start: it consumes the outbox's
+        queues, LPS_OUTBOX_URL is set, LPS_OUTBOX_SECRET is not, and LPS_OUTBOX_ALLOW_UNSIGNED is off. Only a pool
+        that consumes the outbox signs deliveries; UNSIGNED_OUTBOX_REFUSED says why it stops."""
+        if not self.outbox_url or self.outbox_secret or self.outbox_allow_unsigned:
+            return False
+        return not queues or not set(self.job(JobType.OUTBOX).queues).isdisjoint(queues)
 
     def queues(self) -> list[str]:
         """Every queue of every job type (without Dramatiq's `.DQ` / `.XQ`): what publishers declare."""

@@ -25,7 +25,8 @@ from pymongo.errors import BulkWriteError
 from infra.minutes import MinuteStep, minute_of, walk_minutes
 from infra.mongo import WATCHES
 from infra.price_history import PriceHistory
-from schemas.schedule import Schedule, jitter_fraction
+from schemas.schedule import Schedule, jitter_fraction, parse_every
+from schemas.watches import Notify
 
 DUPLICATE_KEY = 11000
 
@@ -47,6 +48,46 @@ def next_run(watch: dict[str, Any], now: datetime, *, timezone: str, max_jitter:
 def run_at(moment: datetime) -> dict[str, Any]:
     """The fields that say when a watch runs next: the moment and its minute (what the scheduler looks up)."""
     return {"next_run_at": moment, "next_run_minute": minute_of(moment)}
+
+
+def schedule_fields(*, every: str | None, cron: str | None, timezone: str | None) -> dict[str, Any]:
+    """The stored form of a validated schedule: `every` (seconds too), or else `cron` in `timezone`."""
+    if every is not None:
+        return {"every": every, "every_seconds": parse_every(every), "cron": None, "timezone": None}
+    return {"every": None, "every_seconds": None, "cron": cron, "timezone": timezone}
+
+
+def new_watch(
+    product_code: str,
+    product: dict[str, Any],
+    *,
+    now: datetime,
+    every: str | None = None,
+    cron: str | None = None,
+    timezone: str | None = None,
+    notify: str = Notify.ON_CHANGE,
+    priority: str | None = None,
+    first_run_at: datetime | None = None,
+) -> dict[str, Any]:
+    """A new watch document, as POST /v1/lps/watches stores one: its schedule counted from `now`, first due at
+    `first_run_at` (by default now: its first search at once), nothing run or delivered yet."""
+    return {
+        "_id": ObjectId(),
+        "product_code": product_code,
+        "product": product,
+        **schedule_fields(every=every, cron=cron, timezone=timezone),
+        "notify": str(notify),
+        "priority": priority,
+        "paused": False,
+        "anchor_at": now,
+        **run_at(now if first_run_at is None else first_run_at),
+        "created_at": now,
+        "updated_at": now,
+        "runs": 0,
+        "skipped_active": 0,
+        "deliveries": 0,
+        "deliveries_skipped": 0,
+    }
 
 
 def to_millis(moment: datetime) -> datetime:

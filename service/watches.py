@@ -17,11 +17,10 @@ from marshmallow import Schema, ValidationError, fields
 from infra.clock import utcnow
 from infra.jobs import parse_job_id
 from infra.mongo import deadline
-from infra.watches import next_run, run_at, to_millis
+from infra.watches import new_watch, next_run, run_at, schedule_fields, to_millis
 from schemas.api import EnvelopeSchema
 from schemas.codes import ErrorType
 from schemas.examples import WATCH_NOT_FOUND_EXAMPLES, WATCH_PATCH, WATCH_REQUEST
-from schemas.schedule import parse_every
 from schemas.watches import (
     CLEARABLE_FIELDS,
     Notify,
@@ -59,32 +58,18 @@ class WatchIdPath(Schema):
     watch_id = fields.String(required=True, metadata={"description": "24 hex digits"})
 
 
-def _schedule_fields(body: dict[str, Any], timezone: str) -> dict[str, Any]:
-    """The stored form of a validated `every` or `cron`."""
-    if "every" in body:
-        return {"every": body["every"], "every_seconds": parse_every(body["every"]), "cron": None, "timezone": None}
-    return {"every": None, "every_seconds": None, "cron": body["cron"], "timezone": timezone}
-
-
 def _new_watch(product: dict[str, Any], body: dict[str, Any], now: datetime, timezone: str) -> dict[str, Any]:
     """A new watch: due at once (its first search), then on its schedule counted from now."""
-    return {
-        "_id": ObjectId(),
-        "product_code": product["product_code"],
-        "product": {key: product[key] for key in _PRODUCT_FIELDS if product.get(key) is not None},
-        **_schedule_fields(body, timezone),
-        "notify": str(body.get("notify") or Notify.ON_CHANGE),
-        "priority": body["priority"].value if body.get("priority") else None,
-        "paused": False,
-        "anchor_at": now,
-        **run_at(now),
-        "created_at": now,
-        "updated_at": now,
-        "runs": 0,
-        "skipped_active": 0,
-        "deliveries": 0,
-        "deliveries_skipped": 0,
-    }
+    return new_watch(
+        product["product_code"],
+        {key: product[key] for key in _PRODUCT_FIELDS if product.get(key) is not None},
+        now=now,
+        every=body.get("every"),
+        cron=body.get("cron"),
+        timezone=timezone,
+        notify=body.get("notify") or Notify.ON_CHANGE,
+        priority=body["priority"].value if body.get("priority") else None,
+    )
 
 
 @docs(
@@ -205,7 +190,8 @@ async def patch_watch(request: web.Request) -> web.Response:
         if "priority" in given or "priority" in cleared:
             changes["priority"] = given["priority"].value if "priority" in given else None
         if "every" in given or "cron" in given:
-            changes |= _schedule_fields(given, settings.timezone) | {"anchor_at": now}
+            schedule = schedule_fields(every=given.get("every"), cron=given.get("cron"), timezone=settings.timezone)
+            changes |= schedule | {"anchor_at": now}
             rescheduled = watch | changes
             changes |= run_at(
                 next_run(rescheduled, now, timezone=settings.timezone, max_jitter=settings.watch_max_jitter)

@@ -17,7 +17,7 @@ from infra.jobs import JobRepository
 from infra.mongo import MainDatabase, create_client
 from infra.reconciler_log import ReconcilerLog
 from infra.settings import Settings
-from infra.watches import run_at
+from infra.watches import new_watch
 from schemas.codes import JobType
 from service.app import create_app
 from service.ui.reads import duration, listing, lives, number, waiting
@@ -29,26 +29,8 @@ from tests.test_redrive import DEAD, insert_job
 async def insert_watch(settings: Settings, product_code: str, **fields: Any) -> dict[str, Any]:
     """A watch as POST /v1/lps/watches stores one (without running its first search)."""
     now = utcnow()
-    document = {
-        "_id": ObjectId(),
-        "product_code": product_code,
-        "product": {"keyword": f"keyword of {product_code}"},
-        "every": "6h",
-        "every_seconds": 21600,
-        "cron": None,
-        "timezone": None,
-        "notify": "on_change",
-        "priority": None,
-        "paused": False,
-        "anchor_at": now,
-        **run_at(now + timedelta(hours=1)),
-        "created_at": now,
-        "updated_at": now,
-        "runs": 0,
-        "skipped_active": 0,
-        "deliveries": 0,
-        "deliveries_skipped": 0,
-    } | fields
+    product = {"keyword": f"keyword of {product_code}"}
+    document = new_watch(product_code, product, now=now, every="6h", first_run_at=now + timedelta(hours=1)) | fields
     client = create_client(settings)
     try:
         await MainDatabase.open(client, settings.mongo_db).write.watches.insert_one(document)

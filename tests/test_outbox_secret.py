@@ -3,35 +3,58 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
-import sys
+import time
 from types import SimpleNamespace
-from typing import NoReturn
 
 import pytest
 from dramatiq.brokers.stub import StubBroker
 
 from actors.worker import SETUP_FAILED, UnsignedOutboxRefused
-from infra.settings import Settings
+from infra.settings import UNSIGNED_OUTBOX_REFUSED, Settings
 from schemas.codes import JobType
+from tools import cli
+from tools.cli import worker_command
 
 UNSIGNED = "http://127.0.0.1:9/results"
 
 
-@pytest.mark.processes
-async def test_an_outbox_pool_without_a_signing_secret_refuses_to_start_and_says_why(settings: Settings):
+def unsigned_env(settings: Settings) -> dict[str, str]:
     unsigned = settings.with_overrides(outbox_url=UNSIGNED, outbox_secret="")
-    env = {key: value for key, value in os.environ.items() if key != "LPS_OUTBOX_SECRET"} | unsigned.to_env()
+    return {key: value for key, value in os.environ.items() if key != "LPS_OUTBOX_SECRET"} | unsigned.to_env()
+
+
+def test_lps_worker_refuses_an_outbox_pool_without_a_signing_secret_before_starting_it(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    """Outside the processes tier: starting any process here would fail the test (tests/conftest.py)."""
+    monkeypatch.delenv("LPS_OUTBOX_SECRET", raising=False)
+    for key, value in unsigned_env(settings).items():
+        monkeypatch.setenv(key, value)
+
+    assert cli.main(["worker", "outbox", "--supervise"]) == SETUP_FAILED  # --supervise does not retry it
+    assert capsys.readouterr().err == f"lps: {UNSIGNED_OUTBOX_REFUSED}\n"
+
+
+@pytest.mark.processes
+async def test_an_outbox_pool_started_by_the_dramatiq_cli_without_a_signing_secret_refuses_at_once_and_says_why(
+    settings: Settings,
+):
+    """`dramatiq actors.worker:setup` itself, as a deployment may run it: the worker refuses at boot, and Dramatiq's
+    main process exits with its code at once, not after its 30 s worker-boot timeout."""
+    spec = settings.job(JobType.OUTBOX)
+    command = worker_command(spec, processes=1, threads=1, shutdown_grace=1.0)
+    started = time.monotonic()
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tools.cli", "worker", "outbox", "--supervise",
-        env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
-    )  # fmt: skip
-    output, _ = await asyncio.wait_for(process.communicate(), timeout=60)  # --supervise does not restart it
+        *command, env=unsigned_env(settings), stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
+    )
+    output, _ = await asyncio.wait_for(process.communicate(), timeout=60)
+    took = time.monotonic() - started
     text = output.decode(errors="replace")
 
-    assert process.returncode == 2, text
-    assert "LPS_OUTBOX_URL is set but LPS_OUTBOX_SECRET is not" in text
+    assert process.returncode == SETUP_FAILED, text
+    assert UNSIGNED_OUTBOX_REFUSED in text
+    assert took < 20, f"refused after {took:.1f}s: Dramatiq waited for a worker that never said it booted"
 
 
 @pytest.mark.parametrize(
@@ -43,25 +66,18 @@ async def test_an_outbox_pool_without_a_signing_secret_refuses_to_start_and_says
         ("all", False, False),  # a pool that consumes every declared queue, the outbox's among them
     ],
 )
-def test_only_a_pool_that_would_deliver_unsigned_is_stopped_at_boot(
-    queues: str, allow_unsigned: bool, boots: bool, monkeypatch: pytest.MonkeyPatch
-):
-    """What the refusing process above and a starting pool have in common, without starting one: the check at the
-    worker's boot, given the queues the pool consumes."""
+def test_only_a_pool_that_would_deliver_unsigned_is_stopped_at_boot(queues: str, allow_unsigned: bool, boots: bool):
+    """What the refusing pool above and a starting pool have in common, without starting one: the check at the
+    worker's boot, given the queues the pool consumes (`lps worker` asks the same of its pool's queues)."""
     settings = Settings(outbox_url=UNSIGNED, outbox_secret="", outbox_allow_unsigned=allow_unsigned)
     broker = StubBroker()
-    for queue in settings.queues():
-        broker.declare_queue(queue)
-    whitelist = set(settings.job(JobType[queues.upper()]).queues) if queues != "all" else None
-    exits: list[int] = []
-
-    def record_exit(code: int) -> NoReturn:
-        exits.append(code)
-        raise SystemExit(code)
-
-    monkeypatch.setattr(os, "_exit", record_exit)
+    whitelist = settings.job(JobType[queues.upper()]).queues if queues != "all" else None
     worker = SimpleNamespace(consumer_whitelist=whitelist)
-    with contextlib.suppress(SystemExit):
-        UnsignedOutboxRefused(settings).before_worker_boot(broker, worker)  # type: ignore[arg-type]
-
-    assert exits == ([] if boots else [SETUP_FAILED])
+    middleware = UnsignedOutboxRefused(settings)
+    if boots:
+        middleware.before_worker_boot(broker, worker)  # type: ignore[arg-type]
+    else:
+        with pytest.raises(SystemExit) as refused:
+            middleware.before_worker_boot(broker, worker)  # type: ignore[arg-type]
+        assert refused.value.code == SETUP_FAILED
+    assert settings.refuses_unsigned_outbox(whitelist) is not boots

@@ -31,8 +31,9 @@ from infra.notify import seen_of
 from infra.reconciler_log import ReconcilerLog
 from infra.scheduler import WatchScheduler
 from infra.settings import Settings
-from infra.watches import WatchRepository, run_at
+from infra.watches import WatchRepository, new_watch, run_at
 from schemas.codes import JobType
+from schemas.watches import Notify
 from service.app import create_app
 from tests.harness import FindFilters, JobsView, reconciler_process, worker_pools
 from tools.testbed import Receiver, eventually
@@ -82,22 +83,9 @@ async def schedulers(settings: Settings) -> AsyncIterator[Schedulers]:
 
 
 async def insert_watches(watches: WatchRepository, count: int, *, due_ago: timedelta, **fields: Any) -> list[ObjectId]:
-    now = utcnow()
+    since = utcnow() - due_ago
     documents = [
-        {
-            "_id": ObjectId(),
-            "product_code": f"S-{index}",
-            "product": {"keyword": f"thing {index}"},
-            "every": "5m",
-            "every_seconds": 300,
-            "notify": "always",
-            "paused": False,
-            "anchor_at": now - due_ago,
-            **run_at(now - due_ago),
-            "created_at": now - due_ago,
-            "updated_at": now - due_ago,
-        }
-        | fields
+        new_watch(f"S-{index}", {"keyword": f"thing {index}"}, now=since, every="5m", notify=Notify.ALWAYS) | fields
         for index in range(count)
     ]
     created, _ = await watches.insert(documents)

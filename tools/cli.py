@@ -12,7 +12,14 @@ import sys
 from collections.abc import Awaitable, Callable, Iterator
 from typing import TYPE_CHECKING, NoReturn
 
-from infra.settings import SHUTDOWN_RECORDING_TIME, JobSpec, QueueType, Settings, SettingsError
+from infra.settings import (
+    SHUTDOWN_RECORDING_TIME,
+    UNSIGNED_OUTBOX_REFUSED,
+    JobSpec,
+    QueueType,
+    Settings,
+    SettingsError,
+)
 from schemas.codes import JobStatus, JobType
 
 if TYPE_CHECKING:
@@ -97,6 +104,9 @@ def cmd_worker(args: argparse.Namespace) -> int:
         )
         return 2
     spec = settings.job(POOLS[args.pool])
+    if settings.refuses_unsigned_outbox(spec.queues):  # before starting any process (as the pool's own check would)
+        print(f"lps: {UNSIGNED_OUTBOX_REFUSED}", file=sys.stderr)
+        return 2
     threads = args.threads or spec.threads
     grace = settings.shutdown_grace if args.shutdown_timeout is None else args.shutdown_timeout
     command = worker_command(spec, processes=args.processes or spec.processes, threads=threads, shutdown_grace=grace)

@@ -35,7 +35,7 @@ from urllib.parse import urlsplit
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from infra.settings import Settings
+from infra.settings import UNSIGNED_OUTBOX_REFUSED, Settings
 from schemas.codes import KeyRole
 from schemas.offers import SourceName
 from tools.embedded_mongo import local_mongo_url, wait_for_port
@@ -396,11 +396,8 @@ class DevStack:
             raise RuntimeError(f"{what} did not start on port {port}")
 
     def _refuse_unsigned_outbox(self, settings: Settings) -> None:
-        if settings.outbox_url and not settings.outbox_secret and not settings.outbox_allow_unsigned:
-            raise DevStackRefused(
-                "LPS_OUTBOX_URL is set but LPS_OUTBOX_SECRET is not: the outbox pool would sign deliveries with an "
-                "empty key and refuses to start; set LPS_OUTBOX_SECRET (or LPS_OUTBOX_ALLOW_UNSIGNED=1 for tests)"
-            )
+        if settings.refuses_unsigned_outbox():
+            raise DevStackRefused(UNSIGNED_OUTBOX_REFUSED)
 
     def _refuse_data_without_embedded_mongo(self, settings: Settings) -> None:
         if self.data_file is not None and settings.mongo_url:
