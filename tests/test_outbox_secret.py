@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import time
+from collections.abc import Iterator
 from types import SimpleNamespace
 
 import pytest
@@ -24,6 +26,21 @@ def unsigned_env(settings: Settings) -> dict[str, str]:
     return {key: value for key, value in os.environ.items() if key != "LPS_OUTBOX_SECRET"} | unsigned.to_env()
 
 
+@pytest.fixture
+def root_logging_restored() -> Iterator[None]:
+    """`lps` run in this process configures the root logger (tools/cli.py `main`), whose handlers here are pytest's
+    own, kept for the session: they get their level, filters and formats back, or later tests' captured logs would
+    pass through LPS's filters."""
+    root = logging.getLogger()
+    level, handlers = root.level, {handler: (list(handler.filters), handler.formatter) for handler in root.handlers}
+    yield
+    root.setLevel(level)
+    for handler, (filters, formatter) in handlers.items():
+        handler.filters[:] = filters
+        handler.setFormatter(formatter)
+
+
+@pytest.mark.usefixtures("root_logging_restored")
 def test_lps_worker_refuses_an_outbox_pool_without_a_signing_secret_before_starting_it(
     settings: Settings, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ):
