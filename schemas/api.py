@@ -21,6 +21,12 @@ MAX_TARGET_PRICE = 10**13
 SOURCE_NAMES = tuple(SourceName)
 
 
+def _word_boolean(metadata: dict[str, str]) -> fields.Boolean:
+    """A query filter's true / false: only the words themselves, so a filter has one spelling (marshmallow's Boolean
+    would also take 1, yes, on, …)."""
+    return fields.Boolean(truthy={"true"}, falsy={"false"}, metadata=metadata)
+
+
 def _doc(description: str) -> dict[str, str]:
     """A field's metadata: its description in the OpenAPI document."""
     return {"description": description}
@@ -451,20 +457,15 @@ class JobListQuerySchema(StrictSchema):
         validate=FullMatch(ERROR_TYPE_PATTERN),
         metadata={"description": "only jobs whose last_error.type is this (e.g. BLOCKED, DEAD_LETTER)"},
     )
-    delayed = fields.Boolean(
-        # Only the words themselves: a filter has one spelling (marshmallow would also take 1, yes, on, …).
-        truthy={"true"},
-        falsy={"false"},
-        metadata=_doc(
+    delayed = _word_boolean(
+        _doc(
             "true: only PENDING jobs whose run_after is still ahead (retries waiting out their backoff, searches "
             "deferred for a source's turn: the `delayed` count of the stats); false: only PENDING jobs whose "
             "run_after has come (due, waiting for a worker). Any status but PENDING matches nothing"
         ),
     )
-    republished = fields.Boolean(
-        truthy={"true"},
-        falsy={"false"},
-        metadata=_doc(
+    republished = _word_boolean(
+        _doc(
             "true: only jobs the reconciler published again at least once (`republishes`: their message was never "
             "confirmed or was lost); false: only jobs it never did. Read on the way, as error_type is"
         ),

@@ -374,15 +374,23 @@ type IndexKey = tuple[Any, ...]
 type IndexData = dict[str, dict[IndexKey, set[Any]]]
 
 
-def _str_equalities(plan: QueryNode) -> dict[str, str]:
-    """The conjunction's `field: "value"` clauses on top-level fields (the first one per field)."""
-    found: dict[str, str] = {}
+def _clauses(plan: QueryNode) -> Iterator[QueryNode]:
+    """The clauses of a conjunction, nested ANDs flattened; read from the last one (which one counts as a field's
+    first below)."""
     pending = [plan]
     while pending:
         node = pending.pop()
         if isinstance(node, AndCondition):
             pending.extend(node.clauses)
-        elif (
+        else:
+            yield node
+
+
+def _str_equalities(plan: QueryNode) -> dict[str, str]:
+    """The conjunction's `field: "value"` clauses on top-level fields (the first one per field)."""
+    found: dict[str, str] = {}
+    for node in _clauses(plan):
+        if (
             isinstance(node, EqualsCondition)
             and type(node.value) is str
             and not node.null_matches_undefined
@@ -427,12 +435,7 @@ def _conjunction(plan: QueryNode) -> _Conjunction:
     missing: set[str] = set()
     bounds: list[_Bound] = []
     complete = True
-    pending = [plan]
-    while pending:
-        node = pending.pop()
-        if isinstance(node, AndCondition):
-            pending.extend(node.clauses)
-            continue
+    for node in _clauses(plan):
         field, value = getattr(node, "field", None), getattr(node, "value", None)
         if not isinstance(field, str) or field.startswith("$"):
             complete = False
@@ -892,12 +895,7 @@ class IndexedReadsMemoryEngine(FlatInsertMemoryEngine):
     ) -> _MemoryIndexedCandidates | None:
         """Change 2c: the documents under the keys of a `$in`'s values in a single-field index the query may use; None
         when no clause of the conjunction is such a `$in`."""
-        pending = [query_plan]
-        while pending:
-            node = pending.pop()
-            if isinstance(node, AndCondition):
-                pending.extend(node.clauses)
-                continue
+        for node in _clauses(query_plan):
             if not _listed_in(node):
                 continue
             for index in indexes:
