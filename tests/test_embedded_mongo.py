@@ -458,42 +458,63 @@ def dated_history(count: int) -> list[dict[str, Any]]:
     ]
 
 
-def test_a_listing_page_examines_as_many_jobs_at_any_history(monkeypatch):
-    """JobRepository.newest's finds (the dashboard's lists and the API's listing) read the same stored jobs over
-    1,000 and 10,000 stored: their page, its cursor's ties and a walk's jobs, not the history."""
-    histories = {"small": 1_000, "large": 10_000}
+async def two_pages(
+    repository: JobRepository, examined: Counter, filters: dict[str, Any], limit: int
+) -> tuple[list[dict[str, Any]], list[int]]:
+    """A listing's first page and the one after it (JobRepository.newest), and the stored documents each examined."""
+    examined.calls = 0
+    first = await repository.newest(filters, limit)
+    work = [examined.calls]
+    last = first.jobs[-1]
+    examined.calls = 0
+    second = await repository.newest(filters, limit, after=(last["created_at"], last["_id"]))
+    return first.jobs + second.jobs, [*work, examined.calls]
+
+
+def examined_by_pages(
+    stores: dict[str, list[dict[str, Any]]],
+    indexes: list[Any],
+    pages: Callable[[JobRepository, Counter], Coroutine[Any, Any, list[int]]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> dict[str, list[int]]:
+    """Each named store (its jobs, `indexes`) served by `lps mongo`'s engine in this process; what `pages` counted in
+    each, given a repository over the wire and the counter of the stored documents the engine examined."""
     with served_in_process(None) as (engine, url, run):
 
         async def seed() -> None:
             client = InProcessClient(engine)
-            for name, count in histories.items():
-                jobs = client[name].jobs
-                await jobs.insert_many(dated_history(count))
-                await jobs.create_indexes([*job_indexes(), retention_index(30)])
+            for name, documents in stores.items():
+                await client[name].jobs.insert_many(documents)
+                await client[name].jobs.create_indexes(indexes)
 
         run(seed())
         examined = Counter()
         monkeypatch.setattr(engine, "_borrow_storage_document", examined.wrap(engine._borrow_storage_document))
 
-        async def pages(name: str) -> list[int]:
+        async def read(name: str) -> list[int]:
             client = AsyncMongoClient(url)
-            repository = JobRepository(MainDatabase.open(client, name))
-            work = []
             try:
-                for filters in ({}, {"status": "DEAD"}, {"product_code": "P1", "job_type": "SEARCH"}):
-                    examined.calls = 0
-                    first = await repository.newest(filters, 51)
-                    work.append(examined.calls)
-                    last = first.jobs[-1]
-                    examined.calls = 0
-                    second = await repository.newest(filters, 51, after=(last["created_at"], last["_id"]))
-                    work.append(examined.calls)
-                    assert len(first.jobs) + len(second.jobs) == min(102, 30 if filters.get("product_code") else 102)
+                return await pages(JobRepository(MainDatabase.open(client, name)), examined)
             finally:
                 await client.close()
-            return work
 
-        work = {name: asyncio.run(pages(name)) for name in histories}
+        return {name: asyncio.run(read(name)) for name in stores}
+
+
+def test_a_listing_page_examines_as_many_jobs_at_any_history(monkeypatch):
+    """JobRepository.newest's finds (the dashboard's lists and the API's listing) read the same stored jobs over
+    1,000 and 10,000 stored: their page, its cursor's ties and a walk's jobs, not the history."""
+
+    async def pages(repository: JobRepository, examined: Counter) -> list[int]:
+        work = []
+        for filters in ({}, {"status": "DEAD"}, {"product_code": "P1", "job_type": "SEARCH"}):
+            jobs, counted = await two_pages(repository, examined, filters, 51)
+            work += counted
+            assert len(jobs) == (30 if filters.get("product_code") else 102)
+        return work
+
+    histories = {"small": dated_history(1_000), "large": dated_history(10_000)}
+    work = examined_by_pages(histories, [*job_indexes(), retention_index(30)], pages, monkeypatch)
 
     # mongoeco 4.11 unpatched: every stored job per page (every DEAD one, every one for a product).
     assert work["large"] == work["small"], work
@@ -523,41 +544,16 @@ def test_a_delayed_page_examines_the_delayed_jobs_of_its_type_not_the_backlog(mo
     """`delayed` (JobRepository.newest through `active_by_status`, infra/job_listing.py) reads the delayed jobs'
     documents, on its first page and on one after a cursor, whether 500 or 5,000 due jobs wait beside them."""
     now = datetime.now(UTC)
-    backlogs = {"small": 500, "large": 5_000}
-    with served_in_process(None) as (engine, url, run):
 
-        async def seed() -> None:
-            client = InProcessClient(engine)
-            for name, count in backlogs.items():
-                jobs = client[name].jobs
-                await jobs.insert_many(backlog_with_delayed(count, now))
-                # mongoeco builds a unique index in quadratic time; the listing reads none of them.
-                await jobs.create_indexes([index for index in job_indexes() if not index.document.get("unique")])
+    async def pages(repository: JobRepository, examined: Counter) -> list[int]:
+        jobs, work = await two_pages(repository, examined, {"delayed": True, "job_type": "SEARCH"}, 20)
+        assert [job["product_code"] for job in jobs] == [f"D{number}" for number in reversed(range(30))]
+        return work
 
-        run(seed())
-        examined = Counter()
-        monkeypatch.setattr(engine, "_borrow_storage_document", examined.wrap(engine._borrow_storage_document))
-
-        async def pages(name: str) -> list[int]:
-            client = AsyncMongoClient(url)
-            repository = JobRepository(MainDatabase.open(client, name))
-            work = []
-            try:
-                filters = {"delayed": True, "job_type": "SEARCH"}
-                examined.calls = 0
-                first = await repository.newest(filters, 20)
-                work.append(examined.calls)
-                last = first.jobs[-1]
-                examined.calls = 0
-                second = await repository.newest(filters, 20, after=(last["created_at"], last["_id"]))
-                work.append(examined.calls)
-                found = [job["product_code"] for job in first.jobs + second.jobs]
-                assert found == [f"D{number}" for number in reversed(range(30))]
-            finally:
-                await client.close()
-            return work
-
-        work = {name: asyncio.run(pages(name)) for name in backlogs}
+    backlogs = {"small": backlog_with_delayed(500, now), "large": backlog_with_delayed(5_000, now)}
+    # mongoeco builds a unique index in quadratic time; the listing reads none of them.
+    indexes = [index for index in job_indexes() if not index.document.get("unique")]
+    work = examined_by_pages(backlogs, indexes, pages, monkeypatch)
 
     # Without active: true in the query, or with the page's created_at bounding the keys instead of run_after: every
     # due job of the backlog.
