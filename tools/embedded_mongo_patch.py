@@ -616,12 +616,15 @@ def _with_membership_sets(semantics: EngineFindSemantics) -> EngineFindSemantics
     """The find with change 2d's matcher when its filter is a conjunction holding a listed `$in` (no collation)."""
     if semantics.collation is not None or semantics.text_query is not None:
         return semantics
-    plan = semantics.query_plan
-    clauses = list(plan.clauses) if isinstance(plan, AndCondition) else [plan]
-    listed = [clause for clause in clauses if _listed_in(clause)]
+    listed: list[InCondition] = []
+    rest: list[QueryNode] = []
+    for clause in _clauses(semantics.query_plan):
+        if _listed_in(clause):
+            listed.append(clause)
+        else:
+            rest.append(clause)
     if not listed:
         return semantics
-    rest = [clause for clause in clauses if not _listed_in(clause)]
     # mongoeco calls only `match` of a find's compiled query (`iter_filtered_documents`, its cursor's `_matches`).
     return replace(semantics, compiled_query=cast(CompiledQuery, _MembershipMatch(semantics, listed, rest)))
 
@@ -751,12 +754,12 @@ class IndexedReadsMemoryEngine(FlatInsertMemoryEngine):
         found = self._keyed_index(indexes, index_data, conjunction, whole=True)
         if found is None:
             return None
-        index_map, prefix, fields = found.index_map, found.prefix, found.fields
+        index_map, prefix = found.index_map, found.prefix
         if semantics.hint is not None and semantics.hint != found.name:
             return None
         position = len(prefix)
-        bound = conjunction.bound
-        bounded = self._within_bound(bound) if bound is not None and fields[position:][:1] == [bound[0]] else None
+        # `whole`: a bound is on the field right after the prefix.
+        bounded = self._within_bound(conjunction.bound) if conjunction.bound is not None else None
         total = 0
         for key in self._index_keys_under(index_map, prefix):
             # A document with an array in a field of the index is under several keys: only mongoeco counts it once.
