@@ -561,6 +561,75 @@ def test_a_delayed_page_examines_the_delayed_jobs_of_its_type_not_the_backlog(mo
     assert max(work["large"]) <= 30, work
 
 
+class KeyWork:
+    """What the patched engine reads of its indexes' keys: how often it lists an index's keys whole (`_bucket_keys`:
+    a kept order made again, or a walk without one), and how many keys the walks of kept orders read."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.listed = self.walked = 0
+        listed, walk = embedded_mongo_patch._bucket_keys, embedded_mongo_patch._OrderedKeys._walk
+
+        def counted_listing(buckets: Any) -> list[Any]:
+            self.listed += 1
+            return listed(buckets)
+
+        def counted_walk(order: Any, *args: Any, **kwargs: Any) -> Iterator[Any]:
+            for key in walk(order, *args, **kwargs):
+                self.walked += 1
+                yield key
+
+        monkeypatch.setattr(embedded_mongo_patch, "_bucket_keys", counted_listing)
+        monkeypatch.setattr(embedded_mongo_patch._OrderedKeys, "_walk", counted_walk)
+
+
+def test_a_listing_page_reads_its_own_keys_while_jobs_come_and_go(monkeypatch):
+    """With jobs claimed, ended and added between pages, as workers and the gateway do, the dashboard's lists
+    (JobRepository.newest: every job, a status's, the delayed ones) list no index's keys whole once each index was read
+    (change 7), and each page reads as many keys over a backlog of 1,000 PENDING jobs as over one of 10,000."""
+    now = datetime.now(UTC)
+    work = KeyWork(monkeypatch)
+    listings = ({}, {"status": "PENDING"}, {"delayed": True, "job_type": "SEARCH"})
+    indexes = [index for index in job_indexes() if not index.document.get("unique")]
+    counted: dict[str, list[tuple[int, int]]] = {}
+    with served_in_process(None) as (engine, url, run):
+
+        async def seed(name: str, count: int) -> None:
+            await InProcessClient(engine)[name].jobs.insert_many(backlog_with_delayed(count, now))
+            await InProcessClient(engine)[name].jobs.create_indexes(indexes)
+
+        async def pages(name: str) -> list[tuple[int, int]]:
+            client = AsyncMongoClient(url)
+            jobs, repository = client[name].jobs, JobRepository(MainDatabase.open(client, name))
+            try:
+                for filters in listings:  # the first read of each index makes its order
+                    await repository.newest(filters, 51)
+                seen = []
+                for round_number in range(3):
+                    for filters in listings:
+                        claimed = await jobs.find_one_and_update(
+                            {"status": "PENDING"}, {"$set": {"status": "RUNNING"}}, sort=[("_id", 1)]
+                        )
+                        await jobs.update_one(
+                            {"_id": claimed["_id"]}, {"$set": {"status": "DONE"}, "$unset": {"active": ""}}
+                        )
+                        await jobs.insert_one(backlog_with_delayed(30, now)[round_number] | {"_id": ObjectId()})
+                        work.listed = work.walked = 0
+                        page = await repository.newest(filters, 51)
+                        assert page.jobs, filters
+                        seen.append((work.listed, work.walked))
+                return seen
+            finally:
+                await client.close()
+
+        for name, count in (("small", 1_000), ("large", 10_000)):
+            run(seed(name, count))
+            counted[name] = asyncio.run(pages(name))
+
+    assert counted["large"] == counted["small"], counted
+    assert all(listed == 0 for listed, _ in counted["large"]), counted  # never a pass over an index's keys
+    assert max(walked for _, walked in counted["large"]) <= 2 * 51, counted
+
+
 # The persistent store, `lps mongo --data FILE` (issue 24): see tools/embedded_mongo_patch.py, "The SQLite engine".
 
 

@@ -43,9 +43,8 @@ removes them. Three changes:
    equality), in one direction, with a limit, no collation, no hint, no text query, where mongoeco itself would scan
    the collection (no `_id` lookup, no single-field equality), reads the index's key tuples in sort order and
    fetches documents bucket by bucket, in storage order within a bucket, through mongoeco's filter and its
-   skip/limit/projection stage, until the page is full (`scan_find_semantics`). It sorts only as much of the keys as
-   it reads (`heapq.nsmallest`/`nlargest` of the first skip+limit, then twice as many each time it needs more): a
-   page costs one pass over the keys in C-level comparisons plus the documents it examines, not a sort of them all.
+   skip/limit/projection stage, until the page is full (`scan_find_semantics`). The keys come from the index's kept
+   order (change 7) a run at a time: a page costs its own keys and the documents it examines, not the index.
    It gives mongoeco's order because every sort field's key, over all the selected entries, has the same one of
    three tags whose values compare as mongoeco's sort compares the stored values: "str" (Python `<`, which is what
    `core.sorting` uses for two `str`s), "objectid" (the normalized ObjectId, as `compare_values` normalizes) and
@@ -56,10 +55,22 @@ removes them. Three changes:
    would need an array in a sort field, whose "list" key refuses the shortcut. The walk reads O(1) copies of the
    collection and the index map taken under the collection lock, as mongoeco reads the candidate list it took there.
 
-Changes 2 and 3 list an index's key tuples (and those under a prefix) once per version of the index: its buckets are
-an immutable rpds HashTrieMap that every write to the index replaces, so a list made from the map object held in
-the cache is that map's keys (`_index_keys_under`). Listing them costs ~20-40 ms at 50,000 (rpds' pickling form,
-`_bucket_keys`: its iterator is twice as slow); a page on an unchanged index pays only the pass over its prefix's keys.
+7. An index's keys in order (`_OrderedKeys`, a `sortedcontainers.SortedKeyList`), kept for every index the changes
+   above read. An index's buckets are an immutable rpds HashTrieMap that every write to the index replaces, so an
+   order is made for one version of the map and holds while the map holds that version; `_update_indexes_locked`,
+   mongoeco's one path for a document's index entries (insert, update, replace, delete, TTL purge), moves it on to the
+   next version by the written document's keys that came or went (O(log n) each). Anything else that changes a map
+   (an index rebuilt, a transaction's undo) leaves the order behind, and the next read makes it again from the keys
+   (O(n log n), once). So the keys under a prefix are a range of the order (changes 2, 2b, 6; with a datetime bound on
+   the field after the prefix, a narrower range), a walk reads its keys a run at a time (change 3), and whether its
+   sort columns hold one ordered tag is read from counts kept per position, over the whole index. A key with a tag
+   that Python cannot order as mongoeco does (an array's "list", a document, a NaN) has no place in an order: while
+   an index holds one, its questions are a pass over its listed keys (`_ListedKeys`), as before this change, and the
+   documents LPS stores never make one. The walk reads the version of its find, taken under the lock with the
+   documents: a run is read without an await in it, and once a write has moved the order on between two runs, the
+   rest comes from that version's own keys. tests/test_embedded_mongo_order.py compares every answer of an order with
+   the listed keys' as keys come and go and in the middle of a walk; tests/test_embedded_mongo.py counts the keys a
+   listing page reads at two sizes while jobs come and go.
 
 The active set (memory engine; issue 24). A backlog is the active set grown to 100,000 PENDING jobs, and mongoeco's
 count reads every matching document (~100 µs each over the wire: 2 s for 20,000), as does any find whose only
@@ -129,16 +140,18 @@ someone does this:
    - `MemoryEngine.scan_find_semantics`, whose beginning `_scan_in_index_order` copies (the operation metadata, the
      deadline, the lock, the TTL purge, the three views), and `iter_filtered_documents` / `stream_finalize_documents`
      it hands the documents to;
-   - what the index walk reads: `MemoryIndexMap._buckets` (an rpds `HashTrieMap` replaced on every write: the key
-     lists are cached on that), `MemoryCollection.copy` / `ordered_keys`, `_index_equality_key`,
-     `_update_indexes_locked` (every write path must still go through it), `core.sorting`'s order for `str`,
-     ObjectId and datetime;
+   - what the index walk reads: `MemoryIndexMap._buckets` (an rpds `HashTrieMap` replaced on every write: a kept
+     order holds for one such map), `MemoryCollection.copy` / `ordered_keys`, `_index_equality_key` (its tags),
+     `_update_indexes_locked` (overridden by change 7: every write of a document's index entries must still go
+     through it, and change nothing but that document's keys), `core.sorting`'s order for `str`, ObjectId and
+     datetime;
    - on SQLite: the probe queries' text (`json_path_for_field` and the literal in
      `_field_is_top_level_array_in_collection` and `_field_traverses_array_in_collection`), the `indexes` table's
      `fields` and `unique_flag` columns, the `ttl_index_entries` table and the write scope (`sqlite_write_scope`,
      `_begin_write`).
 2. If rpds-py moves too, check `_bucket_keys` (its pickling form) still lists a map's keys.
-3. Add the release to `VERIFIED_MONGOECO`, pin it (and rpds-py) in pyproject.toml, and run tests/test_embedded_mongo.py
+3. Add the release to `VERIFIED_MONGOECO`, pin it (and rpds-py) in pyproject.toml, and run tests/test_embedded_mongo.py,
+   tests/test_embedded_mongo_order.py
    (the work each insert and listing page does at two sizes, mongoeco's own answers compared query by query, the
    duplicate-key guarantees over the wire and on SQLite, the persistent store across a restart) and
    tests/test_job_listing.py, tests/test_job_repository.py, tests/test_dashboard.py on the embedded store; then
@@ -154,16 +167,20 @@ import importlib.metadata
 import json
 import logging
 import math
+import weakref
+from collections import Counter
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from itertools import compress, repeat
+from decimal import Decimal
+from itertools import compress, islice, repeat
 from operator import eq, ge, gt, itemgetter, le, lt
 from typing import Any, TypeIs, cast, override
 
 # The two engines are the fallback as well as the bases: an unverified mongoeco still has to provide them.
 from mongoeco.engines.memory import MemoryEngine
 from mongoeco.engines.sqlite import SQLiteEngine
+from sortedcontainers import SortedKeyList
 
 try:
     # Private names: on an unverified mongoeco they may be gone, and then the guard refuses the patch rather than
@@ -364,10 +381,12 @@ class FlatInsertSQLiteEngine(SQLiteEngine):
 
 #: Key tags (`bson_equality_key`) whose values Python orders as mongoeco sorts the stored values; see the docstring.
 _ORDERED_TAGS = frozenset({"str", "objectid", "datetime"})
-
-#: Index versions whose key lists are kept (each pins that version of its rpds map, which shares most of its nodes).
-_KEY_LISTS_KEPT = 8
-_PREFIXES_KEPT = 64
+#: Key tags whose values Python orders among themselves (a number's Decimal unless NaN): a key made of these, or of a
+#: missing field's None, has a place in an index's kept order (change 7); a key with any other has none.
+_SORTABLE_TAGS = frozenset({"str", "objectid", "datetime", "bool", "none", "number"})
+#: A missing field's None in the kept order (below every tag), and a component above every key under a prefix.
+_MISSING_FORM = ("",)
+_ABOVE_EVERY_TAG = ("\U0010ffff",)
 
 type IndexKey = tuple[Any, ...]
 #: One collection's index maps by index name, as mongoeco types them (MemoryIndexMap in practice).
@@ -568,6 +587,166 @@ def _in_order(keys: list[IndexKey], *, descending: bool, first: int) -> Iterator
         done, wanted = wanted, wanted * 2
 
 
+def _tag(component: Any) -> str | None:
+    """A key component's type tag; None for a missing field (`_index_keys` records None there)."""
+    return component[0] if type(component) is tuple and component else None
+
+
+def _sortable(key: IndexKey) -> bool:
+    """Whether `key` has a place in a kept order: every component a missing field or of a `_SORTABLE_TAGS` tag."""
+    for component in key:
+        if component is None:
+            continue
+        if type(component) is not tuple or len(component) != 2 or component[0] not in _SORTABLE_TAGS:
+            return False
+        if component[0] == "number" and _is_nan(component[1]):
+            return False
+    return True
+
+
+def _is_nan(number: Any) -> bool:
+    """A NaN number key (mongoeco keys numbers as Decimal): unordered, and a signalling one raises on comparison."""
+    return number.is_nan() if isinstance(number, Decimal) else number != number
+
+
+def _sort_form(key: IndexKey) -> IndexKey:
+    """What a sortable key is ordered by: itself, its missing fields placed below every tag (a tag decides between
+    two components of different types; two of one tag compare by value)."""
+    return key if None not in key else tuple(_MISSING_FORM if component is None else component for component in key)
+
+
+#: A bound on one key component: the comparison, applied as `compare(value, limit)`, and the limit's key (tag, limit).
+type _KeyBound = tuple[Callable[[Any, Any], bool], tuple[str, Any]]
+
+
+def _bounded_range(
+    prefix: IndexKey, compare: Callable[[Any, Any], bool], tag: str, limit: Any
+) -> tuple[IndexKey, IndexKey]:
+    """The [low, high) range of sort forms whose component after `prefix` has `tag` and a value passing the bound (a
+    key is above every tuple it starts with: `(*prefix, (tag, limit), _ABOVE_EVERY_TAG)` is above every key whose
+    component is `(tag, limit)`, below every larger one)."""
+    lowest, highest = (*prefix, (tag,)), (*prefix, (tag + "\0",))
+    at, past = (*prefix, (tag, limit)), (*prefix, (tag, limit), _ABOVE_EVERY_TAG)
+    return {gt: (past, highest), ge: (at, highest), lt: (lowest, at), le: (lowest, past)}[compare]
+
+
+class _ListedKeys:
+    """The keys of one version of an index, listed: what answers when no order can be kept for it (a key of it has
+    no place in one). Each question is a pass over the keys (under a prefix)."""
+
+    def __init__(self, keys: list[IndexKey]) -> None:
+        self._keys = keys
+
+    def under(self, prefix: IndexKey, bound: _KeyBound | None = None) -> list[IndexKey]:
+        """The keys under `prefix` (`bound` is for the kept order: the caller tests it on each key anyway)."""
+        return _keys_under(self._keys, prefix)
+
+    def count_under(self, prefix: IndexKey) -> int:
+        return len(self.under(prefix))
+
+    def ordered_at(self, prefix: IndexKey, positions: range) -> bool:
+        return _ordered_columns(self.under(prefix), positions)
+
+    def walk(self, prefix: IndexKey, *, descending: bool, first: int) -> Iterator[IndexKey]:
+        return _in_order(self.under(prefix), descending=descending, first=first)
+
+
+class _OrderedKeys:
+    """Change 7: the keys of an index in order, for the version `buckets` of its map (an rpds map, replaced on every
+    write to the index), and how many keys hold each tag at each position. `IndexedReadsMemoryEngine` moves it on to
+    the map's next version on every write through `_update_indexes_locked`; any other change of the map (a rebuild,
+    an undo) leaves it behind, and then it is made again. Keys with no place in an order are only counted
+    (`unordered`): while there is one, the index answers as `_ListedKeys`."""
+
+    __slots__ = ("buckets", "keys", "tags", "unordered")
+
+    def __init__(self, buckets: Any) -> None:
+        listed = _bucket_keys(buckets)
+        self.buckets = buckets
+        self.keys: SortedKeyList = SortedKeyList(filter(_sortable, listed), key=_sort_form)
+        self.unordered = len(listed) - len(self.keys)
+        width = len(listed[0]) if listed else 0
+        self.tags = [Counter(_tag(key[position]) for key in listed) for position in range(width)]
+
+    def follow(self, buckets: Any, keys: Iterable[IndexKey]) -> None:
+        """Move on to `buckets`, the map's next version, which differs from this one's at most in `keys`."""
+        before = self.buckets
+        for key in set(keys):
+            present = key in buckets
+            if present == (key in before):
+                continue
+            step = 1 if present else -1
+            if not _sortable(key):
+                self.unordered += step
+            elif present:
+                self.keys.add(key)
+            else:
+                self.keys.remove(key)
+            while len(self.tags) < len(key):
+                self.tags.append(Counter())
+            for position, component in enumerate(key):
+                self.tags[position][_tag(component)] += step
+        self.buckets = buckets
+
+    def _range(self, prefix: IndexKey) -> tuple[IndexKey, IndexKey]:
+        low = _sort_form(prefix)
+        return low, (*low, _ABOVE_EVERY_TAG)
+
+    def under(self, prefix: IndexKey, bound: _KeyBound | None = None) -> Iterator[IndexKey]:
+        """The keys under `prefix`, read as they are iterated (so, all under the collection lock); with `bound` (a
+        comparison and a key component, for the field right after the prefix), only those whose component there passes
+        it, when every key of the index has the bound's tag there (a key of another type may pass a bound in mongoeco's
+        order: `_within_bound`); all of them otherwise."""
+        low, high = self._range(prefix)
+        if bound is not None and len(prefix) < len(self.tags):
+            compare, (tag, limit) = bound
+            if [tag] == [name for name, count in self.tags[len(prefix)].items() if count]:
+                low, high = _bounded_range(low, compare, tag, limit)
+        return self.keys.irange_key(low, high, inclusive=(True, False))
+
+    def count_under(self, prefix: IndexKey) -> int:
+        low, high = self._range(prefix)
+        return self.keys.bisect_key_left(high) - self.keys.bisect_key_left(low)
+
+    def ordered_at(self, prefix: IndexKey, positions: range) -> bool:
+        """Whether at each position every key of the index (so every one under `prefix`) has one tag, an ordered one."""
+        return all(
+            position < len(self.tags)
+            and len(tags := [tag for tag, count in self.tags[position].items() if count]) == 1
+            and tags[0] in _ORDERED_TAGS
+            for position in positions
+        )
+
+    def walk(self, prefix: IndexKey, *, descending: bool, first: int) -> Iterator[IndexKey]:
+        """The keys under `prefix` in order, as they were in the version this walk began at: read from the kept order
+        a run at a time (`first` keys, then twice as many each time), and, once a write has moved the order on,
+        the rest from that version's own keys (`_ListedKeys`). A walk runs between the wire server's awaits, so no
+        write comes in the middle of a run. The version is the one of this call, not of the first key read."""
+        return self._walk(self.buckets, prefix, descending=descending, first=first)
+
+    def _walk(self, version: Any, prefix: IndexKey, *, descending: bool, first: int) -> Iterator[IndexKey]:
+        low, high = self._range(prefix)
+        run, last = max(first, 1), None
+        while True:
+            if self.buckets is not version:
+                rest = _ListedKeys(_bucket_keys(version)).under(prefix)
+                if last is not None:
+                    rest = [key for key in rest if (key < last if descending else key > last)]
+                yield from _in_order(rest, descending=descending, first=run)
+                return
+            if descending:
+                keys = self.keys.irange_key(
+                    low, high if last is None else _sort_form(last), (True, False), reverse=True
+                )
+            else:
+                keys = self.keys.irange_key(low if last is None else _sort_form(last), high, (last is None, False))
+            taken = list(islice(keys, run))
+            yield from taken
+            if len(taken) < run:
+                return
+            last, run = taken[-1], run * 2
+
+
 def _listed_in(node: QueryNode) -> TypeIs[InCondition]:
     """A `$in` of `str` or ObjectId values on a top-level field: what change 2c narrows by and 2d matches by sets."""
     return (
@@ -634,31 +813,63 @@ class IndexedReadsMemoryEngine(FlatInsertMemoryEngine):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        #: id(HashTrieMap) -> (that map, {key prefix: its keys under that prefix}): an index map's buckets are an
-        #: immutable rpds map that every write to the index replaces, so while a map is the one held here its keys
-        #: are these. The last few versions of the indexes read, and the last few prefixes read in each.
-        self._key_lists: dict[int, tuple[Any, dict[IndexKey, list[IndexKey]]]] = {}
+        #: id(index map) -> (a weak reference to that map, its keys in order): change 7, for the maps read so far.
+        self._orders: dict[int, tuple[weakref.ref[Any], _OrderedKeys]] = {}
 
-    def _index_keys_under(self, index_map: Mapping[IndexKey, Any], prefix: IndexKey) -> list[IndexKey]:
-        """The index's key tuples that start with `prefix`, listed once per version of the index and prefix (do not
-        modify the list)."""
+    def _kept_order(self, index_map: MemoryIndexMap[Any]) -> _OrderedKeys | None:
+        """The order kept for this index map, if it is in step with the map's current version."""
+        held = self._orders.get(id(index_map))
+        if held is None or held[0]() is not index_map or held[1].buckets is not index_map._buckets:
+            return None
+        return held[1]
+
+    def _keys_of(self, index_map: Mapping[IndexKey, Any]) -> _OrderedKeys | _ListedKeys:
+        """An index's keys, to select and walk: its kept order (made now if none is in step with the map), or, while a
+        key has no place in an order (or for a map that is not mongoeco's persistent one), its keys listed."""
         if not isinstance(index_map, MemoryIndexMap):
-            return _keys_under(list(index_map), prefix)
-        buckets = index_map._buckets
-        cached = self._key_lists.get(id(buckets))
-        if cached is None or cached[0] is not buckets:
-            if len(self._key_lists) >= _KEY_LISTS_KEPT:
-                del self._key_lists[next(iter(self._key_lists))]
-            cached = self._key_lists[id(buckets)] = (buckets, {(): _bucket_keys(buckets)})
-        _, selections = cached
-        selected = selections.get(prefix)
-        if selected is None:
-            if len(selections) > _PREFIXES_KEPT:
-                all_keys = selections[()]
-                selections.clear()
-                selections[()] = all_keys
-            selected = selections[prefix] = _keys_under(selections[()], prefix)
-        return selected
+            return _ListedKeys(list(index_map))
+        order = self._kept_order(index_map)
+        if order is None:
+            order = _OrderedKeys(index_map._buckets)
+            number = id(index_map)
+            forget = functools.partial(self._orders.pop, number, None)
+            self._orders[number] = (weakref.ref(index_map, lambda _: forget()), order)
+        return order if order.unordered == 0 else _ListedKeys(list(order.buckets))
+
+    @override
+    def _update_indexes_locked(
+        self,
+        db_name: str,
+        coll_name: str,
+        storage_key: Any,
+        document: Document,
+        *,
+        action: str = "insert",
+        index_data_view: dict[str, Any] | None = None,
+        indexes_view: dict[str, Any] | None = None,
+    ) -> None:
+        """mongoeco's, then every kept order of the collection's indexes moved on to its map's new version (change 7):
+        only this document's keys can have come or gone."""
+        indexes = (self._indexes if indexes_view is None else indexes_view).get(db_name, {}).get(coll_name, [])
+        data = (self._index_data if index_data_view is None else index_data_view).get(db_name, {}).get(coll_name, {})
+        kept = [
+            (index, index_map, order)
+            for index in indexes
+            if isinstance(index_map := data.get(index.name), MemoryIndexMap)
+            and (order := self._kept_order(index_map)) is not None
+        ]
+        super()._update_indexes_locked(
+            db_name,
+            coll_name,
+            storage_key,
+            document,
+            action=action,
+            index_data_view=index_data_view,
+            indexes_view=indexes_view,
+        )
+        for index, index_map, order in kept:
+            if index_map._buckets is not order.buckets:
+                order.follow(index_map._buckets, self._index_keys(document, list(index.fields)))
 
     @override
     def _index_keys(self, document: Document, fields: list[str]) -> set[IndexKey]:
@@ -760,8 +971,9 @@ class IndexedReadsMemoryEngine(FlatInsertMemoryEngine):
         position = len(prefix)
         # `whole`: a bound is on the field right after the prefix.
         bounded = self._within_bound(conjunction.bound) if conjunction.bound is not None else None
+        key_bound = self._key_bound(conjunction.bound) if conjunction.bound is not None else None
         total = 0
-        for key in self._index_keys_under(index_map, prefix):
+        for key in self._keys_of(index_map).under(prefix, key_bound):
             # A document with an array in a field of the index is under several keys: only mongoeco counts it once.
             if any(type(component) is tuple and component[0] == "list" for component in key):
                 return None
@@ -774,6 +986,11 @@ class IndexedReadsMemoryEngine(FlatInsertMemoryEngine):
                     continue
             total += len(index_map[key])
         return total
+
+    def _key_bound(self, bound: _Bound) -> _KeyBound:
+        """A conjunction's datetime bound as a bound on its field's key component."""
+        _, compare, value = bound
+        return compare, self._index_equality_key(value)
 
     def _within_bound(self, bound: _Bound) -> tuple[str, Callable[[Any], bool]]:
         """The bound's type tag, and whether a key component of its field may pass it. A value of the bound's own type
@@ -858,7 +1075,7 @@ class IndexedReadsMemoryEngine(FlatInsertMemoryEngine):
             return None
         index_map, prefix = found
         under: set[Any] = set()
-        for key in self._index_keys_under(index_map, prefix):
+        for key in self._keys_of(index_map).under(prefix):
             under.update(index_map[key])
         return _MemoryIndexedCandidates(under)
 
@@ -885,8 +1102,12 @@ class IndexedReadsMemoryEngine(FlatInsertMemoryEngine):
             for bound in conjunction.bounds
             if bound[0] in after
         ]
+        # The first bound on the field right after the prefix selects a range of a kept order's keys.
+        next_field = fields[len(prefix)] if len(fields) > len(prefix) else None
+        first_bound = next((bound for bound in conjunction.bounds if bound[0] == next_field), None)
+        selected = self._keys_of(index_map).under(prefix, first_bound and self._key_bound(first_bound))
         storage_keys: set[Any] = set()
-        for key in self._index_keys_under(index_map, prefix):
+        for key in selected:
             if all(within(key[position]) for position, within in tests):
                 storage_keys.update(index_map[key])
                 if at_most is not None and len(storage_keys) > at_most:
@@ -974,20 +1195,21 @@ class IndexedReadsMemoryEngine(FlatInsertMemoryEngine):
         index_map, prefix = found
         if not isinstance(index_map, MemoryIndexMap):
             return None
-        keys = self._index_keys_under(index_map, prefix)
-        if not _ordered_columns(keys, range(len(prefix), len(prefix) + len(sort_fields))):
+        keys = self._keys_of(index_map)
+        if not keys.ordered_at(prefix, range(len(prefix), len(prefix) + len(sort_fields))):
             return None
         assert semantics.limit is not None
         first = semantics.skip + semantics.limit
         # A walk examines about first x (keys under the prefix) / (documents that match) documents, a sort of change
         # 2b's candidates about as many as it has: the delayed jobs of a backlog are a few keys of `active_by_status`
         # beside thousands of PENDING ones in `status_created_at`; a status's whole history is the other way round.
-        if self._keyed_candidates_locked(indexes, index_data, plan, at_most=math.isqrt(first * len(keys))) is not None:
+        at_most = math.isqrt(first * keys.count_under(prefix))
+        if self._keyed_candidates_locked(indexes, index_data, plan, at_most=at_most) is not None:
             return None
         stored, buckets = coll.copy(), index_map.copy()
 
         def walk() -> Iterator[Any]:
-            for key in _in_order(keys, descending=descending, first=first):
+            for key in keys.walk(prefix, descending=descending, first=first):
                 for storage_key in stored.ordered_keys(buckets[key]):
                     yield stored[storage_key]
 
