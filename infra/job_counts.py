@@ -21,7 +21,7 @@ past) plus any backlog past `catch_up_limit`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bson import ObjectId
@@ -31,6 +31,9 @@ from infra.clock import utcnow
 from infra.jobs import JobRepository, ending_of
 from infra.mongo import FIRST_ID
 from schemas.codes import JobStatus, JobType
+
+#: Before every job's `finished_at` (LPS's own clock sets it): where the first walk over what ended starts.
+_BEFORE_EVERY_END = datetime(1970, 1, 1, tzinfo=UTC)
 
 JOB_COUNTS = "job_counts"
 _ENDED_ID = "ended"
@@ -111,8 +114,8 @@ class JobCounts:
         return totals | moved, page.more
 
     async def _start(self) -> tuple[datetime, ObjectId]:
-        """Where the first walk on a store starts: the minute of the first job that ended (now, if none has)."""
-        return await self._jobs.first_ended_minute() or utcnow() - self._settle, FIRST_ID
+        """Where the first walk on a store starts: before every job that ended (a walk seeks to the first one)."""
+        return _BEFORE_EVERY_END, FIRST_ID
 
     async def _start_totals(self, document: dict[str, Any]) -> bool:
         result = await self._totals.update_one({"_id": _ENDED_ID}, {"$setOnInsert": document}, upsert=True)

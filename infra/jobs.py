@@ -17,7 +17,7 @@ from pymongo.errors import BulkWriteError, DuplicateKeyError
 
 from infra.job_listing import ListingPage, ListingWindow, newest
 from infra.lifecycle import attempts_exhausted, error_document
-from infra.minutes import minute_of, minute_start, walk_minutes
+from infra.minutes import minute_of, minute_start
 from infra.mongo import FIRST_ID, MainDatabase, count_by_index
 from schemas.codes import AttemptOutcome, JobErrorType, JobStatus, JobType
 from schemas.offers import SOURCES_ANSWERED
@@ -110,20 +110,20 @@ def _push_history(entry: dict[str, Any]) -> dict[str, Any]:
 
 
 def finished_minute(at: datetime) -> int:
-    """The minute a job ended in (minutes since the epoch): the key of the `finished_minute` index."""
+    """The minute a job ended in (minutes since the epoch): what the per-minute timeline tallies by."""
     return minute_of(at)
 
 
 def ended_fields(now: datetime) -> dict[str, Any]:
-    """The fields every transition into DONE or DEAD sets: retention counts from `finished_at`, walks read
-    `finished_minute`."""
-    return {"finished_at": now, "finished_minute": finished_minute(now)}
+    """The fields every transition into DONE or DEAD sets: retention counts from `finished_at`, and the walks over
+    what ended (`JobRepository.ended_after`) read by it."""
+    return {"finished_at": now}
 
 
 def ending_of(job: dict[str, Any]) -> str:
-    """How a job found by a walk over `finished_minute` ended: DONE or DEAD.
+    """How a job found by a walk over `ended_by_finished_at` ended: DONE or DEAD.
 
-    A re-drive leaves the `finished_at` / `finished_minute` of the death it undoes in place until the job ends
+    A re-drive leaves the `finished_at` of the death it undoes in place until the job ends
     again, and only DEAD jobs are re-driven: so a job walked while PENDING or RUNNING died, and its death is counted
     (totals, timeline) whatever it does next."""
     status = job.get("status")
@@ -146,7 +146,7 @@ class EndedPage:
     jobs: list[dict[str, Any]]
     #: (finished_at, _id): every job at or before it was walked.
     cursor: tuple[datetime, ObjectId]
-    #: The step stopped at its limit of jobs or minutes before reaching `until`.
+    #: The step stopped at its limit of jobs before reaching `until`.
     more: bool
 
 
@@ -367,7 +367,7 @@ class JobRepository:
         Each re-drive is recorded in `redrive_history` (the newest HISTORY_LIMIT): when, and by which API key's name
         (`by`, absent when the gateway has no keys).
 
-        Its death stays on record until it ends again: `finished_at` and `finished_minute` are left in place (the
+        Its death stays on record until it ends again: its `finished_at` is left in place (the
         walks count the death even if they reach it only now: `ending_of`); the retention TTL takes only DONE and
         DEAD jobs, so it never removes the job meanwhile.
 
@@ -480,12 +480,6 @@ class JobRepository:
             query["run_after"] = {"$gt": run_after_past}
         return await count_by_index(self._jobs_stale_ok, query)
 
-    async def first_ended_minute(self) -> datetime | None:
-        """The start of the first minute in which a stored job ended: where a new walk starts (once per store)."""
-        found = self._jobs.find({"finished_minute": {"$exists": True}}, {"finished_minute": 1})
-        first = await found.sort("finished_minute", 1).limit(1).to_list()
-        return minute_start(first[0]["finished_minute"]) if first else None
-
     async def ended_after(
         self,
         cursor: tuple[datetime, ObjectId],
@@ -497,44 +491,26 @@ class JobRepository:
     ) -> EndedPage:
         """Jobs that ended (DONE or DEAD) after `cursor` and before `until`, oldest first by (finished_at, _id).
 
-        Read minute by minute through `finished_minute`, one equality lookup per minute, so a step costs what it
-        returns plus the minutes it crosses (at most `WALK_MAX_MINUTES`), whatever the history. The returned cursor
-        moves past quiet minutes too, so a quiet day is crossed once (past a whole step of them, by one jump to the
-        next minute with a job); the minute of `until` is read again next time. `match` narrows the jobs (e.g.
-        DONE searches). Reads the primary: a secondary's lag would let the cursor pass jobs it has not seen yet.
+        One range on `ended_by_finished_at` (finished_at, _id), from the cursor: a step reads its own jobs (and those
+        `match` leaves out on the way), whatever the history. With fewer than `limit` found, the returned cursor moves
+        to the start of `until`'s minute if it is behind it, so a quiet stretch is not asked about again, but not into
+        that minute: a job of it whose update lands late (a settle of 0 in tests) is still found, unless a later one
+        of it was already walked past. `match` narrows the jobs (e.g. DONE searches). Reads the primary: a
+        secondary's lag would let the cursor pass jobs it has not seen yet.
         """
-        first_minute = finished_minute(cursor[0])
         fields = None if projection is None else projection | {"finished_at": 1}
-        # In the cursor's minute, only what lies after it: a busy minute is not read again from its start.
-        past_cursor = {
-            "$or": [{"finished_at": {"$gt": cursor[0]}}, {"finished_at": cursor[0], "_id": {"$gt": cursor[1]}}]
+        query = {
+            "finished_at": {"$gte": cursor[0], "$lt": until},
+            # The cursor's ties up to it were walked; a range on finished_at alone is what an index bounds.
+            "$nor": [{"finished_at": cursor[0], "_id": {"$lte": cursor[1]}}],
+            **(match or {}),
         }
         order = [("finished_at", 1), ("_id", 1)]
-
-        async def read(minute: int, at_most: int) -> list[dict[str, Any]]:
-            query = {"finished_minute": minute, "finished_at": {"$lt": until}, **(match or {})}
-            if minute == first_minute:
-                query |= past_cursor
-            return await self._jobs.find(query, fields).sort(order).limit(at_most).to_list()
-
-        async def next_busy(first: int, last: int) -> int | None:
-            return await self._next_ended_minute(first, last, match)
-
-        step = await walk_minutes(first_minute, finished_minute(until), limit=limit, read=read, next_busy=next_busy)
-        jobs = step.found
-        if len(jobs) >= limit:
-            return EndedPage(jobs, (jobs[-1]["finished_at"], jobs[-1]["_id"]), more=True)
-        # Past the quiet minutes, but not into `until`'s own: a job of that minute whose update lands late (a
-        # settle of 0 in tests) is still found, unless a later one of it was already walked past.
+        jobs = await self._jobs.find(query, fields).sort(order).limit(limit).to_list()
         last = (jobs[-1]["finished_at"], jobs[-1]["_id"]) if jobs else cursor
-        return EndedPage(jobs, max(last, (minute_start(step.minute), FIRST_ID)), more=step.more)
-
-    async def _next_ended_minute(self, first: int, last: int, match: dict[str, Any] | None) -> int | None:
-        """The first minute in [first, last] in which a job ended. A range: the embedded store scans for it, so it
-        is only asked after a step found `WALK_MAX_MINUTES` quiet minutes, never on a walk that keeps up."""
-        query = {"finished_minute": {"$gte": first, "$lte": last}, **(match or {})}
-        found = await self._jobs.find(query, {"finished_minute": 1}).sort("finished_minute", 1).limit(1).to_list()
-        return found[0]["finished_minute"] if found else None
+        if len(jobs) >= limit:
+            return EndedPage(jobs, last, more=True)
+        return EndedPage(jobs, max(last, (minute_start(minute_of(until)), FIRST_ID)), more=False)
 
     async def searches_with_outbox(self, search_ids: Sequence[ObjectId]) -> set[ObjectId]:
         """Which of these searches have their OUTBOX job: one `$in` on `one_outbox_per_search` (its partial filter,

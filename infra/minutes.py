@@ -5,7 +5,9 @@ as `finished_at > cursor` or `next_run_at <= now`, sorted, reads every stored do
 reads "what happened (or fell due) since a cursor" stores the minute of the moment it reads by (minutes since
 the epoch, `minute_of`) beside the moment, indexes that field alone, and walks the minutes up to now with one
 `{field: minute}` lookup each: a step costs what it returns plus the minutes it crosses, whatever the history.
-Used by `JobRepository.ended_after` (`finished_minute`) and `WatchRepository.due` (`next_run_minute`).
+Used by `WatchRepository.due` (`next_run_minute`). The walks over ended jobs read one range of
+`ended_by_finished_at` instead (`JobRepository.ended_after`), which the embedded store's patch serves from its kept
+order of the index's keys (tools/embedded_mongo_patch.py, change 7).
 """
 
 from __future__ import annotations

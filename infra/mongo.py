@@ -65,7 +65,7 @@ JOBS_BY_STATUS_TYPE_FINISHED = "status_job_type_finished_at"
 ACTIVE_BY_STATUS = "active_by_status"
 ACTIVE_UNCONFIRMED = "active_unconfirmed"
 DEFERRED_BY_SOURCE = "deferred_by_source"
-JOBS_BY_FINISHED_MINUTE = "finished_minute"
+JOBS_BY_FINISHED_AT = "ended_by_finished_at"
 JOBS_BY_CREATED_AT = "created_at_desc"
 JOBS_BY_STATUS_CREATED_AT = "status_created_at"
 JOBS_BY_PRODUCT_CREATED_AT = "product_created_at"
@@ -147,13 +147,11 @@ def job_indexes() -> list[IndexModel]:
 
 
 def walk_indexes() -> list[IndexModel]:
-    """What the periodic walks read (stats, /metrics, the reconciler), by equality only.
+    """What the periodic walks read (stats, /metrics, the timeline, the reconciler).
 
-    The embedded store (mongoeco) serves a query from an index only through an equality on a single-field index
-    (LPS's patch adds a compound prefix's equality, which still lists the index's keys): a range scans every stored
-    job.
-    - `finished_minute`: jobs that ended, by the minute they ended in (`infra.jobs.finished_minute`). A walk
-      over what ended since a cursor reads it minute by minute: the cost of what it returns, not of history.
+    - `ended_by_finished_at` (finished_at, _id): jobs that ended, in the order they ended. A walk over what ended
+      since a cursor (`JobRepository.ended_after`) is one range from the cursor, bounded by its batch: the cost of
+      what it returns, not of history (on the embedded store, the patch's kept order seeks to the cursor).
 
     The active set (PENDING and RUNNING, every job type, which `active: true` marks until a job ends) may be a backlog
     of 100,000 PENDING jobs, so what is read of it goes by narrow keys, each index partial on `active: true` (so it
@@ -181,7 +179,7 @@ def walk_indexes() -> list[IndexModel]:
             name=DEFERRED_BY_SOURCE,
             partialFilterExpression=active,
         ),
-        IndexModel([("finished_minute", ASCENDING)], name=JOBS_BY_FINISHED_MINUTE),
+        IndexModel([("finished_at", ASCENDING), ("_id", ASCENDING)], name=JOBS_BY_FINISHED_AT),
     ]
 
 
@@ -221,8 +219,9 @@ RETENTION_INDEX = "ended_retention"
 #: Indexes of `jobs` that earlier releases made, dropped where found: the retention index before it was partial on
 #: DONE / DEAD (it would remove a re-driven job), and `active_jobs` (active: true alone), a prefix of the three
 #: `walk_indexes` partial on the same filter, which every read of the active set now goes by: it only cost each
-#: transition one more index write.
-_RETIRED_JOB_INDEXES = ("finished_retention", "active_jobs")
+#: transition one more index write; `finished_minute`, which the walks over ended jobs read minute by minute before
+#: they read one range of `ended_by_finished_at`.
+_RETIRED_JOB_INDEXES = ("finished_retention", "active_jobs", "finished_minute")
 #: Server codes for "an index of that name exists with other options" (IndexOptionsConflict, IndexKeySpecsConflict).
 _INDEX_CONFLICTS = (85, 86)
 

@@ -3,8 +3,8 @@
 A gateway keeps per-minute tallies of the last `TIMELINE_MINUTES` in memory: per job type, how many jobs ended
 DONE and DEAD; per search source, the outcomes of the searches that ended with a result (`result.sources`); per
 job type, how long the attempt took that ended each job (from its last `history` entry). Whoever asks brings them
-up to date first with the walk the job counts use (`JobRepository.ended_after`: one equality lookup on
-`finished_minute` per minute crossed), from where the previous call stopped, at most `limit` jobs per call: a call
+up to date first with the walk the job counts use (`JobRepository.ended_after`: one range of
+`ended_by_finished_at` from a cursor), from where the previous call stopped, at most `limit` jobs per call: a call
 costs what ended since the previous one, whatever the history. A gateway that starts walks the window once, a
 step per call (`catching_up` until it is through).
 

@@ -309,7 +309,8 @@ class RedriveSchema(Schema):
     by = fields.String(metadata=_doc("the name of the API key that re-drove it (absent when no keys are configured)"))
 
 
-#: Stored job fields the API does not show: internal bookkeeping (`_id` is shown as `job_id`).
+#: Stored job fields the API does not show: internal bookkeeping (`_id` is shown as `job_id`; `finished_minute`, which
+#: releases before `ended_by_finished_at` wrote on every ending, stays on their jobs).
 HIDDEN_JOB_FIELDS = frozenset({"_id", "active", "message_id", SOURCES_ANSWERED, "finished_minute"})
 
 

@@ -1,6 +1,6 @@
 """GET /v1/lps/queue/timeline: what ended in each of the last minutes, for the dashboard's live charts.
 
-Read through `infra.timeline.EndedTimeline` (the walk over `finished_minute` the job counts use), never by a scan
+Read through `infra.timeline.EndedTimeline` (the walk over what ended that the job counts use), never by a scan
 of history. The dashboard's overview renders the same answer (`read_timeline`) as SVG.
 """
 
@@ -60,7 +60,8 @@ def timeline_to_api(timeline: Timeline) -> dict[str, Any]:
     summary="What ended in each of the last minutes: jobs DONE / DEAD by type, search outcomes by source, "
     "attempt durations",
     description="Kept by each gateway from a walk over the jobs that ended since its previous answer (one "
-    "equality lookup per minute on `finished_minute`), so an answer costs what ended meanwhile, not the history. "
+    "range on `ended_by_finished_at` from where the previous one stopped), so an answer costs what ended meanwhile, "
+    "not the history. "
     "The last minute is still filling; a gateway that just started walks the window in steps (`catching_up`).",
     responses=_responses(
         TimelineResponseSchema,

@@ -35,6 +35,7 @@ from infra.mongo import (
     ACTIVE_BY_STATUS,
     ACTIVE_UNCONFIRMED,
     DEFERRED_BY_SOURCE,
+    FIRST_ID,
     MainDatabase,
     create_client,
     ensure_indexes,
@@ -443,6 +444,88 @@ def test_listing_reads_answer_as_mongoeco_does(monkeypatch):
     assert walks.declined > 50, vars(walks)
 
 
+def ended_jobs(rng: random.Random, count: int, *, messy: float, scalars_only: bool = False) -> list[dict[str, Any]]:
+    """Jobs as the walks over what ended see them: DONE and DEAD ones with a `finished_at` (many sharing one), active
+    ones without; with `messy`, what LPS never stores there: null, a string, a number, a bool, an array, a document."""
+    now = datetime.now(UTC).replace(microsecond=0)
+    documents = []
+    for _ in range(count):
+        document: dict[str, Any] = {
+            "_id": random_id(rng),
+            "status": rng.choice(STATUSES),
+            "job_type": rng.choice(JOB_TYPES),
+        }
+        if document["status"] in ("DONE", "DEAD") or rng.random() < 0.1:  # a re-driven job keeps its death's
+            document["finished_at"] = now - timedelta(seconds=rng.randint(0, 40))
+        if rng.random() < messy:
+            odd: list[Any] = [None, "2026-12-01", 5, True] + ([] if scalars_only else [[now], {"at": now}])
+            document["finished_at"] = rng.choice(odd)
+        documents.append(document)
+    return documents
+
+
+def ended_find(rng: random.Random, documents: list[dict[str, Any]]) -> dict[str, Any]:
+    """A find as `JobRepository.ended_after` asks it (a range from a cursor, its ties after it), or a variation."""
+    dated = [document for document in documents if isinstance(document.get("finished_at"), datetime)]
+    cursor, until = rng.choice(dated), rng.choice(dated)["finished_at"] + timedelta(seconds=rng.choice([0, 1, 30]))
+    query: dict[str, Any] = {"finished_at": {}}
+    if rng.random() < 0.8:
+        query["finished_at"]["$gte"] = cursor["finished_at"]
+        query["$nor"] = [{"finished_at": cursor["finished_at"], "_id": {"$lte": cursor["_id"]}}]
+    elif rng.random() < 0.5:
+        query["finished_at"]["$gt"] = cursor["finished_at"]
+    if rng.random() < 0.8 or not query["finished_at"]:
+        query["finished_at"][rng.choice(["$lt", "$lte"])] = until
+    if rng.random() < 0.5:
+        query |= {"status": rng.choice(["DONE", "DEAD"]), "job_type": rng.choice(JOB_TYPES)}
+    direction = rng.choice([1, 1, 1, -1])
+    return {
+        "filter": query,
+        "projection": rng.choice([None, {"_id": 1, "finished_at": 1}]),
+        "sort": [("finished_at", direction), ("_id", direction)],
+        "skip": 0,
+        "limit": rng.choice([1, 10, 200]),
+    }
+
+
+def test_the_walks_over_ended_jobs_answer_as_mongoeco_does_and_seek_to_their_cursor(monkeypatch):
+    """`ended_after`'s range (and variations: one bound, the other way, a status and type) gives the same documents in
+    the same order as mongoeco's own engine, before and after jobs end, with null, strings, numbers, arrays among the
+    finished_at values; on jobs as LPS stores them, the patched engine walks `ended_by_finished_at` from the cursor."""
+    rng = random.Random(7)
+    patched = IndexedReadsMemoryEngine(change_log_max_entries=100)
+    walks = WalkCounter(patched, monkeypatch)
+    contents = {
+        "jobs": ended_jobs(rng, 800, messy=0),
+        "odd_jobs": ended_jobs(rng, 800, messy=0.15),
+        # Every key still has a place in the kept order: the walk must see that a bound is no range there.
+        "odd_scalars": ended_jobs(rng, 800, messy=0.15, scalars_only=True),
+    }
+    with beside_mongoeco(patched) as stores:
+        for store in stores:
+            for name, documents in contents.items():
+                # Not the unique ones: these jobs have no product or search of their own.
+                store[name].create_indexes([index for index in job_indexes() if not index.document.get("unique")])
+                store[name].insert_many(documents)
+
+        def compare() -> None:
+            for name, documents in contents.items():
+                for _ in range(60):
+                    find = ended_find(rng, documents)
+                    patched_answer, plain_answer = (answer(store[name], find) for store in stores)
+                    assert patched_answer == plain_answer, (name, find)
+
+        compare()
+        ended_now = datetime.now(UTC)
+        for store in stores:  # jobs end, and one is re-driven (its finished_at stays), as transitions leave them
+            for name in contents:
+                store[name].update_many({"status": "RUNNING"}, {"$set": {"status": "DONE", "finished_at": ended_now}})
+                store[name].update_one({"status": "DEAD"}, {"$set": {"status": "PENDING"}})
+        compare()
+
+    assert walks.walked > 60, vars(walks)  # the clean collection's finds walked the index
+
+
 def dated_history(count: int) -> list[dict[str, Any]]:
     """`count` ended jobs, one a second; the newest 30 are product P1's searches, every fifth job is DEAD."""
     start = datetime(2026, 11, 1, tzinfo=UTC)
@@ -492,7 +575,7 @@ def examined_by_pages(
         monkeypatch.setattr(engine, "_borrow_storage_document", examined.wrap(engine._borrow_storage_document))
 
         async def read(name: str) -> list[int]:
-            client = AsyncMongoClient(url)
+            client = AsyncMongoClient(url, tz_aware=True)
             try:
                 return await pages(JobRepository(MainDatabase.open(client, name)), examined)
             finally:
@@ -519,6 +602,46 @@ def test_a_listing_page_examines_as_many_jobs_at_any_history(monkeypatch):
     # mongoeco 4.11 unpatched: every stored job per page (every DEAD one, every one for a product).
     assert work["large"] == work["small"], work
     assert max(work["large"]) < 200, work
+
+
+def ended_in_one_minute(count: int) -> list[dict[str, Any]]:
+    """`count` jobs that ended within one minute, as a busy catalogue leaves them: DONE searches and their deliveries,
+    every tenth search DEAD."""
+    start = datetime(2026, 11, 1, tzinfo=UTC)
+    return [
+        {
+            "_id": ObjectId(),
+            "job_type": "OUTBOX" if number % 2 else "SEARCH",
+            "status": "DEAD" if number % 20 == 0 else "DONE",
+            "finished_at": start + timedelta(milliseconds=number * 60_000 // count),
+        }
+        for number in range(count)
+    ]
+
+
+def test_a_step_of_the_reconcilers_walk_examines_its_batch_not_the_minute(monkeypatch):
+    """`ended_after` as the reconciler asks it (DONE searches after its cursor, 200 at a time) examines about its
+    batch's jobs at 1,000 and at 10,000 that ended in one minute: one range from the cursor, not the minute's jobs."""
+
+    async def pages(repository: JobRepository, examined: Counter) -> list[int]:
+        work, cursor = [], (datetime(2026, 11, 1, tzinfo=UTC), FIRST_ID)
+        for _ in range(2):  # 450 DONE searches in the smaller history
+            examined.calls = 0
+            match = {"status": "DONE", "job_type": "SEARCH"}
+            page = await repository.ended_after(cursor, until=datetime.now(UTC), limit=200, match=match)
+            assert (len(page.jobs), page.more) == (200, True)
+            work.append(examined.calls)
+            cursor = page.cursor
+        return work
+
+    histories = {"small": ended_in_one_minute(1_000), "large": ended_in_one_minute(10_000)}
+    indexes = [index for index in job_indexes() if not index.document.get("unique")]
+    work = examined_by_pages(histories, indexes, pages, monkeypatch)
+
+    # The minute by minute walk it replaces read every job of the minute each step (1,000 and 10,000). DONE searches
+    # are 45 % of the jobs: a step examines 200 / 0.45 of them.
+    assert work["large"][0] == work["small"][0], work
+    assert max(work["large"]) <= 450, work
 
 
 def backlog_with_delayed(count: int, now: datetime) -> list[dict[str, Any]]:

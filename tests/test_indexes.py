@@ -34,9 +34,10 @@ async def test_start_up_creates_the_indexes_and_can_run_again(settings: Settings
     # Only ended jobs expire: a re-driven job keeps the finished_at of its death while it runs again.
     assert dict(indexes["ended_retention"]["partialFilterExpression"]) == {"status": {"$in": ["DONE", "DEAD"]}}
     assert [key for key, _ in indexes["status_job_type_finished_at"]["key"]] == ["status", "job_type", "finished_at"]
-    # What the periodic walks read by equality (the embedded store serves only that from an index).
+    # What the periodic walks read: the active set by its partial keys, what ended by one range in the order it ended.
     assert dict(indexes["active_by_status"]["partialFilterExpression"]) == {"active": True}
-    assert [key for key, _ in indexes["finished_minute"]["key"]] == ["finished_minute"]
+    assert [key for key, _ in indexes["ended_by_finished_at"]["key"]] == ["finished_at", "_id"]
+    assert "finished_minute" not in indexes
 
 
 async def test_the_watch_scheduler_reads_by_next_run_minute_and_its_older_index_is_dropped(settings: Settings):
@@ -135,12 +136,15 @@ async def test_finished_jobs_and_price_history_expire_after_their_retention(sett
     assert kept == (["ACTIVE", "RECENT"], ["RECENT"])
 
 
-async def test_the_retired_active_jobs_index_is_dropped_where_an_earlier_release_made_it(settings: Settings):
+async def test_the_retired_indexes_are_dropped_where_an_earlier_release_made_them(settings: Settings):
     client = create_client(settings)
     try:
         database = MainDatabase.open(client, settings.mongo_db)
-        older = IndexModel([("active", ASCENDING)], name="active_jobs", partialFilterExpression={"active": True})
-        await database.jobs().create_indexes([older])
+        older = [
+            IndexModel([("active", ASCENDING)], name="active_jobs", partialFilterExpression={"active": True}),
+            IndexModel([("finished_minute", ASCENDING)], name="finished_minute"),
+        ]
+        await database.jobs().create_indexes(older)
         await ensure_indexes(database, settings)
         await ensure_indexes(database, settings)  # and again, with nothing left to drop
         indexes = await database.jobs().index_information()
@@ -148,4 +152,5 @@ async def test_the_retired_active_jobs_index_is_dropped_where_an_earlier_release
         await client.close()
 
     assert "active_jobs" not in indexes
-    assert "active_by_status" in indexes
+    assert "finished_minute" not in indexes
+    assert {"active_by_status", "ended_by_finished_at"} <= set(indexes)

@@ -12,8 +12,7 @@ from pymongo import AsyncMongoClient
 
 from infra.clock import utcnow
 from infra.job_counts import ACTIVE, ENDED, JobCounts
-from infra.jobs import JobRepository, ended_fields, finished_minute, new_job
-from infra.minutes import WALK_MAX_MINUTES
+from infra.jobs import JobRepository, ended_fields, new_job
 from infra.mongo import FIRST_ID, MainDatabase, create_client, ensure_indexes
 from infra.settings import Settings
 from infra.timeline import EndedTimeline
@@ -131,24 +130,28 @@ async def store_ended(database: MainDatabase, *finished: datetime) -> list[dict]
     return documents
 
 
-async def test_a_walk_over_ended_jobs_reads_one_minute_at_a_time_by_equality(database: MainDatabase, watched):
+async def test_a_walk_over_ended_jobs_is_one_range_from_its_cursor_in_the_order_they_ended(
+    database: MainDatabase, watched
+):
     jobs, listener = watched
     base = utcnow().replace(second=0, microsecond=0) - timedelta(minutes=10)
-    stored = await store_ended(
-        database, base + timedelta(seconds=50), base + timedelta(seconds=10), base + timedelta(minutes=2)
-    )
+    tie = base + timedelta(seconds=10)
+    # Stored out of order, across minutes, three of them ending at the same moment.
+    stored = await store_ended(database, base + timedelta(minutes=2), tie, base + timedelta(seconds=50), tie, tie)
+    ties = sorted((job for job in stored if job["finished_at"] == tie), key=lambda job: job["_id"])
 
-    page = await jobs.ended_after((base, FIRST_ID), until=base + timedelta(minutes=3), limit=10)
+    page = await jobs.ended_after((tie, ties[0]["_id"]), until=base + timedelta(minutes=3), limit=10)
 
-    assert [job["_id"] for job in page.jobs] == [stored[1]["_id"], stored[0]["_id"], stored[2]["_id"]]
-    # Each lookup an equality on the minute (what the embedded store serves from an index): minutes 0, 1, 2, 3.
-    assert [query["finished_minute"] for query in listener.filters] == [finished_minute(base) + m for m in range(4)]
+    # After the cursor: the rest of its ties by _id, then the later jobs by finished_at.
+    later = [job["_id"] for job in sorted(stored, key=lambda job: job["finished_at"]) if job["finished_at"] > tie]
+    assert [job["_id"] for job in page.jobs] == [ties[1]["_id"], ties[2]["_id"], *later]
+    # One find: a range on finished_at from the cursor (what `ended_by_finished_at` bounds), whatever the history.
+    (query,) = listener.filters
+    assert query["finished_at"] == {"$gte": tie, "$lt": base + timedelta(minutes=3)}
     assert not page.more
 
 
-async def test_a_quiet_stretch_is_crossed_once_and_a_long_one_by_a_jump_to_the_next_job(
-    database: MainDatabase, watched
-):
+async def test_a_quiet_stretch_is_crossed_in_one_step_and_not_asked_about_again(database: MainDatabase, watched):
     jobs, listener = watched
     now = utcnow()
     start = (now - timedelta(days=3), FIRST_ID)
@@ -156,17 +159,13 @@ async def test_a_quiet_stretch_is_crossed_once_and_a_long_one_by_a_jump_to_the_n
 
     first = await jobs.ended_after(start, until=now, limit=10)
     second = await jobs.ended_after(first.cursor, until=now, limit=10)
-    third = await jobs.ended_after(second.cursor, until=now, limit=10)
-    lookups_before_fourth = len(listener.filters)
-    fourth = await jobs.ended_after(third.cursor, until=now, limit=10)
 
-    # One step of quiet minutes, then a jump to the minute of the next job, not two days of lookups.
-    assert (first.jobs, first.more) == ([], True)
-    assert first.cursor[0] == later["finished_at"].replace(second=0, microsecond=0)
-    assert ([job["_id"] for job in second.jobs], third.jobs, third.more) == ([later["_id"]], [], False)
-    assert len(listener.filters) <= 3 * (WALK_MAX_MINUTES + 1) + 1  # three steps, not 4,320 minutes
-    assert len(listener.filters) - lookups_before_fourth == 1  # then only the minute of `until` is read again
-    assert fourth.cursor == third.cursor == (now.replace(second=0, microsecond=0), FIRST_ID)
+    assert ([job["_id"] for job in first.jobs], first.more) == ([later["_id"]], False)
+    assert len(listener.filters) == 2  # one find a step, not a lookup per quiet minute
+    # Past the quiet stretch to `until`'s minute, not into it: a job of that minute landing late is still found.
+    assert (second.jobs, second.more) == ([], False)
+    assert second.cursor == first.cursor == (now.replace(second=0, microsecond=0), FIRST_ID)
+    assert listener.filters[1]["finished_at"]["$gte"] == now.replace(second=0, microsecond=0)
 
 
 async def test_a_walk_stops_at_its_limit_and_goes_on_from_the_last_job(database: MainDatabase, watched):

@@ -381,9 +381,6 @@ class FlatInsertSQLiteEngine(SQLiteEngine):
 
 #: Key tags (`bson_equality_key`) whose values Python orders as mongoeco sorts the stored values; see the docstring.
 _ORDERED_TAGS = frozenset({"str", "objectid", "datetime"})
-#: Key tags whose values Python orders among themselves (a number's Decimal unless NaN): a key made of these, or of a
-#: missing field's None, has a place in an index's kept order (change 7); a key with any other has none.
-_SORTABLE_TAGS = frozenset({"str", "objectid", "datetime", "bool", "none", "number"})
 #: A missing field's None in the kept order (below every tag), and a component above every key under a prefix.
 _MISSING_FORM = ("",)
 _ABOVE_EVERY_TAG = ("\U0010ffff",)
@@ -593,20 +590,23 @@ def _tag(component: Any) -> str | None:
 
 
 def _sortable(key: IndexKey) -> bool:
-    """Whether `key` has a place in a kept order: every component a missing field or of a `_SORTABLE_TAGS` tag."""
+    """Whether `key` has a place in a kept order: every component a missing field, or a tag of `_sortable_types` with a
+    value of that tag's own type (a NaN's key holds a `str`), not a NaN."""
+    types = _sortable_types()
     for component in key:
         if component is None:
             continue
-        if type(component) is not tuple or len(component) != 2 or component[0] not in _SORTABLE_TAGS:
+        if type(component) is not tuple or len(component) != 2 or type(component[1]) is not types.get(component[0]):
             return False
-        if component[0] == "number" and _is_nan(component[1]):
+        if component[0] == "number" and cast(Decimal, component[1]).is_nan():
             return False
     return True
 
 
-def _is_nan(number: Any) -> bool:
-    """A NaN number key (mongoeco keys numbers as Decimal): unordered, and a signalling one raises on comparison."""
-    return number.is_nan() if isinstance(number, Decimal) else number != number
+@functools.cache
+def _sortable_types() -> dict[str, type]:
+    """The value type of each sortable key tag (built on first use: an unverified mongoeco may lack ObjectId)."""
+    return {"str": str, "objectid": ObjectId, "datetime": datetime, "bool": bool, "none": type(None), "number": Decimal}
 
 
 def _sort_form(key: IndexKey) -> IndexKey:
@@ -641,14 +641,15 @@ class _ListedKeys:
         """The keys under `prefix` (`bound` is for the kept order: the caller tests it on each key anyway)."""
         return _keys_under(self._keys, prefix)
 
-    def count_under(self, prefix: IndexKey) -> int:
-        return len(self.under(prefix))
-
-    def ordered_at(self, prefix: IndexKey, positions: range) -> bool:
-        return _ordered_columns(self.under(prefix), positions)
-
-    def walk(self, prefix: IndexKey, *, descending: bool, first: int) -> Iterator[IndexKey]:
-        return _in_order(self.under(prefix), descending=descending, first=first)
+    def walk(
+        self, prefix: IndexKey, positions: range, bounds: list[_KeyBound], *, descending: bool, first: int
+    ) -> tuple[int, Iterator[IndexKey]] | None:
+        """The keys under `prefix` in order (`bounds` are for the kept order), and how many they are; None when a
+        sort column (`positions`) holds a missing field or two types or a type Python does not order as mongoeco."""
+        keys = self.under(prefix)
+        if not _ordered_columns(keys, positions):
+            return None
+        return len(keys), _in_order(keys, descending=descending, first=first)
 
 
 class _OrderedKeys:
@@ -692,54 +693,75 @@ class _OrderedKeys:
         low = _sort_form(prefix)
         return low, (*low, _ABOVE_EVERY_TAG)
 
+    def _tags_at(self, position: int) -> set[str | None]:
+        return {tag for tag, count in self.tags[position].items() if count} if position < len(self.tags) else set()
+
     def under(self, prefix: IndexKey, bound: _KeyBound | None = None) -> Iterator[IndexKey]:
         """The keys under `prefix`, read as they are iterated (so, all under the collection lock); with `bound` (a
         comparison and a key component, for the field right after the prefix), only those whose component there passes
         it, when every key of the index has the bound's tag there (a key of another type may pass a bound in mongoeco's
         order: `_within_bound`); all of them otherwise."""
         low, high = self._range(prefix)
-        if bound is not None and len(prefix) < len(self.tags):
+        if bound is not None:
             compare, (tag, limit) = bound
-            if [tag] == [name for name, count in self.tags[len(prefix)].items() if count]:
+            if self._tags_at(len(prefix)) == {tag}:
                 low, high = _bounded_range(low, compare, tag, limit)
         return self.keys.irange_key(low, high, inclusive=(True, False))
 
-    def count_under(self, prefix: IndexKey) -> int:
+    def _count(self, low: IndexKey, high: IndexKey) -> int:
+        return max(0, self.keys.bisect_key_left(high) - self.keys.bisect_key_left(low))
+
+    def walk(
+        self, prefix: IndexKey, positions: range, bounds: list[_KeyBound], *, descending: bool, first: int
+    ) -> tuple[int, Iterator[IndexKey]] | None:
+        """The keys a walk of the sort columns `positions` (the fields after `prefix`) reads in order, and how many it
+        may cross; None when mongoeco's order could differ.
+
+        The first sort column: with datetime `bounds` on it, and no key of the index holding anything there but a
+        datetime or a missing field, only the keys within the bounds (mongoeco matches no missing field by a bound,
+        and every other key is a datetime the bounds compare as it does); otherwise the keys under the prefix, whose
+        first and last (in a sorted range, so every one) have one ordered tag there. The later columns: every key of
+        the index has one ordered tag there (kept counts; no walk of LPS's sorts on them beyond `_id`).
+
+        The keys are those of the version of this call, read from the kept order a run at a time (`first` keys, then
+        twice as many each time), and, once a write has moved the order on, the rest from that version's own keys. A
+        run is read between the wire server's awaits, so no write comes in the middle of one."""
         low, high = self._range(prefix)
-        return self.keys.bisect_key_left(high) - self.keys.bisect_key_left(low)
+        start = len(prefix)
+        tags = {tag for _, (tag, _) in bounds}
+        if bounds and len(tags) == 1 and tags <= _ORDERED_TAGS and self._tags_at(start) <= tags | {None}:
+            for compare, (tag, limit) in bounds:
+                bounded_low, bounded_high = _bounded_range(_sort_form(prefix), compare, tag, limit)
+                low, high = max(low, bounded_low), min(high, bounded_high)
+        else:
+            edges = (
+                next(iter(self.keys.irange_key(low, high, (True, False), reverse=reverse)), None)
+                for reverse in (False, True)
+            )
+            edge_tags = {_tag(key[start]) for key in edges if key is not None}
+            if edge_tags and (len(edge_tags) != 1 or not edge_tags <= _ORDERED_TAGS):
+                return None
+        for position in positions[1:]:
+            later = self._tags_at(position)
+            if len(later) != 1 or not later <= _ORDERED_TAGS:
+                return None
+        return self._count(low, high), self._walk(self.buckets, low, high, descending=descending, first=first)
 
-    def ordered_at(self, prefix: IndexKey, positions: range) -> bool:
-        """Whether at each position every key of the index (so every one under `prefix`) has one tag, an ordered one."""
-        return all(
-            position < len(self.tags)
-            and len(tags := [tag for tag, count in self.tags[position].items() if count]) == 1
-            and tags[0] in _ORDERED_TAGS
-            for position in positions
-        )
-
-    def walk(self, prefix: IndexKey, *, descending: bool, first: int) -> Iterator[IndexKey]:
-        """The keys under `prefix` in order, as they were in the version this walk began at: read from the kept order
-        a run at a time (`first` keys, then twice as many each time), and, once a write has moved the order on,
-        the rest from that version's own keys (`_ListedKeys`). A walk runs between the wire server's awaits, so no
-        write comes in the middle of a run. The version is the one of this call, not of the first key read."""
-        return self._walk(self.buckets, prefix, descending=descending, first=first)
-
-    def _walk(self, version: Any, prefix: IndexKey, *, descending: bool, first: int) -> Iterator[IndexKey]:
-        low, high = self._range(prefix)
+    def _walk(self, version: Any, low: IndexKey, high: IndexKey, *, descending: bool, first: int) -> Iterator[IndexKey]:
         run, last = max(first, 1), None
         while True:
             if self.buckets is not version:
-                rest = _ListedKeys(_bucket_keys(version)).under(prefix)
+                rest = [key for key in _bucket_keys(version) if low <= _sort_form(key) < high]
                 if last is not None:
                     rest = [key for key in rest if (key < last if descending else key > last)]
                 yield from _in_order(rest, descending=descending, first=run)
                 return
-            if descending:
-                keys = self.keys.irange_key(
-                    low, high if last is None else _sort_form(last), (True, False), reverse=True
-                )
+            if last is None:
+                keys = self.keys.irange_key(low, high, (True, False), reverse=descending)
+            elif descending:
+                keys = self.keys.irange_key(low, _sort_form(last), (True, False), reverse=True)
             else:
-                keys = self.keys.irange_key(low if last is None else _sort_form(last), high, (last is None, False))
+                keys = self.keys.irange_key(_sort_form(last), high, (False, False))
             taken = list(islice(keys, run))
             yield from taken
             if len(taken) < run:
@@ -1195,21 +1217,24 @@ class IndexedReadsMemoryEngine(FlatInsertMemoryEngine):
         index_map, prefix = found
         if not isinstance(index_map, MemoryIndexMap):
             return None
-        keys = self._keys_of(index_map)
-        if not keys.ordered_at(prefix, range(len(prefix), len(prefix) + len(sort_fields))):
-            return None
         assert semantics.limit is not None
         first = semantics.skip + semantics.limit
+        bounds = [self._key_bound(bound) for bound in _conjunction(plan).bounds if bound[0] == sort_fields[0]]
+        positions = range(len(prefix), len(prefix) + len(sort_fields))
+        planned = self._keys_of(index_map).walk(prefix, positions, bounds, descending=descending, first=first)
+        if planned is None:
+            return None
+        crossed, keys = planned
         # A walk examines about first x (keys under the prefix) / (documents that match) documents, a sort of change
         # 2b's candidates about as many as it has: the delayed jobs of a backlog are a few keys of `active_by_status`
         # beside thousands of PENDING ones in `status_created_at`; a status's whole history is the other way round.
-        at_most = math.isqrt(first * keys.count_under(prefix))
+        at_most = math.isqrt(first * crossed)
         if self._keyed_candidates_locked(indexes, index_data, plan, at_most=at_most) is not None:
             return None
         stored, buckets = coll.copy(), index_map.copy()
 
         def walk() -> Iterator[Any]:
-            for key in keys.walk(prefix, descending=descending, first=first):
+            for key in keys:
                 for storage_key in stored.ordered_keys(buckets[key]):
                     yield stored[storage_key]
 
