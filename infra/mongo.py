@@ -69,7 +69,7 @@ JOBS_BY_FINISHED_AT = "ended_by_finished_at"
 JOBS_BY_CREATED_AT = "created_at_desc"
 JOBS_BY_STATUS_CREATED_AT = "status_created_at"
 JOBS_BY_PRODUCT_CREATED_AT = "product_created_at"
-DEAD_JOBS_BY_ERROR_TYPE = "dead_by_error_type"
+DEAD_JOBS_BY_ERROR_TYPE = "dead_by_status_error_type"
 PRICE_HISTORY_BY_PRODUCT = "product_searched_at"
 WATCHES_BY_NEXT_RUN_MINUTE = "next_run_minute"
 #: The scheduler's index before `next_run_minute` (next_run_at, partial on paused: false): dropped where found.
@@ -134,10 +134,10 @@ def job_indexes() -> list[IndexModel]:
             [("status", ASCENDING), ("job_type", ASCENDING), ("finished_at", DESCENDING)],
             name=JOBS_BY_STATUS_TYPE_FINISHED,
         ),
-        # The dead page's total per error type: an equality on the error type among DEAD jobs only (partial, so no
-        # active job's write touches it).
+        # The dead page's total per error type: a count of its keys (status DEAD, the error type), among DEAD jobs only
+        # (partial, so no active job's write touches it).
         IndexModel(
-            [("last_error.type", ASCENDING)],
+            [("status", ASCENDING), ("last_error.type", ASCENDING)],
             name=DEAD_JOBS_BY_ERROR_TYPE,
             partialFilterExpression={"status": JobStatus.DEAD.name},
         ),
@@ -220,8 +220,9 @@ RETENTION_INDEX = "ended_retention"
 #: DONE / DEAD (it would remove a re-driven job), and `active_jobs` (active: true alone), a prefix of the three
 #: `walk_indexes` partial on the same filter, which every read of the active set now goes by: it only cost each
 #: transition one more index write; `finished_minute`, which the walks over ended jobs read minute by minute before
-#: they read one range of `ended_by_finished_at`.
-_RETIRED_JOB_INDEXES = ("finished_retention", "active_jobs", "finished_minute")
+#: they read one range of `ended_by_finished_at`; `dead_by_error_type` (the error type alone), which the dead page's
+#: totals counted by reading each DEAD job, before they counted the keys of `dead_by_status_error_type`.
+_RETIRED_JOB_INDEXES = ("finished_retention", "active_jobs", "finished_minute", "dead_by_error_type")
 #: Server codes for "an index of that name exists with other options" (IndexOptionsConflict, IndexKeySpecsConflict).
 _INDEX_CONFLICTS = (85, 86)
 

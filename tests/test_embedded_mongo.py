@@ -34,6 +34,7 @@ from infra.jobs import JobRepository
 from infra.mongo import (
     ACTIVE_BY_STATUS,
     ACTIVE_UNCONFIRMED,
+    DEAD_JOBS_BY_ERROR_TYPE,
     DEFERRED_BY_SOURCE,
     FIRST_ID,
     MainDatabase,
@@ -907,6 +908,7 @@ def test_the_verified_mongoeco_is_the_one_pinned_and_installed():
 # --- Counts and the active set's reads from index keys (issue 24): tools/embedded_mongo_patch.py, changes 2b and 6 ---
 
 SOURCES = ["coupang", "naver"]
+ERROR_TYPES = ["TIMEOUT", "BLOCKED"]
 
 
 def active_jobs(rng: random.Random, count: int, *, messy: float, now: datetime) -> list[dict[str, Any]]:
@@ -949,6 +951,22 @@ def active_jobs(rng: random.Random, count: int, *, messy: float, now: datetime) 
             )
             if rng.random() < 0.3:
                 del document[field]
+        # After the mess above: an array here beside an array in `status` is one no compound index takes (MongoDB's
+        # parallel arrays).
+        if document.get("status") == "DEAD" and rng.random() < 0.9:
+            document["last_error"] = {"type": rng.choice(ERROR_TYPES)}
+            if rng.random() < messy:  # what LPS never stores on the path: arrays along it, nulls, other types
+                document["last_error"] = rng.choice(
+                    [
+                        [{"type": "TIMEOUT"}, {"type": "BLOCKED"}],
+                        [{"type": "TIMEOUT"}, {"type": "TIMEOUT"}],
+                        {"type": ["TIMEOUT", "BLOCKED"]},
+                        {"type": None},
+                        {"type": 7},
+                        "TIMEOUT",
+                        [1, {"type": "BLOCKED"}],
+                    ]
+                )
         documents.append(document)
     return documents
 
@@ -969,6 +987,8 @@ def active_set_questions(rng: random.Random, now: datetime) -> list[tuple[str, d
         questions.append(
             ("count", {"active": True, "status": "PENDING", "deferred.sources": source}, DEFERRED_BY_SOURCE)
         )
+    for error_type in [*ERROR_TYPES, "NONE"]:  # the dead page's totals (service/ui/reads.py, dead_totals)
+        questions.append(("count", {"status": "DEAD", "last_error.type": error_type}, DEAD_JOBS_BY_ERROR_TYPE))
     before = now - timedelta(minutes=rng.randint(0, 30))
     questions += [
         (
@@ -1014,7 +1034,10 @@ class KeyCounts:
 
 
 def lps_count(kind: str, query: dict[str, Any]) -> bool:
-    """A count the gateway asks: a type's PENDING / RUNNING jobs, or its delayed ones (run_after ahead)."""
+    """A count the gateway asks: a type's PENDING / RUNNING jobs, or its delayed ones (run_after ahead); or a dead
+    page's total of an error type."""
+    if kind == "count" and "last_error.type" in query:
+        return True
     bound = query.get("run_after", {"$gt": None})
     return kind == "count" and "job_type" in query and isinstance(bound, dict) and list(bound) == ["$gt"]
 

@@ -99,9 +99,12 @@ active set through compound indexes partial on `active: true` (infra/mongo.py `w
    sizes: no document read (`count_find_semantics`, `_count_keyed_locked`). A key holding an array ("list" tag,
    `_index_keys` records the array beside its elements) or a bound field of another type sends the count back to
    mongoeco: only it counts such a document once and by its own comparison. A hint naming another index does too.
-   On the 20,000-job backlog above a count takes ~5 ms; on MongoDB the same `count` is a COUNT_SCAN of the keys.
-   tests/test_embedded_mongo.py compares both engines on every count and find the gateway and the reconciler ask,
-   with documents LPS never stores among them.
+   A `str` equality on a dotted path counts too (the dead page's totals, `last_error.type`): `_index_keys` keys
+   every value found along the path, a document once per distinct value, so one key's bucket holds each matching
+   document once; a value that is an array brings its "list" key and mongoeco's count. On the 20,000-job backlog
+   above a count takes ~5 ms; on MongoDB the same `count` is a COUNT_SCAN of the keys.
+   tests/test_embedded_mongo.py compares both engines on every count and find the gateway, the dashboard and the
+   reconciler ask, with documents LPS never stores among them (arrays along a path too).
 
 The SQLite engine (`lps mongo --data FILE`; issue 24). Besides the `_id` scan above, two costs of every write grew
 with the collection, both lookups SQLite had no index for; the patch adds the indexes (`lps_*`, in the file, made
@@ -167,6 +170,7 @@ import importlib.metadata
 import json
 import logging
 import math
+import time
 import weakref
 from collections import Counter
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator, Mapping
@@ -456,11 +460,14 @@ def _conjunction(plan: QueryNode) -> _Conjunction:
         if not isinstance(field, str) or field.startswith("$"):
             complete = False
         elif "." in field:
-            # A path's values are what `_index_keys` keys too (`extract_values`), so its equality may narrow the
-            # candidates; counting from keys is left to mongoeco (arrays of documents along the path).
-            complete = False
-            if isinstance(node, EqualsCondition) and isinstance(value, str) and field not in equal:
-                equal[field] = value
+            # A path's values are what `_index_keys` keys too (`extract_values`: every value along arrays of
+            # documents), so a `str` equality on it narrows the candidates, and a count of one key's documents counts
+            # each document once (keys are a set; a value that is itself an array brings a "list" key, which sends
+            # the count to mongoeco). Anything else on a path: mongoeco counts.
+            if isinstance(node, EqualsCondition) and type(value) is str and not node.null_matches_undefined:
+                equal.setdefault(field, value)
+            else:
+                complete = False
         elif (
             isinstance(node, EqualsCondition)
             and isinstance(value, str | bool)
@@ -699,14 +706,20 @@ class _OrderedKeys:
     def under(self, prefix: IndexKey, bound: _KeyBound | None = None) -> Iterator[IndexKey]:
         """The keys under `prefix`, read as they are iterated (so, all under the collection lock); with `bound` (a
         comparison and a key component, for the field right after the prefix), only those whose component there passes
-        it, when every key of the index has the bound's tag there (a key of another type may pass a bound in mongoeco's
-        order: `_within_bound`); all of them otherwise."""
+        it, when the bound is a range there (`_is_range`); all of them otherwise."""
         low, high = self._range(prefix)
         if bound is not None:
             compare, (tag, limit) = bound
-            if self._tags_at(len(prefix)) == {tag}:
+            if self._is_range(len(prefix), tag):
                 low, high = _bounded_range(low, compare, tag, limit)
         return self.keys.irange_key(low, high, inclusive=(True, False))
+
+    def _is_range(self, position: int, tag: str) -> bool:
+        """Whether a bound of `tag` at `position` selects exactly a range of the order: when no key of the index holds
+        anything there but that tag's values (which the bound compares as mongoeco does) or a missing field (which
+        mongoeco matches by no bound). A key of another type may pass a bound in mongoeco's order (`_within_bound`:
+        a null, a string or a number is `$lt` a date there)."""
+        return tag in _ORDERED_TAGS and self._tags_at(position) <= {tag, None}
 
     def _count(self, low: IndexKey, high: IndexKey) -> int:
         return max(0, self.keys.bisect_key_left(high) - self.keys.bisect_key_left(low))
@@ -717,10 +730,9 @@ class _OrderedKeys:
         """The keys a walk of the sort columns `positions` (the fields after `prefix`) reads in order, and how many it
         may cross; None when mongoeco's order could differ.
 
-        The first sort column: with datetime `bounds` on it, and no key of the index holding anything there but a
-        datetime or a missing field, only the keys within the bounds (mongoeco matches no missing field by a bound,
-        and every other key is a datetime the bounds compare as it does); otherwise the keys under the prefix, whose
-        first and last (in a sorted range, so every one) have one ordered tag there. The later columns: every key of
+        The first sort column: with datetime `bounds` on it that are a range there (`_is_range`), only the keys within
+        them; otherwise the keys under the prefix, whose first and last (in a sorted range, so every one) have one
+        ordered tag there. The later columns: every key of
         the index has one ordered tag there (kept counts; no walk of LPS's sorts on them beyond `_id`).
 
         The keys are those of the version of this call, read from the kept order a run at a time (`first` keys, then
@@ -729,7 +741,7 @@ class _OrderedKeys:
         low, high = self._range(prefix)
         start = len(prefix)
         tags = {tag for _, (tag, _) in bounds}
-        if bounds and len(tags) == 1 and tags <= _ORDERED_TAGS and self._tags_at(start) <= tags | {None}:
+        if len(tags) == 1 and self._is_range(start, next(iter(tags))):
             for compare, (tag, limit) in bounds:
                 bounded_low, bounded_high = _bounded_range(_sort_form(prefix), compare, tag, limit)
                 low, high = max(low, bounded_low), min(high, bounded_high)
@@ -852,11 +864,19 @@ class IndexedReadsMemoryEngine(FlatInsertMemoryEngine):
             return _ListedKeys(list(index_map))
         order = self._kept_order(index_map)
         if order is None:
+            started = time.perf_counter()
             order = _OrderedKeys(index_map._buckets)
+            # Once per index read, and after a change no write made (a rebuild, an undo): more often is a cost to see
+            # (logged at DEBUG).
+            log.debug(
+                "kept the order of an index's %d keys (%.0f ms)",
+                len(order.keys),
+                (time.perf_counter() - started) * 1000,
+            )
             number = id(index_map)
             forget = functools.partial(self._orders.pop, number, None)
             self._orders[number] = (weakref.ref(index_map, lambda _: forget()), order)
-        return order if order.unordered == 0 else _ListedKeys(list(order.buckets))
+        return order if order.unordered == 0 else _ListedKeys(_bucket_keys(order.buckets))
 
     @override
     def _update_indexes_locked(

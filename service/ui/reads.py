@@ -1,8 +1,8 @@
 """What the dashboard's pages read and work out, as plain functions over the repositories (no request in sight).
 
 Each read is bounded: watches are read one page of the unique product index at a time, a product's watch is one
-point lookup, the dead page's totals are one count per error type shown through `dead_by_error_type` (partial on
-DEAD jobs). What a job does next and its attempts per life are worked out from the job document alone.
+point lookup, the dead page's totals are one count per error type shown of `dead_by_status_error_type`'s keys
+(partial on DEAD jobs). What a job does next and its attempts per life are worked out from the job document alone.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from infra.mongo import MainDatabase
+from infra.mongo import MainDatabase, count_by_index
 from infra.watches import WatchRepository
 from schemas.codes import JobErrorType, JobStatus
 from schemas.offers import SOURCE_ANSWERS, SOURCE_OUTCOMES, SourceOutcome
@@ -63,13 +63,13 @@ async def watch_of_product(watches: WatchRepository, product_code: str) -> dict[
 
 
 async def dead_totals(database: MainDatabase, error_types: list[str]) -> dict[str, int]:
-    """How many DEAD jobs there are of each error type (the whole store, not a page): one count each on the
-    `dead_by_error_type` index."""
+    """How many DEAD jobs there are of each error type (the whole store, not a page): one count each of the
+    `dead_by_status_error_type` index's keys (`count_by_index`: a COUNT_SCAN, no job read)."""
     jobs = database.jobs(stale_ok=True)
     totals = {}
     for error_type in error_types:
         value = None if error_type == NO_ERROR_TYPE else error_type
-        totals[error_type] = await jobs.count_documents({"status": JobStatus.DEAD.name, "last_error.type": value})
+        totals[error_type] = await count_by_index(jobs, {"status": JobStatus.DEAD.name, "last_error.type": value})
     return totals
 
 
