@@ -169,7 +169,8 @@ class WorkerRuntime:
             settings.browser_path,
             pages_per_browser=settings.browser_max_searches,
             navigation_timeout=settings.browser_navigation_timeout,
-            owner=self.identity,
+            # The deployment (its queue prefix) and the worker process: two stacks on one machine tell theirs apart.
+            owner=f"{settings.queue_prefix}{self.identity}",
         )
 
     @cached_property

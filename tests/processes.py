@@ -41,6 +41,12 @@ def chromium_processes(pids: set[int] | None = None) -> set[int]:
     return {pid for pid in candidates if "chromium" in command_line(pid) and "--type=" not in command_line(pid)}
 
 
+def chromium_of(queue_prefix: str) -> set[int]:
+    """The Chromium main processes of the LPS workers with this queue prefix (`--lps-owner=<prefix><host>:<pid>`),
+    wherever their parents went: what another test's browsers, running beside this one, never are."""
+    return {pid for pid in chromium_processes() if f"--lps-owner={queue_prefix}" in command_line(pid)}
+
+
 def alive(pids: set[int]) -> set[int]:
     return {pid for pid in pids if Path(f"/proc/{pid}").exists() and "zombie" not in _state(pid)}
 

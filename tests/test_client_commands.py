@@ -395,11 +395,15 @@ async def test_stats_prints_a_table_whose_delayed_figure_counts_the_retries_wait
     server = await aiohttp_server(create_app(settings))
     gateway = str(server.make_url(""))
     later = datetime.now(UTC) + timedelta(minutes=10)
-    waiting = [
-        {**dead_job(f"W-{i}", T0), "status": "PENDING", "active": True, "run_after": later, "attempts": 1}
-        for i in range(2)
-    ]
-    due = {**dead_job("DUE", T0), "status": "PENDING", "active": True, "run_after": T0, "attempts": 0}
+
+    def pending(code: str, run_after: datetime, attempts: int) -> dict[str, Any]:
+        """A job that never died: no `finished_at` (a re-driven one keeps its death's, and the totals count it)."""
+        job = dead_job(code, T0) | {"status": "PENDING", "active": True, "run_after": run_after, "attempts": attempts}
+        del job["finished_at"], job["last_error"]
+        return job
+
+    waiting = [pending(f"W-{i}", later, 1) for i in range(2)]
+    due = pending("DUE", T0, 0)
     await store(settings, [*waiting, due])
     client = AsyncMongoClient(settings.mongo_url, tz_aware=True)
     try:

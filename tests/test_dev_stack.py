@@ -18,7 +18,7 @@ import aiohttp
 import pytest
 
 from infra.settings import Settings
-from tests.processes import alive, chromium_processes, descendants
+from tests.processes import alive, chromium_of, descendants
 from tools import dev
 from tools.dev import Child, DevPorts, DevStack, QuietFilter, check_ports, planned_ports, source_report
 from tools.embedded_mongo import free_port
@@ -30,6 +30,8 @@ LPS = [sys.executable, "-m", "tools.cli"]
 @dataclass
 class DevProcess:
     process: asyncio.subprocess.Process
+    #: The stack's queue prefix: its workers' Chromiums carry it (`tests.processes.chromium_of`).
+    prefix: str
     lines: list[str] = field(default_factory=list)
     reader: asyncio.Task[None] | None = None
 
@@ -77,7 +79,7 @@ async def lps_dev(settings: Settings, *arguments: str, **env: str) -> AsyncItera
         *LPS, "dev", *ports, *arguments,
         env=dev_environment(prefix, **env), stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
     )  # fmt: skip
-    running = DevProcess(process)
+    running = DevProcess(process, prefix)
     running.reader = asyncio.create_task(running.read())
     family: set[int] = set()
     try:
@@ -169,7 +171,6 @@ def test_ports_planned_twice_are_refused_and_settings_move_them(settings: Settin
 
 @pytest.mark.processes
 async def test_ctrl_c_during_the_demo_stops_at_once_and_cleanly(settings: Settings):
-    browsers_before = chromium_processes()
     async with lps_dev(settings, "--demo") as stack:
         await stack.wait_for("demo products enqueued", within=180)
         family = descendants(stack.process.pid)
@@ -184,7 +185,7 @@ async def test_ctrl_c_during_the_demo_stops_at_once_and_cleanly(settings: Settin
     assert "did not stop in time" not in stack.text, stack.text[-3000:]
     assert stopped_after < dev.STOP_TIMEOUT, stack.text[-3000:]
     assert alive(family) == set()
-    assert not alive(chromium_processes() - browsers_before)
+    assert not alive(chromium_of(stack.prefix))
 
 
 @pytest.mark.processes

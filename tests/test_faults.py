@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import os
-import shutil
 import signal
-import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,7 @@ from aiohttp.test_utils import TestClient
 from infra.settings import Settings
 from service.app import create_app
 from tests.harness import JobsView, MongoProcess, reconciler_process, submit, worker_pool, worker_pools
+from tools import rabbitmq_cluster as cluster
 from tools.embedded_mongo import free_port
 from tools.testbed import Receiver, eventually
 
@@ -137,30 +137,41 @@ class Poster:
         await self._task
 
 
-def rabbitmqctl(*args: str) -> None:
-    subprocess.run(["rabbitmqctl", *args], check=True, capture_output=True, timeout=120)
+#: The node the restart test stops and starts: one of its own (the machine's default node is never stopped), on
+#: ports apart from `lps rabbitmq-cluster`'s and the cluster tests'.
+RESTARTED_NODE_PORT = 5721
 
 
-@pytest.mark.skipif(shutil.which("rabbitmqctl") is None, reason="needs a local RabbitMQ it may restart")
+@pytest.fixture
+def own_broker(fault_settings: Settings) -> Iterator[tuple[Settings, cluster.Node]]:
+    """`fault_settings` on a RabbitMQ node started for the test alone, and that node; removed afterwards."""
+    base = cluster.DEFAULT_BASE.with_name("lps-rabbitmq-restart-test")
+    try:
+        node = cluster.standalone(base, RESTARTED_NODE_PORT)
+        yield fault_settings.with_overrides(amqp_url=node.url), node
+    finally:  # a start that failed half-way leaves a node too
+        cluster.down(base, RESTARTED_NODE_PORT)
+
+
+@pytest.mark.skipif(cluster.available() is not None, reason=str(cluster.available()))
 async def test_every_job_accepted_while_rabbitmq_restarts_is_done_exactly_once(
-    aiohttp_client, fault_settings: Settings, tmp_path: Path
+    aiohttp_client, own_broker: tuple[Settings, cluster.Node], tmp_path: Path
 ):
-    gateway = await aiohttp_client(create_app(fault_settings))
-    jobs = JobsView(fault_settings)
+    settings, node = own_broker
+    gateway = await aiohttp_client(create_app(settings))
+    jobs = JobsView(settings)
     poster = Poster(gateway, "RMQ")
     try:
-        async with worker_pool(fault_settings, "search", tmp_path), reconciler_process(fault_settings, tmp_path):
+        async with worker_pool(settings, "search", tmp_path), reconciler_process(settings, tmp_path):
             poster.start()
             await poster.answered(5, what="batches before the stop")
-            await asyncio.to_thread(rabbitmqctl, "stop_app")
+            await asyncio.to_thread(cluster.stop_app, node)
             await poster.answered(5, what="batches while RabbitMQ is down")
-            await asyncio.to_thread(rabbitmqctl, "start_app")
-            await asyncio.to_thread(rabbitmqctl, "await_startup")
+            await asyncio.to_thread(cluster.start_app, node)
             await poster.answered(5, what="batches after the restart")
             await poster.stop()
             finished = [await jobs.finished(job_id, within=120) for job_id in poster.accepted]
     finally:
-        await asyncio.to_thread(rabbitmqctl, "start_app")  # whatever happened, leave the broker up
         await jobs.close()
 
     assert len(poster.accepted) >= 30

@@ -18,7 +18,7 @@ from actors.sources.static import StaticSource
 from infra.settings import Settings
 from service.app import create_app
 from tests.harness import worker_pool
-from tests.processes import alive, all_pids, chromium_processes, command_line
+from tests.processes import alive, all_pids, chromium_of, command_line
 from tools.dev import DEMO_CATALOGUE
 from tools.embedded_mongo import free_port
 from tools.testbed import delete_queues, job_queues
@@ -36,7 +36,6 @@ async def test_lps_dev_demo_searches_the_samples_prints_the_table_and_leaves_not
     # With roles, as the README's dashboard tour runs it: the demo's own client takes the admin key.
     env |= {"LPS_API_KEYS": "viewer=view-c0ffee:read,ops=ops-5e6d:admin"}
     ports = ["--mongo-port", str(free_port()), "--shop-port", str(free_port()), "--receiver-port", str(free_port())]
-    browsers_before = chromium_processes()
     try:
         process = await asyncio.create_subprocess_exec(
             *LPS, "dev", "--demo", *ports, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
@@ -64,7 +63,7 @@ async def test_lps_dev_demo_searches_the_samples_prints_the_table_and_leaves_not
     assert "Ctrl-C again" not in text  # a demo that ended was not interrupted: nothing to hurry
     leftovers = [pid for pid in all_pids() if prefix in command_line(pid)]
     assert leftovers == []
-    assert not alive(chromium_processes() - browsers_before)
+    assert not alive(chromium_of(prefix))
 
 
 async def test_lps_submit_enqueues_a_csv_waits_and_writes_the_results(

@@ -27,6 +27,8 @@ from tools.testbed import Receiver, eventually
 
 pytestmark = [
     pytest.mark.processes,  # three RabbitMQ nodes, worker pools, the reconciler
+    # One cluster for the module (its ports and node names): every test of it in the same test process.
+    pytest.mark.xdist_group("rabbitmq-cluster"),
     pytest.mark.skipif(cluster.available() is not None, reason=str(cluster.available())),
 ]
 
@@ -37,10 +39,9 @@ BASE_PORT = 5711
 @pytest.fixture(scope="module")
 def nodes() -> Iterator[list[cluster.Node]]:
     base = cluster.DEFAULT_BASE.with_name("lps-rabbitmq-cluster-test")
-    members = cluster.up(base, BASE_PORT)
     try:
-        yield members
-    finally:
+        yield cluster.up(base, BASE_PORT)
+    finally:  # a start that failed half-way leaves nodes too
         cluster.down(base, BASE_PORT)
 
 

@@ -5,11 +5,13 @@ For the fault tests of quorum mode and for people trying fail-over. The default 
 listener to 5672), data, log, pid and plugins files, in a folder of its own that the `rabbitmq` user owns (the
 server runs as that user), and they join the first node. Measured here: three nodes start in about 25 s.
 
-    lps rabbitmq-cluster up       # lps1..lps3@localhost on 127.0.0.1:5701..5703 (--base-port moves them)
+    lps rabbitmq-cluster up       # lps5701..lps5703@localhost on 127.0.0.1:5701..5703 (--base-port moves them)
     lps rabbitmq-cluster status   # each node's state, the cluster's members
     lps rabbitmq-cluster down     # stops them and removes their folder
 
-`cluster_url()` is the `;`-separated LPS_AMQP_URL of the nodes (Dramatiq's convention: tried in turn).
+`cluster_url()` is the `;`-separated LPS_AMQP_URL of the nodes (Dramatiq's convention: tried in turn). A node is named
+after its port, so clusters on other ports (the tests', a person's) run side by side; `standalone` starts one node
+of its own, for a fault test that stops a broker (the default node is never stopped).
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ class Node:
 
     @property
     def name(self) -> str:
-        return f"lps{self.index}@localhost"
+        return f"lps{self.port}@localhost"
 
     @property
     def home(self) -> Path:
@@ -128,12 +130,22 @@ def start_node(node: Node) -> None:
     )
 
 
+#: How long one `rabbitmqctl wait` is given before it is asked again (within START_TIMEOUT).
+WAIT_STEP = 15
+
+
 def await_node(node: Node, timeout: float = START_TIMEOUT) -> None:
-    """Until the node runs: `wait` follows its pid file from before the VM can be reached (`await_startup` cannot)."""
+    """Until the node runs: `wait` follows its pid file from before the VM can be reached (`await_startup` cannot).
+    Asked again every WAIT_STEP seconds: one `wait` was seen to time out after 90 s beside a node that had started
+    in 10 (a busy machine, several CLI calls at once), where a second one answers at once."""
     pid_file = str(node.home / "rabbitmq.pid")
-    done = _ctl(node, "wait", pid_file, "--timeout", str(int(timeout)), timeout=timeout + 10)
-    if done.returncode != 0:
-        raise ClusterError(f"{node.name} did not start: {(done.stderr or done.stdout).strip().splitlines()[-1:]}")
+    deadline = time.monotonic() + timeout
+    while True:
+        done = _ctl(node, "wait", pid_file, "--timeout", str(WAIT_STEP), timeout=WAIT_STEP + 10)
+        if done.returncode == 0:
+            return
+        if time.monotonic() >= deadline:
+            raise ClusterError(f"{node.name} did not start: {(done.stderr or done.stdout).strip().splitlines()[-1:]}")
 
 
 def join(node: Node, first: Node) -> None:
@@ -157,6 +169,35 @@ def up(base: Path = DEFAULT_BASE, base_port: int = DEFAULT_BASE_PORT) -> list[No
         if node is not members[0] and members[0].name not in cluster_members(node):
             join(node, members[0])
     return members
+
+
+def standalone(base: Path, port: int) -> Node:
+    """Start one node of its own on `port`, joined to none (for a fault test that stops and starts a broker); one
+    already running is left as it is. `down(base, port)` removes it."""
+    if reason := available():
+        raise ClusterError(reason)
+    node = Node(1, base, port)
+    if not running(node):
+        start_node(node)
+        await_node(node)
+    return node
+
+
+def stop_app(node: Node) -> None:
+    """Stop the node's RabbitMQ application (its Erlang VM stays up): every connection to it drops."""
+    _checked(node, "stop_app")
+
+
+def start_app(node: Node) -> None:
+    """Start the node's RabbitMQ application again and wait until it serves."""
+    _checked(node, "start_app")
+    _checked(node, "await_startup")
+
+
+def _checked(node: Node, *arguments: str) -> None:
+    done = _ctl(node, *arguments, timeout=120)
+    if done.returncode != 0:
+        raise ClusterError(f"{node.name} {' '.join(arguments)}: {(done.stderr or done.stdout).strip()[-300:]}")
 
 
 def running(node: Node) -> bool:
