@@ -645,6 +645,46 @@ def test_a_step_of_the_reconcilers_walk_examines_its_batch_not_the_minute(monkey
     assert max(work["large"]) <= 450, work
 
 
+def test_a_step_of_the_reconcilers_walk_reads_the_keys_after_its_cursor_not_the_history_before_it(monkeypatch):
+    """A step of `ended_after` from a cursor near the end of what ended (the reconciler's every pass after its first)
+    reads the index keys after that cursor, at 1,000 and at 10,000 jobs before it: the range under the DONE searches'
+    prefix starts at the cursor (both bounds of the step), not at the oldest DONE search."""
+    start = datetime(2026, 11, 1, tzinfo=UTC)
+    work: dict[str, int] = {}
+    with served_in_process(None) as (engine, url, run):
+        indexes = [index for index in job_indexes() if not index.document.get("unique")]
+        for name, count in (("small", 1_000), ("large", 10_000)):
+            jobs = ended_in_one_minute(count)
+            # The last 100 jobs end in the last 6 s: 45 DONE searches after the cursor, whatever came before.
+            for number, job in enumerate(jobs[-100:]):
+                job["finished_at"] = start + timedelta(seconds=60, milliseconds=number * 60)
+            run(InProcessClient(engine)[name].jobs.insert_many(jobs))
+            run(InProcessClient(engine)[name].jobs.create_indexes(indexes))
+            keys = KeyWork(monkeypatch)
+
+            async def step(name: str = name) -> int:
+                client = AsyncMongoClient(url, tz_aware=True)
+                try:
+                    repository = JobRepository(MainDatabase.open(client, name))
+                    page = await repository.ended_after(
+                        (start + timedelta(seconds=60), FIRST_ID),
+                        until=datetime.now(UTC),
+                        limit=200,
+                        match={"status": "DONE", "job_type": "SEARCH"},
+                    )
+                    return len(page.jobs)
+                finally:
+                    await client.close()
+
+            assert asyncio.run(step()) == 45
+            work[name] = keys.selected + keys.walked
+            monkeypatch.undo()
+
+    # From the oldest DONE search: 450 and 4,500 keys read, and rejected one by one, before the cursor.
+    assert work["small"] == work["large"], work
+    assert work["large"] <= 100, work
+
+
 def backlog_with_delayed(count: int, now: datetime) -> list[dict[str, Any]]:
     """`count` due PENDING searches (a backlog), 30 of them retries waiting out their backoff instead."""
     jobs = [
@@ -689,11 +729,18 @@ def test_a_delayed_page_examines_the_delayed_jobs_of_its_type_not_the_backlog(mo
 
 class KeyWork:
     """What the patched engine reads of its indexes' keys: how often it lists an index's keys whole (`_bucket_keys`:
-    a kept order made again, or a walk without one), and how many keys the walks of kept orders read."""
+    a kept order made again, or a walk without one), how many keys the walks of kept orders read, and how many keys
+    their ranges under a prefix gave (`under`: change 2b's candidates, change 6's counts)."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.listed = self.walked = 0
+        self.listed = self.walked = self.selected = 0
         listed, walk = embedded_mongo_patch._bucket_keys, embedded_mongo_patch._OrderedKeys._walk
+        under = embedded_mongo_patch._OrderedKeys.under
+
+        def counted_under(order: Any, *args: Any, **kwargs: Any) -> Iterator[Any]:
+            for key in under(order, *args, **kwargs):
+                self.selected += 1
+                yield key
 
         def counted_listing(buckets: Any) -> list[Any]:
             self.listed += 1
@@ -706,6 +753,7 @@ class KeyWork:
 
         monkeypatch.setattr(embedded_mongo_patch, "_bucket_keys", counted_listing)
         monkeypatch.setattr(embedded_mongo_patch._OrderedKeys, "_walk", counted_walk)
+        monkeypatch.setattr(embedded_mongo_patch._OrderedKeys, "under", counted_under)
 
 
 def test_a_listing_page_reads_its_own_keys_while_jobs_come_and_go(monkeypatch):
@@ -991,6 +1039,9 @@ def active_set_questions(rng: random.Random, now: datetime) -> list[tuple[str, d
         )
     for error_type in [*ERROR_TYPES, "NONE"]:  # the dead page's totals (service/ui/reads.py, dead_totals)
         questions.append(("count", {"status": "DEAD", "last_error.type": error_type}, DEAD_JOBS_BY_ERROR_TYPE))
+    # Two equalities on one path: only a job holding both values (an array along it) matches.
+    both = {"status": "DEAD", "$and": [{"last_error.type": ERROR_TYPES[0]}, {"last_error.type": ERROR_TYPES[1]}]}
+    questions.append(("count", both, DEAD_JOBS_BY_ERROR_TYPE))
     before = now - timedelta(minutes=rng.randint(0, 30))
     questions += [
         (

@@ -76,32 +76,47 @@ def assert_same_answers(order: _OrderedKeys, keys: set[IndexKey], prefixes: list
                 assert listed_walk is not None
                 assert walk[0] == listed_walk[0] == len(under)
                 assert list(walk[1]) == list(listed_walk[1])
-        for compare in BOUNDS:
-            limit = ("datetime", START + timedelta(seconds=3))
-            bounded = set(order.under(prefix, (compare, limit)))
-            # Every key that may pass (another type than the bound's: mongoeco's comparison decides) is there.
+        only_datetimes = {key[start][0] if key[start] else None for key in keys} <= {"datetime", None}
+        for bounds in bound_sets():
+
+            def passes(component: Any, bounds: list[Any] = bounds) -> bool:
+                return all(compare(component[1], limit[1]) for compare, limit in bounds)
+
+            bounded = set(order.under(prefix, bounds))
+            # Every key that may pass (another type than the bounds': mongoeco's comparison decides) is there.
             may_pass = {
                 key
                 for key in under
-                if not isinstance(key[start], tuple) or key[start][0] != "datetime" or compare(key[start][1], limit[1])
+                if not isinstance(key[start], tuple) or key[start][0] != "datetime" or passes(key[start])
             }
-            if {key[start][0] if key[start] else None for key in keys} <= {"datetime", None}:
+            if only_datetimes:
                 # A range of the order, exactly: mongoeco matches no missing field by a bound.
                 assert bounded == {key for key in may_pass if key[start] is not None}
             else:
                 assert may_pass <= bounded <= set(under)
-            walk = order.walk(prefix, positions, [(compare, limit)], descending=True, first=2)
+            walk = order.walk(prefix, positions, bounds, descending=True, first=2)
             if walk is None:
                 continue
             listed_walk = listed.walk(prefix, positions, [], descending=True, first=2)
             expected = list(listed_walk[1]) if listed_walk is not None else []
-            if {key[start][0] if key[start] else None for key in keys} <= {"datetime", None}:
-                # Only datetimes and missing fields there: the walk reads the keys within the bound (mongoeco matches
+            if only_datetimes:
+                # Only datetimes and missing fields there: the walk reads the keys within the bounds (mongoeco matches
                 # no missing field by a bound), and says how many it may cross.
-                expected = [key for key in under if key[start] is not None and compare(key[start][1], limit[1])]
+                expected = [key for key in under if key[start] is not None and passes(key[start])]
                 expected.sort(key=_sort_form, reverse=True)
                 assert walk[0] == len(expected)
             assert list(walk[1]) == expected
+
+
+def bound_sets() -> list[list[tuple[Any, IndexKey]]]:
+    """Each bound alone at one instant, and the two ends of a step (`ended_after`: from a cursor, before `until`)."""
+    at = [("datetime", START + timedelta(seconds=seconds)) for seconds in (1, 3, 4)]
+    return [[(compare, at[1])] for compare in BOUNDS] + [
+        [(ge, at[0]), (lt, at[2])],
+        [(gt, at[0]), (le, at[2])],
+        [(lt, at[2]), (gt, at[1])],
+        [(gt, at[2]), (lt, at[0])],  # nothing between
+    ]
 
 
 @settings(max_examples=150, deadline=None)

@@ -104,8 +104,8 @@ active set through compound indexes partial on `active: true` (infra/mongo.py `w
    mongoeco: only it counts such a document once and by its own comparison. A hint naming another index does too.
    A `str` equality on a dotted path counts too (the dead page's totals, `last_error.type`): `_index_keys` keys
    every value found along the path, a document once per distinct value, so one key's bucket holds each matching
-   document once; a value that is an array brings its "list" key and mongoeco's count. On the 20,000-job backlog
-   above a count takes ~5 ms; on MongoDB the same `count` is a COUNT_SCAN of the keys.
+   document once (an array's elements are among those values, as mongoeco matches an equality on one). On the
+   20,000-job backlog above a count takes ~5 ms; on MongoDB the same `count` is a COUNT_SCAN of the keys.
    tests/test_embedded_mongo.py compares both engines on every count and find the gateway, the dashboard and the
    reconciler ask, with documents LPS never stores among them (arrays along a path too).
 
@@ -176,7 +176,7 @@ import math
 import time
 import weakref
 from collections import Counter
-from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator, Mapping
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -469,12 +469,17 @@ def _conjunction(plan: QueryNode) -> _Conjunction:
         elif "." in field:
             # A path's values are what `_index_keys` keys too (`extract_values`: every value along arrays of
             # documents), so a `str` equality on it narrows the candidates, and a count of one key's documents counts
-            # each document once (keys are a set; a value that is itself an array brings a "list" key, which sends
-            # the count to mongoeco). Anything else on a path: mongoeco counts.
-            if isinstance(node, EqualsCondition) and type(value) is str and not node.null_matches_undefined:
-                equal.setdefault(field, value)
+            # each document once (keys are a set; an array's elements are among the values, as mongoeco matches an
+            # equality on one). Anything else on a path, or a second equality on it: mongoeco counts.
+            if (
+                isinstance(node, EqualsCondition)
+                and type(value) is str
+                and not node.null_matches_undefined
+                and field not in equal
+            ):
+                equal[field] = value
             else:
-                complete = False
+                complete = False  # another condition, or a second equality on the path: mongoeco decides
         elif (
             isinstance(node, EqualsCondition)
             and isinstance(value, str | bool)
@@ -651,8 +656,8 @@ class _ListedKeys:
     def __init__(self, keys: list[IndexKey]) -> None:
         self._keys = keys
 
-    def under(self, prefix: IndexKey, bound: _KeyBound | None = None) -> list[IndexKey]:
-        """The keys under `prefix` (`bound` is for the kept order: the caller tests it on each key anyway)."""
+    def under(self, prefix: IndexKey, bounds: Sequence[_KeyBound] = ()) -> list[IndexKey]:
+        """The keys under `prefix` (`bounds` are for the kept order: the caller tests them on each key anyway)."""
         return _keys_under(self._keys, prefix)
 
     def walk(
@@ -710,16 +715,24 @@ class _OrderedKeys:
     def _tags_at(self, position: int) -> set[str | None]:
         return {tag for tag, count in self.tags[position].items() if count} if position < len(self.tags) else set()
 
-    def under(self, prefix: IndexKey, bound: _KeyBound | None = None) -> Iterator[IndexKey]:
-        """The keys under `prefix`, read as they are iterated (so, all under the collection lock); with `bound` (a
-        comparison and a key component, for the field right after the prefix), only those whose component there passes
-        it, when the bound is a range there (`_is_range`); all of them otherwise."""
-        low, high = self._range(prefix)
-        if bound is not None:
-            compare, (tag, limit) = bound
-            if self._is_range(len(prefix), tag):
-                low, high = _bounded_range(low, compare, tag, limit)
+    def under(self, prefix: IndexKey, bounds: Sequence[_KeyBound] = ()) -> Iterator[IndexKey]:
+        """The keys under `prefix`, read as they are iterated (so, all under the collection lock); with `bounds` (each
+        a comparison and a key component, for the field right after the prefix), only those whose component there
+        passes them all, when they are a range there (`_bounded`); all of them otherwise."""
+        low, high = self._bounded(prefix, bounds) or self._range(prefix)
         return self.keys.irange_key(low, high, inclusive=(True, False))
+
+    def _bounded(self, prefix: IndexKey, bounds: Sequence[_KeyBound]) -> tuple[IndexKey, IndexKey] | None:
+        """The [low, high) range of the keys under `prefix` whose component after it passes every one of `bounds`, or
+        None when there are none or they are not a range of the order there (two tags, or not `_is_range`)."""
+        tags = {tag for _, (tag, _) in bounds}
+        if len(tags) != 1 or not self._is_range(len(prefix), next(iter(tags))):
+            return None
+        low, high = self._range(prefix)
+        for compare, (tag, limit) in bounds:
+            bounded_low, bounded_high = _bounded_range(_sort_form(prefix), compare, tag, limit)
+            low, high = max(low, bounded_low), min(high, bounded_high)
+        return low, high
 
     def _is_range(self, position: int, tag: str) -> bool:
         """Whether a bound of `tag` at `position` selects exactly a range of the order: when no key of the index holds
@@ -745,14 +758,12 @@ class _OrderedKeys:
         The keys are those of the version of this call, read from the kept order a run at a time (`first` keys, then
         twice as many each time), and, once a write has moved the order on, the rest from that version's own keys. A
         run is read between the wire server's awaits, so no write comes in the middle of one."""
-        low, high = self._range(prefix)
         start = len(prefix)
-        tags = {tag for _, (tag, _) in bounds}
-        if len(tags) == 1 and self._is_range(start, next(iter(tags))):
-            for compare, (tag, limit) in bounds:
-                bounded_low, bounded_high = _bounded_range(_sort_form(prefix), compare, tag, limit)
-                low, high = max(low, bounded_low), min(high, bounded_high)
+        bounded = self._bounded(prefix, bounds)
+        if bounded is not None:
+            low, high = bounded
         else:
+            low, high = self._range(prefix)
             edges = (
                 next(iter(self.keys.irange_key(low, high, (True, False), reverse=reverse)), None)
                 for reverse in (False, True)
@@ -1020,9 +1031,9 @@ class IndexedReadsMemoryEngine(FlatInsertMemoryEngine):
         position = len(prefix)
         # `whole`: a bound is on the field right after the prefix.
         bounded = self._within_bound(conjunction.bound) if conjunction.bound is not None else None
-        key_bound = self._key_bound(conjunction.bound) if conjunction.bound is not None else None
+        key_bounds = [self._key_bound(conjunction.bound)] if conjunction.bound is not None else []
         total = 0
-        for key in self._keys_of(index_map).under(prefix, key_bound):
+        for key in self._keys_of(index_map).under(prefix, key_bounds):
             # A document with an array in a field of the index is under several keys: only mongoeco counts it once.
             if any(type(component) is tuple and component[0] == "list" for component in key):
                 return None
@@ -1151,10 +1162,11 @@ class IndexedReadsMemoryEngine(FlatInsertMemoryEngine):
             for bound in conjunction.bounds
             if bound[0] in after
         ]
-        # The first bound on the field right after the prefix selects a range of a kept order's keys.
+        # The bounds on the field right after the prefix select a range of a kept order's keys (both ends of the
+        # reconciler's step: from its cursor, not from the oldest DONE search).
         next_field = fields[len(prefix)] if len(fields) > len(prefix) else None
-        first_bound = next((bound for bound in conjunction.bounds if bound[0] == next_field), None)
-        selected = self._keys_of(index_map).under(prefix, first_bound and self._key_bound(first_bound))
+        next_bounds = [self._key_bound(bound) for bound in conjunction.bounds if bound[0] == next_field]
+        selected = self._keys_of(index_map).under(prefix, next_bounds)
         storage_keys: set[Any] = set()
         for key in selected:
             if all(within(key[position]) for position, within in tests):
