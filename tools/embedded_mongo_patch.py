@@ -1170,9 +1170,11 @@ class IndexedReadsMemoryEngine(FlatInsertMemoryEngine):
         storage_keys: set[Any] = set()
         for key in selected:
             if all(within(key[position]) for position, within in tests):
-                storage_keys.update(index_map[key])
-                if at_most is not None and len(storage_keys) > at_most:
+                bucket = index_map[key]
+                # Given up before a bucket too large is copied (a batch's jobs share one run_after's key).
+                if at_most is not None and len(storage_keys) + len(bucket) > at_most:
                     return None
+                storage_keys.update(bucket)
         return storage_keys
 
     def _in_candidates_locked(
