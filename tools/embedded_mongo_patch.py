@@ -1266,12 +1266,11 @@ class IndexedReadsMemoryEngine(FlatInsertMemoryEngine):
         if planned is None:
             return None
         crossed, keys = planned
-        # A walk examines about first x (keys under the prefix) / (documents that match) documents, a sort of change
-        # 2b's candidates about as many as it has: the delayed jobs of a backlog are a few keys of `active_by_status`
-        # beside thousands of PENDING ones in `status_created_at`; a status's whole history is the other way round.
-        # Fewer candidates than the square root of first x crossed are cheaper sorted here by their sort fields' keys;
-        # so are candidates that are a tenth of the keys crossed or fewer, as the walk may cross them all when the
-        # matching keys sit at its far end (a backlog's delayed jobs, older than every PENDING job added after them).
+        # A walk examines about first x crossed / (documents that match) documents if the matches are spread evenly,
+        # and all it crosses if they sit at its far end (a backlog's delayed jobs, older than every PENDING job added
+        # after them); a sort of change 2b's candidates examines as many as it has. So candidates are sorted here,
+        # by their sort fields' keys, when they are fewer than the square root of first x crossed or a tenth of
+        # crossed; a status's whole history is walked.
         stored = coll.copy()
         at_most = min(max(math.isqrt(first * crossed), crossed // CROSSED_PER_CANDIDATE), CANDIDATES_SORTED)
         candidates = self._keyed_candidates_locked(indexes, index_data, plan, at_most=at_most)
