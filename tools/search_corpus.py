@@ -117,15 +117,27 @@ def _current_link(item: Mapping[str, Any], rank: int | None) -> str:
     )
 
 
+def _conditions(item: Mapping[str, Any]) -> list[tuple[str, int]]:
+    """The item's labelled price lines (`cond`: [[label, price], …]): a price for members, a coupon, a subscription…"""
+    return [(str(label), int(price)) for label, price in item.get("cond", [])]
+
+
 def _legacy_price_area(item: Mapping[str, Any]) -> str:
-    """The `Price_priceValue` markup: the sale price in a <strong>, the list price crossed out in a <del>."""
+    """The `Price_priceValue` markup: the sale price in a <strong>, the list price crossed out in a <del>. A labelled
+    line (`cond`) comes first, its price in a `Price_priceValue` of its own beside its label."""
     parts = []
+    won = '<span class="Price_won__c0nQ1">원</span>'
+    for label, price in _conditions(item):
+        parts.append(
+            '<div class="PriceArea_benefitPrice__u7Yk2"><span class="PriceArea_benefitLabel__p3Lq9">'
+            f'{html.escape(label)}</span><strong class="Price_priceValue__A4KOr">{_won(price)}{won}</strong></div>'
+        )
     if "list" in item:
         parts.append(f'<del class="PriceInfo_basePrice__8BQ32">{_won(item["list"])}원</del>')
     if "p" in item:
-        won = '<span class="Price_won__c0nQ1">원</span>'
-        parts.append(f'<strong class="Price_priceValue__A4KOr">{_won(item["p"])}{won}</strong>')
-    else:
+        tilde = "~" if item.get("from") else ""
+        parts.append(f'<strong class="Price_priceValue__A4KOr">{_won(item["p"])}{won}{tilde}</strong>')
+    elif not item.get("cond"):
         parts.append('<span class="Price_priceInfo__q1W2e"></span>')
     if "unit" in item:
         parts.append(f'<span class="UnitPrice_unitPrice__R9yTd">({html.escape(item["unit"])})</span>')
@@ -144,10 +156,17 @@ def _utility_price_area(item: Mapping[str, Any]) -> str:
             f'<del class="custom-oos fw-text-[12px]/[14px] fw-text-bluegray-600">{_won(item["list"])}원</del></div>'
         )
     row = ['<div class="custom-oos fw-flex fw-flex-wrap fw-items-center fw-gap-x-[4px]">']
+    for label, price in _conditions(item):
+        row.append(
+            '<div class="custom-oos fw-flex fw-items-center fw-gap-x-[2px]">'
+            f'<span class="custom-oos fw-text-[12px]/[14px] fw-text-red-700">{html.escape(label)}</span>'
+            f'<div class="custom-oos fw-text-[16px]/[20px] fw-font-bold fw-text-red-700">{_won(price)}원</div></div>'
+        )
     if "p" in item:
+        tilde = "~" if item.get("from") else ""
         row.append(
             '<div class="custom-oos fw-text-[20px]/[24px] fw-font-bold fw-mr-[4px] fw-text-red-700">'
-            f"{_won(item['p'])}원</div>"
+            f"{_won(item['p'])}원{tilde}</div>"
         )
     if "unit" in item:
         row.append(
@@ -181,7 +200,8 @@ def _older_item(item: Mapping[str, Any], rank: int) -> str:
     product_id, title = item["id"], html.escape(item["t"])
     ad = item.get("ad")
     base = f'<del class="base-price">{_won(item["list"])}</del>' if "list" in item else ""
-    price = f'<strong class="price-value">{_won(item["p"])}</strong>원' if "p" in item else "<strong></strong>"
+    tilde = "~" if item.get("from") else ""
+    price = f'<strong class="price-value">{_won(item["p"])}</strong>원{tilde}' if "p" in item else "<strong></strong>"
     unit = f'<span class="unit-price">({html.escape(item["unit"])})</span>' if "unit" in item else ""
     sold_out = '<div class="out-of-stock">일시품절</div>' if item.get("so") else ""
     return (
@@ -218,8 +238,10 @@ def _filled(items: Sequence[Mapping[str, Any]], fill: Mapping[str, Any] | None) 
 def render_page(spec: Mapping[str, Any], keyword: str) -> str:
     """A result page from `{"markup": "current" | "utility" | "older", "items": [...], "fill": {...}}`.
 
-    Items: `id` (product id), `t` (title), `p` (sale price; absent: the price is unreadable), `list` (crossed-out
-    list price), `unit` (unit price text, "100g당 1,230원"), `ad`, `so` (sold out). In the "utility" markup an item
+    Items: `id` (product id), `t` (title), `p` (sale price; absent: the price is unreadable), `from` (the sale price
+    is written as a range's start, "12,900원~"), `cond` (labelled price lines before it, `[["와우할인가", 11900], …]`,
+    in the current layout's markups), `list` (crossed-out list price), `unit` (unit price text, "100g당 1,230원"),
+    `ad`, `so` (sold out). In the "utility" markup an item
     may say `"markup": "current"` to keep the `Price_priceValue` markup: pages mix both while Coupang migrates.
     """
     markup = spec["markup"]
@@ -541,8 +563,9 @@ def load_cases(directory: Path = CORPUS) -> list[dict[str, Any]]:
 def shown_offers(case: Mapping[str, Any]) -> dict[str, int]:
     """Every offer with a readable price the case's data shows, in any attempt: {"source:product_id": price}.
 
-    Coupang: the offers the parser reads from each page it reads as results (a blocked or unreadable page shows
-    none). Naver: every item with a numeric `lprice` and a `productId`, whatever its productType, since a used or
+    Coupang: on each page the parser reads as results (a blocked or unreadable page shows none), a saved page's
+    offers as the parser reads them, and a rendered page's items at the lowest price any of their lines shows.
+    Naver: every item with a numeric `lprice` and a `productId`, whatever its productType, since a used or
     discontinued item cheaper than the answer must lose too. The corpus test checks that a case's
     `why_cheaper_lose` names exactly those cheaper than its right answer.
     """
@@ -555,7 +578,15 @@ def shown_offers(case: Mapping[str, Any]) -> dict[str, int]:
             if text is None:
                 continue
             page = parse_search_page(text, base_url=COUPANG_URL, status=spec.get("status", 200))
-            if page.kind is PageKind.RESULTS:
+            if page.kind is not PageKind.RESULTS:
+                continue
+            if "markup" in spec:  # rendered: every price a line shows, labelled or not, whatever the parser reads
+                shown |= {
+                    offer_key("coupang", item["id"]): price
+                    for item in _filled(spec.get("items", []), spec.get("fill"))
+                    if (price := _cheapest_line(item)) is not None
+                }
+            else:
                 shown |= {offer_key("coupang", offer.product_id): offer.price for offer in page.offers}
     naver = case["sources"].get("naver", {})
     bodies = [{"items": naver.get("items", [])}, *(a.get("body", {}) for a in naver.get("attempts", {}).values())]
@@ -565,6 +596,12 @@ def shown_offers(case: Mapping[str, Any]) -> dict[str, int]:
             if price.isdigit() and int(price) > 0 and item.get("productId"):
                 shown[offer_key("naver", str(item["productId"]))] = int(price)
     return shown
+
+
+def _cheapest_line(item: Mapping[str, Any]) -> int | None:
+    """The lowest price any line of a rendered item shows (its sale price or a labelled one); None: no price."""
+    prices = [int(item["p"])] if "p" in item else []
+    return min(prices + [price for _, price in _conditions(item)], default=None)
 
 
 def cheaper_than_answer(case: Mapping[str, Any]) -> set[str]:
