@@ -227,6 +227,15 @@ class OfferSchema(Schema):
     )
     sold_out = fields.Boolean(metadata=_doc("sold out: never the lowest"))
     is_ad = fields.Boolean(metadata=_doc("a sponsored listing: never the lowest"))
+    price_condition = fields.String(
+        metadata=_doc(
+            "the label of a conditional price (member, coupon, subscription, first purchase, app, card …) when the "
+            "listing showed no price every buyer pays: never the lowest"
+        )
+    )
+    price_from = fields.Boolean(
+        metadata=_doc("the price is a range's start (`12,900원~`): the cheapest option's, not necessarily the asked one's")
+    )
     unit_price = fields.String(metadata=_doc("unit price text as shown (e.g. `100g당 1,250원`)"))
     rating = fields.Float(metadata=_doc("average rating (0–5)"))
     review_count = fields.Integer(metadata=_doc("number of reviews"))

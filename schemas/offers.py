@@ -74,6 +74,11 @@ class Offer:
     delivery: Delivery = Delivery.GENERAL
     sold_out: bool = False
     is_ad: bool = False
+    #: The label of a conditional price (와우할인가, 정기배송할인가, 쿠폰할인가 …): the item showed no price every
+    #: buyer pays, so `price` is one only some buyers pay. None: the plain sale price.
+    price_condition: str | None = None
+    #: The price is a range's start ("12,900원~"): the cheapest option's price, not necessarily the asked one's.
+    price_from: bool | None = None
     unit_price: str | None = None
     rating: float | None = None
     review_count: int | None = None

@@ -139,8 +139,8 @@ _UTILITY_PARTS = ".custom-oos:not(del):not(del *)"
 _SALE_TEXT = re.compile(r"~?\s*(\d[\d,]*)\s*원?\s*(?:~\s*(?:\d[\d,]*\s*원?)?)?")
 #: A bare number below this is a rate or a count that lost its "%", not a price.
 _MIN_BARE_PRICE = 100
-#: Next to a price, these mark a conditional one (와우 members, a coupon to download): read only without another.
-_MEMBER_LABELS = ("와우", "쿠폰", "회원")
+#: Texts beside a price that are part of writing it, not a label.
+_PRICE_MARKS = frozenset({"원", "~", "원~"})
 #: The headline sale price is bold; so is the discount rate, but its "%" already rules it out.
 _BOLD = "fw-font-bold"
 #: A unit price as the utility markup writes it: "(100g당 1,230원)".
@@ -236,8 +236,8 @@ class _ProductLink:
 def _parse_item(item: LexborNode, layout: _Layout, base_url: str) -> Offer | None:
     """One item as an Offer, or None when it lacks a name, a price, or anything to link to."""
     title = _normalized_text(item.css_first(layout.title))
-    price = _sale_price(item, layout)
-    if not title or price is None:
+    sale = _sale_price(item, layout)
+    if not title or sale is None:
         return None
     link = _product_link(item, base_url)
     data_id = _attribute(item, "data-id") or _attribute(item, "data-product-id")
@@ -251,7 +251,7 @@ def _parse_item(item: LexborNode, layout: _Layout, base_url: str) -> Offer | Non
     return Offer(
         source=SOURCE,
         title=title,
-        price=price,
+        price=sale.amount,
         url=url,
         product_id=product_id,
         item_id=link.item_id if link else None,
@@ -259,6 +259,8 @@ def _parse_item(item: LexborNode, layout: _Layout, base_url: str) -> Offer | Non
         delivery=_delivery(item, layout.badge_images),
         sold_out=_is_sold_out(item, layout.sold_out),
         is_ad=_is_ad(item, layout, link),
+        price_condition=sale.condition,
+        price_from=sale.from_ or None,
         unit_price=_unit_price(_unit_price_node(item, layout)),
         rating=_rating(item.css_first(layout.rating)),
         review_count=_first_int(_normalized_text(item.css_first(layout.review_count))),
@@ -329,38 +331,73 @@ def _price(node: LexborNode | None) -> int | None:
     return price if price else None  # a zero price is a placeholder, not an offer
 
 
-def _sale_price(item: LexborNode, layout: _Layout) -> int | None:
+@dataclass(frozen=True, slots=True)
+class _Sale:
+    """The price an item shows."""
+
+    amount: int
+    #: The label beside it when it is not the plain sale price (와우할인가, 정기배송할인가, 첫구매 …): the item showed
+    #: no price every buyer pays. None: the plain sale price.
+    condition: str | None = None
+    #: Written as a range's start ("12,900원~"): the cheapest option's price.
+    from_: bool = False
+
+
+def _sale_price(item: LexborNode, layout: _Layout) -> _Sale | None:
     """The item's sale price from either price markup of its layout.
 
-    An item may carry `Price_priceValue`, the utility-class markup, or (while Coupang migrates) both. With
-    both, `Price_priceValue` is preferred only if it is consistent: equal to the utility-class sale price, or
-    below every crossed-out list price the item shows. One that equals or exceeds a list price is a list price
-    in disguise (or stale), and the utility-class price, which is what the page renders, is read instead.
+    Only the price in the sale price's own place is what every buyer pays (`_price_value_sale`,
+    `_utility_sale_price`); any other price line is labelled (member, coupon, subscription, first purchase, app, card,
+    "최대 할인가" …) and conditional, whatever its label says. An item may carry `Price_priceValue`, the utility-class
+    markup, or (while Coupang migrates) both. With both, a plain price beats a conditional one; of two plain ones,
+    `Price_priceValue` is preferred only if it is consistent: equal to the utility-class sale price, or below every
+    crossed-out list price the item shows. One that equals or exceeds a list price is a list price in disguise (or
+    stale), and the utility-class price, which is what the page renders, is read instead.
     """
-    legacy = _price(item.css_first(layout.price))
+    legacy = _price_value_sale(item, layout)
     utility = _utility_sale_price(item) if layout.utility_prices else None
     if legacy is None or utility is None:
         return legacy if utility is None else utility
-    if legacy == utility:
+    if (legacy.condition is None) != (utility.condition is None):
+        return legacy if legacy.condition is None else utility
+    if legacy.amount == utility.amount:
         return legacy
     list_prices = [amount for node in item.css("del") if (amount := _price(node)) is not None]
-    return legacy if all(legacy < amount for amount in list_prices) else utility
+    return legacy if all(legacy.amount < amount for amount in list_prices) else utility
 
 
-def _utility_sale_price(item: LexborNode) -> int | None:
+def _price_value_sale(item: LexborNode, layout: _Layout) -> _Sale | None:
+    """The `Price_priceValue` (older layout: `.price-value`) price: the plain one when the item shows it, else the
+    first labelled one. The plain sale price sits in the price block itself (older layout: `em.sale`); a
+    `Price_priceValue` inside a block of its own beside a label is a conditional price line."""
+    area = item.css_first(_PRICE_AREA)
+    candidates: list[tuple[bool, int, _Sale]] = []
+    for index, node in enumerate(item.css(layout.price)):
+        amount = _price(node)
+        if amount is None:
+            continue
+        parent = node.parent
+        in_place = area is None or parent is None or parent.mem_id == area.mem_id
+        label = None if in_place else _label_beside(node)
+        sale = _Sale(amount, label, _written_as_range(node))
+        candidates.append((label is not None, index, sale))
+    return min(candidates, key=lambda candidate: candidate[:2])[2] if candidates else None
+
+
+def _utility_sale_price(item: LexborNode) -> _Sale | None:
     """The sale price in the 2025 utility-class markup, or None if the item has none.
 
     The sale price is the `.custom-oos` element of the PriceArea block whose whole text is one won amount.
     That excludes the `del` list price (and any wrapper holding a `del`), the discount rate ("12%"), the unit
     price ("(100g당 1,230원)"), labelled amounts such as "배송비 3,000원" or "최대 930원 적립", and the flex rows
     that wrap several parts. Colour classes are not relied on: red (discounted), bluegray (regular) and the
-    sold-out grey all mark the same element. Among several candidates, prices next to a 와우/쿠폰/회원 label come
-    last (they hold only for members or with a coupon), then amounts written without 원, then non-bold text.
+    sold-out grey all mark the same element. A candidate beside a label (a `.custom-oos` text without digits) is a
+    conditional price, whatever the label says; the plain ones come first, then amounts written with 원, then bold.
     """
     area = item.css_first(_PRICE_AREA)
     if area is None:
         return None
-    candidates: list[tuple[bool, bool, bool, int, int]] = []
+    candidates: list[tuple[bool, bool, bool, int, _Sale]] = []
     for index, node in enumerate(area.css(_UTILITY_PARTS)):
         if node.css_first("del") is not None:
             continue
@@ -373,23 +410,37 @@ def _utility_sale_price(item: LexborNode) -> int | None:
         if not amount or (not has_won and amount < _MIN_BARE_PRICE):
             continue
         bold = _BOLD in (node.attributes.get("class") or "")
-        candidates.append((_next_to_member_label(node), not has_won, not bold, index, amount))
-    return min(candidates)[-1] if candidates else None
+        label = _label_beside(node, parts=_UTILITY_PARTS)
+        sale = _Sale(amount, label, "~" in text)
+        candidates.append((label is not None, not has_won, not bold, index, sale))
+    return min(candidates, key=lambda candidate: candidate[:4])[-1] if candidates else None
 
 
-def _next_to_member_label(node: LexborNode) -> bool:
-    """Whether a sibling of the element is a label (no digits) saying the price is for 와우 members or a coupon.
-
-    A sibling with digits is another price or a row of them, perhaps holding its own label: not this one's.
-    """
+def _label_beside(node: LexborNode, parts: str | None = None) -> str | None:
+    """The label of a price line: the text of the price's siblings that carries no digits (a sibling with digits is
+    another price, a rate or a unit price), or None when there is none. `parts`: only siblings matching it count."""
     parent = node.parent
     if parent is None:
-        return False
+        return None
+    labels = []
     for sibling in parent.iter():
+        if sibling.mem_id == node.mem_id or (parts is not None and not sibling.css_matches(parts)):
+            continue
         text = _normalized_text(sibling)
-        if sibling.mem_id != node.mem_id and not _NUMBER.search(text) and any(word in text for word in _MEMBER_LABELS):
-            return True
-    return False
+        if text and not _NUMBER.search(text) and text not in _PRICE_MARKS:
+            labels.append(text)
+    return " ".join(labels) or None
+
+
+def _written_as_range(node: LexborNode) -> bool:
+    """Whether a price element is written as a range's start: "12,900원~" in it, or the "원~" after it."""
+    if "~" in _normalized_text(node):
+        return True
+    parent = node.parent
+    amount = _NUMBER.search(_normalized_text(node))
+    if parent is None or amount is None:
+        return False
+    return re.search(re.escape(amount.group()) + r"\s*원?\s*~", _normalized_text(parent)) is not None
 
 
 def _unit_price_node(item: LexborNode, layout: _Layout) -> LexborNode | None:
