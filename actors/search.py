@@ -202,8 +202,11 @@ async def work_search(job: dict[str, Any], runtime: WorkerRuntime) -> dict[str, 
         else:
             failed[name] = outcome
             per_source[name] = {"outcome": str(_outcome_of(outcome)), "count": 0, "ms": ms, "error": str(outcome)[:300]}
-    for answer in (*answered.values(), *partial.values()):
-        match_offers(product, answer.offers)
+    # Every offer of the search at once (their price cluster is one), off the event loop: the analyzer takes a few
+    # milliseconds a search, and its first use in a process a few seconds.
+    await asyncio.to_thread(
+        match_offers, product, [offer for answer in (*answered.values(), *partial.values()) for offer in answer.offers]
+    )
     metrics.sources_searched({name: per_source[name] for name in to_run if name not in deferred})
     summary = ", ".join(
         f"{name} {entry['outcome']} ({entry['count']} offers, {entry['ms']} ms)" for name, entry in per_source.items()

@@ -1,0 +1,112 @@
+"""Matching: which shopping offers really are the product a back office asked about.
+
+Every offer gets a verdict in `Offer.rejected` (None: accepted) that names the one rule it broke, so a person
+auditing a result can see why an offer did or did not win. Rules run in a fixed order and the first one that fails
+gives the reason, which keeps verdicts deterministic:
+
+1. it can be bought now, by anyone (`buyable`): not an ad, not sold out, no title saying so;
+2. it carries the model number, when one is given (`identity`);
+3. it sells the product, not a part, an accessory, a used or rented one (`sells`);
+4. its quantities agree with the keyword's (`quantities`);
+5. it names every word of the keyword, and no variant the keyword does not name (`identity`);
+6. its price is what a buyer of the asked product pays (`buyable`): no conditional price, no range start for
+   another option;
+7. its price is plausible (`prices`): not far under the target price; and, judged over all the search's offers
+   at once, not far under the price the accepted ones cluster around.
+
+Words are compared as a Korean reader splits them (`words`, `analyzer`). How each rule reads a title:
+docs/sources.md, "Matching".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from actors.matching.buyable import not_buyable, not_everyones_price
+from actors.matching.identity import (
+    ModelName,
+    Word,
+    keyword_words,
+    missing_word,
+    model_name,
+    model_number,
+    other_variant,
+)
+from actors.matching.prices import against_target, cluster_price, priced_like_an_accessory
+from actors.matching.quantities import Quantity, quantities, unit_conflict
+from actors.matching.sells import Allowed, allowed_by, excluded, sold_for_it
+from actors.matching.text import fold
+from schemas.offers import Offer
+
+__all__ = ["match_offers"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Wanted:
+    """The product side of matching, read once per search."""
+
+    keyword: str  # normalized
+    model_no: str
+    model: re.Pattern[str] | None
+    allowed: Allowed  # what the keyword itself asks for (a case, a refill, a used one …)
+    quantities: tuple[Quantity, ...]
+    words: tuple[Word, ...]
+    name: ModelName
+    target_price: int | None
+
+
+def _wanted(product: Mapping[str, Any]) -> _Wanted:
+    folded = fold(product.get("keyword") or "")
+    keyword = folded.lower()
+    model_no = (product.get("model_no") or "").strip()
+    words = keyword_words(folded)
+    allowed = allowed_by(keyword)
+    return _Wanted(
+        keyword=keyword,
+        model_no=model_no,
+        model=model_number(model_no),
+        allowed=allowed,
+        quantities=quantities(folded),
+        words=words,
+        name=model_name(folded, words, names_accessory=allowed.accessory),
+        target_price=product.get("target_price") or None,
+    )
+
+
+def _verdict(offer: Offer, wanted: _Wanted) -> str | None:
+    """Why this offer is not the product (rules 1 to 6 and the target price), or None."""
+    folded = fold(offer.title)
+    title = folded.lower()
+    if reason := not_buyable(offer, title):
+        return reason
+    if wanted.model and not wanted.model.search(title):
+        return f"model number {wanted.model_no} missing"
+    return (
+        excluded(title, wanted.allowed)
+        or sold_for_it(title, wanted.keyword, wanted.words)
+        or unit_conflict(folded, wanted.quantities)
+        or missing_word(title, wanted.words)
+        or other_variant(title, wanted.name)
+        or not_everyones_price(offer, folded, wanted.quantities)
+        or against_target(offer.price, wanted.target_price)
+    )
+
+
+def match_offers(product: Mapping[str, Any], offers: Iterable[Offer]) -> list[Offer]:
+    """Set `rejected` on every offer (None: it is the product) and return them in input order.
+
+    Give it every offer of the search at once, from every source: the price cluster is theirs together.
+    """
+    wanted = _wanted(product)
+    judged = list(offers)
+    for offer in judged:
+        offer.rejected = _verdict(offer, wanted)
+    if wanted.target_price is None and wanted.model is None:
+        accepted = [offer for offer in judged if offer.rejected is None]
+        if cluster := cluster_price([offer.price for offer in accepted]):
+            for offer in accepted:
+                offer.rejected = priced_like_an_accessory(offer.price, cluster)
+    return judged

@@ -1,0 +1,50 @@
+"""Words as a Korean reader splits them: the Kiwi morphological analyzer, loaded once per process.
+
+Korean writes compounds without spaces: "갤럭시버즈3케이스" is 갤럭시 + 버즈3 + 케이스, a case; "필름카메라" is
+필름 + 카메라, a camera. Kiwi (kiwipiepy) splits a word into its morphemes; `actors.matching.words` groups them into
+the segments the matcher compares. Why Kiwi and not another analyzer: docs/sources.md, "Matching".
+
+The model (~100 MB, the `kiwipiepy_model` package) takes about 1.5 s to load and its first analysis another 1.5 s,
+so a search pool loads it when it boots (`load`, from `actors.worker`), and every other caller on first use. A title's
+analysis takes 0.1 to 0.7 ms, and titles come back in every attempt, so analyses are cached.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+_lock = threading.Lock()
+_kiwi: Any = None
+
+
+def load() -> Any:
+    """The process's analyzer, loaded and warmed on first call (thread-safe; later calls return it at once)."""
+    global _kiwi
+    if _kiwi is None:
+        with _lock:
+            if _kiwi is None:
+                from kiwipiepy import Kiwi  # here, not at import: importing the matcher must stay cheap
+
+                kiwi = Kiwi()
+                kiwi.tokenize("갤럭시버즈3케이스")  # the language model itself loads on the first analysis
+                _kiwi = kiwi
+    return _kiwi
+
+
+@dataclass(frozen=True, slots=True)
+class Morpheme:
+    tag: str  # Kiwi's part-of-speech tag (Sejong tag set): NNG common noun, SN number, XSN suffix …
+    start: int  # where its surface begins in the analysed word
+    end: int
+
+
+@lru_cache(maxsize=1 << 16)
+def morphemes(text: str) -> tuple[Morpheme, ...]:
+    """A text's morphemes in order, with their surface spans in `text`."""
+    kiwi = load()
+    with _lock:  # one analysis at a time: cheap, and Kiwi's thread-safety is not documented for every version
+        tokens = kiwi.tokenize(text)
+    return tuple(Morpheme(token.tag, token.start, token.start + token.len) for token in tokens)

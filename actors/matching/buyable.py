@@ -1,0 +1,54 @@
+"""Whether an offer can be bought at its price by anyone: ads, stock, conditional prices, range prices.
+
+- Ads compete only as the organic listings they duplicate; sold-out items never win (the source's stock field).
+- A title that says the item cannot be bought now is not an offer ([품절], 일시품절, 재입고 예정 / 알림, 판매종료):
+  Naver's API has no stock field, and sellers write it into titles on both sources. 품절임박 (almost sold out) is
+  on sale: 품절 counts only as the head of its word.
+- Only the price every buyer pays counts: a listing that showed a member, coupon, subscription, first-purchase, app
+  or card price and no plain sale price carries `price_condition` (the parser decides, `coupang_parser`).
+- A range's start ("12,900원~") is the cheapest option's price: it stands for the asked product only when the
+  keyword names a quantity the title lists first in every dimension it names.
+"""
+
+from __future__ import annotations
+
+import re
+
+from actors.matching.quantities import Quantity, first_stated
+from actors.matching.words import aligned, segments
+from schemas.offers import Offer
+
+_SOLD_OUT = re.compile(r"(?:일시)?품절|" + r"(?<![a-z])(?:sold\s?out|out\sof\sstock)(?![a-z])")
+_NOT_ON_SALE = re.compile(r"재입고\s?(?:예정|알림|대기|신청|예약)|판매\s?(?:종료|중지|중단)")
+
+
+def not_buyable(offer: Offer, title: str) -> str | None:
+    """Why the offer cannot be bought now, from its flags or its normalized title; None: it can."""
+    if offer.is_ad:
+        return "ad"
+    if offer.sold_out:
+        return "sold out"
+    parts = segments(title)
+    for match in aligned(_SOLD_OUT, title):
+        if parts[match.last].head:
+            return f"sold out: {match.text}"
+    if said := _NOT_ON_SALE.search(title):
+        return f"not buyable: {said.group()}"
+    return None
+
+
+def not_everyones_price(offer: Offer, folded_title: str, wanted: tuple[Quantity, ...]) -> str | None:
+    """Why the offer's price is not what a buyer of the asked product pays; None: it is."""
+    if offer.price_condition:
+        return f"conditional price: {offer.price_condition} {offer.price:,}"
+    if not offer.price_from:
+        return None
+    if not wanted:
+        return f"price from {offer.price:,}: option not known"
+    for want in wanted:
+        first = first_stated(folded_title, want.dimension)
+        if first is None:
+            return f"price from {offer.price:,}: option not known"
+        if first.amount != want.amount:
+            return f"price from {offer.price:,}: the first option is {first.text}, not {want.text}"
+    return None

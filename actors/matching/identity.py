@@ -1,0 +1,182 @@
+"""Which product a title names: every word of the keyword, its whole model name, its model number.
+
+Search pages mix in neighbours of the product (아이폰 14 for 아이폰 15, 펩시 for 코카콜라): a title missing a word the
+back office typed is another product. The keyword's words are its segments (`actors.matching.words`), so a keyword
+written without spaces ("다우니엑스퍼트리필") is found in titles that space its words and put others between them.
+
+A model is its whole name: "갤럭시 S25" is not "갤럭시 S25 FE", "S25+" or "S25 엣지", "아이폰 16" not "아이폰 16e",
+"아이패드" not "아이패드 에어". A variant word (or letters glued to the model's number) right after a word of the
+keyword names another product unless the keyword names that variant too.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from actors.matching.quantities import LATIN_UNITS, STATED
+from actors.matching.text import SEPARATORS, normalize
+from actors.matching.words import segments
+
+#: Words sellers write in either script. Deliberately small: a miss only costs one offer, a wrong pair a bad match.
+_SPELLINGS: dict[str, tuple[str, ...]] = {
+    "아이폰": ("iphone",),
+    "아이패드": ("ipad",),
+    "맥북": ("macbook",),
+    "애플": ("apple",),
+    "갤럭시": ("galaxy",),
+    "삼성": ("samsung",),
+    "엘지": ("lg",),
+    "다이슨": ("dyson",),
+    "에어팟": ("airpods",),
+    "울트라": ("ultra",),
+    "프로": ("pro",),
+    "맥스": ("max",),
+    "플러스": ("plus",),
+    "미니": ("mini",),
+    "라이트": ("lite",),
+    "엣지": ("edge",),
+    "에어": ("air",),
+    "케이스": ("case",),
+}
+#: The same words the other way round, so a tier written in Latin letters is found as the keyword's Hangul one.
+_HANGUL_SPELLING = {latin: hangul for hangul, latins in _SPELLINGS.items() for latin in latins}
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    text: str
+    pattern: re.Pattern[str]
+    #: A digit at either edge: spaces must still separate it ("아이폰 15 128GB" is not "아이폰 15128gb").
+    digit_edged: bool
+
+
+_RUNS = re.compile(r"\d+(?:\.\d+)?|[a-z]+|[^\da-z]+")
+
+
+def _spelled(run: str) -> str:
+    """A run as a pattern; Hangul with a space allowed between its syllables ("에어팟프로" finds "에어팟 프로")."""
+    if run.isascii():
+        return re.escape(run)
+    return r"\s?".join(re.escape(char) for char in run)
+
+
+def _word(compact: str) -> Word:
+    """A keyword word as a pattern: each run of letters, Hangul or digits in any of its spellings, a space allowed
+    between runs and between Hangul syllables ("버즈3" finds "버즈 3", "아이폰15" finds "iPhone 15")."""
+    runs = [
+        "(?:" + "|".join(_spelled(spelling) for spelling in (run, *_SPELLINGS.get(run, ()))) + ")"
+        for run in _RUNS.findall(compact)
+    ]
+    lead = r"(?<!\d)" if compact[0].isdigit() else ""
+    tail = r"(?!\d)" if compact[-1].isdigit() else ""
+    return Word(compact, re.compile(lead + r"\s?".join(runs) + tail), bool(lead or tail))
+
+
+def keyword_words(folded: str) -> tuple[Word, ...]:
+    """Every word of a folded keyword a title must contain. Quantities and pack counts are the unit rule's
+    ("355ml", the "x 24" of "355ml x 24", "1+1"); a number must stand alone ("15" is not in "150")."""
+    stated = [match.span() for match in STATED.finditer(folded)]
+    words: dict[str, Word] = {}
+    for segment in segments(folded.lower()):
+        compact = SEPARATORS.sub("", segment.text)
+        inside_quantity = any(start <= segment.start and segment.end <= end for start, end in stated)
+        if compact and not inside_quantity and compact not in words:
+            words[compact] = _word(compact)
+    return tuple(words.values())
+
+
+def missing_word(title: str, words: tuple[Word, ...]) -> str | None:
+    undashed = title.replace("-", "")
+    compact = undashed.replace(" ", "")
+    for word in words:
+        if not (word.pattern.search(undashed) or (not word.digit_edged and word.pattern.search(compact))):
+            return f"keyword word missing: {word.text}"
+    return None
+
+
+# --- the whole model name -------------------------------------------------------------------------------------
+
+#: Words that make a model another model when they follow its name: a product line's tiers. Only whole words count
+#: ("프로모션", "에어컨", "라이트닝" are not tiers), and a tier may follow another ("프로맥스").
+_TIERS = (
+    "pro", "max", "plus", "ultra", "mini", "lite", "se", "fe", "edge", "air", "anc",
+    "프로", "맥스", "플러스", "울트라", "미니", "라이트", "엣지", "에어",
+)  # fmt: skip
+_TIER = "|".join(sorted(_TIERS, key=len, reverse=True))
+#: A tier word where it stands: glued or spaced after the model's word, ended by anything but more letters of a word
+#: (another tier may follow). Where a tier word could be read otherwise ("라이트 그레이": Lite, grey, or light grey?)
+#: it is read as the tier: an offer refused in doubt costs less than another model's price delivered as right.
+_TIER_AFTER = re.compile(rf"[\s/(\[]*(?P<tier>{_TIER})(?=$|[^a-z가-힣]|(?:{_TIER}))")
+#: A run of tier words ("프로 맥스"), to see what follows them.
+_TIERS_AFTER = re.compile(rf"(?:[\s/(\[]*(?:{_TIER})(?=$|[^a-z가-힣]|(?:{_TIER})))+")
+#: Letters glued to a model's number: its variant ("16e", "s25fe", "s25+"), unless they are a unit ("256gb").
+_GLUED = re.compile(r"\+|[a-z]+")
+#: A model's generation number ends a keyword word: one or two digits ("s25", "16", "워치7"). Longer numbers are
+#: codes, whose glued letters are colours and regions ("DW-5600BB", "SM-S928NZKE").
+_GENERATION = re.compile(r"(?<!\d)\d{1,2}$")
+
+
+@dataclass(frozen=True, slots=True)
+class ModelName:
+    """The keyword's words, and the tiers and glued letters it names itself."""
+
+    words: tuple[Word, ...]
+    named: str  # the keyword, lower case without spaces or dashes: a tier inside it is the keyword's own
+    #: The keyword names an accessory of a model ("아이폰 15 케이스"): a tier is the model's only when it stands
+    #: between the model and the accessory ("아이폰 15 프로 케이스"). Followed by other words it is the accessory's
+    #: own line name ("슈피겐 아이폰 15 울트라 하이브리드 케이스").
+    names_accessory: bool
+    ends_name: re.Pattern[str]
+
+
+def model_name(folded: str, words: tuple[Word, ...], *, names_accessory: bool) -> ModelName:
+    keyword_word = "|".join(word.pattern.pattern for word in words)
+    ends_name = re.compile(rf"\s*(?:$|[^a-z가-힣\s]|\d|(?:{keyword_word}))" if words else r"\s*(?:$|[^a-z가-힣\s])")
+    return ModelName(words, SEPARATORS.sub("", folded.lower()), names_accessory, ends_name)
+
+
+def _named_by_keyword(model: ModelName, word: Word, variant: str) -> bool:
+    if variant == "+":
+        return word.text + "+" in model.named
+    if (hangul := _HANGUL_SPELLING.get(variant)) and hangul in model.named:  # "Ultra" for a keyword's 울트라
+        return True
+    if variant.isascii():  # Latin letters: the keyword writes them as a word, or glued to the same number
+        return any(variant == other.text for other in model.words) or word.text + variant in model.named
+    spellings = (variant, *_SPELLINGS.get(variant, ()))
+    # Hangul: also inside a keyword compound ("에어" of "에어프라이어"); or the keyword's Latin spelling of it.
+    return variant in model.named or any(spelling == other.text for spelling in spellings for other in model.words)
+
+
+def other_variant(title: str, model: ModelName) -> str | None:
+    """The variant a title names right after a word of the keyword, when the keyword does not name it."""
+    undashed = title.replace("-", "")
+    for word in model.words:
+        for match in word.pattern.finditer(undashed):
+            rest = undashed[match.end() :]
+            glued = _GLUED.match(rest) if _GENERATION.search(word.text) else None
+            if glued and glued.group() not in LATIN_UNITS and not _named_by_keyword(model, word, glued.group()):
+                return f"another model: {word.text}{glued.group()}"
+            tier = _TIER_AFTER.match(rest)
+            if tier is None or _named_by_keyword(model, word, tier["tier"]):
+                continue
+            tiers = _TIERS_AFTER.match(rest)
+            if model.names_accessory and not model.ends_name.match(rest, tiers.end() if tiers else tier.end()):
+                continue
+            return f"another model: {word.text} {tier['tier']}"
+    return None
+
+
+# --- the model number -----------------------------------------------------------------------------------------
+
+
+def model_number(model_no: str) -> re.Pattern[str] | None:
+    """A pattern for "SM-S928N" that also finds "sms928n", "SM S928N" and the same with an en dash."""
+    compact = SEPARATORS.sub("", normalize(model_no))
+    if not compact:
+        return None
+    body = r"[\s-]*".join(re.escape(char) for char in compact)
+    # Not the tail of a longer code ("XSM-S928N"), and a trailing digit must end the number: "DW-5600" is not
+    # "DW-56001". A trailing letter may run on, as in colour and region suffixes ("SM-S928NZKEKOO").
+    tail = r"(?!\d)" if compact[-1].isdigit() else ""
+    return re.compile(rf"(?<![0-9a-z]){body}{tail}")

@@ -1,0 +1,143 @@
+"""Quantities: numbers with units and pack counts, which a title and its keyword must agree on.
+
+256GB ≠ 512GB, 1L = 1000ml, 30개입 ≠ 10개입; multipliers are pack counts ("330ml x 24", "2개 x 3", "1+1").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from math import prod
+
+
+@dataclass(frozen=True, slots=True)
+class _Unit:
+    dimension: str  # also the reason's label
+    factor: Decimal  # base units in one of this unit, so 1TB and 1024GB compare equal
+
+
+# 24캔, 24개 and 24입 state the same thing. Sheets, tablets and rolls are counted apart so that
+# "물티슈 100매 10팩" or "60정 3개" do not mix two counts into one.
+_PACK_UNITS = ("개입", "개", "입", "캔", "병", "팩", "봉지", "봉", "박스", "box", "ea")
+_UNITS: dict[str, _Unit] = {
+    **dict.fromkeys(("tb", "테라"), _Unit("capacity", Decimal(1024))),
+    **dict.fromkeys(("gb", "기가"), _Unit("capacity", Decimal(1))),
+    **dict.fromkeys(("l", "리터"), _Unit("volume", Decimal(1000))),
+    **dict.fromkeys(("ml", "cc"), _Unit("volume", Decimal(1))),
+    **dict.fromkeys(("kg", "킬로", "키로"), _Unit("weight", Decimal(1000))),
+    **dict.fromkeys(("g", "그램"), _Unit("weight", Decimal(1))),
+    "mg": _Unit("weight", Decimal("0.001")),
+    **dict.fromkeys(_PACK_UNITS, _Unit("pack", Decimal(1))),
+    **dict.fromkeys(("매", "장"), _Unit("sheets", Decimal(1))),
+    **dict.fromkeys(("정", "캡슐"), _Unit("tablets", Decimal(1))),
+    "롤": _Unit("rolls", Decimal(1)),
+    **dict.fromkeys(("인치", "inch"), _Unit("size", Decimal(1))),
+    "w": _Unit("power", Decimal(1)),
+    "mah": _Unit("battery", Decimal(1)),
+}
+# How reasons spell units whose lower-cased form reads oddly; any other unit is shown as normalized.
+_UNIT_DISPLAY = {"tb": "TB", "gb": "GB", "l": "L", "w": "W", "mah": "mAh"}
+# Words that start like a unit but are not one: 개월 (months), 개봉 (opened), 개국 (countries), 정품 (genuine).
+_UNIT_GUARDS = {"개": "(?![월봉국])", "정": "(?!품)"}
+
+
+def _unit_pattern(unit: str) -> str:
+    # An ASCII unit must end the token: "5gb" is not 5 g, "2lb" is not 2 L, "27gp850" is a model number. Only a
+    # multiplier may follow it directly, as in "2kgx3".
+    guard = r"(?!(?!x\d)[a-z])" if unit.isascii() else _UNIT_GUARDS.get(unit, "")
+    return re.escape(unit) + guard
+
+
+# Longest first so 개입 wins over 개 and 봉지 over 봉.
+_UNIT = "|".join(_unit_pattern(unit) for unit in sorted(_UNITS, key=len, reverse=True))
+_MEASURE = rf"(?<![\d.])(?P<number>\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|\d+(?:\.\d+)?)\s?(?P<unit>{_UNIT})"
+# A count after a multiplication sign is a pack count only when it is bare: "x 10개입" is a quantity of its own,
+# "x 40cm" a size, "x 2세트" or "x 2종" something else, "x 1.5" and "x 1,000" not a count.
+_BARE = rf"(?![\w.]|,\d|\s(?:{_UNIT}))"
+#: Every way a text states a quantity or a pack count, leftmost first, so a multiplier belongs to the quantity
+#: before it and is never read twice:
+#: - "330ml x 24", "1L*12", "2kgX3", "2개 x 3", "355ml x 24 x 2": a quantity, then bare counts;
+#: - "샴푸 x2", "샴푸 X 2", "(×2)": a bare count after the product's words. Not after a number ("1920 x 1080",
+#:   "27 x 40cm", "S24 x 2" are sizes and models), and a capital X written against its digits is a model name
+#:   ("BMW X5", "ThinkPad X1"). A small "x5" there is read as a count: that is how sellers write counts;
+#: - "1+1", "2+1", "1+1+1": buy N get M, with small terms that are not part of a longer number or a model
+#:   ("16+16GB", "3.0+2", "S9+1").
+#: It reads folded text, case kept ("355ML" is a volume); case matters only where a pattern says so, (?-i:…).
+STATED = re.compile(
+    rf"{_MEASURE}(?P<times>(?:\s?[x×*]\s?\d+{_BARE})*)"
+    rf"|(?<![^\s(\[])(?<!\d\s)(?:(?-i:x\s?|X\s)|[×*]\s?)(?P<alone>\d+){_BARE}"
+    r"|(?<![\da-z.+-])(?P<bonus>(?:10|[1-9])(?:\+(?:10|[1-9]))+)(?![\da-z.+%-])",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Quantity:
+    dimension: str
+    amount: Decimal  # in the dimension's base unit
+    text: str  # as the title or keyword wrote it, for reasons
+
+
+def _measured(number: str, unit: str) -> Quantity:
+    unit = unit.lower()
+    amount = Decimal(number.replace(",", "")) * _UNITS[unit].factor
+    return Quantity(_UNITS[unit].dimension, amount, number + _UNIT_DISPLAY.get(unit, unit))
+
+
+def _multiplied(quantity: Quantity, times: str) -> tuple[Quantity, ...]:
+    """What "quantity x n (x m …)" states.
+
+    "330ml x 24" is 24 cans of 330ml: the volume stays and 24 is the pack count. "2개 x 3" is three packs of
+    two, and the offer's price buys six units, so the title states a pack of 6 and neither 2 nor 3: a keyword
+    for 6개 matches it, one for 2개 or 3개 (a price for two or three units) does not.
+    """
+    counts = [int(count) for count in re.findall(r"\d+", times)]
+    if not counts:
+        return (quantity,)
+    written = "".join(f"x{count}" for count in counts)
+    total = Decimal(prod(counts))
+    if quantity.dimension == "pack":
+        return (Quantity("pack", quantity.amount * total, quantity.text + written),)
+    return quantity, Quantity("pack", total, written)
+
+
+def quantities(text: str) -> tuple[Quantity, ...]:
+    """Every quantity a folded text states, pack counts written as multipliers ("x 24", "1+1") included."""
+    found: list[Quantity] = []
+    for match in STATED.finditer(text):
+        if match["unit"]:
+            found.extend(_multiplied(_measured(match["number"], match["unit"]), match["times"]))
+        elif match["alone"]:
+            found.append(Quantity("pack", Decimal(match["alone"]), f"x{match['alone']}"))
+        else:  # 1+1 is two units for the price, 2+1 three
+            terms = match["bonus"].split("+")
+            found.append(Quantity("pack", Decimal(sum(int(term) for term in terms)), match["bonus"]))
+    return tuple(found)
+
+
+def unit_conflict(title: str, wanted: tuple[Quantity, ...]) -> str | None:
+    """A keyword's quantity must appear in the folded title whenever the title states that dimension at all.
+
+    "Appear among" rather than "equal" because titles often state a dimension twice ("12GB 256GB": memory and
+    storage; "100매 10팩"), and a title silent about a dimension proves nothing either way.
+    """
+    if not wanted:
+        return None
+    stated = quantities(title)
+    for want in wanted:
+        same = [quantity for quantity in stated if quantity.dimension == want.dimension]
+        if same and all(quantity.amount != want.amount for quantity in same):
+            texts = ", ".join(dict.fromkeys(quantity.text for quantity in same))
+            return f"{want.dimension} {texts} ≠ {want.text}"
+    return None
+
+
+#: Units written in Latin letters: a letter suffix glued to a number that is one of these is a quantity, not a
+#: model's variant ("256gb", not "s25fe").
+LATIN_UNITS = frozenset(unit for unit in _UNITS if unit.isascii())
+
+
+def first_stated(title: str, dimension: str) -> Quantity | None:
+    """The first quantity of a dimension a folded title states: a range price's cheapest option lists it first."""
+    return next((quantity for quantity in quantities(title) if quantity.dimension == dimension), None)

@@ -1,0 +1,28 @@
+"""Titles and keywords as one comparable form: no markup, NFKC, one kind of dash, single spaces."""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+
+# Only ASCII tag names, so Korean sellers' brackets such as "<당일발송>" survive as text.
+_TAG = re.compile(r"</?[a-z][a-z0-9]*(?:\s[^<>]*)?/?>", re.IGNORECASE)
+# Dashes NFKC leaves alone (hyphen, figure dash, en/em dash, minus …); full-width forms are folded by NFKC.
+_DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58", "-"))
+_SPACES = re.compile(r"\s+")
+#: What a model number or a word may be written with or without.
+SEPARATORS = re.compile(r"[\s-]+")
+
+
+def fold(text: str) -> str:
+    """The comparable form, letter case kept: "x2" after product words is a count, "X5" a model name."""
+    # Unescape first so entity-encoded tags ("&lt;b&gt;") are stripped too.
+    text = _TAG.sub("", html.unescape(text))
+    text = unicodedata.normalize("NFKC", text).translate(_DASHES)
+    return _SPACES.sub(" ", text).strip()
+
+
+def normalize(text: str) -> str:
+    """The comparable form in lower case, which every rule but the pack counts reads."""
+    return fold(text).lower()
