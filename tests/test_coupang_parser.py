@@ -521,14 +521,77 @@ def test_an_item_with_both_markups_prefers_price_value_only_when_consistent(lega
     assert (offer.price, offer.unit_price) == (expected, "100g당 1,230원")
 
 
-def test_a_member_price_is_read_only_when_no_other_price_is_shown() -> None:
-    wow = (
-        '<span class="custom-oos fw-text-[12px]/[14px] fw-text-red-700">와우할인가</span>'
-        '<div class="custom-oos fw-text-[16px]/[20px] fw-font-bold fw-text-red-700">35,900원</div>'
+def _labelled(label: str, price: str = "35,900원") -> str:
+    return (
+        f'<span class="custom-oos fw-text-[12px]/[14px] fw-text-red-700">{label}</span>'
+        f'<div class="custom-oos fw-text-[16px]/[20px] fw-font-bold fw-text-red-700">{price}</div>'
     )
-    [both] = parse_search_page(_utility_item(f"<div>{wow}</div>" + _SALE), base_url=BASE_URL).offers
-    [alone] = parse_search_page(_utility_item(wow), base_url=BASE_URL).offers
-    assert (both.price, alone.price) == (39_900, 35_900)
+
+
+_LABELS = [
+    "와우할인가",
+    "쿠폰할인가",
+    "정기배송할인가",
+    "첫구매 특가",
+    "앱전용가",
+    "카드할인가",
+    "최대 할인가",
+    "오늘만 이 가격",
+]
+
+
+@pytest.mark.parametrize("label", _LABELS)
+def test_a_labelled_price_line_is_never_the_sale_price_whatever_its_label(label: str) -> None:
+    # An allow-list of the sale price's own place, not a deny-list of labels: a label nobody listed is conditional too.
+    [both] = parse_search_page(_utility_item(f"<div>{_labelled(label)}</div>" + _SALE), base_url=BASE_URL).offers
+    assert (both.price, both.price_condition) == (39_900, None)
+
+
+@pytest.mark.parametrize("label", _LABELS)
+def test_an_item_showing_only_a_labelled_price_carries_its_condition(label: str) -> None:
+    [alone] = parse_search_page(_utility_item(_labelled(label)), base_url=BASE_URL).offers
+    assert (alone.price, alone.price_condition) == (35_900, label)
+
+
+@pytest.mark.parametrize("label", _LABELS)
+def test_a_labelled_price_value_line_before_the_sale_price_is_conditional(label: str) -> None:
+    conditional = (
+        f'<div class="PriceArea_benefitPrice__u7"><span class="PriceArea_benefitLabel__p3">{label}</span>'
+        '<strong class="Price_priceValue__A4KOr">9,900<span class="Price_won__c0">원</span></strong></div>'
+    )
+    plain = '<strong class="Price_priceValue__A4KOr">13,900<span class="Price_won__c0">원</span></strong>'
+    delivery = '<div class="DeliveryInfo_delivery__jD"><em>내일(목) 도착 보장</em></div>'
+    [both] = parse_search_page(_utility_item(conditional + plain + delivery), base_url=BASE_URL).offers
+    [alone] = parse_search_page(_utility_item(conditional + delivery), base_url=BASE_URL).offers
+    assert (both.price, both.price_condition) == (13_900, None)
+    assert (alone.price, alone.price_condition) == (9_900, label)
+
+
+def test_a_price_written_as_a_range_start_is_marked_in_every_markup() -> None:
+    utility = '<div class="custom-oos fw-text-[20px]/[24px] fw-font-bold fw-text-red-700">12,900원~</div>'
+    price_value = '<strong class="Price_priceValue__A4KOr">12,900<span class="Price_won__c0">원</span>~</strong>'
+    for block in (utility, price_value):
+        [offer] = parse_search_page(_utility_item(block), base_url=BASE_URL).offers
+        assert (offer.price, offer.price_from) == (12_900, True)
+    [plain] = parse_search_page(_utility_item(_SALE), base_url=BASE_URL).offers
+    assert plain.price_from is None
+    older = parse("older_results.html").offers
+    assert all(offer.price_from is None for offer in older)
+    older_range = (
+        '<ul id="productList"><li class="search-product" data-product-id="5"><a class="search-product-link" '
+        'href="/vp/products/5?itemId=1&vendorItemId=2&rank=1"><div class="name">로지텍 K380</div>'
+        '<em class="sale discount"><strong class="price-value">29,900</strong>원~</em></a></li></ul>'
+    )
+    [option] = parse_search_page(older_range, base_url=BASE_URL).offers
+    assert (option.price, option.price_from) == (29_900, True)
+
+
+def test_the_utility_fixtures_coupon_line_is_conditional_and_its_range_is_marked() -> None:
+    offers = {offer.product_id: offer for offer in parse("current_utility_prices.html").offers}
+    assert offers["3300139695"].price_condition == "쿠폰할인"  # the item shows no price without the coupon
+    assert offers["3300147614"].price_condition is None  # its 29,900원 beside the 와우할인가 is plain
+    assert offers["3300155533"].price_from is True  # "12,900원~"
+    assert sum(offer.price_condition is not None for offer in offers.values()) == 1
 
 
 # ---- Never a silently partial page ----

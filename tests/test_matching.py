@@ -9,6 +9,7 @@ import pytest
 from hypothesis import strategies as st
 
 from actors.matching import match_offers
+from actors.matching.prices import cluster_price
 from schemas.offers import Offer
 
 S24_ULTRA: dict[str, Any] = {"keyword": "갤럭시 S24 울트라 256GB"}
@@ -430,3 +431,206 @@ def test_a_keyword_written_without_spaces_names_its_last_word_and_finds_it_space
 )
 def test_what_a_keyword_without_spaces_does_not_name_is_another_product(keyword: str, title: str, reason: str):
     assert verdict({"keyword": keyword}, title, price=9_900) == reason
+
+
+# --- a model is its whole name (issue 32 §2) ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        ("갤럭시 S25 256GB", "삼성전자 갤럭시 S25 FE 256GB 자급제", "another model: s25 fe"),
+        ("갤럭시 S25 256GB", "갤럭시 S25 엣지 256GB 자급제", "another model: s25 엣지"),
+        ("갤럭시 S25 256GB", "갤럭시 S25+ 256GB 자급제", "another model: s25+"),
+        ("갤럭시 S25 256GB", "Galaxy S25 Ultra 256GB", "another model: s25 ultra"),
+        ("아이폰 16 128GB", "Apple 아이폰 16e 128GB 자급제", "another model: 16e"),
+        ("아이폰 15 128GB", "Apple iPhone 15 Pro Max 128GB", "another model: 15 pro"),
+        ("아이폰 15 프로 128GB", "아이폰15프로맥스 128GB", "another model: 프로 맥스"),
+        ("아이패드 128GB", "아이패드에어 M3 128GB", "another model: 아이패드 에어"),
+        ("에어팟 4", "Apple 에어팟 4 ANC MXP93KH/A", "another model: 4 anc"),
+        ("닌텐도 스위치 본체", "닌텐도 스위치 라이트 본체 코랄", "another model: 스위치 라이트"),
+        ("갤럭시 Z 플립7 256GB", "갤럭시 Z 플립7 FE 256GB", "another model: 플립7 fe"),
+    ],
+)
+def test_a_variant_after_the_model_names_another_model(keyword: str, title: str, reason: str):
+    assert verdict({"keyword": keyword}, title, price=1_000_000) == reason
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title"),
+    [
+        ("갤럭시 S25 FE 256GB", "삼성전자 갤럭시 S25FE 256GB 자급제"),
+        ("갤럭시 S24 울트라 256GB", "Samsung Galaxy S24 Ultra 256GB"),
+        ("아이폰 15 Plus 256GB", "Apple 아이폰 15 플러스 256GB"),
+        ("아이폰 16 128GB", "Apple iPhone 16 128GB 블랙"),
+        ("에어팟 프로 2", "Apple 에어팟 프로 2세대 USB-C"),
+        ("필립스 에어프라이어 HD9285", "필립스 에어 프라이어 HD9285"),
+        ("크록스 클로그", "크록스 클래식 클로그"),
+        ("카시오 지샥 DW-5600", "카시오 지샥 DW-5600BB-1 올블랙"),
+        ("에스쁘아 비글로우 쿠션", "에스쁘아 프로테일러 비글로우 쿠션"),
+    ],
+)
+def test_a_model_named_whole_in_any_script_and_spacing_is_the_model(keyword: str, title: str):
+    assert verdict({"keyword": keyword}, title, price=1_000_000) is None
+
+
+@pytest.mark.parametrize("written", ["SM-S931N", "SMS931N", "sm s931n", "Sm-s931n"])
+def test_a_variant_is_another_model_with_and_without_a_model_number(written: str):
+    product = {"keyword": "갤럭시 S25 256GB", "model_no": "SM-S931N"}
+    assert verdict(product, f"갤럭시 S25 256GB {written} 자급제", price=1_000_000) is None
+    assert verdict(product, f"갤럭시 S25 FE 256GB {written}", price=1_000_000) == "another model: s25 fe"
+    assert verdict(product, "갤럭시 S25 엣지 256GB SM-S937N", price=1_000_000) == "model number SM-S931N missing"
+
+
+def test_for_an_accessory_keyword_a_tier_names_the_model_only_between_the_model_and_the_accessory():
+    product = {"keyword": "아이폰 15 케이스"}
+    assert verdict(product, "아이폰 15 프로 케이스 투명", price=9_900) == "another model: 15 프로"
+    assert verdict(product, "슈피겐 아이폰 15 울트라 하이브리드 케이스", price=12_900) is None
+
+
+# --- what a title sells (issue 32 §3) -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        ("갤럭시 S24 울트라 S펜 정품 블랙", "accessory: 펜"),
+        ("갤럭시 S24 울트라 스트랩 홀 범퍼", "accessory: 스트랩"),
+        ("갤럭시 S24 울트라 조이 그립톡", "accessory: 그립톡"),
+        ("갤럭시 S24 울트라 25W 고속충전기", "accessory: 고속충전기"),
+        ("갤럭시 S24 울트라 전용 무선 충전 패드", "sold for the product: 울트라 전용"),
+        ("갤럭시 S24울트라용 카메라 보호 링", "sold for the product: 울트라용"),
+        ("갤럭시 S24 울트라 카메라 모듈 교체", "replacement: 교체"),
+    ],
+)
+def test_a_title_that_adds_a_part_to_the_keyword_sells_the_part(title: str, reason: str):
+    assert verdict(S24_ULTRA, title, price=15_900) == reason
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "삼성전자 갤럭시 버즈3 프로 이어폰 with 충전 케이스",
+        "갤럭시 버즈3 프로 (충전 케이스 포함)",
+        "갤럭시 버즈3 프로 실버 + 투명 케이스 증정",
+        "갤럭시 버즈3 프로 충전기 미포함",
+        "갤럭시 버즈3 프로 케이블 별매",
+        "갤럭시 버즈3 프로 실리콘 케이스포함",
+    ],
+)
+def test_an_accessory_the_title_says_comes_with_the_product_or_without_it_is_not_what_it_sells(title: str):
+    assert verdict({"keyword": "갤럭시 버즈3 프로"}, title, price=219_000) is None
+
+
+def test_when_the_keyword_names_an_accessory_the_first_accessory_the_title_sells_decides():
+    product = {"keyword": "갤럭시탭S9북커버"}
+    assert verdict(product, "갤럭시탭 S9 북커버 슬림 마그네틱 스탠드", price=14_900) is None
+    assert verdict(product, "갤럭시 탭 S9 스탠드 거치대 북커버 호환", price=14_900) == "accessory: 스탠드"
+
+
+# --- can it be bought, and at this price (issue 32 §4) --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        ("[품절] 오뚜기 진라면 순한맛 120g 40개", "sold out: 품절"),
+        ("오뚜기 진라면 순한맛 120g 40개 (일시품절)", "sold out: 일시품절"),
+        ("오뚜기 진라면 순한맛 120g 40개 재입고 알림", "not buyable: 재입고 알림"),
+        ("오뚜기 진라면 순한맛 120g 40개 재입고 예정", "not buyable: 재입고 예정"),
+        ("[판매종료] 오뚜기 진라면 순한맛 120g 40개", "not buyable: 판매종료"),
+        ("오뚜기 진라면 순한맛 120g 40개 sold out", "sold out: sold out"),
+    ],
+)
+def test_a_title_saying_it_cannot_be_bought_now_is_not_an_offer(title: str, reason: str):
+    assert verdict({"keyword": "오뚜기 진라면 순한맛 120g 40개"}, title, price=27_900) == reason
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "품절임박 오뚜기 진라면 순한맛 120g 40개",
+        "[재입고] 오뚜기 진라면 순한맛 120g 40개",
+        "오뚜기 진라면 순한맛 120g 40개 품절대란",
+    ],
+)
+def test_almost_sold_out_and_restocked_items_are_on_sale(title: str):
+    assert verdict({"keyword": "오뚜기 진라면 순한맛 120g 40개"}, title, price=31_900) is None
+
+
+def test_a_conditional_price_is_never_the_price_every_buyer_pays():
+    reason = verdict({"keyword": "스팸 클래식 200g 10개"}, "스팸 클래식 200g 10개", 26_900, price_condition="앱전용가")
+    assert reason == "conditional price: 앱전용가 26,900"
+
+
+@pytest.mark.parametrize(
+    ("keyword", "reason"),
+    [
+        ("햇반 210g 12개", None),
+        ("햇반 210g 36개", "price from 13,900: the first option is 12개, not 36개"),
+        ("햇반 210g", None),
+        ("햇반", "price from 13,900: option not known"),
+        ("햇반 1kg 12개", "weight 210g ≠ 1kg"),
+    ],
+)
+def test_a_range_start_is_the_asked_products_price_only_for_the_first_option(keyword: str, reason: str | None):
+    title = "햇반 210g 12개/24개/36개 골라담기"
+    assert verdict({"keyword": keyword}, title, 13_900, price_from=True) == reason
+
+
+# --- a price every offer's neighbours vouch for (issue 32 §3) ------------------------------------------------
+
+
+def judged(product: dict[str, Any], priced_titles: list[tuple[str, int]]) -> dict[str, str | None]:
+    offers = [offer(title, price) for title, price in priced_titles]
+    return {item.title: item.rejected for item in match_offers(product, offers)}
+
+
+VERTUO = [
+    ("네스프레소 버츄오 팝 커피머신 블랙", 149_000),
+    ("네스프레소 버츄오 팝 캡슐 커피머신 화이트", 159_000),
+    ("네스프레소 버츄오 팝 퍼시픽 블루", 139_000),
+    ("네스프레소 버츄오 팝 석회제거제 디스케일링 키트", 12_900),
+]
+
+
+def test_without_target_or_model_number_an_offer_far_under_the_cluster_is_priced_like_an_accessory():
+    verdicts = judged({"keyword": "네스프레소 버츄오 팝"}, VERTUO)
+    assert verdicts["네스프레소 버츄오 팝 석회제거제 디스케일링 키트"] == (
+        "priced like an accessory: 12,900 is under 25% of the 149,000 most offers ask"
+    )
+    assert [reason for reason in verdicts.values() if reason is None] == [None, None, None]
+
+
+def test_a_target_price_or_a_model_number_in_the_title_is_evidence_enough():
+    verdicts = judged({"keyword": "네스프레소 버츄오 팝", "target_price": 40_000}, VERTUO)
+    assert verdicts["네스프레소 버츄오 팝 석회제거제 디스케일링 키트"] is None
+    with_model = [(f"{title} ENV90", price) for title, price in VERTUO]
+    verdicts = judged({"keyword": "네스프레소 버츄오 팝", "model_no": "ENV90"}, with_model)
+    assert all(reason is None for reason in verdicts.values())
+
+
+def test_prices_that_do_not_cluster_refuse_nothing():
+    spread = [
+        ("네스프레소 버츄오 팝 A", 10_000),
+        ("네스프레소 버츄오 팝 B", 40_000),
+        ("네스프레소 버츄오 팝 C", 160_000),
+    ]
+    assert all(reason is None for reason in judged({"keyword": "네스프레소 버츄오 팝"}, spread).values())
+    two = VERTUO[:1] + VERTUO[-1:]  # fewer than three offers: no cluster
+    assert all(reason is None for reason in judged({"keyword": "네스프레소 버츄오 팝"}, two).values())
+
+
+@pytest.mark.parametrize(
+    ("prices", "cluster"),
+    [
+        ([100, 110, 120], 110),
+        ([10, 12, 15, 800, 900, 950], 900),  # two groups as dense: the dearer one
+        ([100, 110, 120, 5, 6, 7, 8], 6),  # the cheap ones are most offers: the dear ones are not under them
+        ([100, 110, 120, 5, 30, 1_000, 5_000], None),  # the densest group holds fewer than half
+        ([10, 40, 160], None),
+        ([100, 110], None),
+    ],
+)
+def test_the_cluster_is_the_densest_group_within_a_factor_of_two_when_it_holds_half(prices, cluster):
+    assert cluster_price(prices) == cluster

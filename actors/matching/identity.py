@@ -54,6 +54,13 @@ class Word:
 _RUNS = re.compile(r"\d+(?:\.\d+)?|[a-z]+|[^\da-z]+")
 
 
+def _spellings(run: str) -> tuple[str, ...]:
+    """A run and how sellers write it in the other script ("울트라", "ultra")."""
+    if hangul := _HANGUL_SPELLING.get(run):
+        return (run, hangul, *(other for other in _SPELLINGS[hangul] if other != run))
+    return (run, *_SPELLINGS.get(run, ()))
+
+
 def _spelled(run: str) -> str:
     """A run as a pattern; Hangul with a space allowed between its syllables ("에어팟프로" finds "에어팟 프로")."""
     if run.isascii():
@@ -65,8 +72,7 @@ def _word(compact: str) -> Word:
     """A keyword word as a pattern: each run of letters, Hangul or digits in any of its spellings, a space allowed
     between runs and between Hangul syllables ("버즈3" finds "버즈 3", "아이폰15" finds "iPhone 15")."""
     runs = [
-        "(?:" + "|".join(_spelled(spelling) for spelling in (run, *_SPELLINGS.get(run, ()))) + ")"
-        for run in _RUNS.findall(compact)
+        "(?:" + "|".join(_spelled(spelling) for spelling in _spellings(run)) + ")" for run in _RUNS.findall(compact)
     ]
     lead = r"(?<!\d)" if compact[0].isdigit() else ""
     tail = r"(?!\d)" if compact[-1].isdigit() else ""

@@ -128,7 +128,7 @@ def _bundled(title: str, match: Aligned, accessory_segments: set[int]) -> bool:
     after = match.last + 1
     while after in accessory_segments:
         after += 1
-    if after < len(parts) and _BUNDLED_AFTER.match(parts[after].text):
+    if after < len(parts) and _BUNDLED_AFTER.match(title, parts[after].start):
         return True
     before = parts[max(0, match.first - 2) : match.first]
     return any(part.text in _WITH for part in before) or bool(_BUNDLED_BEFORE.search(title[: parts[match.first].start]))
