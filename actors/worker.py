@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
+import threading
 from collections.abc import Sequence
 
 import dramatiq
@@ -25,6 +26,7 @@ from dramatiq.middleware.time_limit import TimeLimitExceeded
 
 from actors import metrics
 from actors.errors import JobError, PermanentJobError, RetryableJobError, WorkerStopped
+from actors.matching import analyzer
 from actors.middleware import JobKind, JobLogContext, JobStatusMiddleware, RuntimeShutdown, StopOnce
 from actors.outbox import work_outbox
 from actors.runtime import WorkerRuntime
@@ -136,6 +138,22 @@ class UnsignedOutboxRefused(Middleware):
             raise SystemExit(SETUP_FAILED)
 
 
+class AnalyzerWarmUp(Middleware):
+    """Loads the matcher's Korean analyzer (`actors.matching.analyzer`, ~3 s) once a pool that searches has booted.
+
+    In a thread of its own, so the worker consumes at once: a search that comes before the load is done waits for
+    the same load instead of starting another. Pools that only deliver never load it.
+    """
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    def after_worker_boot(self, broker: dramatiq.Broker, worker: dramatiq.Worker) -> None:
+        queues = worker.consumer_whitelist
+        if not queues or not set(self.settings.job(JobType.SEARCH).queues).isdisjoint(queues):
+            threading.Thread(target=analyzer.load, name="lps-analyzer-load", daemon=True).start()
+
+
 def setup() -> None:
     """Called by the Dramatiq CLI (`dramatiq actors.worker:setup`) in each worker process."""
     settings = Settings.from_env()
@@ -147,7 +165,8 @@ def setup() -> None:
     # Before anything imports prometheus_client: it picks multiprocess mode at its first import.
     metrics_directory = metrics.enable(settings)
     runtime = WorkerRuntime(settings, build_sources, metrics.GateMetrics())
-    broker = build_broker(settings, runtime, metrics.pool_middleware(settings, metrics_directory))
+    pool_middleware = [*metrics.pool_middleware(settings, metrics_directory), AnalyzerWarmUp(settings)]
+    broker = build_broker(settings, runtime, pool_middleware)
     # First: its boot hook refuses before any other starts a thread (see its docstring).
     broker.add_middleware(UnsignedOutboxRefused(settings), before=JobLogContext)
     dramatiq.set_broker(broker)

@@ -7,7 +7,7 @@
     python -m bench --only pages    # each dashboard page at 50,000 stored jobs
     python -m bench --full --only pacing   # 300 searches against a refusing shop, with and without pacing
     python -m bench --only watches  # one watch scheduler pass at 1,000 and at 50,000 stored watches
-    python -m bench --only quality  # the saved-page search corpus answered by LPS's code (no servers needed)
+    python -m bench --only quality  # the search corpus, tuned and held-out parts, answered by LPS's code (no servers)
     python -m bench --only priority # a HIGH search behind 2,000 queued LOW ones, classic and quorum queues
     LPS_MONGO_URL=mongodb://… python -m bench --full   # on a real MongoDB (larger sizes where they matter)
 
@@ -99,7 +99,7 @@ FIGURE_KEYS = {
     "pacing": ("pacing",),
     "watches": ("watches",),
     "pages": pages.FIGURE_NAMES,
-    "quality": ("quality",),
+    "quality": quality.FIGURE_NAMES,
     "priority": priority.FIGURE_NAMES,
 }
 

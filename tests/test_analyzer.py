@@ -1,0 +1,46 @@
+"""The Korean analyzer: loaded once per process, by a search pool when it boots, never by a pool that only delivers."""
+
+from __future__ import annotations
+
+import threading
+from types import SimpleNamespace
+
+import pytest
+from dramatiq.brokers.stub import StubBroker
+
+from actors.matching import analyzer
+from actors.matching.words import segments
+from actors.worker import AnalyzerWarmUp
+from infra.settings import Settings
+from schemas.codes import JobType
+
+
+def test_the_analyzer_is_loaded_once_per_process_whatever_the_threads_asking():
+    loaded: list[object] = []
+    threads = [threading.Thread(target=lambda: loaded.append(analyzer.load())) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert len(loaded) == 4
+    assert len({id(kiwi) for kiwi in loaded}) == 1
+    assert analyzer.load() is loaded[0]
+
+
+@pytest.mark.parametrize(("queues", "loads"), [("search", True), ("outbox", False), ("all", True)])
+def test_a_pool_that_searches_loads_the_analyzer_when_it_boots(
+    monkeypatch: pytest.MonkeyPatch, queues: str, loads: bool
+):
+    asked = threading.Event()
+    monkeypatch.setattr(analyzer, "load", asked.set)
+    settings = Settings()
+    whitelist = settings.job(JobType[queues.upper()]).queues if queues != "all" else None
+
+    AnalyzerWarmUp(settings).after_worker_boot(StubBroker(), SimpleNamespace(consumer_whitelist=whitelist))  # type: ignore[arg-type]
+
+    assert asked.wait(timeout=5 if loads else 0.2) is loads
+
+
+def test_a_words_segments_are_read_in_their_context():
+    # Alone, "재입고" reads as a verb form; in a title it is the noun 입고 with its prefix 재 ("restocking").
+    assert [segment.text for segment in segments("오뚜기 진라면 재입고 알림")][:3] == ["오뚜기", "진라면", "재입고"]
