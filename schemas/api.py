@@ -234,7 +234,9 @@ class OfferSchema(Schema):
         )
     )
     price_from = fields.Boolean(
-        metadata=_doc("the price is a range's start (`12,900원~`): the cheapest option's, not necessarily the asked one's")
+        metadata=_doc(
+            "the price is a range's start (`12,900원~`): the cheapest option's, not necessarily the asked one's"
+        )
     )
     unit_price = fields.String(metadata=_doc("unit price text as shown (e.g. `100g당 1,250원`)"))
     rating = fields.Float(metadata=_doc("average rating (0–5)"))
