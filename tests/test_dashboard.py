@@ -6,6 +6,7 @@ import asyncio
 import base64
 import re
 import ssl
+from html import escape as html_escape
 from pathlib import Path
 from typing import Any
 
@@ -422,3 +423,36 @@ async def test_the_job_page_shows_the_items_a_source_skipped_and_why_it_is_not_c
     assert '<td>coupang</td><td>PARSE_FAIL</td><td class="num">69</td><td class="num">3</td>' in html
     assert why in html
     assert '<td>naver</td><td>FOUND</td><td class="num">40</td><td class="num">0</td>' in html
+
+
+#: Offers with every verdict the matcher added in issue 32, as a search stores them.
+JUDGED_OFFERS = [
+    {"source": "coupang", "title": "삼다수 2L 12개", "price": 11_230, "price_condition": "정기배송할인가",
+     "rejected": "conditional price: 정기배송할인가 11,230"},
+    {"source": "coupang", "title": "햇반 210g 12개/24개/36개", "price": 13_900, "price_from": True,
+     "rejected": "price from 13,900: the first option is 12개, not 36개"},
+    {"source": "naver", "title": "[품절] 햇반 210g 36개", "price": 27_900, "rejected": "sold out: 품절"},
+    {"source": "coupang", "title": "햇반 210g 36개 재입고 알림", "price": 28_500,
+     "rejected": "not buyable: 재입고 알림"},
+    {"source": "coupang", "title": "갤럭시 S25 FE 256GB", "price": 849_000, "rejected": "another model: s25 fe"},
+    {"source": "coupang", "title": "버츄오 팝 석회제거제", "price": 12_900,
+     "rejected": "priced like an accessory: 12,900 is under 25% of the 149,000 most offers ask"},
+    {"source": "coupang", "title": "S24 울트라 전용 충전 패드", "price": 15_900,
+     "rejected": "sold for the product: 울트라 전용"},
+    {"source": "naver", "title": "CJ 햇반 210g 36개", "price": 35_900},
+]  # fmt: skip
+
+
+async def test_the_job_page_shows_every_verdict_with_its_reason_and_marks_conditional_and_range_prices(
+    client: TestClient, settings: Settings
+):
+    result = {"outcome": "FOUND", "complete": True, "lowest": JUDGED_OFFERS[-1], "offers": JUDGED_OFFERS}
+    job = await insert_job(settings, product_code="DASH-VERDICTS", status="DONE", result=result)
+
+    html = await (await client.get(f"/ui/jobs/{job['_id']}")).text()
+
+    for offer in JUDGED_OFFERS[:-1]:
+        assert f"rejected: {html_escape(offer['rejected'])}" in html
+    assert html.count('badge done">accepted') == 1
+    assert '11,230<br><small class="muted">정기배송할인가 only</small>' in html
+    assert "13,900~" in html

@@ -381,3 +381,22 @@ async def test_the_overview_draws_the_last_hour_and_refreshes_only_while_visible
     await page.wait_for_function("document.getElementById('live').dataset.refreshes === '2'")
     assert [url for url in requests if url.endswith("/ui/live")] == [str(server.make_url("/ui/live"))]
     assert await refreshes.count() == 1
+
+
+async def test_the_job_page_shows_each_offers_verdict_as_a_person_reads_it(
+    page_server, settings: Settings, browser: Browser
+):
+    from tests.test_dashboard import JUDGED_OFFERS
+
+    server = await page_server(create_app(settings))
+    result = {"outcome": "FOUND", "complete": True, "lowest": JUDGED_OFFERS[-1], "offers": JUDGED_OFFERS}
+    job = await insert_job(settings, product_code="BROWSER-VERDICTS", status="DONE", result=result)
+    for width in (1200, 390):
+        page = await browser.new_page(viewport={"width": width, "height": 900})
+        await page.goto(str(server.make_url(f"/ui/jobs/{job['_id']}")))
+        verdicts = await page.locator("table.offers td .badge").all_inner_texts()
+        assert verdicts == [f"rejected: {o['rejected']}" if "rejected" in o else "accepted" for o in JUDGED_OFFERS]
+        assert await page.locator("table.offers td.price", has_text="13,900~").count() == 1
+        assert await page.locator("table.offers td.price small", has_text="정기배송할인가 only").count() == 1
+        await page.screenshot(path=ARTIFACTS / f"job-verdicts-{width}.png", full_page=True)
+        await page.close()
