@@ -629,8 +629,72 @@ def test_prices_that_do_not_cluster_refuse_nothing():
         ([100, 110, 120, 5, 6, 7, 8], 6),  # the cheap ones are most offers: the dear ones are not under them
         ([100, 110, 120, 5, 30, 1_000, 5_000], None),  # the densest group holds fewer than half
         ([10, 40, 160], None),
-        ([100, 110], None),
+        ([100, 110], 105),  # two listings agreeing are a cluster
+        ([100, 5_000], None),
     ],
 )
 def test_the_cluster_is_the_densest_group_within_a_factor_of_two_when_it_holds_half(prices, cluster):
     assert cluster_price(prices) == cluster
+
+
+# --- rules found by a second reader's blind cases (tests/search_corpus/second_reader.json) ----------------------
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        ("삼성 오디세이 G5 LS32CG510EKXKR", None),
+        ("삼성 오디세이 G5 ls32cg510e 80cm", None),  # the region letters left out
+        ("삼성 오디세이 G5 LS32CG510 QHD", None),
+        ("삼성 오디세이 G5 LS32CG510FKXKR", "model number LS32CG510EKXKR missing"),  # other letters: another model
+        ("삼성 오디세이 G5 LS32CG5105", "model number LS32CG510EKXKR missing"),
+    ],
+)
+def test_a_model_numbers_suffix_letters_may_be_left_out_but_not_replaced(title: str, reason: str | None):
+    product = {"keyword": "삼성 오디세이 G5 게이밍 모니터", "model_no": "LS32CG510EKXKR"}
+    assert verdict(product, title, price=344_000) == reason
+
+
+def test_a_title_with_the_model_number_need_not_repeat_the_keywords_category_words():
+    product = {"keyword": "삼성 오디세이 G5 32인치 게이밍 모니터", "model_no": "LS32CG510EKXKR"}
+    assert verdict(product, "삼성 오디세이 G5 LS32CG510EKXKR QHD 165Hz", price=344_000) is None
+    assert verdict(product, "LS32CG510EKXKR 호환 모니터암", price=29_000) == "compatible: 호환"
+
+
+def test_a_charging_case_is_where_earbuds_live_unless_the_title_sells_it_alone():
+    product = {"keyword": "에어팟 프로 2 USB-C"}
+    assert verdict(product, "Apple 에어팟 프로 2세대 MagSafe 충전 케이스(USB-C) 정품", price=289_000) is None
+    assert verdict(product, "에어팟 프로 2 USB-C 충전 케이스 단품 분실용", price=119_000) == "accessory: 충전 케이스"
+    assert verdict(product, "에어팟 프로 2 USB-C 실리콘 케이스", price=9_900) == "accessory: 케이스"
+
+
+def test_a_refill_written_before_the_keywords_own_noun_is_that_noun():
+    product = {"keyword": "질레트 퓨전5 프로글라이드 면도날 8개입"}
+    assert verdict(product, "질레트 퓨전5 프로글라이드 리필 면도날 4개입 x 2팩 (총 8개)", price=32_800) is None
+    assert verdict(product, "질레트 퓨전5 프로글라이드 면도날 8개입 리필", price=32_800) == "refill: 리필"
+
+
+@pytest.mark.parametrize(
+    "title",
+    ["비비고 왕교자 1.05kg 2개 [입고예정]", "비비고 왕교자 1.05kg 2개 재고없음",
+     "비비고 왕교자 1.05kg 2개 현재 구매불가", "비비고 왕교자 1.05kg 2개 단종상품"],
+)  # fmt: skip
+def test_more_ways_a_title_says_it_cannot_be_bought(title: str):
+    reason = verdict({"keyword": "비비고 왕교자 1.05kg 2개"}, title, price=14_900)
+    assert reason is not None
+    assert reason.startswith("not buyable: ")
+
+
+def test_two_listings_agreeing_on_a_price_show_a_third_far_under_it_is_a_part():
+    offers = [("브라운 시리즈9 프로 9465cc 전기면도기", 389_000), ("브라운 시리즈9 프로 9465cc 세척스테이션", 372_000),
+              ("브라운 시리즈9 프로 9465cc 클린앤리뉴 카트리지", 34_900)]  # fmt: skip
+    verdicts = judged({"keyword": "브라운 시리즈9 프로 9465cc"}, offers)
+    assert verdicts["브라운 시리즈9 프로 9465cc 클린앤리뉴 카트리지"] is not None
+    assert [reason for reason in verdicts.values() if reason is None] == [None, None]
+
+
+def test_something_for_the_product_is_seen_after_a_code_that_reads_like_a_quantity():
+    reason = verdict(
+        {"keyword": "브라운 시리즈9 프로 9465cc"}, "브라운 시리즈9 프로 9465cc 전용 세척액 카트리지", price=34_900
+    )
+    assert reason == "sold for the product: 9465cc 전용"

@@ -54,6 +54,10 @@ ISSUE_32_CLASSES = {
 async def test_the_case_is_answered_right(case: dict[str, Any]):
     result = await run_case(case)
 
+    if known := case.get("known_wrong"):
+        # A shape no general rule reads yet, kept in the corpus and counted wrong in the figure, not hidden.
+        assert not result.right, f"{case['id']} is answered right now: remove its known_wrong ({known})"
+        pytest.xfail(known)
     assert result.right, result.explain()
     expected_failed = case["expect"].get("failed_sources", {})
     assert result.failed_sources == expected_failed, result.explain()

@@ -12,7 +12,8 @@ browser (its page loop, later-page failures, block and parse-failure handling al
 DONE or DEAD.
 
 A case is right when its chosen lowest offer (source, product_id, price, or none), `complete` and outcome are the ones
-recorded. The corpus has two parts: the tuned one (tests/search_corpus/*.json) and the held-out one
+recorded. A case may say `known_wrong` (why no general rule reads it yet): the suite expects it wrong, and the figures
+count it so. The corpus has two parts: the tuned one (tests/search_corpus/*.json) and the held-out one
 (tests/search_corpus/held_out/, written before the code that judges it and never tuned on). `python -m
 tools.search_corpus` prints every case and each part's summary; `bench/quality.py` makes their figures.
 """

@@ -8,7 +8,8 @@ gives the reason, which keeps verdicts deterministic:
 2. it carries the model number, when one is given (`identity`);
 3. it sells the product, not a part, an accessory, a used or rented one (`sells`);
 4. its quantities agree with the keyword's (`quantities`);
-5. it names every word of the keyword, and no variant the keyword does not name (`identity`);
+5. it names every word of the keyword (or the model number, which names the product), and no variant the keyword
+   does not name (`identity`);
 6. its price is what a buyer of the asked product pays (`buyable`): no conditional price, no range start for
    another option;
 7. its price is plausible (`prices`): not far under the target price; and, judged over all the search's offers
@@ -54,6 +55,8 @@ class _Wanted:
     allowed: Allowed  # what the keyword itself asks for (a case, a refill, a used one …)
     quantities: tuple[Quantity, ...]
     words: tuple[Word, ...]
+    #: The keyword's words with its quantities: what "… 전용" may follow.
+    anchors: tuple[Word, ...]
     name: ModelName
     target_price: int | None
 
@@ -71,6 +74,7 @@ def _wanted(product: Mapping[str, Any]) -> _Wanted:
         allowed=allowed,
         quantities=quantities(folded),
         words=words,
+        anchors=keyword_words(folded, quantities=True),
         name=model_name(folded, words, names_accessory=allowed.accessory),
         target_price=product.get("target_price") or None,
     )
@@ -86,9 +90,10 @@ def _verdict(offer: Offer, wanted: _Wanted) -> str | None:
         return f"model number {wanted.model_no} missing"
     return (
         excluded(title, wanted.allowed)
-        or sold_for_it(title, wanted.keyword, wanted.words)
+        or sold_for_it(title, wanted.keyword, wanted.anchors)
         or unit_conflict(folded, wanted.quantities)
-        or missing_word(title, wanted.words)
+        # The model number names the product: its title need not repeat the keyword's category words ("모니터").
+        or (None if wanted.model else missing_word(title, wanted.words))
         or other_variant(title, wanted.name)
         or not_everyones_price(offer, folded, wanted.quantities)
         or against_target(offer.price, wanted.target_price)

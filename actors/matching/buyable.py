@@ -1,7 +1,8 @@
 """Whether an offer can be bought at its price by anyone: ads, stock, conditional prices, range prices.
 
 - Ads compete only as the organic listings they duplicate; sold-out items never win (the source's stock field).
-- A title that says the item cannot be bought now is not an offer ([품절], 일시품절, 재입고 예정 / 알림, 판매종료):
+- A title that says the item cannot be bought now is not an offer ([품절], 일시품절, 재입고 예정 / 알림, 입고예정,
+  판매종료, 구매불가, 재고없음, 단종상품):
   Naver's API has no stock field, and sellers write it into titles on both sources. 품절임박 (almost sold out) is
   on sale: 품절 counts only as the head of its word.
 - Only the price every buyer pays counts: a listing that showed a member, coupon, subscription, first-purchase, app
@@ -19,7 +20,9 @@ from actors.matching.words import aligned, segments
 from schemas.offers import Offer
 
 _SOLD_OUT = re.compile(r"(?:일시)?품절|" + r"(?<![a-z])(?:sold\s?out|out\sof\sstock)(?![a-z])")
-_NOT_ON_SALE = re.compile(r"재입고\s?(?:예정|알림|대기|신청|예약)|판매\s?(?:종료|중지|중단)")
+_NOT_ON_SALE = re.compile(
+    r"재?입고\s?(?:예정|알림|대기|신청|예약)|판매\s?(?:종료|중지|중단)|(?:구매|주문)\s?불가|재고\s?(?:없음|소진)|단종\s?(?:상품|모델)"
+)
 
 
 def not_buyable(offer: Offer, title: str) -> str | None:

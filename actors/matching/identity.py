@@ -79,10 +79,11 @@ def _word(compact: str) -> Word:
     return Word(compact, re.compile(lead + r"\s?".join(runs) + tail), bool(lead or tail))
 
 
-def keyword_words(folded: str) -> tuple[Word, ...]:
+def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
     """Every word of a folded keyword a title must contain. Quantities and pack counts are the unit rule's
-    ("355ml", the "x 24" of "355ml x 24", "1+1"); a number must stand alone ("15" is not in "150")."""
-    stated = [match.span() for match in STATED.finditer(folded)]
+    ("355ml", the "x 24" of "355ml x 24", "1+1") unless `quantities` asks for them too (a code such as "9465cc" reads
+    as one); a number must stand alone ("15" is not in "150")."""
+    stated = [] if quantities else [match.span() for match in STATED.finditer(folded)]
     words: dict[str, Word] = {}
     for segment in segments(folded.lower()):
         compact = SEPARATORS.sub("", segment.text)
@@ -177,12 +178,24 @@ def other_variant(title: str, model: ModelName) -> str | None:
 
 
 def model_number(model_no: str) -> re.Pattern[str] | None:
-    """A pattern for "SM-S928N" that also finds "sms928n", "SM S928N" and the same with an en dash."""
+    """A pattern for "SM-S928N" that also finds "sms928n", "SM S928N" and the same with an en dash.
+
+    A code is its digits and what comes before them; the letters after its last digit are suffixes (region,
+    colour) that titles may leave out ("LS32CG510E" for "LS32CG510EKXKR", "SM-S928" for "SM-S928N") or carry on
+    ("SM-S928NZKEKOO"), but never replace ("SM-S928B" is another region's model).
+    """
     compact = SEPARATORS.sub("", normalize(model_no))
     if not compact:
         return None
-    body = r"[\s-]*".join(re.escape(char) for char in compact)
+    last_digit = max((index for index, char in enumerate(compact) if char.isdigit()), default=len(compact) - 1)
+    base, suffix = compact[: last_digit + 1], compact[last_digit + 1 :]
+
+    def spaced(text: str) -> str:
+        return r"[\s-]*".join(re.escape(char) for char in text)
+
     # Not the tail of a longer code ("XSM-S928N"), and a trailing digit must end the number: "DW-5600" is not
-    # "DW-56001". A trailing letter may run on, as in colour and region suffixes ("SM-S928NZKEKOO").
-    tail = r"(?!\d)" if compact[-1].isdigit() else ""
-    return re.compile(rf"(?<![0-9a-z]){body}{tail}")
+    # "DW-56001". The whole suffix may run on; a part of it must end the code.
+    tail = r"(?!\d)" if base[-1].isdigit() else ""
+    cut_short = [spaced(suffix[:length]) + r"(?![0-9a-z])" for length in range(len(suffix))]
+    ends = "|".join([spaced(suffix) + tail if suffix else tail, *cut_short])
+    return re.compile(rf"(?<![0-9a-z]){spaced(base)}(?:{ends})")

@@ -21,8 +21,9 @@ SUSPICIOUS_PRICE_PERCENT = 30
 ACCESSORY_PRICE_PERCENT = 25
 #: A cluster: prices within this factor of each other …
 CLUSTER_SPREAD = 2
-#: … held by at least this many offers, and by at least half of the accepted ones.
-CLUSTER_MIN_OFFERS = 3
+#: … held by at least this many offers, and by at least half of the accepted ones: two listings agreeing on a
+#: price beside a third far under it are evidence enough (a device twice, its part once).
+CLUSTER_MIN_OFFERS = 2
 
 
 def against_target(price: int, target_price: int | None) -> str | None:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from enum import Enum, auto
 
 from actors.matching.identity import Word
-from actors.matching.words import Aligned, aligned, segments
+from actors.matching.words import Aligned, Segment, aligned, segments
 
 
 def _english(*words: str) -> str:
@@ -55,7 +55,9 @@ def _condition(category: str, pattern: str) -> _Concept:
 
 
 _CONCEPTS: tuple[_Concept, ...] = (
-    _accessory("케이스|" + _english("cases?")),
+    # A charging case is where earbuds live: a title naming one sells earbuds, unless it says the case comes alone.
+    _accessory(r"충전\s?케이스(?=[\s()\[\]]*(?:단품|분실))"),
+    _accessory("(?<!충전)(?<!충전 )케이스|" + _english("cases?")),
     _accessory("커버(?!력)|" + _english("covers?")),  # 커버력: a cosmetic's coverage
     _accessory("(?:액정)?(?:보호)?필름|" + _english("films?", r"screen\sprotectors?")),
     _accessory("강화유리|" + _english(r"tempered\sglass")),
@@ -105,9 +107,12 @@ def _named(text: str) -> list[tuple[int, Aligned]]:
 
 @dataclass(frozen=True, slots=True)
 class Allowed:
-    """The concepts a keyword names itself: indexes into `_CONCEPTS`."""
+    """The concepts a keyword names itself (indexes into `_CONCEPTS`), and the noun it ends with."""
 
     concepts: frozenset[int]
+    #: The keyword's last noun ("면도날" of "… 프로글라이드 면도날 8개입"): a thing sold alone written before it is
+    #: what kind of it the title sells ("리필 면도날" are the blades), not another product.
+    head: str | None
 
     @property
     def accessory(self) -> bool:
@@ -118,7 +123,8 @@ class Allowed:
 def allowed_by(keyword: str) -> Allowed:
     """What a normalized keyword asks for: "갤럭시버즈3케이스" asks for a case and "… 중고" for a used one; "필름카메라"
     asks for a camera, not a film, and "커버걸" for nothing."""
-    return Allowed(frozenset(index for index, _ in _named(keyword)))
+    nouns = [segment.text for segment in segments(keyword) if segment.head and not segment.text[0].isdigit()]
+    return Allowed(frozenset(index for index, _ in _named(keyword)), nouns[-1] if nouns else None)
 
 
 def _bundled(title: str, match: Aligned, accessory_segments: set[int]) -> bool:
@@ -139,8 +145,11 @@ def excluded(title: str, allowed: Allowed) -> str | None:
     named = _named(title)
     accessory_segments = {match.last for index, match in named if _CONCEPTS[index].kind is _Kind.ACCESSORY}
     sells_what_the_keyword_names = False
+    parts = segments(title)
     for index, match in named:
         concept = _CONCEPTS[index]
+        if concept.kind is _Kind.SOLD_ALONE and _modifies(parts, match, allowed.head):
+            continue
         if concept.kind is _Kind.ACCESSORY:
             if sells_what_the_keyword_names or _bundled(title, match, accessory_segments):
                 continue
@@ -149,6 +158,11 @@ def excluded(title: str, allowed: Allowed) -> str | None:
         if index not in allowed.concepts:
             return f"{concept.category}: {match.text}"
     return None
+
+
+def _modifies(parts: tuple[Segment, ...], match: Aligned, noun: str | None) -> bool:
+    """Whether the match is written right before the keyword's own noun, as its modifier ("리필 면도날")."""
+    return noun is not None and match.last + 1 < len(parts) and parts[match.last + 1].text == noun
 
 
 _FOR_IT = re.compile(r"용(?![가-힣])|\s?(?:전용|용)(?![가-힣])")
