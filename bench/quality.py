@@ -2,10 +2,13 @@
 
 Runs every case of tests/search_corpus/ (tools/search_corpus.py: the real Coupang and Naver sources over saved and
 rendered pages, `work_search` and `decide_after_failure` attempt after attempt) the mode's number of times, in
-process: no servers. Two figures, one per part of the corpus:
+process: no servers. Three figures, one per part of the corpus:
 - the tuned part (tests/search_corpus/*.json): cases the matcher was developed against; target 1.0;
-- the held-out part (tests/search_corpus/held_out/): cases written before the code that judges them and never tuned
-  on; target 0.95. Its share is the figure that says how LPS does on listing shapes nobody wrote a rule for.
+- the held-out part (tests/search_corpus/held_out/, but third_reader.json): cases written before the matcher and
+  never tuned on; target 0.95;
+- the blind part (held_out/third_reader.json): cases a reader wrote without seeing the matcher, never tuned on;
+  target 0.95. The held-out shares are the figures that say how LPS does on listing shapes nobody wrote a rule for,
+  the blind one most of all.
 
 LPS's value is the share of cases answered right (chosen lowest offer, `complete` and outcome all as recorded). Raw
 baseline: the share a matcher-less search gets right, answering the cheapest offer the same searches showed (ads,
@@ -18,7 +21,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from actors.matching.analyzer import morphemes
@@ -26,14 +29,30 @@ from actors.matching.words import segments
 from bench.figures import median, ratio
 from bench.modes import QualitySizes
 from bench.stack import REPO, Bench
-from tools.search_corpus import CORPUS, HELD_OUT, CaseResult, Lowest, load_cases, run_corpus, summary
+from tools.search_corpus import CORPUS, HELD_OUT, CaseResult, Lowest, load_cases, load_cases_of, run_corpus, summary
 
-#: (corpus folder, what it is, target share), in the order of FIGURE_NAMES
-PARTS = (
-    (CORPUS, "tuned corpus", 1.0),
-    (HELD_OUT, "held-out corpus (written before the code, never tuned on)", 0.95),
+BLIND = HELD_OUT / "third_reader.json"
+
+
+def _tuned() -> list[dict[str, Any]]:
+    return load_cases(CORPUS)
+
+
+def _held_out() -> list[dict[str, Any]]:
+    return [case for case in load_cases(HELD_OUT) if case not in load_cases_of(BLIND)]
+
+
+def _blind() -> list[dict[str, Any]]:
+    return load_cases_of(BLIND)
+
+
+#: (the cases, what they are, target share), in the order of FIGURE_NAMES
+PARTS: tuple[tuple[Callable[[], list[dict[str, Any]]], str, float], ...] = (
+    (_tuned, "tuned corpus", 1.0),
+    (_held_out, "held-out corpus (written before the matcher, never tuned on)", 0.95),
+    (_blind, "blind held-out corpus (a reader who never saw the matcher, never tuned on)", 0.95),
 )
-FIGURE_NAMES = ("quality", "quality_held_out")
+FIGURE_NAMES = ("quality", "quality_held_out", "quality_blind")
 
 
 def _cheapest_is_right(result: CaseResult) -> bool:
@@ -50,8 +69,10 @@ def analyzer_load_seconds() -> float:
     return round(float(output.stdout.strip()), 2)
 
 
-async def _measure_part(folder: Path, what: str, target: float, runs: int) -> dict[str, Any]:
-    cases = load_cases(folder)
+async def _measure_part(
+    load: Callable[[], list[dict[str, Any]]], what: str, target: float, runs: int
+) -> dict[str, Any]:
+    cases = load()
     results = []
     for _ in range(runs):
         # Every run analyses its titles afresh: the analyzer's cost per case stays in the figure.

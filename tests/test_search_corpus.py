@@ -11,12 +11,28 @@ from typing import Any
 
 import pytest
 
-from tools.search_corpus import HELD_OUT, OUTCOMES, cheaper_than_answer, load_cases, run_case, run_corpus, summary
+from tools.search_corpus import (
+    HELD_OUT,
+    OUTCOMES,
+    cheaper_than_answer,
+    load_cases,
+    load_cases_of,
+    run_case,
+    run_corpus,
+    summary,
+)
 
 CASES = load_cases()
 HELD_OUT_CASES = load_cases(HELD_OUT)
-#: Issue 32: the held-out part's right share must reach this; below the tuned part's 1.0, it is the honest figure.
+#: The held-out cases a reader wrote without seeing the matcher (held_out/README.md), apart from the rest.
+BLIND_FILE = "third_reader.json"
+BLIND_CASES = load_cases_of(HELD_OUT / BLIND_FILE)
+OWN_CASES = [case for case in HELD_OUT_CASES if case not in BLIND_CASES]
+#: Issue 32's target for the held-out part its engineer wrote before the matcher.
 HELD_OUT_TARGET = 0.95
+#: The blind part's share when it was first measured (24 of 30): a floor, never to fall under. Below the target: the
+#: figure that matters (BENCHMARKS.md).
+BLIND_FLOOR = 0.8
 #: The classes issue 21 §8 asks the corpus to cover (besides the markups and item types every class uses).
 REQUIRED_CLASSES = {
     "accessory",
@@ -111,18 +127,21 @@ async def test_a_wrong_expectation_is_caught():
     assert not (await run_case(wrong)).right
 
 
-async def test_the_held_out_corpus_is_answered_right_at_the_target_share():
-    # Written before the code and never tuned on: a case that fails stays failing until a general fix passes it, so
-    # this asserts the share, not every case (tests/search_corpus/held_out/README.md).
-    results = await run_corpus(HELD_OUT_CASES)
-    figure = summary(results, HELD_OUT_CASES)
+@pytest.mark.parametrize(("part", "floor"), [("own", HELD_OUT_TARGET), ("blind", BLIND_FLOOR)])
+async def test_the_held_out_corpus_is_answered_right_at_its_share(part: str, floor: float):
+    # Never tuned on: a case that fails stays failing until a general fix passes it, so this asserts the share, not
+    # every case (tests/search_corpus/held_out/README.md).
+    cases = OWN_CASES if part == "own" else BLIND_CASES
+    results = await run_corpus(cases)
+    figure = summary(results, cases)
     wrong = "\n".join(result.explain() for result in results if not result.right)
-    assert figure["right_share"] >= HELD_OUT_TARGET, wrong
+    assert figure["right_share"] >= floor, wrong
 
 
 def test_the_held_out_corpus_is_large_covers_issue_32s_classes_and_shares_no_case_with_the_tuned_one():
     ids = {case["id"] for case in HELD_OUT_CASES}
     assert len(ids) == len(HELD_OUT_CASES) >= 30
+    assert len(OWN_CASES) >= 30
     assert not ids & {case["id"] for case in CASES}
     classes = {case["class"] for case in HELD_OUT_CASES}
     assert classes >= ISSUE_32_CLASSES

@@ -559,10 +559,12 @@ def _per_class(cases: Sequence[Mapping[str, Any]]) -> dict[str, int]:
 
 def load_cases(directory: Path = CORPUS) -> list[dict[str, Any]]:
     """Every case of every `*.json` file of the corpus directory (each file a list of cases), in file order."""
-    cases: list[dict[str, Any]] = []
-    for path in sorted(directory.glob("*.json")):
-        cases.extend(json.loads(path.read_text(encoding="utf-8")))
-    return cases
+    return [case for path in sorted(directory.glob("*.json")) for case in load_cases_of(path)]
+
+
+def load_cases_of(path: Path) -> list[dict[str, Any]]:
+    """The cases of one corpus file."""
+    return list(json.loads(path.read_text(encoding="utf-8")))
 
 
 def shown_offers(case: Mapping[str, Any]) -> dict[str, int]:
