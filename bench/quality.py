@@ -105,6 +105,7 @@ async def _measure_part(
             "expected_complete_share": last["expected_complete_share"],
             "ms_per_case": round(median([figure["ms_per_case"] for figure in figures]), 2),
             "wrong": last["wrong"],
+            "mistakes": last["mistakes"],
             "cases_per_class": last["cases_per_class"],
         },
     }

@@ -14,6 +14,9 @@ import pytest
 from tools.search_corpus import (
     HELD_OUT,
     OUTCOMES,
+    CaseResult,
+    Lowest,
+    Mistake,
     cheaper_than_answer,
     load_cases,
     load_cases_of,
@@ -146,3 +149,22 @@ def test_the_held_out_corpus_is_large_covers_issue_32s_classes_and_shares_no_cas
     classes = {case["class"] for case in HELD_OUT_CASES}
     assert classes >= ISSUE_32_CLASSES
     assert {case["class"] for case in CASES} >= ISSUE_32_CLASSES
+
+
+@pytest.mark.parametrize(
+    ("chosen", "mistake"),
+    [
+        (Lowest("naver", "2", 900), Mistake.REFUSED_OFFER_CHOSEN),  # a case's refused offer delivered as the lowest
+        (Lowest("naver", "3", 1_200), Mistake.DEARER_THAN_THE_ANSWER),
+        (None, Mistake.NO_ANSWER),
+        (Lowest("naver", "1", 1_000), None),
+    ],
+)
+def test_a_wrong_answer_says_how_it_is_wrong_worst_first(chosen: Lowest | None, mistake: Mistake | None):
+    expected = {
+        "lowest": {"source": "naver", "product_id": "1", "price": 1_000},
+        "why_cheaper_lose": {"naver:2": "a case"},
+    }
+    right = chosen == Lowest("naver", "1", 1_000)
+    result = CaseResult("c", "k", chosen, True, "FOUND" if chosen else "NO_MATCH", {}, right, 0.0, expected, [])
+    assert result.mistake is mistake

@@ -29,6 +29,7 @@ import time
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, cast
 from urllib.parse import parse_qs, urlsplit
@@ -449,6 +450,19 @@ class Lowest:
         return f"{self.source}:{self.product_id} at {self.price:,}"
 
 
+class Mistake(StrEnum):
+    """How a wrong answer is wrong, worst first."""
+
+    #: An offer the case says must lose was delivered as the lowest: a wrong product or a price not everyone pays.
+    REFUSED_OFFER_CHOSEN = "refused offer chosen"
+    #: The right product, but a dearer offer than the lowest one: the cheapest was refused.
+    DEARER_THAN_THE_ANSWER = "dearer than the answer"
+    #: No lowest where there is one: every offer of the product was refused (an honest miss).
+    NO_ANSWER = "no answer"
+    #: `complete`, the outcome or the failed sources differ.
+    OTHER = "other"
+
+
 @dataclass(slots=True)
 class CaseResult:
     case_id: str
@@ -462,6 +476,22 @@ class CaseResult:
     expected: Mapping[str, Any]
     #: Every offer of the result with its verdict (`rejected`), cheapest first.
     offers: list[dict[str, Any]]
+
+    @property
+    def mistake(self) -> Mistake | None:
+        """What kind of wrong answer this is (None: right)."""
+        if self.right:
+            return None
+        expected = Lowest.of(self.expected.get("lowest"))
+        if self.chosen is not None and offer_key(self.chosen.source, self.chosen.product_id) in self.expected.get(
+            "why_cheaper_lose", {}
+        ):
+            return Mistake.REFUSED_OFFER_CHOSEN
+        if self.chosen is not None and expected is not None and self.chosen.price > expected.price:
+            return Mistake.DEARER_THAN_THE_ANSWER
+        if self.chosen is None and expected is not None:
+            return Mistake.NO_ANSWER
+        return Mistake.OTHER
 
     def explain(self) -> str:
         """Chosen against expected, and every offer's verdict: what a failing test shows."""
@@ -543,6 +573,11 @@ def summary(results: Sequence[CaseResult], cases: Sequence[Mapping[str, Any]]) -
         else 0.0,
         "ms_per_case": round(1000 * sum(result.seconds for result in results) / count, 2) if count else 0.0,
         "wrong": [result.case_id for result in results if not result.right],
+        "mistakes": {
+            str(kind): [result.case_id for result in results if result.mistake is kind]
+            for kind in Mistake
+            if any(result.mistake is kind for result in results)
+        },
         "cases_per_class": _per_class(cases),
     }
 
