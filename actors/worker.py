@@ -151,7 +151,15 @@ class AnalyzerWarmUp(Middleware):
     def after_worker_boot(self, broker: dramatiq.Broker, worker: dramatiq.Worker) -> None:
         queues = worker.consumer_whitelist
         if not queues or not set(self.settings.job(JobType.SEARCH).queues).isdisjoint(queues):
-            threading.Thread(target=analyzer.load, name="lps-analyzer-load", daemon=True).start()
+            threading.Thread(target=self._load, name="lps-analyzer-load", daemon=True).start()
+
+    @staticmethod
+    def _load() -> None:
+        try:
+            analyzer.load()
+        except Exception:
+            # Every search of this pool will fail with the same error (INTERNAL, retried): say why once, here.
+            log.critical("the Korean analyzer could not load: this pool's searches cannot judge offers", exc_info=True)
 
 
 def setup() -> None:

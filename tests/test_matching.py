@@ -364,7 +364,9 @@ def test_a_multiplied_title_matches_only_a_keyword_for_its_own_pack_count(
 def test_an_exclusion_term_inside_a_brand_neither_allows_nor_rejects_it():
     product = {"keyword": "커버걸 클린 프레쉬 쿠션"}
     assert verdict(product, "커버걸 클린 프레쉬 쿠션 21호", price=15_000) is None
-    assert verdict(product, "[커버걸] 클린 프레쉬 쿠션 21호 본품+리필", price=15_000) == "refill: 리필"
+    assert verdict(product, "[커버걸] 클린 프레쉬 쿠션 21호 리필 2개", price=15_000) == "refill: 리필"
+    # A refill given with the cushion ("본품+리필") is the cushion: the listing sells the product, with an extra.
+    assert verdict(product, "[커버걸] 클린 프레쉬 쿠션 21호 본품+리필", price=15_000) is None
     assert verdict(product, "커버걸 클린 프레쉬 쿠션 퍼프 커버 2매", price=3_000) == "accessory: 커버"
 
 
@@ -602,12 +604,13 @@ def test_without_target_or_model_number_an_offer_far_under_the_cluster_is_priced
     assert [reason for reason in verdicts.values() if reason is None] == [None, None, None]
 
 
-def test_a_target_price_or_a_model_number_in_the_title_is_evidence_enough():
+def test_a_target_price_is_evidence_enough_and_a_model_number_is_not():
     verdicts = judged({"keyword": "네스프레소 버츄오 팝", "target_price": 40_000}, VERTUO)
     assert verdicts["네스프레소 버츄오 팝 석회제거제 디스케일링 키트"] is None
+    # A part's title carries the model number too ("ENV90 석회제거제"): it does not vouch for the part's price.
     with_model = [(f"{title} ENV90", price) for title, price in VERTUO]
     verdicts = judged({"keyword": "네스프레소 버츄오 팝", "model_no": "ENV90"}, with_model)
-    assert all(reason is None for reason in verdicts.values())
+    assert verdicts["네스프레소 버츄오 팝 석회제거제 디스케일링 키트 ENV90"] is not None
 
 
 def test_prices_that_do_not_cluster_refuse_nothing():
@@ -698,3 +701,89 @@ def test_something_for_the_product_is_seen_after_a_code_that_reads_like_a_quanti
         {"keyword": "브라운 시리즈9 프로 9465cc"}, "브라운 시리즈9 프로 9465cc 전용 세척액 카트리지", price=34_900
     )
     assert reason == "sold for the product: 9465cc 전용"
+
+
+# --- rules from a second reader's review of the matcher -------------------------------------------------------
+
+
+@pytest.mark.parametrize("glued", ["2매", "3장", "TPU", "💕", "25W", "1m", "#투명", "ver2", "1+1", "2개"])
+@pytest.mark.parametrize("accessory", ["보호필름", "케이스", "충전기", "케이블", "강화유리"])
+def test_what_a_seller_glues_after_an_accessory_does_not_hide_it(accessory: str, glued: str):
+    product = {"keyword": "갤럭시 S25", "model_no": "SM-S931N"}
+    reason = verdict(product, f"갤럭시 S25 SM-S931N {accessory}{glued}", price=9_900)
+    assert reason is not None
+    assert reason.startswith("accessory: ")
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title"),
+    [
+        ("유아 칫솔", "페리오 유아용 칫솔 4개입"),
+        ("차량 방향제", "불스원 차량용 방향제"),
+        ("강아지 사료", "로얄캐닌 강아지용 사료 2kg"),
+    ],
+)
+def test_a_use_written_with_yong_is_the_products_own_not_something_for_it(keyword: str, title: str):
+    assert verdict({"keyword": keyword}, title, price=9_900) is None
+
+
+def test_something_for_the_model_number_is_not_the_product():
+    product = {"keyword": "삼성 오디세이 G5 32인치 모니터", "model_no": "LS32CG510EKXKR"}
+    assert verdict(product, "LS32CG510E 전용 받침대", price=29_000) == "sold for the product: ls32cg510e 전용"
+
+
+def test_a_cluster_spans_a_devices_editions_so_two_agreeing_parts_do_not_make_it():
+    offers = [("다이슨 V15 디텍트 무선청소기", 690_000), ("다이슨 V15 디텍트 앱솔루트 엑스트라", 1_490_000),
+              ("다이슨 V15 배터리", 89_000), ("다이슨 V15 배터리 정품", 99_000)]  # fmt: skip
+    verdicts = judged({"keyword": "다이슨 V15"}, offers)
+    assert verdicts["다이슨 V15 배터리"] is not None
+    assert verdicts["다이슨 V15 배터리 정품"] is not None
+
+
+@pytest.mark.parametrize(
+    "title",
+    ["갤럭시 S24 256GB 케이스 + 필름 + 충전기 증정", "갤럭시 S24 256GB 사은품 케이스",
+     "갤럭시 S24 256GB 케이스 및 필름 증정", "갤럭시 S24 256GB 투명 케이스 무료 증정",
+     "갤럭시 S24 256GB [사은품: 케이스]"],
+)  # fmt: skip
+def test_a_bundle_word_anywhere_in_the_accessorys_clause_makes_it_a_gift(title: str):
+    assert verdict({"keyword": "갤럭시 S24"}, title, price=1_000_000) is None
+
+
+def test_a_bundle_word_in_another_clause_speaks_of_something_else():
+    assert verdict({"keyword": "아이폰 15"}, "아이폰 15 케이스 슬림 (필름 증정)", price=9_900) == "accessory: 케이스"
+
+
+def test_a_refill_or_a_replacement_part_given_with_the_product_is_the_product():
+    assert verdict({"keyword": "헤라 블랙쿠션"}, "헤라 블랙쿠션 21호 15g 본품+리필", price=59_000) is None
+    assert verdict({"keyword": "헤라 블랙쿠션"}, "헤라 블랙쿠션 21호 리필 포함", price=59_000) is None
+    assert verdict({"keyword": "원블레이드 프로"}, "원블레이드 프로 면도기 + 교체날 1개 증정", price=64_900) is None
+
+
+@pytest.mark.parametrize(
+    "title",
+    ["갤럭시 S25 256GB 재고소진시 종료", "갤럭시 S25 256GB 재고 소진 시까지 특가", "갤럭시 S25 256GB 품절 대란 특가",
+     "갤럭시 S25 256GB 조기품절 주의", "갤럭시 S25 256GB 판매종료 임박", "갤럭시 S25 256GB 단종모델 아님",
+     "갤럭시 S25 256GB 제주 도서산간 주문불가"],
+)  # fmt: skip
+def test_marketing_phrases_about_stock_are_not_a_title_saying_it_cannot_be_bought(title: str):
+    assert verdict({"keyword": "갤럭시 S25 256GB"}, title, price=1_000_000) is None
+
+
+def test_a_tier_written_as_plus_or_as_a_sign_is_one_tier():
+    assert verdict({"keyword": "갤럭시 S24 플러스"}, "갤럭시 S24+ 256GB", price=1_000_000) is None
+    assert verdict({"keyword": "갤럭시 S24+"}, "갤럭시 S24 플러스 256GB", price=1_000_000) is None
+    assert verdict({"keyword": "갤럭시 S24 플러스"}, "삼성 갤럭시 S24 256GB 1+1 케이스 증정", price=1_000_000) == (
+        "keyword word missing: 플러스"
+    )
+
+
+def test_another_pack_size_is_compared_per_unit_against_the_cluster():
+    offers = [
+        ("코카콜라 제로 355ml x 24캔", 22_000),
+        ("코카콜라 제로 355ml x 24", 21_500),
+        ("코카콜라 제로 500ml 1병", 1_900),
+    ]
+    assert all(reason is None for reason in judged({"keyword": "코카콜라 제로"}, offers).values())
+    cheap = [*offers[:2], ("코카콜라 제로 500ml 1병", 190)]  # a tenth of a can's price: still a part's price
+    assert judged({"keyword": "코카콜라 제로"}, cheap)["코카콜라 제로 500ml 1병"] is not None

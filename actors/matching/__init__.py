@@ -12,8 +12,9 @@ gives the reason, which keeps verdicts deterministic:
    does not name (`identity`);
 6. its price is what a buyer of the asked product pays (`buyable`): no conditional price, no range start for
    another option;
-7. its price is plausible (`prices`): not far under the target price; and, judged over all the search's offers
-   at once, not far under the price the accepted ones cluster around.
+7. its price is plausible (`prices`): not far under the target price; and, without one, judged over all the
+   search's offers at once, not far under the price the accepted ones cluster around (per unit for another pack
+   size).
 
 Words are compared as a Korean reader splits them (`words`, `analyzer`). How each rule reads a title:
 docs/sources.md, "Matching".
@@ -24,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from statistics import median
 from typing import Any
 
 from actors.matching.buyable import not_buyable, not_everyones_price
@@ -36,7 +38,7 @@ from actors.matching.identity import (
     model_number,
     other_variant,
 )
-from actors.matching.prices import against_target, cluster_price, priced_like_an_accessory
+from actors.matching.prices import against_target, cluster_of, priced_like_an_accessory
 from actors.matching.quantities import Quantity, quantities, unit_conflict
 from actors.matching.sells import Allowed, allowed_by, excluded, sold_for_it
 from actors.matching.text import fold
@@ -90,7 +92,7 @@ def _verdict(offer: Offer, wanted: _Wanted) -> str | None:
         return f"model number {wanted.model_no} missing"
     return (
         excluded(title, wanted.allowed)
-        or sold_for_it(title, wanted.keyword, wanted.anchors)
+        or sold_for_it(title, wanted.keyword, wanted.anchors, wanted.model)
         or unit_conflict(folded, wanted.quantities)
         # The model number names the product: its title need not repeat the keyword's category words ("모니터").
         or (None if wanted.model else missing_word(title, wanted.words))
@@ -109,9 +111,27 @@ def match_offers(product: Mapping[str, Any], offers: Iterable[Offer]) -> list[Of
     judged = list(offers)
     for offer in judged:
         offer.rejected = _verdict(offer, wanted)
-    if wanted.target_price is None and wanted.model is None:
-        accepted = [offer for offer in judged if offer.rejected is None]
-        if cluster := cluster_price([offer.price for offer in accepted]):
-            for offer in accepted:
-                offer.rejected = priced_like_an_accessory(offer.price, cluster)
+    if wanted.target_price is None:  # the target price vouches for prices; a model number does not (parts carry it)
+        _refuse_prices_like_an_accessory([offer for offer in judged if offer.rejected is None])
     return judged
+
+
+def _refuse_prices_like_an_accessory(accepted: list[Offer]) -> None:
+    """Refuse the accepted offers priced far under the cluster of accepted prices, comparing another pack size per
+    unit against the cluster's usual pack count."""
+    cluster = cluster_of([offer.price for offer in accepted])
+    if cluster is None:
+        return
+    packs = {id(offer): _pack_count(offer) for offer in accepted}
+    cluster_packs = [count for offer in accepted if cluster.holds(offer.price) and (count := packs[id(offer)])]
+    usual = int(median(cluster_packs)) if cluster_packs else None
+    for offer in accepted:
+        own = packs[id(offer)]
+        units = (own, usual) if own and usual and own != usual else None
+        offer.rejected = priced_like_an_accessory(offer.price, cluster.price, units)
+
+
+def _pack_count(offer: Offer) -> int | None:
+    """How many units an offer's title says it sells (its pack count), if it says."""
+    packs = [quantity.amount for quantity in quantities(fold(offer.title)) if quantity.dimension == "pack"]
+    return int(packs[0]) if packs and packs[0] >= 1 else None

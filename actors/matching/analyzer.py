@@ -4,16 +4,17 @@ Korean writes compounds without spaces: "갤럭시버즈3케이스" is 갤럭시
 필름 + 카메라, a camera. Kiwi (kiwipiepy) splits a word into its morphemes; `actors.matching.words` groups them into
 the segments the matcher compares. Why Kiwi and not another analyzer: docs/sources.md, "Matching".
 
-The model (~100 MB, the `kiwipiepy_model` package) takes about 1.5 s to load and its first analysis another 1.5 s,
-so a search pool loads it when it boots (`load`, from `actors.worker`), and every other caller on first use. A title's
-analysis takes 0.1 to 0.7 ms, and titles come back in every attempt, so analyses are cached.
+The model (the `kiwipiepy_model` package, ~100 MB on disk) takes 2 to 3 s to load with its first analysis and about
+300 MB of a process's memory, so a search pool loads it when it boots (`load`, from `actors.worker`), and every other
+caller on first use. A title's analysis takes 0.1 to 0.7 ms; titles come back in every attempt, so their segments
+are cached (`actors.matching.words.segments`).
 """
 
 from __future__ import annotations
 
 import threading
+import warnings
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 _lock = threading.Lock()
@@ -28,7 +29,11 @@ def load() -> Any:
             if _kiwi is None:
                 from kiwipiepy import Kiwi  # here, not at import: importing the matcher must stay cheap
 
-                kiwi = Kiwi()
+                # No typo or multi-word dictionaries: titles are read as written, and they cost ~190 MB a process and
+                # half the load time for the same verdicts on the corpus. No worker threads: one text at a time.
+                with warnings.catch_warnings():  # it warns that 0 has meant "one thread" since 0.21: what is meant
+                    warnings.simplefilter("ignore", DeprecationWarning)
+                    kiwi = Kiwi(num_workers=0, load_typo_dict=False, load_multi_dict=False)
                 kiwi.tokenize("갤럭시버즈3케이스")  # the language model itself loads on the first analysis
                 _kiwi = kiwi
     return _kiwi
@@ -37,14 +42,17 @@ def load() -> Any:
 @dataclass(frozen=True, slots=True)
 class Morpheme:
     tag: str  # Kiwi's part-of-speech tag (Sejong tag set): NNG common noun, SN number, XSN suffix …
-    start: int  # where its surface begins in the analysed word
+    start: int  # where its surface begins in the analysed text
     end: int
+    surface: str  # as written there
 
 
-@lru_cache(maxsize=1 << 16)
 def morphemes(text: str) -> tuple[Morpheme, ...]:
     """A text's morphemes in order, with their surface spans in `text`."""
     kiwi = load()
     with _lock:  # one analysis at a time: cheap, and Kiwi's thread-safety is not documented for every version
         tokens = kiwi.tokenize(text)
-    return tuple(Morpheme(token.tag, token.start, token.start + token.len) for token in tokens)
+    return tuple(
+        Morpheme(token.tag, token.start, token.start + token.len, text[token.start : token.start + token.len])
+        for token in tokens
+    )

@@ -16,12 +16,19 @@ from __future__ import annotations
 import re
 
 from actors.matching.quantities import Quantity, first_stated
+from actors.matching.text import english
 from actors.matching.words import aligned, segments
 from schemas.offers import Offer
 
-_SOLD_OUT = re.compile(r"(?:일시)?품절|" + r"(?<![a-z])(?:sold\s?out|out\sof\sstock)(?![a-z])")
+#: 품절 said as hype, not stock: 품절임박 (almost sold out), 품절 대란 (sold out everywhere else), 조기품절 주의.
+_HYPE = r"(?!\s?(?:임박|대란|주의|직전|예상|행진|시|전))"
+_SOLD_OUT = re.compile(rf"(?:일시)?품절{_HYPE}|" + english(r"sold\s?out", r"out\sof\sstock"))
+#: Phrases saying an item is not on sale, unless said of a time ahead ("재고소진시 종료", "판매종료 임박"), a denial
+#: ("단종모델 아님") or a region ("도서산간 주문불가").
 _NOT_ON_SALE = re.compile(
-    r"재?입고\s?(?:예정|알림|대기|신청|예약)|판매\s?(?:종료|중지|중단)|(?:구매|주문)\s?불가|재고\s?(?:없음|소진)|단종\s?(?:상품|모델)"
+    r"(?:재?입고\s?(?:예정|알림|대기|신청|예약)|판매\s?(?:종료|중지|중단)|(?<!산간 )(?<!산간)(?:구매|주문)\s?불가"
+    r"|재고\s?(?:없음|소진)|단종\s?(?:상품|모델))"
+    rf"{_HYPE}(?!\s?(?:아님|까지|시까지))"
 )
 
 

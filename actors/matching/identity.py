@@ -32,7 +32,7 @@ _SPELLINGS: dict[str, tuple[str, ...]] = {
     "울트라": ("ultra",),
     "프로": ("pro",),
     "맥스": ("max",),
-    "플러스": ("plus",),
+    "플러스": ("plus", "+"),
     "미니": ("mini",),
     "라이트": ("lite",),
     "엣지": ("edge",),
@@ -55,14 +55,17 @@ _RUNS = re.compile(r"\d+(?:\.\d+)?|[a-z]+|[^\da-z]+")
 
 
 def _spellings(run: str) -> tuple[str, ...]:
-    """A run and how sellers write it in the other script ("울트라", "ultra")."""
+    """A run and how sellers write it in the other script ("울트라", "ultra"; "플러스", "plus", "+")."""
     if hangul := _HANGUL_SPELLING.get(run):
         return (run, hangul, *(other for other in _SPELLINGS[hangul] if other != run))
     return (run, *_SPELLINGS.get(run, ()))
 
 
 def _spelled(run: str) -> str:
-    """A run as a pattern; Hangul with a space allowed between its syllables ("에어팟프로" finds "에어팟 프로")."""
+    """A run as a pattern; Hangul with a space allowed between its syllables ("에어팟프로" finds "에어팟 프로");
+    "+" only where it is a tier, right after a model's number ("s24+"), not in "1+1"."""
+    if run == "+":
+        return r"(?<=\d)\+(?!\d)"
     if run.isascii():
         return re.escape(run)
     return r"\s?".join(re.escape(char) for char in run)
@@ -114,9 +117,10 @@ _TIER = "|".join(sorted(_TIERS, key=len, reverse=True))
 #: A tier word where it stands: glued or spaced after the model's word, ended by anything but more letters of a word
 #: (another tier may follow). Where a tier word could be read otherwise ("라이트 그레이": Lite, grey, or light grey?)
 #: it is read as the tier: an offer refused in doubt costs less than another model's price delivered as right.
-_TIER_AFTER = re.compile(rf"[\s/(\[]*(?P<tier>{_TIER})(?=$|[^a-z가-힣]|(?:{_TIER}))")
+_ONE_TIER = rf"[\s/(\[]*(?P<tier>{_TIER})(?=$|[^a-z가-힣]|(?:{_TIER}))"
+_TIER_AFTER = re.compile(_ONE_TIER)
 #: A run of tier words ("프로 맥스"), to see what follows them.
-_TIERS_AFTER = re.compile(rf"(?:[\s/(\[]*(?:{_TIER})(?=$|[^a-z가-힣]|(?:{_TIER})))+")
+_TIERS_AFTER = re.compile(f"(?:{_ONE_TIER.replace('?P<tier>', '')})+")
 #: Letters glued to a model's number: its variant ("16e", "s25fe", "s25+"), unless they are a unit ("256gb").
 _GLUED = re.compile(r"\+|[a-z]+")
 #: A model's generation number ends a keyword word: one or two digits ("s25", "16", "워치7"). Longer numbers are
@@ -145,7 +149,7 @@ def model_name(folded: str, words: tuple[Word, ...], *, names_accessory: bool) -
 
 def _named_by_keyword(model: ModelName, word: Word, variant: str) -> bool:
     if variant == "+":
-        return word.text + "+" in model.named
+        return any(word.text + spelling in model.named for spelling in _spellings("플러스"))
     if (hangul := _HANGUL_SPELLING.get(variant)) and hangul in model.named:  # "Ultra" for a keyword's 울트라
         return True
     if variant.isascii():  # Latin letters: the keyword writes them as a word, or glued to the same number
@@ -160,15 +164,15 @@ def other_variant(title: str, model: ModelName) -> str | None:
     undashed = title.replace("-", "")
     for word in model.words:
         for match in word.pattern.finditer(undashed):
-            rest = undashed[match.end() :]
-            glued = _GLUED.match(rest) if _GENERATION.search(word.text) else None
+            after = match.end()
+            glued = _GLUED.match(undashed, after) if _GENERATION.search(word.text) else None
             if glued and glued.group() not in LATIN_UNITS and not _named_by_keyword(model, word, glued.group()):
                 return f"another model: {word.text}{glued.group()}"
-            tier = _TIER_AFTER.match(rest)
+            tier = _TIER_AFTER.match(undashed, after)
             if tier is None or _named_by_keyword(model, word, tier["tier"]):
                 continue
-            tiers = _TIERS_AFTER.match(rest)
-            if model.names_accessory and not model.ends_name.match(rest, tiers.end() if tiers else tier.end()):
+            tiers = _TIERS_AFTER.match(undashed, after)
+            if model.names_accessory and not model.ends_name.match(undashed, tiers.end() if tiers else tier.end()):
                 continue
             return f"another model: {word.text} {tier['tier']}"
     return None

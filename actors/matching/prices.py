@@ -2,25 +2,27 @@
 
 Two kinds of evidence say what the product costs:
 - the back office's `target_price`: an offer under `SUSPICIOUS_PRICE_PERCENT` of it is refused;
-- without a target price and a model number, the offers themselves: when most accepted offers cluster around a price
+- without a target price, the offers themselves: when most accepted offers cluster around a price
   (`cluster_price`), an offer under `ACCESSORY_PRICE_PERCENT` of it is "priced like an accessory". A device's parts
   are named after the device ("… S펜", "… 리모컨", "… 탬퍼"), with nouns no list holds; their price gives them away.
-  A target price or a model number found in the title is evidence enough, so the cluster is not consulted then.
+  A target price is evidence enough, so the cluster is not consulted then; a model number is not (a part's title
+  carries it too: "LS32CG510E 리모컨").
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from statistics import median
 
 #: An offer under this share of the target price is almost never the product itself: it is an accessory or a
 #: single part, a monthly rental fee, a deposit or a bait price. 30 % still lets deep genuine sales through.
 SUSPICIOUS_PRICE_PERCENT = 30
 #: An offer under this share of the price the accepted offers cluster around is priced like an accessory. Parts of a
-#: device ask 1–20 % of it; a genuine sale of the product rarely goes below 50 %, a different pack size of a
-#: consumable rarely below 25 %.
+#: device ask 1–20 % of it; a genuine sale of the product rarely goes below 50 %. Offers of another pack size are
+#: compared per unit (`priced_like_an_accessory`).
 ACCESSORY_PRICE_PERCENT = 25
-#: A cluster: prices within this factor of each other …
-CLUSTER_SPREAD = 2
+#: A cluster: prices within this factor of each other (a device's editions and bundles) …
+CLUSTER_SPREAD = 3
 #: … held by at least this many offers, and by at least half of the accepted ones: two listings agreeing on a
 #: price beside a third far under it are evidence enough (a device twice, its part once).
 CLUSTER_MIN_OFFERS = 2
@@ -34,10 +36,22 @@ def against_target(price: int, target_price: int | None) -> str | None:
     return None
 
 
-def cluster_price(prices: list[int]) -> int | None:
-    """The median of the densest group of prices within a factor of `CLUSTER_SPREAD`, when it holds at least
-    `CLUSTER_MIN_OFFERS` and at least half of the prices; None when the prices do not cluster. Of two groups as dense,
-    the dearer one: cheap parts beside a device must not make the device's cluster look like the outlier."""
+@dataclass(frozen=True, slots=True)
+class Cluster:
+    """The densest group of prices: its median, and its cheapest and dearest price."""
+
+    price: int
+    low: int
+    high: int
+
+    def holds(self, price: int) -> bool:
+        return self.low <= price <= self.high
+
+
+def cluster_of(prices: list[int]) -> Cluster | None:
+    """The densest group of prices within a factor of `CLUSTER_SPREAD`, when it holds at least `CLUSTER_MIN_OFFERS`
+    and at least half of the prices; None when the prices do not cluster. Of two groups as dense, the dearer one:
+    cheap parts beside a device must not make the device's cluster look like the outlier."""
     ordered = sorted(prices)
     best: tuple[int, int] | None = None  # (count, first index)
     end = 0
@@ -51,11 +65,21 @@ def cluster_price(prices: list[int]) -> int | None:
     if best is None or best[0] < CLUSTER_MIN_OFFERS or best[0] * 2 < len(ordered):
         return None
     count, first = best
-    return int(median(ordered[first : first + count]))
+    group = ordered[first : first + count]
+    return Cluster(int(median(group)), group[0], group[-1])
 
 
-def priced_like_an_accessory(price: int, cluster: int) -> str | None:
-    if price * 100 < cluster * ACCESSORY_PRICE_PERCENT:
+def cluster_price(prices: list[int]) -> int | None:
+    """The price the offers cluster around (`cluster_of`), or None."""
+    cluster = cluster_of(prices)
+    return cluster.price if cluster else None
+
+
+def priced_like_an_accessory(price: int, cluster: int, units: tuple[int, int] | None = None) -> str | None:
+    """Whether a price is far under the cluster's; `units` (the offer's pack count, the cluster's) compares another
+    pack size per unit: one bottle beside packs of 24 is not a part."""
+    compared = price * units[1] // units[0] if units else price
+    if compared * 100 < cluster * ACCESSORY_PRICE_PERCENT:
         share = f"{ACCESSORY_PRICE_PERCENT}% of the {cluster:,} most offers ask"
         return f"priced like an accessory: {price:,} is under {share}"
     return None

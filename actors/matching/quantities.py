@@ -133,6 +133,8 @@ def unit_conflict(title: str, wanted: tuple[Quantity, ...]) -> str | None:
     return None
 
 
+#: Units written in Hangul, counters among them: a number glued before one is a count ("2매"), not a model's number.
+COUNTERS = frozenset(unit for unit in _UNITS if not unit.isascii()) | {"쌍", "세트", "구", "인분"}
 #: Units written in Latin letters: a letter suffix glued to a number that is one of these is a quantity, not a
 #: model's variant ("256gb", not "s25fe").
 LATIN_UNITS = frozenset(unit for unit in _UNITS if unit.isascii())

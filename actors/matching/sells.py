@@ -22,85 +22,100 @@ from dataclasses import dataclass
 from enum import Enum, auto
 
 from actors.matching.identity import Word
+from actors.matching.text import english
 from actors.matching.words import Aligned, Segment, aligned, segments
 
 
-def _english(*words: str) -> str:
-    """English words count only whole, so "case" does not fire inside "showcase" or "briefcase"."""
-    return r"(?<![a-z])(?:" + "|".join(words) + r")(?![a-z])"
-
-
-class _Kind(Enum):
-    #: Something a title sells instead of the product: only as the head of a word, and not when it is bundled.
+class _ConceptKind(Enum):
+    #: Something a title sells instead of the product: only as the head of a word, and not when it is bundled with
+    #: the product; the first one a title sells decides.
     ACCESSORY = auto()
-    #: A kind of the product sold on its own (a refill): only as the head of a word, bundled or not.
+    #: A kind of the product sold on its own (a refill): only as the head of a word, and not when it is bundled.
     SOLD_ALONE = auto()
+    #: A part sold to replace the product's own (교체용): as any whole segment, and not when it is bundled.
+    REPLACEMENT = auto()
     #: A condition of the item (used, rented …) or its relation to the product (compatible): as any whole segment.
     CONDITION = auto()
+
+    @property
+    def head_only(self) -> bool:
+        return self in (_ConceptKind.ACCESSORY, _ConceptKind.SOLD_ALONE)
+
+    @property
+    def may_be_bundled(self) -> bool:
+        return self is not _ConceptKind.CONDITION
 
 
 @dataclass(frozen=True, slots=True)
 class _Concept:
     category: str  # the verdict's first word
     pattern: re.Pattern[str]
-    kind: _Kind
+    kind: _ConceptKind
 
 
 def _accessory(pattern: str) -> _Concept:
-    return _Concept("accessory", re.compile(pattern), _Kind.ACCESSORY)
+    return _Concept("accessory", re.compile(pattern), _ConceptKind.ACCESSORY)
 
 
 def _condition(category: str, pattern: str) -> _Concept:
-    return _Concept(category, re.compile(pattern), _Kind.CONDITION)
+    return _Concept(category, re.compile(pattern), _ConceptKind.CONDITION)
 
 
 _CONCEPTS: tuple[_Concept, ...] = (
     # A charging case is where earbuds live: a title naming one sells earbuds, unless it says the case comes alone.
-    _accessory(r"충전\s?케이스(?=[\s()\[\]]*(?:단품|분실))"),
-    _accessory("(?<!충전)(?<!충전 )케이스|" + _english("cases?")),
-    _accessory("커버(?!력)|" + _english("covers?")),  # 커버력: a cosmetic's coverage
-    _accessory("(?:액정)?(?:보호)?필름|" + _english("films?", r"screen\sprotectors?")),
-    _accessory("강화유리|" + _english(r"tempered\sglass")),
-    _accessory("거치대|" + _english("holders?", "mounts?")),
-    _accessory(r"스킨|" + _english("skins?")),  # 스킨케어 is one word of its own
-    _accessory("파우치|" + _english("pouch(?:es)?")),
-    _accessory("범퍼|" + _english("bumpers?")),
-    _accessory("그립톡|그립|" + _english("grips?")),
-    _accessory("(?:고속)?충전기|충전독|" + _english("chargers?")),
-    _accessory("케이블|" + _english("cables?")),
-    _accessory("스트랩|" + _english("straps?")),
-    _accessory("스탠드|" + _english("stands?")),
-    _accessory("펜슬|펜|스타일러스|" + _english("pens?", "pencils?", "styluse?s?")),
-    _accessory("이어팁|이어캡|" + _english("ear\\s?tips?")),
-    _accessory("키링|" + _english("keyrings?")),
-    _accessory("어댑터|젠더|" + _english("adapters?")),
-    _condition("compatible", "호환(?:용)?|" + _english("compatible")),
+    _accessory(r"충전\s?케이스(?:만|(?=[\s()\[\]]*(?:단품|분실)))"),
+    _accessory("(?<!충전)(?<!충전 )케이스|" + english("cases?")),
+    _accessory("커버(?!력)|" + english("covers?")),  # 커버력: a cosmetic's coverage
+    _accessory("(?:액정)?(?:보호)?필름|" + english("films?", r"screen\sprotectors?")),
+    _accessory("강화유리|" + english(r"tempered\sglass")),
+    _accessory("거치대|" + english("holders?", "mounts?")),
+    _accessory(r"스킨|" + english("skins?")),  # 스킨케어 is one word of its own
+    _accessory("파우치|" + english("pouch(?:es)?")),
+    _accessory("범퍼|" + english("bumpers?")),
+    _accessory("그립톡|그립|" + english("grips?")),
+    _accessory("(?:고속)?충전기|충전독|" + english("chargers?")),
+    _accessory("케이블|" + english("cables?")),
+    _accessory("스트랩|" + english("straps?")),
+    _accessory("스탠드|" + english("stands?")),
+    _accessory("펜슬|펜|스타일러스|" + english("pens?", "pencils?", "styluse?s?")),
+    _accessory("이어팁|이어캡|" + english("ear\\s?tips?")),
+    _accessory("키링|" + english("keyrings?")),
+    _accessory("어댑터|젠더|" + english("adapters?")),
+    _condition("compatible", "호환(?:용)?|" + english("compatible")),
     # 교체 가능 / 교체형: a replaceable part of the product, not a replacement sold alone.
-    _condition("replacement", r"교체용|교환용|교체(?!\s?(?:가능|형))|" + _english("replacements?")),
-    _Concept("refill", re.compile("리필(?:용)?|" + _english("refills?")), _Kind.SOLD_ALONE),
-    _condition("used", "중고|" + _english("used", r"pre[\s-]?owned")),
-    _condition("refurbished", "(?<!슬)리퍼(?:브|비시)?|" + _english("refurb(?:ished)?", "renewed")),
+    _Concept(
+        "replacement",
+        re.compile(r"교체용|교환용|교체(?!\s?(?:가능|형))|" + english("replacements?")),
+        _ConceptKind.REPLACEMENT,
+    ),
+    _Concept("refill", re.compile("리필(?:용)?|" + english("refills?")), _ConceptKind.SOLD_ALONE),
+    _condition("used", "중고|" + english("used", r"pre[\s-]?owned")),
+    _condition("refurbished", "(?<!슬)리퍼(?:브|비시)?|" + english("refurb(?:ished)?", "renewed")),
     # 무료반품 / 반품불가 / 반품 가능: return-policy words in the title of a new item.
     _condition("returned", r"(?<!무료)(?<!무료 )반품(?!\s?(?:불가|가능|무료|보장|안내|비용))"),
-    _condition("display", "전시|진열(?:상품|품)|오픈박스|" + _english(r"open\s?box")),  # 진열대 alone is a shelf
-    _condition("rental", "렌탈|대여|" + _english("rental")),
+    _condition("display", "전시|진열(?:상품|품)|오픈박스|" + english(r"open\s?box")),  # 진열대 alone is a shelf
+    _condition("rental", "렌탈|대여|" + english("rental")),
 )
 
-#: Words saying an accessory comes with the product or without it: either way the title sells the product.
-_BUNDLED_AFTER = re.compile(r"(?:미|불)?포함|증정|사은품|별매|별도|동봉|구성품?|내장|탑재|included")
-_BUNDLED_BEFORE = re.compile(r"[+&]\s*$")
-_WITH = frozenset({"with", "w/"})
+#: Words saying something comes with the product, or without it: either way the title sells the product.
+_BUNDLED = re.compile(r"(?:미|불)?포함|증정|사은품|별매|별도|동봉|구성품?|내장|탑재|included|gift")
+#: Written before a thing: it is given with the product ("with 충전 케이스", "+ 케이스", "사은품 케이스").
+_GIVEN_BEFORE = re.compile(r"(?:\bwith|\bw/|[+&]|사은품|증정)[\s:]*$")
+#: How far past a thing a bundle word may stand in its clause ("케이스 + 필름 + 충전기 증정", "투명 케이스 무료 증정").
+_BUNDLE_REACH = 4
+#: Where a clause ends: a bundle word beyond it speaks of something else ("케이스 슬림 (필름 증정)").
+_CLAUSE_END = re.compile(r"[,/|()\[\]]")
 
 
 def _named(text: str) -> list[tuple[int, Aligned]]:
-    """Every concept a normalized text names, as (concept index, match), in the text's order: a condition as any
-    whole segment, an accessory or a thing sold alone as the head of a word."""
+    """Every concept a normalized text names, as (concept index, match), in the text's order: a condition or a
+    replacement as any whole segment, an accessory or a thing sold alone as the head of a word."""
     parts = segments(text)
     found = [
         (index, match)
         for index, concept in enumerate(_CONCEPTS)
         for match in aligned(concept.pattern, text)
-        if concept.kind is _Kind.CONDITION or parts[match.last].head
+        if not concept.kind.head_only or parts[match.last].head
     ]
     return sorted(found, key=lambda item: (item[1].first, item[0]))
 
@@ -117,41 +132,47 @@ class Allowed:
     @property
     def accessory(self) -> bool:
         """The keyword names an accessory ("아이폰 15 케이스") rather than the product it is for."""
-        return any(_CONCEPTS[index].kind is _Kind.ACCESSORY for index in self.concepts)
+        return any(_CONCEPTS[index].kind is _ConceptKind.ACCESSORY for index in self.concepts)
 
 
 def allowed_by(keyword: str) -> Allowed:
     """What a normalized keyword asks for: "갤럭시버즈3케이스" asks for a case and "… 중고" for a used one; "필름카메라"
     asks for a camera, not a film, and "커버걸" for nothing."""
-    nouns = [segment.text for segment in segments(keyword) if segment.head and not segment.text[0].isdigit()]
-    return Allowed(frozenset(index for index, _ in _named(keyword)), nouns[-1] if nouns else None)
+    return Allowed(frozenset(index for index, _ in _named(keyword)), last_noun(keyword))
 
 
-def _bundled(title: str, match: Aligned, accessory_segments: set[int]) -> bool:
-    """Whether the accessory is said to come with (or without) the product: followed, past other accessories,
-    by 포함 / 미포함 / 증정 …, or preceded by "with" or "+"."""
+def last_noun(text: str) -> str | None:
+    """The last head of a normalized text that is not a number: what a keyword names ("면도날", "칫솔")."""
+    nouns = [segment.text for segment in segments(text) if segment.head and not segment.text[0].isdigit()]
+    return nouns[-1] if nouns else None
+
+
+def _bundled(title: str, match: Aligned) -> bool:
+    """Whether the title says the thing comes with the product (or without it): a bundle word within its clause
+    after it (포함, 미포함, 증정, 사은품, 별매 …), or "with", "+", 사은품, 증정 right before it."""
     parts = segments(title)
-    after = match.last + 1
-    while after in accessory_segments:
-        after += 1
-    if after < len(parts) and _BUNDLED_AFTER.match(title, parts[after].start):
+    if _GIVEN_BEFORE.search(title[: parts[match.first].start]):
         return True
-    before = parts[max(0, match.first - 2) : match.first]
-    return any(part.text in _WITH for part in before) or bool(_BUNDLED_BEFORE.search(title[: parts[match.first].start]))
+    for after in parts[match.last + 1 : match.last + 1 + _BUNDLE_REACH]:
+        if _CLAUSE_END.search(title, parts[match.last].end, after.start):
+            return False
+        if _BUNDLED.match(title, after.start):
+            return True
+    return False
 
 
 def excluded(title: str, allowed: Allowed) -> str | None:
     """The concept a normalized title names that the keyword does not ask for: "accessory: 케이스", "used: 중고"."""
-    named = _named(title)
-    accessory_segments = {match.last for index, match in named if _CONCEPTS[index].kind is _Kind.ACCESSORY}
-    sells_what_the_keyword_names = False
     parts = segments(title)
-    for index, match in named:
+    sells_what_the_keyword_names = False
+    for index, match in _named(title):
         concept = _CONCEPTS[index]
-        if concept.kind is _Kind.SOLD_ALONE and _modifies(parts, match, allowed.head):
+        if concept.kind.may_be_bundled and _bundled(title, match):
             continue
-        if concept.kind is _Kind.ACCESSORY:
-            if sells_what_the_keyword_names or _bundled(title, match, accessory_segments):
+        if concept.kind is _ConceptKind.SOLD_ALONE and _modifies(parts, match, allowed.head):
+            continue
+        if concept.kind is _ConceptKind.ACCESSORY:
+            if sells_what_the_keyword_names:
                 continue
             # The first accessory it sells decides: the asked one makes the rest its features.
             sells_what_the_keyword_names = index in allowed.concepts
@@ -165,19 +186,28 @@ def _modifies(parts: tuple[Segment, ...], match: Aligned, noun: str | None) -> b
     return noun is not None and match.last + 1 < len(parts) and parts[match.last + 1].text == noun
 
 
-_FOR_IT = re.compile(r"용(?![가-힣])|\s?(?:전용|용)(?![가-힣])")
+_FOR_IT = re.compile(r"\s?(?:전용|용)(?![가-힣])")
 
 
-def sold_for_it(title: str, keyword: str, words: tuple[Word, ...]) -> str | None:
-    """A title that sells something for the product: a word of the keyword followed by 용 or 전용 ("M35용 필름",
-    "S24 울트라 전용 거치대"), where the keyword itself does not say so ("쿠쿠 전기밥솥 6인용")."""
+def sold_for_it(
+    title: str, keyword: str, anchors: tuple[Word, ...], model: re.Pattern[str] | None = None
+) -> str | None:
+    """A title that sells something for the product: the product's name or model number followed by 용 or 전용
+    ("M35용 필름", "S24 울트라 전용 거치대", "LS32CG510E 전용 받침대").
+
+    Only a word that names the product counts (one with digits or Latin letters, or the keyword's last noun):
+    "유아용 칫솔" and "차량용 방향제" are toothbrushes and air fresheners, not things for 유아 or 차량. Nor when the
+    keyword's own noun follows ("유아용 칫솔"), or the keyword itself says so ("쿠쿠 전기밥솥 6인용").
+    """
     undashed, asked = title.replace("-", ""), keyword.replace("-", "")
-    for word in words:
-        for match in word.pattern.finditer(undashed):
+    noun = last_noun(keyword)
+    names = [word.pattern for word in anchors if re.search(r"[0-9a-z]", word.text) or word.text == noun]
+    for pattern in [*names, *([model] if model else [])]:
+        for match in pattern.finditer(undashed):
             marker = _FOR_IT.match(undashed, match.end())
-            if marker is None:
+            if marker is None or (noun and undashed[marker.end() :].lstrip().startswith(noun)):
                 continue
-            if any(_FOR_IT.match(asked, own.end()) for own in word.pattern.finditer(asked)):
+            if any(_FOR_IT.match(asked, own.end()) for own in pattern.finditer(asked)):
                 continue
             return f"sold for the product: {match.group()}{marker.group()}"
     return None

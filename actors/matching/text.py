@@ -26,3 +26,8 @@ def fold(text: str) -> str:
 def normalize(text: str) -> str:
     """The comparable form in lower case, which every rule but the pack counts reads."""
     return fold(text).lower()
+
+
+def english(*words: str) -> str:
+    """A pattern of English words that count only whole: "case" does not fire inside "showcase" or "briefcase"."""
+    return r"(?<![a-z])(?:" + "|".join(words) + r")(?![a-z])"

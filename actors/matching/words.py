@@ -15,9 +15,10 @@ from enum import Enum, auto
 from functools import lru_cache
 
 from actors.matching.analyzer import Morpheme, morphemes
+from actors.matching.quantities import COUNTERS
 
 
-class _Kind(Enum):
+class _MorphemeKind(Enum):
     NOUN = auto()
     LATIN = auto()
     DIGIT = auto()
@@ -31,21 +32,21 @@ _NOUN_TAGS = frozenset({"NNG", "NNP", "NNB", "NR", "NP", "XR", "SH"})
 _PREFIX_TAGS = frozenset({"XPN", "MM", "MAG", "MAJ"})
 
 
-def _kind(tag: str) -> _Kind:
+def _kind(tag: str) -> _MorphemeKind:
     base = tag.split("-")[0]  # Kiwi marks irregular inflections as VV-I, VA-R …
     if base in _NOUN_TAGS:
-        return _Kind.NOUN
-    if base == "SL" or base.startswith("W_"):
-        return _Kind.LATIN
+        return _MorphemeKind.NOUN
+    if base == "SL":
+        return _MorphemeKind.LATIN
     if base == "SN":
-        return _Kind.DIGIT
+        return _MorphemeKind.DIGIT
     if base in _PREFIX_TAGS:
-        return _Kind.PREFIX
+        return _MorphemeKind.PREFIX
     if base.startswith(("XS", "J", "E", "VC", "Z")):
-        return _Kind.SUFFIX
+        return _MorphemeKind.SUFFIX
     if base.startswith(("V", "IC")):
-        return _Kind.VERBAL
-    return _Kind.PUNCTUATION
+        return _MorphemeKind.VERBAL
+    return _MorphemeKind.PUNCTUATION  # symbols, and Kiwi's emoji, hashtags, URLs (W_*): none names a thing
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,25 +62,31 @@ class Segment:
 class _Open:
     start: int
     end: int
-    first: _Kind
-    last: _Kind
+    first: _MorphemeKind
+    last: _MorphemeKind
     named: bool  # holds a noun or Latin letters
 
 
-def _glues(open_: _Open, kind: _Kind, morpheme: Morpheme) -> bool:
-    """Whether a content morpheme written right after the open segment belongs to it."""
+def _glues(open_: _Open, kind: _MorphemeKind, morpheme: Morpheme, following: Morpheme | None) -> bool:
+    """Whether a content morpheme written right after the open segment belongs to it (`following`: the morpheme
+    after it in the word, if any)."""
     if morpheme.start > open_.end:
         return False
     last = open_.last
-    if kind is _Kind.DIGIT:
-        return last in (_Kind.LATIN, _Kind.NOUN)  # s + 25, 버즈 + 3
-    if kind is _Kind.LATIN:
-        return last in (_Kind.LATIN, _Kind.DIGIT)  # 25 + fe, m + 35
-    if kind is _Kind.NOUN:
+    if kind is _MorphemeKind.DIGIT and last is _MorphemeKind.NOUN:
+        # A model's number (버즈 + 3, 버즈3 + 케이스), not a count after a noun (필름 + 2매, 케이스 + 1+1, 충전기 25W).
+        if following is None or following.start > morpheme.end:
+            return True
+        return following.tag in ("NNG", "NNP") and following.surface not in COUNTERS
+    if kind is _MorphemeKind.DIGIT:
+        return last is _MorphemeKind.LATIN  # s + 25
+    if kind is _MorphemeKind.LATIN:
+        return last in (_MorphemeKind.LATIN, _MorphemeKind.DIGIT)  # 25 + fe, m + 35
+    if kind is _MorphemeKind.NOUN:
         # A number that starts a segment takes its counter: 4단계, 84매, 6인. A model's number does not take the
         # noun after it: 버즈3 + 케이스 are two segments.
-        return last is _Kind.DIGIT and (open_.first is _Kind.DIGIT or morpheme.tag == "NNB")
-    return kind is _Kind.VERBAL and last is _Kind.VERBAL
+        return last is _MorphemeKind.DIGIT and (open_.first is _MorphemeKind.DIGIT or morpheme.tag == "NNB")
+    return kind is _MorphemeKind.VERBAL and last is _MorphemeKind.VERBAL
 
 
 def _word_spans(word: tuple[Morpheme, ...]) -> list[tuple[int, int, int]]:
@@ -89,20 +96,21 @@ def _word_spans(word: tuple[Morpheme, ...]) -> list[tuple[int, int, int]]:
     current: _Open | None = None
     prefix_start: int | None = None
     chunk = 0
-    for morpheme in word:
+    for position, morpheme in enumerate(word):
+        following = word[position + 1] if position + 1 < len(word) else None
         kind = _kind(morpheme.tag)
-        if kind is _Kind.PUNCTUATION:
+        if kind is _MorphemeKind.PUNCTUATION:
             current, prefix_start, chunk = None, None, chunk + 1
             continue
-        if kind is _Kind.SUFFIX:
+        if kind is _MorphemeKind.SUFFIX:
             if current is not None and morpheme.start <= current.end:
                 current.end = max(current.end, morpheme.end)
             continue
-        if kind is _Kind.PREFIX:
+        if kind is _MorphemeKind.PREFIX:
             prefix_start = morpheme.start if prefix_start is None else prefix_start
             continue
-        named = kind in (_Kind.NOUN, _Kind.LATIN)
-        if prefix_start is None and current is not None and _glues(current, kind, morpheme):
+        named = kind in (_MorphemeKind.NOUN, _MorphemeKind.LATIN)
+        if prefix_start is None and current is not None and _glues(current, kind, morpheme, following):
             current.end, current.last, current.named = morpheme.end, kind, current.named or named
             continue
         start = morpheme.start if prefix_start is None else prefix_start
@@ -111,7 +119,7 @@ def _word_spans(word: tuple[Morpheme, ...]) -> list[tuple[int, int, int]]:
         prefix_start = None
     if prefix_start is not None:  # a prefix with nothing after it stands alone
         end = word[-1].end
-        spans.append((_Open(prefix_start, end, _Kind.PREFIX, _Kind.PREFIX, False), chunk))
+        spans.append((_Open(prefix_start, end, _MorphemeKind.PREFIX, _MorphemeKind.PREFIX, False), chunk))
     return [(span.start, span.end, chunk if span.named else -1) for span, chunk in spans]
 
 
@@ -125,20 +133,43 @@ def segments(text: str) -> tuple[Segment, ...]:
     read in its context ("재입고" alone reads as a verb; in "재입고 알림" it is the noun)."""
     analysed = morphemes(text) if not text.isascii() else ()
     found: list[Segment] = []
+    next_morpheme = 0
     for word in _WORD.finditer(text):
         if word.group().isascii():
             bare = _EDGE_PUNCTUATION.sub("", word.group())
-            if bare:
+            if any(char.isalnum() for char in bare):  # a lone "+" or "&" joins words; it names nothing
                 start = word.start() + word.group().index(bare)
                 found.append(Segment(bare, start, start + len(bare), head=True))
             continue
-        inside = tuple(m for m in analysed if word.start() <= m.start < word.end())
-        spans = _word_spans(inside)
-        heads = {chunk: index for index, (_, _, chunk) in enumerate(spans) if chunk >= 0}
-        for index, (start, end, chunk) in enumerate(spans):
-            end = min(end, word.end())
-            found.append(Segment(text[start:end], start, end, head=chunk >= 0 and heads[chunk] == index))
+        while next_morpheme < len(analysed) and analysed[next_morpheme].start < word.start():
+            next_morpheme += 1
+        first = next_morpheme
+        while next_morpheme < len(analysed) and analysed[next_morpheme].start < word.end():
+            next_morpheme += 1
+        spans = [
+            (start, min(end, word.end()), chunk) for start, end, chunk in _word_spans(analysed[first:next_morpheme])
+        ]
+        heads = _heads(text, spans)
+        found.extend(
+            Segment(text[start:end], start, end, head=index in heads) for index, (start, end, _) in enumerate(spans)
+        )
     return tuple(found)
+
+
+#: What describes a thing rather than names it: a segment without Hangul (a count, a spec, a version, "tpu") or one
+#: that starts with a number ("2매").
+_DESCRIPTOR = re.compile(r"[^가-힣]*$|\d")
+
+
+def _heads(text: str, spans: list[tuple[int, int, int]]) -> set[int]:
+    """Which spans are heads: in each chunk, the last span that names a thing, passing over what a seller glues after
+    the noun to describe it (a count, Latin letters, a version: "보호필름2매", "케이스TPU", "케이스ver2")."""
+    heads: set[int] = set()
+    for chunk in {chunk for _, _, chunk in spans if chunk >= 0}:
+        named = [index for index, (_, _, of) in enumerate(spans) if of == chunk]
+        things = [index for index in named if not _DESCRIPTOR.match(text[spans[index][0] : spans[index][1]])]
+        heads.add((things or named)[-1])
+    return heads
 
 
 @dataclass(frozen=True, slots=True)

@@ -139,6 +139,8 @@ _UTILITY_PARTS = ".custom-oos:not(del):not(del *)"
 _SALE_TEXT = re.compile(r"~?\s*(\d[\d,]*)\s*원?\s*(?:~\s*(?:\d[\d,]*\s*원?)?)?")
 #: A bare number below this is a rate or a count that lost its "%", not a price.
 _MIN_BARE_PRICE = 100
+#: Items a page needs before "most of them" says something about its markup rather than about a few listings.
+_MOST_OF_A_PAGE = 3
 #: Texts beside a price that are part of writing it, not a label.
 _PRICE_MARKS = frozenset({"원", "~", "원~"})
 #: The headline sale price is bold; so is the discount rate, but its "%" already rules it out.
@@ -202,6 +204,12 @@ def _parse_products(tree: LexborHTMLParser, base_url: str) -> CoupangPage:
         if skipped * 2 > products:
             # Most products unreadable is a markup change, not a page of a few offers: a parse failure.
             detail = f"{layout.name} layout: {skipped} of {products} product items unreadable"
+            return CoupangPage(PageKind.UNKNOWN, [], detail, listed, skipped)
+        conditional = sum(offer.price_condition is not None for offer in offers)
+        if products >= _MOST_OF_A_PAGE and conditional * 2 > products:
+            # Most prices beside a label is a markup change too (a plain price moved out of its place), not a page
+            # where nobody pays the plain price: refusing every offer would answer NO_MATCH where the page was not read.
+            detail = f"{layout.name} layout: {conditional} of {products} product items show only a labelled price"
             return CoupangPage(PageKind.UNKNOWN, [], detail, listed, skipped)
         detail = f"{layout.name} layout"
         if skipped:
@@ -411,36 +419,39 @@ def _utility_sale_price(item: LexborNode) -> _Sale | None:
             continue
         bold = _BOLD in (node.attributes.get("class") or "")
         label = _label_beside(node, parts=_UTILITY_PARTS)
-        sale = _Sale(amount, label, "~" in text)
+        sale = _Sale(amount, label, _written_as_range(node))
         candidates.append((label is not None, not has_won, not bold, index, sale))
     return min(candidates, key=lambda candidate: candidate[:4])[-1] if candidates else None
 
 
 def _label_beside(node: LexborNode, parts: str | None = None) -> str | None:
-    """The label of a price line: the text of the price's siblings that carries no digits (a sibling with digits is
-    another price, a rate or a unit price), or None when there is none. `parts`: only siblings matching it count."""
-    parent = node.parent
-    if parent is None:
+    """The label of a price line: the element written right before the price, when it carries no digits (a label
+    precedes its price: "와우할인가 26,900원"; an element with digits is another price, a rate or a unit price), its
+    text or, for an image, its alt text. None: no label. `parts`: only an element matching it counts."""
+    sibling = _element_before(node)
+    if sibling is None or (parts is not None and not sibling.css_matches(parts)):
         return None
-    labels = []
-    for sibling in parent.iter():
-        if sibling.mem_id == node.mem_id or (parts is not None and not sibling.css_matches(parts)):
-            continue
-        text = _normalized_text(sibling)
-        if text and not _NUMBER.search(text) and text not in _PRICE_MARKS:
-            labels.append(text)
-    return " ".join(labels) or None
+    text = _normalized_text(sibling) or (_attribute(sibling, "alt") if sibling.tag == "img" else None) or ""
+    if text and not _NUMBER.search(text) and text not in _PRICE_MARKS:
+        return text
+    return None
+
+
+def _element_before(node: LexborNode) -> LexborNode | None:
+    sibling = node.prev
+    while sibling is not None and sibling.tag == "-text" and not sibling.text().strip():
+        sibling = sibling.prev
+    return sibling if sibling is not None and sibling.tag != "-text" else None
 
 
 def _written_as_range(node: LexborNode) -> bool:
-    """Whether a price element is written as a range's start: "12,900원~" in it, or the "원~" after it."""
+    """Whether a price element is written as a range's start: "12,900원~" in it, or a "~" (or "원~") right after it."""
     if "~" in _normalized_text(node):
         return True
-    parent = node.parent
-    amount = _NUMBER.search(_normalized_text(node))
-    if parent is None or amount is None:
-        return False
-    return re.search(re.escape(amount.group()) + r"\s*원?\s*~", _normalized_text(parent)) is not None
+    after = node.next
+    while after is not None and not after.text().strip():
+        after = after.next
+    return after is not None and after.text().strip().lstrip("원").lstrip().startswith("~")
 
 
 def _unit_price_node(item: LexborNode, layout: _Layout) -> LexborNode | None:
