@@ -16,11 +16,10 @@ ENV PYTHONUNBUFFERED=1 \
     LPS_HTTP_HOST=0.0.0.0
 
 WORKDIR /app
-COPY pyproject.toml README.md ./
-COPY schemas ./schemas
-COPY infra ./infra
-COPY actors ./actors
-COPY service ./service
+# The whole build context (.dockerignore keeps out tests, docs, local state and secrets): which packages the image
+# installs is pyproject.toml's one list, never a second one here. tests/test_compose.py installs this file set into a
+# fresh virtualenv and runs every command of docker-compose.yml.
+COPY . ./
 RUN pip install .
 
 # Chromium runs without its sandbox (actors/browser.py): at least it does not run as root.
