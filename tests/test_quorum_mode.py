@@ -4,6 +4,7 @@ machine's RabbitMQ (a single node runs quorum queues too; tests/test_rabbitmq_cl
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import json
 import os
@@ -12,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pika
+import pika.exceptions
 import pytest
 
 from infra.broker import Publisher, create_broker, job_message
@@ -19,7 +22,7 @@ from infra.settings import QueueType, Settings, SettingsError
 from schemas.codes import JobType, Priority
 from service.app import create_app
 from tests.harness import JobsView, worker_pool
-from tools.testbed import delete_queues, job_queues
+from tools.testbed import admin_connection, consumer_count, delete_queues, job_queues
 
 LPS = [sys.executable, "-m", "tools.cli"]
 
@@ -117,3 +120,49 @@ async def test_switching_to_quorum_moves_every_waiting_message_and_the_jobs_fini
     assert "6 message(s), 1 delayed" in migrated.stdout
     assert all(job["status"] == "DONE" for job in finished)
     assert classic.job(JobType.SEARCH).queue not in types  # the emptied classic queue was deleted
+
+
+def declared(amqp_url: str, queue: str) -> bool:
+    with contextlib.closing(admin_connection(amqp_url)) as connection:
+        try:
+            connection.channel().queue_declare(queue, passive=True)
+        except pika.exceptions.ChannelClosedByBroker:
+            return False
+        return True
+
+
+@pytest.mark.processes
+async def test_migrating_refuses_while_a_pool_consumes_the_old_queues_and_changes_nothing(
+    settings: Settings, tmp_path: Path
+):
+    """A classic deployment still running: `migrate-queues` would delete the queues its pool reads and leave quorum
+    queues nobody reads. It refuses, naming the busy queue and how to stop its readers, and declares nothing."""
+    quorum = settings.with_overrides(queue_type=QueueType.QUORUM)
+    env = os.environ | quorum.to_env()
+    try:
+        async with worker_pool(settings, "search", tmp_path) as pool:
+            migrated = await asyncio.to_thread(
+                subprocess.run, [*LPS, "migrate-queues", "--from", "classic"], capture_output=True, text=True, env=env
+            )
+            still_consumed = await asyncio.to_thread(consumer_count, settings.amqp_url, pool.queue)
+        quorum_queues = [queue for queue in job_queues(quorum) if declared(quorum.amqp_url, queue)]
+    finally:
+        await asyncio.to_thread(delete_queues, quorum.amqp_url, job_queues(quorum))
+
+    assert migrated.returncode == 1, migrated.stderr
+    assert f"{settings.job(JobType.SEARCH).queue} (1 consumer(s))" in migrated.stderr
+    assert "Stop every worker pool" in migrated.stderr
+    assert still_consumed == 1
+    assert quorum_queues == []
+
+
+@pytest.mark.processes
+def test_migrating_from_a_mode_that_never_ran_moves_nothing(settings: Settings):
+    """`--from quorum` where no quorum queue was ever declared: "moved 0", not a pika error."""
+    classic = settings  # the default mode: the target
+    command = [*LPS, "migrate-queues", "--from", "quorum"]
+    migrated = subprocess.run(command, capture_output=True, text=True, env=os.environ | classic.to_env(), timeout=60)
+
+    assert migrated.returncode == 0, migrated.stderr
+    assert "0 message(s), 0 delayed, 0 dead letter(s)" in migrated.stdout
+    assert "WARNING" not in migrated.stderr  # a queue that is not there is an answer, not 18 warnings

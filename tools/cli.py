@@ -602,7 +602,7 @@ def cmd_ensure_rabbitmq(args: argparse.Namespace) -> int:
 
 
 def cmd_migrate_queues(args: argparse.Namespace) -> int:
-    from tools.queue_migration import migrate
+    from tools.queue_migration import QueuesInUse, migrate
 
     settings = Settings.from_env()
     try:
@@ -610,6 +610,9 @@ def cmd_migrate_queues(args: argparse.Namespace) -> int:
     except ValueError as refused:
         print(f"lps: {refused}", file=sys.stderr)
         return 2
+    except QueuesInUse as in_use:
+        print(f"lps: {in_use}", file=sys.stderr)
+        return 1
     print(
         f"moved into the {settings.queue_type} queues: {moved['messages']} message(s), "
         f"{moved['delayed']} delayed, {moved['dead_letters']} dead letter(s)"
