@@ -221,14 +221,25 @@ class JobStatusMiddleware(Middleware):
         log.info("job %s DONE after attempt %d", job["_id"], job["attempts"])
         if kind.on_done is None:
             return True
+        confirmed = []
         for follow_up in runtime.run(kind.on_done(job | attempt.output, runtime)):
             try:
                 broker.enqueue(follow_up)
             except Exception:  # whatever pika raised, the broker did not confirm this message
-                # Follow-ups are stored as enqueued (a write fewer per job on the hot path); this one was not:
-                # say so, and the reconciler publishes it after its grace period.
-                log.warning("could not publish follow-up job %s of job %s", follow_up.args[0], job["_id"])
-                runtime.run(runtime.jobs.mark_unconfirmed(ObjectId(follow_up.args[0])))
+                log.warning(
+                    "could not publish follow-up job %s of job %s: the reconciler publishes it after its grace",
+                    follow_up.args[0],
+                    job["_id"],
+                )
+            else:
+                confirmed.append(ObjectId(follow_up.args[0]))
+        # Stored unconfirmed (a worker killed before its publish leaves it to the reconciler's next pass, seconds
+        # away): now the broker has it, say so, or the reconciler would publish it a second time.
+        try:
+            if confirmed:
+                runtime.run(runtime.jobs.mark_enqueued(confirmed, utcnow()))
+        except MONGO_UNAVAILABLE:
+            log.warning("could not record the publish of follow-up job(s) of job %s: published again", job["_id"])
         return True
 
 

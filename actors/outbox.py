@@ -31,25 +31,23 @@ RETRYABLE_STATUSES = {408, 429}
 def outbox_job_for(search_job: dict[str, Any], settings: Settings) -> tuple[dict[str, Any], dramatiq.Message]:
     """The OUTBOX job (and its message) that delivers a DONE search's result.
 
-    Stored already marked enqueued: the worker publishes right after the insert, and only a failed publish
-    costs a write (`mark_unconfirmed`). Should the worker die between the two, the job is PENDING with an
-    `enqueued_at` but no message, and the reconciler's lost-message pass publishes it.
+    Stored unconfirmed (no `enqueued_at`), as every new job: whoever stores it publishes it and records the broker's
+    confirm (`mark_enqueued`). Should that process die in between, the reconciler's unconfirmed pass publishes it
+    after LPS_RECONCILE_GRACE, not the lost-message pass LPS_RECONCILE_LOST_AFTER later.
     """
     outbox_id = ObjectId()
     priority = settings.job(JobType.OUTBOX).default_priority
     message = job_message(settings, JobType.OUTBOX, str(outbox_id), settings.broker_priority(JobType.OUTBOX, priority))
-    now = utcnow()
     document = new_job(
         JobType.OUTBOX,
         job_id=outbox_id,
         product_code=search_job["product_code"],
         priority=priority,
         max_attempts=settings.job(JobType.OUTBOX).max_attempts,
-        now=now,
+        now=utcnow(),
         message_id=message.message_id,
         source_job_id=search_job["_id"],
     )
-    document["enqueued_at"] = now
     return document, message
 
 

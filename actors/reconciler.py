@@ -261,8 +261,8 @@ class Reconciler:
             document, message = outbox_job_for(job, self._settings)
             if await self._jobs.insert_follow_up(document):
                 created += 1
-                if not await self._publisher.publish([message]):
-                    await self._jobs.mark_unconfirmed(document["_id"])
+                if await self._publisher.publish([message]):
+                    await self._jobs.mark_enqueued([document["_id"]], utcnow())
         # With nothing found, the cursor still moves past the quiet minutes, but at most once a minute (one write).
         if page.jobs or page.cursor[0] - start[0] >= timedelta(minutes=1):
             await self.journal.advance_delivery_cursor(start, page.cursor)

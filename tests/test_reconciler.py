@@ -15,6 +15,7 @@ import pytest
 from aiohttp.test_utils import TestClient
 from bson import ObjectId
 
+from actors.outbox import outbox_job_for
 from actors.reconciler import Reconciler
 from infra.broker import Publisher, create_broker
 from infra.clock import utcnow
@@ -211,6 +212,22 @@ async def test_a_done_search_without_its_delivery_job_gets_one(stack: Stack):
     outbox = await stack.database.jobs().find_one({"job_type": "OUTBOX", "source_job_id": orphan["_id"]})
     assert outbox["status"] == "PENDING"
     assert await stack.queued(JobType.OUTBOX) == [str(outbox["_id"])]
+
+
+async def test_a_delivery_job_stored_by_a_worker_killed_before_publishing_it_is_published_by_the_next_pass(
+    stack: Stack,
+):
+    """The search worker stored the DONE search's OUTBOX job and died before its publish: the job is unconfirmed, so
+    the next pass after LPS_RECONCILE_GRACE publishes it (not the lost-message pass, LPS_RECONCILE_LOST_AFTER later)."""
+    stack.settings = stack.settings.with_overrides(outbox_url="http://127.0.0.1:9/results")
+    search = await stack.insert(status="DONE", finished_at=utcnow(), result={"outcome": "FOUND"})
+    document, _never_published = outbox_job_for(search, stack.settings)
+    assert await stack.jobs.insert_follow_up(document)
+
+    assert await stack.reconciler().run_once() == {"republished_unconfirmed": 1}
+
+    assert await stack.queued(JobType.OUTBOX) == [str(document["_id"])]
+    assert (await stack.jobs.get_current(document["_id"]))["enqueued_at"] is not None
 
 
 async def test_queue_stats_count_what_reconcilers_did(stack: Stack, aiohttp_client):

@@ -49,6 +49,21 @@ async def test_receiver_failing_twice_then_accepting_gives_outbox_done_after_thr
     assert len(receiver.deliveries) == 3
 
 
+async def test_a_delivery_job_is_recorded_as_published_once_the_broker_confirmed_it(
+    pool: InProcessPool, jobs: JobsView
+):
+    """Stored unconfirmed (a worker killed before its publish leaves it to the reconciler's next pass): once published,
+    its `enqueued_at` says so, or every delivery would be published a second time by that pass."""
+    [job_id] = await pool.submit({"product_code": "CONFIRMED-OUT", "keyword": "k"})
+    outbox = await jobs.outbox_of(job_id)
+
+    async def confirmed() -> bool:
+        job = await jobs.get(outbox["_id"])
+        return job is not None and job.get("enqueued_at") is not None
+
+    await eventually(confirmed, within=10, what="the delivery job's publish to be recorded")
+
+
 async def test_receiver_refusing_with_4xx_kills_the_delivery_at_once(
     pool: InProcessPool, jobs: JobsView, receiver: Receiver
 ):
