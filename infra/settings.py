@@ -404,6 +404,11 @@ class Settings:
     dev_mongo_port: int = 27017
     dev_shop_port: int = 8090
     dev_receiver_port: int = 9000
+    # Where each running `lps dev` stack records its store (tools/dev_stacks.py), for `lps report` without
+    # LPS_MONGO_URL. One directory per user of the machine.
+    dev_stacks_dir: str = field(
+        default_factory=lambda: os.path.join(tempfile.gettempdir(), f"lps-dev-stacks-{os.getuid()}")
+    )
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Self:

@@ -99,6 +99,19 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
         subprocess.Popen._execute_child = original  # type: ignore[attr-defined]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def dev_stacks_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The `lps dev` stacks this session's tests start record themselves in a directory of the session's own: a
+    test of `lps report` never finds a developer's stack, and a developer's `lps report` never finds a test's."""
+    previous = os.environ.get("LPS_DEV_STACKS_DIR")
+    os.environ["LPS_DEV_STACKS_DIR"] = str(tmp_path_factory.mktemp("dev-stacks"))
+    yield
+    if previous is None:
+        del os.environ["LPS_DEV_STACKS_DIR"]
+    else:
+        os.environ["LPS_DEV_STACKS_DIR"] = previous
+
+
 @pytest.fixture(scope="session")
 def run_id() -> str:
     return uuid.uuid4().hex[:8]

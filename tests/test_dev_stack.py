@@ -8,6 +8,7 @@ import contextlib
 import os
 import signal
 import socket
+import subprocess
 import sys
 import time
 import uuid
@@ -21,6 +22,7 @@ from infra.settings import Settings
 from tests.processes import alive, chromium_of, descendants
 from tools import dev
 from tools.dev import Child, DevPorts, DevStack, QuietFilter, check_ports, planned_ports, source_report
+from tools.dev_stacks import running_stacks
 from tools.embedded_mongo import free_port
 from tools.testbed import delete_queues, eventually, job_queues
 
@@ -230,6 +232,36 @@ async def test_with_data_the_dev_stacks_jobs_outlive_a_restart(settings: Setting
 
     assert found.status == 200, kept
     assert (kept["job"]["job_id"], kept["job"]["product_code"]) == (job["job_id"], "KEPT-1")
+
+
+@pytest.mark.processes
+async def test_lps_report_reads_the_running_stacks_store_and_the_stack_is_unlisted_once_stopped(
+    settings: Settings, tmp_path
+):
+    """`lps report` without LPS_MONGO_URL beside `lps dev --mongo-port N` reads that store (it read 27017, another
+    stack's, and printed "(no rows)"): the stack records itself while it runs."""
+    stacks = tmp_path / "stacks"
+    async with lps_dev(settings, LPS_DEV_STACKS_DIR=str(stacks)) as stack:
+        await stack.wait_for("gateway on http://", within=120)
+        [listed] = running_stacks(stacks)
+        env = {key: value for key, value in os.environ.items() if key != "LPS_MONGO_URL"}
+        report = [*LPS, "report", "dead-by-error"]
+        done = await asyncio.to_thread(
+            subprocess.run,
+            report,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=env | {"LPS_DEV_STACKS_DIR": str(stacks)},
+        )
+        stack.process.send_signal(signal.SIGINT)
+        assert await stack.exited(within=60) == 0, stack.text[-3000:]
+
+    assert listed.pid == stack.process.pid
+    assert done.returncode == 0, done.stderr
+    assert f"on {listed.mongo_url} (the `lps dev` stack of pid {listed.pid})" in done.stderr
+    assert running_stacks(stacks) == []
+    assert list(stacks.iterdir()) == []
 
 
 async def test_data_is_refused_when_lps_dev_starts_no_mongodb_of_its_own(settings: Settings, tmp_path):

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from infra.price_history import PriceHistory
 from infra.settings import Settings
 from schemas.codes import JobType
 from schemas.offers import Offer, SourceOutcome, SourceResult
+from tools.dev_stacks import DevStackRecord, recorded, running_stacks
 from tools.reporting import (
     REPORTS,
     format_table,
@@ -385,4 +387,61 @@ async def test_lps_report_without_lps_mongo_url_reads_the_dev_stacks_store_or_sa
     assert dev_store.returncode == 0, dev_store.stderr
     assert "SKU-DEV" in dev_store.stdout
     assert nothing_there.returncode == 2
-    assert "LPS_MONGO_URL is unset and no `lps dev` store answers on 127.0.0.1:9" in nothing_there.stderr
+    assert "no store answers on 127.0.0.1:9 (LPS_DEV_MONGO_PORT)" in nothing_there.stderr
+
+
+def lps_report_beside_dev_stacks(settings: Settings, stacks_dir: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    environment = {key: value for key, value in os.environ.items() if key != "LPS_MONGO_URL"}
+    environment |= {"LPS_DEV_STACKS_DIR": str(stacks_dir), **env}
+    report = [*LPS, "report", "lowest-price-trend", "--product", "SKU-STACK", "--hours", "6"]
+    return subprocess.run(report, capture_output=True, text=True, timeout=60, env=environment)
+
+
+@pytest.mark.processes
+async def test_lps_report_without_lps_mongo_url_reads_the_running_dev_stacks_store_and_says_which(
+    settings: Settings, db: MainDatabase, tmp_path: Path
+):
+    """Another store answers on LPS_DEV_MONGO_PORT (another stack's, or one started by hand): the report reads the
+    store the running `lps dev` recorded, and names it on stderr."""
+    store = urlsplit(settings.mongo_url or "")
+    if store.port is None:
+        pytest.skip("LPS_MONGO_URL names no port to point LPS_DEV_MONGO_PORT at")
+    await Seeder(db).search("SKU-STACK", datetime.now(UTC) - timedelta(hours=1), coupang=found(300, 4900))
+    stack = DevStackRecord(os.getpid(), settings.mongo_url or "", settings.mongo_db, "http://127.0.0.1:1")
+    elsewhere = {"LPS_DEV_MONGO_PORT": str(store.port), "LPS_MONGO_DB": f"{settings.mongo_db}_someone_elses"}
+
+    with recorded(tmp_path, stack):
+        done = lps_report_beside_dev_stacks(settings, tmp_path, **elsewhere)
+
+    assert done.returncode == 0, done.stderr
+    assert "SKU-STACK" in done.stdout
+    assert f"database {settings.mongo_db!r} on {settings.mongo_url} (the `lps dev` stack of pid {os.getpid()})" in (
+        done.stderr
+    )
+
+
+@pytest.mark.processes
+def test_lps_report_without_lps_mongo_url_refuses_to_guess_between_two_dev_stacks(settings: Settings, tmp_path: Path):
+    first = DevStackRecord(os.getpid(), "mongodb://127.0.0.1:27217/", "lps", "http://127.0.0.1:28080")
+    second = DevStackRecord(os.getppid(), "mongodb://u:secret@127.0.0.1:27218/", "lps", "http://127.0.0.1:28081")
+
+    with recorded(tmp_path, first), recorded(tmp_path, second):
+        done = lps_report_beside_dev_stacks(settings, tmp_path)
+
+    assert done.returncode == 2
+    assert "2 `lps dev` stacks run" in done.stderr
+    assert "127.0.0.1:27217" in done.stderr
+    assert "127.0.0.1:27218" in done.stderr
+    assert "secret" not in done.stderr
+    assert "set LPS_MONGO_URL" in done.stderr
+
+
+def test_a_stack_killed_outright_is_no_longer_listed(tmp_path: Path):
+    gone = DevStackRecord(2**22 + 1, "mongodb://127.0.0.1:27217/", "lps", "http://127.0.0.1:28080")  # above pid_max
+    (tmp_path / f"{gone.pid}.json").write_text(json.dumps(asdict(gone)))
+    alive = DevStackRecord(os.getpid(), "mongodb://127.0.0.1:27218/", "lps", "http://127.0.0.1:28081")
+
+    with recorded(tmp_path, alive):
+        assert running_stacks(tmp_path) == [alive]
+    assert running_stacks(tmp_path) == []
+    assert list(tmp_path.iterdir()) == []

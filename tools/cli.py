@@ -218,8 +218,41 @@ def cmd_snapshot(args: argparse.Namespace) -> int:
     return 0
 
 
+def _store_to_read(settings: Settings) -> tuple[Settings, str]:
+    """The store a command without LPS_MONGO_URL reads (the settings pointing at it) and why that one: the one
+    running `lps dev` stack's; else the embedded server on LPS_DEV_MONGO_PORT. LookupError when several stacks run
+    or nothing answers: guessing would read someone else's jobs."""
+    if settings.mongo_url:
+        return settings, "LPS_MONGO_URL"
+    from pathlib import Path
+
+    from infra.logs import Redactor
+    from tools.dev_stacks import running_stacks
+    from tools.embedded_mongo import local_mongo_url, wait_for_port
+
+    stacks = running_stacks(Path(settings.dev_stacks_dir))
+    if len(stacks) > 1:
+        listed = "; ".join(f"pid {stack.pid}: {Redactor()(stack.mongo_url)} ({stack.gateway})" for stack in stacks)
+        raise LookupError(
+            f"LPS_MONGO_URL is unset and {len(stacks)} `lps dev` stacks run ({listed}): set LPS_MONGO_URL to the "
+            "one to read"
+        )
+    if stacks:
+        [stack] = stacks
+        chosen = settings.with_overrides(mongo_url=stack.mongo_url, mongo_db=stack.mongo_db)
+        return chosen, f"the `lps dev` stack of pid {stack.pid}"
+    port = settings.dev_mongo_port
+    if not wait_for_port("127.0.0.1", port, 1.0):
+        raise LookupError(
+            f"LPS_MONGO_URL is unset, no `lps dev` stack runs and no store answers on 127.0.0.1:{port} "
+            "(LPS_DEV_MONGO_PORT): set LPS_MONGO_URL to the MongoDB the workers use"
+        )
+    return settings.with_overrides(mongo_url=local_mongo_url(port)), "no `lps dev` stack runs: LPS_DEV_MONGO_PORT"
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     """Print a named report (tools/reporting.py) as a plain table."""
+    from infra.logs import Redactor
     from infra.mongo import MainDatabase, create_client
     from tools.reporting import REPORTS, format_table, report_params, run_report
 
@@ -233,19 +266,14 @@ def cmd_report(args: argparse.Namespace) -> int:
     except ValueError as refused:
         print(f"lps: {refused}", file=sys.stderr)
         return 2
-    settings = Settings.from_env()
-    if not settings.mongo_url:
-        # The store a gateway without LPS_MONGO_URL reads when `lps dev` runs it: the dev stack's embedded server.
-        from tools.embedded_mongo import local_mongo_url, wait_for_port
-
-        if not wait_for_port("127.0.0.1", settings.dev_mongo_port, 1.0):
-            print(
-                f"lps: LPS_MONGO_URL is unset and no `lps dev` store answers on 127.0.0.1:{settings.dev_mongo_port} "
-                "(LPS_DEV_MONGO_PORT): set LPS_MONGO_URL to the MongoDB the workers use",
-                file=sys.stderr,
-            )
-            return 2
-        settings = settings.with_overrides(mongo_url=local_mongo_url(settings.dev_mongo_port))
+    try:
+        settings, which = _store_to_read(Settings.from_env())
+    except LookupError as unknown:
+        print(f"lps: {unknown}", file=sys.stderr)
+        return 2
+    # Which store answered matters as much as what it said: "(no rows)" from the wrong one reads as a fact.
+    where = Redactor()(settings.mongo_url or "")
+    print(f"lps report: database {settings.mongo_db!r} on {where} ({which})", file=sys.stderr)
 
     async def fetch() -> list[dict]:
         client = create_client(settings)

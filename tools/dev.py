@@ -38,6 +38,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from infra.settings import UNSIGNED_OUTBOX_REFUSED, Settings
 from schemas.codes import KeyRole
 from schemas.offers import SourceName
+from tools.dev_stacks import DevStackRecord, recorded
 from tools.embedded_mongo import local_mongo_url, wait_for_port
 from tools.gateway_client import ENDED, RESULT_COLUMNS, GatewayClient, deliveries_of, format_rows, result_row
 from tools.rabbitmq import LOCAL_HOSTS, ensure_rabbitmq
@@ -425,6 +426,18 @@ class DevStack:
             return INTERRUPTED
         stopping.cancel()
         settings = starting.result()
+        # Listed while it runs: `lps report` without LPS_MONGO_URL reads this stack's store, not a guessed port.
+        record = DevStackRecord(
+            os.getpid(),
+            settings.mongo_url or "",
+            settings.mongo_db,
+            f"http://{settings.http_host}:{settings.http_port}",
+        )
+        with recorded(Path(settings.dev_stacks_dir), record):
+            return await self._serve(settings, stop)
+
+    async def _serve(self, settings: Settings, stop: asyncio.Event) -> int:
+        """The started stack, until it is stopped (or the demo ends)."""
         if self.demo:
             code = await self._until_stopped(stop, self._run_demo(settings))
             if not self.stay or stop.is_set() or code == INTERRUPTED:
