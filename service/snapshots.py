@@ -20,11 +20,12 @@ from service.errors import ApiError
 from service.keys import DATABASE, SETTINGS
 from service.routes import _KEYED, PREFIX, _error_responses
 
-#: Every answer with a snapshot's bytes: nothing in them is run, sniffed or framed as the gateway's own.
+#: Every answer with a snapshot's bytes: nothing in them is run, sniffed or framed as the gateway's own, nor kept by
+#: the browser (a shop's page as a signed-in operator saw it: Back after sign-out must not show it).
 CONFINED = {
     "Content-Security-Policy": "sandbox",
     "X-Content-Type-Options": "nosniff",
-    "Cache-Control": "private, max-age=3600",
+    "Cache-Control": "no-store",
 }
 
 

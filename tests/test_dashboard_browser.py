@@ -54,6 +54,28 @@ async def test_a_page_without_a_key_goes_to_the_login_form_and_the_key_opens_the
     assert "/ui/login" in page.url  # the session ended
 
 
+async def test_after_sign_out_back_shows_no_signed_in_page(page_server, settings: Settings, browser: Browser):
+    """Back after sign-out used to show the jobs page from the browser's cache, "Signed in as ops (admin)" and all:
+    signed-in pages are answered `Cache-Control: no-store`, so Back asks the gateway, which wants a sign-in."""
+    server = await page_server(create_app(settings.with_overrides(api_keys=KEYS)))
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page = await browser.new_page(viewport={"width": 1200, "height": 800})
+    await page.goto(str(server.make_url("/ui/login?next=/ui/jobs")))
+    await page.fill("input[name=key]", KEYS["ops"])
+    await page.click("button[type=submit]")
+    await page.wait_for_url("**/ui/jobs")
+    assert await page.locator("header form.who").count() == 1
+
+    await page.click("header form.who button")
+    await page.wait_for_url("**/ui/login")
+    await page.go_back()
+    await page.wait_for_load_state()
+    await page.screenshot(path=ARTIFACTS / "back-after-sign-out.png", full_page=True)
+
+    assert "Signed in as" not in await page.locator("body").inner_text()
+    assert "/ui/login" in page.url
+
+
 async def test_filtering_the_job_list_and_opening_a_job_shows_its_attempts(
     page_server, settings: Settings, browser: Browser
 ):

@@ -7,10 +7,13 @@ import aiohttp
 import pytest
 from aiohttp.test_utils import TestClient
 
+from infra.clock import utcnow
+from infra.mongo import create_client
 from infra.settings import Settings
+from infra.snapshots import SnapshotStore
 from service.app import create_app
 from service.ui.signin import CSRF_COOKIE, SESSION_COOKIE
-from tests.test_dashboard import KEYS, csrf_of, post_form
+from tests.test_dashboard import KEYS, PNG, csrf_of, post_form
 from tests.test_redrive import DEAD, insert_job
 
 ADMIN_KEY = KEYS["ops"]
@@ -147,3 +150,30 @@ async def test_no_dashboard_answer_may_be_framed(aiohttp_client, settings: Setti
     answer = await client.get(path, allow_redirects=False)
     assert "frame-ancestors 'none'" in answer.headers["Content-Security-Policy"]
     assert answer.headers["X-Frame-Options"] == "DENY"
+
+
+async def test_no_signed_in_answer_or_snapshot_is_kept_by_the_browser_and_static_files_are(
+    aiohttp_client, settings: Settings
+):
+    """Back after sign-out showed the jobs page, "Signed in as ops (admin)", from the browser's cache (issue 33)."""
+    client = await keyed_client(aiohttp_client, settings)
+    database = create_client(settings)
+    try:
+        reference = await SnapshotStore(database[settings.mongo_db]).save(
+            source="coupang", url="https://shop/x", reason="BLOCKED", html="<p>x</p>", screenshot=PNG, at=utcnow()
+        )
+    finally:
+        await database.close()
+    snapshot_id = reference.removeprefix("gridfs:snapshots/")
+    dead = await insert_job(settings, product_code="NO-STORE", **DEAD)
+    signed_out = [await client.get(path, allow_redirects=False) for path in ("/ui", "/ui/login")]
+    await sign_in(client)
+    pages = ["/ui", "/ui/jobs", f"/ui/jobs/{dead['_id']}", "/ui/dead", "/ui/running", "/ui/watches", "/ui/live"]
+    snapshots = [f"/ui/snapshots/{snapshot_id}/png", f"/ui/snapshots/{snapshot_id}/html"]
+    api_snapshot = await client.get(f"/v1/lps/snapshots/{snapshot_id}/html", headers={"X-API-Key": ADMIN_KEY})
+    signed_in = [await client.get(path) for path in pages + snapshots]
+
+    for answer in [*signed_out, *signed_in, api_snapshot]:
+        assert answer.status in (200, 303), answer.url
+        assert answer.headers["Cache-Control"] == "no-store", answer.url
+    assert "no-store" not in (await client.get("/ui/static/dashboard.css")).headers.get("Cache-Control", "")

@@ -55,6 +55,7 @@ from service.ui.reads import (
     waiting,
 )
 from service.ui.signin import (
+    STATIC,
     UI,
     VISITOR,
     FormRefused,
@@ -62,8 +63,8 @@ from service.ui.signin import (
     checked_form,
     csrf_token,
     end_session,
-    forbid_framing,
     keep_token,
+    protect_answer,
     start_session,
     visitor,
 )
@@ -410,8 +411,8 @@ def _link(value: object) -> str:
 
 def dashboard() -> web.Application:
     """The dashboard as a sub-application (routes relative to /ui): its routes, its templates (autoescaped), its
-    static files (shipped in this package), and no page of it in a frame (`forbid_framing`: its signal runs for
-    every answer under /ui, redirects, 404s and the gateway middlewares' refusals too)."""
+    static files (shipped in this package), and no page of it in a frame nor in the browser's cache (`protect_answer`:
+    its signal runs for every answer under /ui, redirects, 404s and the gateway middlewares' refusals too)."""
     here = Path(__file__).parent
     app = web.Application()
     aiohttp_jinja2.setup(
@@ -420,7 +421,7 @@ def dashboard() -> web.Application:
         autoescape=jinja2.select_autoescape(default=True),
         filters={"when": _when, "link": _link, "number": number, "listing": listing, "duration": duration},
     )
-    app.on_response_prepare.append(forbid_framing)
+    app.on_response_prepare.append(protect_answer)
     app.router.add_get("", page(overview))
     app.router.add_get("/jobs", page(jobs))
     app.router.add_get("/jobs/{job_id}", page(job))
@@ -436,7 +437,7 @@ def dashboard() -> web.Application:
     app.router.add_get("/login", login_form)
     app.router.add_post("/login", login)
     app.router.add_post("/logout", logout)
-    app.router.add_static("/static", here / "static")
+    app.router.add_static(STATIC.removeprefix(UI).rstrip("/"), here / "static")
     return app
 
 

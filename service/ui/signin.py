@@ -10,7 +10,9 @@
   CSRF token. Signed in, the token is derived from the session (an HMAC of its token): it changes at every sign-in
   and a token planted in a cookie by another page is worth nothing. Where nobody signs in (no keys) and on the
   sign-in form itself, a double-submit cookie.
-- Framing: every /ui answer forbids it (`frame-ancestors 'none'`, `X-Frame-Options: DENY`): `forbid_framing`.
+- Framing: every /ui answer forbids it (`frame-ancestors 'none'`, `X-Frame-Options: DENY`), and no answer but the
+  static files is kept by the browser (`Cache-Control: no-store`: after sign-out, Back must ask the gateway, not show
+  the signed-in page from the cache): `protect_answer`.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ from service.auth import KEY_CHECK
 from service.keys import CLIENT_NAME, CLIENT_ROLE, SETTINGS, UI_SESSIONS
 
 UI = "/ui"
+#: The dashboard's own CSS, scripts and icon: the only answers a browser may keep.
+STATIC = f"{UI}/static/"
 SESSION_COOKIE = "lps_ui_session"
 #: The double-submit token of forms shown to nobody in particular (the sign-in form, a dashboard without keys).
 CSRF_COOKIE = "lps_ui_csrf"
@@ -102,12 +106,16 @@ def keep_token(request: web.Request, response: web.StreamResponse, token: str) -
         set_cookie(request, response, CSRF_COOKIE, token)
 
 
-async def forbid_framing(request: web.Request, response: web.StreamResponse) -> None:
+async def protect_answer(request: web.Request, response: web.StreamResponse) -> None:
     """The dashboard's on_response_prepare: every /ui answer, redirects and static files too, may not be framed by
-    another page. A policy the answer already has (a snapshot's `sandbox`) keeps its own and gains this one."""
+    another page. A policy the answer already has (a snapshot's `sandbox`) keeps its own and gains this one. Every
+    answer but a static file is `no-store`: pages show jobs and who is signed in, and Back after sign-out, or the
+    next person at the same browser, must not see them from the cache."""
     policy = response.headers.get("Content-Security-Policy")
     response.headers["Content-Security-Policy"] = f"{policy}; {NO_FRAMING_POLICY}" if policy else NO_FRAMING_POLICY
     response.headers["X-Frame-Options"] = "DENY"
+    if not request.path.startswith(STATIC):
+        response.headers["Cache-Control"] = "no-store"
 
 
 def set_cookie(request: web.Request, response: web.StreamResponse, name: str, value: str) -> None:
