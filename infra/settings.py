@@ -8,7 +8,7 @@ import tempfile
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
-from typing import Any, Self
+from typing import Any, NamedTuple, Self
 from urllib.parse import SplitResult, unquote, urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -225,6 +225,41 @@ def parse_proxy(item: str) -> Proxy:
     return Proxy(scheme, host, port, username, password)
 
 
+class WebOrigin(NamedTuple):
+    """What a browser names a page's site by (its Origin header): scheme, host and port (the default one when the
+    URL leaves it out), lower-case."""
+
+    scheme: str
+    host: str
+    port: int
+
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def web_origin(url: str) -> WebOrigin | None:
+    """The origin of an http(s) URL (an Origin header, or a Referer's page); None for anything else."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    if scheme not in _DEFAULT_PORTS or not parts.hostname:
+        return None
+    return WebOrigin(scheme, parts.hostname.lower(), port or _DEFAULT_PORTS[scheme])
+
+
+def parse_web_origins(text: str) -> tuple[str, ...]:
+    """LPS_UI_ORIGINS: `https://lps.example.com,http://10.0.0.5:8080`: origins only (no path, user or query)."""
+    items = _parse_list(text)
+    for item in items:
+        parts = urlsplit(item)
+        if web_origin(item) is None or parts.username or parts.path not in ("", "/") or parts.query or parts.fragment:
+            raise ValueError(f"{item!r} is not an origin: http(s)://HOST[:PORT], as a browser's address bar shows it")
+    return items
+
+
 def parse_proxies(text: str) -> tuple[str, ...]:
     """LPS_COUPANG_PROXIES: `http://user:pass@10.0.0.1:3128,http://10.0.0.2:3128`, each checked, none twice."""
     items = _parse_list(text)
@@ -279,6 +314,10 @@ class Settings:
     listing_concurrency: int = 2
     # How long a dashboard sign-in lasts (seconds) before the operator signs in again (infra/ui_sessions.py).
     ui_session_lifetime: float = 43_200.0
+    # The origins the dashboard's pages are opened from ("https://lps.example.com"): a form POST whose Origin (else
+    # Referer) names another is refused. Empty: the address and port the request reached (an address the gateway
+    # listens on; `localhost` too on loopback). Behind a proxy, name the proxy's public origin here.
+    ui_origins: tuple[str, ...] = ()
     # Seconds a client may take to send a request body once its headers are in; past it the request is refused
     # (419) and the connection closed. Without a bound, a client that never sends its body holds a connection
     # open forever. 10 s carries the largest body (1 MiB) over a link of about 1 Mbit/s.
@@ -570,6 +609,7 @@ _PARSERS: dict[str, Any] = {
     "source_rates": parse_source_rates,
     "source_concurrency": parse_source_concurrency,
     "coupang_proxies": parse_proxies,
+    "ui_origins": parse_web_origins,
 }
 #: Settings whose values may hold credentials: an error names the bad part, never echoes the value.
 _SECRET_VALUES = frozenset({"coupang_proxies", "api_keys"})

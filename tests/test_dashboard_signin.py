@@ -9,7 +9,7 @@ from aiohttp.test_utils import TestClient
 
 from infra.clock import utcnow
 from infra.mongo import create_client
-from infra.settings import Settings
+from infra.settings import Settings, SettingsError
 from infra.snapshots import SnapshotStore
 from service.app import create_app
 from service.ui.signin import CSRF_COOKIE, SESSION_COOKIE
@@ -177,3 +177,52 @@ async def test_no_signed_in_answer_or_snapshot_is_kept_by_the_browser_and_static
         assert answer.status in (200, 303), answer.url
         assert answer.headers["Cache-Control"] == "no-store", answer.url
     assert "no-store" not in (await client.get("/ui/static/dashboard.css")).headers.get("Cache-Control", "")
+
+
+async def redrive_from(client: TestClient, job_id: object, token: str, origin: str, host: str | None = None) -> int:
+    """A re-drive POST with the page's form token, claiming `origin` (and `host`, as a rebinding page's request
+    does)."""
+    headers = {"Origin": origin} | ({"Host": host} if host else {})
+    posted = await client.post(
+        f"/ui/jobs/{job_id}/redrive", data={"csrf": token}, headers=headers, allow_redirects=False
+    )
+    return posted.status
+
+
+async def test_a_post_whose_host_and_origin_both_name_another_address_is_refused(aiohttp_client, settings: Settings):
+    """The Origin was compared with the request's own Host: rewrite both (a DNS-rebinding page's requests carry its
+    name in both) and the check passed. Where the dashboard has no keys, the double-submit cookie alone guarded it."""
+    client = await aiohttp_client(create_app(settings))  # no keys: nobody signs in
+    dead = await insert_job(settings, product_code="REBOUND", **DEAD)
+    token = csrf_of(await (await client.get(f"/ui/jobs/{dead['_id']}")).text())
+    other_port = f"127.0.0.1:{client.port + 1}"
+    rebinding = f"rebind.example:{client.port}"
+
+    rewritten = await redrive_from(client, dead["_id"], token, f"http://{other_port}", host=other_port)
+    rebound = await redrive_from(client, dead["_id"], token, f"http://{rebinding}", host=rebinding)
+
+    assert (rewritten, rebound) == (403, 403)
+    assert await is_dead(client, dead["_id"])
+    # The addresses it listens on are the dashboard's origins by default; on loopback, `localhost` names them too.
+    assert await redrive_from(client, dead["_id"], token, f"http://localhost:{client.port}") == 303
+
+
+async def test_lps_ui_origins_lists_the_dashboards_public_origins_and_only_those(aiohttp_client, settings: Settings):
+    """Behind a proxy the browser's origin is the proxy's: LPS_UI_ORIGINS names it, and then only what it names."""
+    client = await aiohttp_client(create_app(settings.with_overrides(ui_origins=("https://lps.example.com",))))
+    dead = await insert_job(settings, product_code="PROXIED", **DEAD)
+    token = csrf_of(await (await client.get(f"/ui/jobs/{dead['_id']}")).text())
+
+    direct = await redrive_from(client, dead["_id"], token, str(client.make_url("/")).rstrip("/"))
+    other_scheme = await redrive_from(client, dead["_id"], token, "http://lps.example.com")
+    proxied = await redrive_from(client, dead["_id"], token, "https://lps.example.com")
+
+    assert (direct, other_scheme, proxied) == (403, 403, 303)
+
+
+@pytest.mark.parametrize(
+    "value", ["lps.example.com", "https://lps.example.com/ui", "ftp://lps.example.com", "https://u:p@lps.example.com"]
+)
+def test_lps_ui_origins_takes_only_origins(value: str):
+    with pytest.raises(SettingsError, match="LPS_UI_ORIGINS"):
+        Settings.from_env({"LPS_UI_ORIGINS": value})

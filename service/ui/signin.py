@@ -5,11 +5,12 @@
   starts a server-side session (`infra.ui_sessions`) whose random token is all the browser keeps (cookie
   `lps_ui_session`: HttpOnly, SameSite=Strict, path /ui, Secure over HTTPS); never the key. Every sign-in starts a
   new session, and sign-out ends it at every gateway.
-- Forms: every POST must come from the dashboard's own origin (Origin, else Referer, naming this host and port:
-  cookies are not separated by port, pages of other ports on the same host are not the dashboard) and carry the
-  CSRF token. Signed in, the token is derived from the session (an HMAC of its token): it changes at every sign-in
-  and a token planted in a cookie by another page is worth nothing. Where nobody signs in (no keys) and on the
-  sign-in form itself, a double-submit cookie.
+- Forms: every POST must come from the dashboard's own origin (Origin, else Referer, naming one of LPS_UI_ORIGINS,
+  by default the address and port the gateway was reached at, never the request's own Host: cookies are not
+  separated by port, pages of other ports on the same host are not the dashboard, and a DNS-rebinding page names
+  itself in both Host and Origin) and carry the CSRF token. Signed in, the token is derived from the session (an
+  HMAC of its token): it changes at every sign-in and a token planted in a cookie by another page is worth nothing.
+  Where nobody signs in (no keys) and on the sign-in form itself, a double-submit cookie.
 - Framing: every /ui answer forbids it (`frame-ancestors 'none'`, `X-Frame-Options: DENY`), and no answer but the
   static files is kept by the browser (`Cache-Control: no-store`: after sign-out, Back must ask the gateway, not show
   the signed-in page from the cache): `protect_answer`.
@@ -19,16 +20,17 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
-from urllib.parse import urlsplit
 
 from aiohttp import web
 from multidict import MultiDictProxy
 
 from infra.clock import utcnow
+from infra.settings import WebOrigin, web_origin
 from infra.ui_sessions import UiSession
 from schemas.codes import KeyRole
 from service.auth import KEY_CHECK
@@ -126,23 +128,36 @@ def set_cookie(request: web.Request, response: web.StreamResponse, name: str, va
     response.set_cookie(name, value, path=UI, httponly=True, samesite="Strict", secure=request.secure)
 
 
-def same_origin(request: web.Request) -> bool:
-    """The POST came from a page of this dashboard: its Origin (else its Referer) names this host and port.
+def dashboard_origins(request: web.Request) -> set[WebOrigin]:
+    """Where the dashboard's pages may be opened from: LPS_UI_ORIGINS, else the address and port this request reached
+    (an address the gateway listens on), with `localhost` for a loopback one.
 
-    Compared by host and port, not scheme: behind a TLS-terminating proxy the browser's origin is https while this
-    gateway sees http; the attack this stops is a page of another port (or host) posting here."""
+    Never the request's own Host header: a page of another site that a DNS-rebinding attack points at this gateway
+    sends its own name as both Host and Origin. Its name is not an address the gateway listens on."""
+    configured = request.config_dict[SETTINGS].ui_origins
+    if configured:
+        return {origin for item in configured if (origin := web_origin(item)) is not None}
+    reached = request.transport.get_extra_info("sockname") if request.transport is not None else None
+    if not isinstance(reached, tuple):
+        return set()  # not over TCP: no address to compare with
+    address = ipaddress.ip_address(reached[0].split("%")[0])
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    hosts = {str(address)} | ({"localhost"} if address.is_loopback else set())
+    scheme = "https" if request.secure else "http"
+    return {WebOrigin(scheme, host, reached[1]) for host in hosts}
+
+
+def posted_from_dashboard(request: web.Request) -> bool:
+    """The POST came from a page of this dashboard: its Origin (else its Referer) is one of `dashboard_origins`."""
     claimed = request.headers.get("Origin") or request.headers.get("Referer")
-    if not claimed or claimed == "null":
-        return False
-    try:
-        return urlsplit(claimed).netloc.lower() == request.host.lower()
-    except ValueError:
-        return False
+    origin = web_origin(claimed) if claimed and claimed != "null" else None
+    return origin is not None and origin in dashboard_origins(request)
 
 
 async def checked_form(request: web.Request) -> MultiDictProxy[Any]:
     """The posted form, once it proved to come from this dashboard (origin and token); FormRefused otherwise."""
-    if not same_origin(request):
+    if not posted_from_dashboard(request):
         raise FormRefused("the form was not posted from this dashboard's own pages")
     form = await request.post()
     expected = csrf_token(request) if request.get(VISITOR) is not None else request.cookies.get(CSRF_COOKIE)
