@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
 import logging
 import time
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+from aiohttp import web
 from aiohttp.test_utils import TestClient
 from bson import ObjectId
 from pymongo.errors import NetworkTimeout
@@ -20,6 +23,7 @@ from actors.reconciler import open_reconciler
 from infra.logs import TEXT_FORMAT, JsonFormatter, RedactingFormatter, secret_values
 from infra.settings import Settings
 from service.app import create_app
+from service.http_server import REFUSED_LINES_BURST, REFUSED_LINES_PER_SECOND, GatewayRunner, RefusedRequestLog
 from service.keys import JOBS
 from tests.harness import JobsView, MongoProcess
 from tools.embedded_mongo import free_port
@@ -118,12 +122,34 @@ async def test_listing_jobs_by_a_product_code_with_a_trailing_newline_is_invalid
 # --- 11.7: short secrets logged in clear ---
 
 
+@contextlib.asynccontextmanager
+async def serving_gateway(settings: Settings) -> AsyncIterator[int]:
+    """The gateway served as `lps gateway` serves it (its runner, its connections), on a free loopback port."""
+    runner = GatewayRunner(create_app(settings), access_log=None)
+    await runner.setup()
+    try:
+        port = free_port()
+        await web.TCPSite(runner, "127.0.0.1", port).start()
+        yield port
+    finally:
+        await runner.cleanup()
+
+
+async def raw_request(port: int, request: bytes) -> bytes:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        writer.write(request)
+        await writer.drain()
+        return await asyncio.wait_for(reader.read(), 10)
+    finally:
+        writer.close()
+
+
 @pytest.mark.parametrize("log_format", ["text", "json"])
-async def test_a_two_character_api_key_in_a_malformed_request_is_masked_in_the_gateway_log(
-    aiohttp_server, settings: Settings, log_format: str
+async def test_a_two_character_api_key_in_a_malformed_request_never_reaches_the_gateway_log(
+    settings: Settings, log_format: str
 ):
     settings = settings.with_overrides(api_keys={"backoffice": "k1"}, log_format=log_format)
-    server = await aiohttp_server(create_app(settings))
     # The formatters configure_logging puts on every handler, on a handler of this test's own.
     stream = io.StringIO()
     handler = logging.StreamHandler(stream)
@@ -131,21 +157,65 @@ async def test_a_two_character_api_key_in_a_malformed_request_is_masked_in_the_g
     handler.setFormatter(
         JsonFormatter(secrets) if log_format == "json" else RedactingFormatter(logging.Formatter(TEXT_FORMAT), secrets)
     )
-    aiohttp_log = logging.getLogger("aiohttp.server")
-    aiohttp_log.addHandler(handler)
+    logging.getLogger().addHandler(handler)
     try:
-        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-        writer.write(b"GET /v1/lps/queue/stats HTTP/1.1\r\nHost: lps\r\nX-API-Key: k1\x00\r\n\r\n")
-        await writer.drain()
-        reply = await asyncio.wait_for(reader.read(), 10)
-        writer.close()
+        async with serving_gateway(settings) as port:
+            reply = await raw_request(
+                port, b"GET /v1/lps/queue/stats HTTP/1.1\r\nHost: lps\r\nX-API-Key: k1\x00\r\n\r\n"
+            )
     finally:
-        aiohttp_log.removeHandler(handler)
+        logging.getLogger().removeHandler(handler)
 
     assert reply.startswith(b"HTTP/1.1 400") or reply.startswith(b"HTTP/1.0 400")
     logged = stream.getvalue()
-    assert "X-API-Key: ***" in logged  # aiohttp logs the refused header line with the key in it
+    assert "refused a malformed HTTP request" in logged  # the parser's reason, never the refused header line
     assert "k1" not in logged
+
+
+# --- issue 33: a malformed header wrote an 11-line traceback per request ---
+
+
+@pytest.mark.parametrize("byte", [b"\x00", b"\x7f"], ids=["NUL", "DEL"])
+async def test_malformed_header_bytes_are_answered_with_the_envelope_and_logged_a_few_lines_a_minute(
+    settings: Settings, caplog: pytest.LogCaptureFixture, byte: bytes
+):
+    """Anyone could flood the log: each request with such a header cost an ERROR and an 11-line traceback, and was
+    answered in aiohttp's plain text. Now: the envelope (400 / 101), and at most REFUSED_LINES_BURST one-line WARNINGs
+    until the budget refills, the next saying how many requests it stands for."""
+    caplog.set_level(logging.INFO)
+    requests = REFUSED_LINES_BURST * 4
+    async with serving_gateway(settings) as port:
+        replies = [
+            await raw_request(port, b"GET /healthz HTTP/1.1\r\nHost: lps\r\nX-Note: a" + byte + b"b\r\n\r\n")
+            for _ in range(requests)
+        ]
+
+    for reply in replies:
+        head, _, body = reply.partition(b"\r\n\r\n")
+        assert head.split(b"\r\n")[0].endswith(b" 400 Bad Request"), reply
+        assert b"\r\nServer: lps\r\n" in head
+        assert b"Content-Type: application/json" in head
+        answer = json.loads(body)
+        assert answer["result"] == 101
+        assert answer["message"] == "malformed HTTP request: Invalid header value char"
+    assert not [record for record in caplog.records if record.levelno >= logging.ERROR or record.exc_info]
+    lines = [record for record in caplog.records if "refused a malformed HTTP request" in record.getMessage()]
+    assert len(lines) == REFUSED_LINES_BURST
+    assert all(record.levelno == logging.WARNING for record in lines)
+    assert all("\n" not in record.getMessage() and "a\\x" not in record.getMessage() for record in lines)
+
+
+def test_refusals_past_the_line_budget_are_counted_in_the_next_line(caplog: pytest.LogCaptureFixture):
+    now = [0.0]
+    refused = RefusedRequestLog(clock=lambda: now[0])
+    for _ in range(REFUSED_LINES_BURST + 7):
+        refused.refused("10.0.0.9", "Invalid header value char")
+    now[0] += 1 / REFUSED_LINES_PER_SECOND
+    refused.refused("10.0.0.9", "Invalid header value char")
+
+    messages = [record.getMessage() for record in caplog.records]
+    assert len(messages) == REFUSED_LINES_BURST + 1
+    assert messages[-1].endswith("(and 7 more since the last such line)")
 
 
 # --- 11.8: a hung store answered late, and a 503 could hide a write that completed ---

@@ -34,6 +34,10 @@ async def test_lps_gateway_starts_embedded_mongo_and_serves_the_contract(setting
             job_id = posted["jobs"][0]["job_id"]
             job = await (await http.get(f"/v1/lps/jobs/{job_id}")).json()
             ready = await (await http.get("/readyz")).json()
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(b"GET /healthz HTTP/1.1\r\nHost: lps\r\nX-Note: \x7f\r\n\r\n")  # a byte its parser refuses
+        malformed = await asyncio.wait_for(reader.read(), 10)
+        writer.close()
         assert posted["result"] == 0
         assert job["job"]["status"] == "PENDING"
         assert ready["checks"] == {"mongo": "ok", "rabbitmq": "ok"}
@@ -43,6 +47,11 @@ async def test_lps_gateway_starts_embedded_mongo_and_serves_the_contract(setting
     stderr = raw_stderr.decode()
     assert gateway.returncode == 0, stderr
     assert "started the embedded MongoDB-compatible server" in stderr
+    # The gateway's own connections (service/http_server.py): the envelope and a line, not aiohttp's text and traceback.
+    assert b"\r\nServer: lps\r\n" in malformed
+    assert b'"result": 101' in malformed
+    assert "refused a malformed HTTP request from 127.0.0.1: Invalid header value char" in stderr
+    assert "Traceback" not in stderr
 
 
 def test_ensure_rabbitmq_reports_a_reachable_broker():

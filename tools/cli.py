@@ -51,15 +51,14 @@ def mongo_for(settings: Settings) -> Iterator[Settings]:
 
 
 def cmd_gateway(args: argparse.Namespace) -> int:
-    from aiohttp import web
-
     from service.app import create_app
+    from service.http_server import run_gateway
 
     settings = Settings.from_env()
     host = args.host or settings.http_host
     port = args.port or settings.http_port
     with mongo_for(settings) as settings:
-        web.run_app(create_app(settings), host=host, port=port, access_log=None)
+        run_gateway(create_app(settings), host=host, port=port)
     return 0
 
 
