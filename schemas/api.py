@@ -97,7 +97,36 @@ class StrictSchema(Schema):
 #: ECMA-262's whitespace (its `\s`), spelled out: Python's `\s` differs (it takes U+001C..U+001F, leaves U+FEFF), so
 #: a bare `\S` would let the document and the gateway disagree on what is blank. Both engines read this class alike.
 ECMA_WHITESPACE = r"\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-NOT_BLANK = rf"[\s\S]*[^{ECMA_WHITESPACE}][\s\S]*"
+#: Characters that show nothing by themselves: zero-width spaces and joiners, direction marks, the soft hyphen,
+#: invisible operators, variation selectors, the Hangul fillers. Allowed inside text (a joiner between two
+#: syllables), but a keyword of nothing else is blank as a person reads it.
+INVISIBLE = (
+    r"\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2060-\u2064\u206a-\u206f\u3164"
+    r"\ufe00-\ufe0f\uffa0"
+)
+#: C0 and C1 controls (tab and line ends included), DEL, and the bidirectional embeddings, overrides and isolates
+#: that make a keyword show reversed or out of order in every listing, log and delivery that prints it.
+CONTROLS = r"\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069"
+#: Visible text: no control anywhere, and at least one character that is neither whitespace nor invisible. One
+#: pattern, since the document (apispec) carries one per field.
+VISIBLE_TEXT = rf"[^{CONTROLS}]*[^{CONTROLS}{ECMA_WHITESPACE}{INVISIBLE}][^{CONTROLS}]*"
+_CONTROL = re.compile(rf"[{CONTROLS}]")
+
+
+class VisibleText(FullMatch):
+    """VISIBLE_TEXT, refused with what is wrong: a control character, or nothing visible."""
+
+    def __init__(self) -> None:
+        super().__init__(VISIBLE_TEXT)
+
+    def __call__(self, value: Any) -> Any:
+        if self.regex.fullmatch(value) is None:
+            raise ValidationError(
+                "must not contain control characters or text direction overrides"
+                if _CONTROL.search(value)
+                else "must not be blank"
+            )
+        return value
 
 
 class ProductSchema(StrictSchema):
@@ -105,7 +134,7 @@ class ProductSchema(StrictSchema):
     keyword = Text(
         required=True,
         # [\s\S] rather than (?s): an inline flag is Python-only, the document's pattern must read the same in ECMA-262.
-        validate=[validate.Length(min=1, max=200), FullMatch(NOT_BLANK, error="must not be blank")],
+        validate=[validate.Length(min=1, max=200), VisibleText()],
         metadata={"example": "아이폰 15 128GB"},
     )
     model_no = Text(load_default=None, validate=validate.Length(min=1, max=100))

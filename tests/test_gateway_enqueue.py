@@ -215,18 +215,56 @@ async def test_a_blank_keyword_is_refused_and_a_pattern_error_shows_the_pattern(
     assert body["errors"]["products"]["1"]["product_code"] == ["must match ^[A-Za-z0-9._:-]{1,64}$"]
 
 
+CONTROL = "must not contain control characters or text direction overrides"
+
+
 @pytest.mark.parametrize(
-    ("keyword", "blank"),
-    [("\u3000\u00a0\ufeff", True), ("\t\r\n\u2028", True), ("\x1c", False), ("\u0085", False)],
-    ids=["unicode-spaces", "line-ends", "file-separator", "next-line"],
+    ("keyword", "refused"),
+    [
+        ("\u3000\u00a0\ufeff", "must not be blank"),
+        ("\t\r\n\u2028", CONTROL),
+        ("\u200b", "must not be blank"),  # a zero-width space alone passed "must not be blank"
+        ("\u200b\u200c\u200d\u2060\u00ad", "must not be blank"),
+        ("a\x00b", CONTROL),
+        ("a\x1cb", CONTROL),
+        ("a\x7fb", CONTROL),
+        ("a\u0085b", CONTROL),
+        ("a\u009bb", CONTROL),
+        ("price \u202e15", CONTROL),  # a right-to-left override: shows reversed in every listing
+        ("\u2066iPhone\u2069", CONTROL),
+        ("갤럭시\u200d버즈", None),  # an invisible joiner inside visible text is text
+        ("아이폰 15 128GB", None),
+    ],
+    ids=[
+        "unicode-spaces",
+        "line-ends",
+        "zero-width-space",
+        "invisibles-only",
+        "nul",
+        "file-separator",
+        "delete",
+        "next-line-c1",
+        "csi-c1",
+        "rtl-override",
+        "isolate",
+        "joiner-inside-text",
+        "plain",
+    ],
 )
-async def test_blank_means_what_the_document_says_it_means(client: TestClient, keyword: str, blank: bool):
-    # The document's pattern is read by ECMA-262 rules (a client's validator, schemathesis): U+001C and U+0085 are
-    # not whitespace there, though Python's `\s` takes them; the gateway must agree with the document.
+async def test_keywords_are_visible_text_without_controls_as_the_document_says(
+    client: TestClient, keyword: str, refused: str | None
+):
+    # The document's patterns are read by ECMA-262 rules (a client's validator, schemathesis); the gateway's by
+    # Python's: both must refuse the same keywords.
     product = {"product_code": "B1", "keyword": keyword}
     response = await client.post("/v1/lps/search", json={"products": [product]})
+    body = await response.json()
 
-    assert (response.status, (await response.json())["result"]) == ((400, 101) if blank else (200, 0))
+    if refused is None:
+        assert (response.status, body["result"]) == (200, 0)
+    else:
+        assert (response.status, body["result"]) == (400, 101)
+        assert body["errors"]["products"]["0"]["keyword"] == [refused]
 
 
 async def test_health_probes_answer_head_as_well_as_get(client: TestClient):
