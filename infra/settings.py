@@ -306,7 +306,8 @@ class Settings:
     # Requests a client that has been idle may make at once (the token bucket's size).
     rate_limit_burst: int = 20
     # With API keys: requests refused for a missing or unknown key that one peer address may make, on average per
-    # second and at once; past them it gets 429 instead of 433, so guessing keys is slow. 0: no limit.
+    # second and at once; past them it gets 429 instead of 433, so guessing keys is slow. 0: no limit. Counted in the
+    # store (infra/auth_failures.py): every gateway shares one budget per address.
     auth_failure_rate_per_second: float = 1.0
     auth_failure_burst: int = 10
     # Job listings (GET /v1/lps/jobs, the dashboard's lists) one client may have in flight at once per gateway

@@ -14,6 +14,7 @@ from aiohttp.typedefs import Middleware
 from aiohttp_apigami import setup_aiohttp_apispec
 from aiohttp_apigami.constants import SWAGGER_DICT
 
+from infra.auth_failures import FailedKeyLimits
 from infra.broker import Publisher, create_broker
 from infra.enqueue import JobEnqueuer
 from infra.job_counts import JobCounts
@@ -33,6 +34,7 @@ from service.job_operations import JobOperations
 from service.keys import (
     DATABASE,
     ENQUEUER,
+    FAILED_KEYS,
     JOB_COUNTS,
     JOB_OPERATIONS,
     JOBS,
@@ -71,6 +73,10 @@ async def mongo_context(app: web.Application) -> AsyncIterator[None]:
     )
     app[RECONCILER_LOG] = ReconcilerLog(database.read)
     app[UI_SESSIONS] = UiSessions(database.write)
+    if settings.api_keys and settings.auth_failure_rate_per_second > 0:
+        app[FAILED_KEYS] = FailedKeyLimits(
+            database.write, rate=settings.auth_failure_rate_per_second, burst=settings.auth_failure_burst
+        )
     index_task = None
     try:
         await ensure_indexes(database, settings)

@@ -17,10 +17,12 @@ from dataclasses import dataclass
 from aiohttp import web
 from aiohttp.typedefs import Handler, Middleware
 
+from infra.clock import utcnow
+from infra.mongo import deadline, is_unavailable
 from infra.settings import Settings, check_api_keys
 from schemas.codes import ErrorType, KeyRole
 from service.errors import ApiError
-from service.keys import CLIENT_NAME, CLIENT_ROLE, client_of
+from service.keys import CLIENT_NAME, CLIENT_ROLE, FAILED_KEYS, SETTINGS, client_of
 from service.routes import PREFIX
 
 log = logging.getLogger(__name__)
@@ -59,25 +61,20 @@ class ApiKeyMiddleware:
     """Runs inside the error middleware and before the rate limit: a guarded request needs a known `X-API-Key`.
 
     Missing or unknown keys are HTTP_INVALID_CLIENT_ACCESS (433). The key's name is stored under CLIENT_NAME.
-    Refused requests are limited per peer address by `failures` (when given): past its bucket they get 429 with
-    Retry-After, so guessing keys costs time. Those buckets are apart from the clients': a peer sending wrong
-    keys never slows down a client whose key is right, even from the same address.
+    Refused requests are limited per peer address by the app's FAILED_KEYS (kept in the store, shared by every
+    gateway; absent when LPS_AUTH_FAILURE_RATE_PER_SECOND is 0): past its bucket they get 429 with Retry-After, so
+    guessing keys costs time. Those buckets are apart from the clients': a peer sending wrong keys never slows down
+    a client whose key is right, even from the same address.
     """
 
     __middleware_version__ = 1  # new-style: called as (request, handler)
 
-    def __init__(
-        self,
-        api_keys: Mapping[str, str],
-        failures: TokenBuckets | None = None,
-        roles: Mapping[str, KeyRole] | None = None,
-    ) -> None:
+    def __init__(self, api_keys: Mapping[str, str], roles: Mapping[str, KeyRole] | None = None) -> None:
         try:
             check_api_keys(api_keys)
         except ValueError as refused:
             raise ValueError(f"LPS_API_KEYS: {refused}") from None
         self._digests = [(name, _digest(key)) for name, key in api_keys.items()]
-        self._failures = failures
         self._roles = roles or {}
 
     def identify(self, presented: str) -> str | None:
@@ -95,11 +92,11 @@ class ApiKeyMiddleware:
             return await handler(request)
         presented = request.headers.get(API_KEY_HEADER)
         if not presented:
-            self.refused(request)
+            await self.refused(request)
             raise ApiError(ErrorType.HTTP_INVALID_CLIENT_ACCESS, f"missing {API_KEY_HEADER} header")
         name = self.identify(presented)
         if name is None:
-            self.refused(request)
+            await self.refused(request)
             # What was presented is never logged: it may be a real key sent to the wrong gateway, or one with a typo.
             log.info("unknown API key for %s %s from %s", request.method, request.path, request.remote)
             raise ApiError(ErrorType.HTTP_INVALID_CLIENT_ACCESS, "unknown API key")
@@ -111,13 +108,24 @@ class ApiKeyMiddleware:
         log.debug("%s %s by client %s", request.method, request.path, name)
         return await handler(request)
 
-    def refused(self, request: web.Request) -> None:
+    async def refused(self, request: web.Request) -> None:
         """Count a refusal against the peer address; past its bucket, answer 429 instead of 433 (the API's keys
         and the dashboard's login form share this)."""
-        if self._failures is None:
+        limits = request.config_dict.get(FAILED_KEYS)
+        if limits is None:
             return
         address = request.remote or "unknown"
-        if wait := self._failures.take(address):
+        try:
+            with deadline(request.config_dict[SETTINGS]):
+                wait = await limits.take(address, now=utcnow())
+        except Exception as error:
+            if not is_unavailable(error):
+                raise
+            # The refusal stands (433); only its count is lost. Not a 503: that would tell a wrong key from a right
+            # one, which goes on to its handler.
+            log.warning("refused key from %s not counted: MongoDB unavailable (%s)", address, type(error).__name__)
+            return
+        if wait:
             log.debug("%s over its limit of refused requests", address)
             raise too_many_requests(wait)
 
@@ -213,11 +221,8 @@ def too_many_requests(wait: float) -> ApiError:
 
 
 def api_key_check(settings: Settings) -> ApiKeyMiddleware:
-    """The configured keys with their roles, refusals limited per address (LPS_AUTH_FAILURE_RATE_PER_SECOND)."""
-    failures = None
-    if settings.auth_failure_rate_per_second > 0:
-        failures = TokenBuckets(settings.auth_failure_rate_per_second, settings.auth_failure_burst)
-    return ApiKeyMiddleware(settings.api_keys, failures, settings.api_key_roles)
+    """The configured keys with their roles (refusals are limited per address by the app's FAILED_KEYS)."""
+    return ApiKeyMiddleware(settings.api_keys, settings.api_key_roles)
 
 
 #: The gateway's one key check: the API's middleware and the dashboard's sign-in share it, and with it the per-address

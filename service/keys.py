@@ -2,6 +2,7 @@
 
 from aiohttp import web
 
+from infra.auth_failures import FailedKeyLimits
 from infra.broker import Publisher
 from infra.enqueue import JobEnqueuer
 from infra.job_counts import JobCounts
@@ -33,6 +34,8 @@ LISTING_SLOTS = web.AppKey("listing_slots", ListingSlots)
 JOB_OPERATIONS = web.AppKey("job_operations", JobOperations)
 #: Dashboard sign-ins (service/ui/signin.py).
 UI_SESSIONS = web.AppKey("ui_sessions", UiSessions)
+#: Refused keys per address, shared by every gateway (service/auth.py); absent when refusals are not limited.
+FAILED_KEYS = web.AppKey("failed_keys", FailedKeyLimits)
 #: Runs a new watch's first search at once (the reconciler process's scheduler runs the rest).
 SCHEDULER = web.AppKey("scheduler", WatchScheduler)
 #: The name of the API key a request came with (never the key itself), for logs and per-client limits; the

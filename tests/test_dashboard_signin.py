@@ -121,6 +121,22 @@ async def test_wrong_keys_through_the_header_the_form_and_the_session_cookie_sha
     assert int(limited[0].headers["Retry-After"]) >= 1
 
 
+async def test_two_gateways_share_one_bucket_of_wrong_keys_per_address(aiohttp_client, settings: Settings):
+    """The bucket of refused keys lived in each gateway process: behind a load balancer, two gateways doubled the
+    rate at which one address could guess. It is kept in the store, as sessions are."""
+    first = await keyed_client(aiohttp_client, settings, auth_failure_rate_per_second=0.01, auth_failure_burst=3)
+    second = await keyed_client(aiohttp_client, settings, auth_failure_rate_per_second=0.01, auth_failure_burst=3)
+
+    statuses = []
+    for guess in range(6):
+        gateway = (first, second)[guess % 2]
+        statuses.append((await gateway.get("/v1/lps/jobs", headers={"X-API-Key": f"guess-{guess}"})).status)
+    right_key = await second.get("/v1/lps/jobs", headers={"X-API-Key": ADMIN_KEY})
+
+    assert statuses == [433, 433, 433, 429, 429, 429]
+    assert right_key.status == 200  # a right key never waits on the guesses' bucket
+
+
 @pytest.mark.parametrize(
     ("next_path", "lands_on"),
     [

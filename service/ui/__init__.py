@@ -376,7 +376,7 @@ async def login(request: web.Request) -> web.StreamResponse:
     name = keys.identify(key) if key else None
     if name is None:
         try:
-            keys.refused(request)  # guessing keys here is as slow as through X-API-Key, and counted with it
+            await keys.refused(request)  # guessing keys here is as slow as through X-API-Key, and counted with it
         except ApiError as limited:
             error = "too many unknown keys from this address; try again later"
             response = _render(request, "login.html", context | {"error": error}, status=429)

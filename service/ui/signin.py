@@ -79,7 +79,7 @@ async def visitor(request: web.Request) -> Visitor | None:
             return None
         session = await request.config_dict[UI_SESSIONS].find(token, now=utcnow())
         if session is None or session.key_name not in settings.api_keys:
-            request.config_dict[KEY_CHECK].refused(request)
+            await request.config_dict[KEY_CHECK].refused(request)
             return None
         role = settings.key_role(session.key_name)
         request[CLIENT_ROLE] = role
