@@ -616,6 +616,12 @@ _PARSERS: dict[str, Any] = {
 _SECRET_VALUES = frozenset({"coupang_proxies", "api_keys"})
 #: Inclusive bounds of numeric settings that have them.
 _BOUNDS: dict[str, tuple[float, float]] = {
+    "http_port": (1, 65535),
+    "dev_mongo_port": (1, 65535),
+    "dev_shop_port": (1, 65535),
+    "dev_receiver_port": (1, 65535),
+    "search_metrics_port": (0, 65535),
+    "outbox_metrics_port": (0, 65535),
     "breaker_threshold": (0.0, 1.0),
     "breaker_window": (1, 10_000),
     "breaker_cooldown": (0.0, 86_400.0),

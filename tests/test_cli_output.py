@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tools.cli import _error_type
+from infra.settings import Settings, SettingsError
+from tools.cli import _error_type, build_parser
 from tools.gateway_client import ProgressLine, flatten_errors, utc_text, write_results
 
 
@@ -60,3 +61,34 @@ def test_results_written_as_json_keep_korean_as_korean(tmp_path: Path):
     write_results([{"product_code": "K-1", "title": "햇반 210g 24개"}], out)
     assert "햇반 210g 24개" in out.read_text(encoding="utf-8")
     assert json.loads(out.read_text(encoding="utf-8"))
+
+
+PORT_FLAGS = [
+    ["dev", "--gateway-port"],
+    ["dev", "--mongo-port"],
+    ["dev", "--shop-port"],
+    ["dev", "--receiver-port"],
+    ["gateway", "--port"],
+    ["mongo", "--port"],
+    ["receiver", "--port"],
+    ["demo-shop", "--port"],
+]
+
+
+@pytest.mark.parametrize("command", PORT_FLAGS, ids=lambda command: " ".join(command))
+@pytest.mark.parametrize("value", ["99999", "0", "-1", "http"])
+def test_a_port_out_of_range_is_a_usage_error_naming_its_flag(
+    capsys: pytest.CaptureFixture[str], command: list[str], value: str
+):
+    """`lps dev --gateway-port 99999` answered "unexpected error: OverflowError", exit 1."""
+    with pytest.raises(SystemExit) as exited:
+        build_parser().parse_args([*command, value])
+
+    assert exited.value.code == 2
+    assert f"argument {command[-1]}: must be a port number from 1 to 65535, not {value!r}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["LPS_HTTP_PORT", "LPS_DEV_MONGO_PORT", "LPS_DEV_SHOP_PORT", "LPS_DEV_RECEIVER_PORT"])
+def test_a_port_setting_out_of_range_is_refused_by_name(name: str):
+    with pytest.raises(SettingsError, match=f"{name}='99999': must be between 1 and 65535"):
+        Settings.from_env({name: "99999"})

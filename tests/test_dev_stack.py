@@ -350,17 +350,18 @@ async def test_the_start_up_says_which_sources_are_active_and_why_the_others_are
             coupang_base_url=f"http://127.0.0.1:{closed.getsockname()[1]}",
             naver_client_id="",
         )
-        lines = await source_report(settings)
-        assert lines[0].startswith("coupang: INACTIVE, http://127.0.0.1:")
+        lines = await source_report(settings)  # printed by `lps dev` as they stand
+        assert lines[0].startswith("source coupang: INACTIVE, http://127.0.0.1:")
         assert "unreachable" in lines[0]
-        assert "LPS_NAVER_CLIENT_ID and LPS_NAVER_CLIENT_SECRET unset" in lines[1]
-        assert "no source is active" in lines[2]
+        assert lines[1].startswith("source naver: INACTIVE, LPS_NAVER_CLIENT_ID and LPS_NAVER_CLIENT_SECRET unset")
+        # It read "source no source is active" (issue 33).
+        assert lines[2].startswith("no source is active: every search will fail")
 
         shop = f"http://127.0.0.1:{listening.getsockname()[1]}"
         working = settings.with_overrides(
             coupang_base_url=shop, naver_base_url=shop, naver_client_id="id", naver_client_secret="secret"
         )
-        assert await source_report(working) == [f"coupang: active ({shop})", f"naver: active ({shop})"]
+        assert await source_report(working) == [f"source coupang: active ({shop})", f"source naver: active ({shop})"]
 
 
 @pytest.mark.processes

@@ -62,6 +62,18 @@ def cmd_gateway(args: argparse.Namespace) -> int:
     return 0
 
 
+def port_number(text: str) -> int:
+    """An argparse type: a TCP port a server can listen on (an out-of-range one is a usage error naming its flag,
+    not an OverflowError from the socket)."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = 0
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"must be a port number from 1 to 65535, not {text!r}")
+    return port
+
+
 #: The pools `lps worker` runs: one per job type.
 POOLS = {job_type.name.lower(): job_type for job_type in JobType}
 
@@ -683,16 +695,20 @@ def build_parser() -> argparse.ArgumentParser:
         "--stay", action="store_true", help="with --demo: keep the stack running after the results (see /ui)"
     )
     dev.add_argument(
-        "--mongo-port", type=int, help="embedded MongoDB port, without LPS_MONGO_URL (LPS_DEV_MONGO_PORT, 27017)"
+        "--mongo-port",
+        type=port_number,
+        help="embedded MongoDB port, without LPS_MONGO_URL (LPS_DEV_MONGO_PORT, 27017)",
     )
     dev.add_argument(
         "--data",
         metavar="FILE",
         help="keep the embedded MongoDB's data (the jobs) in this SQLite file across restarts (default: in memory)",
     )
-    dev.add_argument("--gateway-port", type=int, help="the gateway's port (LPS_HTTP_PORT, 8080)")
-    dev.add_argument("--shop-port", type=int, help="the demo shop's port (LPS_DEV_SHOP_PORT, 8090)")
-    dev.add_argument("--receiver-port", type=int, help="the delivery receiver's port (LPS_DEV_RECEIVER_PORT, 9000)")
+    dev.add_argument("--gateway-port", type=port_number, help="the gateway's port (LPS_HTTP_PORT, 8080)")
+    dev.add_argument("--shop-port", type=port_number, help="the demo shop's port (LPS_DEV_SHOP_PORT, 8090)")
+    dev.add_argument(
+        "--receiver-port", type=port_number, help="the delivery receiver's port (LPS_DEV_RECEIVER_PORT, 9000)"
+    )
     dev.add_argument(
         "-v", "--verbose", action="store_true", help="every child's full log (access logs, INFO lines) in the output"
     )
@@ -700,7 +716,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     gateway = commands.add_parser("gateway", help="serve the HTTP API (LPS_HTTP_HOST/LPS_HTTP_PORT)")
     gateway.add_argument("--host")
-    gateway.add_argument("--port", type=int)
+    gateway.add_argument("--port", type=port_number)
     gateway.set_defaults(run=cmd_gateway)
 
     reconciler = commands.add_parser(
@@ -712,7 +728,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     mongo = commands.add_parser("mongo", help="the embedded MongoDB-compatible wire server (dev and tests)")
     mongo.add_argument("--host", default="127.0.0.1")
-    mongo.add_argument("--port", type=int, default=27017)
+    mongo.add_argument("--port", type=port_number, default=27017)
     mongo.add_argument("--data", metavar="FILE", help="SQLite file that keeps the data (default: in memory)")
     mongo.set_defaults(run=cmd_mongo)
 
@@ -736,7 +752,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     receiver = commands.add_parser("receiver", help="a local stand-in for the back office's API (prints deliveries)")
     receiver.add_argument("--host", default="127.0.0.1")
-    receiver.add_argument("--port", type=int, default=9000)
+    receiver.add_argument("--port", type=port_number, default=9000)
     receiver.set_defaults(run=cmd_receiver)
 
     snapshot = commands.add_parser("snapshot", help="write a saved page snapshot (last_error.snapshot) to files")
@@ -829,7 +845,7 @@ def build_parser() -> argparse.ArgumentParser:
         "demo-shop", help="a local imitation of Coupang's search pages and the Naver Shopping API (tests, demos)"
     )
     demo_shop.add_argument("--host", default="127.0.0.1")
-    demo_shop.add_argument("--port", type=int, default=8090)
+    demo_shop.add_argument("--port", type=port_number, default=8090)
     demo_shop.add_argument("--data", metavar="DIR", help="directory of catalogue *.json files (default: built in)")
     demo_shop.add_argument(
         "--block-above",

@@ -238,7 +238,8 @@ async def _reachable(url: str) -> str | None:
 
 
 async def source_report(settings: Settings) -> list[str]:
-    """One line per enabled search source: active, or inactive and why (searches on it will fail)."""
+    """One line per enabled search source (`source NAME: active`, or inactive and why: searches on it will fail), and
+    one more when none is active; each printed as it stands."""
 
     async def judge(source: str) -> str:
         if source == SourceName.NAVER:
@@ -261,7 +262,7 @@ async def source_report(settings: Settings) -> list[str]:
             return "static: active (local, deterministic)"
         return f"{source}: INACTIVE, not a known source"
 
-    lines = list(await asyncio.gather(*(judge(source) for source in settings.search_sources)))
+    lines = [f"source {line}" for line in await asyncio.gather(*(judge(source) for source in settings.search_sources))]
     if all("INACTIVE" in line for line in lines):
         lines.append("no source is active: every search will fail (LPS_SEARCH_SOURCES picks the sources)")
     return lines
@@ -489,7 +490,7 @@ class DevStack:
             )
         await self.start("reconciler", "reconciler", env=env, tier=2)
         for line in await source_report(settings):
-            self.say(f"source {line}")
+            self.say(line)
         if said := await management:
             self.say(said)
         self.say(
