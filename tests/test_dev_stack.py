@@ -364,6 +364,22 @@ async def test_the_start_up_says_which_sources_are_active_and_why_the_others_are
         assert await source_report(working) == [f"source coupang: active ({shop})", f"source naver: active ({shop})"]
 
 
+def test_the_demo_says_which_of_the_given_settings_it_puts_aside():
+    """`lps dev --demo` replaced LPS_SEARCH_SOURCES and the outbox settings without a word."""
+    given = Settings(search_sources=("static",), outbox_url="http://backoffice:9/results", outbox_secret="s3cret")
+
+    demo, said = dev.demo_settings(given, DevPorts(mongo=1, shop=28090, receiver=29000))
+
+    assert demo.search_sources == ("coupang", "naver")
+    assert demo.outbox_url == "http://127.0.0.1:29000/results"
+    assert said == [
+        "demo: searches coupang and naver at the demo shop http://127.0.0.1:28090 "
+        "(instead of LPS_SEARCH_SOURCES=static and the LPS_COUPANG_BASE_URL / LPS_NAVER_* settings)",
+        "demo: delivers to its receiver http://127.0.0.1:29000/results with a random LPS_OUTBOX_SECRET (instead of "
+        "LPS_OUTBOX_URL=http://backoffice:9/results)",
+    ]
+
+
 @pytest.mark.processes
 async def test_lps_dev_refuses_an_outbox_url_without_a_signing_secret(settings: Settings):
     async with lps_dev(settings, LPS_OUTBOX_URL="http://127.0.0.1:9/results", LPS_OUTBOX_SECRET="") as stack:

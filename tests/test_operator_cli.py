@@ -60,6 +60,7 @@ async def test_lps_dev_demo_searches_the_samples_prints_the_table_and_leaves_not
             assert "NO_MATCH" in row, row
         assert row.split()[-2] == "DONE", row  # delivery_status: the receiver got it
     assert "delivery" in text  # the receiver printed the deliveries
+    assert "demo: searches coupang and naver at the demo shop" in text  # what it put aside, said at start-up
     assert "Ctrl-C again" not in text  # a demo that ended was not interrupted: nothing to hurry
     leftovers = [pid for pid in all_pids() if prefix in command_line(pid)]
     assert leftovers == []

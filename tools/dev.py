@@ -91,6 +91,31 @@ class DevPorts:
         return cls(mongo=settings.dev_mongo_port, shop=settings.dev_shop_port, receiver=settings.dev_receiver_port)
 
 
+def demo_settings(settings: Settings, ports: DevPorts) -> tuple[Settings, list[str]]:
+    """What `--demo` runs with (both sources at its shop, deliveries to its receiver), and a line for each setting
+    it puts aside, so nobody wonders why LPS_SEARCH_SOURCES or LPS_OUTBOX_URL seem ignored."""
+    shop = f"http://127.0.0.1:{ports.shop}"
+    demo = settings.with_overrides(
+        coupang_base_url=shop,
+        naver_base_url=shop,
+        naver_client_id="demo",
+        # The demo shop takes any secret. Not "demo": every configured secret is masked in the logs, and a short one
+        # wherever it stands as a word, so "demo" would turn "demo-shop" lines into "***-shop".
+        naver_client_secret="demo-naver-secret",
+        search_sources=(SourceName.COUPANG, SourceName.NAVER),
+        outbox_url=f"http://127.0.0.1:{ports.receiver}/results",
+        outbox_secret=secrets.token_hex(16),  # the receiver checks each delivery's signature with it
+    )
+    sources = ",".join(settings.search_sources)
+    given_outbox = settings.outbox_url or "unset"
+    return demo, [
+        f"demo: searches coupang and naver at the demo shop {shop} (instead of LPS_SEARCH_SOURCES={sources} and the "
+        "LPS_COUPANG_BASE_URL / LPS_NAVER_* settings)",
+        f"demo: delivers to its receiver {demo.outbox_url} with a random LPS_OUTBOX_SECRET (instead of "
+        f"LPS_OUTBOX_URL={given_outbox})",
+    ]
+
+
 def demo_products() -> list[dict]:
     """One product per demo-catalogue keyword, as a back office would send it."""
     catalogue = json.loads(DEMO_CATALOGUE.read_text(encoding="utf-8"))["keywords"]
@@ -465,18 +490,9 @@ class DevStack:
                 self.say(f"MongoDB: jobs are kept in {self.data_file} across restarts")
             settings = settings.with_overrides(mongo_url=local_mongo_url(self.ports.mongo))
         if self.demo:
-            shop = f"http://127.0.0.1:{self.ports.shop}"
-            settings = settings.with_overrides(
-                coupang_base_url=shop,
-                naver_base_url=shop,
-                naver_client_id="demo",
-                # The demo shop takes any secret. Not "demo": every configured secret is masked in the logs, and a
-                # short one wherever it stands as a word, so "demo" would turn "demo-shop" lines into "***-shop".
-                naver_client_secret="demo-naver-secret",
-                search_sources=(SourceName.COUPANG, SourceName.NAVER),
-                outbox_url=f"http://127.0.0.1:{self.ports.receiver}/results",
-                outbox_secret=secrets.token_hex(16),  # the receiver checks each delivery's signature with it
-            )
+            settings, replaced = demo_settings(settings, self.ports)
+            for line in replaced:
+                self.say(line)
             await self.start("shop", "demo-shop", "--port", str(self.ports.shop), env=env, tier=1)
             receiver = ("receiver", "--port", str(self.ports.receiver))
             await self.start("receiver", *receiver, env=env | settings.to_env(), tier=1)
