@@ -11,7 +11,7 @@ import pytest
 
 from infra.settings import Settings, SettingsError
 from tools.cli import _error_type, build_parser
-from tools.gateway_client import ProgressLine, flatten_errors, utc_text, write_results
+from tools.gateway_client import RESULT_COLUMNS, ProgressLine, flatten_errors, utc_text, write_results
 
 
 @pytest.mark.parametrize(
@@ -92,3 +92,18 @@ def test_a_port_out_of_range_is_a_usage_error_naming_its_flag(
 def test_a_port_setting_out_of_range_is_refused_by_name(name: str):
     with pytest.raises(SettingsError, match=f"{name}='99999': must be between 1 and 65535"):
         Settings.from_env({name: "99999"})
+
+
+def test_the_readmes_demo_table_is_what_the_demo_prints():
+    """The README showed a DONE search whose delivery was still PENDING: the demo waits for every delivery to end."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    block = readme[readme.index("```\nproduct_code  lowest_price") + 4 :]
+    lines = [line for line in block[: block.index("```")].splitlines() if line and line != "..."]
+    header, *rows = (line.split() for line in lines)
+
+    assert tuple(header) == RESULT_COLUMNS
+    assert rows
+    for row in rows:
+        assert len(row) == len(RESULT_COLUMNS), row
+        if row[-1] == "DONE":
+            assert row[RESULT_COLUMNS.index("delivery_status")] == "DONE", row

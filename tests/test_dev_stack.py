@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import os
 import signal
 import socket
@@ -296,6 +297,25 @@ async def test_the_children_of_one_tier_stop_together():
     await stack.stop()
 
     assert time.monotonic() - started < 4.5  # three children that take 2 s each: not one after another (6 s)
+
+
+@pytest.mark.processes
+async def test_one_essential_child_exiting_stops_the_whole_stack_and_says_which(settings: Settings):
+    """What docs/running.md says: a pool, the gateway or the store that dies takes the stack down with it (exit 1),
+    rather than leave a stack that looks up and does not work."""
+    out = io.StringIO()
+    stack = DevStack(settings, out=out)
+    for name, code in (("gateway", "import time; time.sleep(60)"), ("search", "import sys; sys.exit(3)")):
+        process = await asyncio.create_subprocess_exec(sys.executable, "-c", code, start_new_session=True)
+        stack.children.append(Child(name, process, essential=True, tier=2))
+
+    try:
+        exited = await asyncio.wait_for(stack._until_stopped(asyncio.Event()), 30)
+    finally:
+        await stack.stop()
+
+    assert exited == 1
+    assert "search exited with 3: stopping everything" in out.getvalue()
 
 
 def test_the_management_ui_is_enabled_only_when_it_is_off(monkeypatch: pytest.MonkeyPatch):

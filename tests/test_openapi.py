@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -252,3 +253,22 @@ def test_the_cron_pattern_admits_no_value_out_of_its_fields_range(settings: Sett
         assert re.fullmatch(pattern, refused) is None, refused
     for taken in ("0 9 * * *", "*/15 8-18 * * 1-5", "05 0,12 1,15 1-12/3 0-7"):
         assert re.fullmatch(pattern, taken), taken
+
+
+HTTP_API_PAGE = Path(__file__).resolve().parent.parent / "docs" / "http-api.md"
+
+
+def test_the_http_api_page_shows_a_call_of_every_operation():
+    """docs/http-api.md had no watch endpoint: a newcomer found them only in operations.md or Swagger."""
+    calls = [line for line in HTTP_API_PAGE.read_text(encoding="utf-8").splitlines() if "curl " in line]
+    missing = []
+    for route in create_app(Settings()).router.routes():
+        template = route.resource.get_info().get("formatter") or route.resource.get_info().get("path") or ""
+        if not template.startswith("/v1/lps") or route.method == "HEAD":
+            continue
+        path = re.sub(r"\\\{[^}]+\\\}", r"[^/\\s'?]+", re.escape(template)) + r"(?=[\s'?]|$)"
+        method = "" if route.method == "GET" else f"-X {route.method} "
+        shown = [line for line in calls if re.search(path, line) and (method in line if method else "-X " not in line)]
+        if not shown:
+            missing.append(f"{route.method} {template}")
+    assert missing == []
