@@ -76,6 +76,29 @@ async def test_after_sign_out_back_shows_no_signed_in_page(page_server, settings
     assert "/ui/login" in page.url
 
 
+async def test_on_a_phone_the_top_bar_keeps_every_link_and_the_sign_out_on_screen(
+    page_server, settings: Settings, browser: Browser
+):
+    """At 390 px the top bar ran off the screen: Watches, "Signed in as" and Sign out were cut off."""
+    server = await page_server(create_app(settings.with_overrides(api_keys=KEYS)))
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page = await browser.new_page(viewport={"width": 390, "height": 800})
+    await page.goto(str(server.make_url("/ui/login?next=/ui/jobs")))
+    await page.fill("input[name=key]", KEYS["ops"])
+    await page.click("button[type=submit]")
+    await page.wait_for_url("**/ui/jobs")
+    await page.screenshot(path=ARTIFACTS / "top-bar-390.png")
+
+    header = await page.evaluate("(h => [h.scrollWidth, h.clientWidth])(document.querySelector('header'))")
+    assert header[0] <= header[1]
+    for item in ("header nav a >> nth=-1", "header form.who span", "header form.who button"):
+        box = await page.locator(item).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, (item, box)
+    assert await page.locator("header nav a").count() == 5
+    await page.click("header form.who button")
+    await page.wait_for_url("**/ui/login")
+
+
 async def test_filtering_the_job_list_and_opening_a_job_shows_its_attempts(
     page_server, settings: Settings, browser: Browser
 ):
