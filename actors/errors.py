@@ -32,6 +32,7 @@ class JobError(Exception):
         keep: dict[str, Any] | None = None,
         fallback: dict[str, Any] | None = None,
         defer: dict[str, Any] | None = None,
+        sources: dict[str, str] | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -47,6 +48,8 @@ class JobError(Exception):
         self.fallback = fallback
         #: Nothing was tried: what waits and why (`DeferredJobError`).
         self.defer = defer
+        #: A search's failed sources and how each failed (BLOCKED, TIMEOUT …), recorded with the error.
+        self.sources = sources
 
     def failure(self) -> Failure:
         return Failure(
@@ -59,6 +62,7 @@ class JobError(Exception):
             keep=self.keep,
             fallback=self.fallback,
             defer=self.defer,
+            sources=self.sources,
         )
 
 

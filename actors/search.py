@@ -296,6 +296,7 @@ def _incomplete(
         ),
         keep=keep if answered else None,
         fallback=fallback,
+        sources={name: per_source[name]["outcome"] for name in failed if name in per_source},
     )
 
 

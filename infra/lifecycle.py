@@ -64,11 +64,20 @@ from typing import Any
 from schemas.codes import AttemptOutcome
 
 
-def error_document(error_type: str, message: str, at: datetime, *, snapshot: str | None = None) -> dict[str, Any]:
-    """`last_error` and a history entry's `error`: {type, message, at[, snapshot]}."""
+def error_document(
+    error_type: str,
+    message: str,
+    at: datetime,
+    *,
+    snapshot: str | None = None,
+    sources: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """`last_error` and a history entry's `error`: {type, message, at[, snapshot][, sources]}."""
     document: dict[str, Any] = {"type": str(error_type), "message": message, "at": at}
     if snapshot:
         document["snapshot"] = snapshot
+    if sources:
+        document["sources"] = sources
     return document
 
 
@@ -97,6 +106,9 @@ class Failure:
     #: Set: nothing was tried, the sources' turn did not come; what waits and why (a search's {sources, reason}).
     #: Deferred (`retry_after`: when a turn may come), the attempt given back; never DEAD or DONE for it.
     defer: dict[str, Any] | None = None
+    #: A search's failed sources and how each failed: kept in the error, so a search that dies without a result
+    #: still tells which sources blocked it (the dashboard's charts count them).
+    sources: dict[str, str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +155,7 @@ def decide_after_failure(job: dict[str, Any], failure: Failure, policy: RetryPol
     attempts remain; otherwise DONE with the failure's fallback when it has one (a search some sources answered),
     else DEAD.
     """
-    error = error_document(failure.error_type, failure.message, now, snapshot=failure.snapshot)
+    error = error_document(failure.error_type, failure.message, now, snapshot=failure.snapshot, sources=failure.sources)
     if failure.defer is not None:
         delay = policy.defer_seconds(failure)
         return Decision(AttemptOutcome.DEFERRED, error, run_after=now + timedelta(seconds=delay), keep=failure.keep)

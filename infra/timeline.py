@@ -1,7 +1,8 @@
 """What ended in each of the last minutes (the dashboard's live charts), at the cost of what ended, not of history.
 
 A gateway keeps per-minute tallies of the last `TIMELINE_MINUTES` in memory: per job type, how many jobs ended
-DONE and DEAD; per search source, the outcomes of the searches that ended with a result (`result.sources`); per
+DONE and DEAD; per search source, the outcomes of the searches that ended (`result.sources`; for a search that died
+without a result, its failed sources from `last_error.sources`); per
 job type, how long the attempt took that ended each job (from its last `history` entry). Whoever asks brings them
 up to date first with the walk the job counts use (`JobRepository.ended_after`: one range of
 `ended_by_finished_at` from a cursor), from where the previous call stopped, at most `limit` jobs per call: a call
@@ -34,6 +35,7 @@ _PROJECTION = {
     "job_type": 1,
     "status": 1,
     "result.sources": 1,
+    "last_error.sources": 1,
     "history.started_at": 1,
     "history.finished_at": 1,
     "history.outcome": 1,
@@ -46,7 +48,7 @@ class MinuteTally:
 
     #: {job_type: {DONE: n, DEAD: n}}
     ended: dict[str, Counter[str]] = field(default_factory=dict)
-    #: {source: {outcome: n}} of the searches that ended with a result.
+    #: {source: {outcome: n}} of the searches that ended (a DEAD one's failed sources too).
     sources: dict[str, Counter[str]] = field(default_factory=dict)
     #: {job_type: [ms, ...]}: how long the attempt that ended each job ran.
     attempt_ms: dict[str, list[float]] = field(default_factory=dict)
@@ -56,8 +58,8 @@ class MinuteTally:
         if job_type is None:
             return
         self.ended.setdefault(job_type, Counter())[ending_of(job)] += 1
-        for source, summary in ((job.get("result") or {}).get("sources") or {}).items():
-            self.sources.setdefault(source, Counter())[str(summary.get("outcome"))] += 1
+        for source, outcome in _source_outcomes(job).items():
+            self.sources.setdefault(source, Counter())[outcome] += 1
         if (ms := _ending_attempt_ms(job)) is not None:
             self.attempt_ms.setdefault(job_type, []).append(ms)
 
@@ -68,6 +70,14 @@ class MinuteTally:
             sources={key: Counter(counts) for key, counts in self.sources.items()},
             attempt_ms={key: list(values) for key, values in self.attempt_ms.items()},
         )
+
+
+def _source_outcomes(job: dict[str, Any]) -> dict[str, str]:
+    """Each source's outcome in an ended search: from its result, or, when it died without one, its failed sources
+    as its last error recorded them (a search blocked on its last attempt)."""
+    if summaries := (job.get("result") or {}).get("sources"):
+        return {source: str(summary.get("outcome")) for source, summary in summaries.items()}
+    return {source: str(outcome) for source, outcome in ((job.get("last_error") or {}).get("sources") or {}).items()}
 
 
 def _ending_attempt_ms(job: dict[str, Any]) -> float | None:

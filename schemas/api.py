@@ -221,6 +221,11 @@ class ErrorInfoSchema(Schema):
     snapshot = fields.String(
         metadata=_doc("`gridfs:snapshots/<id>`: the page the browser saw; `lps snapshot <id>` writes it out")
     )
+    sources = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        metadata=_doc("a search's failed sources and how each failed (BLOCKED, TIMEOUT, …), when some failed"),
+    )
 
 
 class AttemptSchema(Schema):

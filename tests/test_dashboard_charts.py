@@ -17,7 +17,9 @@ from infra.price_history import price_history_documents
 from infra.settings import Settings
 from infra.timeline import EndedTimeline
 from schemas.codes import AttemptOutcome, JobType
+from service.app import create_app
 from service.ui.charts import count_top, minute_bars, minute_lines, nice_ceiling, price_axis, price_chart
+from tests.harness import JobsView, in_process_pool
 
 T0 = datetime(2026, 12, 1, 3, 0, tzinfo=UTC)
 
@@ -255,6 +257,29 @@ async def test_the_timeline_counts_what_ended_per_minute_by_type_and_source(clie
     assert second["ended"]["SEARCH"] == {"DONE": 1, "DEAD": 0}
     assert sum(entry["ended"]["SEARCH"]["DONE"] for entry in timeline) == 3
     assert body["catching_up"] is False
+
+
+async def test_searches_that_died_blocked_are_charted_with_their_sources_outcomes(aiohttp_client, settings: Settings):
+    """A search whose sources were all blocked on its last attempt ends DEAD without a result: its sources' outcomes
+    were left out of the charts, exactly when blocking kills jobs."""
+    dying = settings.with_overrides(search_max_attempts=1, test_directives=True)
+    client = await aiohttp_client(create_app(dying))
+    async with in_process_pool(dying) as pool:
+        [job_id] = await pool.submit({"product_code": "BLOCKED-1", "keyword": "#blocked"})
+        jobs = JobsView(dying)
+        try:
+            dead = await jobs.finished(job_id, within=30)
+        finally:
+            await jobs.close()
+
+    answer = await (await client.get("/v1/lps/queue/timeline", params={"minutes": "5"})).json()
+    overview = await (await client.get("/ui")).text()
+
+    assert dead["status"] == "DEAD"
+    assert dead["last_error"]["sources"] == {"static": "BLOCKED"}
+    assert sum(minute["sources"].get("static", {}).get("BLOCKED", 0) for minute in answer["timeline"]) == 1
+    chart = overview[overview.index("static: search outcomes") :]
+    assert ">BLOCKED</text>" in chart[: chart.index("</svg>")]
 
 
 async def test_the_timeline_counts_each_ended_job_once_however_often_it_is_asked(
