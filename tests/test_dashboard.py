@@ -149,19 +149,56 @@ async def signed_in(aiohttp_client, settings: Settings, key: str) -> TestClient:
     return client
 
 
-async def test_an_admin_redrives_a_dead_job_from_its_page(aiohttp_client, settings: Settings):
+async def test_an_admin_redrives_a_dead_job_from_its_page_after_confirming(aiohttp_client, settings: Settings):
+    """The single re-drive acted at the first click, where the bulk one asks first: now it asks too."""
     client = await signed_in(aiohttp_client, settings, "ops-5e6d-admin")
     dead = await insert_job(settings, product_code="DASH-REDRIVE", **DEAD)
     dead_page = await (await client.get("/ui/dead")).text()
     assert "DASH-REDRIVE" in dead_page
-    assert dead_page.count('class="redrive"') == 1
+    assert dead_page.count('class="button redrive"') == 1
+    job_page = await (await client.get(f"/ui/jobs/{dead['_id']}")).text()
+    assert f'<a href="/ui/jobs/{dead["_id"]}/redrive" class="button redrive">' in job_page  # it asks, never posts
 
-    token = csrf_of(dead_page)
+    asked = await client.get(f"/ui/jobs/{dead['_id']}/redrive")
+    question = await asked.text()
+    assert asked.status == 200
+    assert "will be re-driven" in question
+    assert "DASH-REDRIVE" in question
+    assert f'<a href="/ui/jobs/{dead["_id"]}">Cancel</a>' in question
+    assert '<span class="badge dead">DEAD</span>' in await (await client.get(f"/ui/jobs/{dead['_id']}")).text()
+
+    token = csrf_of(question)
     redriven = await post_form(client, f"/ui/jobs/{dead['_id']}/redrive", data={"csrf": token}, allow_redirects=False)
     assert (redriven.status, redriven.headers["Location"]) == (303, f"/ui/jobs/{dead['_id']}")
     shown = await (await client.get(redriven.headers["Location"])).text()
     assert '<span class="badge pending">PENDING</span>' in shown
     await asyncio.to_thread(drain, settings.amqp_url, settings.job(JobType.SEARCH).queue)
+    again = await (await client.get(f"/ui/jobs/{dead['_id']}/redrive")).text()
+    assert "only a DEAD job can be re-driven" in again
+    assert 'class="confirm-redrive"' not in again
+
+
+async def test_a_redriven_job_running_its_first_attempt_shows_it_in_its_new_life(
+    client: TestClient, settings: Settings
+):
+    """After a re-drive the page said "Running on … since" above "No attempt yet": the running attempt is in no
+    history entry until it ends. The new life shows it, running."""
+    started = utcnow()
+    running = await insert_job(
+        settings,
+        product_code="NEW-LIFE",
+        **DEAD | {"status": "RUNNING", "attempts": 1, "redrives": 1, "worker": "host:42:w0", "started_at": started},
+    )
+
+    page = await (await client.get(f"/ui/jobs/{running['_id']}")).text()
+
+    assert "No attempt yet." not in page
+    new_life = page[page.index("Life 2:") :]
+    row = new_life[new_life.index('<tr class="running">') :]
+    row = row[: row.index("</tr>")]
+    assert '<td class="num">1</td>' in row
+    assert "host:42:w0" in row
+    assert "running" in row.lower()
 
 
 async def test_a_read_only_key_sees_no_redrive_button_and_its_post_is_refused_with_433(
@@ -172,7 +209,9 @@ async def test_a_read_only_key_sees_no_redrive_button_and_its_post_is_refused_wi
     for path in ("/ui/dead", f"/ui/jobs/{dead['_id']}"):
         html = await (await client.get(path)).text()
         assert "DASH-READ" in html
-        assert 'class="redrive"' not in html
+        assert 'class="button redrive"' not in html
+    asked = await client.get(f"/ui/jobs/{dead['_id']}/redrive")
+    assert asked.status == 433  # nor its confirmation
 
     token = csrf_of(await (await client.get("/ui/dead")).text())  # the sign-out form's token: a valid one
     refused = await post_form(client, f"/ui/jobs/{dead['_id']}/redrive", data={"csrf": token}, allow_redirects=False)

@@ -134,7 +134,10 @@ async def test_redriving_a_dead_job_from_the_dashboard_runs_it_to_done(
     await page.screenshot(path=ARTIFACTS / "dead.png", full_page=True)
 
     async with worker_pool(settings, "search", tmp_path):
-        await page.click("button.redrive")
+        await page.click("a.redrive")  # asks first, as the bulk re-drive does
+        await page.wait_for_url(f"**/ui/jobs/{dead['_id']}/redrive")
+        await page.screenshot(path=ARTIFACTS / "redrive-confirm.png", full_page=True)
+        await page.click("button.confirm-redrive")
         await page.wait_for_url(f"**/ui/jobs/{dead['_id']}")
         view = JobsView(settings)
         try:
@@ -305,7 +308,7 @@ async def test_a_read_only_key_sees_no_redrive_controls_and_its_posts_are_refuse
 
     await page.goto(str(server.make_url("/ui/dead")))
     assert await page.locator("text=VIEWER-DEAD").count() == 1
-    for control in ("button.redrive", "button.redrive-selected", "a.redrive-matching", "input[type=checkbox]"):
+    for control in ("a.redrive", "button.redrive-selected", "a.redrive-matching", "input[type=checkbox]"):
         assert await page.locator(control).count() == 0, control
     await page.screenshot(path=ARTIFACTS / "dead-read-only.png", full_page=True)
 

@@ -150,7 +150,7 @@ async def test_a_read_key_sees_why_there_are_no_buttons_and_its_watch_posts_are_
     for path in ("/ui/watches", f"/ui/watches/{watch['_id']}", "/ui/dead", f"/ui/jobs/{dead['_id']}"):
         await page.goto(str(server.make_url(path)))
         assert "read-only key" in await page.locator("p.read-only").inner_text(), path
-        assert await page.locator("a.button, button.redrive, button.redrive-selected").count() == 0, path
+        assert await page.locator("a.button, a.redrive, button.redrive-selected").count() == 0, path
     await page.goto(str(server.make_url("/ui/watches")))
     await page.screenshot(path=ARTIFACTS / "watches-read-only.png", full_page=True)
 
@@ -233,7 +233,9 @@ async def test_a_redriven_job_names_who_redrove_it_and_when_and_keeps_its_attemp
     page = await signed_in_page(browser, server, ADMIN)
     await page.goto(str(server.make_url(f"/ui/jobs/{dead['_id']}")))
 
-    await page.click("button.redrive")
+    await page.click("a.redrive")
+    await page.wait_for_url(f"**/ui/jobs/{dead['_id']}/redrive")
+    await page.click("button.confirm-redrive")
     await page.wait_for_url(f"**/ui/jobs/{dead['_id']}")
     await asyncio.to_thread(drain, settings.amqp_url, settings.job(JobType.SEARCH).queue)
     captions = await page.locator("table.attempts caption").all_inner_texts()
@@ -528,7 +530,7 @@ async def test_the_dead_page_links_products_totals_each_group_and_wraps_no_code_
 
     await page.goto(str(server.make_url("/ui/dead?limit=2")))
     assert await page.locator("h2 .total").inner_text() == "3 dead jobs"
-    for selector in ("td:has(code)", "td:has(button.redrive)", "td:has(a[href^='/ui/products/'])"):
+    for selector in ("td:has(code)", "td:has(a.redrive)", "td:has(a[href^='/ui/products/'])"):
         cells = page.locator(f"table.dead tbody {selector}")
         assert await cells.count() == 2, selector
         assert await cells.first.evaluate("cell => getComputedStyle(cell).whiteSpace") == "nowrap", selector

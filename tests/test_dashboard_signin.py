@@ -210,7 +210,7 @@ async def test_a_post_whose_host_and_origin_both_name_another_address_is_refused
     name in both) and the check passed. Where the dashboard has no keys, the double-submit cookie alone guarded it."""
     client = await aiohttp_client(create_app(settings))  # no keys: nobody signs in
     dead = await insert_job(settings, product_code="REBOUND", **DEAD)
-    token = csrf_of(await (await client.get(f"/ui/jobs/{dead['_id']}")).text())
+    token = csrf_of(await (await client.get(f"/ui/jobs/{dead['_id']}/redrive")).text())
     other_port = f"127.0.0.1:{client.port + 1}"
     rebinding = f"rebind.example:{client.port}"
 
@@ -227,7 +227,7 @@ async def test_lps_ui_origins_lists_the_dashboards_public_origins_and_only_those
     """Behind a proxy the browser's origin is the proxy's: LPS_UI_ORIGINS names it, and then only what it names."""
     client = await aiohttp_client(create_app(settings.with_overrides(ui_origins=("https://lps.example.com",))))
     dead = await insert_job(settings, product_code="PROXIED", **DEAD)
-    token = csrf_of(await (await client.get(f"/ui/jobs/{dead['_id']}")).text())
+    token = csrf_of(await (await client.get(f"/ui/jobs/{dead['_id']}/redrive")).text())
 
     direct = await redrive_from(client, dead["_id"], token, str(client.make_url("/")).rstrip("/"))
     other_scheme = await redrive_from(client, dead["_id"], token, "http://lps.example.com")

@@ -310,8 +310,15 @@ def _error_page(request: web.Request, error: ApiError) -> web.Response:
     return response
 
 
+async def redrive_one_confirmation(request: web.Request) -> tuple[str, dict[str, Any]]:
+    """GET from the job and dead pages' Re-drive button: what the re-drive will do, and the POST form that does it
+    (nothing changes here), as for the bulk re-drive."""
+    require_admin(caller_of(request))
+    return "redrive_one.html", {"job": await _operations(request).get(request.match_info["job_id"]), "page": "jobs"}
+
+
 async def redrive(request: web.Request) -> web.StreamResponse:
-    """POST from the job and dead pages: re-drive one DEAD job by the API's own rules, then show it."""
+    """POST from the confirmation: re-drive one DEAD job by the API's own rules, then show it."""
     form = await _posted_form(request)
     if isinstance(form, web.StreamResponse):
         return form
@@ -425,6 +432,7 @@ def dashboard() -> web.Application:
     app.router.add_get("", page(overview))
     app.router.add_get("/jobs", page(jobs))
     app.router.add_get("/jobs/{job_id}", page(job))
+    app.router.add_get("/jobs/{job_id}/redrive", page(redrive_one_confirmation))
     app.router.add_post("/jobs/{job_id}/redrive", redrive)
     app.router.add_get("/dead", page(dead))
     app.router.add_get("/dead/redrive", page(redrive_confirmation))
