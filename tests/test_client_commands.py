@@ -20,6 +20,7 @@ from pymongo import AsyncMongoClient
 from infra.settings import Settings
 from service.app import create_app
 from tests.harness import worker_pool
+from tests.test_redrive import insert_job
 from tools.embedded_mongo import free_port
 
 LPS = [sys.executable, "-m", "tools.cli"]
@@ -466,3 +467,36 @@ async def test_a_rate_limited_gateway_is_waited_for_not_given_up_on(aiohttp_serv
 
     assert ran.code == 0, ran
     assert ran.stdout.splitlines()[-1] == "3 DEAD job(s) matched: 3 re-driven, 0 refused"
+
+
+@pytest.mark.processes
+async def test_submits_progress_line_says_why_its_jobs_wait(aiohttp_server, settings: Settings, tmp_path: Path):
+    """The dashboard's job page said why a job waits (a breaker open, a backoff); `lps submit` only counted."""
+    server = await aiohttp_server(create_app(settings))
+    later = datetime.now(UTC) + timedelta(minutes=10)
+    await insert_job(
+        settings,
+        product_code="WAIT-1",
+        attempts=1,
+        run_after=later,
+        last_error={"type": "BLOCKED", "message": "coupang: blocked (403)"},
+    )
+    breaker = "coupang: circuit breaker OPEN for 60s"
+    await insert_job(
+        settings,
+        product_code="WAIT-2",
+        run_after=later,
+        deferred={"reason": breaker, "sources": ["coupang"], "until": later},
+    )
+    await insert_job(settings, product_code="WAIT-3", run_after=later)
+    products = tmp_path / "products.csv"
+    products.write_text("product_code,keyword\nWAIT-1,k\nWAIT-2,k\nWAIT-3,k\n", encoding="utf-8")
+
+    ran = await lps("submit", str(products), "--timeout", "1", gateway=str(server.make_url("")))
+
+    assert ran.code == 3, ran
+    progress = [line for line in ran.stderr.splitlines() if "ended [" in line]
+    assert progress, ran.stderr
+    assert progress[-1].endswith(
+        f"] waiting: 1 in backoff after BLOCKED, 1 deferred ({breaker}), 1 not before its run_after"
+    ), progress[-1]

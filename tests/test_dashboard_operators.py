@@ -17,10 +17,11 @@ from infra.jobs import JobRepository
 from infra.mongo import MainDatabase, create_client
 from infra.reconciler_log import ReconcilerLog
 from infra.settings import Settings
+from infra.waiting import waiting
 from infra.watches import new_watch
 from schemas.codes import JobType
 from service.app import create_app
-from service.ui.reads import duration, listing, lives, number, waiting
+from service.ui.reads import duration, listing, lives, number
 from tests.rabbit import drain
 from tests.test_dashboard import ROLE_KEYS, csrf_of, post_form, signed_in
 from tests.test_redrive import DEAD, insert_job

@@ -17,7 +17,7 @@ import re
 import sys
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -27,6 +27,7 @@ from urllib.parse import quote
 import aiohttp
 
 from infra.settings import Settings
+from infra.waiting import waiting
 from schemas.api import MAX_PRODUCTS_PER_REQUEST, ProductSchema
 from schemas.codes import JobStatus
 
@@ -478,6 +479,42 @@ def _bar(done: int, total: int) -> str:
     return f"  {done}/{total} ended [{'#' * filled}{'.' * (width - filled)}]"
 
 
+#: Reasons a progress line names at most (the commonest first), and how long each may be.
+WAITING_REASONS = 3
+REASON_WIDTH = 60
+
+
+def _when(value: Any) -> datetime | None:
+    return datetime.fromisoformat(value) if isinstance(value, str) else value
+
+
+def waiting_note(jobs: Iterable[dict[str, Any]], now: datetime) -> str:
+    """Why the PENDING jobs among `jobs` (as the API answers them) do not run yet, as the dashboard's job page says
+    it: `waiting: 3 deferred (coupang: circuit breaker OPEN for 60s), 1 in backoff after BLOCKED`; "" when none
+    waits (those due only wait for a free worker)."""
+    reasons: Counter[str] = Counter()
+    for job in jobs:
+        if job.get("status") != JobStatus.PENDING.name:
+            continue
+        deferred = job.get("deferred") or None
+        parsed = job | {"run_after": _when(job.get("run_after"))}
+        if deferred:
+            parsed["deferred"] = deferred | {"until": _when(deferred.get("until"))}
+        found = waiting(parsed, now)
+        if found is not None and found.kind == "deferred":
+            reasons[f"deferred ({found.why[:REASON_WIDTH]})"] += 1
+        elif found is not None:
+            reasons[f"in backoff after {found.error_type or 'a failed attempt'}"] += 1
+        elif parsed["run_after"] is not None and parsed["run_after"] > now:
+            reasons["not before its run_after"] += 1
+    if not reasons:
+        return ""
+    shown = reasons.most_common(WAITING_REASONS)
+    others = sum(reasons.values()) - sum(count for _, count in shown)
+    note = ", ".join(f"{count} {reason}" for reason, count in shown)
+    return f" waiting: {note}" + (f", {others} for other reasons" if others else "")
+
+
 async def wait_for_jobs(
     client: GatewayClient, job_ids: Sequence[str], *, within: float, stream: TextIO = sys.stderr
 ) -> dict[str, dict[str, Any]]:
@@ -495,7 +532,8 @@ async def wait_for_jobs(
     while pending:
         await asyncio.gather(*(poll(job_id) for job_id in pending))
         pending = [job_id for job_id in pending if latest[job_id]["status"] not in ENDED]
-        progress.update(_bar(len(latest) - len(pending), len(latest)))
+        note = waiting_note((latest[job_id] for job_id in pending), datetime.now(UTC))
+        progress.update(_bar(len(latest) - len(pending), len(latest)) + note)
         if not pending or time.monotonic() > deadline:
             break
         await asyncio.sleep(min(1.0, max(deadline - time.monotonic(), 0.0)))

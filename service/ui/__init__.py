@@ -30,6 +30,7 @@ from infra.job_listing import LISTING_WALK
 from infra.jobs import parse_job_id
 from infra.mongo import deadline
 from infra.snapshots import snapshot_ids
+from infra.waiting import waiting
 from schemas.api import JOB_PAGE_DEFAULT
 from schemas.codes import HTTP_STATUS, ErrorType, JobStatus, JobType
 from schemas.envelope import json_default
@@ -52,7 +53,6 @@ from service.ui.reads import (
     lives,
     number,
     running_for,
-    waiting,
 )
 from service.ui.signin import (
     STATIC,

@@ -7,7 +7,7 @@ point lookup, the dead page's totals are one count per error type shown of `dead
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -73,37 +73,7 @@ async def dead_totals(database: MainDatabase, error_types: list[str]) -> dict[st
     return totals
 
 
-# One job: what it waits for, how long it has run, its attempts per life.
-
-
-@dataclass(frozen=True, slots=True)
-class Waiting:
-    """A PENDING job that does not run at once: until when, and why."""
-
-    until: datetime
-    #: "deferred" (its sources' turn did not come, or its worker stopped) or "retry" (a failed attempt's backoff).
-    kind: str
-    why: str
-    sources: list[str] = field(default_factory=list)
-
-
-def waiting(job: dict[str, Any], now: datetime) -> Waiting | None:
-    """Why a PENDING job waits and until when; None when it is not waiting (it runs as soon as a worker is free)."""
-    if job.get("status") != JobStatus.PENDING.name:
-        return None
-    deferred = job.get("deferred")
-    run_after = job.get("run_after")
-    if deferred:
-        until = deferred.get("until") or run_after
-        if until is not None and until > now:
-            return Waiting(
-                until, "deferred", deferred.get("reason") or "its turn did not come", deferred.get("sources") or []
-            )
-    if run_after is not None and run_after > now and job.get("attempts", 0) > 0:
-        error = job.get("last_error") or {}
-        why = f"{error['type']}: {error.get('message', '')}" if error.get("type") else "the last attempt failed"
-        return Waiting(run_after, "retry", why)
-    return None
+# One job: how long it has run, its attempts per life (what it waits for: infra/waiting.py).
 
 
 def running_for(job: dict[str, Any], now: datetime) -> timedelta | None:
