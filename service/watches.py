@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Any
 
-from aiohttp import web
+from aiohttp import ChainMapProxy, web
 from aiohttp_apigami import docs, match_info_schema, querystring_schema, request_schema, response_schema
 from bson import ObjectId
 from marshmallow import Schema, ValidationError, fields
@@ -85,6 +85,13 @@ def _new_watch(product: dict[str, Any], body: dict[str, Any], now: datetime, tim
 async def post_watches(request: web.Request) -> web.Response:
     settings = request.app[SETTINGS]
     body = await load_json_body(request, WatchRequestSchema(min_interval=settings.watch_min_interval))
+    return envelope_response(ErrorType.SUCCESS, watches=await create_watches(request.config_dict, body))
+
+
+async def create_watches(gateway: ChainMapProxy, body: dict[str, Any]) -> list[dict[str, Any]]:
+    """A loaded WatchRequestSchema body, stored and each new watch's first run started: what POST answers
+    (`product_code`, `watch_id`, `duplicate` per product). The API and the dashboard's form both come here."""
+    settings = gateway[SETTINGS]
     refuse_disabled_sources(body["products"], settings.search_sources)
     now = to_millis(utcnow())
     first_by_code: dict[str, dict[str, Any]] = {}
@@ -92,8 +99,8 @@ async def post_watches(request: web.Request) -> web.Response:
         first_by_code.setdefault(product["product_code"], product)
     documents = [_new_watch(product, body, now, settings.timezone) for product in first_by_code.values()]
     with deadline(settings):
-        created, existing = await request.app[WATCHES].insert(documents)
-    await _first_run(request.app, created, now)
+        created, existing = await gateway[WATCHES].insert(documents)
+    await _first_run(gateway, created, now)
     ids = {doc["product_code"]: doc["_id"] for doc in created} | {code: doc["_id"] for code, doc in existing.items()}
     answered: set[str] = set()
     watches = []
@@ -102,7 +109,7 @@ async def post_watches(request: web.Request) -> web.Response:
         duplicate = code in existing or code in answered
         answered.add(code)
         watches.append({"product_code": code, "watch_id": str(ids[code]), "duplicate": duplicate})
-    return envelope_response(ErrorType.SUCCESS, watches=watches)
+    return watches
 
 
 @docs(
@@ -178,12 +185,21 @@ async def patch_watch(request: web.Request) -> web.Response:
     watch_id = _watch_id(request)
     settings = request.app[SETTINGS]
     body = await load_json_body(request, WatchPatchSchema(min_interval=settings.watch_min_interval))
+    changed = await change_watch(request.config_dict, watch_id, body)
+    return envelope_response(ErrorType.SUCCESS, watch=watch_to_api(changed))
+
+
+async def change_watch(gateway: ChainMapProxy, watch_id: ObjectId, body: dict[str, Any]) -> dict[str, Any]:
+    """A loaded WatchPatchSchema body applied to the watch (the fields given; null clears CLEARABLE_FIELDS): the
+    watch as stored now. The API's PATCH and the dashboard's edit form both come here."""
+    settings = gateway[SETTINGS]
     given = {key: value for key, value in body.items() if value is not None}
     cleared = [key for key in CLEARABLE_FIELDS if key in body and body[key] is None]
     refuse_disabled_sources([given], settings.search_sources)
     now = to_millis(utcnow())
+    watches = gateway[WATCHES]
     with deadline(settings):
-        watch = _found(await request.app[WATCHES].get(watch_id))
+        watch = _found(await watches.get(watch_id))
         changes: dict[str, Any] = {f"product.{key}": given[key] for key in _PRODUCT_FIELDS if key in given}
         if "notify" in given:
             changes["notify"] = str(given["notify"])
@@ -198,11 +214,11 @@ async def patch_watch(request: web.Request) -> web.Response:
             )
         only_if = _still_has_a_target(watch, given, cleared)
         clear = [f"product.{key}" for key in cleared if key in _PRODUCT_FIELDS]
-        changed = await request.app[WATCHES].change(watch_id, changes, now, clear=clear, only_if=only_if)
+        changed = await watches.change(watch_id, changes, now, clear=clear, only_if=only_if)
         if changed is None:
-            _found(await request.app[WATCHES].get(watch_id))
+            _found(await watches.get(watch_id))
             raise _target_required()  # changed meanwhile: its notify or target_price no longer allows this
-    return envelope_response(ErrorType.SUCCESS, watch=watch_to_api(changed))
+    return changed
 
 
 def _target_required() -> ApiError:
@@ -279,7 +295,7 @@ async def delete_watch(request: web.Request) -> web.Response:
 FIRST_RUNS: web.AppKey[set[asyncio.Future[Any]]] = web.AppKey("watch_first_runs")
 
 
-async def _first_run(app: web.Application, created: list[dict[str, Any]], now: datetime) -> None:
+async def _first_run(gateway: ChainMapProxy, created: list[dict[str, Any]], now: datetime) -> None:
     """New watches' first run: the scheduler's own conditional update (a scheduler pass racing it cannot double it).
 
     In a task of its own, outside the request's store deadline, so that it is started and recorded on the watches
@@ -289,13 +305,13 @@ async def _first_run(app: web.Application, created: list[dict[str, Any]], now: d
     """
     if not created:
         return
-    task = asyncio.ensure_future(app[SCHEDULER].run(created, now))
-    app[FIRST_RUNS].add(task)
-    task.add_done_callback(app[FIRST_RUNS].discard)
+    task = asyncio.ensure_future(gateway[SCHEDULER].run(created, now))
+    gateway[FIRST_RUNS].add(task)
+    task.add_done_callback(gateway[FIRST_RUNS].discard)
     task.add_done_callback(_log_first_run_failure)
     # Past the deadline (or failed, logged by the callback), the answer still names the stored watches.
     with contextlib.suppress(Exception):
-        await asyncio.wait_for(asyncio.shield(task), app[SETTINGS].mongo_timeout_ms / 1000)
+        await asyncio.wait_for(asyncio.shield(task), gateway[SETTINGS].mongo_timeout_ms / 1000)
 
 
 def _log_first_run_failure(task: asyncio.Future[Any]) -> None:
