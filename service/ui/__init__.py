@@ -440,7 +440,7 @@ def dashboard() -> web.Application:
     app.router.add_get("/snapshots/{snapshot_id}/{kind}", snapshot)
     app.router.add_get("/products/{product_code}", page(product))
     app.router.add_get("/running", page(running))
-    watches.setup(app, page, posted=_posted_form, error_page=_error_page)
+    watches.setup(app, page, posted=_posted_form, error_page=_error_page, render=_render)
     app.router.add_get("/live", page(live))
     app.router.add_get("/login", login_form)
     app.router.add_post("/login", login)

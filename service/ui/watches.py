@@ -1,5 +1,9 @@
-"""The dashboard's watches: /ui/watches (every watch, paged, by product-code prefix), one watch's page, and an
-admin's pause, resume and delete, each after a confirmation page (a read key gets 433, as from the API).
+"""The dashboard's watches: /ui/watches (every watch, paged, by product-code prefix), one watch's page, an admin's
+form to add a watch or edit one, and pause, resume and delete, each after a confirmation page (a read key gets 433,
+as from the API).
+
+The form is loaded by the API's own schemas and stored by the API's own functions (`service.watches.create_watches`,
+`change_watch`): a watch the form refuses is refused with the API's messages, shown beside their fields.
 
 Handlers only turn the request into calls of `service.ui.reads` and `WatchRepository`, and their answers into pages.
 """
@@ -19,12 +23,14 @@ from infra.clock import utcnow
 from infra.jobs import parse_job_id
 from infra.mongo import deadline
 from schemas.api import PRODUCT_CODE_PATTERN, FullMatch
-from schemas.codes import ErrorType
+from schemas.codes import HTTP_STATUS, ErrorType, Priority
+from schemas.watches import Notify, WatchPatchSchema, WatchRequestSchema
 from service.errors import ApiError
 from service.job_operations import require_admin
 from service.keys import SETTINGS, WATCHES, caller_of
 from service.ui.reads import watch_page
 from service.ui.signin import UI
+from service.watches import change_watch, create_watches
 
 #: Watches per page.
 WATCH_PAGE = 50
@@ -42,6 +48,11 @@ Page = Callable[[web.Request], Awaitable[tuple[str, dict[str, Any]]]]
 PageWrapper = Callable[[Page], Callable[[web.Request], Awaitable[web.StreamResponse]]]
 PostedForm = Callable[[web.Request], Awaitable[MultiDictProxy[Any] | web.StreamResponse]]
 ErrorPage = Callable[[web.Request, ApiError], web.Response]
+Render = Callable[[web.Request, str, dict[str, Any], int], web.Response]
+
+#: The form's fields of a watch's product, as the API names them.
+PRODUCT_FIELDS = ("product_code", "keyword", "model_no", "target_price")
+SCHEDULES = ("every", "cron")
 
 _CODE = FullMatch(PRODUCT_CODE_PATTERN)
 
@@ -134,9 +145,158 @@ def _act(posted: PostedForm, error_page: ErrorPage) -> Callable[[web.Request], A
     return handler
 
 
-def setup(app: web.Application, page: PageWrapper, *, posted: PostedForm, error_page: ErrorPage) -> None:
-    """Add the watches' routes to the dashboard's sub-application (paths relative to /ui)."""
+# --- the form: add a watch, edit one ------------------------------------------------------------------------------
+
+
+def _price(text: str) -> int | str:
+    """A typed price as the API would get it: a whole number, or the text itself (refused by the schema's own
+    message, "Not a valid integer.")."""
+    try:
+        return int(text.strip())
+    except ValueError:
+        return text
+
+
+def _typed(form: MultiDictProxy[Any]) -> dict[str, Any]:
+    """What the form holds, as typed (shown again when it is refused)."""
+    typed: dict[str, Any] = {name: str(form.get(name, "")) for name in (*PRODUCT_FIELDS, *SCHEDULES)}
+    typed |= {name: str(form.get(name, "")) for name in ("notify", "priority")}
+    typed["schedule"] = str(form.get("schedule", "every"))
+    typed["sources"] = [str(source) for source in form.getall("sources", [])]
+    return typed
+
+
+def _new_watch_body(typed: dict[str, Any]) -> dict[str, Any]:
+    """The POST /v1/lps/watches body the form means: the fields given, the schedule chosen."""
+    product: dict[str, Any] = {name: typed[name] for name in ("product_code", "keyword", "model_no") if typed[name]}
+    if typed["target_price"].strip():
+        product["target_price"] = _price(typed["target_price"])
+    if typed["sources"]:
+        product["sources"] = typed["sources"]
+    body: dict[str, Any] = {"products": [product]}
+    if typed[typed["schedule"]] if typed["schedule"] in SCHEDULES else "":
+        body[typed["schedule"]] = typed[typed["schedule"]]
+    return body | {name: typed[name] for name in ("notify", "priority") if typed[name]}
+
+
+def _patch_body(typed: dict[str, Any], stored: dict[str, Any]) -> dict[str, Any]:
+    """The PATCH /v1/lps/watches/{id} body the form means: only what differs from the stored watch (a schedule sent
+    again would start again from now); an emptied optional field is null, which clears it."""
+    product = stored.get("product") or {}
+    typed_product: dict[str, Any] = {name: typed[name] or None for name in ("keyword", "model_no")}
+    typed_product["target_price"] = _price(typed["target_price"]) if typed["target_price"].strip() else None
+    typed_product["sources"] = typed["sources"] or None
+    body = {name: value for name, value in typed_product.items() if value != product.get(name)}
+    chosen = typed["schedule"] if typed["schedule"] in SCHEDULES else "every"
+    if typed[chosen] != (stored.get(chosen) or ""):
+        body[chosen] = typed[chosen]
+    if typed["notify"] and typed["notify"] != stored.get("notify"):
+        body["notify"] = typed["notify"]
+    if (typed["priority"] or None) != stored.get("priority"):
+        body["priority"] = typed["priority"] or None
+    return body
+
+
+def _by_field(errors: Any, field: str = "form") -> dict[str, list[str]]:
+    """The API's `errors` (by field, list positions as keys, nested) as messages per form field."""
+    if isinstance(errors, list):
+        return {field: [str(message) for message in errors]}
+    found: dict[str, list[str]] = {}
+    for key, value in (errors or {}).items():
+        name = field if str(key).isdigit() or key in ("products", "_schema") else str(key)
+        for shown, messages in _by_field(value, name).items():
+            found.setdefault(shown, []).extend(messages)
+    return found
+
+
+def _form_context(request: web.Request, typed: dict[str, Any], stored: dict[str, Any] | None) -> dict[str, Any]:
+    return {
+        "typed": typed,
+        "watch": stored,
+        "enabled_sources": request.config_dict[SETTINGS].search_sources,
+        "notify_modes": [str(mode) for mode in Notify],
+        "priorities": [priority.name for priority in Priority],
+        "errors": {},
+        "page": "watches",
+    }
+
+
+def _stored_as_typed(stored: dict[str, Any]) -> dict[str, Any]:
+    product = stored.get("product") or {}
+    return {
+        "product_code": stored["product_code"],
+        "keyword": product.get("keyword", ""),
+        "model_no": product.get("model_no") or "",
+        "target_price": str(product["target_price"]) if product.get("target_price") else "",
+        "sources": list(product.get("sources") or []),
+        "schedule": "cron" if stored.get("cron") else "every",
+        "every": stored.get("every") or "",
+        "cron": stored.get("cron") or "",
+        "notify": stored.get("notify") or "",
+        "priority": stored.get("priority") or "",
+    }
+
+
+async def new_watch_form(request: web.Request) -> tuple[str, dict[str, Any]]:
+    require_admin(caller_of(request), "adding a watch")
+    blank = {name: "" for name in (*PRODUCT_FIELDS, *SCHEDULES, "priority")} | {"schedule": "every", "sources": []}
+    return "watch_form.html", _form_context(request, blank | {"notify": str(Notify.ON_CHANGE)}, None)
+
+
+async def edit_watch_form(request: web.Request) -> tuple[str, dict[str, Any]]:
+    require_admin(caller_of(request), "a change of a watch")
+    stored = await _watch(request)
+    return "watch_form.html", _form_context(request, _stored_as_typed(stored), stored)
+
+
+def _save(
+    posted: PostedForm, error_page: ErrorPage, render: Render, *, editing: bool
+) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+    async def handler(request: web.Request) -> web.StreamResponse:
+        """POST of the form: stored by the API's own rules; refused, the form again with the API's messages."""
+        form = await posted(request)
+        if isinstance(form, web.StreamResponse):
+            return form
+        typed = _typed(form)
+        stored = None
+        try:
+            require_admin(caller_of(request), "a change of a watch" if editing else "adding a watch")
+            if editing:
+                stored = await _watch(request)
+                typed["product_code"] = stored["product_code"]
+            settings = request.config_dict[SETTINGS]
+            try:
+                if stored is not None:
+                    body = WatchPatchSchema(min_interval=settings.watch_min_interval).load(_patch_body(typed, stored))
+                    if body:
+                        await change_watch(request.config_dict, stored["_id"], body)
+                    raise web.HTTPSeeOther(f"{UI}/watches/{stored['watch_id']}")
+                body = WatchRequestSchema(min_interval=settings.watch_min_interval).load(_new_watch_body(typed))
+                [created] = await create_watches(request.config_dict, body)
+            except ValidationError as refused:
+                raise ApiError(
+                    ErrorType.INVALID_REQUEST_DATA, "invalid request data", errors=refused.messages
+                ) from None
+        except ApiError as error:
+            if error.error_type is not ErrorType.INVALID_REQUEST_DATA:
+                return error_page(request, error)
+            context = _form_context(request, typed, stored) | {"errors": _by_field(error.errors), "may_change": True}
+            return render(request, "watch_form.html", context, HTTP_STATUS[error.error_type])
+        raise web.HTTPSeeOther(f"{UI}/watches/{created['watch_id']}")
+
+    return handler
+
+
+def setup(
+    app: web.Application, page: PageWrapper, *, posted: PostedForm, error_page: ErrorPage, render: Render
+) -> None:
+    """Add the watches' routes to the dashboard's sub-application (paths relative to /ui); the form's before the
+    routes whose segments would take `new` and `edit`."""
     app.router.add_get("/watches", page(watches))
+    app.router.add_get("/watches/new", page(new_watch_form))
+    app.router.add_post("/watches/new", _save(posted, error_page, render, editing=False))
+    app.router.add_get("/watches/{watch_id}/edit", page(edit_watch_form))
+    app.router.add_post("/watches/{watch_id}/edit", _save(posted, error_page, render, editing=True))
     app.router.add_get("/watches/{watch_id}", page(watch))
     app.router.add_get("/watches/{watch_id}/{action}", page(confirmation))
     app.router.add_post("/watches/{watch_id}/{action}", _act(posted, error_page))
