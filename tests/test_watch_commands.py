@@ -80,3 +80,37 @@ async def test_a_watch_the_gateway_refuses_is_reported_by_its_line(aiohttp_serve
 
     assert ran.code == 2, ran
     assert f"lps: {products}: line 3: refused by the gateway: sources: not enabled in this deployment" in ran.stderr
+
+
+@pytest.mark.processes
+async def test_a_watch_is_edited_from_the_command_line_and_delete_removes_it_as_rm_does(
+    aiohttp_server, settings: Settings, tmp_path: Path
+):
+    """Watches could be changed only through the API, and `lps watch delete` was not a command."""
+    server = await aiohttp_server(create_app(settings))
+    gateway = str(server.make_url("")).rstrip("/")
+    products = tmp_path / "products.csv"
+    products.write_text("product_code,keyword,target_price\nED-1,old words,30000\n")
+    await lps("watch", "add", str(products), "--every", "6h", gateway=gateway)
+    watch_id = (await lps("watch", "list", gateway=gateway)).stdout.strip().splitlines()[1].split()[0]
+
+    edited = await lps(
+        "watch", "edit", watch_id, "--keyword", "new words", "--cron", "0 9 * * 1-5", "--clear", "target_price",
+        gateway=gateway,
+    )  # fmt: skip
+    nothing = await lps("watch", "edit", watch_id, gateway=gateway)
+    refused = await lps("watch", "edit", watch_id, "--notify", "below_target", gateway=gateway)
+    listed = await lps("watch", "list", gateway=gateway)
+    deleted = await lps("watch", "delete", watch_id, gateway=gateway)
+
+    assert edited.code == 0, edited
+    assert f"edited {watch_id}" in edited.stderr
+    row = edited.stdout.strip().splitlines()[1]
+    assert "new words" in row
+    assert "0 9 * * 1-5" in row
+    assert nothing.code == 2
+    assert "nothing to change" in nothing.stderr
+    assert_one_line_error(refused, 1, "target_price: required when notify is below_target")
+    assert "0 9 * * 1-5" in listed.stdout
+    assert deleted.stdout.strip() == f"removed {watch_id}"
+    assert (await lps("watch", "list", gateway=gateway)).stdout.strip().splitlines()[1:] == []

@@ -475,6 +475,47 @@ def cmd_watch_list(args: argparse.Namespace) -> int:
     return _run_client(work, args)
 
 
+#: The product fields `lps watch edit` sets, and those `--clear` may empty (the API's CLEARABLE_FIELDS).
+WATCH_EDIT_FIELDS = ("keyword", "model_no", "target_price", "sources")
+WATCH_CLEARABLE = ("model_no", "target_price", "sources", "priority")
+
+
+def cmd_watch_edit(args: argparse.Namespace) -> int:
+    """Change one watch (PATCH): the options given replace its fields; --clear empties optional ones."""
+    from tools.gateway_client import UsageError, format_rows, utc_text
+
+    changes: dict[str, object] = {name: getattr(args, name) for name in WATCH_EDIT_FIELDS if getattr(args, name)}
+    if args.sources:
+        changes["sources"] = [source.strip() for source in args.sources.split(",") if source.strip()]
+    for name in ("every", "cron", "notify", "priority"):
+        if getattr(args, name):
+            changes[name] = getattr(args, name)
+    for name in args.clear or ():
+        if name in changes:
+            raise UsageError(f"--clear {name} and --{name.replace('_', '-')} together: give one")
+        changes[name] = None
+    if not changes:
+        raise UsageError("nothing to change: give --keyword, --every, --notify, … or --clear (see lps watch edit -h)")
+
+    async def work(client: GatewayClient) -> int:
+        watch = await client.change_watch(args.watch_id, changes)
+        product = watch.get("product") or {}
+        row = {
+            "watch_id": watch["watch_id"],
+            "product_code": watch["product_code"],
+            "keyword": product.get("keyword"),
+            "target_price": product.get("target_price"),
+            "schedule": watch.get("every") or watch.get("cron"),
+            "notify": watch.get("notify"),
+            "next_run_at": utc_text(watch.get("next_run_at")),
+        }
+        print(format_rows([row], tuple(row)))
+        _say(f"edited {args.watch_id}: {', '.join(sorted(changes))}")
+        return 0
+
+    return _run_client(work, args)
+
+
 #: `lps watch pause|resume|rm`: the request each makes and what it prints.
 WATCH_ACTIONS = {
     "pause": ("POST", "/pause", "paused"),
@@ -806,7 +847,8 @@ def build_parser() -> argparse.ArgumentParser:
     watch_commands = watch.add_subparsers(dest="watch_command", required=True, metavar="ACTION")
 
     def watch_command(name: str, help_text: str, run: Callable[[argparse.Namespace], int]) -> argparse.ArgumentParser:
-        command = watch_commands.add_parser(name, help=help_text)
+        # `rm` answers to `delete` too: the word the API (DELETE) and the dashboard (Delete…) use.
+        command = watch_commands.add_parser(name, help=help_text, aliases=["delete"] if name == "rm" else [])
         command.add_argument("--gateway", metavar="URL", help="gateway URL (LPS_GATEWAY_URL; default from LPS_HTTP_*)")
         command.set_defaults(run=run, action=name)
         return command
@@ -828,6 +870,20 @@ def build_parser() -> argparse.ArgumentParser:
     listing = watch_command("list", "list watches", cmd_watch_list)
     listing.add_argument("--product", metavar="CODE", help="only this product_code")
     listing.add_argument("--limit", type=int, default=50, help="at most this many (pages through the listing)")
+    edit = watch_command("edit", "change a watch: the options given replace its fields", cmd_watch_edit)
+    edit.add_argument("watch_id")
+    edit.add_argument("--keyword")
+    edit.add_argument("--model-no", dest="model_no")
+    edit.add_argument("--target-price", dest="target_price", type=int, metavar="KRW")
+    edit.add_argument("--sources", metavar="A,B", help="the sources to search, comma-separated")
+    schedule = edit.add_mutually_exclusive_group()
+    schedule.add_argument("--every", metavar="INTERVAL", type=_schedule("every"), help="a new schedule, from now")
+    schedule.add_argument("--cron", metavar="EXPR", type=_schedule("cron"), help="a new schedule, from now")
+    edit.add_argument("--notify", choices=("always", "on_change", "below_target"))
+    edit.add_argument("--priority", choices=("HIGH", "NORMAL", "LOW"))
+    edit.add_argument(
+        "--clear", action="append", choices=WATCH_CLEARABLE, metavar="FIELD", help=f"empty one of {WATCH_CLEARABLE}"
+    )
     for name, help_text in (("pause", "pause a watch"), ("resume", "resume a watch"), ("rm", "delete a watch")):
         watch_command(name, help_text, cmd_watch_action).add_argument("watch_id")
 

@@ -239,6 +239,11 @@ class GatewayClient:
             if (cursor := body.get("next_cursor")) is None:
                 return
 
+    async def change_watch(self, watch_id: str, changes: dict[str, Any]) -> dict[str, Any]:
+        """PATCH /v1/lps/watches/{id}: the fields given replace the watch's (None clears one); the watch after."""
+        path = f"/v1/lps/watches/{quote(watch_id, safe='')}"
+        return (await self._call("PATCH", path, json=changes))["watch"]
+
     async def watch_action(self, method: str, watch_id: str, action: str = "") -> dict[str, Any]:
         """PATCH-less changes of one watch: POST …/pause or …/resume, DELETE it."""
         return await self._call(method, f"/v1/lps/watches/{quote(watch_id, safe='')}{action}")
