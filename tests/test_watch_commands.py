@@ -1,4 +1,4 @@
-"""`lps watch add|list|pause|resume|rm` as an operator runs them: real `lps` processes against a real gateway."""
+"""`lps watch add|list|edit|pause|resume|rm` (and `delete`) as an operator runs them: real `lps` processes against a
 
 from __future__ import annotations
 
