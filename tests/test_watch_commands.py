@@ -1,4 +1,5 @@
 """`lps watch add|list|edit|pause|resume|rm` (and `delete`) as an operator runs them: real `lps` processes against a
+real gateway."""
 
 from __future__ import annotations
 
