@@ -8,22 +8,24 @@ import asyncio
 import contextlib
 import os
 import signal
+import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from infra.settings import SHUTDOWN_RECORDING_TIME, Settings
+from infra.settings import Settings
 from tests.harness import worker_pool
-from tools.cli import STOP_MARGIN
+from tools.supervisor import pool_stop_bound, supervise
 
 #: Every test here starts real processes (worker pools, the CLI, Chromium): the slowest tier.
 pytestmark = pytest.mark.processes
 
 GRACE = 2.0
 #: What README promises: every process gone within the grace, the recording time and the margin.
-BOUND = GRACE + SHUTDOWN_RECORDING_TIME + STOP_MARGIN
+BOUND = pool_stop_bound(GRACE)
 ROUNDS = 5
 
 
@@ -100,3 +102,22 @@ async def test_any_number_of_stop_signals_ends_every_process_of_a_pool_within_th
 
     assert all(not left for _, left in outcomes), outcomes
     assert max(seconds for seconds, _ in outcomes) <= BOUND, outcomes
+
+
+def test_a_stop_during_a_restart_delay_returns_at_once_and_starts_nothing_more(tmp_path: Path):
+    """A pool that keeps dying waits longer and longer before it starts again: a stop during that wait used to sleep it
+    out (a signal handler cannot cut time.sleep short) and then start the pool once more, only to stop it."""
+    starts = tmp_path / "starts"
+    dies_at_once = [sys.executable, "-c", f"open({str(starts)!r}, 'a').write('x'); raise SystemExit(1)"]
+    stop = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGTERM))  # during the 4 s wait after its first death
+    stop.start()
+    started = time.monotonic()
+    try:
+        code = supervise(dies_at_once, dict(os.environ), name="dying", stop_within=BOUND, restart_delay=4.0)
+    finally:
+        stop.cancel()
+
+    took = time.monotonic() - started
+    assert code == 1
+    assert starts.read_text() == "x"  # started once, never again after the stop
+    assert took < 1.5, took

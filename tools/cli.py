@@ -78,11 +78,6 @@ def port_number(text: str) -> int:
 POOLS = {job_type.name.lower(): job_type for job_type in JobType}
 
 
-#: Past the grace and the recording time, the seconds a worker process has to end itself (actors.middleware.StopOnce)
-#: before `lps worker` kills whatever of the pool is left: a stop ends every process within grace + 10 + 2 s.
-STOP_MARGIN = 2.0
-
-
 def worker_command(spec: JobSpec, *, processes: int, threads: int, shutdown_grace: float) -> list[str]:
     """The Dramatiq CLI invocation of a pool (`lps worker` execs it; `lps dev` supervises it)."""
     shutdown_timeout = shutdown_grace + SHUTDOWN_RECORDING_TIME
@@ -122,11 +117,15 @@ def cmd_worker(args: argparse.Namespace) -> int:
     grace = settings.shutdown_grace if args.shutdown_timeout is None else args.shutdown_timeout
     command = worker_command(spec, processes=args.processes or spec.processes, threads=threads, shutdown_grace=grace)
     env = worker_environment(spec, threads, grace)
-    from tools.supervisor import supervise
+    from tools.supervisor import ignore_stop_signals, pool_stop_bound, supervise
 
     # Not exec'd: this process turns any number of stop signals into one, and ends the pool within its bound.
-    bound = grace + SHUTDOWN_RECORDING_TIME + STOP_MARGIN
-    return supervise(command, env, name=f"{args.pool} pool", stop_within=bound, restart=args.supervise)
+    try:
+        return supervise(
+            command, env, name=f"{args.pool} pool", stop_within=pool_stop_bound(grace), restart=args.supervise
+        )
+    finally:
+        ignore_stop_signals()
 
 
 def cmd_reconciler(args: argparse.Namespace) -> int:
