@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -51,22 +52,29 @@ class SharedResult[T]:
     async def keep_fresh(self) -> None:
         """Recompute every `max_age` seconds until cancelled (one task per process: the app's cleanup context). A
         failed computation is logged when the failing starts and when it ends, not every second; the result then ages
-        until one succeeds, and past `max_stale` callers wait."""
+        until one succeeds, and past `max_stale` callers wait. Cancelled, it ends the computation in flight before it
+        returns: the cleanup closes the clients that computation uses next."""
         failing = False
-        while True:
-            if self._running is None:
-                self._running = asyncio.ensure_future(self._refresh())
-            try:
-                await asyncio.shield(self._running)
-            except Exception as error:
-                if not failing:
-                    log.warning("background computation failing: %s", type(error).__name__)
-                failing = True
-            else:
-                if failing:
-                    log.info("background computation answers again")
-                failing = False
-            await asyncio.sleep(self._max_age)
+        try:
+            while True:
+                if self._running is None:
+                    self._running = asyncio.ensure_future(self._refresh())
+                try:
+                    await asyncio.shield(self._running)
+                except Exception as error:
+                    if not failing:
+                        log.warning("background computation failing: %s", type(error).__name__)
+                    failing = True
+                else:
+                    if failing:
+                        log.info("background computation answers again")
+                    failing = False
+                await asyncio.sleep(self._max_age)
+        finally:
+            if (running := self._running) is not None:
+                running.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await running
 
     async def _refresh(self) -> T:
         try:

@@ -282,6 +282,38 @@ async def test_a_failing_background_computation_is_logged_once_until_it_answers_
     assert messages == ["background computation failing: ConnectionError", "background computation answers again"]
 
 
+async def test_stopping_the_background_refresh_stops_its_computation_in_flight():
+    """The gateway's cleanup cancels the stats refresher, then closes the broker and store clients: a computation left
+    running reached them closed ("cannot schedule new futures after shutdown", a traceback on every early stop)."""
+    import asyncio
+    import contextlib
+
+    from service.shared import SharedResult
+
+    computing = asyncio.Event()
+    outcome: list[str] = []
+
+    async def compute() -> int:
+        computing.set()
+        try:
+            await asyncio.sleep(5)  # the broker's queue counts, on its thread
+        except asyncio.CancelledError:
+            outcome.append("cancelled")
+            raise
+        outcome.append("ran on after the stop")
+        return 1
+
+    shared = SharedResult(compute, max_age=0.1, max_stale=1.0)
+    refresher = asyncio.create_task(shared.keep_fresh())
+    await computing.wait()
+
+    refresher.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await refresher
+
+    assert outcome == ["cancelled"]  # ended with the refresher, before the cleanup goes on to close the clients
+
+
 def test_a_result_computed_for_every_caller_is_not_refreshed_in_the_background():
     from service.shared import SharedResult
 
