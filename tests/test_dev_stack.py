@@ -138,6 +138,23 @@ async def test_children_die_with_lps_dev_even_when_it_is_killed_outright(setting
         assert await until_dead(family, within=60) == set()
 
 
+@pytest.mark.processes
+async def test_a_stop_while_lps_dev_waits_for_a_child_to_listen_ends_it_and_everything_at_once(settings: Settings):
+    """The start-up waits for MongoDB's port right after RabbitMQ answered: a stop then used to leave `lps dev` alive
+    for a minute after "stopped in 0.0s" (the wait ran in a thread the interpreter joins at exit)."""
+    async with lps_dev(settings) as stack:
+        await stack.wait_for("RabbitMQ: reachable", within=60)
+        family = descendants(stack.process.pid)
+        stopped = time.monotonic()
+
+        stack.process.send_signal(signal.SIGINT)
+
+        assert await stack.exited(within=dev.STOP_BOUND) == dev.INTERRUPTED, stack.text[-3000:]
+        took = time.monotonic() - stopped
+    assert took < 3, stack.text[-3000:]  # the stack was barely started: nothing has a grace to use up
+    assert alive(family) == set()
+
+
 # --- 2. busy ports -----------------------------------------------------------------------------------------------
 
 
@@ -186,9 +203,32 @@ async def test_ctrl_c_during_the_demo_stops_at_once_and_cleanly(settings: Settin
     assert "product_code  lowest_price" not in stack.text  # it did not wait for the results
     # Searches in flight get the dev grace, then are given back: no child has to be killed.
     assert "did not stop in time" not in stack.text, stack.text[-3000:]
-    assert stopped_after < dev.STOP_TIMEOUT, stack.text[-3000:]
+    assert stopped_after < dev.STOP_BOUND, stack.text[-3000:]
     assert alive(family) == set()
     assert not alive(chromium_of(stack.prefix))
+
+
+@pytest.mark.processes
+async def test_a_second_ctrl_c_during_the_demo_kills_every_process_at_once_and_prints_no_traceback(settings: Settings):
+    """Issue 33.2: the pools' Dramatiq processes run in a session of their own, so killing each child's group missed
+    them: they searched on for 10 s against a MongoDB already killed, printing ~270 lines of AutoReconnect."""
+    async with lps_dev(settings, "--demo") as stack:
+        await stack.wait_for("demo products enqueued", within=180)
+        await asyncio.sleep(1.5)  # the pools are searching (their Chromiums up), reading and writing the store
+        family = alive(descendants(stack.process.pid))
+        stack.process.send_signal(signal.SIGINT)
+        await stack.wait_for("stopping (Ctrl-C again kills at once)", within=10)
+        again = time.monotonic()
+
+        stack.process.send_signal(signal.SIGINT)
+
+        left = await until_dead(family | chromium_of(stack.prefix), within=dev.KILL_BOUND)
+        took = time.monotonic() - again
+        assert await stack.exited(within=dev.KILL_BOUND) == dev.INTERRUPTED, stack.text[-3000:]
+    assert left == set(), stack.text[-3000:]
+    assert took <= dev.KILL_BOUND, stack.text[-3000:]
+    after_the_stop = stack.text.split("stopping (Ctrl-C again kills at once)", 1)[1]
+    assert "Traceback" not in after_the_stop, after_the_stop[-3000:]
 
 
 @pytest.mark.processes
@@ -318,21 +358,27 @@ async def test_one_essential_child_exiting_stops_the_whole_stack_and_says_which(
     assert "search exited with 3: stopping everything" in out.getvalue()
 
 
-def test_the_management_ui_is_enabled_only_when_it_is_off(monkeypatch: pytest.MonkeyPatch):
-    calls: list[list[str]] = []
+async def test_the_management_ui_is_enabled_only_when_it_is_off(monkeypatch: pytest.MonkeyPatch):
+    calls: list[tuple[str, ...]] = []
 
-    def run(command: list[str], **_: object) -> object:
+    async def output_of(*command: str) -> str:
         calls.append(command)
-        return type("Done", (), {"stdout": "rabbitmq_management\nrabbitmq_web_dispatch\n"})()
+        return "rabbitmq_management\nrabbitmq_web_dispatch\n"
 
-    monkeypatch.setattr(dev.subprocess, "run", run)
-    monkeypatch.setattr(dev, "_answers", lambda host, port: True)
-    assert dev.ensure_management_ui("127.0.0.1") is None
+    async def answering(host: str, port: int) -> bool:
+        return True
+
+    async def silent(host: str, port: int) -> bool:
+        return False
+
+    monkeypatch.setattr(dev, "_output_of", output_of)
+    monkeypatch.setattr(dev, "_answers", answering)
+    assert await dev.ensure_management_ui("127.0.0.1") is None
     assert calls == []  # the UI answers: nothing is run
 
-    monkeypatch.setattr(dev, "_answers", lambda host, port: False)
-    assert dev.ensure_management_ui("127.0.0.1") is None
-    assert calls == [["rabbitmq-plugins", "list", "--enabled", "--minimal"]]  # on, not listening yet: not enabled again
+    monkeypatch.setattr(dev, "_answers", silent)
+    assert await dev.ensure_management_ui("127.0.0.1") is None
+    assert calls == [("rabbitmq-plugins", "list", "--enabled", "--minimal")]  # on, not listening yet: not enabled again
 
 
 # --- 6. quiet by default -----------------------------------------------------------------------------------------

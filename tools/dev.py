@@ -8,8 +8,10 @@ embedded server's data (the jobs) in a SQLite file across restarts. `--demo` add
 demo shop and a local receiver for deliveries, submits the demo catalogue's products, prints the results
 table and stops.
 
-Ctrl-C, SIGTERM or a closed terminal (SIGHUP) stops everything (a second one kills what is left at once),
-and every child dies with `lps dev` even when it is killed with SIGKILL (a parent-death signal). By
+Ctrl-C, SIGTERM or a closed terminal (SIGHUP), at any moment, stops everything within STOP_BOUND seconds (a
+second one kills what is left, every descendant, at once), and every child dies with `lps dev` even when it is
+killed with SIGKILL (a parent-death signal). Nothing `lps dev` waits on while it starts outlives a stop: it
+polls ports on its event loop and runs its blocking checks in daemon threads, so the interpreter waits for none. By
 default the log shows warnings, errors and what people act on; `-v` shows every child's full log.
 """
 
@@ -17,16 +19,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import re
 import secrets
 import signal
 import socket
-import subprocess
 import sys
+import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -39,17 +42,37 @@ from infra.settings import UNSIGNED_OUTBOX_REFUSED, Settings
 from schemas.codes import KeyRole
 from schemas.offers import SourceName
 from tools.dev_stacks import DevStackRecord, recorded
-from tools.embedded_mongo import local_mongo_url, wait_for_port
+from tools.embedded_mongo import local_mongo_url
 from tools.gateway_client import ENDED, RESULT_COLUMNS, GatewayClient, deliveries_of, format_rows, result_row
 from tools.rabbitmq import LOCAL_HOSTS, ensure_rabbitmq
-from tools.supervisor import die_with_parent
+from tools.supervisor import (
+    STOP_SIGNALS,
+    ProcessTree,
+    die_with_parent,
+    ignore_stop_signals,
+    kill_trees,
+    pool_stop_bound,
+)
 
 DEMO_CATALOGUE = Path(__file__).parent / "demo_data" / "products.json"
 #: Seconds a pool's searches and deliveries in flight get to finish on Ctrl-C before they are given back (no attempt
 #: spent): a person at a terminal wants the stack stopped, not the slowest search finished.
 DEV_SHUTDOWN_GRACE = 5.0
-#: Seconds a child gets to stop after SIGTERM before it is killed (a pool needs its grace and its bookkeeping).
-STOP_TIMEOUT = 30.0
+#: Seconds from the first stop signal (Ctrl-C, SIGTERM, SIGHUP), at any moment, until every process of the stack is
+#: gone: the pools' own bound (their grace, the time to record what they gave back, `lps worker`'s margin: 17 s), then
+#: a margin for what stops after them (demo shop, receiver, MongoDB). Whatever is left then is killed, whole trees.
+#: A stop usually takes 1-7 s (up to the grace with searches in flight).
+STOP_BOUND = pool_stop_bound(DEV_SHUTDOWN_GRACE) + 3.0
+#: Seconds from a second stop signal until every process of the stack is gone (they are killed at once).
+KILL_BOUND = 2.0
+#: Seconds between looks for the processes a stopping child has (Dramatiq's, Chromium): each one seen is killed if it
+#: outlives its child.
+TREE_LOOK_INTERVAL = 0.5
+#: Seconds the start-up waits for a child to listen on its port.
+PORT_WAIT = 60.0
+#: Seconds the combined log keeps reading a stopped child's output: a process outside its tree still holding the
+#: pipe (none is expected) cannot hold `lps dev` up.
+PUMP_DRAIN = 1.0
 #: Seconds the demo waits for its searches (and their deliveries) to end.
 DEMO_WITHIN = 300.0
 #: Seconds the demo waits, after its searches ended, for their deliveries to end.
@@ -209,31 +232,89 @@ def check_ports(planned: Iterable[PortUse]) -> None:
             )
 
 
+# --- waits a stop ends at once -----------------------------------------------------------------------------------
+
+
+async def _connect(host: str, port: int, within: float) -> None:
+    """Open a TCP connection and close it; raise OSError or TimeoutError when none opens (a stop cancels it)."""
+    async with asyncio.timeout(within):
+        _, writer = await asyncio.open_connection(host, port)
+    writer.close()
+    with contextlib.suppress(OSError):
+        await writer.wait_closed()
+
+
+async def _answers(host: str, port: int) -> bool:
+    try:
+        await _connect(host, port, 0.5)
+    except (OSError, TimeoutError):
+        return False
+    return True
+
+
+async def in_daemon_thread[T](function: Callable[..., T], *arguments: Any) -> T:
+    """`function(*arguments)` in a daemon thread, for a blocking call that has nothing to undo when abandoned (the
+    RabbitMQ check). A stop cancels the wait at once, and the interpreter does not wait for the thread at exit:
+    `asyncio.to_thread`'s threads are joined at exit, which kept a stopped `lps dev` alive up to a minute."""
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[T] = loop.create_future()
+
+    def settle(outcome: Callable[[], None]) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits any more
+            loop.call_soon_threadsafe(lambda: None if answer.done() else outcome())
+
+    def run() -> None:
+        try:
+            result = function(*arguments)
+        except BaseException as error:
+            settle(functools.partial(answer.set_exception, error))
+        else:
+            settle(functools.partial(answer.set_result, result))
+
+    threading.Thread(target=run, name=f"lps-dev-{function.__name__}", daemon=True).start()
+    return await answer
+
+
 # --- RabbitMQ's management UI ------------------------------------------------------------------------------------
 
 
-def _answers(host: str, port: int) -> bool:
-    with contextlib.suppress(OSError), socket.create_connection((host, port), timeout=0.5):
-        return True
-    return False
+#: Seconds a `rabbitmq-plugins` command gets.
+PLUGINS_TIMEOUT = 60.0
 
 
-def ensure_management_ui(amqp_host: str | None) -> str | None:
+async def _output_of(*command: str) -> str | None:
+    """What the command prints, or None when it cannot run or takes longer than PLUGINS_TIMEOUT. A stop (cancelling
+    this) kills it with every process it started: `rabbitmq-plugins` is a script that starts an Erlang VM."""
+    try:
+        process = await asyncio.create_subprocess_exec(
+            *command, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL, preexec_fn=die_with_parent()
+        )
+    except OSError:
+        return None
+    try:
+        output, _ = await asyncio.wait_for(process.communicate(), PLUGINS_TIMEOUT)
+    except TimeoutError:
+        return None
+    finally:
+        if process.returncode is None:
+            kill_trees(ProcessTree(process.pid).processes())
+            await process.wait()
+    return output.decode(errors="replace")
+
+
+async def ensure_management_ui(amqp_host: str | None) -> str | None:
     """Best effort: the management UI on 15672. Enabled only when it is not on already (the check is instant,
     `rabbitmq-plugins enable` takes seconds). Returns a line to say, or None."""
     if amqp_host not in LOCAL_HOSTS:
         return None
-    if _answers("127.0.0.1", MANAGEMENT_PORT):
+    if await _answers("127.0.0.1", MANAGEMENT_PORT):
         return None
-    with contextlib.suppress(OSError, subprocess.SubprocessError):
-        listed = subprocess.run(
-            ["rabbitmq-plugins", "list", "--enabled", "--minimal"], capture_output=True, text=True, timeout=60
-        )
-        if "rabbitmq_management" in listed.stdout.split():
-            return None
-        subprocess.run(["rabbitmq-plugins", "enable", "rabbitmq_management"], capture_output=True, timeout=60)
-        return f"RabbitMQ: enabled its management UI on http://127.0.0.1:{MANAGEMENT_PORT} (guest/guest)"
-    return None
+    listed = await _output_of("rabbitmq-plugins", "list", "--enabled", "--minimal")
+    if listed is None or "rabbitmq_management" in listed.split():
+        return None
+    if await _output_of("rabbitmq-plugins", "enable", "rabbitmq_management") is None:
+        return None
+    return f"RabbitMQ: enabled its management UI on http://127.0.0.1:{MANAGEMENT_PORT} (guest/guest)"
 
 
 # --- sources -----------------------------------------------------------------------------------------------------
@@ -251,14 +332,11 @@ async def _reachable(url: str) -> str | None:
         return f"{url} is not a URL"
     port = parts.port or (443 if parts.scheme == "https" else 80)
     try:
-        _, writer = await asyncio.wait_for(asyncio.open_connection(parts.hostname, port), timeout)
+        await _connect(parts.hostname, port, timeout)
     except TimeoutError:
         return f"{url} did not answer within {timeout:.0f}s"
     except OSError as error:
         return f"{url} is unreachable ({error.strerror or error})"
-    writer.close()
-    with contextlib.suppress(OSError):
-        await writer.wait_closed()
     return None
 
 
@@ -342,6 +420,18 @@ class Child:
     #: Stopped before the children of lower tiers (the pools before the demo shop they search, all before MongoDB).
     tier: int
     pump: asyncio.Task[None] | None = None
+    #: It and every process seen under it (a pool's Dramatiq processes run in a session of their own, Chromium in
+    #: another): a stop kills what is left of them, even orphans.
+    tree: ProcessTree = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.tree = ProcessTree(self.process.pid)  # just started: its pid is its own
+
+    def look(self) -> None:
+        """Note the processes under it now; only while it is not reaped (asyncio reaps it before it sets returncode,
+        one loop turn later: a pid reused within that turn is beyond any real machine's pace)."""
+        if self.process.returncode is None:
+            self.tree.look()
 
 
 @dataclass
@@ -386,41 +476,58 @@ class DevStack:
             start_new_session=True,  # Ctrl-C and a closed terminal reach `lps dev` only; it stops the children in order
             preexec_fn=die_with_parent(),  # and if `lps dev` is killed outright, they get SIGTERM from the kernel
         )  # fmt: skip
+        # Registered before the next await: a stop from here on finds it (a stop during the await above kills it).
         child = Child(name, process, essential, tier)
-        child.pump = asyncio.create_task(self._pump(child))
         self.children.append(child)
+        child.pump = asyncio.create_task(self._pump(child))
         return child
 
-    async def _stop_child(self, child: Child) -> None:
+    async def _stop_child(self, child: Child, deadline: float) -> None:
+        """SIGTERM, then wait for it until `deadline` (loop time), noting the processes under it meanwhile; then kill
+        whatever of them is still running: its whole tree if it did not stop in time, or what it left behind."""
+        loop = asyncio.get_running_loop()
+        child.look()
         if child.process.returncode is None:
             with contextlib.suppress(ProcessLookupError):
                 child.process.send_signal(signal.SIGTERM)
-            try:
-                await asyncio.wait_for(child.process.wait(), STOP_TIMEOUT)
-            except TimeoutError:
-                self.say(f"{child.name} did not stop in time: killed")
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(child.process.pid, signal.SIGKILL)  # its own session: anything it left behind
+        while child.process.returncode is None and (left := deadline - loop.time()) > 0:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(child.process.wait(), min(left, TREE_LOOK_INTERVAL))
+            child.look()
+        if child.process.returncode is None:
+            self.say(f"{child.name} did not stop in time: killed")
+        kill_trees(child.tree.processes())
         await child.process.wait()
         if child.pump is not None:
-            await child.pump
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(child.pump, PUMP_DRAIN)
 
     async def stop(self) -> None:
         """SIGTERM to every child, a tier at a time from the top, the children of one tier at once; whatever is
-        still running after STOP_TIMEOUT is killed."""
+        still running STOP_BOUND seconds after the stop began is killed, with every process under it."""
+        deadline = asyncio.get_running_loop().time() + STOP_BOUND
         for tier in sorted({child.tier for child in self.children}, reverse=True):
-            await asyncio.gather(*(self._stop_child(child) for child in self.children if child.tier == tier))
+            await asyncio.gather(*(self._stop_child(child, deadline) for child in self.children if child.tier == tier))
         self.children.clear()
 
     def kill(self) -> None:
-        """A second Ctrl-C: SIGKILL to every child's session now."""
-        for child in self.children:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(child.process.pid, signal.SIGKILL)
+        """A second stop signal: every process of the stack killed now, whole trees (Dramatiq's and Chromium's
+        sessions too), the top tier first. All are stopped before the first is killed, so the pools never work on
+        against a store already gone (no AutoReconnect tracebacks)."""
+        from_the_top = sorted(self.children, key=lambda child: child.tier, reverse=True)
+        for child in from_the_top:
+            child.look()
+        kill_trees(process for child in from_the_top for process in child.tree.processes())
 
-    async def _wait_port(self, port: int, what: str) -> None:
-        if not await asyncio.to_thread(wait_for_port, "127.0.0.1", port, 60):
-            raise RuntimeError(f"{what} did not start on port {port}")
+    async def _wait_port(self, child: Child, port: int, what: str) -> None:
+        """Until the child listens on `port`: polled on the event loop, so a stop cancels the wait at once."""
+        deadline = asyncio.get_running_loop().time() + PORT_WAIT
+        while not await _answers("127.0.0.1", port):
+            if child.process.returncode is not None:
+                raise RuntimeError(f"{what} exited with {child.process.returncode} before listening on port {port}")
+            if asyncio.get_running_loop().time() > deadline:
+                raise RuntimeError(f"{what} did not start on port {port}")
+            await asyncio.sleep(0.1)
 
     def _refuse_unsigned_outbox(self, settings: Settings) -> None:
         if settings.refuses_unsigned_outbox():
@@ -476,16 +583,24 @@ class DevStack:
 
     async def _start_all(self, settings: Settings) -> Settings:
         """Start every child in order; return the settings they run with."""
-        self.say(await asyncio.to_thread(ensure_rabbitmq, settings.amqp_url))
-        management = asyncio.create_task(asyncio.to_thread(ensure_management_ui, urlsplit(settings.amqp_url).hostname))
+        self.say(await in_daemon_thread(ensure_rabbitmq, settings.amqp_url))
+        management = asyncio.create_task(ensure_management_ui(urlsplit(settings.amqp_url).hostname))
+        try:
+            return await self._start_children(settings, management)
+        finally:
+            management.cancel()  # a stop or a failure while starting: what it runs is killed
+            with contextlib.suppress(asyncio.CancelledError):
+                await management
+
+    async def _start_children(self, settings: Settings, management: asyncio.Task[str | None]) -> Settings:
         env = dict(os.environ)
         if not settings.mongo_url:
             mongo = ["mongo", "--port", str(self.ports.mongo)]
             if self.data_file is not None:
                 self.data_file.parent.mkdir(parents=True, exist_ok=True)
                 mongo += ["--data", str(self.data_file)]
-            await self.start("mongo", *mongo, env=env, tier=0)
-            await self._wait_port(self.ports.mongo, "the embedded MongoDB server")
+            mongo_child = await self.start("mongo", *mongo, env=env, tier=0)
+            await self._wait_port(mongo_child, self.ports.mongo, "the embedded MongoDB server")
             if self.data_file is not None:
                 self.say(f"MongoDB: jobs are kept in {self.data_file} across restarts")
             settings = settings.with_overrides(mongo_url=local_mongo_url(self.ports.mongo))
@@ -493,13 +608,13 @@ class DevStack:
             settings, replaced = demo_settings(settings, self.ports)
             for line in replaced:
                 self.say(line)
-            await self.start("shop", "demo-shop", "--port", str(self.ports.shop), env=env, tier=1)
+            shop_child = await self.start("shop", "demo-shop", "--port", str(self.ports.shop), env=env, tier=1)
             receiver = ("receiver", "--port", str(self.ports.receiver))
             await self.start("receiver", *receiver, env=env | settings.to_env(), tier=1)
-            await self._wait_port(self.ports.shop, "the demo shop")
+            await self._wait_port(shop_child, self.ports.shop, "the demo shop")
         env |= settings.to_env()
-        await self.start("gateway", "gateway", env=env, tier=2)
-        await self._wait_port(settings.http_port, "the gateway")
+        gateway = await self.start("gateway", "gateway", env=env, tier=2)
+        await self._wait_port(gateway, settings.http_port, "the gateway")
         for pool in ("search", "outbox"):
             await self.start(
                 pool, "worker", pool, "--supervise", "--shutdown-timeout", str(DEV_SHUTDOWN_GRACE), env=env, tier=2
@@ -600,7 +715,7 @@ async def run_dev(
         stop.set()
 
     # A closed terminal (SIGHUP) stops the stack as Ctrl-C does; the children, in their own sessions, never see it.
-    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    for signum in STOP_SIGNALS:
         loop.add_signal_handler(signum, interrupted)
     try:
         return await stack.run(stop)
@@ -611,3 +726,4 @@ async def run_dev(
             started = time.monotonic()
             await stack.stop()
             stack.say(f"stopped in {time.monotonic() - started:.1f}s")
+        ignore_stop_signals(loop)
