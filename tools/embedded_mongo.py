@@ -10,13 +10,14 @@ import asyncio
 import contextlib
 import logging
 import os
-import signal
 import socket
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
+
+from tools.supervisor import STOP_SIGNALS, die_with_parent, ignore_stop_signals
 
 if TYPE_CHECKING:
     from mongoeco.engines.memory import MemoryEngine
@@ -37,20 +38,25 @@ def create_engine(data_file: str | None = None) -> MemoryEngine | SQLiteEngine:
 
 
 async def serve(host: str, port: int, data_file: str | None) -> None:
-    """Serve until SIGINT/SIGTERM. `data_file`: a SQLite file that keeps the data across restarts."""
+    """Serve until a stop signal (Ctrl-C, SIGTERM, a closed terminal's SIGHUP), any number of them; closing aborts the
+    clients' connections, so a stop takes well under a second. While the engine loads (seconds for a large SQLite
+    file), they end it at once (Python's defaults); from before it listens, they close it in order, so a client that
+    got an answer never meets a process that dies where it stands. `data_file`: a SQLite file that keeps the data
+    across restarts."""
     from mongoeco.wire import AsyncMongoEcoProxyServer
 
     server = AsyncMongoEcoProxyServer(engine=create_engine(data_file), host=host, port=port)
-    address = await server.start()
-    print(f"lps mongo: serving {address.uri} ({data_file or 'in memory'})", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
+    for signum in STOP_SIGNALS:
         loop.add_signal_handler(signum, stop.set)
     try:
+        address = await server.start()
+        print(f"lps mongo: serving {address.uri} ({data_file or 'in memory'})", flush=True)
         await stop.wait()
     finally:
         await server.close()
+        ignore_stop_signals(loop)
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -82,7 +88,8 @@ def embedded_mongo(port: int | None = None, data_file: str | None = None, start_
     command = [sys.executable, "-m", "tools.cli", "mongo", "--host", host, "--port", str(port)]
     if data_file:
         command += ["--data", data_file]
-    process = subprocess.Popen(command, env=os.environ.copy())
+    # It dies with this process however this one ends (a test run or `lps gateway` killed outright).
+    process = subprocess.Popen(command, env=os.environ.copy(), preexec_fn=die_with_parent())
     try:
         if not wait_for_port(host, port, timeout=start_timeout):
             raise RuntimeError(f"the embedded MongoDB server did not start on {host}:{port}")
