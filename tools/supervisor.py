@@ -102,10 +102,13 @@ def kill_trees(roots: Iterable[psutil.Process]) -> None:
     found = list(roots)
     for _ in range(FREEZE_PASSES):
         for process in found:
-            if process.pid not in frozen:
-                frozen[process.pid] = process
-                with contextlib.suppress(psutil.Error):
-                    process.suspend()
+            if process.pid in frozen:
+                continue
+            try:
+                process.suspend()
+            except psutil.Error:
+                continue  # gone, or its pid is another process's now: neither it nor that one's children are ours
+            frozen[process.pid] = process
         parents = set(frozen)
         found = [
             process
