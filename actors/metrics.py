@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import dramatiq
+import psutil
 from dramatiq.middleware import Middleware
 
 from infra.settings import Settings
@@ -342,15 +343,5 @@ def _claim(directory: Path) -> bool:
 def remove_stale_runs(current: Path) -> None:
     """Remove the run directories beside `current` whose pool's main process has exited (their files are stale)."""
     for entry in current.parent.iterdir():
-        if entry != current and entry.name.isdigit() and not _alive(int(entry.name)):
+        if entry != current and entry.name.isdigit() and not psutil.pid_exists(int(entry.name)):
             shutil.rmtree(entry, ignore_errors=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # someone else's process
-    return True

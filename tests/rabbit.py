@@ -26,3 +26,13 @@ def drain(amqp_url: str, queue: str) -> list[QueuedMessage]:
             if method is None:
                 return taken
             taken.append(QueuedMessage(dramatiq.Message.decode(body), properties.priority))
+
+
+def queue_declared(amqp_url: str, queue: str) -> bool:
+    """Whether the broker has the queue (a passive declare, which creates nothing)."""
+    with contextlib.closing(pika.BlockingConnection(pika.URLParameters(amqp_url))) as connection:
+        try:
+            connection.channel().queue_declare(queue, passive=True)
+        except pika.exceptions.ChannelClosedByBroker:
+            return False
+        return True

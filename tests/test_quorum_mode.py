@@ -4,7 +4,6 @@ machine's RabbitMQ (a single node runs quorum queues too; tests/test_rabbitmq_cl
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import json
 import os
@@ -13,8 +12,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pika
-import pika.exceptions
 import pytest
 
 from infra.broker import Publisher, create_broker, job_message
@@ -22,7 +19,8 @@ from infra.settings import QueueType, Settings, SettingsError
 from schemas.codes import JobType, Priority
 from service.app import create_app
 from tests.harness import JobsView, worker_pool
-from tools.testbed import admin_connection, consumer_count, delete_queues, job_queues
+from tests.rabbit import queue_declared
+from tools.testbed import consumer_count, delete_queues, job_queues
 
 LPS = [sys.executable, "-m", "tools.cli"]
 
@@ -122,15 +120,6 @@ async def test_switching_to_quorum_moves_every_waiting_message_and_the_jobs_fini
     assert classic.job(JobType.SEARCH).queue not in types  # the emptied classic queue was deleted
 
 
-def declared(amqp_url: str, queue: str) -> bool:
-    with contextlib.closing(admin_connection(amqp_url)) as connection:
-        try:
-            connection.channel().queue_declare(queue, passive=True)
-        except pika.exceptions.ChannelClosedByBroker:
-            return False
-        return True
-
-
 @pytest.mark.processes
 async def test_migrating_refuses_while_a_pool_consumes_the_old_queues_and_changes_nothing(
     settings: Settings, tmp_path: Path
@@ -145,7 +134,7 @@ async def test_migrating_refuses_while_a_pool_consumes_the_old_queues_and_change
                 subprocess.run, [*LPS, "migrate-queues", "--from", "classic"], capture_output=True, text=True, env=env
             )
             still_consumed = await asyncio.to_thread(consumer_count, settings.amqp_url, pool.queue)
-        quorum_queues = [queue for queue in job_queues(quorum) if declared(quorum.amqp_url, queue)]
+        quorum_queues = [queue for queue in job_queues(quorum) if queue_declared(quorum.amqp_url, queue)]
     finally:
         await asyncio.to_thread(delete_queues, quorum.amqp_url, job_queues(quorum))
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
+
+import psutil
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,16 +25,6 @@ class DevStackRecord:
     mongo_db: str
     #: The gateway's base URL.
     gateway: str
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # someone else's process: alive
-    return True
 
 
 @contextlib.contextmanager
@@ -58,7 +49,7 @@ def running_stacks(directory: Path) -> list[DevStackRecord]:
             record = DevStackRecord(**json.loads(path.read_text(encoding="utf-8")))
         except (OSError, ValueError, TypeError):
             continue  # being written or not ours
-        if _alive(record.pid):
+        if psutil.pid_exists(record.pid):
             stacks.append(record)
         else:
             path.unlink(missing_ok=True)
