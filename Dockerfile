@@ -20,6 +20,8 @@ WORKDIR /app
 # installs is pyproject.toml's one list, never a second one here. tests/test_compose.py installs this file set into a
 # fresh virtualenv and runs every command of docker-compose.yml.
 COPY . ./
+# No extras: the embedded store's packages (`lps[embedded]`: mongoeco, rpds-py, sortedcontainers) are for dev and
+# tests; every service of docker-compose.yml talks to its MongoDB (LPS_MONGO_URL).
 RUN pip install .
 
 # Chromium runs without its sandbox (actors/browser.py): at least it does not run as root.

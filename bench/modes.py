@@ -96,8 +96,8 @@ class GrowthSizes:
     polled_claims: int = 2_000
     batch: int = 100
     seed_batch: int = 1_000
-    #: The embedded server answers one command at a time; since tools/embedded_mongo_patch.py its wire inserts no
-    #: longer scan the collection, so it takes the same batches as MongoDB.
+    #: The embedded server answers one command at a time; since its patch (embedded_store/inserts.py) its wire inserts
+    #: no longer scan the collection, so it takes the same batches as MongoDB.
     seed_batch_embedded: int = 1_000
 
     def stored_for(self, store_kind: str) -> tuple[int, ...]:

@@ -30,13 +30,13 @@ from pymongo import MongoClient
 
 from bench.noop import COUNTER, noop_queue
 from bench.probe import PROBE_DIR, PROBE_ROLE
+from embedded_store.server import embedded_mongo, free_port
 from infra.broker import Publisher, create_broker
 from infra.mongo import MainDatabase, create_client, ensure_indexes
 from infra.settings import Settings
 from schemas.codes import JobType
 from tools.cli import worker_command, worker_environment
 from tools.demo_shop import create_demo_shop_app
-from tools.embedded_mongo import embedded_mongo, free_port
 from tools.testbed import QUEUE_SUFFIXES, consumer_count, delete_queues, eventually, job_queues
 
 REPO = Path(__file__).resolve().parents[1]

@@ -7,7 +7,7 @@ the epoch, `minute_of`) beside the moment, indexes that field alone, and walks t
 `{field: minute}` lookup each: a step costs what it returns plus the minutes it crosses, whatever the history.
 Used by `WatchRepository.due` (`next_run_minute`). The walks over ended jobs read one range of
 `ended_by_finished_at` instead (`JobRepository.ended_after`), which the embedded store's patch serves from its kept
-order of the index's keys (tools/embedded_mongo_patch.py, change 7).
+order of the index's keys (embedded_store/ordered_keys.py).
 """
 
 from __future__ import annotations

@@ -189,9 +189,8 @@ async def count_by_index(collection: AsyncCollection, query: dict[str, Any]) -> 
 
     On MongoDB a query of equalities on an index's leading fields (and at most one range on the next) is one
     COUNT_SCAN: index keys only, no document read (the planner takes that index: no other has such a prefix; no hint,
-    so a store whose indexes are still being built answers too). The embedded store counts the same keys (tools/
-    embedded_mongo_patch.py, change 6); `count_documents` would run an aggregation, which it answers by reading every
-    matching document. The command is exact on an unsharded collection; a sharded `jobs` would need
+    so a store whose indexes are still being built answers too). `count_documents` would run an aggregation, which
+    reads every matching document. The command is exact on an unsharded collection; a sharded `jobs` would need
     `count_documents` (orphaned documents), docs/capacity.md.
     """
     reply = await collection.database.command(

@@ -22,10 +22,10 @@ from playwright.async_api import Browser, async_playwright
 from pymongo import MongoClient
 
 from actors.browser import LAUNCH_FLAGS, resolve_executable
+from embedded_store.server import embedded_mongo
 from infra.settings import Settings
 from service.app import create_app
 from tests.harness import JobsView
-from tools.embedded_mongo import embedded_mongo
 from tools.testbed import Receiver, delete_queues, job_queues
 
 _test_numbers = itertools.count(1)

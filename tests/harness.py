@@ -35,6 +35,7 @@ from actors.proxies import ProxyRotation
 from actors.runtime import WorkerRuntime
 from actors.search import build_sources
 from actors.sources.coupang import CoupangSource
+from embedded_store.server import wait_for_port
 from infra.broker import Publisher
 from infra.enqueue import JobEnqueuer
 from infra.jobs import JobRepository
@@ -42,7 +43,6 @@ from infra.mongo import MainDatabase, create_client, ensure_indexes
 from infra.settings import Settings
 from infra.snapshots import SnapshotStore
 from schemas.codes import JobType
-from tools.embedded_mongo import wait_for_port
 from tools.testbed import Receiver, admin_connection, eventually
 
 #: Where browser tests leave what a person should look at (LPS_TEST_ARTIFACTS; .lps/ is ignored by git).

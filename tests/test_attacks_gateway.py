@@ -20,13 +20,13 @@ from bson import ObjectId
 from pymongo.errors import NetworkTimeout
 
 from actors.reconciler import open_reconciler
+from embedded_store.server import free_port
 from infra.logs import TEXT_FORMAT, JsonFormatter, RedactingFormatter, secret_values
 from infra.settings import Settings
 from service.app import create_app
 from service.http_server import REFUSED_LINES_BURST, REFUSED_LINES_PER_SECOND, GatewayRunner, RefusedRequestLog
 from service.keys import JOBS
 from tests.harness import JobsView, MongoProcess
-from tools.embedded_mongo import free_port
 
 JSON = {"Content-Type": "application/json"}
 PRODUCT = {"product_code": "OK-1", "keyword": "k"}

@@ -17,11 +17,11 @@ import pytest
 from bson import ObjectId
 from pymongo import AsyncMongoClient
 
+from embedded_store.server import free_port
 from infra.settings import Settings
 from service.app import create_app
 from tests.harness import worker_pool
 from tests.test_redrive import insert_job
-from tools.embedded_mongo import free_port
 
 LPS = [sys.executable, "-m", "tools.cli"]
 

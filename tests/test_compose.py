@@ -17,8 +17,8 @@ import pytest
 import yaml
 from docker.utils.build import exclude_paths
 
+from embedded_store.server import free_port, wait_for_port
 from infra.settings import Settings
-from tools.embedded_mongo import free_port, wait_for_port
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPOSE_FILE = ROOT / "docker-compose.yml"
@@ -205,6 +205,11 @@ def test_the_image_runs_every_command_of_docker_compose(services, settings: Sett
         timeout=300,
     )
     assert installed.returncode == 0, installed.stderr
+    # The embedded store's packages are an extra the image does not install: its services run without them.
+    listed = subprocess.run([venv / "bin/python", "-m", "pip", "list"], capture_output=True, text=True, timeout=60)
+    assert not {"mongoeco", "rpds-py", "sortedcontainers"} & {
+        line.split()[0].lower() for line in listed.stdout.splitlines()[2:]
+    }
     # Nothing of this checkout or its .venv: the image's interpreter, its PATH, its working directory.
     env = {name: value for name, value in os.environ.items() if name not in {"VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME"}}
     env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"

@@ -17,9 +17,9 @@ import pytest
 from aiohttp.test_utils import TestClient
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from embedded_store.server import free_port, wait_for_port
 from tools import demo_shop
 from tools.demo_shop import DEFAULT_DATA_DIR, create_demo_shop_app
-from tools.embedded_mongo import free_port, wait_for_port
 
 NAVER_HEADERS = {"X-Naver-Client-Id": "demo-id", "X-Naver-Client-Secret": "demo-secret"}
 DATA = json.loads((DEFAULT_DATA_DIR / "products.json").read_text(encoding="utf-8"))["keywords"]

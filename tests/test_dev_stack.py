@@ -19,12 +19,12 @@ from dataclasses import dataclass, field
 import aiohttp
 import pytest
 
+from embedded_store.server import free_port
 from infra.settings import Settings
 from tests.processes import alive, chromium_of, descendants
 from tools import dev
 from tools.dev import Child, DevPorts, DevStack, QuietFilter, check_ports, planned_ports, source_report
 from tools.dev_stacks import running_stacks
-from tools.embedded_mongo import free_port
 from tools.testbed import delete_queues, eventually, job_queues
 
 LPS = [sys.executable, "-m", "tools.cli"]

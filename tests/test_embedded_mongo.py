@@ -1,6 +1,6 @@
 """The embedded server LPS runs (`lps mongo`) inserts at a cost independent of collection size, the duplicate
 guarantees still hold, and the job listing's reads answer as mongoeco does while reading only a page's worth of
-documents: see tools/embedded_mongo_patch.py for the mongoeco behaviour worked around.
+documents: see embedded_store/README.md and its modules for the mongoeco behaviour worked around.
 
 The work tests count what the engine does, not time: it needs the engine in this process, so it serves the
 engine `lps mongo` serves (`create_engine`) from a thread, through mongoeco's wire server, to pymongo over
@@ -30,6 +30,10 @@ from mongoeco.wire import AsyncMongoEcoProxyServer
 from pymongo import AsyncMongoClient, MongoClient
 from pymongo.errors import BulkWriteError, DuplicateKeyError
 
+from embedded_store import ordered_keys, version
+from embedded_store.index_walk import IndexedReadsMemoryEngine
+from embedded_store.server import create_engine, embedded_mongo
+from embedded_store.sqlite import FlatInsertSQLiteEngine
 from infra.jobs import JobRepository
 from infra.mongo import (
     ACTIVE_BY_STATUS,
@@ -46,9 +50,6 @@ from infra.mongo import (
     retention_index,
 )
 from infra.settings import Settings
-from tools import embedded_mongo_patch
-from tools.embedded_mongo import create_engine, embedded_mongo
-from tools.embedded_mongo_patch import FlatInsertSQLiteEngine, IndexedReadsMemoryEngine
 
 #: The store's engines run in process here, over thousands of documents: the in-process tier, not the units'.
 pytestmark = pytest.mark.integration
@@ -238,7 +239,7 @@ async def test_one_active_search_per_product_is_still_enforced(store_settings: S
         await client.close()
 
 
-# The job listing's reads (issue 15): see tools/embedded_mongo_patch.py, changes 1-3.
+# The job listing's reads (issue 15): see embedded_store/ordered_keys.py, planner.py and index_walk.py, changes 1-3.
 
 STATUSES = ["PENDING", "RUNNING", "DONE", "DEAD"]
 PRODUCTS = [f"P{n}" for n in range(8)]
@@ -728,8 +729,8 @@ class KeyWork:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.listed = self.walked = self.selected = 0
-        listed, walk = embedded_mongo_patch._bucket_keys, embedded_mongo_patch._OrderedKeys._walk
-        under = embedded_mongo_patch._OrderedKeys.under
+        listed, walk = ordered_keys._bucket_keys, ordered_keys._OrderedKeys._walk
+        under = ordered_keys._OrderedKeys.under
 
         def counted_under(order: Any, *args: Any, **kwargs: Any) -> Iterator[Any]:
             for key in under(order, *args, **kwargs):
@@ -745,9 +746,9 @@ class KeyWork:
                 self.walked += 1
                 yield key
 
-        monkeypatch.setattr(embedded_mongo_patch, "_bucket_keys", counted_listing)
-        monkeypatch.setattr(embedded_mongo_patch._OrderedKeys, "_walk", counted_walk)
-        monkeypatch.setattr(embedded_mongo_patch._OrderedKeys, "under", counted_under)
+        monkeypatch.setattr(ordered_keys, "_bucket_keys", counted_listing)
+        monkeypatch.setattr(ordered_keys._OrderedKeys, "_walk", counted_walk)
+        monkeypatch.setattr(ordered_keys._OrderedKeys, "under", counted_under)
 
 
 def test_a_listing_page_reads_its_own_keys_while_jobs_come_and_go(monkeypatch):
@@ -798,7 +799,7 @@ def test_a_listing_page_reads_its_own_keys_while_jobs_come_and_go(monkeypatch):
     assert max(walked for _, walked in counted["large"]) <= 2 * 51, counted
 
 
-# The persistent store, `lps mongo --data FILE` (issue 24): see tools/embedded_mongo_patch.py, "The SQLite engine".
+# The persistent store, `lps mongo --data FILE` (issue 24): see embedded_store/sqlite.py.
 
 
 class SQLiteSteps:
@@ -915,26 +916,26 @@ def test_the_persistent_store_keeps_its_jobs_and_answers_as_mongoeco_across_a_re
         assert answers(url) == expected
 
 
-# The guard on mongoeco's version (issue 26): see tools/embedded_mongo_patch.py, "Upgrading mongoeco".
+# The guard on mongoeco's version (issue 26): see embedded_store/README.md, "Upgrading mongoeco".
 
 
 @pytest.fixture
 def unverified_mongoeco(monkeypatch) -> Iterator[None]:
     """The patch sees a mongoeco release it was never compared with; its once-per-process verdict is forgotten
     before and after."""
-    monkeypatch.setattr(embedded_mongo_patch, "installed_mongoeco", lambda: "99.0.0")
-    embedded_mongo_patch.patch_applies.cache_clear()
+    monkeypatch.setattr(version, "installed_mongoeco", lambda: "99.0.0")
+    version.patch_applies.cache_clear()
     yield
-    embedded_mongo_patch.patch_applies.cache_clear()
+    version.patch_applies.cache_clear()
 
 
 @pytest.mark.usefixtures("unverified_mongoeco")
 def test_an_unverified_mongoeco_is_served_unpatched_with_one_warning(tmp_path: Path, caplog):
-    with caplog.at_level(logging.WARNING, logger=embedded_mongo_patch.__name__):
+    with caplog.at_level(logging.WARNING, logger=version.__name__):
         engines = [create_engine(), create_engine(str(tmp_path / "lps.sqlite")), create_engine()]
 
     assert [type(engine) for engine in engines] == [MemoryEngine, SQLiteEngine, MemoryEngine]
-    warnings = [record.getMessage() for record in caplog.records if record.name == embedded_mongo_patch.__name__]
+    warnings = [record.getMessage() for record in caplog.records if record.name == version.__name__]
     assert len(warnings) == 1, warnings
     assert "mongoeco 99.0.0 is not a version" in warnings[0]
     assert "Upgrading mongoeco" in warnings[0]
@@ -942,14 +943,14 @@ def test_an_unverified_mongoeco_is_served_unpatched_with_one_warning(tmp_path: P
 
 def test_the_verified_mongoeco_is_the_one_pinned_and_installed():
     pinned = Path(__file__).resolve().parents[1].joinpath("pyproject.toml").read_text()
-    (verified,) = embedded_mongo_patch.VERIFIED_MONGOECO
+    (verified,) = version.VERIFIED_MONGOECO
     assert f'"mongoeco=={verified}"' in pinned
-    assert embedded_mongo_patch.installed_mongoeco() == verified
-    assert embedded_mongo_patch.patch_applies()
+    assert version.installed_mongoeco() == verified
+    assert version.patch_applies()
     assert type(create_engine()) is IndexedReadsMemoryEngine
 
 
-# --- Counts and the active set's reads from index keys (issue 24): tools/embedded_mongo_patch.py, changes 2b and 6 ---
+# --- Counts and the active set's reads from index keys (issue 24): tools/version.py, changes 2b and 6 ---
 
 SOURCES = ["coupang", "naver"]
 ERROR_TYPES = ["TIMEOUT", "BLOCKED"]

@@ -1,4 +1,4 @@
-"""The embedded store's kept order of an index's keys (tools/embedded_mongo_patch.py, change 7) answers every question
+"""The embedded store's kept order of an index's keys (embedded_store/ordered_keys.py, change 7) answers every question
 the listed keys answer, the same way: the keys under a prefix (and within a bound), their number, whether their sort
 columns may be walked, and the walk's order, as keys come and go, and when a write lands in the middle of a walk.
 
@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from mongoeco.types import ObjectId
 from rpds import HashTrieMap
 
-from tools.embedded_mongo_patch import IndexKey, _ListedKeys, _OrderedKeys, _sort_form
+from embedded_store.ordered_keys import IndexKey, _ListedKeys, _OrderedKeys, _sort_form
 
 WIDTH = 3
 START = datetime(2026, 12, 1)

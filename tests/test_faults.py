@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient
 
+from embedded_store.server import free_port
 from infra.settings import Settings
 from service.app import create_app
 from tests.harness import JobsView, MongoProcess, reconciler_process, submit, worker_pool, worker_pools
 from tools import rabbitmq_cluster as cluster
-from tools.embedded_mongo import free_port
 from tools.testbed import Receiver, eventually
 
 #: Every test here starts real processes (worker pools, the CLI, Chromium): the slowest tier.

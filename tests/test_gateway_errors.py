@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient
 
+from embedded_store.server import embedded_mongo
 from infra.settings import Settings
 from schemas.api import MAX_PRODUCTS_PER_REQUEST
 from service.app import create_app
-from tools.embedded_mongo import embedded_mongo
 
 PRODUCT = {"product_code": "OK-1", "keyword": "k"}
 JSON = {"Content-Type": "application/json"}

@@ -10,14 +10,21 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: What each package may import from LPS. `tools` (the CLI, dev stack, demo shop) sits above everything.
+#: What each package may import from LPS (a package, or one module of it). `tools` (the CLI, dev stack, demo shop) sits
+#: above everything. The embedded store knows nothing of LPS's schema or services: it is a MongoDB-compatible server,
+#: and only stops as every LPS process does (tools.supervisor's stop signals and parent-death signal).
 ALLOWED = {
     "schemas": {"schemas"},
     "infra": {"schemas", "infra"},
     "service": {"schemas", "infra", "service"},
     "actors": {"schemas", "infra", "actors"},
-    "tools": {"schemas", "infra", "service", "actors", "tools"},
+    "embedded_store": {"embedded_store", "tools.supervisor"},
+    "tools": {"schemas", "infra", "service", "actors", "embedded_store", "tools"},
 }
+
+
+def allowed(package: str, imported: str) -> bool:
+    return any(imported == name or imported.startswith(f"{name}.") for name in ALLOWED[package])
 
 
 def module_name(path: Path) -> str:
@@ -49,7 +56,7 @@ def test_packages_import_only_downward(package: str):
         for module, imports in graph().items()
         if module.split(".")[0] == package
         for imported in imports
-        if imported.split(".")[0] not in ALLOWED[package]
+        if not allowed(package, imported)
     }
     assert upward == set()
 
@@ -136,3 +143,18 @@ def test_a_module_that_only_decides_reaches_no_driver(module: str):
 def test_the_driver_check_sees_a_driver_reached_through_other_modules():
     # infra.jobs imports pymongo itself; infra.enqueue reaches it through infra.jobs and infra.mongo.
     assert "pymongo" in {name.split(".")[0] for name in drivers_reached("infra.enqueue")}
+
+
+#: The embedded store's packages: the `embedded` extra, which production images do not install.
+EMBEDDED_ONLY = frozenset({"mongoeco", "rpds", "sortedcontainers"})
+
+
+@pytest.mark.parametrize("package", sorted(set(ALLOWED) - {"embedded_store"}))
+def test_only_the_embedded_store_imports_its_own_packages(package: str):
+    """The gateway, the workers and the CLI run without `lps[embedded]`: mongoeco and its kin are imported in
+    embedded_store/ only (tools starts the store as a process of its own, `lps mongo`)."""
+    importing = {
+        module_name(path): sorted(name for name in runtime_imports(path) if name.split(".")[0] in EMBEDDED_ONLY)
+        for path in (ROOT / package).rglob("*.py")
+    }
+    assert {module: names for module, names in importing.items() if names} == {}

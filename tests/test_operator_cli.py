@@ -15,12 +15,12 @@ import pytest
 from actors.matching import match_offers
 from actors.search import eligible
 from actors.sources.static import StaticSource
+from embedded_store.server import free_port
 from infra.settings import Settings
 from service.app import create_app
 from tests.harness import worker_pool
 from tests.processes import alive, all_pids, chromium_of, command_line
 from tools.dev import DEMO_CATALOGUE
-from tools.embedded_mongo import free_port
 from tools.testbed import delete_queues, job_queues
 
 #: Every test here starts real processes (worker pools, the CLI, Chromium): the slowest tier.

@@ -19,12 +19,12 @@ from actors import metrics
 from actors.proxies import ProxiesBenched, ProxyOutcome, ProxyRotation, ProxyUnreachable
 from actors.sources import SourceBlocked
 from actors.sources.coupang import CoupangSource
+from embedded_store.server import free_port
 from infra.settings import Proxy, Settings, SettingsError, parse_proxy
 from schemas.offers import SourceOutcome
 from service.app import create_app
 from tests.harness import JobsView, coupang_sources, worker_pool
 from tools.demo_shop import SHOP_LOG, create_demo_shop_app
-from tools.embedded_mongo import free_port
 from tools.forward_proxy import PROXY_LOG, create_forward_proxy_app
 
 KEYWORD = "아이폰 15 128GB"

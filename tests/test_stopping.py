@@ -34,11 +34,11 @@ import pytest
 from aiohttp.test_utils import TestClient
 from pymongo import AsyncMongoClient
 
+from embedded_store.server import free_port, local_mongo_url, wait_for_port
 from infra.settings import Settings
 from schemas.codes import JobStatus, JobType
 from tests.harness import JobsView, submit
 from tools import dev
-from tools.embedded_mongo import free_port, local_mongo_url, wait_for_port
 from tools.supervisor import STOP_SIGNALS, pool_stop_bound
 from tools.testbed import delete_queues, job_queues
 

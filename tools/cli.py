@@ -43,8 +43,11 @@ def mongo_for(settings: Settings) -> Iterator[Settings]:
     if settings.mongo_url:
         yield settings
         return
-    from tools.embedded_mongo import embedded_mongo
+    from embedded_store.server import INSTALL_HINT, embedded_mongo, missing_packages
 
+    if missing := missing_packages():
+        lacking = ", ".join(missing)
+        raise SystemExit(f"lps: LPS_MONGO_URL is unset and the embedded store lacks {lacking}: {INSTALL_HINT}")
     with embedded_mongo() as url:
         log.info("LPS_MONGO_URL unset: started the embedded MongoDB-compatible server at %s", url)
         yield settings.with_overrides(mongo_url=url)
@@ -175,8 +178,11 @@ def cmd_dev(args: argparse.Namespace) -> int:
 
 
 def cmd_mongo(args: argparse.Namespace) -> int:
-    from tools.embedded_mongo import serve
+    from embedded_store.server import INSTALL_HINT, missing_packages, serve
 
+    if missing := missing_packages():
+        print(f"lps mongo: the embedded store lacks {', '.join(missing)}: {INSTALL_HINT}", file=sys.stderr)
+        return 2
     asyncio.run(serve(args.host, args.port, args.data))
     return 0
 
@@ -236,9 +242,9 @@ def _store_to_read(settings: Settings) -> tuple[Settings, str]:
         return settings, "LPS_MONGO_URL"
     from pathlib import Path
 
+    from embedded_store.server import local_mongo_url, wait_for_port
     from infra.logs import Redactor
     from tools.dev_stacks import running_stacks
-    from tools.embedded_mongo import local_mongo_url, wait_for_port
 
     stacks = running_stacks(Path(settings.dev_stacks_dir))
     if len(stacks) > 1:

@@ -38,11 +38,11 @@ from urllib.parse import urlsplit
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from embedded_store.server import local_mongo_url
 from infra.settings import UNSIGNED_OUTBOX_REFUSED, Settings
 from schemas.codes import KeyRole
 from schemas.offers import SourceName
 from tools.dev_stacks import DevStackRecord, recorded
-from tools.embedded_mongo import local_mongo_url
 from tools.gateway_client import ENDED, RESULT_COLUMNS, GatewayClient, deliveries_of, format_rows, result_row
 from tools.rabbitmq import LOCAL_HOSTS, ensure_rabbitmq
 from tools.supervisor import (

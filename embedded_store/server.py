@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
+import importlib.util
 import os
 import socket
 import subprocess
@@ -23,14 +23,22 @@ if TYPE_CHECKING:
     from mongoeco.engines.memory import MemoryEngine
     from mongoeco.engines.sqlite import SQLiteEngine
 
-log = logging.getLogger(__name__)
+
+#: The third-party packages the store runs on: the `embedded` extra, which production images leave out.
+PACKAGES = ("mongoeco", "rpds", "sortedcontainers")
+INSTALL_HINT = "pip install 'lps[embedded]' (scripts/bootstrap does), or set LPS_MONGO_URL to a MongoDB"
+
+
+def missing_packages() -> list[str]:
+    """The store's packages this interpreter lacks (none after `pip install 'lps[embedded]'`)."""
+    return [name for name in PACKAGES if importlib.util.find_spec(name) is None]
 
 
 def create_engine(data_file: str | None = None) -> MemoryEngine | SQLiteEngine:
     """The engine `lps mongo` serves: in memory, or in a SQLite file; inserts flat in collection size, and in
-    memory the job listing's reads served from the compound indexes (tools/embedded_mongo_patch.py, when the installed
+    memory the job listing's reads served from the compound indexes (embedded_store.engines, when the installed
     mongoeco is one it was verified on)."""
-    from tools.embedded_mongo_patch import create_engine as create_patched_engine
+    from embedded_store.engines import create_engine as create_patched_engine
 
     # The in-memory engine copies its change-stream log (10,000 entries by default) on every commit, so writes slow
     # down once that many happened. Change streams are not served over the wire and LPS never watches: keep it short.

@@ -1,7 +1,7 @@
 """How an insert into the persistent embedded store (`lps mongo --data FILE`) costs as its collection grows.
 
-    python -m tools.embedded_mongo_flatness                       # 1,000, 10,000 and 30,000 stored jobs
-    python -m tools.embedded_mongo_flatness --sizes 0,2000 --inserts 100
+    python -m bench.store_flatness                       # 1,000, 10,000 and 30,000 stored jobs
+    python -m bench.store_flatness --sizes 0,2000 --inserts 100
 
 One SQLite file grows through the sizes. At each size the store is filled in this process (mongoeco's batch
 insert, the quick way to a size), then `lps mongo --data FILE` serves it as a process of its own and pymongo
@@ -28,9 +28,9 @@ from typing import Any
 from bson import ObjectId
 from pymongo import MongoClient
 
+from embedded_store.server import create_engine, embedded_mongo
 from infra.mongo import JOBS, job_indexes, retention_index
 from schemas.codes import JobStatus, JobType
-from tools.embedded_mongo import create_engine, embedded_mongo
 
 DATABASE = "lps_flatness"
 #: Documents per in-process batch while filling the store to a size.
@@ -114,7 +114,7 @@ def run(sizes: list[int], inserts: int, directory: Path) -> list[Measured]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.embedded_mongo_flatness", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.store_flatness", description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", default="1000,10000,30000", help="stored jobs to measure at (comma-separated)")
     parser.add_argument("--inserts", type=int, default=200, help="inserts timed at each size")
     parser.add_argument("--dir", type=Path, help="where the SQLite file goes (default: a temporary directory)")
