@@ -2,15 +2,13 @@
 
 Stores the mode's numbers of watches (1,000 and 50,000 in quick and full mode; every watch `every: 6h`, their next
 runs spread over the coming six hours at the same density per minute at every size), of which the same number are
-due, and times one `WatchScheduler.run_once` as `lps reconciler` runs it: its walk over `next_run_minute` from the
-cursor the previous pass left, one conditional update per due watch, the searches' insert and publish through
-`JobEnqueuer`, the runs' notes and the journal. The scheduler's first pass (it finds its starting minute by one
-range query over every watch) is untimed warm-up, reported apart. Before each pass the same watches are made due
-again and their searches deleted.
+due, and times one `WatchScheduler.run_once` as `lps reconciler` runs it: its one range query (`paused: false,
+next_run_at <= now`, sorted by next_run_at, limited; index `paused_next_run_at`), one conditional update per due
+watch, the searches' insert and publish through `JobEnqueuer`, the runs' notes and the journal. The first pass is
+untimed warm-up, reported apart. Before each pass the same watches are made due again and their searches deleted.
 
-Raw baseline, from the runner: the pass's store work alone, the same minute lookups and one `update_one` by `_id` per
-due watch (no jobs, no broker). Also reported: what the range query the scheduler used before (`paused: false,
-next_run_at <= now`, sorted, limited) costs at each size. Runs of both sides alternate.
+Raw baseline, from the runner: the pass's store work alone, the same range query and one `update_one` by `_id` per
+due watch (no jobs, no broker). Also reported: the range query alone at each size. Runs of both sides alternate.
 """
 
 from __future__ import annotations
@@ -30,10 +28,9 @@ from infra.broker import Publisher, create_broker
 from infra.clock import utcnow
 from infra.enqueue import JobEnqueuer
 from infra.jobs import JobRepository
-from infra.minutes import minute_of
 from infra.mongo import WATCHES, MainDatabase, create_client
 from infra.reconciler_log import ReconcilerLog
-from infra.scheduler import LATE_WRITE_MARGIN, WatchScheduler
+from infra.scheduler import WatchScheduler
 from infra.settings import Settings
 from infra.watches import WatchRepository, new_watch, run_at
 from schemas.codes import JobType
@@ -68,13 +65,11 @@ async def _make_due(database: MainDatabase, watch_ids: list[ObjectId]) -> None:
 
 
 async def _raw_pass(database: MainDatabase, batch: int) -> int:
-    """The pass's store work without LPS: the minute lookups from a minute back to now's, an update per due one."""
+    """The pass's store work without LPS: the range query, an update per due one."""
     now = utcnow()
     watches = database.write[WATCHES]
-    due: list[dict[str, Any]] = []
-    for minute in range(minute_of(now - LATE_WRITE_MARGIN), minute_of(now) + 1):
-        query = {"next_run_minute": minute, "paused": False, "next_run_at": {"$lte": now}}
-        due += await watches.find(query).limit(batch - len(due)).to_list()
+    query = {"paused": False, "next_run_at": {"$lte": now}}
+    due = await watches.find(query).sort("next_run_at", ASCENDING).limit(batch).to_list()
     following = run_at(now + timedelta(seconds=SIX_HOURS))
     for watch in due:
         await watches.update_one({"_id": watch["_id"], "next_run_at": watch["next_run_at"]}, {"$set": following})
@@ -82,7 +77,7 @@ async def _raw_pass(database: MainDatabase, batch: int) -> int:
 
 
 async def _range_query(database: MainDatabase, batch: int) -> float:
-    """Seconds of the query the scheduler made before `next_run_minute`: a range with a sort."""
+    """Seconds of the scheduler's query alone: one range of `paused_next_run_at`, sorted, limited."""
     started = time.perf_counter()
     cursor = database.write[WATCHES].find({"paused": False, "next_run_at": {"$lte": utcnow()}})
     await cursor.sort("next_run_at", ASCENDING).limit(batch).to_list()
@@ -174,7 +169,7 @@ async def measure(bench: Bench, sizes: WatchSizes) -> list[dict[str, Any]]:
                 "due": sizes.due,
                 "every": "6h, next runs spread over the coming 6 h (the same density per minute at every size)",
                 "runs": sizes.runs,
-                "raw": "the same minute lookups and an update_one by _id per due watch, from the runner",
+                "raw": "the same range query and an update_one by _id per due watch, from the runner",
             },
             target={"max": sizes.max_ratio, "of": "ratio"},
             details={"by_size": by_size},

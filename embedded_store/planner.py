@@ -1,4 +1,4 @@
-"""A query's candidates narrowed through LPS's indexes (memory engine): the reads changes 2, 2b, 2c and 2d serve. (The
+"""A query's candidates narrowed through LPS's indexes (memory engine): changes 2, 2b, 2c, 2d and 2e. (The
 index walk of change 3 and the counts of change 6 read the same conjunction: `embedded_store.index_walk`,
 `embedded_store.counts`.)
 
@@ -15,7 +15,8 @@ active set through compound indexes partial on `active: true` (infra/mongo.py `w
 
 2b. A conjunction of equalities on leading fields of a compound index (`str` or `bool` values, fields that must be
    missing: `$exists: false`, whose key component is None), on a plain index or a partial one whose filter the
-   conjunction states too (`_keyed_fields`), narrows the candidates to the keys under that prefix, and, for each
+   conjunction states too (`_keyed_fields`), narrows the candidates to the keys under that prefix (two fields at least,
+   or one followed by a bound on the next: the watches' `paused: false, next_run_at <= now`), and, for each
    datetime bound on a later field of the index, to the keys whose component passes it (`_within_bound`; the fields
    in between may hold anything, a key names every field). It is taken when
    it gives fewer candidates than mongoeco's own narrowing. Keys of another type than the bound's stay candidates:
@@ -33,6 +34,8 @@ active set through compound indexes partial on `active: true` (infra/mongo.py `w
    is a or b or an array holding one of them, that is when it is under a's or b's key (mongoeco's single-field keys
    name every element of an array). Taken when mongoeco found no narrower candidates; the full filter is then
    applied to each, as for an equality's bucket.
+2e. A `$in` of `str` or ObjectId values on `_id` (LPS's `update_many` of a batch by id) narrows the candidates to
+   those ids' storage keys (`_id_candidates`): mongoeco looks `_id` up only for an equality.
 2d. A find whose conjunction holds such a `$in` matches it against the values prepared once (a set lookup), not per
    document (`_MembershipMatch`).
 """
@@ -344,7 +347,12 @@ class PlannedMemoryEngine(KeptOrderMemoryEngine):
             if fields is None or index_map is None:
                 continue
             prefix = self._keyed_prefix(fields, conjunction)
-            if len(prefix) < 2:
+            # One field fixed is enough when a bound on the next one narrows the keys to a range (the watches'
+            # due pass: `paused: false`, `next_run_at <= now` on (paused, next_run_at)).
+            bounded_next = len(fields) > len(prefix) and any(
+                bound[0] == fields[len(prefix)] for bound in conjunction.bounds
+            )
+            if len(prefix) < 2 and not (prefix and bounded_next):
                 continue
             if whole:
                 bound_field = conjunction.bound[0] if conjunction.bound else None
@@ -390,6 +398,8 @@ class PlannedMemoryEngine(KeptOrderMemoryEngine):
         )
         if collation is not None:
             return candidates
+        if candidates is None and (by_id := self._id_candidates(query_plan)) is not None:
+            return by_id
         keyed = self._keyed_candidates_locked(indexes, index_data, query_plan)
         if keyed is not None and (candidates is None or len(keyed) < len(candidates.storage_keys)):
             return _MemoryIndexedCandidates(keyed)
@@ -406,6 +416,18 @@ class PlannedMemoryEngine(KeptOrderMemoryEngine):
         for key in self._keys_of(index_map).under(prefix):
             under.update(index_map[key])
         return _MemoryIndexedCandidates(under)
+
+    def _id_candidates(self, query_plan: QueryNode) -> _MemoryIndexedCandidates | None:
+        """Change 2e: a `$in` of `str` or ObjectId values on `_id` (an `update_many` of a batch by id) narrows the
+        candidates to those ids' storage keys, where mongoeco looks up only an `_id` equality and filters every stored
+        document otherwise. Two such values are equal in BSON exactly when their storage keys are (see
+        `embedded_store.inserts`), and `_id` is never an array, so a document matches exactly when its storage key is
+        one of them; keys of no stored document are dropped by mongoeco's `ordered_keys`, and the full filter is
+        applied to each candidate as for an equality's bucket."""
+        for node in _clauses(query_plan):
+            if _listed_in(node) and node.field == "_id":
+                return _MemoryIndexedCandidates({self._storage_key(value) for value in node.values})
+        return None
 
     def _keyed_candidates_locked(
         self,

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from bson import ObjectId
-from pymongo import ReturnDocument, UpdateOne
+from pymongo import ReturnDocument
 from pymongo.errors import BulkWriteError, DuplicateKeyError
 
 from infra.job_listing import ListingPage, ListingWindow, newest
@@ -192,13 +192,11 @@ class JobRepository:
         return {doc["product_code"]: doc async for doc in cursor}
 
     async def mark_enqueued(self, job_ids: Sequence[ObjectId], now: datetime) -> None:
-        """Record that the broker confirmed these jobs' messages (the reconciler skips them).
-
-        One round trip of updates by _id: an update_many over `$in` costs the embedded store a scan per id.
-        """
+        """Record that the broker confirmed these jobs' messages (the reconciler skips them): one update_many, `_id`
+        `$in` the batch (a point lookup per id on the `_id` index)."""
         if job_ids:
             update = {"$set": {"enqueued_at": now, "updated_at": now}}
-            await self._jobs.bulk_write([UpdateOne({"_id": job_id}, update) for job_id in job_ids], ordered=False)
+            await self._jobs.update_many({"_id": {"$in": list(job_ids)}}, update)
 
     async def get(self, job_id: ObjectId) -> dict[str, Any] | None:
         return await self._jobs_stale_ok.find_one({"_id": job_id})

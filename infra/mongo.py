@@ -72,9 +72,10 @@ JOBS_BY_STATUS_CREATED_AT = "status_created_at"
 JOBS_BY_PRODUCT_CREATED_AT = "product_created_at"
 DEAD_JOBS_BY_ERROR_TYPE = "dead_by_status_error_type"
 PRICE_HISTORY_BY_PRODUCT = "product_searched_at"
-WATCHES_BY_NEXT_RUN_MINUTE = "next_run_minute"
-#: The scheduler's index before `next_run_minute` (next_run_at, partial on paused: false): dropped where found.
-_OLD_DUE_INDEX = "due_next_run_at"
+WATCHES_DUE = "paused_next_run_at"
+#: The scheduler's earlier indexes (next_run_at partial on paused: false; the minute of next_run_at): dropped where
+#: found, they would only cost every write to a watch.
+_RETIRED_WATCH_INDEXES = ("due_next_run_at", "next_run_minute")
 PRICE_HISTORY_BY_SEARCHED_AT = "searched_at_desc"
 
 
@@ -152,7 +153,7 @@ def walk_indexes() -> list[IndexModel]:
 
     - `ended_by_finished_at` (finished_at, _id): jobs that ended, in the order they ended. A walk over what ended
       since a cursor (`JobRepository.ended_after`) is one range from the cursor, bounded by its batch: the cost of
-      what it returns, not of history (on the embedded store, the patch's kept order seeks to the cursor).
+      what it returns, not of history.
 
     The active set (PENDING and RUNNING, every job type, which `active: true` marks until a job ends) may be a backlog
     of 100,000 PENDING jobs, so what is read of it goes by narrow keys, each index partial on `active: true` (so it
@@ -295,21 +296,34 @@ async def ensure_indexes(db: MainDatabase, settings: Settings) -> None:
     await _ensure_ttl(db.write, JOBS, retention_index(settings.retention_days))
     await db.write[PRICE_HISTORY].create_indexes(price_history_indexes())
     await db.write[WATCHES].create_indexes(watch_indexes())
-    if _OLD_DUE_INDEX in await db.write[WATCHES].index_information():
-        # The scheduler reads by next_run_minute now: the old index would only cost every write to a watch.
-        await db.write[WATCHES].drop_index(_OLD_DUE_INDEX)
+    existing_watch_indexes = await db.write[WATCHES].index_information()
+    for retired in _RETIRED_WATCH_INDEXES:
+        if retired in existing_watch_indexes:
+            await db.write[WATCHES].drop_index(retired)
     await _ensure_ttl(db.write, PRICE_HISTORY, price_history_retention_index(settings.price_history_days))
     await db.write[UI_SESSIONS].create_indexes(ui_session_indexes())
     await db.write[AUTH_FAILURES].create_indexes(auth_failure_indexes())
+
+
+def declared_indexes(settings: Settings) -> dict[str, list[IndexModel]]:
+    """Every index `ensure_indexes` makes, by collection (besides each collection's `_id`): what docs/architecture.md's
+    hot queries name and what the tests' query catalogue (tests/query_catalogue.py) checks every query against."""
+    return {
+        JOBS: [*job_indexes(), retention_index(settings.retention_days)],
+        PRICE_HISTORY: [*price_history_indexes(), price_history_retention_index(settings.price_history_days)],
+        WATCHES: watch_indexes(),
+        UI_SESSIONS: ui_session_indexes(),
+        AUTH_FAILURES: auth_failure_indexes(),
+    }
 
 
 def watch_indexes() -> list[IndexModel]:
     return [
         # One watch per product: a second POST for it answers the first (duplicate: true).
         IndexModel([("product_code", ASCENDING)], name="one_watch_per_product", unique=True),
-        # The scheduler's pass: due watches by an equality on the minute of their next run, minute by minute
-        # (`WatchRepository.due`). Single-field and not partial: what the embedded store serves from an index.
-        IndexModel([("next_run_minute", ASCENDING)], name=WATCHES_BY_NEXT_RUN_MINUTE),
+        # The scheduler's pass (`WatchRepository.due`): `paused: false` (equality), then `next_run_at <= now` sorted
+        # by next_run_at (the sort and the range on the next field): one range of keys, the due watches'.
+        IndexModel([("paused", ASCENDING), ("next_run_at", ASCENDING)], name=WATCHES_DUE),
     ]
 
 

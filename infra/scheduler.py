@@ -1,7 +1,7 @@
 """The watch scheduler: due watches become ordinary SEARCH jobs, through the gateway's own enqueue path.
 
-A pass reads the due watches minute by minute from where the last pass stopped (`WatchRepository.due`: one
-equality lookup on `next_run_minute` per minute, so its cost is the watches due, not all of them), moves each one's
+A pass reads the due watches by one range of the (paused, next_run_at) index (`WatchRepository.due`: its cost is the
+watches due, not all of them), moves each one's
 `next_run_at` to its first run after now with one conditional update (so a scheduler that was down catches up with
 one search per watch, and of several schedulers exactly one wins each watch), and submits the won ones as searches.
 A product whose previous search is still active is not searched twice (the one-active-search index answers the
@@ -17,26 +17,19 @@ import contextlib
 import logging
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from bson import ObjectId
 
 from infra.clock import utcnow
 from infra.enqueue import JobEnqueuer
-from infra.minutes import minute_of
 from infra.mongo import MONGO_UNAVAILABLE
 from infra.reconciler_log import ReconcilerLog
 from infra.settings import Settings
 from infra.watches import WatchRepository, next_run
 
 log = logging.getLogger(__name__)
-
-#: How far behind now a pass leaves its walk's cursor: a watch made due at once (created, resumed, given back) is
-#: stored in the minute its writer read the clock, which may be a little before its write lands; the minutes of
-#: this margin are read again by every pass, so such a watch is still found. Far above any store round trip.
-LATE_WRITE_MARGIN = timedelta(minutes=1)
-
 
 class WatchScheduler:
     def __init__(
@@ -46,23 +39,11 @@ class WatchScheduler:
         self._watches = watches
         self._enqueuer = enqueuer
         self._journal = journal
-        #: The earliest minute of `next_run_minute` this scheduler has not handled yet (None: found at the first
-        #: pass, by the one query that reads every watch). Each process keeps its own: a minute another one
-        #: handled is read again for what is left in it, which is nothing due.
-        self._cursor: int | None = None
 
     async def run_once(self, now: datetime | None = None) -> Counter[str]:
         """One pass over the watches due at `now` (at most LPS_WATCH_BATCH); returns what it did."""
         now = now or utcnow()
-        if self._cursor is None:
-            await self._watches.add_missing_minutes()
-            self._cursor = await self._watches.first_due_minute(now) or minute_of(now - LATE_WRITE_MARGIN)
-        step = await self._watches.due(self._cursor, now, self._settings.watch_batch)
-        done = await self.run(step.found, now)
-        # Where the next pass starts: the minute this one stopped in (its limit of watches, or of quiet minutes
-        # crossed), never past the margin (a minute with watches left is read again; handled ones moved on).
-        self._cursor = min(step.minute, minute_of(now - LATE_WRITE_MARGIN))
-        return done
+        return await self.run(await self._watches.due(now, self._settings.watch_batch), now)
 
     async def run(self, watches: Sequence[dict[str, Any]], now: datetime) -> Counter[str]:
         """Take each watch's run (one conditional update each) and submit the ones taken, by priority; the counts

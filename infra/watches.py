@@ -4,10 +4,8 @@ Each change is one conditional update: the scheduler's move of `next_run_at` mat
 several schedulers that saw a watch due exactly one moves it (and only that one enqueues its search); the
 outbox's record of a judged result matches the result it judged against.
 
-`next_run_minute` is always the minute of `next_run_at` (`run_at` sets both): the scheduler finds due watches by
-an equality on it, minute by minute (infra/minutes.py), because the embedded store would answer
-`next_run_at <= now` by reading every watch. Whatever makes a watch due at once sets it to now, never to a
-moment in the past, so it lands at or after the minute the scheduler's walk has reached.
+The scheduler finds due watches by one range on `paused_next_run_at` (paused, next_run_at): the equality on
+`paused`, then `next_run_at <= now` in the index's order, so a pass reads the due watches' keys and no other.
 """
 
 from __future__ import annotations
@@ -22,7 +20,6 @@ from pymongo import ASCENDING, ReturnDocument, UpdateOne
 from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import BulkWriteError
 
-from infra.minutes import MinuteStep, minute_of, walk_minutes
 from infra.mongo import WATCHES
 from infra.price_history import PriceHistory
 from schemas.schedule import Schedule, jitter_fraction, parse_every
@@ -46,8 +43,8 @@ def next_run(watch: dict[str, Any], now: datetime, *, timezone: str, max_jitter:
 
 
 def run_at(moment: datetime) -> dict[str, Any]:
-    """The fields that say when a watch runs next: the moment and its minute (what the scheduler looks up)."""
-    return {"next_run_at": moment, "next_run_minute": minute_of(moment)}
+    """The field that says when a watch runs next (what the scheduler reads by)."""
+    return {"next_run_at": moment}
 
 
 def schedule_fields(*, every: str | None, cron: str | None, timezone: str | None) -> dict[str, Any]:
@@ -111,13 +108,12 @@ class WatchRepository:
                 raise
             rejected = {err["index"] for err in errors}
         created = [doc for index, doc in enumerate(documents) if index not in rejected]
-        existing = {}
-        for index in sorted(rejected):
-            code = documents[index]["product_code"]
-            # A point lookup each: the embedded store answers `$in` by a scan per value.
-            if (found := await self._watches.find_one({"product_code": code})) is not None:
-                existing[code] = found
-        return created, existing
+        codes = sorted({documents[index]["product_code"] for index in rejected})
+        if not codes:
+            return created, {}
+        # One `$in` on the unique product index: a point lookup per code, in one round trip.
+        found = await self._watches.find({"product_code": {"$in": codes}}).to_list()
+        return created, {watch["product_code"]: watch for watch in found}
 
     async def get(self, watch_id: ObjectId) -> dict[str, Any] | None:
         return await self._watches.find_one({"_id": watch_id})
@@ -184,44 +180,12 @@ class WatchRepository:
 
     # The scheduler.
 
-    async def due(self, first_minute: int, now: datetime, limit: int) -> MinuteStep:
-        """Unpaused watches due at `now` whose next run falls in `first_minute` or after, by minute: one equality
-        lookup on `next_run_minute` per minute crossed (at most `WALK_MAX_MINUTES`), at most `limit` watches.
-
-        A pass costs the due watches plus the unpaused ones of the minutes it reads that are not due yet (only in
-        now's minute) plus the paused ones of those minutes (read once, as the walk crosses their minute).
-        """
-
-        async def read(minute: int, at_most: int) -> list[dict[str, Any]]:
-            query = {"next_run_minute": minute, "paused": False, "next_run_at": {"$lte": now}}
-            return await self._watches.find(query).limit(at_most).to_list()
-
-        return await walk_minutes(first_minute, minute_of(now), limit=limit, read=read, next_busy=self._next_due_minute)
-
-    async def add_missing_minutes(self) -> int:
-        """Watches stored before `next_run_minute` existed get it, or no pass would find them: a scan, made once
-        per scheduler process (its first pass)."""
-        missing = await self._watches.find({"next_run_minute": {"$exists": False}}, {"next_run_at": 1}).to_list()
-        updates = [
-            UpdateOne({"_id": watch["_id"], "next_run_at": at}, {"$set": run_at(at)})
-            for watch in missing
-            if (at := watch.get("next_run_at")) is not None
-        ]
-        if updates:
-            await self._watches.bulk_write(updates, ordered=False)
-        return len(updates)
-
-    async def first_due_minute(self, now: datetime) -> int | None:
-        """The first minute up to now's with an unpaused watch in it: where a scheduler's walk starts (once)."""
-        return await self._next_due_minute(0, minute_of(now))
-
-    async def _next_due_minute(self, first: int, last: int) -> int | None:
-        """A range: the embedded store scans every watch for it, so it is asked only when a scheduler starts and
-        after a step crossed `WALK_MAX_MINUTES` minutes without a due watch."""
-        query = {"next_run_minute": {"$gte": first, "$lte": last}, "paused": False}
-        cursor = self._watches.find(query, {"next_run_minute": 1}).sort("next_run_minute", ASCENDING).limit(1)
-        found = await cursor.to_list()
-        return found[0]["next_run_minute"] if found else None
+    async def due(self, now: datetime, limit: int) -> list[dict[str, Any]]:
+        """Unpaused watches whose next run is at or before `now`, the longest due first, at most `limit`: one range of
+        `paused_next_run_at` (equality on `paused`, then `next_run_at` in order up to now), so a pass reads the keys of
+        the watches it returns."""
+        query = {"paused": False, "next_run_at": {"$lte": now}}
+        return await self._watches.find(query).sort("next_run_at", ASCENDING).limit(limit).to_list()
 
     async def take_run(self, watch: dict[str, Any], *, next_run_at: datetime, now: datetime) -> bool:
         """Move a due watch's next run forward: True for the one scheduler whose update matched."""

@@ -1,10 +1,12 @@
 """How many job listings one client may have in flight at once (LPS_LISTING_CONCURRENCY, per gateway process).
 
-A listing is the gateway's most expensive read (a page walks up to LISTING_WALK jobs when a filter is read on the
-way), and the embedded store serves one command at a time: ten listings in flight from one client once made 59 of
-200 answers time out (503) and slowed every other client's job lookups to a second. So one client (its API key's
-name, the dashboard's signed-in key, or its address without keys) holds at most this many listing slots; past
-them it is answered 429 with `Retry-After: 1` at once, before any query, and everyone else keeps the store.
+A listing is the gateway's most expensive read: a page that filters on the way walks up to LISTING_WALK (2,000) index
+keys and jobs, on MongoDB as on any store. Ten listings in flight from one client would hold ten of the gateway's
+pooled MongoDB connections and the server's work for as long, and every other client's job lookups would wait behind
+them (measured on the embedded store, which serves one command at a time: 59 of 200 answers timed out). So one
+client (its API key's name, the dashboard's signed-in key, or its address without keys) holds at most this many
+listing slots; past them it is answered 429 with `Retry-After: 1` at once, before any query, and everyone else keeps
+the store. It protects MongoDB's connection pool and the gateway's share of it, not only the embedded store.
 """
 
 from __future__ import annotations

@@ -48,6 +48,7 @@ from infra.mongo import (
     price_history_indexes,
     price_history_retention_index,
     retention_index,
+    watch_indexes,
 )
 from infra.settings import Settings
 
@@ -1256,3 +1257,86 @@ def test_a_batch_of_delivery_lookups_answers_as_mongoeco_does_from_its_candidate
 
     assert len(listed) > 40, listed  # the index answered, not a scan
     assert max(listed) <= 100, listed  # one candidate per id at most: OUTBOX jobs only, one per search
+
+
+# --- The watches' due pass and a batch updated by `_id` (issue 34): embedded_store/planner.py, changes 2b and 2e ---
+
+
+def watches_due_somewhen(rng: random.Random, count: int, now: datetime, *, messy: float) -> list[dict[str, Any]]:
+    """Watches as LPS stores them (paused or not, next runs around now) and, with `messy`, what it never stores: a
+    missing or array `paused`, a `next_run_at` that is null, a string, a number or missing."""
+    documents = []
+    for number in range(count):
+        document: dict[str, Any] = {
+            "_id": random_id(rng),
+            "product_code": f"W{number}",
+            "paused": rng.random() < 0.2,
+            "next_run_at": now + timedelta(seconds=rng.randint(-600, 600)),
+        }
+        if rng.random() < messy:
+            document |= rng.choice(
+                [{"paused": [False]}, {"next_run_at": None}, {"next_run_at": "soon"}, {"next_run_at": 5}]
+            )
+        if rng.random() < messy / 2:
+            del document[rng.choice(["paused", "next_run_at"])]
+        documents.append(document)
+    return documents
+
+
+@pytest.mark.parametrize("messy", [0.0, 0.15], ids=["as LPS stores them", "with what LPS never stores"])
+def test_the_due_pass_and_a_batch_by_id_answer_as_mongoeco_does_from_their_candidates(messy: float, monkeypatch):
+    """The scheduler's `paused: false, next_run_at <= now` sorted by next_run_at (a one-field prefix and a bound on
+    the next field of `paused_next_run_at`) and `_id` `$in` a batch (finds and update_many) give mongoeco's answers in
+    mongoeco's order, before and after writes; the due pass's candidates are the due watches' keys, not every watch."""
+    rng, now = random.Random(34), datetime.now(UTC).replace(microsecond=0)
+    documents = watches_due_somewhen(rng, 600, now, messy=messy)
+    patched = IndexedReadsMemoryEngine(change_log_max_entries=100)
+    keyed: list[int] = []
+    keyed_candidates = patched._keyed_candidates_locked
+
+    def recorded(*args: Any, **kwargs: Any) -> Any:
+        candidates = keyed_candidates(*args, **kwargs)
+        if candidates is not None:
+            keyed.append(len(candidates))
+        return candidates
+
+    monkeypatch.setattr(patched, "_keyed_candidates_locked", recorded)
+    with beside_mongoeco(patched) as stores:
+        for store in stores:
+            store.watches.create_indexes(watch_indexes())
+            store.watches.insert_many(documents)
+
+        def compare() -> None:
+            for _ in range(20):
+                at = now + timedelta(seconds=rng.randint(-700, 700))
+                query = {"paused": False, "next_run_at": {rng.choice(["$lte", "$lt"]): at}}
+                limit = rng.choice([1, 10, 100])
+                answers = [list(store.watches.find(query).sort("next_run_at", 1).limit(limit)) for store in stores]
+                assert answers[0] == answers[1], query
+                counted = [store.watches.count_documents(query) for store in stores]
+                assert counted[0] == counted[1], query
+                ids: list[Any] = [document["_id"] for document in rng.sample(documents, rng.choice([0, 1, 50]))]
+                ids += rng.choice([[], [str(random_id(rng))], [7]])
+                by_id = [list(store.watches.find({"_id": {"$in": ids}})) for store in stores]
+                assert by_id[0] == by_id[1], ids
+                stamp = rng.randint(0, 1000)
+                updated = [
+                    store.watches.update_many({"_id": {"$in": ids}}, {"$set": {"stamp": stamp}}) for store in stores
+                ]
+                assert updated[0].modified_count == updated[1].modified_count, ids
+
+        compare()
+        if messy == 0.0:
+            due = sum(not document["paused"] and document["next_run_at"] <= now + timedelta(seconds=700)
+                      for document in documents)  # fmt: skip
+            assert keyed, "the index gave no candidates"
+            assert max(keyed) <= due, keyed  # the due watches' keys, never every watch
+        for store in stores:  # runs taken, pauses and resumes
+            store.watches.update_many({"product_code": {"$regex": "^W1"}}, {"$set": {"next_run_at": now}})
+            store.watches.update_many({"product_code": {"$regex": "^W2"}}, {"$set": {"paused": True}})
+            store.watches.delete_many({"product_code": {"$regex": "^W3"}})
+        compare()
+        stamped = [
+            sorted((str(w["_id"]), w.get("stamp")) for w in store.watches.find({}, {"stamp": 1})) for store in stores
+        ]
+        assert stamped[0] == stamped[1]

@@ -40,20 +40,24 @@ async def test_start_up_creates_the_indexes_and_can_run_again(settings: Settings
     assert "finished_minute" not in indexes
 
 
-async def test_the_watch_scheduler_reads_by_next_run_minute_and_its_older_index_is_dropped(settings: Settings):
+async def test_the_watch_scheduler_reads_by_paused_and_next_run_at_and_its_older_indexes_are_dropped(
+    settings: Settings,
+):
     client = create_client(settings)
     try:
         database = MainDatabase.open(client, settings.mongo_db)
         paused = {"paused": False}
         older = IndexModel([("next_run_at", ASCENDING)], name="due_next_run_at", partialFilterExpression=paused)
-        await database.write.watches.create_indexes([older])
+        by_minute = IndexModel([("next_run_minute", ASCENDING)], name="next_run_minute")
+        await database.write.watches.create_indexes([older, by_minute])
         await ensure_indexes(database, settings)
         indexes = await database.write.watches.index_information()
     finally:
         await client.close()
 
-    assert [key for key, _ in indexes["next_run_minute"]["key"]] == ["next_run_minute"]
+    assert [key for key, _ in indexes["paused_next_run_at"]["key"]] == ["paused", "next_run_at"]
     assert "due_next_run_at" not in indexes
+    assert "next_run_minute" not in indexes
 
 
 async def test_a_changed_retention_updates_the_ttl_index_instead_of_failing_start_up(settings: Settings):

@@ -1,5 +1,5 @@
 """The layout tells the architecture: imports only run downward, no module imports itself back, and the modules that
-only decide (the lifecycle, the notification rule, the minute walk, the schedules) reach no driver."""
+only decide (the lifecycle, the notification rule, minutes, the schedules) reach no driver."""
 
 from __future__ import annotations
 
@@ -85,8 +85,8 @@ def test_no_module_imports_itself_back_through_others():
 
 #: Packages that talk to a server, a broker or a browser.
 DRIVERS = frozenset({"pymongo", "motor", "pika", "dramatiq", "aiohttp", "playwright"})
-#: Modules that decide without doing I/O (what follows an attempt, whether a watch's result is delivered, the walk
-#: by minute, when a watch runs next): unit-testable and reusable anywhere, so they must not pull a driver in.
+#: Modules that decide without doing I/O (what follows an attempt, whether a watch's result is delivered, minutes
+#: since the epoch, when a watch runs next): unit-testable and reusable anywhere, so they must not pull a driver in.
 PURE_MODULES = ["infra.lifecycle", "infra.notify", "infra.minutes", "schemas.schedule"]
 
 

@@ -25,7 +25,6 @@ from infra.broker import Publisher, create_broker
 from infra.clock import utcnow
 from infra.enqueue import JobEnqueuer
 from infra.jobs import JobRepository
-from infra.minutes import WALK_MAX_MINUTES, minute_of
 from infra.mongo import MONGO_UNAVAILABLE, MainDatabase, create_client, ensure_indexes
 from infra.notify import seen_of
 from infra.reconciler_log import ReconcilerLog
@@ -241,22 +240,12 @@ async def test_a_missed_period_catches_up_with_one_search(schedulers: Schedulers
     assert len(await watch_searches(schedulers.database, watch_id)) == 1
 
 
-async def test_a_watch_stored_before_next_run_minute_existed_is_still_run(schedulers: Schedulers):
-    [watch_id] = await insert_watches(schedulers.watches, 1, due_ago=timedelta(days=1))
-    await schedulers.database.write.watches.update_one({"_id": watch_id}, {"$unset": {"next_run_minute": ""}})
-    assert (await schedulers.schedulers[0].run_once())["watch_searches"] == 1
-    watch = await schedulers.watches.get(watch_id)
-    # Its next run lies ahead on its 5-minute grid (possibly later in this same minute), and its minute is filled in.
-    assert watch["next_run_at"] > utcnow()
-    assert watch["next_run_minute"] == minute_of(watch["next_run_at"])
-
-
 async def test_paused_watches_never_enqueue_and_a_resumed_one_runs_at_once(schedulers: Schedulers):
     [watch_id] = await insert_watches(schedulers.watches, 1, due_ago=timedelta(hours=1), paused=True)
     assert not await schedulers.schedulers[0].run_once()
     assert not await schedulers.schedulers[0].run_once()
     assert await watch_searches(schedulers.database, watch_id) == []
-    # Its run was missed while paused and the scheduler's walk has passed that minute: resumed, it is due now.
+    # Its run was missed while paused: resumed, it is due now.
     resumed = await schedulers.watches.resume(watch_id, utcnow())
     assert resumed is not None
     assert resumed["next_run_at"] > utcnow() - timedelta(seconds=5)
@@ -275,48 +264,40 @@ async def listened(settings: Settings, schedulers: Schedulers) -> AsyncIterator[
     await client.close()
 
 
-async def test_a_pass_reads_due_watches_by_an_equality_on_their_minute_not_every_watch(
+async def test_a_pass_reads_due_watches_by_one_range_of_paused_and_next_run_at(
     schedulers: Schedulers, listened: tuple[WatchScheduler, FindFilters]
 ):
     scheduler, listener = listened
-    # 300 watches due over the next five hours, 3 due now.
+    # 300 watches due over the next five hours, 3 due now (one of them paused).
     later = await insert_watches(schedulers.watches, 300, due_ago=timedelta(0))
     for index, watch_id in enumerate(later):
         moment = utcnow() + timedelta(minutes=1 + index)
         await schedulers.database.write.watches.update_one({"_id": watch_id}, {"$set": run_at(moment)})
     [first] = await insert_watches(schedulers.watches, 1, due_ago=timedelta(minutes=3), product_code="D-0")
+    [idle] = await insert_watches(schedulers.watches, 1, due_ago=timedelta(days=3), product_code="D-1", paused=True)
     assert (await scheduler.run_once())["watch_searches"] == 1
-    # The first pass of a scheduler gives older watches their minute and finds where to start (one scan each),
-    # then reads minute by minute.
-    missing, start, *walk = listener.filters
-    assert missing == {"next_run_minute": {"$exists": False}}
-    assert set(start["next_run_minute"]) == {"$gte", "$lte"}
-    assert 4 <= len(walk) <= 5
-    assert [type(query["next_run_minute"]) for query in walk] == [int] * len(walk)
+    # One find: the equality on `paused`, then the range on `next_run_at` (the index's order, its sort).
+    [query] = listener.filters
+    assert query["paused"] is False
+    assert set(query["next_run_at"]) == {"$lte"}
 
-    # Two more watches fall due: the next pass reads only the minutes since the last one, by equality.
+    # Two more watches fall due: the next pass is the same one range.
     listener.filters.clear()
     for watch_id in later[:2]:
         await schedulers.database.write.watches.update_one({"_id": watch_id}, {"$set": run_at(utcnow())})
     assert (await scheduler.run_once())["watch_searches"] == 2
-    assert 2 <= len(listener.filters) <= 3
-    assert all(type(query["next_run_minute"]) is int for query in listener.filters)
+    assert len(listener.filters) == 1
     assert len(await watch_searches(schedulers.database, first)) == 1
+    assert await watch_searches(schedulers.database, idle) == []
 
 
-async def test_a_scheduler_idle_for_days_jumps_the_quiet_stretch_and_catches_up_with_one_search(
-    schedulers: Schedulers, listened: tuple[WatchScheduler, FindFilters]
-):
-    scheduler, listener = listened
+async def test_a_scheduler_idle_for_days_catches_up_with_one_search(schedulers: Schedulers):
+    scheduler = schedulers.schedulers[0]
     now = utcnow()
     assert not await scheduler.run_once(now)
     [watch_id] = await insert_watches(schedulers.watches, 1, due_ago=-timedelta(days=2))
-    listener.filters.clear()
     later = now + timedelta(days=3)
-    # Six quiet hours of minutes, then one jump to the watch's minute; the next pass takes it.
-    assert not await scheduler.run_once(later)
     assert (await scheduler.run_once(later))["watch_searches"] == 1
-    assert len(listener.filters) <= 2 * WALK_MAX_MINUTES + 1  # not the 4,320 minutes of three days
     assert (await schedulers.watches.get(watch_id))["next_run_at"] > later
     assert not await scheduler.run_once(later)
 
