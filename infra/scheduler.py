@@ -31,6 +31,7 @@ from infra.watches import WatchRepository, next_run
 
 log = logging.getLogger(__name__)
 
+
 class WatchScheduler:
     def __init__(
         self, settings: Settings, watches: WatchRepository, enqueuer: JobEnqueuer, journal: ReconcilerLog
