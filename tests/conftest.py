@@ -8,6 +8,7 @@ prefix and drops both afterwards, so the suite can run twice in a row and beside
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import subprocess
 import uuid
@@ -19,13 +20,15 @@ import pytest_asyncio
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 from playwright.async_api import Browser, async_playwright
-from pymongo import MongoClient
+from pymongo import MongoClient, monitoring
 
 from actors.browser import LAUNCH_FLAGS, resolve_executable
 from embedded_store.server import embedded_mongo
+from infra.mongo import declared_indexes
 from infra.settings import Settings
 from service.app import create_app
-from tests.harness import JobsView
+from tests.harness import ARTIFACTS, JobsView
+from tests.query_catalogue import Catalogue, catalogue_markdown, indexes_of
 from tools.testbed import Receiver, delete_queues, job_queues
 
 _test_numbers = itertools.count(1)
@@ -53,6 +56,7 @@ TIERS = {
 def pytest_configure(config: pytest.Config) -> None:
     for tier, what in TIERS.items():
         config.addinivalue_line("markers", f"{tier}: {what}")
+    config.addinivalue_line("markers", "unindexed_queries: the test sends unindexed LPS queries on purpose")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -97,6 +101,48 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
         return (yield)
     finally:
         subprocess.Popen._execute_child = original  # type: ignore[attr-defined]
+
+
+#: Every query LPS's modules send in this test process, checked against the declared indexes (tests/query_catalogue.py).
+#: Registered before any client exists: pymongo gives registered listeners to the clients made after.
+CATALOGUE = Catalogue({name: indexes_of(models) for name, models in declared_indexes(Settings()).items()})
+monitoring.register(CATALOGUE)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The catalogue of what was recorded (call site -> the index that serves it): from an xdist worker to the
+    controller, which writes it with its own to .lps/test-artifacts/query-catalogue.md."""
+    served = {site: sorted(indexes) for site, indexes in CATALOGUE.served.items()}
+    if hasattr(session.config, "workeroutput"):
+        session.config.workeroutput["query_catalogue"] = json.dumps(served)
+        return
+    for site, indexes in served.items():
+        _CATALOGUED.setdefault(site, set()).update(indexes)
+    if _CATALOGUED:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        (ARTIFACTS / "query-catalogue.md").write_text(catalogue_markdown(_CATALOGUED))
+
+
+#: The controller's merge of every worker's catalogue.
+_CATALOGUED: dict[str, set[str]] = {}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    recorded = getattr(node, "workeroutput", {}).get("query_catalogue")
+    for site, indexes in json.loads(recorded or "{}").items():
+        _CATALOGUED.setdefault(site, set()).update(indexes)
+
+
+@pytest.fixture(autouse=True)
+def every_query_uses_an_index(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test whose LPS code sent a query no declared index serves fails, naming the query's call site."""
+    CATALOGUE.unindexed.clear()
+    yield
+    if CATALOGUE.unindexed and not request.node.get_closest_marker("unindexed_queries"):
+        found = "\n  ".join(dict.fromkeys(CATALOGUE.unindexed))
+        CATALOGUE.unindexed.clear()
+        pytest.fail(f"queries no index serves (tests/query_catalogue.py):\n  {found}", pytrace=False)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -464,3 +464,31 @@ def test_the_demo_takes_an_admin_key_and_refuses_a_stack_with_only_read_keys():
     assert demo_key(keyed, "m-1") == "m-1"  # LPS_API_KEY, when it is one of the configured keys
     with pytest.raises(DevStackRefused, match="no admin key"):
         demo_key(Settings.from_strings({"api_keys": "viewer=view-c0ffee:read"}), None)
+
+
+async def test_lps_dev_says_once_when_the_embedded_store_passes_its_envelope(settings: Settings, monkeypatch):
+    """Within the envelope nothing is said; past it, one line that points to MongoDB, and the watch ends."""
+    from pymongo import AsyncMongoClient
+
+    from embedded_store import envelope
+
+    monkeypatch.setattr(envelope, "MEMORY_JOBS", 2)
+    said: list[str] = []
+    client: AsyncMongoClient = AsyncMongoClient(settings.mongo_url)
+    try:
+        jobs = client[settings.mongo_db].jobs
+        await jobs.insert_many([{"n": n} for n in range(2)])
+        watching = asyncio.create_task(dev.warn_past_envelope(settings, persistent=False, say=said.append, every=0.02))
+        await asyncio.sleep(0.2)
+        assert said == []  # at the envelope, not past it
+        await jobs.insert_one({"n": 3})
+        await asyncio.wait_for(watching, timeout=10)
+    finally:
+        await client.close()
+    [line] = said
+    assert "holds 3 jobs in memory, past its envelope of 2" in line
+    assert "LPS_MONGO_URL" in line
+    assert "docker compose" in line
+    # A SQLite file's envelope is its own (and far smaller).
+    assert "(--data)" in (envelope.past_envelope(envelope.DATA_FILE_JOBS + 1, persistent=True) or "")
+    assert envelope.past_envelope(envelope.DATA_FILE_JOBS, persistent=True) is None

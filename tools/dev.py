@@ -38,6 +38,7 @@ from urllib.parse import urlsplit
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from embedded_store.envelope import past_envelope
 from embedded_store.server import local_mongo_url
 from infra.settings import UNSIGNED_OUTBOX_REFUSED, Settings
 from schemas.codes import KeyRole
@@ -58,6 +59,8 @@ DEMO_CATALOGUE = Path(__file__).parent / "demo_data" / "products.json"
 #: Seconds a pool's searches and deliveries in flight get to finish on Ctrl-C before they are given back (no attempt
 #: spent): a person at a terminal wants the stack stopped, not the slowest search finished.
 DEV_SHUTDOWN_GRACE = 5.0
+#: How often `lps dev` looks at how many jobs the embedded store holds (a count from the collection's metadata).
+ENVELOPE_EVERY = 30.0
 #: Seconds from the first stop signal (Ctrl-C, SIGTERM, SIGHUP), at any moment, until every process of the stack is
 #: gone: the pools' own bound (their grace, the time to record what they gave back, `lps worker`'s margin: 17 s), then
 #: a margin for what stops after them (demo shop, receiver, MongoDB). Whatever is left then is killed, whole trees.
@@ -280,6 +283,26 @@ async def in_daemon_thread[T](function: Callable[..., T], *arguments: Any) -> T:
 
 #: Seconds a `rabbitmq-plugins` command gets.
 PLUGINS_TIMEOUT = 60.0
+
+
+async def warn_past_envelope(
+    settings: Settings, *, persistent: bool, say: Callable[[str], None], every: float = ENVELOPE_EVERY
+) -> None:
+    """Say once, when the embedded store's jobs pass its measured envelope (embedded_store/envelope.py), that MongoDB is
+    the way on; then return. A store that does not answer is asked again next time."""
+    from infra.mongo import JOBS, MONGO_UNAVAILABLE, create_client
+
+    client = create_client(settings)
+    try:
+        jobs = client[settings.mongo_db][JOBS]
+        while True:
+            with contextlib.suppress(*MONGO_UNAVAILABLE):
+                if (said := past_envelope(await jobs.estimated_document_count(), persistent=persistent)) is not None:
+                    say(said)
+                    return
+            await asyncio.sleep(every)
+    finally:
+        await client.close()
 
 
 async def _output_of(*command: str) -> str | None:
@@ -570,7 +593,21 @@ class DevStack:
             return await self._serve(settings, stop)
 
     async def _serve(self, settings: Settings, stop: asyncio.Event) -> int:
-        """The started stack, until it is stopped (or the demo ends)."""
+        """The started stack, until it is stopped (or the demo ends); on the embedded store, a word once it holds more
+        jobs than its envelope."""
+        if self.settings.mongo_url:
+            return await self._serve_stack(settings, stop)
+        watching = asyncio.create_task(
+            warn_past_envelope(settings, persistent=self.data_file is not None, say=self.say)
+        )
+        try:
+            return await self._serve_stack(settings, stop)
+        finally:
+            watching.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await watching
+
+    async def _serve_stack(self, settings: Settings, stop: asyncio.Event) -> int:
         if self.demo:
             code = await self._until_stopped(stop, self._run_demo(settings))
             if not self.stay or stop.is_set() or code == INTERRUPTED:
