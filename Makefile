@@ -1,4 +1,4 @@
-.PHONY: test test-fast test-unit run demo lint
+.PHONY: test test-fast test-unit test-mongo run demo lint
 
 # The whole test suite on a fresh machine (this is what CI runs).
 test:
@@ -13,6 +13,14 @@ test-unit:
 # no CLI processes, no browser.
 test-fast:
 	scripts/test -m "not processes" -q
+
+# The integration and process tiers, then the store-bound benchmarks, against a real MongoDB (a replica set, as
+# docker-compose starts it): `docker compose up -d mongo`, then
+# LPS_MONGO_URL='mongodb://127.0.0.1:27017/?directConnection=true' make test-mongo (docs/testing.md).
+test-mongo:
+	@test -n "$$LPS_MONGO_URL" || { echo "make test-mongo: set LPS_MONGO_URL to a MongoDB replica set (docs/testing.md)" >&2; exit 2; }
+	scripts/test -m "not unit" -rs
+	.venv/bin/python -m bench --only enqueue,pipeline,growth --no-markdown --json bench/results/mongodb.json
 
 # The whole stack on this machine (embedded MongoDB unless LPS_MONGO_URL, RabbitMQ, gateway, pools, reconciler).
 run:

@@ -365,6 +365,14 @@ def test_lps_report_names_every_report_in_its_help_and_for_an_unknown_name(setti
         assert name in unknown.stderr, name
 
 
+#: What the two tests of `lps report` beside a dev stack need of LPS_MONGO_URL (never skipped: `make test-mongo` runs
+#: them against a MongoDB published on this machine's loopback, as docker-compose does).
+LOOPBACK_STORE_NEEDED = (
+    "LPS_MONGO_URL must name a store on this machine's loopback with its port (docker-compose publishes "
+    "mongodb://127.0.0.1:27017/?directConnection=true): `lps report` without LPS_MONGO_URL looks there"
+)
+
+
 def lps_report_without_a_mongo_url(settings: Settings, dev_mongo_port: int) -> subprocess.CompletedProcess[str]:
     env = {key: value for key, value in os.environ.items() if key != "LPS_MONGO_URL"}
     env |= {"LPS_MONGO_DB": settings.mongo_db, "LPS_DEV_MONGO_PORT": str(dev_mongo_port)}
@@ -378,7 +386,7 @@ async def test_lps_report_without_lps_mongo_url_reads_the_dev_stacks_store_or_sa
 ):
     store = urlsplit(settings.mongo_url or "")
     if store.hostname not in ("127.0.0.1", "localhost") or store.port is None:
-        pytest.skip("the dev stack's store is on this machine's loopback; LPS_MONGO_URL names another")
+        pytest.fail(LOOPBACK_STORE_NEEDED)
     await Seeder(db).search("SKU-DEV", datetime.now(UTC) - timedelta(hours=1), coupang=found(300, 4900))
 
     dev_store = lps_report_without_a_mongo_url(settings, store.port)
@@ -405,7 +413,7 @@ async def test_lps_report_without_lps_mongo_url_reads_the_running_dev_stacks_sto
     store the running `lps dev` recorded, and names it on stderr."""
     store = urlsplit(settings.mongo_url or "")
     if store.port is None:
-        pytest.skip("LPS_MONGO_URL names no port to point LPS_DEV_MONGO_PORT at")
+        pytest.fail(LOOPBACK_STORE_NEEDED)
     await Seeder(db).search("SKU-STACK", datetime.now(UTC) - timedelta(hours=1), coupang=found(300, 4900))
     stack = DevStackRecord(os.getpid(), settings.mongo_url or "", settings.mongo_db, "http://127.0.0.1:1")
     elsewhere = {"LPS_DEV_MONGO_PORT": str(store.port), "LPS_MONGO_DB": f"{settings.mongo_db}_someone_elses"}
