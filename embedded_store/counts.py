@@ -1,12 +1,15 @@
-"""6. A `count` whose filter is exactly such a conjunction on a prefix of one index (every field of it in the prefix,
-the bound on the field after it), with no skip, limit, collation or text query, is the sum of its keys' bucket
-sizes: no document read (`count_find_semantics`, `_count_keyed_locked`). A key holding an array ("list" tag,
-`_index_keys` records the array beside its elements) or a bound field of another type sends the count back to
-mongoeco: only it counts such a document once and by its own comparison. A hint naming another index does too.
+"""Counts answered from index keys (memory engine): change 6.
+
+6. A `count` whose filter is exactly a conjunction of change 2b (`embedded_store.planner`) on a prefix of one index
+(every field of it in the prefix, the bound on the field after it), with no skip, limit, collation or text query, is the
+sum of its keys' bucket sizes: no document read (`count_find_semantics`, `_count_keyed_locked`). A key holding an array
+("list" tag, `_index_keys` records the array beside its elements) or a bound field of another type sends the count back
+to mongoeco: only it counts such a document once and by its own comparison. A hint naming another index does too.
 A `str` equality on a dotted path counts too (the dead page's totals, `last_error.type`): `_index_keys` keys
 every value found along the path, a document once per distinct value, so one key's bucket holds each matching
-document once (an array's elements are among those values, as mongoeco matches an equality on one). On the
-20,000-job backlog above a count takes ~5 ms; on MongoDB the same `count` is a COUNT_SCAN of the keys.
+document once (an array's elements are among those values, as mongoeco matches an equality on one). On a backlog
+of 20,000 PENDING jobs (mongoeco's count read each one: ~2 s over the wire) a count takes ~5 ms; on MongoDB the same
+`count` is a COUNT_SCAN of the keys.
 tests/test_embedded_mongo.py compares both engines on every count and find the gateway, the dashboard and the
 reconciler ask, with documents LPS never stores among them (arrays along a path too).
 """

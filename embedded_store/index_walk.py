@@ -1,4 +1,6 @@
-"""3. A find sorted by the fields of a plain index that follow such an equality prefix (or by all of them, with no
+"""A sorted, limited find read in index order (memory engine): change 3.
+
+3. A find sorted by the fields of a plain index that follow such an equality prefix (or by all of them, with no
 equality), in one direction, with a limit, no collation, no hint, no text query, where mongoeco itself would scan
 the collection (no `_id` lookup, no single-field equality), reads the index's key tuples in sort order and
 fetches documents bucket by bucket, in storage order within a bucket, through mongoeco's filter and its

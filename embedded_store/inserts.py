@@ -1,4 +1,6 @@
-"""Inserts (both engines). The wire server runs every document of an `insert` command through `insert_one`, and a
+"""Inserts whose cost does not grow with the collection (both engines).
+
+The wire server runs every document of an `insert` command through `insert_one`, and a
 one-document insert asks the engine to scan the collection for an equal `_id` (`scan_payload_id=True`). The memory
 engine compares `bson_equality_key` of the new `_id` with that of every stored document
 (`MemoryEngine._ensure_unique_indexes`); the SQLite engine loads and decodes every stored document

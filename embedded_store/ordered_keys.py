@@ -1,4 +1,7 @@
-"""Reads (memory engine only; `lps mongo --data FILE`, the SQLite engine, is left as mongoeco has it). mongoeco's
+"""Compound keys that name every value of an array (change 1) and an index's keys kept in order (change 7): what the
+memory engine's index reads stand on.
+
+Reads (memory engine only; `lps mongo --data FILE`, the SQLite engine, is left as mongoeco has it). mongoeco's
 `MemoryEngine` narrows a query's candidates through an index only for an equality on a single-field index
 (`_indexed_candidate_storage_keys_for_plan_locked`); any other query filters every stored document, and a sorted
 one then sorts all that match (`scan_find_semantics`: ~9 µs a document, ~450 ms at 50,000 jobs), where MongoDB reads
@@ -13,22 +16,22 @@ removes them. Three changes:
    itself), so a document whose `status` is ["A"] would be missing under "A". Adding and removing both go through
    `_index_keys`, so they stay symmetric; a document without arrays gets the very key tuple mongoeco gives it.
 
-7. An index's keys in order (`_OrderedKeys`, a `sortedcontainers.SortedKeyList`), kept for every index the changes
-   above read. An index's buckets are an immutable rpds HashTrieMap that every write to the index replaces, so an
-   order is made for one version of the map and holds while the map holds that version; `_update_indexes_locked`,
-   mongoeco's one path for a document's index entries (insert, update, replace, delete, TTL purge), moves it on to the
-   next version by the written document's keys that came or went (O(log n) each). Anything else that changes a map
-   (an index rebuilt, a transaction's undo) leaves the order behind, and the next read makes it again from the keys
-   (O(n log n), once). So the keys under a prefix are a range of the order (changes 2, 2b, 6; with a datetime bound on
-   the field after the prefix, a narrower range), a walk reads its keys a run at a time (change 3), and whether its
-   sort columns hold one ordered tag is read from counts kept per position, over the whole index. A key with a tag
-   that Python cannot order as mongoeco does (an array's "list", a document, a NaN) has no place in an order: while
-   an index holds one, its questions are a pass over its listed keys (`_ListedKeys`), as before this change, and the
-   documents LPS stores never make one. The walk reads the version of its find, taken under the lock with the
-   documents: a run is read without an await in it, and once a write has moved the order on between two runs, the
-   rest comes from that version's own keys. tests/test_embedded_mongo_order.py compares every answer of an order with
-   the listed keys' as keys come and go and in the middle of a walk; tests/test_embedded_mongo.py counts the keys a
-   listing page reads at two sizes while jobs come and go.
+7. An index's keys in order (`_OrderedKeys`, a `sortedcontainers.SortedKeyList`), kept for every index the planner, the
+   counts and the index walk read. An index's buckets are an immutable rpds HashTrieMap that every write to the index
+   replaces, so an order is made for one version of the map and holds while the map holds that version;
+   `_update_indexes_locked`, mongoeco's one path for a document's index entries (insert, update, replace, delete, TTL
+   purge), moves it on to the next version by the written document's keys that came or went (O(log n) each). Anything
+   else that changes a map (an index rebuilt, a transaction's undo) leaves the order behind, and the next read makes it
+   again from the keys (O(n log n), once). So the keys under a prefix are a range of the order (changes 2, 2b, 6; with a
+   datetime bound on the field after the prefix, a narrower range), a walk reads its keys a run at a time (change 3),
+   and whether its sort columns hold one ordered tag is read from counts kept per position, over the whole index. A key
+   with a tag that Python cannot order as mongoeco does (an array's "list", a document, a NaN) has no place in an order:
+   while an index holds one, its questions are a pass over its listed keys (`_ListedKeys`), as before this change, and
+   the documents LPS stores never make one. The walk reads the version of its find, taken under the lock with the
+   documents: a run is read without an await in it, and once a write has moved the order on between two runs, the rest
+   comes from that version's own keys. tests/test_embedded_mongo_order.py compares every answer of an order with the
+   listed keys' as keys come and go and in the middle of a walk; tests/test_embedded_mongo.py counts the keys a listing
+   page reads at two sizes while jobs come and go.
 """
 
 from __future__ import annotations

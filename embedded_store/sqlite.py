@@ -1,6 +1,6 @@
-"""The patched SQLite engine (`lps mongo --data FILE`).
+"""The patched SQLite engine (`lps mongo --data FILE`; issue 24): changes 4 and 5.
 
-The SQLite engine (`lps mongo --data FILE`; issue 24). Besides the `_id` scan above, two costs of every write grew
+Besides the `_id` scan (`embedded_store.inserts`), two costs of every write grew
 with the collection, both lookups SQLite had no index for; the patch adds the indexes (`lps_*`, in the file, made
 once at start-up and after each `createIndexes`), never changing a query or a result:
 
