@@ -16,17 +16,16 @@ active set through compound indexes partial on `active: true` (infra/mongo.py `w
 2b. A conjunction of equalities on leading fields of a compound index (`str` or `bool` values, fields that must be
    missing: `$exists: false`, whose key component is None), on a plain index or a partial one whose filter the
    conjunction states too (`_keyed_fields`), narrows the candidates to the keys under that prefix (two fields at least,
-   or one followed by a bound on the next: the watches' `paused: false, next_run_at <= now`), and, for each
-   datetime bound on a later field of the index, to the keys whose component passes it (`_within_bound`; the fields
-   in between may hold anything, a key names every field). It is taken when
-   it gives fewer candidates than mongoeco's own narrowing. Keys of another type than the bound's stay candidates:
-   mongoeco orders values of different types where MongoDB brackets types (`run_after: 1` is `$lt` a date to
-   mongoeco), and mongoeco's filter then decides, so its answers are kept. A sorted find that change 3 could walk
-   takes 2b's candidates instead when there are few (fewer than the square root of the page x the keys the walk may
-   cross, or a tenth of those keys, and at most `CANDIDATES_SORTED`: the delayed jobs of a backlog, which a walk of
-   every PENDING job's key may reach only at its far end, not a status's history), and sorts them itself by their
-   sort fields' keys under the walk's conditions (`_candidates_in_order`), where mongoeco's sort compares values
-   in Python at ~15 µs apiece.
+   or one that is not a `str` followed by a bound on the next: the watches' `paused: false, next_run_at <= now`), and,
+   for each datetime bound on a later field of the index, to the keys whose component passes it (`_within_bound`; the
+   fields in between may hold anything, a key names every field). It is taken when it gives fewer candidates than
+   mongoeco's own narrowing. Keys of another type than the bound's stay candidates: mongoeco orders values of different
+   types where MongoDB brackets types (`run_after: 1` is `$lt` a date to mongoeco), and mongoeco's filter then decides,
+   so its answers are kept. A sorted find that change 3 could walk takes 2b's candidates instead when there are few
+   (fewer than the square root of the page x the keys the walk may cross, or a tenth of those keys, and at most
+   `CANDIDATES_SORTED`: the delayed jobs of a backlog, which a walk of every PENDING job's key may reach only at its far
+   end, not a status's history), and sorts them itself by their sort fields' keys under the walk's conditions
+   (`_candidates_in_order`), where mongoeco's sort compares values in Python at ~15 µs apiece.
 2c. A `$in` of `str` or ObjectId values on a top-level field with a single-field index that the query may use
    (mongoeco's `query_can_use_index`: a partial index only when the query implies its filter) narrows the candidates
    to the union of the values' buckets, where mongoeco only narrows by an equality and so filters every stored
@@ -347,12 +346,14 @@ class PlannedMemoryEngine(KeptOrderMemoryEngine):
             if fields is None or index_map is None:
                 continue
             prefix = self._keyed_prefix(fields, conjunction)
-            # One field fixed is enough when a bound on the next one narrows the keys to a range (the watches'
-            # due pass: `paused: false`, `next_run_at <= now` on (paused, next_run_at)).
+            # One field fixed is enough when it is not a `str` (changes 2 and 3 serve those) and a bound on the next
+            # one narrows the keys to a range: the watches' due pass, `paused: false`, `next_run_at <= now` on
+            # (paused, next_run_at).
             bounded_next = len(fields) > len(prefix) and any(
                 bound[0] == fields[len(prefix)] for bound in conjunction.bounds
             )
-            if len(prefix) < 2 and not (prefix and bounded_next):
+            one_not_str = len(prefix) == 1 and not isinstance(conjunction.equal.get(fields[0]), str)
+            if len(prefix) < 2 and not (one_not_str and bounded_next):
                 continue
             if whole:
                 bound_field = conjunction.bound[0] if conjunction.bound else None
