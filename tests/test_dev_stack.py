@@ -24,7 +24,7 @@ from infra.settings import Settings
 from tests.processes import alive, chromium_of, descendants
 from tools import dev
 from tools.dev import Child, DevPorts, DevStack, QuietFilter, check_ports, planned_ports, source_report
-from tools.dev_stacks import running_stacks
+from tools.dev_stacks import DevStackRecord, running_stacks
 from tools.testbed import delete_queues, eventually, job_queues
 
 LPS = [sys.executable, "-m", "tools.cli"]
@@ -284,7 +284,12 @@ async def test_lps_report_reads_the_running_stacks_store_and_the_stack_is_unlist
     stacks = tmp_path / "stacks"
     async with lps_dev(settings, LPS_DEV_STACKS_DIR=str(stacks)) as stack:
         await stack.wait_for("gateway on http://", within=120)
-        [listed] = running_stacks(stacks)
+
+        async def listed_stacks() -> list[DevStackRecord]:
+            return running_stacks(stacks)
+
+        # The stack records itself right after it says where the gateway is: a loaded machine may read in between.
+        [listed] = await eventually(listed_stacks, within=10, what="the stack's record")
         env = {key: value for key, value in os.environ.items() if key != "LPS_MONGO_URL"}
         report = [*LPS, "report", "dead-by-error"]
         done = await asyncio.to_thread(
