@@ -93,7 +93,7 @@ def embedded_mongo(port: int | None = None, data_file: str | None = None, start_
     (mongoeco rebuilds its scalar index entries from every stored document: ~16 s at 30,000 jobs)."""
     host = "127.0.0.1"
     port = port or free_port(host)
-    command = [sys.executable, "-m", "tools.cli", "mongo", "--host", host, "--port", str(port)]
+    command = [sys.executable, "-m", "tools.lps", "mongo", "--host", host, "--port", str(port)]
     if data_file:
         command += ["--data", data_file]
     # It dies with this process however this one ends (a test run or `lps gateway` killed outright).

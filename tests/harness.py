@@ -178,7 +178,7 @@ async def _start_pool(
     settings: Settings, pool: str, log_dir: Path, threads: int | None, shutdown_timeout: float, supervise: bool
 ) -> WorkerPool:
     log_path = log_dir / f"{pool}-{time.monotonic_ns()}.log"
-    command = [sys.executable, "-m", "tools.cli", "worker", pool, "--shutdown-timeout", str(shutdown_timeout)]
+    command = [sys.executable, "-m", "tools.lps", "worker", pool, "--shutdown-timeout", str(shutdown_timeout)]
     if threads:
         command += ["--threads", str(threads)]
     if supervise:
@@ -334,7 +334,7 @@ async def reconciler_process(settings: Settings, log_dir: Path) -> AsyncIterator
     log_path = log_dir / f"reconciler-{time.monotonic_ns()}.log"
     with log_path.open("wb") as log:
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tools.cli", "reconciler", env=os.environ | settings.to_env(), stdout=log, stderr=log
+            sys.executable, "-m", "tools.lps", "reconciler", env=os.environ | settings.to_env(), stdout=log, stderr=log
         )
     try:
         yield process
@@ -358,7 +358,7 @@ class MongoProcess:
         self._process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        command = [sys.executable, "-m", "tools.cli", "mongo", "--port", str(self.port), "--data", str(self.data_file)]
+        command = [sys.executable, "-m", "tools.lps", "mongo", "--port", str(self.port), "--data", str(self.data_file)]
         self._process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         if not wait_for_port("127.0.0.1", self.port, timeout=30):
             raise AssertionError("the embedded MongoDB server did not start")

@@ -17,7 +17,7 @@ from infra.settings import Settings
 #: Every test here starts real processes (worker pools, the CLI, Chromium): the slowest tier.
 pytestmark = pytest.mark.processes
 
-LPS = [sys.executable, "-m", "tools.cli"]
+LPS = [sys.executable, "-m", "tools.lps"]
 
 
 async def test_lps_gateway_starts_embedded_mongo_and_serves_the_contract(settings: Settings):

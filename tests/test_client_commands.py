@@ -23,7 +23,7 @@ from service.app import create_app
 from tests.harness import worker_pool
 from tests.test_redrive import insert_job
 
-LPS = [sys.executable, "-m", "tools.cli"]
+LPS = [sys.executable, "-m", "tools.lps"]
 
 
 @dataclass

@@ -596,7 +596,7 @@ async def test_healthz_answers_200(shop):
 async def test_lps_demo_shop_serves_on_the_given_port():
     port = free_port()
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tools.cli", "demo-shop", "--port", str(port),
+        sys.executable, "-m", "tools.lps", "demo-shop", "--port", str(port),
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )  # fmt: skip
     try:

@@ -27,7 +27,7 @@ from tools.dev import Child, DevPorts, DevStack, QuietFilter, check_ports, plann
 from tools.dev_stacks import DevStackRecord, running_stacks
 from tools.testbed import delete_queues, eventually, job_queues
 
-LPS = [sys.executable, "-m", "tools.cli"]
+LPS = [sys.executable, "-m", "tools.lps"]
 
 
 @dataclass

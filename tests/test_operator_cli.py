@@ -26,7 +26,7 @@ from tools.testbed import delete_queues, job_queues
 #: Every test here starts real processes (worker pools, the CLI, Chromium): the slowest tier.
 pytestmark = pytest.mark.processes
 
-LPS = [sys.executable, "-m", "tools.cli"]
+LPS = [sys.executable, "-m", "tools.lps"]
 
 
 async def test_lps_dev_demo_searches_the_samples_prints_the_table_and_leaves_nothing_running(settings: Settings):

@@ -164,7 +164,7 @@ def test_a_proxy_is_named_without_its_credentials_everywhere():
 def test_a_malformed_proxy_list_stops_a_command_at_start_up_naming_the_variable_and_not_the_secret():
     environment = os.environ | {"LPS_COUPANG_PROXIES": f"http://lps:{SECRET}@127.0.0.1:3128,ftp://lps:{SECRET}@h:21"}
     finished = subprocess.run(
-        [sys.executable, "-m", "tools.cli", "stats"], env=environment, capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "tools.lps", "stats"], env=environment, capture_output=True, text=True, timeout=60
     )
 
     assert finished.returncode == 2, finished.stderr

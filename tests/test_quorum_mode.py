@@ -22,7 +22,7 @@ from tests.harness import JobsView, worker_pool
 from tests.rabbit import queue_declared
 from tools.testbed import consumer_count, delete_queues, job_queues
 
-LPS = [sys.executable, "-m", "tools.cli"]
+LPS = [sys.executable, "-m", "tools.lps"]
 
 
 def test_quorum_mode_has_a_band_per_priority_each_with_its_actor_and_the_classic_mode_one_queue():

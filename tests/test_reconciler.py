@@ -246,7 +246,7 @@ async def test_lps_reconciler_once_runs_a_pass_from_the_command_line(stack: Stac
     env = {**stack.settings.to_env()}
     done = await asyncio.to_thread(
         subprocess.run,
-        [sys.executable, "-m", "tools.cli", "reconciler", "--once"],
+        [sys.executable, "-m", "tools.lps", "reconciler", "--once"],
         capture_output=True,
         text=True,
         timeout=60,

@@ -34,7 +34,7 @@ from tools.reporting import (
     run_report,
 )
 
-LPS = [sys.executable, "-m", "tools.cli"]
+LPS = [sys.executable, "-m", "tools.lps"]
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "reporting.md"
 
 #: "Now" of the seeded database: reports look back from here.

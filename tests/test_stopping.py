@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import os
 import random
+import re
 import secrets
 import signal
 import sys
@@ -26,6 +27,7 @@ import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -44,7 +46,7 @@ from tools.testbed import delete_queues, job_queues
 
 pytestmark = pytest.mark.processes
 
-LPS = [sys.executable, "-m", "tools.cli"]
+LPS = [sys.executable, "-m", "tools.lps"]
 SEED = int(os.environ.get("LPS_STOP_FUZZ_SEED") or secrets.randbits(32))
 #: Trials running at once: most of a trial is waiting for processes to start and stop.
 AT_ONCE = 3
@@ -63,6 +65,9 @@ STARTUP_SPAN = 3.5
 POOL_GRACE = 1.0
 #: The first part of every failure message: what repeats the run.
 SAID = f"stop fuzzer seed {SEED} (LPS_STOP_FUZZ_SEED={SEED} repeats it)"
+ROOT = Path(__file__).resolve().parents[1]
+#: A traceback frame in LPS's own files (the repository's, not its .venv's).
+OWN_FRAME = re.compile(rf'File "{re.escape(str(ROOT))}/(?!\.venv/)')
 ENDED_OR_ACTIVE = frozenset(status.name for status in JobStatus)
 
 
@@ -211,19 +216,26 @@ class Running:
                 await asyncio.wait_for(self.reader, 5)
 
 
-def interrupted_while_importing(running: Running) -> bool:
-    """Python's own report of a Ctrl-C that came while `lps` was still starting its interpreter or importing (its first
-    ~0.1 s, before `main`, which turns Ctrl-C into one line): a KeyboardInterrupt traceback or fatal error, and nothing
-    from LPS. Nothing had started, and no LPS code can catch it there."""
+def interrupted_while_python_starts(running: Running) -> bool:
+    """Python's own report of a Ctrl-C that came while the interpreter was still starting (site, runpy, importlib),
+    before LPS's first line: a KeyboardInterrupt traceback (or fatal error) with no frame of LPS's code in it. No code
+    of LPS runs there to catch it; from tools/lps.py's first line on, a Ctrl-C during the imports ends `lps` quietly,
+    so a traceback through any of LPS's own files is a failure."""
     text = running.text.strip()
-    return text.startswith(("Traceback", "Fatal Python error")) and "KeyboardInterrupt" in text and " | " not in text
+    lines = text.splitlines()
+    lps_frames = [line for line in lines if OWN_FRAME.search(line)]
+    return (
+        text.startswith(("Traceback", "Fatal Python error"))
+        and lines[-1].strip() == "KeyboardInterrupt"
+        and not lps_frames
+    )
 
 
 def check_stop(trial: Trial, running: Running, stopped: Stopped, bound: float) -> None:
     assert not stopped.left, (
         f"{trial}: alive {stopped.took:.1f}s after the first signal (bound {bound:.0f}s): {stopped.left}"
     )
-    if not interrupted_while_importing(running):
+    if not interrupted_while_python_starts(running):
         assert "Traceback" not in running.text, f"{trial}: a traceback:\n{running.text[-3000:]}"
 
 
@@ -353,7 +365,8 @@ async def dev_trial(trial: Trial, settings: Settings) -> Stopped:
         # Stopped while starting (130) or after (0); or ended by the signal itself before Python set its handlers.
         expected = {0, dev.INTERRUPTED, -trial.first.signum, *([-trial.second.signum] if trial.second else [])}
         code = running.process.returncode
-        assert code in expected or interrupted_while_importing(running), f"{trial}: exit {code}\n{running.text[-3000:]}"
+        said = running.text[-3000:]
+        assert code in expected or interrupted_while_python_starts(running), f"{trial}: exit {code}\n{said}"
         if trial.moment is Moment.SEARCHING:  # "7 demo products enqueued": the demo's client had them accepted
             stored = await stored_jobs(own)
             searches = {job_id: job for job_id, job in stored.items() if job["job_type"] == JobType.SEARCH.name}

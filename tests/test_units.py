@@ -122,7 +122,7 @@ def test_a_malformed_pacing_setting_names_the_variable_and_the_bad_part(variable
 def test_a_malformed_setting_stops_any_lps_command_at_start_up_with_its_message():
     environment = os.environ | {"LPS_SOURCE_RATES": "coupang=2/s,naver=lots"}
     finished = subprocess.run(
-        [sys.executable, "-m", "tools.cli", "stats"], env=environment, capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "tools.lps", "stats"], env=environment, capture_output=True, text=True, timeout=60
     )
     assert finished.returncode == 2
     assert finished.stderr.strip() == (

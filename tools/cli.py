@@ -1000,7 +1000,3 @@ def _report(failed: Exception) -> int:
         message, status = f"unexpected error: {type(failed).__name__}: {failed} (--log-level DEBUG shows where)", 1
     print(f"lps: {' '.join(message.split())}", file=sys.stderr)
     return status
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -494,7 +494,7 @@ class DevStack:
         # Without -v the LPS processes log warnings only (access logs and start-up chatter stay out).
         level = ("--log-level", "INFO" if self.verbose else "WARNING")
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tools.cli", *level, *arguments,
+            sys.executable, "-m", "tools.lps", *level, *arguments,
             env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
             start_new_session=True,  # Ctrl-C and a closed terminal reach `lps dev` only; it stops the children in order
             preexec_fn=die_with_parent(),  # and if `lps dev` is killed outright, they get SIGTERM from the kernel
