@@ -9,6 +9,7 @@ import pytest
 from hypothesis import strategies as st
 
 from actors.matching import match_offers
+from actors.matching.loanwords import hangul_skeleton, latin_skeletons
 from actors.matching.prices import cluster_price
 from schemas.offers import Offer
 
@@ -787,3 +788,45 @@ def test_another_pack_size_is_compared_per_unit_against_the_cluster():
     assert all(reason is None for reason in judged({"keyword": "코카콜라 제로"}, offers).values())
     cheap = [*offers[:2], ("코카콜라 제로 500ml 1병", 190)]  # a tenth of a can's price: still a part's price
     assert judged({"keyword": "코카콜라 제로"}, cheap)["코카콜라 제로 500ml 1병"] is not None
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title"),
+    [
+        ("아이패드 에어 11 M2 128GB 와이파이", "Apple 2024 아이패드 에어 11 M2 Wi-Fi 128GB 스페이스 그레이"),
+        ("로지텍MX마스터3S", "로지텍 MX MASTER 3S 퍼포먼스 무선 마우스"),
+        ("Logitech MX Master 3S", "로지텍 MX 마스터 3S 무선 마우스 그래파이트"),
+        ("갤럭시탭 S10 FE 128GB 와이파이", "삼성전자 갤럭시탭 S10 FE 10.9 WiFi 128GB 그레이"),
+        ("소니 플레이스테이션 포털", "SONY PlayStation Portal 리모트 플레이어"),
+        ("JBL 플립6 블루투스 스피커", "JBL FLIP6 Bluetooth 스피커 블랙"),
+    ],
+)
+def test_a_keyword_word_written_in_the_other_script_is_the_same_word(keyword: str, title: str):
+    assert verdict({"keyword": keyword}, title) is None
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # The same consonants, another word: OLED (올레드) starts with a vowel, 라이트 (Lite) does not.
+        ("닌텐도 스위치 OLED", "닌텐도 스위치 라이트 본체 터콰이즈", "keyword word missing: oled"),
+        ("로지텍 MX 마스터 3S", "로지텍 MX Master 3 무선 마우스 블랙", "keyword word missing: 3s"),
+        ("LG 그램 프로 16", "LG gram 16 노트북 2024", "keyword word missing: 프로"),
+    ],
+)
+def test_a_word_in_the_other_script_counts_only_when_it_sounds_the_same(keyword: str, title: str, reason: str):
+    assert verdict({"keyword": keyword}, title) == reason
+
+
+@pytest.mark.parametrize(
+    ("hangul", "latin"),
+    [("와이파이", "wi-fi"), ("마스터", "master"), ("갤럭시", "galaxy"), ("엣지", "edge"), ("에어팟", "airpods"),
+     ("블루투스", "bluetooth"), ("로지텍", "logitech"), ("플레이스테이션", "playstation"), ("유튜브", "youtube")],
+)  # fmt: skip
+def test_a_loanword_and_its_latin_spelling_share_a_skeleton(hangul: str, latin: str):
+    assert hangul_skeleton(hangul) in latin_skeletons(latin)
+
+
+@pytest.mark.parametrize(("hangul", "latin"), [("라이트", "oled"), ("마스크", "mist"), ("애플", "pro"), ("울트라", "lite")])
+def test_words_that_sound_otherwise_do_not_share_a_skeleton(hangul: str, latin: str):
+    assert hangul_skeleton(hangul) not in latin_skeletons(latin)

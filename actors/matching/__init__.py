@@ -33,11 +33,13 @@ from actors.matching.identity import (
     ModelName,
     Word,
     keyword_words,
+    loanword_spellings,
     missing_word,
     model_name,
     model_number,
     other_variant,
 )
+from actors.matching.loanwords import Spellings
 from actors.matching.prices import against_target, cluster_of, priced_like_an_accessory
 from actors.matching.quantities import Quantity, quantities, unit_conflict
 from actors.matching.sells import Allowed, allowed_by, excluded, sold_for_it
@@ -60,6 +62,8 @@ class _Wanted:
     #: The keyword's words with its quantities: what "… 전용" may follow.
     anchors: tuple[Word, ...]
     name: ModelName
+    #: The keyword's loanwords: a title that writes them in the other script is read in the keyword's.
+    spellings: Spellings
     target_price: int | None
 
 
@@ -78,6 +82,7 @@ def _wanted(product: Mapping[str, Any]) -> _Wanted:
         words=words,
         anchors=keyword_words(folded, quantities=True),
         name=model_name(folded, words, names_accessory=allowed.accessory),
+        spellings=loanword_spellings(words),
         target_price=product.get("target_price") or None,
     )
 
@@ -90,13 +95,14 @@ def _verdict(offer: Offer, wanted: _Wanted) -> str | None:
         return reason
     if wanted.model and not wanted.model.search(title):
         return f"model number {wanted.model_no} missing"
+    spelled = wanted.spellings.respell(title)  # the keyword's words as the keyword writes them ("wi-fi": 와이파이)
     return (
         excluded(title, wanted.allowed)
-        or sold_for_it(title, wanted.keyword, wanted.anchors, wanted.model)
+        or sold_for_it(spelled, wanted.keyword, wanted.anchors, wanted.model)
         or unit_conflict(folded, wanted.quantities)
         # The model number names the product: its title need not repeat the keyword's category words ("모니터").
-        or (None if wanted.model else missing_word(title, wanted.words))
-        or other_variant(title, wanted.name)
+        or (None if wanted.model else missing_word(spelled, wanted.words))
+        or other_variant(spelled, wanted.name)
         or not_everyones_price(offer, folded, wanted.quantities)
         or against_target(offer.price, wanted.target_price)
     )

@@ -14,11 +14,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from actors.matching.loanwords import Spellings
 from actors.matching.quantities import LATIN_UNITS, STATED
 from actors.matching.text import SEPARATORS, normalize
 from actors.matching.words import segments
 
-#: Words sellers write in either script. Deliberately small: a miss only costs one offer, a wrong pair a bad match.
+#: Words sellers write in either script that `loanwords` cannot derive from their sounds, or that the tier rules
+#: below need in both scripts. Deliberately small: a miss only costs one offer, a wrong pair a bad match.
 _SPELLINGS: dict[str, tuple[str, ...]] = {
     "아이폰": ("iphone",),
     "아이패드": ("ipad",),
@@ -94,6 +96,11 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
         if compact and not inside_quantity and compact not in words:
             words[compact] = _word(compact)
     return tuple(words.values())
+
+
+def loanword_spellings(words: tuple[Word, ...]) -> Spellings:
+    """The keyword's words as loanwords, to read a title that writes them in the other script."""
+    return Spellings(run for word in words for run in _RUNS.findall(word.text))
 
 
 def missing_word(title: str, words: tuple[Word, ...]) -> str | None:

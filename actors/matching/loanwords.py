@@ -1,0 +1,173 @@
+"""Loanwords: a word in Latin letters and its Hangul spelling are one word to a Korean reader ("와이파이" is "Wi-Fi",
+"마스터" is "Master", "갤럭시" is "Galaxy").
+
+Back offices and sellers write brand and model words in either script, and no list keeps up with them. So both
+spellings are reduced to what Korean loanword spelling keeps of a word: its consonants, each as the class a Hangul
+letter writes it with (f, p, ph, b and v as ㅍ/ㅂ; s, sh and th as ㅅ; z, j and ch as ㅈ/ㅊ; an r that no vowel
+follows is not written, as in 마스터), with the vowels dropped, since Hangul puts ㅡ between consonants that English
+runs together and English vowels have no one spelling. What a word starts with is kept: a vowel (Hangul's ㅇ: "oled"
+is 올레드, not 라이트), or a w or y before a vowel, which Hangul writes in the vowel after ㅇ (와, 예).
+
+Two words with the same skeleton of at least two consonants are taken as one. A false pair can only make one
+keyword word look present; every other rule still judges the title, and a word too short to tell (에어, "LG") is
+left to the small list of spellings in `identity`.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from functools import lru_cache
+from itertools import product
+
+#: How few consonants a skeleton needs before two words are taken as one.
+_MIN_SKELETON = 2
+
+# --- Latin letters -------------------------------------------------------------------------------------------
+
+_VOWELS = frozenset("aeiouy")
+#: English letter groups first (longest), then single letters.
+_LATIN_TOKEN = re.compile(r"tion|tch|dge|ph|th|sh|ch|ck|qu|wh|ng|[a-z]")
+#: What each group may sound like, as the Hangul consonant class that writes it (several where English is not sure:
+#: the g of "galaxy" and of "logitech", the ch of "chip" and of "chrome").
+_LATIN_SOUNDS: dict[str, tuple[str, ...]] = {
+    "tion": ("SN",),  # 션
+    "tch": ("J",),
+    "dge": ("TJ",),  # 엣지, 브릿지
+    "ph": ("P",),
+    "th": ("S", "T"),
+    "sh": ("S",),
+    "ch": ("J", "K"),
+    "ck": ("K",),
+    "qu": ("K",),  # the w is in the vowel after a consonant (쿼), which the Hangul side does not keep either
+    "wh": ("W",),
+    "ng": ("ŋ",),
+    "b": ("P",), "p": ("P",), "f": ("P",), "v": ("P",),
+    "d": ("T",), "t": ("T",),
+    "k": ("K",), "q": ("K",),
+    "s": ("S",), "z": ("J", "S"), "j": ("J",), "x": ("KS",),
+    "l": ("L",), "r": ("L",),
+    "m": ("M",), "n": ("N",), "h": ("H",),
+}  # fmt: skip
+
+
+def _latin_sounds(token: str, following: str) -> tuple[str, ...]:
+    """The classes one English letter group may be written with, given the letter after it."""
+    before_vowel = following[:1] in _VOWELS
+    if token in _VOWELS:
+        # A w or y that starts a syllable is a glide Hangul writes (위, 예); elsewhere it is a vowel.
+        return ("Y",) if token == "y" and before_vowel else ("",)
+    if token == "w":
+        return ("W",) if before_vowel else ("",)
+    if token == "r" and not before_vowel:
+        return ("",)  # "master" is 마스터: an r no vowel follows is not written
+    if token == "c":
+        return ("S",) if following[:1] in ("e", "i", "y") else ("K",)
+    if token == "g":
+        return ("K", "J") if following[:1] in ("e", "i", "y") else ("K",)
+    if token == "ng" and before_vowel:
+        return ("ŋK", "NK", "NJ")  # "finger", "ranger"
+    return _LATIN_SOUNDS.get(token, ("",))
+
+
+def _collapsed(classes: Iterable[str]) -> str:
+    """Classes joined, a repeated class once ("apple", 갤럭시's ㄹㄹ)."""
+    joined = "".join(classes)
+    return re.sub(r"(.)\1+", r"\1", joined)
+
+
+@lru_cache(maxsize=1 << 12)
+def latin_skeletons(word: str) -> frozenset[str]:
+    """Every skeleton a word in Latin letters may have ("airpods" also without its plural s)."""
+    letters = re.sub(r"[^a-z]", "", word.lower())
+    tokens = _LATIN_TOKEN.findall(letters)
+    choices = []
+    for index, token in enumerate(tokens):
+        following = "".join(tokens[index + 1 : index + 2])
+        choices.append(_latin_sounds(token, following))
+    # A word that starts with a vowel starts with ㅇ in Hangul: "oled" (올레드) is not 라이트.
+    lead = "V" if tokens and tokens[0] in _VOWELS and choices[0] == ("",) else ""
+    skeletons = {lead + _collapsed(chosen) for chosen in product(*choices)} if len(choices) <= 16 else set()
+    if len(letters) > 3 and letters.endswith("s") and letters[-2] not in _VOWELS | {"s"}:
+        skeletons |= latin_skeletons(letters[:-1])  # Hangul drops the plural: 에어팟 for "AirPods"
+    return frozenset(skeleton for skeleton in skeletons if len(skeleton.lstrip("V")) >= _MIN_SKELETON)
+
+
+# --- Hangul --------------------------------------------------------------------------------------------------
+
+#: Initial consonant jamo (U+1100 …) by class; ㅇ writes no consonant.
+_INITIAL = dict(zip("ᄀᄁᄂᄃᄄᄅᄆᄇᄈᄉᄊᄋᄌᄍᄎᄏᄐᄑᄒ", "KKNTTLMPPSS JJJKTPH", strict=True))
+#: Final consonant jamo (U+11A8 …): a final ㅅ is the t of a loanword (엣지, 로봇).
+_FINAL = dict(zip("ᆨᆩᆪᆫᆬᆭᆮᆯᆰᆱᆲᆳᆴᆵᆶᆷᆸᆹᆺᆻᆼᆽᆾᆿᇀᇁᇂ", "KKKNNNTLLLLLLLLMPPTTŋTTKTP ", strict=True))
+#: Vowels that carry a glide, written after ㅇ: 와 is "wa", 예 is "ye".
+_W_VOWELS = frozenset("ᅪᅫᅬᅯᅰᅱ")
+_Y_VOWELS = frozenset("ᅣᅤᅧᅨᅭᅲ")
+
+
+@lru_cache(maxsize=1 << 12)
+def hangul_skeleton(word: str) -> str | None:
+    """The skeleton of a word in Hangul syllables (None when it has too few consonants to tell)."""
+    classes = []
+    for position, syllable in enumerate(word):
+        jamo = unicodedata.normalize("NFD", syllable)
+        if len(jamo) < 2:
+            continue
+        initial, vowel, final = jamo[0], jamo[1], jamo[2:3]
+        if initial == "ᄋ":
+            glide = "W" if vowel in _W_VOWELS else "Y" if vowel in _Y_VOWELS else ""
+            classes.append(glide or ("V" if position == 0 else ""))
+        else:
+            classes.append(_INITIAL.get(initial, " ").strip())
+        if final:
+            classes.append(_FINAL.get(final, " ").strip())
+    skeleton = _collapsed(classes)
+    return skeleton if len(skeleton.lstrip("V")) >= _MIN_SKELETON else None
+
+
+# --- a title in the keyword's spelling -----------------------------------------------------------------------
+
+_HANGUL_RUN = re.compile(r"[가-힣]+")
+_LATIN_RUN = re.compile(r"[a-z]+(?:-[a-z]+)*")
+
+
+class Spellings:
+    """The keyword's loanwords, to write a title's other-script spelling of them as the keyword does."""
+
+    def __init__(self, keyword_runs: Iterable[str]) -> None:
+        hangul: dict[str, set[str]] = {}
+        latin: dict[str, set[str]] = {}
+        for run in keyword_runs:
+            if _HANGUL_RUN.fullmatch(run):
+                if skeleton := hangul_skeleton(run):
+                    hangul.setdefault(skeleton, set()).add(run)
+            elif _LATIN_RUN.fullmatch(run) and len(run) >= 3:
+                for skeleton in latin_skeletons(run):
+                    latin.setdefault(skeleton, set()).add(run)
+        # A skeleton two of the keyword's words share (애플 and 프로 are both ㅍㄹ) cannot tell them apart: neither
+        # is respelled by it.
+        self.hangul_by_skeleton = {skeleton: runs.pop() for skeleton, runs in hangul.items() if len(runs) == 1}
+        self.latin_by_skeleton = {skeleton: runs.pop() for skeleton, runs in latin.items() if len(runs) == 1}
+
+    def respell(self, title: str) -> str:
+        """`title` (lower case) with each word the keyword writes in the other script written as the keyword does:
+        for "로지텍MX마스터3S", "mx master 3s" reads "mx 마스터 3s"; for "wifi", "와이파이" reads "wifi"."""
+        if self.hangul_by_skeleton:
+            title = _LATIN_RUN.sub(self._as_hangul, title)
+        if self.latin_by_skeleton:
+            title = _HANGUL_RUN.sub(self._as_latin, title)
+        return title
+
+    def _as_hangul(self, match: re.Match[str]) -> str:
+        word = match.group()
+        if len(word.replace("-", "")) < 3:
+            return word
+        for skeleton in latin_skeletons(word):
+            if hangul := self.hangul_by_skeleton.get(skeleton):
+                return hangul
+        return word
+
+    def _as_latin(self, match: re.Match[str]) -> str:
+        skeleton = hangul_skeleton(match.group())
+        latin = self.latin_by_skeleton.get(skeleton) if skeleton else None
+        return latin or match.group()
