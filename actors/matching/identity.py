@@ -22,24 +22,9 @@ from actors.matching.words import segments
 #: Words sellers write in either script that `loanwords` cannot derive from their sounds, or that the tier rules
 #: below need in both scripts. Deliberately small: a miss only costs one offer, a wrong pair a bad match.
 _SPELLINGS: dict[str, tuple[str, ...]] = {
-    "아이폰": ("iphone",),
-    "아이패드": ("ipad",),
-    "맥북": ("macbook",),
-    "애플": ("apple",),
-    "갤럭시": ("galaxy",),
-    "삼성": ("samsung",),
-    "엘지": ("lg",),
-    "다이슨": ("dyson",),
-    "에어팟": ("airpods",),
-    "울트라": ("ultra",),
-    "프로": ("pro",),
-    "맥스": ("max",),
-    "플러스": ("plus", "+"),
-    "미니": ("mini",),
-    "라이트": ("lite",),
-    "엣지": ("edge",),
-    "에어": ("air",),
-    "케이스": ("case",),
+    "엘지": ("lg",),  # letters read by their names
+    "에어": ("air",),  # no consonant Hangul writes
+    "플러스": ("plus", "+"),  # a sign
 }
 #: The same words the other way round, so a tier written in Latin letters is found as the keyword's Hangul one.
 _HANGUL_SPELLING = {latin: hangul for hangul, latins in _SPELLINGS.items() for latin in latins}
