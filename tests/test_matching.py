@@ -827,6 +827,64 @@ def test_a_loanword_and_its_latin_spelling_share_a_skeleton(hangul: str, latin: 
     assert hangul_skeleton(hangul) in latin_skeletons(latin)
 
 
-@pytest.mark.parametrize(("hangul", "latin"), [("라이트", "oled"), ("마스크", "mist"), ("애플", "pro"), ("울트라", "lite")])
+@pytest.mark.parametrize(
+    ("hangul", "latin"), [("라이트", "oled"), ("마스크", "mist"), ("애플", "pro"), ("울트라", "lite")]
+)
 def test_words_that_sound_otherwise_do_not_share_a_skeleton(hangul: str, latin: str):
     assert hangul_skeleton(hangul) not in latin_skeletons(latin)
+
+
+def test_a_keyword_word_in_latin_letters_counts_only_whole():
+    keyword = {"keyword": "듀라셀 알카라인 AA 건전지 20개입"}
+    assert verdict(keyword, "듀라셀 알카라인 AAA 건전지 20개입") == "keyword word missing: aa"
+    assert verdict(keyword, "듀라셀 알카라인 AA 건전지 20개입") is None
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        ("듀라셀 알카라인 AA 건전지 20개입", "듀라셀 알카라인 AA 건전지 4입 x 5팩", None),
+        ("빙그레 바나나맛우유 240ml 24개", "빙그레 바나나맛우유 240ml 12개 x 2박스", None),
+        ("빙그레 바나나맛우유 240ml 24개", "빙그레 바나나맛우유 240ml 12개 x 3박스", "pack 12개 x 3박스 ≠ 24개"),
+    ],
+)
+def test_packs_of_packs_sell_their_product(keyword: str, title: str, reason: str | None):
+    assert verdict({"keyword": keyword}, title) == reason
+
+
+def test_an_offer_naming_only_another_model_code_than_the_others_agree_on_is_refused():
+    offers = [
+        offer("나이키 에어포스 1 '07 트리플 화이트 CW2288-111", 119_000),
+        offer("나이키 에어포스 1 07 올백 화이트 CW2288-111 정품", 122_000),
+        offer("나이키 에어포스 1 '07 키즈 GS 화이트 DD8959-100", 99_000),
+        offer("나이키 에어포스 1 07 화이트 국내정품", 125_000),  # names no code: nothing to compare
+    ]
+    matched = match_offers({"keyword": "나이키 에어포스 1 07 화이트"}, offers)
+    assert [item.rejected for item in matched] == [
+        None,
+        None,
+        "another model code: dd8959-100 (the others: cw2288-111)",
+        None,
+    ]
+
+
+def test_codes_that_leave_out_a_suffix_or_that_no_two_offers_share_refuse_nothing():
+    suffixes = [
+        offer("갤럭시 S25 SM-S931N 자급제"),
+        offer("갤럭시 S25 SM-S931NZKA"),
+        offer("갤럭시 S25 SM-S931N 256GB"),
+    ]
+    assert [item.rejected for item in match_offers({"keyword": "갤럭시 S25"}, suffixes)] == [None, None, None]
+    split = [offer("스메그 전기포트 KLF03 크림"), offer("스메그 전기포트 KLF03-CR 1.7L")]
+    assert [item.rejected for item in match_offers({"keyword": "스메그 전기포트"}, split)] == [None, None]
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title"),
+    [
+        ("다이슨에어스트레이트", "Dyson Airstrait HT01 Straightener 니켈/코퍼 국내정품"),
+        ("네스프레소버츄오넥스트", "Nespresso Vertuo Next 커피머신 라이트그레이 국내정품"),
+    ],
+)
+def test_a_glued_hangul_keyword_is_found_in_the_latin_words_a_title_spaces(keyword: str, title: str):
+    assert verdict({"keyword": keyword}, title) is None

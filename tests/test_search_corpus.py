@@ -27,15 +27,16 @@ from tools.search_corpus import (
 
 CASES = load_cases()
 HELD_OUT_CASES = load_cases(HELD_OUT)
-#: The held-out cases a reader wrote without seeing the matcher (held_out/README.md), apart from the rest.
-BLIND_FILE = "third_reader.json"
-BLIND_CASES = load_cases_of(HELD_OUT / BLIND_FILE)
+#: The held-out cases readers wrote without seeing the matcher (held_out/README.md, one file per reader), apart from
+#: the rest.
+BLIND_CASES = [case for path in sorted(HELD_OUT.glob("*_reader.json")) for case in load_cases_of(path)]
 OWN_CASES = [case for case in HELD_OUT_CASES if case not in BLIND_CASES]
 #: Issue 32's target for the held-out part its engineer wrote before the matcher.
 HELD_OUT_TARGET = 0.95
-#: The blind part's share when it was first measured (24 of 30): a floor, never to fall under. Below the target: the
-#: figure that matters (BENCHMARKS.md).
-BLIND_FLOOR = 0.8
+#: Under the blind part's share now (54 of 60), by a margin: each reader's cases were first measured at 0.80 and 0.70,
+#: and general rules drawn from their misses answer more since. Below the target: the figure that matters
+#: (BENCHMARKS.md).
+BLIND_FLOOR = 0.85
 #: The classes issue 21 §8 asks the corpus to cover (besides the markups and item types every class uses).
 REQUIRED_CLASSES = {
     "accessory",

@@ -32,11 +32,14 @@ from actors.matching.buyable import not_buyable, not_everyones_price
 from actors.matching.identity import (
     ModelName,
     Word,
+    agreed_code,
     keyword_words,
     loanword_spellings,
     missing_word,
+    model_codes,
     model_name,
     model_number,
+    other_code,
     other_variant,
 )
 from actors.matching.loanwords import Spellings
@@ -117,9 +120,20 @@ def match_offers(product: Mapping[str, Any], offers: Iterable[Offer]) -> list[Of
     judged = list(offers)
     for offer in judged:
         offer.rejected = _verdict(offer, wanted)
+    _refuse_other_model_codes([offer for offer in judged if offer.rejected is None])
     if wanted.target_price is None:  # the target price vouches for prices; a model number does not (parts carry it)
         _refuse_prices_like_an_accessory([offer for offer in judged if offer.rejected is None])
     return judged
+
+
+def _refuse_other_model_codes(accepted: list[Offer]) -> None:
+    """Refuse the accepted offers that name only another model code than the one most accepted offers share: the
+    kids' size of a shoe, another colour's code, a neighbour model whose title carries every keyword word."""
+    codes = [model_codes(fold(offer.title).lower()) for offer in accepted]
+    if (agreed := agreed_code(codes)) is None:
+        return
+    for offer, found in zip(accepted, codes, strict=True):
+        offer.rejected = other_code(found, agreed)
 
 
 def _refuse_prices_like_an_accessory(accepted: list[Offer]) -> None:

@@ -60,13 +60,24 @@ def _spelled(run: str) -> str:
 
 def _word(compact: str) -> Word:
     """A keyword word as a pattern: each run of letters, Hangul or digits in any of its spellings, a space allowed
-    between runs and between Hangul syllables ("버즈3" finds "버즈 3", "아이폰15" finds "iPhone 15")."""
+    between runs and between Hangul syllables ("버즈3" finds "버즈 3", "아이폰15" finds "iPhone 15"), and only whole at
+    its edges."""
     runs = [
         "(?:" + "|".join(_spelled(spelling) for spelling in _spellings(run)) + ")" for run in _RUNS.findall(compact)
     ]
-    lead = r"(?<!\d)" if compact[0].isdigit() else ""
-    tail = r"(?!\d)" if compact[-1].isdigit() else ""
-    return Word(compact, re.compile(lead + r"\s?".join(runs) + tail), bool(lead or tail))
+    digit_edged = compact[0].isdigit() or compact[-1].isdigit()
+    lead = _EDGE.get(_script(compact[0]), "")
+    tail = _EDGE.get(_script(compact[-1]), "").replace("(?<!", "(?!")
+    return Word(compact, re.compile(lead + r"\s?".join(runs) + tail), digit_edged)
+
+
+#: What may not stand right beside a word's edge: a digit beside a number ("15" is not in "150"), a letter beside
+#: Latin letters ("aa" is not in "AAA", "pro" not in "prod").
+_EDGE = {"digit": r"(?<!\d)", "latin": r"(?<![a-z])"}
+
+
+def _script(char: str) -> str:
+    return "digit" if char.isdigit() else "latin" if "a" <= char <= "z" else "other"
 
 
 def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
@@ -195,3 +206,42 @@ def model_number(model_no: str) -> re.Pattern[str] | None:
     cut_short = [spaced(suffix[:length]) + r"(?![0-9a-z])" for length in range(len(suffix))]
     ends = "|".join([spaced(suffix) + tail if suffix else tail, *cut_short])
     return re.compile(rf"(?<![0-9a-z]){spaced(base)}(?:{ends})")
+
+
+# --- model codes the offers agree on ----------------------------------------------------------------------------
+
+#: A maker's model code as titles write it: letters, then at least three digits, then a suffix or a dashed part
+#: ("CW2288-111", "CFI-7020", "SM-X520", "EC9155"). Units ("500ml", "2500mah") are not codes.
+_CODE = re.compile(r"(?<![0-9a-z])[a-z]{1,4}-?\d{3,6}(?:-\d{2,4}|[a-z]{1,4})?(?![0-9a-z])")
+
+
+def model_codes(title: str) -> frozenset[str]:
+    """The model codes a normalized title names, as written."""
+    codes = (match.group() for match in _CODE.finditer(title))
+    return frozenset(code for code in codes if not any(code.endswith(unit) for unit in LATIN_UNITS))
+
+
+def _same_code(one: str, other: str) -> bool:
+    """Whether two codes name one model, dashes aside: one may leave out the other's suffix (a region, a colour:
+    "SM-S931N" and "SM-S931NZKA")."""
+    one, other = one.replace("-", ""), other.replace("-", "")
+    return one.startswith(other) or other.startswith(one)
+
+
+def agreed_code(codes: list[frozenset[str]]) -> str | None:
+    """The code most offers that name a code share: one that at least two of them carry and more than half do."""
+    naming = [found for found in codes if found]
+    counts = {
+        code: sum(any(_same_code(code, other) for other in found) for found in naming)
+        for found in naming
+        for code in found
+    }
+    best = max(counts.items(), key=lambda item: item[1], default=None)
+    return best[0] if best and best[1] >= 2 and best[1] * 2 > len(naming) else None
+
+
+def other_code(codes: frozenset[str], agreed: str) -> str | None:
+    """Why an offer whose codes are all another model's is not the product the other offers agree on."""
+    if not codes or any(_same_code(code, agreed) for code in codes):
+        return None
+    return f"another model code: {', '.join(sorted(codes))} (the others: {agreed})"

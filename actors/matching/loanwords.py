@@ -20,9 +20,12 @@ import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 from itertools import product
+from math import prod
 
 #: How few consonants a skeleton needs before two words are taken as one.
 _MIN_SKELETON = 2
+#: How many readings of a Latin word are tried at most (each unsure letter doubles them).
+_MAX_READINGS = 64
 
 # --- Latin letters -------------------------------------------------------------------------------------------
 
@@ -66,6 +69,8 @@ def _latin_sounds(token: str, following: str) -> tuple[str, ...]:
         return ("S",) if following[:1] in ("e", "i", "y") else ("K",)
     if token == "g":
         return ("K", "J") if following[:1] in ("e", "i", "y") else ("K",)
+    if token == "t" and following[:1] == "u":
+        return ("T", "J")  # "vertuo" is 버츄오, "virtual" 버추얼
     if token == "ng" and before_vowel:
         return ("ŋK", "NK", "NJ")  # "finger", "ranger"
     return _LATIN_SOUNDS.get(token, ("",))
@@ -88,7 +93,8 @@ def latin_skeletons(word: str) -> frozenset[str]:
         choices.append(_latin_sounds(token, following))
     # A word that starts with a vowel starts with ㅇ in Hangul: "oled" (올레드) is not 라이트.
     lead = "V" if tokens and tokens[0] in _VOWELS and choices[0] == ("",) else ""
-    skeletons = {lead + _collapsed(chosen) for chosen in product(*choices)} if len(choices) <= 16 else set()
+    readings = prod(len(options) for options in choices)
+    skeletons = {lead + _collapsed(chosen) for chosen in product(*choices)} if readings <= _MAX_READINGS else set()
     if len(letters) > 3 and letters.endswith("s") and letters[-2] not in _VOWELS | {"s"}:
         skeletons |= latin_skeletons(letters[:-1])  # Hangul drops the plural: 에어팟 for "AirPods"
     return frozenset(skeleton for skeleton in skeletons if len(skeleton.lstrip("V")) >= _MIN_SKELETON)
@@ -129,6 +135,10 @@ def hangul_skeleton(word: str) -> str | None:
 
 _HANGUL_RUN = re.compile(r"[가-힣]+")
 _LATIN_RUN = re.compile(r"[a-z]+(?:-[a-z]+)*")
+#: Latin words in a row, whole.
+_LATIN_PHRASE = re.compile(r"(?<![a-z])[a-z]+(?:-[a-z]+)*(?: [a-z]+(?:-[a-z]+)*)*(?![a-z])")
+#: How many Latin words one Hangul word may stand for.
+_MAX_PHRASE = 3
 
 
 class Spellings:
@@ -151,21 +161,38 @@ class Spellings:
 
     def respell(self, title: str) -> str:
         """`title` (lower case) with each word the keyword writes in the other script written as the keyword does:
-        for "로지텍MX마스터3S", "mx master 3s" reads "mx 마스터 3s"; for "wifi", "와이파이" reads "wifi"."""
+        for "로지텍MX마스터3S", "mx master 3s" reads "mx 마스터 3s"; for "다이슨에어스트레이트", "dyson airstrait" reads
+        "다이슨에어스트레이트"; for "wifi", "와이파이" reads "wifi"."""
         if self.hangul_by_skeleton:
-            title = _LATIN_RUN.sub(self._as_hangul, title)
+            title = _LATIN_PHRASE.sub(self._as_hangul, title)
         if self.latin_by_skeleton:
             title = _HANGUL_RUN.sub(self._as_latin, title)
         return title
 
     def _as_hangul(self, match: re.Match[str]) -> str:
-        word = match.group()
-        if len(word.replace("-", "")) < 3:
-            return word
-        for skeleton in latin_skeletons(word):
-            if hangul := self.hangul_by_skeleton.get(skeleton):
-                return hangul
-        return word
+        """A phrase of Latin words, each run of up to three of them that sounds like one of the keyword's Hangul
+        words written as it (a keyword glues words a title spaces: 다이슨에어스트레이트, "Dyson Airstrait")."""
+        words = match.group().split(" ")
+        written: list[str] = []
+        start = 0
+        while start < len(words):
+            for length in range(min(_MAX_PHRASE, len(words) - start), 0, -1):
+                window = words[start : start + length]
+                if length > 1 and any(len(word) < 3 for word in window):
+                    continue  # the "s" of "galaxy s24" is the model's, not part of a name
+                if hangul := self._hangul_for("".join(window)):
+                    written.append(hangul)
+                    start += length
+                    break
+            else:
+                written.append(words[start])
+                start += 1
+        return " ".join(written)
+
+    def _hangul_for(self, latin: str) -> str | None:
+        if len(latin.replace("-", "")) < 3:
+            return None
+        return next(filter(None, map(self.hangul_by_skeleton.get, latin_skeletons(latin))), None)
 
     def _as_latin(self, match: re.Match[str]) -> str:
         skeleton = hangul_skeleton(match.group())

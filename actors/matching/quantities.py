@@ -1,6 +1,7 @@
 """Quantities: numbers with units and pack counts, which a title and its keyword must agree on.
 
-256GB ≠ 512GB, 1L = 1000ml, 30개입 ≠ 10개입; multipliers are pack counts ("330ml x 24", "2개 x 3", "1+1").
+256GB ≠ 512GB, 1L = 1000ml, 30개입 ≠ 10개입; multipliers are pack counts ("330ml x 24", "2개 x 3", "1+1"), and
+packs of packs multiply ("12개 x 2박스" is 24).
 """
 
 from __future__ import annotations
@@ -102,18 +103,34 @@ def _multiplied(quantity: Quantity, times: str) -> tuple[Quantity, ...]:
     return quantity, Quantity("pack", total, written)
 
 
+_PACK_UNIT = "|".join(_unit_pattern(unit) for unit in sorted(_PACK_UNITS, key=len, reverse=True))
+#: Packs of packs: "12개 x 2박스" and "4입 x 5팩" sell 24 and 20 units.
+_PACKS_OF_PACKS = re.compile(
+    rf"(?<![\d.])(?P<each>\d+)\s?(?:{_PACK_UNIT})\s?[x×*]\s?(?P<packs>\d+)\s?(?:{_PACK_UNIT})", re.IGNORECASE
+)
+
+
 def quantities(text: str) -> tuple[Quantity, ...]:
-    """Every quantity a folded text states, pack counts written as multipliers ("x 24", "1+1") included."""
-    found: list[Quantity] = []
+    """Every quantity a folded text states, in order, pack counts written as multipliers ("x 24", "1+1") included."""
+    packs_of_packs = list(_PACKS_OF_PACKS.finditer(text))
+    found: list[tuple[int, Quantity]] = [
+        (match.start(), Quantity("pack", Decimal(int(match["each"]) * int(match["packs"])), match.group()))
+        for match in packs_of_packs
+    ]
     for match in STATED.finditer(text):
+        if any(outer.start() <= match.start() < outer.end() for outer in packs_of_packs):
+            continue
         if match["unit"]:
-            found.extend(_multiplied(_measured(match["number"], match["unit"]), match["times"]))
+            found.extend(
+                (match.start(), quantity)
+                for quantity in _multiplied(_measured(match["number"], match["unit"]), match["times"])
+            )
         elif match["alone"]:
-            found.append(Quantity("pack", Decimal(match["alone"]), f"x{match['alone']}"))
+            found.append((match.start(), Quantity("pack", Decimal(match["alone"]), f"x{match['alone']}")))
         else:  # 1+1 is two units for the price, 2+1 three
             terms = match["bonus"].split("+")
-            found.append(Quantity("pack", Decimal(sum(int(term) for term in terms)), match["bonus"]))
-    return tuple(found)
+            found.append((match.start(), Quantity("pack", Decimal(sum(int(term) for term in terms)), match["bonus"])))
+    return tuple(quantity for _, quantity in sorted(found, key=lambda item: item[0]))
 
 
 def unit_conflict(title: str, wanted: tuple[Quantity, ...]) -> str | None:
