@@ -973,8 +973,8 @@ def _schedule(kind: str) -> Callable[[str], str]:
 def main(argv: list[str] | None = None) -> int:
     """Run one command. Whatever goes wrong ends as one line on stderr and a non-zero exit status (2 for usage
     errors); `--log-level DEBUG` adds the traceback of an unexpected error."""
-    args = build_parser().parse_args(argv)
     try:
+        args = build_parser().parse_args(argv)
         # Reads every LPS_* variable first: a malformed one stops any command here, before it starts anything.
         _configure_logging(args.log_level)
         return args.run(args)
