@@ -6,17 +6,19 @@ from inside whichever import it interrupted. Nothing has started by then, so the
 Then Python's own Ctrl-C handling comes back, and each command stops the way it documents.
 """
 
-import signal
-import sys
+# The builtin the signal module wraps: `import signal` would first import enum, which is slow enough to be interrupted.
+import _signal  # type: ignore[import-not-found]  # typeshed has stubs for signal only
 
 # At import, deliberately: this module is only ever the program's entry point, and the window it closes starts here.
-signal.signal(signal.SIGINT, signal.SIG_DFL)
+_signal.signal(_signal.SIGINT, _signal.SIG_DFL)
+
+import sys  # noqa: E402 (after the line above, on purpose)
 
 
 def main() -> int:
     from tools.cli import main as run_command
 
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    _signal.signal(_signal.SIGINT, _signal.default_int_handler)
     return run_command()
 
 
