@@ -21,6 +21,7 @@ from dramatiq.middleware import Middleware, SkipMessage
 
 from actors import metrics
 from actors.errors import JobError
+from actors.pausing import hand_back
 from actors.runtime import Attempt, WorkerRuntime
 from infra.clock import utcnow
 from infra.jobs import parse_job_id
@@ -73,6 +74,11 @@ class JobStatusMiddleware(Middleware):
         kind = self.kinds.get(message.actor_name)
         if kind is None:
             return  # not a job actor: Dramatiq dead-letters it, the reconciler keeps it in dead_letters
+        if self.runtime.pauses.paused(message.queue_name):
+            # Taken from the consumer before the pause was read, not started: back to its queue, in its place.
+            hand_back(message)
+            log.info("message %s handed back unclaimed: %s work is paused", message.message_id, kind.job_type.name)
+            raise SkipMessage("paused")
         job_id = parse_job_id(message.args[0] if message.args else "")
         if job_id is None:
             log.error("message %s carries no valid job id: dead-lettered", message.message_id)

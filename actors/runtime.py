@@ -23,6 +23,7 @@ from dramatiq.asyncio import get_event_loop_thread
 from pymongo import AsyncMongoClient
 
 from actors.browser import BrowserPool
+from actors.pausing import PauseSwitch
 from infra.jobs import JobRepository
 from infra.mongo import MainDatabase, create_client
 from infra.price_history import PriceHistory
@@ -84,6 +85,8 @@ class WorkerRuntime:
         self.settings = settings
         self._gate_observer = gate_observer
         self.attempts = Attempts()
+        #: Which job types are paused (kept read by actors.pausing.QueuePausing in a real pool; never paused elsewhere).
+        self.pauses = PauseSwitch(settings)
         self.identity = f"{socket.gethostname()}:{os.getpid()}"
         self._build_sources = build_sources
         #: Set once a stopping worker's grace is over: an attempt cancelled from then on was given back, not failed.

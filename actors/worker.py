@@ -29,6 +29,7 @@ from actors.errors import JobError, PermanentJobError, RetryableJobError, Worker
 from actors.matching import analyzer
 from actors.middleware import JobKind, JobLogContext, JobStatusMiddleware, RuntimeShutdown, StopOnce
 from actors.outbox import work_outbox
+from actors.pausing import QueuePausing, store_reader
 from actors.runtime import WorkerRuntime
 from actors.search import after_search, build_sources, work_search
 from infra.broker import create_broker
@@ -173,7 +174,8 @@ def setup() -> None:
     # Before anything imports prometheus_client: it picks multiprocess mode at its first import.
     metrics_directory = metrics.enable(settings)
     runtime = WorkerRuntime(settings, build_sources, metrics.GateMetrics())
-    pool_middleware = [*metrics.pool_middleware(settings, metrics_directory), AnalyzerWarmUp(settings)]
+    pausing = QueuePausing(settings, runtime.pauses, store_reader(settings, runtime.run, lambda: runtime.database))
+    pool_middleware = [*metrics.pool_middleware(settings, metrics_directory), AnalyzerWarmUp(settings), pausing]
     broker = build_broker(settings, runtime, pool_middleware)
     # First: its boot hook refuses before any other starts a thread (see its docstring).
     broker.add_middleware(UnsignedOutboxRefused(settings), before=JobLogContext)

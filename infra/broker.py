@@ -89,6 +89,8 @@ class _KeptAliveBroker(RabbitmqBroker):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        #: What `consume` builds for each consumer thread; None: Dramatiq's own (actors/pausing.py sets a pausable one).
+        self.consumer_factory: Callable[..., Any] | None = None
         self._owner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lps-broker")
         self._owner_ident: int | None = None
         self._stopped = threading.Event()
@@ -105,6 +107,10 @@ class _KeptAliveBroker(RabbitmqBroker):
                 self._keeper.start()
         # The caller's context (the job a log line is about) goes along.
         return self._owner.submit(contextvars.copy_context().run, function, *args, **kwargs).result()
+
+    @property
+    def consumer_class(self) -> Callable[..., Any]:
+        return self.consumer_factory or super().consumer_class
 
     def enqueue(self, message: dramatiq.Message, *, delay: int | None = None) -> dramatiq.Message:
         return self._on_owner(super().enqueue, message, delay=delay)

@@ -24,6 +24,7 @@ from pymongo.errors import (
     ServerSelectionTimeoutError,
 )
 
+from infra.audit import AUDIT, audit_indexes
 from infra.auth_failures import AUTH_FAILURES, auth_failure_indexes
 from infra.settings import Settings
 from infra.ui_sessions import UI_SESSIONS, ui_session_indexes
@@ -302,6 +303,7 @@ async def ensure_indexes(db: MainDatabase, settings: Settings) -> None:
             await db.write[WATCHES].drop_index(retired)
     await _ensure_ttl(db.write, PRICE_HISTORY, price_history_retention_index(settings.price_history_days))
     await db.write[UI_SESSIONS].create_indexes(ui_session_indexes())
+    await db.write[AUDIT].create_indexes(audit_indexes())
     await db.write[AUTH_FAILURES].create_indexes(auth_failure_indexes())
 
 

@@ -420,6 +420,8 @@ class Settings:
     watch_min_interval: float = 300.0
     timezone: str = "Asia/Seoul"
     watch_poll_interval: float = 5.0
+    #: Seconds between a worker pool's reads of its job type's pause (infra/queue_pauses.py): how soon it stops.
+    pause_poll_interval: float = 2.0
     watch_batch: int = 1000
     watch_max_jitter: float = 600.0
     watch_history: int = 10
@@ -634,6 +636,7 @@ _BOUNDS: dict[str, tuple[float, float]] = {
     "listing_concurrency": (1, 1_000),
     "watch_min_interval": (1.0, 86_400.0 * 366),
     "watch_poll_interval": (0.1, 3_600.0),
+    "pause_poll_interval": (0.1, 60.0),
     "watch_batch": (1, 100_000),
     "watch_max_jitter": (0.0, 86_400.0),
     "watch_history": (0, 1_000),

@@ -559,6 +559,22 @@ class QueueInfoSchema(Schema):
     dead = fields.Integer(metadata={"description": "dead letters in the queue's .XQ"})
 
 
+class PauseStateSchema(Schema):
+    paused = fields.Boolean(required=True, metadata={"description": "whether this job type's pools take messages"})
+    changed_by = fields.String(metadata={"description": "the API key's name that paused (or resumed) it last"})
+    changed_at = fields.DateTime(metadata={"description": "when it was paused (or resumed) last"})
+
+
+class QueuePauseResponseSchema(EnvelopeSchema):
+    queue = fields.String(required=True, metadata={"description": "search or outbox"})
+    paused = fields.Boolean(required=True)
+    changed_by = fields.String()
+    changed_at = fields.DateTime()
+    changed = fields.Boolean(
+        required=True, metadata={"description": "false when it already was so (nothing recorded, who and when kept)"}
+    )
+
+
 class BreakerStatsSchema(Schema):
     state = fields.String(metadata={"description": "CLOSED, OPEN (searches deferred) or HALF_OPEN (a probe decides)"})
     open_until = fields.DateTime(metadata={"description": "while OPEN: when a probe may run"})
@@ -621,6 +637,11 @@ class StatsResponseSchema(EnvelopeSchema):
         }
     )
     by_type = fields.Dict(keys=fields.String(), values=fields.Dict(), required=True)
+    paused = fields.Dict(
+        keys=fields.String(),
+        values=fields.Nested(PauseStateSchema),
+        metadata={"description": "by queue (search, outbox): whether its work is paused, who paused it and when"},
+    )
     delayed = fields.Dict(
         keys=fields.String(),
         values=fields.Integer(),

@@ -23,6 +23,8 @@ class ErrorType(IntEnum):
     LPS_JOB_NOT_FOUND = 1500
     LPS_JOB_NOT_RETRYABLE = 1501  # re-drive asked for a job that is not DEAD
     LPS_WATCH_NOT_FOUND = 1502
+    LPS_QUEUE_NOT_FOUND = 1503  # a queue name other than search or outbox (pause, resume)
+    LPS_JOB_NOT_DISCARDABLE = 1504  # discard asked for a job that is not DEAD
 
 
 #: The HTTP status that goes with each result code.
@@ -43,6 +45,8 @@ HTTP_STATUS: dict[ErrorType, int] = {
     ErrorType.LPS_JOB_NOT_FOUND: 404,
     ErrorType.LPS_JOB_NOT_RETRYABLE: 409,
     ErrorType.LPS_WATCH_NOT_FOUND: 404,
+    ErrorType.LPS_QUEUE_NOT_FOUND: 404,
+    ErrorType.LPS_JOB_NOT_DISCARDABLE: 409,
 }
 
 

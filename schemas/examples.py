@@ -207,6 +207,32 @@ SUCCESS_EXAMPLES: dict[str, dict[str, Any]] = {
     },
     "job": {"done": example("a DONE search with its result", {"result": 0, "job": DONE_SEARCH_JOB})},
     "retry": {"redriven": example("PENDING again, history kept", {"result": 0, "job": REDRIVEN_JOB})},
+    "pause": {
+        "paused": example(
+            "POST /v1/lps/queues/search/pause",
+            {
+                "result": 0,
+                "queue": "search",
+                "paused": True,
+                "changed_by": "ops",
+                "changed_at": "2026-12-01T00:40:00+00:00",
+                "changed": True,
+            },
+        )
+    },
+    "resume": {
+        "resumed": example(
+            "POST /v1/lps/queues/search/resume",
+            {
+                "result": 0,
+                "queue": "search",
+                "paused": False,
+                "changed_by": "ops",
+                "changed_at": "2026-12-01T00:55:00+00:00",
+                "changed": True,
+            },
+        )
+    },
     "stats": {
         "stats": example(
             "counts, queues and sources",
@@ -220,6 +246,10 @@ SUCCESS_EXAMPLES: dict[str, dict[str, Any]] = {
                 },
                 "delayed": {"SEARCH": 3, "OUTBOX": 0},
                 "queue_type": "classic",
+                "paused": {
+                    "search": {"paused": True, "changed_by": "ops", "changed_at": "2026-12-01T00:40:00+00:00"},
+                    "outbox": {"paused": False},
+                },
                 "queues": {
                     "search": {"messages": 8, "consumers": 4, "delayed": 3, "dead": 0},
                     "outbox": {"messages": 1, "consumers": 2, "delayed": 0, "dead": 0},

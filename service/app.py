@@ -40,6 +40,7 @@ from service.keys import (
     JOBS,
     LISTING_SLOTS,
     PUBLISHER,
+    QUEUE_OPERATIONS,
     RECONCILER_LOG,
     SCHEDULER,
     SETTINGS,
@@ -47,6 +48,7 @@ from service.keys import (
     UI_SESSIONS,
     WATCHES,
 )
+from service.queue_operations import QueueOperations
 from service.shared import SharedResult
 
 log = logging.getLogger(__name__)
@@ -117,6 +119,7 @@ async def broker_context(app: web.Application) -> AsyncIterator[None]:
 async def enqueuer_context(app: web.Application) -> AsyncIterator[None]:
     app[ENQUEUER] = JobEnqueuer(app[SETTINGS], app[JOBS], app[PUBLISHER])
     app[JOB_OPERATIONS] = JobOperations(app[SETTINGS], app[JOBS], app[ENQUEUER], app[LISTING_SLOTS])
+    app[QUEUE_OPERATIONS] = QueueOperations(app[SETTINGS], app[DATABASE])
     app[WATCHES] = WatchRepository(app[DATABASE].write)
     # Its own journal on the primary (the app's RECONCILER_LOG reads): a first run's counts are written.
     journal = ReconcilerLog(app[DATABASE].write)

@@ -16,6 +16,7 @@ from infra.watches import WatchRepository
 from schemas.codes import KeyRole
 from service.job_operations import Caller, JobOperations
 from service.listing_slots import ListingSlots
+from service.queue_operations import QueueOperations
 from service.shared import SharedResult
 
 SETTINGS = web.AppKey("settings", Settings)
@@ -32,6 +33,8 @@ WATCHES = web.AppKey("watches", WatchRepository)
 LISTING_SLOTS = web.AppKey("listing_slots", ListingSlots)
 #: Listing, reading and re-driving jobs, for the API and the dashboard alike (service/job_operations.py).
 JOB_OPERATIONS = web.AppKey("job_operations", JobOperations)
+#: Pausing and resuming a job type's work (service/queue_operations.py).
+QUEUE_OPERATIONS = web.AppKey("queue_operations", QueueOperations)
 #: Dashboard sign-ins (service/ui/signin.py).
 UI_SESSIONS = web.AppKey("ui_sessions", UiSessions)
 #: Refused keys per address, shared by every gateway (service/auth.py); absent when refusals are not limited.

@@ -14,6 +14,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Iterator
+from typing import Any
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
@@ -76,8 +77,9 @@ class GatewayMetrics:
         self.requests.labels(method, route, str(status)).inc()
         self.latency.labels(method, route).observe(seconds)
 
-    def count_jobs(self, by_type: dict[str, dict[str, int]]) -> None:
+    def count_jobs(self, by_type: dict[str, dict[str, int]], paused: dict[str, dict[str, Any]] | None = None) -> None:
         self.jobs.counts = by_type
+        self.jobs.paused = {queue: bool(state.get("paused")) for queue, state in (paused or {}).items()}
 
 
 class JobCountsCollector(Collector):
@@ -90,6 +92,7 @@ class JobCountsCollector(Collector):
 
     def __init__(self) -> None:
         self.counts: dict[str, dict[str, int]] = {}
+        self.paused: dict[str, bool] = {}
 
     def collect(self) -> Iterator[Metric]:
         active = GaugeMetricFamily(
@@ -109,6 +112,15 @@ class JobCountsCollector(Collector):
                 ended.add_metric([job_type, status.name], by_status.get(status.name, 0))
         yield active
         yield ended
+        if self.paused:
+            paused = GaugeMetricFamily(
+                "lps_queue_paused",
+                "1 while a queue's work is paused (its pools take no message), else 0.",
+                labels=["queue"],
+            )
+            for queue, is_paused in self.paused.items():
+                paused.add_metric([queue], int(is_paused))
+            yield paused
 
 
 METRICS = web.AppKey("metrics", GatewayMetrics)
@@ -148,7 +160,8 @@ async def metrics_handler(request: web.Request) -> web.Response:
     metrics = request.app[METRICS]
     try:
         # The same shared computation as /v1/lps/queue/stats: the two always agree.
-        metrics.count_jobs((await request.app[STATS].get())["by_type"])
+        stats = await request.app[STATS].get()
+        metrics.count_jobs(stats["by_type"], stats.get("paused"))
     except MONGO_UNAVAILABLE as error:
         # Still answer: the HTTP series matter most while MongoDB is down. Stale counts would mislead.
         log.warning("MongoDB unavailable while counting jobs for /metrics: %s", type(error).__name__)

@@ -27,6 +27,7 @@ from schemas.api import (
     JobListQuerySchema,
     JobListResponseSchema,
     JobResponseSchema,
+    QueuePauseResponseSchema,
     SearchRequestSchema,
     SearchResponseSchema,
     StatsResponseSchema,
@@ -48,6 +49,7 @@ from service.keys import (
     JOB_OPERATIONS,
     LISTING_SLOTS,
     PUBLISHER,
+    QUEUE_OPERATIONS,
     RECONCILER_LOG,
     SETTINGS,
     STATS,
@@ -256,6 +258,40 @@ async def retry_job(request: web.Request) -> web.Response:
     return envelope_response(ErrorType.SUCCESS, job=redriven)
 
 
+class QueuePath(Schema):
+    queue = fields.String(required=True, metadata={"description": "search or outbox"})
+
+
+_QUEUE_NOT_FOUND = {404: error(ErrorType.LPS_QUEUE_NOT_FOUND, "no such queue; one of: search, outbox")}
+
+
+@docs(
+    tags=["queues"],
+    summary="Pause a job type's work: its pools take no new message (in-flight attempts finish); admin only",
+    description="Kept in MongoDB, so it holds across pool and gateway restarts; every pool of the type stops within "
+    "LPS_PAUSE_POLL_INTERVAL seconds. PENDING jobs stay PENDING with no attempt spent. Recorded in the audit trail.",
+    responses=_responses(QueuePauseResponseSchema, "pause", 404, examples=_QUEUE_NOT_FOUND),
+    security=_KEYED,
+)
+@match_info_schema(QueuePath)
+async def pause_queue(request: web.Request) -> web.Response:
+    state = await request.app[QUEUE_OPERATIONS].set_paused(request.match_info["queue"], caller_of(request), paused=True)
+    return envelope_response(ErrorType.SUCCESS, **state)
+
+
+@docs(
+    tags=["queues"],
+    summary="Resume a paused job type's work; admin only",
+    responses=_responses(QueuePauseResponseSchema, "resume", 404, examples=_QUEUE_NOT_FOUND),
+    security=_KEYED,
+)
+@match_info_schema(QueuePath)
+async def resume_queue(request: web.Request) -> web.Response:
+    caller = caller_of(request)
+    state = await request.app[QUEUE_OPERATIONS].set_paused(request.match_info["queue"], caller, paused=False)
+    return envelope_response(ErrorType.SUCCESS, **state)
+
+
 @docs(
     tags=["jobs"],
     summary="Job counts by status and type, and the queues' depths",
@@ -293,6 +329,8 @@ async def compute_stats(app: web.Application) -> dict[str, Any]:
         labels = [parse_proxy(url).label for url in settings.coupang_proxies]
         body["proxies"] = await ProxyLedger(app[DATABASE].write).describe(labels, utcnow())
     body["queue_type"] = settings.queue_type
+    pauses = await app[QUEUE_OPERATIONS].states()
+    body["paused"] = {job_type.name.lower(): state.to_api() for job_type, state in pauses.items()}
     specs = {job_type.name.lower(): settings.job(job_type) for job_type in JobType}
     try:
         info = await app[PUBLISHER].queue_info(settings.queues())
@@ -372,6 +410,8 @@ def setup(app: web.Application) -> None:
             web.get(f"{PREFIX}/jobs/{{job_id:[^/]+}}", get_job, allow_head=False),
             web.post(f"{PREFIX}/jobs/{{job_id:[^/]+}}/retry", retry_job),
             web.get(f"{PREFIX}/queue/stats", get_queue_stats, allow_head=False),
+            web.post(f"{PREFIX}/queues/{{queue:[^/]+}}/pause", pause_queue),
+            web.post(f"{PREFIX}/queues/{{queue:[^/]+}}/resume", resume_queue),
             # HEAD too: load balancers and uptime checks often probe with it.
             web.get("/healthz", healthz),
             web.get("/readyz", readyz),

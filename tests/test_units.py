@@ -20,7 +20,8 @@ def test_result_codes_have_the_contract_values():
         "DB_EMPTY_DATA": 13, "DB_INVALID_TYPE": 14, "JSON_PARSE_ERROR": 100, "INVALID_REQUEST_DATA": 101,
         "INTERNAL_EXCEPTION": 102, "HTTP_INVALID_CLIENT_REQUEST": 419, "HTTP_TO_MANY_REQUEST": 429,
         "HTTP_INVALID_CLIENT_ACCESS": 433, "LPS_JOB_NOT_FOUND": 1500,
-        "LPS_JOB_NOT_RETRYABLE": 1501, "LPS_WATCH_NOT_FOUND": 1502,
+        "LPS_JOB_NOT_RETRYABLE": 1501, "LPS_WATCH_NOT_FOUND": 1502, "LPS_QUEUE_NOT_FOUND": 1503,
+        "LPS_JOB_NOT_DISCARDABLE": 1504,
     }  # fmt: skip
     assert {s.name: s.value for s in JobStatus} == {"PENDING": 1, "RUNNING": 2, "DONE": 3, "DEAD": 4}
     assert {t.name: t.value for t in JobType} == {"SEARCH": 1, "OUTBOX": 2}

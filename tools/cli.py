@@ -600,6 +600,45 @@ REDRIVE_REFUSALS = {
 }
 
 
+def cmd_queue(args: argparse.Namespace) -> int:
+    """Pause or resume a job type's work (`lps queue pause search`), through the gateway's admin API."""
+    from tools.gateway_client import EXIT_OK
+
+    async def change(client: GatewayClient) -> int:
+        state = await client.set_paused(args.queue, paused=args.action == "pause")
+        word = "paused" if state["paused"] else "running"
+        since = (
+            f" (since {state['changed_at']} by {state.get('changed_by') or 'anonymous'})"
+            if state.get("changed_at")
+            else ""
+        )
+        print(f"{args.queue}: {word}{since}" + ("" if state["changed"] else "; it already was"))
+        return EXIT_OK
+
+    return _run_client(change, args)
+
+
+def cmd_discard(args: argparse.Namespace) -> int:
+    """Discard DEAD jobs for good (their audit record kept): one by id, several ids at once."""
+    from tools.gateway_client import EXIT_FAILED, EXIT_OK, GatewayError
+
+    async def each(client: GatewayClient) -> int:
+        failed = 0
+        for job_id in args.job_ids:
+            try:
+                gone = await client.discard(job_id)
+            except GatewayError as refusal:
+                if refusal.status not in (404, 409):
+                    raise
+                failed += 1
+                print(f"refused {job_id}: {refusal.message}", flush=True)
+                continue
+            print(f"discarded {job_id} {gone.get('product_code', '-')} {gone.get('error_type') or '-'}", flush=True)
+        return EXIT_FAILED if failed else EXIT_OK
+
+    return _run_client(each, args)
+
+
 def cmd_retry(args: argparse.Namespace) -> int:
     """Re-drive one DEAD job, or every DEAD job that matches the filters (--dead), page after page."""
     from collections import Counter
@@ -901,6 +940,20 @@ def build_parser() -> argparse.ArgumentParser:
     target.add_argument("--dead", action="store_true", help="every DEAD job the filters match, page after page")
     listing_filters(retry)
     retry.add_argument("--dry-run", action="store_true", help="list what --dead would re-drive; change nothing")
+
+    queue = commands.add_parser("queue", help="pause or resume a job type's work (admin key)")
+    queue_commands = queue.add_subparsers(dest="queue_command", required=True, metavar="ACTION")
+    for name, help_text in (
+        ("pause", "its pools take no new message (in-flight attempts finish); kept until resumed"),
+        ("resume", "its pools take messages again"),
+    ):
+        command = queue_commands.add_parser(name, help=help_text)
+        command.add_argument("queue", choices=("search", "outbox"))
+        command.add_argument("--gateway", metavar="URL", help="gateway URL (LPS_GATEWAY_URL; default from LPS_HTTP_*)")
+        command.set_defaults(run=cmd_queue, action=name)
+
+    discard = client_command("discard", "discard DEAD jobs for good (an audit record of each is kept)", cmd_discard)
+    discard.add_argument("job_ids", nargs="+", metavar="JOB_ID")
 
     demo_shop = commands.add_parser(
         "demo-shop", help="a local imitation of Coupang's search pages and the Naver Shopping API (tests, demos)"

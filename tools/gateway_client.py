@@ -220,6 +220,14 @@ class GatewayClient:
     async def retry(self, job_id: str) -> dict[str, Any]:
         return (await self._call("POST", f"/v1/lps/jobs/{job_id}/retry"))["job"]
 
+    async def set_paused(self, queue: str, *, paused: bool) -> dict[str, Any]:
+        """POST /v1/lps/queues/{queue}/pause (or /resume): the queue's pause afterwards."""
+        return await self._call("POST", f"/v1/lps/queues/{queue}/{'pause' if paused else 'resume'}")
+
+    async def discard(self, job_id: str) -> dict[str, Any]:
+        """DELETE /v1/lps/jobs/{job_id}: what the audit trail kept of the discarded DEAD job."""
+        return (await self._call("DELETE", f"/v1/lps/jobs/{job_id}"))["discarded"]
+
     async def add_watches(self, products: Sequence[dict[str, Any]], schedule: dict[str, str]) -> list[dict[str, Any]]:
         """POST /v1/lps/watches: `schedule` holds every or cron, and notify / priority when given."""
         return (await self._call("POST", "/v1/lps/watches", json={"products": list(products), **schedule}))["watches"]

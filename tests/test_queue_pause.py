@@ -1,0 +1,135 @@
+"""Pausing a job type's work: the API (admin only, audited), and real `lps worker` pools that stop taking messages
+within a few seconds, spend no attempt while paused, stay paused across their own restart, and work everything
+after resume."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pika
+import pika.exceptions
+import pytest
+from aiohttp.test_utils import TestClient
+from pymongo import AsyncMongoClient
+
+from infra.audit import AUDIT
+from infra.settings import Settings
+from schemas.codes import JobType
+from service.app import create_app
+from tests.harness import JobsView, _start_pool, sample, stop_pool, submit, worker_pool
+from tools.testbed import admin_connection, eventually
+
+KEYED = Settings.from_strings({"api_keys": "ops=k-ops,viewer=k-view:read"})
+
+
+def _queue_counts(amqp_url: str, queue: str) -> tuple[int, int]:
+    """(ready messages, consumers) of a queue."""
+    connection = admin_connection(amqp_url)
+    try:
+        method = connection.channel().queue_declare(queue, passive=True).method
+        return int(method.message_count), int(method.consumer_count)
+    except pika.exceptions.ChannelClosedByBroker:
+        return 0, 0
+    finally:
+        connection.close()
+
+
+async def _post(client: TestClient, path: str, key: str | None = None) -> tuple[int, dict[str, Any]]:
+    response = await client.post(path, headers={"X-API-Key": key} if key else {})
+    return response.status, await response.json()
+
+
+async def test_pause_and_resume_are_admin_only_recorded_once_and_404_for_other_queues(aiohttp_client, settings):
+    keyed = settings.with_overrides(api_keys=KEYED.api_keys, api_key_roles=KEYED.api_key_roles)
+    client = await aiohttp_client(create_app(keyed))
+    status, body = await _post(client, "/v1/lps/queues/search/pause", "k-view")
+    assert (status, body["result"]) == (433, 433)
+    status, body = await _post(client, "/v1/lps/queues/nope/pause", "k-ops")
+    assert (status, body["result"]) == (404, 1503)
+
+    status, body = await _post(client, "/v1/lps/queues/search/pause", "k-ops")
+    assert status == 200
+    assert (body["paused"], body["changed"], body["changed_by"]) == (True, True, "ops")
+    first_at = body["changed_at"]
+    status, again = await _post(client, "/v1/lps/queues/search/pause", "k-ops")
+    assert (again["changed"], again["changed_at"]) == (False, first_at)  # who paused it first is kept
+
+    async def stats_paused() -> dict[str, Any] | None:
+        stats = await (await client.get("/v1/lps/queue/stats", headers={"X-API-Key": "k-view"})).json()
+        return stats["paused"] if stats["paused"]["search"]["paused"] else None
+
+    paused = await eventually(stats_paused, within=10, what="stats to say paused")
+    assert (paused["search"]["changed_by"], paused["outbox"]["paused"]) == ("ops", False)
+    metrics = await (await client.get("/metrics")).text()
+    assert sample(metrics, "lps_queue_paused", queue="search") == 1.0
+    assert sample(metrics, "lps_queue_paused", queue="outbox") == 0.0
+
+    status, body = await _post(client, "/v1/lps/queues/search/resume", "k-ops")
+    assert (status, body["paused"], body["changed"]) == (200, False, True)
+
+    mongo: AsyncMongoClient = AsyncMongoClient(settings.mongo_url, tz_aware=True)
+    try:
+        trail = [doc async for doc in mongo[settings.mongo_db][AUDIT].find({}, {"_id": 0}).sort("at", 1)]
+    finally:
+        await mongo.close()
+    assert [(doc["action"], doc["queue"], doc["by"]) for doc in trail] == [
+        ("pause", "search", "ops"),
+        ("resume", "search", "ops"),
+    ]
+
+
+@pytest.mark.processes
+async def test_jobs_posted_while_paused_spend_no_attempt_survive_a_pool_restart_and_all_end_done_after_resume(
+    gateway: TestClient, jobs: JobsView, stack_settings: Settings, tmp_path: Path
+):
+    settings = stack_settings.with_overrides(pause_poll_interval=0.2)
+    queue = settings.job(JobType.SEARCH).queues[0]
+    async with worker_pool(settings, "search", tmp_path, threads=2) as pool:
+        [in_flight] = await submit(gateway, {"product_code": "PAUSE-0", "keyword": "#slow=1.5"})
+
+        async def running() -> bool:
+            job = await jobs.get(in_flight)
+            return bool(job and job["status"] == "RUNNING")
+
+        await eventually(running, within=30, what="the first job to run")
+        status, body = await _post(gateway, "/v1/lps/queues/search/pause")
+        assert (status, body["paused"]) == (200, True), body
+
+        async def stopped_consuming() -> bool:
+            return (await asyncio.to_thread(_queue_counts, settings.amqp_url, queue))[1] == 0
+
+        await eventually(stopped_consuming, within=5, what="the pool to stop consuming", interval=0.05)
+        # The attempt in flight finishes normally.
+        assert (await jobs.finished(in_flight))["status"] == "DONE"
+
+        posted = await submit(gateway, *({"product_code": f"PAUSE-{i}", "keyword": "이어폰"} for i in range(1, 21)))
+
+        async def all_queued() -> bool:
+            return (await asyncio.to_thread(_queue_counts, settings.amqp_url, queue)) == (20, 0)
+
+        # Every message ready in the queue (none held unacknowledged by a worker), no consumer.
+        await eventually(all_queued, within=10, what="the 20 messages to wait in the queue")
+
+        # A restarted pool reads the pause before it subscribes.
+        await stop_pool(pool)
+        restarted = await _start_pool(settings, "search", tmp_path, 2, 10, False)
+        try:
+            await eventually(
+                lambda: asyncio.sleep(0, "SEARCH work paused" in restarted.log()),
+                within=60,
+                what="the restarted pool to read the pause",
+            )
+            assert await asyncio.to_thread(_queue_counts, settings.amqp_url, queue) == (20, 0)
+            for job_id in posted:
+                job = await jobs.get(job_id)
+                assert job is not None
+                assert (job["status"], job["attempts"]) == ("PENDING", 0), job
+
+            status, body = await _post(gateway, "/v1/lps/queues/search/resume")
+            assert (status, body["paused"]) == (200, False)
+            finished = [await jobs.finished(job_id, within=60) for job_id in posted]
+        finally:
+            await stop_pool(restarted)
+    assert [(job["status"], job["attempts"]) for job in finished] == [("DONE", 1)] * 20
