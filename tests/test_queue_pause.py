@@ -5,6 +5,7 @@ after resume."""
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 from typing import Any
 
@@ -133,3 +134,33 @@ async def test_jobs_posted_while_paused_spend_no_attempt_survive_a_pool_restart_
         finally:
             await stop_pool(restarted)
     assert [(job["status"], job["attempts"]) for job in finished] == [("DONE", 1)] * 20
+
+
+async def test_an_admin_pauses_and_resumes_from_the_overview_after_confirming_and_the_audit_page_says_who(
+    aiohttp_client, settings: Settings
+):
+    from tests.test_dashboard import csrf_of, post_form, signed_in
+
+    admin = await signed_in(aiohttp_client, settings, "ops-5e6d-admin")
+    overview = await (await admin.get("/ui")).text()
+    assert 'href="/ui/queues/search/pause"' in overview
+    confirm = await (await admin.get("/ui/queues/search/pause")).text()
+    assert "stops taking messages" in confirm
+    assert (await admin.get("/ui/queues/nope/pause")).status == 404
+    done = await post_form(admin, "/ui/queues/search/pause", data={"csrf": csrf_of(confirm)}, allow_redirects=False)
+    assert (done.status, done.headers["Location"]) == (303, "/ui")
+
+    async def shown_paused() -> str | None:
+        html = await (await admin.get("/ui/live")).text()
+        return html if "PAUSED</span> by ops" in html else None
+
+    live = await eventually(shown_paused, within=10, what="the overview to show the pause")
+    assert 'href="/ui/queues/search/resume"' in live
+    audit = await (await admin.get("/ui/audit")).text()
+    assert re.search(r"<td>pause</td><td>ops</td>\s*<td>queue <code>search</code>", audit), audit
+
+    viewer = await signed_in(aiohttp_client, settings, "view-c0ffee")
+    assert "/ui/queues/search/resume" not in await (await viewer.get("/ui/live")).text()
+    token = csrf_of(await (await viewer.get("/ui")).text())
+    refused = await post_form(viewer, "/ui/queues/search/resume", data={"csrf": token}, allow_redirects=False)
+    assert refused.status == 433

@@ -40,7 +40,7 @@ from service.errors import ApiError
 from service.job_operations import BULK_PAGES, JobOperations, dead_only, require_admin
 from service.keys import DATABASE, JOB_OPERATIONS, SETTINGS, caller_of
 from service.snapshots import snapshot_file
-from service.ui import watches
+from service.ui import queues, watches
 from service.ui.live import live, live_context
 from service.ui.products import product
 from service.ui.reads import (
@@ -441,6 +441,7 @@ def dashboard() -> web.Application:
     app.router.add_get("/products/{product_code}", page(product))
     app.router.add_get("/running", page(running))
     watches.setup(app, page, posted=_posted_form, error_page=_error_page, render=_render)
+    queues.setup(app, page, posted=_posted_form, error_page=_error_page)
     app.router.add_get("/live", page(live))
     app.router.add_get("/login", login_form)
     app.router.add_post("/login", login)
