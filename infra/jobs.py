@@ -346,6 +346,15 @@ class JobRepository:
         """The job as the primary has it (for decisions, not for display)."""
         return await self._jobs.find_one({"_id": job_id})
 
+    async def discard(self, job_id: ObjectId) -> dict[str, Any] | None:
+        """Delete a DEAD job for good (an operator's discard): the job as it was, or None when it is not DEAD (or
+        gone). One conditional delete on (`_id`, status DEAD): a job re-driven meanwhile is never deleted. Its
+        product's price_history stays; the DEAD running total keeps counting its death (it happened)."""
+        return await self._jobs.find_one_and_delete(
+            {"_id": job_id, "status": JobStatus.DEAD.name},
+            projection={"job_type": 1, "product_code": 1, "last_error": 1, "attempts": 1, "finished_at": 1},
+        )
+
     async def insert_follow_up(self, document: dict[str, Any]) -> bool:
         """Insert a job another job spawned (OUTBOX for a DONE SEARCH); False when it already exists."""
         try:

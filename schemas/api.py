@@ -559,6 +559,23 @@ class QueueInfoSchema(Schema):
     dead = fields.Integer(metadata={"description": "dead letters in the queue's .XQ"})
 
 
+class DiscardedJobSchema(Schema):
+    job_id = fields.String(required=True)
+    job_type = fields.String()
+    product_code = fields.String()
+    error_type = fields.String(metadata={"description": "its last_error.type"})
+    attempts = fields.Integer()
+    finished_at = fields.DateTime(metadata={"description": "when it died"})
+    by = fields.String(metadata={"description": "the API key's name that discarded it (absent without keys)"})
+    at = fields.DateTime(required=True, metadata={"description": "when it was discarded"})
+
+
+class DiscardResponseSchema(EnvelopeSchema):
+    discarded = fields.Nested(
+        DiscardedJobSchema, required=True, metadata={"description": "what the audit trail keeps of the job"}
+    )
+
+
 class PauseStateSchema(Schema):
     paused = fields.Boolean(required=True, metadata={"description": "whether this job type's pools take messages"})
     changed_by = fields.String(metadata={"description": "the API key's name that paused (or resumed) it last"})

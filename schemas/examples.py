@@ -207,6 +207,24 @@ SUCCESS_EXAMPLES: dict[str, dict[str, Any]] = {
     },
     "job": {"done": example("a DONE search with its result", {"result": 0, "job": DONE_SEARCH_JOB})},
     "retry": {"redriven": example("PENDING again, history kept", {"result": 0, "job": REDRIVEN_JOB})},
+    "discard": {
+        "discarded": example(
+            "DELETE /v1/lps/jobs/{job_id}",
+            {
+                "result": 0,
+                "discarded": {
+                    "job_id": _JOB_ID,
+                    "job_type": "SEARCH",
+                    "product_code": "SKU-1001",
+                    "error_type": "BLOCKED",
+                    "attempts": 5,
+                    "finished_at": "2026-12-01T00:12:09+00:00",
+                    "by": "ops",
+                    "at": "2026-12-01T00:40:00+00:00",
+                },
+            },
+        )
+    },
     "pause": {
         "paused": example(
             "POST /v1/lps/queues/search/pause",

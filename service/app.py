@@ -14,6 +14,7 @@ from aiohttp.typedefs import Middleware
 from aiohttp_apigami import setup_aiohttp_apispec
 from aiohttp_apigami.constants import SWAGGER_DICT
 
+from infra.audit import AuditTrail
 from infra.auth_failures import FailedKeyLimits
 from infra.broker import Publisher, create_broker
 from infra.enqueue import JobEnqueuer
@@ -118,7 +119,8 @@ async def broker_context(app: web.Application) -> AsyncIterator[None]:
 
 async def enqueuer_context(app: web.Application) -> AsyncIterator[None]:
     app[ENQUEUER] = JobEnqueuer(app[SETTINGS], app[JOBS], app[PUBLISHER])
-    app[JOB_OPERATIONS] = JobOperations(app[SETTINGS], app[JOBS], app[ENQUEUER], app[LISTING_SLOTS])
+    audit = AuditTrail(app[DATABASE].write)
+    app[JOB_OPERATIONS] = JobOperations(app[SETTINGS], app[JOBS], app[ENQUEUER], app[LISTING_SLOTS], audit)
     app[QUEUE_OPERATIONS] = QueueOperations(app[SETTINGS], app[DATABASE])
     app[WATCHES] = WatchRepository(app[DATABASE].write)
     # Its own journal on the primary (the app's RECONCILER_LOG reads): a first run's counts are written.

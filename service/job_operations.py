@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from marshmallow import ValidationError
 from multidict import MultiDict, MultiMapping
 
+from infra.audit import AuditAction, AuditTrail
+from infra.clock import utcnow
 from infra.enqueue import JobEnqueuer, JobNotFound, JobNotRetryable
 from infra.jobs import ActiveJobExists, JobRepository, parse_job_id
 from infra.mongo import deadline
@@ -61,11 +63,19 @@ def dead_only(filters: MultiMapping[str] | Mapping[str, str]) -> MultiDict[str]:
 class JobOperations:
     """The job store as the API shows it: jobs come back as `job_to_api` documents, refusals as ApiError."""
 
-    def __init__(self, settings: Settings, jobs: JobRepository, enqueuer: JobEnqueuer, slots: ListingSlots) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        jobs: JobRepository,
+        enqueuer: JobEnqueuer,
+        slots: ListingSlots,
+        audit: AuditTrail | None = None,
+    ) -> None:
         self._settings = settings
         self._jobs = jobs
         self._enqueuer = enqueuer
         self._slots = slots
+        self._audit = audit
 
     async def page(self, parameters: MultiMapping[str], caller: Caller) -> tuple[list[dict[str, Any]], str | None]:
         """One page of jobs for the listing's `parameters` (as a query string names them), and the next page's
@@ -124,6 +134,42 @@ class JobOperations:
             ) from None
         return job_to_api(job)
 
+    async def discard(self, raw_job_id: str, caller: Caller) -> dict[str, Any]:
+        """Delete a DEAD job for good, for an admin key (the API's DELETE, the dashboard's Discard, `lps discard`),
+        and record who discarded what in the audit trail: the record (job_id, job_type, product_code, error_type,
+        by, at). LPS_JOB_NOT_FOUND when there is no such job, LPS_JOB_NOT_DISCARDABLE (409) when it is not DEAD."""
+        require_admin(caller, "discard")
+        job_id = parse_job_id(raw_job_id)
+        if job_id is None:
+            raise ApiError(ErrorType.LPS_JOB_NOT_FOUND, "no such job")
+        now = utcnow()
+        with deadline(self._settings):
+            gone = await self._jobs.discard(job_id)
+            if gone is None:
+                current = await self._jobs.get_current(job_id)
+                if current is None:
+                    raise ApiError(ErrorType.LPS_JOB_NOT_FOUND, "no such job")
+                raise ApiError(
+                    ErrorType.LPS_JOB_NOT_DISCARDABLE,
+                    f"only a DEAD job can be discarded; this one is {current['status']}",
+                )
+            record = {
+                "job_id": str(job_id),
+                "job_type": gone.get("job_type"),
+                "product_code": gone.get("product_code"),
+                "error_type": (gone.get("last_error") or {}).get("type"),
+                "attempts": gone.get("attempts"),
+                "finished_at": gone.get("finished_at"),
+            }
+            if self._audit is not None:
+                await self._audit.record(AuditAction.DISCARD, by=caller.key_name, at=now, **record)
+        return {key: value for key, value in record.items() if value is not None} | {"by": caller.key_name, "at": now}
+
+    async def discard_each(self, job_ids: Sequence[str], caller: Caller) -> dict[str, list[str]]:
+        """Discard each job by the API's own rules, a few at a time: the job ids by what became of them
+        ("discarded", or "refused: " and the API's reason)."""
+        return await self._each(self.discard, job_ids, caller, "discarded")
+
     async def dead_matching(self, filters: Mapping[str, str], caller: Caller, *, cap: int) -> tuple[list[str], bool]:
         """The ids of the DEAD jobs matching the listing's `filters` (validated by it: 101 for anything else), read
         by the same listing the dead page shows, in pages, up to `cap` jobs or BULK_PAGES pages; and whether more
@@ -143,16 +189,22 @@ class JobOperations:
     async def redrive_each(self, job_ids: Sequence[str], caller: Caller) -> dict[str, list[str]]:
         """Re-drive each job by the API's own rules, a few at a time: the job ids by what became of them
         ("re-driven", or "refused: " and the API's reason)."""
+        return await self._each(self.redrive, job_ids, caller, "re-driven")
+
+    @staticmethod
+    async def _each(
+        act: Callable[[str, Caller], Awaitable[dict[str, Any]]], job_ids: Sequence[str], caller: Caller, done: str
+    ) -> dict[str, list[str]]:
+        async def one(job_id: str) -> str:
+            try:
+                await act(job_id, caller)
+            except ApiError as refused:
+                return f"refused: {refused.message}"
+            return done
+
         outcomes: dict[str, list[str]] = {}
         for batch in itertools.batched(job_ids, _BULK_CONCURRENCY, strict=False):
-            answers = await asyncio.gather(*(self._redrive_one(job_id, caller) for job_id in batch))
+            answers = await asyncio.gather(*(one(job_id) for job_id in batch))
             for job_id, outcome in zip(batch, answers, strict=True):
                 outcomes.setdefault(outcome, []).append(job_id)
         return outcomes
-
-    async def _redrive_one(self, job_id: str, caller: Caller) -> str:
-        try:
-            await self.redrive(job_id, caller)
-        except ApiError as refused:
-            return f"refused: {refused.message}"
-        return "re-driven"

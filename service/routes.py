@@ -22,6 +22,7 @@ from infra.settings import parse_proxy
 from infra.source_limits import SourceGates
 from schemas.api import (
     BatchTooLarge,
+    DiscardResponseSchema,
     ErrorResponseSchema,
     HealthResponseSchema,
     JobListQuerySchema,
@@ -294,6 +295,28 @@ async def resume_queue(request: web.Request) -> web.Response:
 
 @docs(
     tags=["jobs"],
+    summary="Discard a DEAD job for good; admin only",
+    description="The job is deleted (gone from lists and the dead page's totals); an audit record keeps who discarded "
+    "it, when, its product code and last error type. Its product's price history stays. 409 for any job not DEAD.",
+    responses=_responses(
+        DiscardResponseSchema,
+        "discard",
+        404,
+        409,
+        examples={
+            409: error(ErrorType.LPS_JOB_NOT_DISCARDABLE, "only a DEAD job can be discarded; this one is PENDING")
+        },
+    ),
+    security=_KEYED,
+)
+@match_info_schema(JobIdPath)
+async def discard_job(request: web.Request) -> web.Response:
+    gone = await request.app[JOB_OPERATIONS].discard(request.match_info["job_id"], caller_of(request))
+    return envelope_response(ErrorType.SUCCESS, discarded=gone)
+
+
+@docs(
+    tags=["jobs"],
     summary="Job counts by status and type, and the queues' depths",
     description="Computed at most once per LPS_STATS_MAX_AGE seconds; concurrent callers share one computation. "
     "PENDING and RUNNING are live counts; DONE and DEAD count the jobs that ended so up to `counted_until` "
@@ -409,6 +432,7 @@ def setup(app: web.Application) -> None:
             # Any one path segment reaches the handler: a malformed id is "no such job", not "no such route".
             web.get(f"{PREFIX}/jobs/{{job_id:[^/]+}}", get_job, allow_head=False),
             web.post(f"{PREFIX}/jobs/{{job_id:[^/]+}}/retry", retry_job),
+            web.delete(f"{PREFIX}/jobs/{{job_id:[^/]+}}", discard_job),
             web.get(f"{PREFIX}/queue/stats", get_queue_stats, allow_head=False),
             web.post(f"{PREFIX}/queues/{{queue:[^/]+}}/pause", pause_queue),
             web.post(f"{PREFIX}/queues/{{queue:[^/]+}}/resume", resume_queue),

@@ -500,3 +500,27 @@ async def test_submits_progress_line_says_why_its_jobs_wait(aiohttp_server, sett
     assert progress[-1].endswith(
         f"] waiting: 1 in backoff after BLOCKED, 1 deferred ({breaker}), 1 not before its run_after"
     ), progress[-1]
+
+
+@pytest.mark.processes
+async def test_queue_pause_resume_and_discard_go_through_the_admin_api(aiohttp_server, settings: Settings):
+    """`lps queue pause|resume` and `lps discard` are the API's operations from the command line (issue 36)."""
+    server = await aiohttp_server(create_app(settings))
+    gateway = str(server.make_url(""))
+    dead = await insert_job(settings, product_code="CLI-GONE", status="DEAD", last_error={"type": "BLOCKED"})
+    alive = await insert_job(settings, product_code="CLI-KEPT")
+
+    paused, again, discarded = await asyncio.gather(
+        lps("queue", "pause", "search", gateway=gateway),
+        lps("queue", "pause", "outbox", gateway=gateway),
+        lps("discard", str(dead["_id"]), str(alive["_id"]), gateway=gateway),
+    )
+    resumed = await lps("queue", "resume", "outbox", gateway=gateway)
+
+    assert (paused.code, paused.stdout.split(" (since")[0]) == (0, "search: paused"), paused
+    assert again.code == 0, again
+    assert (resumed.code, resumed.stdout.split(" (since")[0]) == (0, "outbox: running"), resumed
+    assert discarded.code == 1, discarded  # one of the two was refused
+    assert f"discarded {dead['_id']} CLI-GONE BLOCKED" in discarded.stdout
+    assert f"refused {alive['_id']}: only a DEAD job can be discarded; this one is PENDING" in discarded.stdout
+    assert [job["product_code"] for job in await stored(settings)] == ["CLI-KEPT"]

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 import aiohttp_jinja2
 import jinja2
 from aiohttp import web
+from markupsafe import Markup
 from multidict import MultiDict, MultiDictProxy, MultiMapping
 from yarl import URL
 
@@ -280,26 +281,65 @@ async def _bulk_selection(request: web.Request, fields: MultiMapping[str]) -> Bu
     return BulkSelection(found, matching=True, filters=filters, more=more)
 
 
+@dataclass(frozen=True, slots=True)
+class BulkAction:
+    """What the dead page does to many jobs at once (re-drive, discard): one confirmation page, one outcome page."""
+
+    name: str
+    verb: str
+    #: What happens to each job, for the confirmation (HTML).
+    effect: Markup
+    done: str
+
+
+BULK_ACTIONS = {
+    "redrive": BulkAction(
+        "redrive",
+        "Re-drive",
+        Markup("re-driven: PENDING again with fresh attempts, as <code>POST /v1/lps/jobs/{id}/retry</code> does."),
+        "re-driven",
+    ),
+    "discard": BulkAction(
+        "discard",
+        "Discard",
+        Markup(
+            "discarded for good, as <code>DELETE /v1/lps/jobs/{id}</code> does: gone from the lists and the dead "
+            'totals. The <a href="/ui/audit?action=discard">audit trail</a> keeps who discarded each, when, its '
+            "product and last error type; the products' price history stays."
+        ),
+        "discarded",
+    ),
+}
+
+
+def _bulk_action(request: web.Request) -> BulkAction:
+    return BULK_ACTIONS[request.match_info["action"]]
+
+
 async def redrive_confirmation(request: web.Request) -> tuple[str, dict[str, Any]]:
-    """GET: how many jobs a bulk re-drive would take, and the POST form that does it (nothing changes here)."""
-    require_admin(caller_of(request))
+    """GET: how many jobs a bulk re-drive (or discard) would take, and the POST form that does it (nothing changes
+    here)."""
+    action = _bulk_action(request)
+    require_admin(caller_of(request), action.name)
     selection = await _bulk_selection(request, request.query)
-    context = {"selection": selection, "page": "dead", "cap": BULK_REDRIVE_CAP, "pages": BULK_PAGES}
+    context = {"selection": selection, "page": "dead", "cap": BULK_REDRIVE_CAP, "pages": BULK_PAGES, "bulk": action}
     return "bulk_redrive.html", context
 
 
 async def bulk_redrive(request: web.Request) -> web.StreamResponse:
-    """POST from the confirmation: re-drive each job by the API's own rules; show what became of each."""
+    """POST from the confirmation: re-drive (or discard) each job by the API's own rules; show what became of each."""
     form = await _posted_form(request)
     if isinstance(form, web.StreamResponse):
         return form
+    action = _bulk_action(request)
     try:
-        require_admin(caller_of(request))
+        require_admin(caller_of(request), action.name)
         selection = await _bulk_selection(request, form)
     except ApiError as error:
         return _error_page(request, error)
-    outcomes = await _operations(request).redrive_each(selection.job_ids, caller_of(request))
-    context = {"outcomes": outcomes, "selection": selection, "page": "dead", "cap": BULK_REDRIVE_CAP}
+    each = _operations(request).discard_each if action.name == "discard" else _operations(request).redrive_each
+    outcomes = await each(selection.job_ids, caller_of(request))
+    context = {"outcomes": outcomes, "selection": selection, "page": "dead", "cap": BULK_REDRIVE_CAP, "bulk": action}
     return _render(request, "bulk_redriven.html", context)
 
 
@@ -327,6 +367,24 @@ async def redrive(request: web.Request) -> web.StreamResponse:
     except ApiError as error:
         return _error_page(request, error)
     raise web.HTTPSeeOther(f"{UI}/jobs/{redriven['job_id']}")
+
+
+async def discard_one_confirmation(request: web.Request) -> tuple[str, dict[str, Any]]:
+    """GET from the job page's Discard button: what discarding does, and the POST form that does it."""
+    require_admin(caller_of(request), "discard")
+    return "discard_one.html", {"job": await _operations(request).get(request.match_info["job_id"]), "page": "dead"}
+
+
+async def discard_one(request: web.Request) -> web.StreamResponse:
+    """POST from the confirmation: discard one DEAD job by the API's own rules, then to the dead page."""
+    form = await _posted_form(request)
+    if isinstance(form, web.StreamResponse):
+        return form
+    try:
+        await _operations(request).discard(request.match_info["job_id"], caller_of(request))
+    except ApiError as error:
+        return _error_page(request, error)
+    raise web.HTTPSeeOther(f"{UI}/dead")
 
 
 async def job(request: web.Request) -> tuple[str, dict[str, Any]]:
@@ -435,8 +493,10 @@ def dashboard() -> web.Application:
     app.router.add_get("/jobs/{job_id}/redrive", page(redrive_one_confirmation))
     app.router.add_post("/jobs/{job_id}/redrive", redrive)
     app.router.add_get("/dead", page(dead))
-    app.router.add_get("/dead/redrive", page(redrive_confirmation))
-    app.router.add_post("/dead/redrive", bulk_redrive)
+    app.router.add_get("/jobs/{job_id}/discard", page(discard_one_confirmation))
+    app.router.add_post("/jobs/{job_id}/discard", discard_one)
+    app.router.add_get("/dead/{action:redrive|discard}", page(redrive_confirmation))
+    app.router.add_post("/dead/{action:redrive|discard}", bulk_redrive)
     app.router.add_get("/snapshots/{snapshot_id}/{kind}", snapshot)
     app.router.add_get("/products/{product_code}", page(product))
     app.router.add_get("/running", page(running))
