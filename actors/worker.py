@@ -26,7 +26,6 @@ from dramatiq.middleware.time_limit import TimeLimitExceeded
 
 from actors import metrics
 from actors.errors import JobError, PermanentJobError, RetryableJobError, WorkerStopped
-from actors.matching import analyzer
 from actors.middleware import JobKind, JobLogContext, JobStatusMiddleware, RuntimeShutdown, StopOnce
 from actors.outbox import work_outbox
 from actors.pausing import QueuePausing, store_reader
@@ -36,6 +35,7 @@ from infra.broker import create_broker
 from infra.lifecycle import RetryPolicy
 from infra.logs import configure_logging
 from infra.settings import SHUTDOWN_RECORDING_TIME, UNSIGNED_OUTBOX_REFUSED, Settings
+from infra.text import analyzer
 from schemas.codes import JobErrorType, JobType
 
 log = logging.getLogger(__name__)
@@ -140,7 +140,7 @@ class UnsignedOutboxRefused(Middleware):
 
 
 class AnalyzerWarmUp(Middleware):
-    """Loads the matcher's Korean analyzer (`actors.matching.analyzer`, ~3 s) once a pool that searches has booted.
+    """Loads the matcher's Korean analyzer (`infra.text.analyzer`, ~3 s) once a pool that searches has booted.
 
     In a thread of its own, so the worker consumes at once: a search that comes before the load is done waits for
     the same load instead of starting another. Pools that only deliver never load it.

@@ -24,10 +24,10 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from actors.matching.words import segments
 from bench.figures import median, ratio
 from bench.modes import QualitySizes
 from bench.stack import REPO, Bench
+from infra.text.words import segments
 from tools.search_corpus import CORPUS, HELD_OUT, CaseResult, Lowest, load_cases, load_cases_of, run_corpus, summary
 
 #: The cases readers wrote without seeing the matcher (held_out/README.md): one file per reader.
@@ -64,7 +64,7 @@ def _cheapest_is_right(result: CaseResult) -> bool:
 
 def analyzer_load_seconds() -> float:
     """How long a fresh process takes to load and warm the Korean analyzer (what a search pool pays at boot)."""
-    probe = "import time; t = time.perf_counter(); from actors.matching.analyzer import load; load(); "
+    probe = "import time; t = time.perf_counter(); from infra.text.analyzer import load; load(); "
     probe += "print(time.perf_counter() - t)"
     output = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, check=True)
     return round(float(output.stdout.strip()), 2)

@@ -8,10 +8,10 @@ from types import SimpleNamespace
 import pytest
 from dramatiq.brokers.stub import StubBroker
 
-from actors.matching import analyzer
-from actors.matching.words import segments
 from actors.worker import AnalyzerWarmUp
 from infra.settings import Settings
+from infra.text import analyzer
+from infra.text.words import segments
 from schemas.codes import JobType
 
 

@@ -46,7 +46,7 @@ from actors.matching.loanwords import Spellings
 from actors.matching.prices import against_target, cluster_of, priced_like_an_accessory
 from actors.matching.quantities import Quantity, quantities, unit_conflict
 from actors.matching.sells import Allowed, allowed_by, excluded, sold_for_it
-from actors.matching.text import fold
+from infra.text.folding import fold
 from schemas.offers import Offer
 
 __all__ = ["match_offers"]

@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 
 from actors.matching.quantities import Quantity, first_stated
-from actors.matching.text import english
-from actors.matching.words import aligned, segments
+from infra.text.folding import english
+from infra.text.words import aligned, segments
 from schemas.offers import Offer
 
 #: 품절 said as hype, not stock: 품절임박 (almost sold out), 품절 대란 (sold out everywhere else), 조기품절 주의.

@@ -1,7 +1,7 @@
 """Which product a title names: every word of the keyword, its whole model name, its model number.
 
 Search pages mix in neighbours of the product (아이폰 14 for 아이폰 15, 펩시 for 코카콜라): a title missing a word the
-back office typed is another product. The keyword's words are its segments (`actors.matching.words`), so a keyword
+back office typed is another product. The keyword's words are its segments (`infra.text.words`), so a keyword
 written without spaces ("다우니엑스퍼트리필") is found in titles that space its words and put others between them.
 
 A model is its whole name: "갤럭시 S25" is not "갤럭시 S25 FE", "S25+" or "S25 엣지", "아이폰 16" not "아이폰 16e",
@@ -15,9 +15,10 @@ import re
 from dataclasses import dataclass
 
 from actors.matching.loanwords import Spellings
-from actors.matching.quantities import LATIN_UNITS, STATED
-from actors.matching.text import SEPARATORS, normalize
-from actors.matching.words import segments
+from actors.matching.quantities import STATED
+from infra.text.folding import SEPARATORS, normalize
+from infra.text.units import LATIN_UNITS
+from infra.text.words import segments
 
 #: Words sellers write in either script that `loanwords` cannot derive from their sounds, or that the tier rules
 #: below need in both scripts. Deliberately small: a miss only costs one offer, a wrong pair a bad match.

@@ -11,32 +11,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from math import prod
 
+from infra.text.units import UNITS
 
-@dataclass(frozen=True, slots=True)
-class _Unit:
-    dimension: str  # also the reason's label
-    factor: Decimal  # base units in one of this unit, so 1TB and 1024GB compare equal
-
-
-# 24캔, 24개 and 24입 state the same thing. Sheets, tablets and rolls are counted apart so that
-# "물티슈 100매 10팩" or "60정 3개" do not mix two counts into one.
-_PACK_UNITS = ("개입", "개", "입", "캔", "병", "팩", "봉지", "봉", "박스", "box", "ea")
-_UNITS: dict[str, _Unit] = {
-    **dict.fromkeys(("tb", "테라"), _Unit("capacity", Decimal(1024))),
-    **dict.fromkeys(("gb", "기가"), _Unit("capacity", Decimal(1))),
-    **dict.fromkeys(("l", "리터"), _Unit("volume", Decimal(1000))),
-    **dict.fromkeys(("ml", "cc"), _Unit("volume", Decimal(1))),
-    **dict.fromkeys(("kg", "킬로", "키로"), _Unit("weight", Decimal(1000))),
-    **dict.fromkeys(("g", "그램"), _Unit("weight", Decimal(1))),
-    "mg": _Unit("weight", Decimal("0.001")),
-    **dict.fromkeys(_PACK_UNITS, _Unit("pack", Decimal(1))),
-    **dict.fromkeys(("매", "장"), _Unit("sheets", Decimal(1))),
-    **dict.fromkeys(("정", "캡슐"), _Unit("tablets", Decimal(1))),
-    "롤": _Unit("rolls", Decimal(1)),
-    **dict.fromkeys(("인치", "inch"), _Unit("size", Decimal(1))),
-    "w": _Unit("power", Decimal(1)),
-    "mah": _Unit("battery", Decimal(1)),
-}
 # How reasons spell units whose lower-cased form reads oddly; any other unit is shown as normalized.
 _UNIT_DISPLAY = {"tb": "TB", "gb": "GB", "l": "L", "w": "W", "mah": "mAh"}
 # Words that start like a unit but are not one: 개월 (months), 개봉 (opened), 개국 (countries), 정품 (genuine).
@@ -51,7 +27,7 @@ def _unit_pattern(unit: str) -> str:
 
 
 # Longest first so 개입 wins over 개 and 봉지 over 봉.
-_UNIT = "|".join(_unit_pattern(unit) for unit in sorted(_UNITS, key=len, reverse=True))
+_UNIT = "|".join(_unit_pattern(unit) for unit in sorted(UNITS, key=len, reverse=True))
 _MEASURE = rf"(?<![\d.])(?P<number>\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|\d+(?:\.\d+)?)\s?(?P<unit>{_UNIT})"
 # A count after a multiplication sign is a pack count only when it is bare: "x 10개입" is a quantity of its own,
 # "x 40cm" a size, "x 2세트" or "x 2종" something else, "x 1.5" and "x 1,000" not a count.
@@ -82,8 +58,8 @@ class Quantity:
 
 def _measured(number: str, unit: str) -> Quantity:
     unit = unit.lower()
-    amount = Decimal(number.replace(",", "")) * _UNITS[unit].factor
-    return Quantity(_UNITS[unit].dimension, amount, number + _UNIT_DISPLAY.get(unit, unit))
+    amount = Decimal(number.replace(",", "")) * UNITS[unit].factor
+    return Quantity(UNITS[unit].dimension, amount, number + _UNIT_DISPLAY.get(unit, unit))
 
 
 def _multiplied(quantity: Quantity, times: str) -> tuple[Quantity, ...]:
@@ -148,13 +124,6 @@ def unit_conflict(title: str, wanted: tuple[Quantity, ...]) -> str | None:
             texts = ", ".join(dict.fromkeys(quantity.text for quantity in same))
             return f"{want.dimension} {texts} ≠ {want.text}"
     return None
-
-
-#: Units written in Hangul, counters among them: a number glued before one is a count ("2매"), not a model's number.
-COUNTERS = frozenset(unit for unit in _UNITS if not unit.isascii()) | {"쌍", "세트", "구", "인분"}
-#: Units written in Latin letters: a letter suffix glued to a number that is one of these is a quantity, not a
-#: model's variant ("256gb", not "s25fe").
-LATIN_UNITS = frozenset(unit for unit in _UNITS if unit.isascii())
 
 
 def first_stated(title: str, dimension: str) -> Quantity | None:

@@ -1,7 +1,7 @@
 """What a title sells: the product, or a part, an accessory, a used or rented one.
 
 Exclusions are concepts, each one idea in all its spellings (`_CONCEPTS`). A concept counts only as a whole
-segment of the title (`actors.matching.words.aligned`): the 커버 of the brand 커버걸 and the 중고 of 중고등 are not
+segment of the title (`infra.text.words.aligned`): the 커버 of the brand 커버걸 and the 중고 of 중고등 are not
 covers or used goods. The keyword allows a concept it names itself ("아이폰 15 케이스", "갤럭시버즈3케이스", "… 중고").
 
 Parts and accessories are judged by what the title sells, not by which words it contains:
@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from enum import Enum, auto
 
 from actors.matching.identity import Word
-from actors.matching.text import english
-from actors.matching.words import Aligned, Segment, aligned, segments
+from infra.text.folding import english
+from infra.text.words import Aligned, Segment, aligned, segments
 
 
 class _ConceptKind(Enum):

@@ -1,13 +1,13 @@
 """Words as a Korean reader splits them: the Kiwi morphological analyzer, loaded once per process.
 
 Korean writes compounds without spaces: "갤럭시버즈3케이스" is 갤럭시 + 버즈3 + 케이스, a case; "필름카메라" is
-필름 + 카메라, a camera. Kiwi (kiwipiepy) splits a word into its morphemes; `actors.matching.words` groups them into
+필름 + 카메라, a camera. Kiwi (kiwipiepy) splits a word into its morphemes; `infra.text.words` groups them into
 the segments the matcher compares. Why Kiwi and not another analyzer: docs/sources.md, "Matching".
 
 The model (the `kiwipiepy_model` package, ~100 MB on disk) takes 2 to 3 s to load with its first analysis and about
 300 MB of a process's memory, so a search pool loads it when it boots (`load`, from `actors.worker`), and every other
 caller on first use. A title's analysis takes 0.1 to 0.7 ms; titles come back in every attempt, so their segments
-are cached (`actors.matching.words.segments`).
+are cached (`infra.text.words.segments`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Segments: the words a title or a keyword is made of, as a Korean reader splits them.
 
-A whitespace word is split into Kiwi's morphemes (`actors.matching.analyzer`), which are grouped back into
+A whitespace word is split into Kiwi's morphemes (`infra.text.analyzer`), which are grouped back into
 segments a shopper would name: a noun with its number ("버즈3", "s25"), a number with its counter ("4단계",
 "84매"), a noun with its prefix and suffix ("새상품", "재입고", "리필용"), a run of verb forms ("아이깨끗해"). A
 word that is all ASCII ("SM-S931N", "128gb", "x2") is one segment. The last noun segment of a word is its *head*:
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from enum import Enum, auto
 from functools import lru_cache
 
-from actors.matching.analyzer import Morpheme, morphemes
-from actors.matching.quantities import COUNTERS
+from infra.text.analyzer import Morpheme, morphemes
+from infra.text.units import COUNTERS
 
 
 class _MorphemeKind(Enum):

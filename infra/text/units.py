@@ -1,0 +1,39 @@
+"""Units a quantity is written with (256GB, 1L, 30개입): what the matcher's quantities compare, and what the word
+splitter (infra.text.words) glues to a number ("2매" is a count, not a model's number)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    dimension: str  # also the reason's label
+    factor: Decimal  # base units in one of this unit, so 1TB and 1024GB compare equal
+
+
+# 24캔, 24개 and 24입 state the same thing. Sheets, tablets and rolls are counted apart so that
+# "물티슈 100매 10팩" or "60정 3개" do not mix two counts into one.
+PACK_UNITS = ("개입", "개", "입", "캔", "병", "팩", "봉지", "봉", "박스", "box", "ea")
+UNITS: dict[str, Unit] = {
+    **dict.fromkeys(("tb", "테라"), Unit("capacity", Decimal(1024))),
+    **dict.fromkeys(("gb", "기가"), Unit("capacity", Decimal(1))),
+    **dict.fromkeys(("l", "리터"), Unit("volume", Decimal(1000))),
+    **dict.fromkeys(("ml", "cc"), Unit("volume", Decimal(1))),
+    **dict.fromkeys(("kg", "킬로", "키로"), Unit("weight", Decimal(1000))),
+    **dict.fromkeys(("g", "그램"), Unit("weight", Decimal(1))),
+    "mg": Unit("weight", Decimal("0.001")),
+    **dict.fromkeys(PACK_UNITS, Unit("pack", Decimal(1))),
+    **dict.fromkeys(("매", "장"), Unit("sheets", Decimal(1))),
+    **dict.fromkeys(("정", "캡슐"), Unit("tablets", Decimal(1))),
+    "롤": Unit("rolls", Decimal(1)),
+    **dict.fromkeys(("인치", "inch"), Unit("size", Decimal(1))),
+    "w": Unit("power", Decimal(1)),
+    "mah": Unit("battery", Decimal(1)),
+}
+#: Units written in Hangul, counters among them: a number glued before one is a count ("2매"), not a model's number.
+COUNTERS = frozenset(unit for unit in UNITS if not unit.isascii()) | {"쌍", "세트", "구", "인분"}
+#: Units written in Latin letters: a letter suffix glued to a number that is one of these is a quantity, not a
+#: model's variant ("256gb", not "s25fe").
+LATIN_UNITS = frozenset(unit for unit in UNITS if unit.isascii())
