@@ -27,6 +27,8 @@ LISTING_INDEXED = {"status": "status", "product_code": "product_code", "source_j
 #: backoff, deferred searches) or has come (false: due, waiting for a worker). The active set's keys in
 #: `active_by_status` (active, status, job_type, run_after), partial on `active: true`, which the query states.
 LISTING_DELAYED = "delayed"
+#: The listing's `q=` as words (`infra.text.search_words.query_words`): every one must be among a job's `words`.
+LISTING_WORDS = "words"
 #: The listing's filters read on the way (no index): a page then walks at most LISTING_WALK jobs.
 LISTING_ON_THE_WAY = {"job_type": "job_type", "error_type": "last_error.type"}
 #: The most jobs one page of the listing walks when a filter is read on the way: a rare match costs a bounded
@@ -89,6 +91,20 @@ def listing_query(filters: dict[str, Any], *, now: datetime) -> tuple[dict[str, 
         if "job_type" in on_the_way:
             indexed["job_type"] = on_the_way.pop("job_type")
         indexed["run_after"] = {"$gt": now} if delayed else {"$lte": now}
+    words = filters.get(LISTING_WORDS)
+    if words is not None:
+        # `words_created_at`: the longest word (likely the rarest) by the index, the others read on the way.
+        # With a product code (or its prefix), that index serves and the words are read on the way; a status is
+        # then read on the way instead, so that one index bounds the walk.
+        first, *rest = sorted(words, key=len, reverse=True)
+        if "product_code" in indexed or "source_job_id" in filters or delayed is not None:
+            on_the_way["words"] = {"$all": words}
+        else:
+            if "status" in indexed:
+                on_the_way["status"] = indexed.pop("status")
+            indexed["words"] = first
+            if rest:
+                on_the_way["$and"] = [{"words": word} for word in rest]
     republished = filters.get("republished")
     if republished is not None:
         on_the_way["republishes"] = {"$gte": 1} if republished else {"$exists": False}

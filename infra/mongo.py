@@ -72,6 +72,7 @@ JOBS_BY_CREATED_AT = "created_at_desc"
 JOBS_BY_STATUS_CREATED_AT = "status_created_at"
 JOBS_BY_PRODUCT_CREATED_AT = "product_created_at"
 DEAD_JOBS_BY_ERROR_TYPE = "dead_by_status_error_type"
+JOBS_BY_WORDS = "words_created_at"
 PRICE_HISTORY_BY_PRODUCT = "product_searched_at"
 WATCHES_DUE = "paused_next_run_at"
 #: The scheduler's earlier indexes (next_run_at partial on paused: false; the minute of next_run_at): dropped where
@@ -214,6 +215,8 @@ def listing_indexes() -> list[IndexModel]:
             [("product_code", ASCENDING), ("created_at", DESCENDING), ("_id", DESCENDING)],
             name=JOBS_BY_PRODUCT_CREATED_AT,
         ),
+        # `q=`: a SEARCH job's words (multikey: one key per word), newest first within a word.
+        IndexModel([("words", ASCENDING), ("created_at", DESCENDING), ("_id", DESCENDING)], name=JOBS_BY_WORDS),
     ]
 
 

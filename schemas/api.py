@@ -356,7 +356,7 @@ class RedriveSchema(Schema):
 
 #: Stored job fields the API does not show: internal bookkeeping (`_id` is shown as `job_id`; `finished_minute`, which
 #: releases before `ended_by_finished_at` wrote on every ending, stays on their jobs).
-HIDDEN_JOB_FIELDS = frozenset({"_id", "active", "message_id", SOURCES_ANSWERED, "finished_minute"})
+HIDDEN_JOB_FIELDS = frozenset({"_id", "active", "message_id", SOURCES_ANSWERED, "finished_minute", "words"})
 
 
 class JobSchema(Schema):
@@ -514,6 +514,14 @@ class JobListQuerySchema(StrictSchema):
         _doc(
             "true: only jobs the reconciler published again at least once (`republishes`: their message was never "
             "confirmed or was lost); false: only jobs it never did. Read on the way, as error_type is"
+        ),
+    )
+    q = Text(
+        validate=validate.Length(min=1, max=200),
+        metadata=_doc(
+            "words of the keyword or model number, in any order, split as the matcher splits titles "
+            '("버즈3 갤럭시" finds "갤럭시버즈3 케이스"; a model number with or without its dashes): only SEARCH jobs '
+            "having every word (the words_created_at index)"
         ),
     )
     since = UtcDateTimeField(

@@ -24,6 +24,7 @@ from infra.mongo import MONGO_UNAVAILABLE, MainDatabase, create_client, ensure_i
 from infra.reconciler_log import ReconcilerLog
 from infra.scheduler import WatchScheduler
 from infra.settings import Settings
+from infra.text import analyzer
 from infra.ui_sessions import UiSessions
 from infra.watches import WatchRepository
 from schemas.api import MAX_BODY_BYTES
@@ -63,6 +64,16 @@ SERVER_HEADER = "lps"
 
 async def neutral_server_header(request: web.Request, response: web.StreamResponse) -> None:
     response.headers["Server"] = SERVER_HEADER
+
+
+async def analyzer_context(app: web.Application) -> AsyncIterator[None]:
+    """Start loading the Korean analyzer (~3 s, once per process) as the gateway starts, in a thread: a job's `words`
+    and a listing's `q=` are split by it (infra/text/search_words.py). A search that comes before the load is done
+    waits for the same load; nothing else waits."""
+    loading = asyncio.get_running_loop().run_in_executor(None, analyzer.load)
+    yield
+    if not loading.done():
+        loading.cancel()  # not started yet: skipped; already loading: its thread ends on its own
 
 
 async def mongo_context(app: web.Application) -> AsyncIterator[None]:
@@ -160,7 +171,7 @@ def create_app(settings: Settings) -> web.Application:
     if keys is not None:
         app[KEY_CHECK] = keys
     app.on_response_prepare.append(neutral_server_header)
-    app.cleanup_ctx.extend([mongo_context, broker_context, enqueuer_context, stats_refresh_context])
+    app.cleanup_ctx.extend([analyzer_context, mongo_context, broker_context, enqueuer_context, stats_refresh_context])
     routes.setup(app)
     timeline.setup(app)
     watches.setup(app)

@@ -20,9 +20,11 @@ from multidict import MultiDict, MultiMapping
 from infra.audit import AuditAction, AuditTrail
 from infra.clock import utcnow
 from infra.enqueue import JobEnqueuer, JobNotFound, JobNotRetryable
+from infra.job_listing import LISTING_WORDS
 from infra.jobs import ActiveJobExists, JobRepository, parse_job_id
 from infra.mongo import deadline
 from infra.settings import Settings
+from infra.text.search_words import MAX_QUERY_WORDS, query_words
 from schemas.api import JOB_PAGE_MAX, JobListQuerySchema, encode_job_cursor, job_to_api
 from schemas.codes import ErrorType, JobStatus, KeyRole
 from service.errors import ApiError
@@ -92,6 +94,8 @@ class JobOperations:
             query = JobListQuerySchema().load(parameters)
         except ValidationError as error:
             raise ApiError(ErrorType.INVALID_REQUEST_DATA, "invalid query", errors=error.messages) from None
+        if "q" in query:
+            query[LISTING_WORDS] = await self._query_words(query.pop("q"))
         limit, after = query.pop("limit"), query.pop("cursor", None)
         since, until = query.pop("since", None), query.pop("until", None)
         # One more than asked: whether a next page exists is known without an empty last page.
@@ -103,6 +107,16 @@ class JobOperations:
         else:
             next_cursor = encode_job_cursor(*page.walked_to) if page.walked_to else None
         return [job_to_api(job) for job in jobs[:limit]], next_cursor
+
+    @staticmethod
+    async def _query_words(q: str) -> list[str]:
+        """`q=` as the words it asks for (INVALID_REQUEST_DATA when it holds none, or too many): split off the event
+        loop, as a job's words are."""
+        words = await asyncio.to_thread(query_words, q)
+        if not words or len(words) > MAX_QUERY_WORDS:
+            message = f"give between 1 and {MAX_QUERY_WORDS} words (letters or digits)"
+            raise ApiError(ErrorType.INVALID_REQUEST_DATA, "invalid query", errors={"q": [message]})
+        return words
 
     async def get(self, raw_job_id: str) -> dict[str, Any]:
         """One job, or LPS_JOB_NOT_FOUND (a malformed id is not found either)."""
