@@ -42,7 +42,7 @@ from service.job_operations import BULK_PAGES, JobOperations, dead_only, require
 from service.keys import DATABASE, JOB_OPERATIONS, SETTINGS, caller_of
 from service.snapshots import snapshot_file
 from service.ui import queues, watches
-from service.ui.live import live, live_context
+from service.ui.live import REFRESH_SECONDS, live, live_context
 from service.ui.products import product
 from service.ui.reads import (
     KNOWN_ERROR_TYPES,
@@ -162,6 +162,12 @@ def _short_page(found: list[dict[str, Any]], next_cursor: str | None, query: Mul
     return next_cursor is not None and len(found) < int(query.get("limit", JOB_PAGE_DEFAULT))
 
 
+def _listed(request: web.Request) -> dict[str, Any]:
+    """What a list that refreshes itself needs (static/refresh.js): its own address (its filters and cursor kept),
+    how often, and when its jobs were read."""
+    return {"own_url": request.rel_url.path_qs, "refresh_seconds": REFRESH_SECONDS, "taken_at": utcnow()}
+
+
 #: Filters whose values are upper-case words: the form takes them in any case.
 _UPPER_CASE_FILTERS = ("error_type", "source_outcome")
 
@@ -206,7 +212,7 @@ async def jobs(request: web.Request) -> tuple[str, dict[str, Any]]:
         _find_job(request.query)
     found, next_cursor = await _operations(request).page(request.query, caller_of(request))
     short_page = _short_page(found, next_cursor, request.query)
-    context = {"jobs": found, "next_cursor": next_cursor, "short_page": short_page, "page": "jobs"}
+    context = {"jobs": found, "next_cursor": next_cursor, "short_page": short_page, "page": "jobs"} | _listed(request)
     return "jobs.html", context | {"filters": _filters(request.query)} | filter_choices(request)
 
 
@@ -226,6 +232,7 @@ async def dead(request: web.Request) -> tuple[str, dict[str, Any]]:
     }
     context = {"groups": groups, "totals": totals, "group_links": links, "next_cursor": next_cursor, "page": "dead"}
     context |= {"short_page": _short_page(found, next_cursor, request.query), "bulk_cap": BULK_REDRIVE_CAP}
+    context |= _listed(request)
     return "dead.html", context | {"filters": filters} | filter_choices(request)
 
 
@@ -245,6 +252,7 @@ async def running(request: web.Request) -> tuple[str, dict[str, Any]]:
     rows = [(each, running_for(each, now)) for each in found]
     rows.sort(key=lambda row: row[0].get("started_at") or now)
     context = {"rows": rows, "more": next_cursor is not None, "now": now, "job_type": job_type, "page": "running"}
+    context |= _listed(request)
     return "running.html", context
 
 
