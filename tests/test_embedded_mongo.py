@@ -34,6 +34,7 @@ from embedded_store import ordered_keys, version
 from embedded_store.index_walk import IndexedReadsMemoryEngine
 from embedded_store.server import create_engine, embedded_mongo
 from embedded_store.sqlite import FlatInsertSQLiteEngine
+from infra.job_listing import LISTING_WALK
 from infra.jobs import JobRepository
 from infra.mongo import (
     ACTIVE_BY_STATUS,
@@ -41,10 +42,12 @@ from infra.mongo import (
     DEAD_JOBS_BY_ERROR_TYPE,
     DEFERRED_BY_SOURCE,
     FIRST_ID,
+    JOBS_BY_WORDS,
     MainDatabase,
     create_client,
     ensure_indexes,
     job_indexes,
+    listing_indexes,
     price_history_indexes,
     price_history_retention_index,
     retention_index,
@@ -1340,3 +1343,116 @@ def test_the_due_pass_and_a_batch_by_id_answer_as_mongoeco_does_from_their_candi
             sorted((str(w["_id"]), w.get("stamp")) for w in store.watches.find({}, {"stamp": 1})) for store in stores
         ]
         assert stamped[0] == stamped[1]
+# A SEARCH job's words (issue 36, `q=`): change 8 keys an array of strings by its strings alone.
+
+WORDS = [f"w{number}" for number in range(40)]
+
+
+def worded_jobs(count: int, rng: random.Random, *, messy: float = 0.0) -> list[dict[str, Any]]:
+    """Jobs as the gateway stores searches (words of their keyword), with some deliveries (no words) among them and,
+    at `messy`, words no job of LPS has (a number among them, a single string, an empty array, nested arrays)."""
+    start = datetime(2026, 11, 1, tzinfo=UTC)
+    documents = []
+    for number in range(count):
+        document: dict[str, Any] = {
+            "_id": ObjectId(),
+            "created_at": start + timedelta(seconds=number // 3),  # ties: three jobs a second
+            "status": rng.choice(STATUSES),
+            "job_type": "SEARCH",
+        }
+        if rng.random() < 0.1:
+            document["job_type"] = "OUTBOX"
+        else:
+            document["words"] = rng.sample(WORDS[: rng.choice([5, 40])], rng.randint(1, 4))
+        if rng.random() < messy:
+            document["words"] = rng.choice([[1, "w1"], "w1", [], [["w1"]], ["w1", None], ["w2", "w2"]])
+        documents.append(document)
+    rng.shuffle(documents)
+    return documents
+
+
+def words_find(rng: random.Random, documents: list[dict[str, Any]]) -> dict[str, Any]:
+    """One find as `q=` asks it (infra/job_listing.py): the longest word by the index, the others on the way."""
+    first, *rest = rng.sample(WORDS[:8], rng.choice([1, 1, 2, 3]))
+    query: dict[str, Any] = {"words": first}
+    if rest:
+        query["$and"] = [{"words": word} for word in rest]
+    if rng.random() < 0.3:
+        query["status"] = rng.choice(STATUSES)
+    if rng.random() < 0.4:
+        after = rng.choice(documents)
+        query["created_at"] = {"$lte": after["created_at"]}
+        query["$nor"] = [{"created_at": after["created_at"], "_id": {"$gte": after["_id"]}}]
+    return {"filter": query, "projection": None, "sort": [("created_at", -1), ("_id", -1)], "skip": 0, "limit": 51}
+
+
+def test_finds_and_counts_by_words_answer_as_mongoeco_does(monkeypatch):
+    """The same jobs in the patched engine and in mongoeco's own: every `q=` find gives the same documents in the same
+    order and every count the same number, before and after writes that change, remove and add words."""
+    rng = random.Random(36)
+    patched = IndexedReadsMemoryEngine(change_log_max_entries=100)
+    walks = Answers(patched, "_index_walk_locked", monkeypatch)
+    documents = worded_jobs(800, rng, messy=0.05)
+    words_index = [model for model in listing_indexes() if model.document["name"] == JOBS_BY_WORDS]
+    with beside_mongoeco(patched) as stores:
+        for store in stores:
+            store.jobs.insert_many(documents)
+            store.jobs.create_indexes(words_index)
+        for _round in range(3):
+            for _ in range(40):
+                find = words_find(rng, documents)
+                patched_answer, plain_answer = (answer(store.jobs, find) for store in stores)
+                assert patched_answer == plain_answer, find
+                count = {"count": "jobs", "query": {"words": find["filter"]["words"]}}
+                assert stores[0].command(count)["n"] == stores[1].command(count)["n"], count
+            for changed in rng.sample(documents, 30):
+                change: dict[str, Any] = rng.choice(
+                    [{"$set": {"words": rng.sample(WORDS[:8], 2)}}, {"$unset": {"words": ""}}, {"$set": {"words": []}}]
+                )
+                for store in stores:
+                    store.jobs.update_one({"_id": changed["_id"]}, change)
+            added = worded_jobs(20, rng)
+            for store in stores:
+                store.jobs.insert_many([dict(document) for document in added])
+            documents += added
+    assert walks.answered > 50, walks.answered  # the walk served them, not mongoeco's scan
+
+
+def test_a_words_page_reads_its_own_keys_at_any_size(monkeypatch):
+    """A `q=` page (JobRepository.newest with words) lists no index's keys whole once the index was read, and reads
+    as many keys over 1,000 stored jobs as over 6,000 (before change 8 every page was a pass over all the keys)."""
+    work = KeyWork(monkeypatch)
+    words_index = [model for model in listing_indexes() if model.document["name"] == JOBS_BY_WORDS]
+    counted: dict[str, list[tuple[int, int]]] = {}
+    with served_in_process(None) as (engine, url, run):
+
+        async def seed(name: str, count: int) -> None:
+            await InProcessClient(engine)[name].jobs.insert_many(worded_jobs(count, random.Random(count)))
+            await InProcessClient(engine)[name].jobs.create_indexes(words_index)
+
+        async def pages(name: str) -> list[tuple[int, int]]:
+            client = AsyncMongoClient(url)
+            repository = JobRepository(MainDatabase.open(client, name))
+            try:
+                await repository.newest({"words": ["w1"]}, 51)  # the first read makes the order
+                seen = []
+                for words in (["w1"], ["w2", "w3"], ["w30"]):
+                    work.listed = work.walked = 0
+                    page = await repository.newest({"words": words}, 51)
+                    assert page.jobs, words
+                    seen.append((work.listed, work.walked))
+                return seen
+            finally:
+                await client.close()
+
+        for name, count in (("small", 1_000), ("large", 6_000)):
+            run(seed(name, count))
+            counted[name] = asyncio.run(pages(name))
+
+    assert all(listed == 0 for listed, _ in counted["large"]), counted  # never a pass over the index's keys
+    # One word: its page's keys, at any size.
+    assert counted["large"][0] == counted["small"][0], counted
+    assert counted["large"][0][1] <= 2 * 51, counted
+    assert counted["large"][2][1] <= 2 * 51, counted
+    # Two words: the first word's keys, bounded by the listing's walk (LISTING_WALK: its far end, then the page).
+    assert counted["large"][1][1] <= LISTING_WALK + 3 * 51, counted
