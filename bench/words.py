@@ -80,7 +80,11 @@ def summary(samples: list[float]) -> dict[str, float]:
 
 async def measure(url: str, count: int) -> dict[str, Any]:
     settings = Settings.from_env().with_overrides(
-        mongo_url=url, mongo_db=f"lps_bench_words_{uuid.uuid4().hex[:8]}", queue_prefix="lpsbenchwords_"
+        mongo_url=url,
+        mongo_db=f"lps_bench_words_{uuid.uuid4().hex[:8]}",
+        queue_prefix="lpsbenchwords_",
+        # A loaded machine must not turn a slow answer into an error: the figure is the latency.
+        mongo_timeout_ms=30_000,
     )
     # Seeding: long batches on the embedded store (the gateway's own requests keep the production budget).
     seeding = create_client(settings.with_overrides(mongo_timeout_ms=120_000))

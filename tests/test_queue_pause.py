@@ -13,6 +13,7 @@ import pika
 import pika.exceptions
 import pytest
 from aiohttp.test_utils import TestClient
+from dramatiq.middleware import Middleware
 from pymongo import AsyncMongoClient
 
 from infra.audit import AUDIT
@@ -164,3 +165,32 @@ async def test_an_admin_pauses_and_resumes_from_the_overview_after_confirming_an
     token = csrf_of(await (await viewer.get("/ui")).text())
     refused = await post_form(viewer, "/ui/queues/search/resume", data={"csrf": token}, allow_redirects=False)
     assert refused.status == 433
+
+
+async def test_a_message_taken_before_the_pause_was_read_is_handed_back_unclaimed(settings: Settings, jobs: JobsView):
+    """Dramatiq may hold a message its consumer took just before the pool read the pause: the status middleware
+    hands it back to its queue (its ack becomes a requeue) before any claim, so no attempt is spent."""
+    from actors.middleware import JobStatusMiddleware
+    from actors.pausing import HAND_BACK
+    from tests.harness import in_process_pool
+
+    async with in_process_pool(settings) as pool:
+        [status] = [each for each in pool.broker.middleware if isinstance(each, JobStatusMiddleware)]
+        status.runtime.pauses.update(frozenset({JobType.SEARCH}))
+        handed: list[dict[str, Any]] = []
+        pool.broker.add_middleware(_AckWatch(handed))
+        [job_id] = await pool.submit({"product_code": "HANDED-BACK", "keyword": "k"})
+        await eventually(lambda: asyncio.sleep(0, handed), within=10, what="the message to be handed back")
+        job = await jobs.get(job_id)
+        assert job is not None
+        assert (job["status"], job["attempts"], handed[0].get(HAND_BACK)) == ("PENDING", 0, True)
+
+
+class _AckWatch(Middleware):
+    """Records the options of each message skipped, as its consumer's ack sees them."""
+
+    def __init__(self, seen: list[dict[str, Any]]) -> None:
+        self.seen = seen
+
+    def after_skip_message(self, broker: Any, message: Any) -> None:
+        self.seen.append(dict(message.options))
