@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 from collections.abc import AsyncIterator
 from functools import partial
 from typing import Any
@@ -70,10 +71,17 @@ async def analyzer_context(app: web.Application) -> AsyncIterator[None]:
     """Start loading the Korean analyzer (~3 s, once per process) as the gateway starts, in a thread: a job's `words`
     and a listing's `q=` are split by it (infra/text/search_words.py). A search that comes before the load is done
     waits for the same load; nothing else waits."""
-    loading = asyncio.get_running_loop().run_in_executor(None, analyzer.load)
+    # A daemon thread, not the loop's executor: a gateway stopped while it loads does not wait for it.
+    threading.Thread(target=_load_analyzer, name="lps-analyzer-load", daemon=True).start()
     yield
-    if not loading.done():
-        loading.cancel()  # not started yet: skipped; already loading: its thread ends on its own
+
+
+def _load_analyzer() -> None:
+    try:
+        analyzer.load()
+    except Exception:
+        # Every search's words will fail with the same error (a 500): say why once, here.
+        log.critical("the Korean analyzer could not load: searches cannot be recorded", exc_info=True)
 
 
 async def mongo_context(app: web.Application) -> AsyncIterator[None]:
