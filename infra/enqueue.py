@@ -184,5 +184,10 @@ def _stored_product(product: dict[str, Any]) -> dict[str, Any]:
 
 
 def _words_by_code(products: Mapping[str, Mapping[str, Any]]) -> dict[str, list[str]]:
-    """Each product's `words` (its keyword and model number as the matcher splits them: the listing's `q=`)."""
-    return {code: job_words(product["keyword"], product.get("model_no")) for code, product in products.items()}
+    """Each product's `words` (its keyword and model number as the matcher splits them: the listing's `q=`). Without
+    the analyzer (it failed to load) the searches are recorded all the same, without words: `q=` misses them."""
+    try:
+        return {code: job_words(product["keyword"], product.get("model_no")) for code, product in products.items()}
+    except Exception:
+        log.exception("could not split %d keyword(s) into words: recorded without them", len(products))
+        return {code: [] for code in products}

@@ -80,8 +80,8 @@ def _load_analyzer() -> None:
     try:
         analyzer.load()
     except Exception:
-        # Every search's words will fail with the same error (a 500): say why once, here.
-        log.critical("the Korean analyzer could not load: searches cannot be recorded", exc_info=True)
+        # Searches are still recorded, without the words q= finds them by (infra/enqueue.py): say why once, here.
+        log.critical("the Korean analyzer could not load: q= finds no new search", exc_info=True)
 
 
 async def mongo_context(app: web.Application) -> AsyncIterator[None]:
