@@ -426,7 +426,8 @@ async def test_the_openapi_document_declares_the_api_key_and_the_429_433_and_rea
         if path.startswith("/v1/lps/")
         for operation in operations.values()
     ]
-    assert len(api_operations) == 14  # search, jobs (3), snapshots, stats, timeline, watches (7)
+    # search, jobs (4: list, get, retry, discard), snapshots, stats, timeline, queues (2: pause, resume), watches (7)
+    assert len(api_operations) == 17
     for operation in api_operations:
         assert operation["security"] == required
         assert {"429", "433"} <= set(operation["responses"])

@@ -137,9 +137,11 @@ async def test_openapi_document_lists_every_endpoint(client: TestClient):
     assert {path: sorted(operations) for path, operations in spec["paths"].items()} == {
         "/v1/lps/search": ["post"],
         "/v1/lps/jobs": ["get"],
-        "/v1/lps/jobs/{job_id}": ["get"],
+        "/v1/lps/jobs/{job_id}": ["delete", "get"],
         "/v1/lps/jobs/{job_id}/retry": ["post"],
         "/v1/lps/queue/stats": ["get"],
+        "/v1/lps/queues/{queue}/pause": ["post"],
+        "/v1/lps/queues/{queue}/resume": ["post"],
         "/v1/lps/queue/timeline": ["get"],
         "/v1/lps/snapshots/{snapshot_id}/{kind}": ["get"],
         "/v1/lps/watches": ["get", "post"],
