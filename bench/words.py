@@ -28,13 +28,13 @@ from typing import Any
 from aiohttp.test_utils import TestClient, TestServer
 
 from bench.growth import stored_jobs
+from embedded_store.server import embedded_mongo
 from infra.clock import utcnow
 from infra.jobs import JobRepository
 from infra.mongo import MainDatabase, create_client, ensure_indexes
 from infra.settings import Settings
 from infra.text.search_words import job_words, query_words
 from service.app import create_app
-from tools.embedded_mongo import embedded_mongo
 
 BRANDS = ["삼성", "애플", "엘지", "샤오미", "소니", "다이슨", "필립스", "로지텍", "앤커", "보스"]
 PRODUCTS = [

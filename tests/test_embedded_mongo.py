@@ -1343,6 +1343,8 @@ def test_the_due_pass_and_a_batch_by_id_answer_as_mongoeco_does_from_their_candi
             sorted((str(w["_id"]), w.get("stamp")) for w in store.watches.find({}, {"stamp": 1})) for store in stores
         ]
         assert stamped[0] == stamped[1]
+
+
 # A SEARCH job's words (issue 36, `q=`): change 8 keys an array of strings by its strings alone.
 
 WORDS = [f"w{number}" for number in range(40)]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from math import prod
 
-from infra.text.units import UNITS
+from infra.text.units import PACK_UNITS, UNITS
 
 # How reasons spell units whose lower-cased form reads oddly; any other unit is shown as normalized.
 _UNIT_DISPLAY = {"tb": "TB", "gb": "GB", "l": "L", "w": "W", "mah": "mAh"}
@@ -79,7 +79,7 @@ def _multiplied(quantity: Quantity, times: str) -> tuple[Quantity, ...]:
     return quantity, Quantity("pack", total, written)
 
 
-_PACK_UNIT = "|".join(_unit_pattern(unit) for unit in sorted(_PACK_UNITS, key=len, reverse=True))
+_PACK_UNIT = "|".join(_unit_pattern(unit) for unit in sorted(PACK_UNITS, key=len, reverse=True))
 #: Packs of packs: "12개 x 2박스" and "4입 x 5팩" sell 24 and 20 units.
 _PACKS_OF_PACKS = re.compile(
     rf"(?<![\d.])(?P<each>\d+)\s?(?:{_PACK_UNIT})\s?[x×*]\s?(?P<packs>\d+)\s?(?:{_PACK_UNIT})", re.IGNORECASE
