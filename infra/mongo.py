@@ -319,6 +319,7 @@ def declared_indexes(settings: Settings) -> dict[str, list[IndexModel]]:
         WATCHES: watch_indexes(),
         UI_SESSIONS: ui_session_indexes(),
         AUTH_FAILURES: auth_failure_indexes(),
+        AUDIT: audit_indexes(),
     }
 
 

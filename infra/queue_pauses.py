@@ -70,5 +70,7 @@ class QueuePauses:
 
     async def states(self) -> dict[JobType, PauseState]:
         """Every job type's pause (a type never paused: not paused)."""
-        found = {document["_id"]: document async for document in self._collection.find({})}
+        # By `_id` (one document per job type): the `_id` index, as every other read of it.
+        names = [job_type.name for job_type in JobType]
+        found = {document["_id"]: document async for document in self._collection.find({"_id": {"$in": names}})}
         return {job_type: _state(job_type, found.get(job_type.name)) for job_type in JobType}
