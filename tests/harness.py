@@ -22,10 +22,11 @@ import dramatiq
 import pika
 import pika.exceptions
 import pytest
-from aiohttp.test_utils import TestClient
+from aiohttp.test_utils import TestClient, TestServer
 from bson import ObjectId
 from dramatiq.brokers.stub import StubBroker
 from dramatiq.middleware import Middleware
+from playwright.async_api import Browser, Page
 from prometheus_client.parser import text_string_to_metric_families
 from pymongo import AsyncMongoClient, monitoring
 
@@ -388,3 +389,15 @@ def sample(exposition: str, name: str, **labels: str) -> float | None:
             if found.name == name and labels.items() <= found.labels.items():
                 return found.value
     return None
+
+
+async def signed_in_page(
+    browser: Browser, server: TestServer, key: str, *, to: str = "/ui", width: int = 1280, height: int = 900
+) -> Page:
+    """A new browser page signed in to the dashboard with `key`, on the page `to` (the sign-in form leads there)."""
+    page = await browser.new_page(viewport={"width": width, "height": height})
+    await page.goto(str(server.make_url(f"/ui/login?next={to}")))
+    await page.fill("input[name=key]", key)
+    await page.click("button[type=submit]")
+    await page.wait_for_url(f"**{to}")
+    return page

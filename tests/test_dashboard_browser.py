@@ -19,7 +19,7 @@ from schemas.codes import JobType
 from service.app import create_app
 from service.ui.live import REFRESH_SECONDS
 from tests.harness import ARTIFACTS as TEST_ARTIFACTS
-from tests.harness import JobsView, worker_pool, worker_pools
+from tests.harness import JobsView, signed_in_page, worker_pool, worker_pools
 from tests.test_dashboard import PNG, ROLE_KEYS
 from tests.test_dashboard_charts import ended_search, store
 from tests.test_redrive import DEAD, insert_job
@@ -59,11 +59,7 @@ async def test_after_sign_out_back_shows_no_signed_in_page(page_server, settings
     signed-in pages are answered `Cache-Control: no-store`, so Back asks the gateway, which wants a sign-in."""
     server = await page_server(create_app(settings.with_overrides(api_keys=KEYS)))
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page = await browser.new_page(viewport={"width": 1200, "height": 800})
-    await page.goto(str(server.make_url("/ui/login?next=/ui/jobs")))
-    await page.fill("input[name=key]", KEYS["ops"])
-    await page.click("button[type=submit]")
-    await page.wait_for_url("**/ui/jobs")
+    page = await signed_in_page(browser, server, KEYS["ops"], to="/ui/jobs", width=1200, height=800)
     assert await page.locator("header form.who").count() == 1
 
     await page.click("header form.who button")
@@ -82,11 +78,7 @@ async def test_on_a_phone_the_top_bar_keeps_every_link_and_the_sign_out_on_scree
     """At 390 px the top bar ran off the screen: Watches, "Signed in as" and Sign out were cut off."""
     server = await page_server(create_app(settings.with_overrides(api_keys=KEYS)))
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page = await browser.new_page(viewport={"width": 390, "height": 800})
-    await page.goto(str(server.make_url("/ui/login?next=/ui/jobs")))
-    await page.fill("input[name=key]", KEYS["ops"])
-    await page.click("button[type=submit]")
-    await page.wait_for_url("**/ui/jobs")
+    page = await signed_in_page(browser, server, KEYS["ops"], to="/ui/jobs", width=390, height=800)
     await page.screenshot(path=ARTIFACTS / "top-bar-390.png")
 
     header = await page.evaluate("(h => [h.scrollWidth, h.clientWidth])(document.querySelector('header'))")
@@ -302,11 +294,7 @@ async def test_a_read_only_key_sees_no_redrive_controls_and_its_posts_are_refuse
     keyed = settings.with_overrides(api_keys=ROLE_KEYS.api_keys, api_key_roles=ROLE_KEYS.api_key_roles)
     server = await page_server(create_app(keyed))
     dead = await insert_job(keyed, product_code="VIEWER-DEAD", **DEAD)
-    page = await browser.new_page(viewport={"width": 1200, "height": 800})
-    await page.goto(str(server.make_url("/ui/login")))
-    await page.fill("input[name=key]", "view-c0ffee")
-    await page.click("button[type=submit]")
-    await page.wait_for_url("**/ui")
+    page = await signed_in_page(browser, server, "view-c0ffee", width=1200, height=800)
 
     await page.goto(str(server.make_url("/ui/dead")))
     assert await page.locator("text=VIEWER-DEAD").count() == 1

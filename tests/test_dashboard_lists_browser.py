@@ -11,6 +11,7 @@ from playwright.async_api import Browser, Page
 from infra.settings import Settings
 from service.app import create_app
 from service.ui.live import REFRESH_SECONDS
+from tests.harness import signed_in_page
 from tests.test_dashboard_browser import ARTIFACTS, KEYS
 from tests.test_redrive import DEAD, insert_job
 from tools.testbed import eventually
@@ -87,11 +88,7 @@ async def test_at_390_px_every_page_fits_the_top_bar_folds_into_a_menu_and_table
     server = await page_server(create_app(settings.with_overrides(api_keys=KEYS)))
     dead = await insert_job(settings, product_code="PHONE-DEAD-WITH-A-LONG-CODE", **DEAD)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page = await browser.new_page(viewport={"width": 390, "height": 844})
-    await page.goto(str(server.make_url("/ui/login?next=/ui")))
-    await page.fill("input[name=key]", KEYS["ops"])
-    await page.click("button[type=submit]")
-    await page.wait_for_url("**/ui")
+    page = await signed_in_page(browser, server, KEYS["ops"], width=390, height=844)
 
     paused = await page.request.post(
         str(server.make_url("/v1/lps/queues/search/pause")), headers={"X-API-Key": KEYS["ops"]}

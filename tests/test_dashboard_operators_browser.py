@@ -18,6 +18,7 @@ from infra.settings import Settings
 from schemas.codes import JobType
 from service.app import create_app
 from service.ui.live import REFRESH_SECONDS
+from tests import harness
 from tests.rabbit import drain
 from tests.test_dashboard import ROLE_KEYS
 from tests.test_dashboard_browser import ARTIFACTS
@@ -33,13 +34,8 @@ async def keyed_server(page_server, settings: Settings) -> TestServer:
 
 
 async def signed_in_page(browser: Browser, server: TestServer, key: str, width: int = 1280) -> Page:
-    page = await browser.new_page(viewport={"width": width, "height": 900})
-    await page.goto(str(server.make_url("/ui/login")))
-    await page.fill("input[name=key]", key)
-    await page.click("button[type=submit]")
-    await page.wait_for_url("**/ui")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    return page
+    return await harness.signed_in_page(browser, server, key, width=width)
 
 
 async def some_watches(settings: Settings) -> list[dict[str, Any]]:
