@@ -7,12 +7,14 @@ prefix and drops both afterwards, so the suite can run twice in a row and beside
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 import os
 import subprocess
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -191,6 +193,10 @@ def settings(mongo_url: str, run_id: str) -> Iterator[Settings]:
         # Worker pools of tests serve no metrics unless a test gives them free ports (a dev stack may hold 9191).
         search_metrics_port=0,
         outbox_metrics_port=0,
+        # A test process's store is one pure-Python server shared by its tests and the pools they start: on a busy
+        # machine a heartbeat can wait over the production 3 s behind another test's bulk insert, and pymongo then
+        # clears its pool and cancels what was in flight (_OperationCancelled). Tests of the timeout set their own.
+        mongo_timeout_ms=10_000,
     )
     yield settings
     with MongoClient(mongo_url, serverSelectionTimeoutMS=5000) as client:
@@ -238,6 +244,19 @@ async def jobs(stack_settings: Settings) -> AsyncIterator[JobsView]:
     view = JobsView(stack_settings)
     yield view
     await view.close()
+
+
+# --- one event loop per test process ------------------------------------------------------------------------------
+@pytest_asyncio.fixture(scope="session", loop_scope="session", autouse=True)
+async def roomy_default_executor() -> AsyncIterator[None]:
+    """Room in the session loop's default executor. The tests of a process share one event loop, so a blocking call a
+    test gave up on (`asyncio.to_thread` of a port wait, a RabbitMQ call, cancelled by a timeout or a stop) keeps one
+    of its threads until the call returns: with the default six, the stop fuzzer's abandoned waits made the next
+    tests' `to_thread` calls queue for ~30 s."""
+    executor = ThreadPoolExecutor(max_workers=64, thread_name_prefix="tests-to-thread")
+    asyncio.get_running_loop().set_default_executor(executor)
+    yield
+    executor.shutdown(wait=False, cancel_futures=True)
 
 
 # --- one Chromium per session ------------------------------------------------------------------------------------
