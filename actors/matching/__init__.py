@@ -90,9 +90,8 @@ def _wanted(product: Mapping[str, Any]) -> _Wanted:
     )
 
 
-def _verdict(offer: Offer, wanted: _Wanted) -> str | None:
-    """Why this offer is not the product (rules 1 to 6 and the target price), or None."""
-    folded = fold(offer.title)
+def _verdict(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
+    """Why this offer is not the product (rules 1 to 6 and the target price), or None. `folded`: its title, folded."""
     title = folded.lower()
     if reason := not_buyable(offer, title):
         return reason
@@ -118,31 +117,32 @@ def match_offers(product: Mapping[str, Any], offers: Iterable[Offer]) -> list[Of
     """
     wanted = _wanted(product)
     judged = list(offers)
+    titles = {id(offer): fold(offer.title) for offer in judged}  # each title folded once, for every rule
     for offer in judged:
-        offer.rejected = _verdict(offer, wanted)
-    _refuse_other_model_codes([offer for offer in judged if offer.rejected is None])
+        offer.rejected = _verdict(offer, titles[id(offer)], wanted)
+    _refuse_other_model_codes([offer for offer in judged if offer.rejected is None], titles)
     if wanted.target_price is None:  # the target price vouches for prices; a model number does not (parts carry it)
-        _refuse_prices_like_an_accessory([offer for offer in judged if offer.rejected is None])
+        _refuse_prices_like_an_accessory([offer for offer in judged if offer.rejected is None], titles)
     return judged
 
 
-def _refuse_other_model_codes(accepted: list[Offer]) -> None:
+def _refuse_other_model_codes(accepted: list[Offer], titles: Mapping[int, str]) -> None:
     """Refuse the accepted offers that name only another model code than the one most accepted offers share: the
     kids' size of a shoe, another colour's code, a neighbour model whose title carries every keyword word."""
-    codes = [model_codes(fold(offer.title).lower()) for offer in accepted]
+    codes = [model_codes(titles[id(offer)].lower()) for offer in accepted]
     if (agreed := agreed_code(codes)) is None:
         return
     for offer, found in zip(accepted, codes, strict=True):
         offer.rejected = other_code(found, agreed)
 
 
-def _refuse_prices_like_an_accessory(accepted: list[Offer]) -> None:
+def _refuse_prices_like_an_accessory(accepted: list[Offer], titles: Mapping[int, str]) -> None:
     """Refuse the accepted offers priced far under the cluster of accepted prices, comparing another pack size per
     unit against the cluster's usual pack count."""
     cluster = cluster_of([offer.price for offer in accepted])
     if cluster is None:
         return
-    packs = {id(offer): _pack_count(offer) for offer in accepted}
+    packs = {id(offer): _pack_count(titles[id(offer)]) for offer in accepted}
     cluster_packs = [count for offer in accepted if cluster.holds(offer.price) and (count := packs[id(offer)])]
     usual = int(median(cluster_packs)) if cluster_packs else None
     for offer in accepted:
@@ -151,7 +151,7 @@ def _refuse_prices_like_an_accessory(accepted: list[Offer]) -> None:
         offer.rejected = priced_like_an_accessory(offer.price, cluster.price, units)
 
 
-def _pack_count(offer: Offer) -> int | None:
-    """How many units an offer's title says it sells (its pack count), if it says."""
-    packs = [quantity.amount for quantity in quantities(fold(offer.title)) if quantity.dimension == "pack"]
+def _pack_count(folded_title: str) -> int | None:
+    """How many units an offer's (folded) title says it sells (its pack count), if it says."""
+    packs = [quantity.amount for quantity in quantities(folded_title) if quantity.dimension == "pack"]
     return int(packs[0]) if packs and packs[0] >= 1 else None
