@@ -474,6 +474,10 @@ class ObjectIdField(fields.String):
         return ObjectId(text)
 
 
+#: The most words a job list's `q` may hold (the gateway splits it as the matcher splits titles).
+MAX_QUERY_WORDS = 8
+
+
 class JobListQuerySchema(StrictSchema):
     status = Text(validate=validate.OneOf([s.name for s in JobStatus]))
     job_type = Text(validate=validate.OneOf([t.name for t in JobType]))
@@ -521,7 +525,8 @@ class JobListQuerySchema(StrictSchema):
         metadata=_doc(
             "words of the keyword or model number, in any order, split as the matcher splits titles "
             '("버즈3 갤럭시" finds "갤럭시버즈3 케이스"; a model number with or without its dashes): only SEARCH jobs '
-            "having every word (the words_created_at index)"
+            f"having every word (the words_created_at index). 1 to {MAX_QUERY_WORDS} such words (letters or digits): a "
+            "q with none, or more, is refused (101)"
         ),
     )
     since = UtcDateTimeField(

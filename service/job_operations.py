@@ -24,8 +24,8 @@ from infra.job_listing import LISTING_WORDS
 from infra.jobs import ActiveJobExists, JobRepository, parse_job_id
 from infra.mongo import deadline
 from infra.settings import Settings
-from infra.text.search_words import MAX_QUERY_WORDS, query_words
-from schemas.api import JOB_PAGE_MAX, JobListQuerySchema, encode_job_cursor, job_to_api
+from infra.text.search_words import query_words
+from schemas.api import JOB_PAGE_MAX, MAX_QUERY_WORDS, JobListQuerySchema, encode_job_cursor, job_to_api
 from schemas.codes import ErrorType, JobStatus, KeyRole
 from service.errors import ApiError
 from service.listing_slots import ListingSlots

@@ -63,18 +63,26 @@ def an_envelope_with_a_known_result(ctx: CheckContext, response: Response, case:
     return True
 
 
-#: Operations that take a watch's `cron`: the document states its form, not its meaning (a day that exists in the
-#: month, a range that runs forwards), which is not expressible in JSON Schema.
-CRON_OPERATIONS = {"POST /v1/lps/watches", "PATCH /v1/lps/watches/{watch_id}"}
+#: Operations with a field whose document states its form, not its meaning, which JSON Schema cannot express: a watch's
+#: `cron` (a day that exists in the month, a range that runs forwards) and the job list's `q` (1 to 8 words of
+#: letters or digits, as the analyzer splits them). A schema-valid request may be refused naming that field alone.
+MEANING_CHECKED_FIELDS = {
+    "POST /v1/lps/watches": "cron",
+    "PATCH /v1/lps/watches/{watch_id}": "cron",
+    "GET /v1/lps/jobs": "q",
+}
 
 
-def refused_only_for_a_cron_that_names_no_moment(ctx: CheckContext, response: Response, case: Case) -> bool | None:
-    """Replaces schemathesis's positive_data_acceptance on CRON_OPERATIONS: a schema-valid request may be refused
-    only with 101 naming `cron` alone (cronsim found no moment in it); any other refusal fails as before."""
+def refused_only_for_the_field_whose_meaning_is_checked(
+    ctx: CheckContext, response: Response, case: Case
+) -> bool | None:
+    """Replaces schemathesis's positive_data_acceptance on MEANING_CHECKED_FIELDS' operations: a schema-valid request
+    may be refused only with 101 naming that field alone; any other refusal fails as before."""
     if response.status_code < 400 or response.status_code in (404, 409, 429):
         return None
+    field = MEANING_CHECKED_FIELDS[case.operation.label]
     body = response.json()
-    if body.get("result") != ErrorType.INVALID_REQUEST_DATA or set(body.get("errors") or {}) != {"cron"}:
+    if body.get("result") != ErrorType.INVALID_REQUEST_DATA or set(body.get("errors") or {}) != {field}:
         raise AssertionError(f"schema-valid request refused: {response.text[:300]}")
     return True
 
@@ -100,8 +108,8 @@ def fuzz(operation: APIOperation, mode: GenerationMode, budget: Budget) -> None:
     # It re-sends requests without the declared key and wants 401 or 403; the contract answers 433
     # (test_auth.py proves every /v1/lps operation refuses a missing or unknown key).
     excluded = [schemathesis.checks.ignored_auth]
-    if operation.label in CRON_OPERATIONS and mode is GenerationMode.POSITIVE:
-        additional.append(refused_only_for_a_cron_that_names_no_moment)
+    if operation.label in MEANING_CHECKED_FIELDS and mode is GenerationMode.POSITIVE:
+        additional.append(refused_only_for_the_field_whose_meaning_is_checked)
         excluded.append(schemathesis.checks.positive_data_acceptance)
 
     @hypothesis.settings(

@@ -39,7 +39,7 @@ from pymongo import AsyncMongoClient
 from embedded_store.server import free_port, local_mongo_url, wait_for_port
 from infra.settings import Settings
 from schemas.codes import JobStatus, JobType
-from tests.harness import JobsView, submit
+from tests.harness import SCHEDULING_SLACK, JobsView, submit
 from tools import dev
 from tools.supervisor import STOP_SIGNALS, pool_stop_bound
 from tools.testbed import delete_queues, job_queues
@@ -55,8 +55,6 @@ SECOND_SIGNAL_ODDS = 0.4
 #: An environment variable every process a trial starts inherits (LPS reads no such name): what carries it after the
 #: trial is something the trial's stack left behind, in whatever session or process group it moved to.
 MARK = "STOP_FUZZ_TRIAL"
-#: Seconds past the bound a trial allows for its own polling.
-SLACK = 0.5
 #: Seconds `lps dev` may take to reach the moment of a trial (its start-up, the demo's first searches).
 REACH_WITHIN = 120.0
 #: The start-up of `lps dev` with the static source takes ~3 s here: stops are drawn in it, most of them early.
@@ -198,7 +196,7 @@ class Running:
                     deadline = min(deadline, second_at + kill_bound)
                 second = None
             left = left_by(self.mark)  # the process itself too, until it exited
-            if not left or time.monotonic() > deadline + SLACK:
+            if not left or time.monotonic() > deadline + SCHEDULING_SLACK:
                 now = time.monotonic()
                 return Stopped(now - first, None if second_at is None else now - second_at, describe(left))
             await asyncio.sleep(0.1)

@@ -141,11 +141,16 @@ def await_node(node: Node, timeout: float = START_TIMEOUT) -> None:
     pid_file = str(node.home / "rabbitmq.pid")
     deadline = time.monotonic() + timeout
     while True:
-        done = _ctl(node, "wait", pid_file, "--timeout", str(WAIT_STEP), timeout=WAIT_STEP + 10)
-        if done.returncode == 0:
-            return
+        try:
+            done = _ctl(node, "wait", pid_file, "--timeout", str(WAIT_STEP), timeout=WAIT_STEP + 10)
+        except subprocess.TimeoutExpired:  # the CLI itself hung (its own VM starting on a loaded machine): ask again
+            said = f"rabbitmqctl wait gave no answer in {WAIT_STEP + 10} s"
+        else:
+            if done.returncode == 0:
+                return
+            said = str((done.stderr or done.stdout).strip().splitlines()[-1:])
         if time.monotonic() >= deadline:
-            raise ClusterError(f"{node.name} did not start: {(done.stderr or done.stdout).strip().splitlines()[-1:]}")
+            raise ClusterError(f"{node.name} did not start: {said}")
 
 
 def join(node: Node, first: Node) -> None:

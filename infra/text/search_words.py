@@ -13,8 +13,6 @@ from infra.text.words import segments
 
 #: The most words one job stores (a keyword is at most 200 characters: far fewer in practice).
 MAX_JOB_WORDS = 40
-#: The most words a query may hold.
-MAX_QUERY_WORDS = 8
 
 
 def _split(text: str) -> list[str]:
