@@ -799,6 +799,9 @@ def test_another_pack_size_is_compared_per_unit_against_the_cluster():
         ("갤럭시탭 S10 FE 128GB 와이파이", "삼성전자 갤럭시탭 S10 FE 10.9 WiFi 128GB 그레이"),
         ("소니 플레이스테이션 포털", "SONY PlayStation Portal 리모트 플레이어"),
         ("JBL 플립6 블루투스 스피커", "JBL FLIP6 Bluetooth 스피커 블랙"),
+        # a glued Hangul word the analyzer splits (디 + 봇) is still one loanword
+        ("에코백스 디봇 X2 옴니", "ECOVACS DEEBOT X2 OMNI 로봇청소기"),
+        ("HP 스마트탱크 670", "HP Smart Tank 670 무한잉크 복합기"),
     ],
 )
 def test_a_keyword_word_written_in_the_other_script_is_the_same_word(keyword: str, title: str):
@@ -821,7 +824,11 @@ def test_a_word_in_the_other_script_counts_only_when_it_sounds_the_same(keyword:
 @pytest.mark.parametrize(
     ("hangul", "latin"),
     [("와이파이", "wi-fi"), ("마스터", "master"), ("갤럭시", "galaxy"), ("엣지", "edge"), ("에어팟", "airpods"),
-     ("블루투스", "bluetooth"), ("로지텍", "logitech"), ("플레이스테이션", "playstation"), ("유튜브", "youtube")],
+     ("블루투스", "bluetooth"), ("로지텍", "logitech"), ("플레이스테이션", "playstation"), ("유튜브", "youtube"),
+     # an n before a k sound is ㅇ; wh may be ㅎ; gh is silent inside a word; an s after t or d is ㅊ/ㅈ; a consonant
+     # written twice (ㅈ in 차지) still counts twice towards the two a skeleton needs
+     ("탱크", "tank"), ("핑크", "pink"), ("화이트", "white"), ("나이트", "night"), ("버즈", "buds"),
+     ("스포츠", "sports"), ("차지", "charge"), ("고스트", "ghost"), ("디봇", "deebot")],
 )  # fmt: skip
 def test_a_loanword_and_its_latin_spelling_share_a_skeleton(hangul: str, latin: str):
     assert hangul_skeleton(hangul) in latin_skeletons(latin)

@@ -85,7 +85,7 @@ def _wanted(product: Mapping[str, Any]) -> _Wanted:
         words=words,
         anchors=keyword_words(folded, quantities=True),
         name=model_name(folded, words, names_accessory=allowed.accessory),
-        spellings=loanword_spellings(words),
+        spellings=loanword_spellings(keyword, words),
         target_price=product.get("target_price") or None,
     )
 

@@ -40,6 +40,7 @@ class Word:
 
 
 _RUNS = re.compile(r"\d+(?:\.\d+)?|[a-z]+|[^\da-z]+")
+_HANGUL_RUN = re.compile(r"[가-힣]+")
 
 
 def _spellings(run: str) -> tuple[str, ...]:
@@ -95,9 +96,11 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
     return tuple(words.values())
 
 
-def loanword_spellings(words: tuple[Word, ...]) -> Spellings:
-    """The keyword's words as loanwords, to read a title that writes them in the other script."""
-    return Spellings(run for word in words for run in _RUNS.findall(word.text))
+def loanword_spellings(keyword: str, words: tuple[Word, ...]) -> Spellings:
+    """The keyword's words as loanwords, to read a title that writes them in the other script; also each Hangul run
+    of the keyword whole, which the analyzer may have split where the loanword is one word (디봇: 디 + 봇, "Deebot")."""
+    runs = [run for word in words for run in _RUNS.findall(word.text)]
+    return Spellings([*runs, *_HANGUL_RUN.findall(keyword)])
 
 
 def missing_word(title: str, words: tuple[Word, ...]) -> str | None:

@@ -4,7 +4,8 @@
 Back offices and sellers write brand and model words in either script, and no list keeps up with them. So both
 spellings are reduced to what Korean loanword spelling keeps of a word: its consonants, each as the class a Hangul
 letter writes it with (f, p, ph, b and v as ㅍ/ㅂ; s, sh and th as ㅅ; z, j and ch as ㅈ/ㅊ; an r that no vowel
-follows is not written, as in 마스터), with the vowels dropped, since Hangul puts ㅡ between consonants that English
+follows is not written, as in 마스터; an n before a k sound is ㅇ, as in 탱크; a gh inside a word is silent, as in
+나이트; an s after t or d is ㅊ/ㅈ, as in 버즈), with the vowels dropped, since Hangul puts ㅡ between consonants that English
 runs together and English vowels have no one spelling. What a word starts with is kept: a vowel (Hangul's ㅇ: "oled"
 is 올레드, not 라이트), or a w or y before a vowel, which Hangul writes in the vowel after ㅇ (와, 예).
 
@@ -31,7 +32,7 @@ _MAX_READINGS = 64
 
 _VOWELS = frozenset("aeiouy")
 #: English letter groups first (longest), then single letters.
-_LATIN_TOKEN = re.compile(r"tion|tch|dge|ph|th|sh|ch|ck|qu|wh|ng|[a-z]")
+_LATIN_TOKEN = re.compile(r"tion|tch|dge|ph|th|sh|ch|ck|qu|wh|gh|ng|[dt]s(?![aeiouy])|[a-z]")
 #: What each group may sound like, as the Hangul consonant class that writes it (several where English is not sure:
 #: the g of "galaxy" and of "logitech", the ch of "chip" and of "chrome").
 _LATIN_SOUNDS: dict[str, tuple[str, ...]] = {
@@ -44,8 +45,10 @@ _LATIN_SOUNDS: dict[str, tuple[str, ...]] = {
     "ch": ("J", "K"),
     "ck": ("K",),
     "qu": ("K",),  # the w is in the vowel after a consonant (쿼), which the Hangul side does not keep either
-    "wh": ("W",),
+    "wh": ("W", "H"),  # "white" is 화이트, "whale" 웨일
     "ng": ("ŋ",),
+    "ts": ("TS", "J"),  # "sports" is 스포츠, "buds" 버즈: an s after t or d is written with ㅊ/ㅈ
+    "ds": ("TS", "J"),
     "b": ("P",), "p": ("P",), "f": ("P",), "v": ("P",),
     "d": ("T",), "t": ("T",),
     "k": ("K",), "q": ("K",),
@@ -73,6 +76,10 @@ def _latin_sounds(token: str, following: str) -> tuple[str, ...]:
         return ("T", "J")  # "vertuo" is 버츄오, "virtual" 버추얼
     if token == "ng" and before_vowel:
         return ("ŋK", "NK", "NJ")  # "finger", "ranger"
+    if token == "n" and following[:1] in ("k", "q", "c", "x"):
+        return ("ŋ", "N")  # "tank" is 탱크, "pink" 핑크: an n before a k sound is written with ㅇ
+    if token == "gh":
+        return ("", "P")  # "light" is 라이트, "tough" 터프 (a word's first gh is a g: `latin_skeletons`)
     return _LATIN_SOUNDS.get(token, ("",))
 
 
@@ -80,6 +87,12 @@ def _collapsed(classes: Iterable[str]) -> str:
     """Classes joined, a repeated class once ("apple", 갤럭시's ㄹㄹ)."""
     joined = "".join(classes)
     return re.sub(r"(.)\1+", r"\1", joined)
+
+
+def _long_enough(classes: Iterable[str]) -> bool:
+    """Whether a word writes enough consonants to tell it: counted before a repeated class is merged, so 차지 and
+    "charge" (ㅈ twice) count two, as 마스터 and "master" count three."""
+    return len("".join(classes).replace("V", "")) >= _MIN_SKELETON
 
 
 @lru_cache(maxsize=1 << 12)
@@ -90,14 +103,15 @@ def latin_skeletons(word: str) -> frozenset[str]:
     choices = []
     for index, token in enumerate(tokens):
         following = "".join(tokens[index + 1 : index + 2])
-        choices.append(_latin_sounds(token, following))
+        choices.append(("K",) if index == 0 and token == "gh" else _latin_sounds(token, following))
     # A word that starts with a vowel starts with ㅇ in Hangul: "oled" (올레드) is not 라이트.
     lead = "V" if tokens and tokens[0] in _VOWELS and choices[0] == ("",) else ""
     readings = prod(len(options) for options in choices)
-    skeletons = {lead + _collapsed(chosen) for chosen in product(*choices)} if readings <= _MAX_READINGS else set()
+    chosen_readings = list(product(*choices)) if readings <= _MAX_READINGS else []
+    skeletons = {lead + _collapsed(chosen) for chosen in chosen_readings if _long_enough(chosen)}
     if len(letters) > 3 and letters.endswith("s") and letters[-2] not in _VOWELS | {"s"}:
         skeletons |= latin_skeletons(letters[:-1])  # Hangul drops the plural: 에어팟 for "AirPods"
-    return frozenset(skeleton for skeleton in skeletons if len(skeleton.lstrip("V")) >= _MIN_SKELETON)
+    return frozenset(skeletons)
 
 
 # --- Hangul --------------------------------------------------------------------------------------------------
@@ -127,8 +141,7 @@ def hangul_skeleton(word: str) -> str | None:
             classes.append(_INITIAL.get(initial, " ").strip())
         if final:
             classes.append(_FINAL.get(final, " ").strip())
-    skeleton = _collapsed(classes)
-    return skeleton if len(skeleton.lstrip("V")) >= _MIN_SKELETON else None
+    return _collapsed(classes) if _long_enough(classes) else None
 
 
 # --- a title in the keyword's spelling -----------------------------------------------------------------------
