@@ -5,9 +5,9 @@ Back offices and sellers write brand and model words in either script, and no li
 spellings are reduced to what Korean loanword spelling keeps of a word: its consonants, each as the class a Hangul
 letter writes it with (f, p, ph, b and v as ㅍ/ㅂ; s, sh and th as ㅅ; z, j and ch as ㅈ/ㅊ; an r that no vowel
 follows is not written, as in 마스터; an n before a k sound is ㅇ, as in 탱크; a gh inside a word is silent, as in
-나이트; an s after t or d is ㅊ/ㅈ, as in 버즈), with the vowels dropped, since Hangul puts ㅡ between consonants that English
-runs together and English vowels have no one spelling. What a word starts with is kept: a vowel (Hangul's ㅇ: "oled"
-is 올레드, not 라이트), or a w or y before a vowel, which Hangul writes in the vowel after ㅇ (와, 예).
+나이트; an s after t or d is ㅊ/ㅈ, as in 버즈), with the vowels dropped, since Hangul puts ㅡ between consonants that
+English runs together and English vowels have no one spelling. What a word starts with is kept: a vowel (Hangul's ㅇ:
+"oled" is 올레드, not 라이트), or a w or y before a vowel, which Hangul writes in the vowel after ㅇ (와, 예).
 
 Two words with the same skeleton of at least two consonants are taken as one. A false pair can only make one
 keyword word look present; every other rule still judges the title, and a word too short to tell (에어, "LG") is
