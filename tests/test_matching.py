@@ -859,6 +859,21 @@ def test_packs_of_packs_sell_their_product(keyword: str, title: str, reason: str
     assert verdict({"keyword": keyword}, title) == reason
 
 
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        ("설화수 윤조에센스 60ml", "pack: one, not 3개"),  # counts nothing: one bottle
+        ("설화수 윤조에센스 2세대 60ml", "pack: one, not 3개"),  # a generation is not a count
+        ("설화수 윤조에센스 60ml 3개", None),
+        ("설화수 윤조에센스 60ml x 3", None),
+        ("설화수 윤조에센스 60ml 1+1+1", None),
+        ("설화수 윤조에센스 60ml x 3EA", None),  # a multiplication the unit rule cannot read is not "nothing"
+    ],
+)
+def test_a_title_that_counts_nothing_sells_one_not_the_several_the_keyword_asks_for(title: str, reason: str | None):
+    assert verdict({"keyword": "설화수 윤조에센스 60ml 3개"}, title) == reason
+
+
 def test_an_offer_naming_only_another_model_code_than_the_others_agree_on_is_refused():
     offers = [
         offer("나이키 에어포스 1 '07 트리플 화이트 CW2288-111", 119_000),

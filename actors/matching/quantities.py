@@ -109,11 +109,16 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     return tuple(quantity for _, quantity in sorted(found, key=lambda item: item[0]))
 
 
+#: A number multiplied or added, which may count the units a title sells in a way `STATED` does not read.
+_MULTIPLIED = re.compile(r"[x×*+]\s?\d|\d\s?[x×*+](?!\w)")
+
+
 def unit_conflict(title: str, wanted: tuple[Quantity, ...]) -> str | None:
     """A keyword's quantity must appear in the folded title whenever the title states that dimension at all.
 
     "Appear among" rather than "equal" because titles often state a dimension twice ("12GB 256GB": memory and
-    storage; "100매 10팩"), and a title silent about a dimension proves nothing either way.
+    storage; "100매 10팩"), and a title silent about a dimension proves nothing either way, except the count: a
+    title that measures one item and counts none sells one.
     """
     if not wanted:
         return None
@@ -123,6 +128,11 @@ def unit_conflict(title: str, wanted: tuple[Quantity, ...]) -> str | None:
         if same and all(quantity.amount != want.amount for quantity in same):
             texts = ", ".join(dict.fromkeys(quantity.text for quantity in same))
             return f"{want.dimension} {texts} ≠ {want.text}"
+        if not same and stated and want.dimension == "pack" and want.amount > 1 and not _MULTIPLIED.search(title):
+            # A title that measures its item ("50ml") and counts nothing sells one: its price is not the price of the
+            # several the keyword asks for. A multiplication it does not read as a count ("x 100T", "1.05kg+1.05kg")
+            # is not nothing; a title that states no quantity at all describes the product, not an amount of it.
+            return f"pack: one, not {want.text}"
     return None
 
 
