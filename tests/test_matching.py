@@ -874,6 +874,26 @@ def test_a_title_that_counts_nothing_sells_one_not_the_several_the_keyword_asks_
     assert verdict({"keyword": "설화수 윤조에센스 60ml 3개"}, title) == reason
 
 
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        ("마샬 엠버튼3", "Marshall Emberton III 크림 국내정품", None),
+        ("소니 A7 IV 바디", "소니 알파 A7 4 풀프레임 미러리스 바디", None),
+        ("니콘 Z50II 렌즈킷", "니콘 Z50 II 16-50 렌즈킷", None),
+        ("니콘 Z50II 렌즈킷", "니콘 Z50 16-50 렌즈킷", "keyword word missing: 2"),  # the first Z50
+        ("닌텐도 Wii 리모컨", "닌텐도 Wii 리모컨 화이트 정품", None),  # not a numeral inside a word
+    ],
+)
+def test_a_generation_in_roman_numerals_is_its_number(keyword: str, title: str, reason: str | None):
+    assert verdict({"keyword": keyword}, title) == reason
+
+
+def test_a_tier_word_after_a_makers_model_code_describes_it_and_does_not_name_another_model():
+    keyword = {"keyword": "LG그램 16 16Z90S-GA5PK", "model_no": "16Z90S-GA5PK"}
+    assert verdict(keyword, "LG전자 그램16 16Z90SGA5PK 울트라5 125H") is None
+    assert verdict({"keyword": "갤럭시 S25 256GB"}, "갤럭시 S25 울트라 256GB") == "another model: s25 울트라"
+
+
 def test_an_offer_naming_only_another_model_code_than_the_others_agree_on_is_refused():
     offers = [
         offer("나이키 에어포스 1 '07 트리플 화이트 CW2288-111", 119_000),

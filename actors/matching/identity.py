@@ -135,6 +135,11 @@ _GLUED = re.compile(r"\+|[a-z]+")
 _GENERATION = re.compile(r"(?<!\d)\d{1,2}$")
 
 
+#: A keyword word that is a maker's model code, letters and at least three digits ("16z90sga5pk", "sms931n"): unlike a
+#: model's name ("s25", "워치7") it has no tiers.
+_CODE_WORD = re.compile(r"(?=(?:[a-z]*\d){3})(?=\d*[a-z])[0-9a-z]+")
+
+
 @dataclass(frozen=True, slots=True)
 class ModelName:
     """The keyword's words, and the tiers and glued letters it names itself."""
@@ -170,6 +175,8 @@ def other_variant(title: str, model: ModelName) -> str | None:
     """The variant a title names right after a word of the keyword, when the keyword does not name it."""
     undashed = title.replace("-", "")
     for word in model.words:
+        if _CODE_WORD.fullmatch(word.text):
+            continue  # a maker's code names one model whole: a tier word after it describes it ("16Z90S 울트라5")
         for match in word.pattern.finditer(undashed):
             after = match.end()
             glued = _GLUED.match(undashed, after) if _GENERATION.search(word.text) else None
