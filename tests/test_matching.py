@@ -894,6 +894,38 @@ def test_a_tier_word_after_a_makers_model_code_describes_it_and_does_not_name_an
     assert verdict({"keyword": "갤럭시 S25 256GB"}, "갤럭시 S25 울트라 256GB") == "another model: s25 울트라"
 
 
+@pytest.mark.parametrize(
+    ("title", "said"),
+    [
+        ("[임직원 전용] 갤럭시 북4 프로 14 구매인증 후 결제", "임직원 전용"),
+        ("[교육할인] 갤럭시 북4 프로 14 학생/교직원 인증 필요", "교육할인"),
+        ("갤럭시 북4 프로 14 KT 번호이동 공시지원 (요금제 유지 조건)", "번호이동"),
+        ("갤럭시 북4 프로 14 정기구독 첫달 반값", "첫달 반값"),
+    ],
+)
+def test_a_title_that_binds_its_price_to_who_buys_is_a_conditional_price(title: str, said: str):
+    assert verdict({"keyword": "갤럭시 북4 프로 14"}, title) == f"conditional price: {said} 1,500,000"
+
+
+def test_a_price_reserved_for_some_buyers_still_says_what_the_product_costs():
+    """A monthly instalment shown as the price stands alone among the offers anyone can buy; the conditional offers
+    beside it, priced as the product, make the cluster that gives it away."""
+    offers = [
+        offer("Apple 2024 맥 미니 M4 16GB 256GB MU9D3KH/A", 74_917),
+        offer("[임직원 전용] Apple 맥 미니 M4 16GB 256GB", 779_000),
+        offer("Apple 맥미니 M4 16GB 256GB 실버", 849_000),
+    ]
+    instalment, _, plain = match_offers({"keyword": "맥미니 M4 16GB 256GB"}, offers)
+    assert (instalment.rejected or "").startswith("priced like an accessory")
+    assert plain.rejected is None
+
+
+def test_pet_bottles_count_as_the_packs_they_are():
+    keyword = {"keyword": "제주삼다수 2L 12병"}
+    assert verdict(keyword, "제주삼다수 2L 6펫 x 2팩 (총 12펫)") is None
+    assert verdict(keyword, "제주삼다수 2L 6펫") == "pack 6펫 ≠ 12병"
+
+
 def test_an_offer_naming_only_another_model_code_than_the_others_agree_on_is_refused():
     offers = [
         offer("나이키 에어포스 1 '07 트리플 화이트 CW2288-111", 119_000),

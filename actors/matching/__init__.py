@@ -13,8 +13,8 @@ gives the reason, which keeps verdicts deterministic:
 6. its price is what a buyer of the asked product pays (`buyable`): no conditional price, no range start for
    another option;
 7. its price is plausible (`prices`): not far under the target price; and, without one, judged over all the
-   search's offers at once, not far under the price the accepted ones cluster around (per unit for another pack
-   size).
+   search's offers at once, not far under the price the product's offers cluster around (every offer whose title
+   names the product, whether or not rules 1 and 6 let it be bought at its price; per unit for another pack size).
 
 Words are compared as a Korean reader splits them (`words`, `analyzer`). How each rule reads a title:
 docs/sources.md, "Matching".
@@ -90,11 +90,10 @@ def _wanted(product: Mapping[str, Any]) -> _Wanted:
     )
 
 
-def _verdict(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
-    """Why this offer is not the product (rules 1 to 6 and the target price), or None. `folded`: its title, folded."""
+def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
+    """Why this offer's title names something else than the product (rules 2 to 5), or None. `folded`: its title,
+    folded."""
     title = folded.lower()
-    if reason := not_buyable(offer, title):
-        return reason
     if wanted.model and not wanted.model.search(title):
         return f"model number {wanted.model_no} missing"
     spelled = wanted.spellings.respell(title)  # the keyword's words as the keyword writes them ("wi-fi": 와이파이)
@@ -105,9 +104,12 @@ def _verdict(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
         # The model number names the product: its title need not repeat the keyword's category words ("모니터").
         or (None if wanted.model else missing_word(spelled, wanted.words))
         or other_variant(spelled, wanted.name)
-        or not_everyones_price(offer, folded, wanted.quantities)
-        or against_target(offer.price, wanted.target_price)
     )
+
+
+def _not_everyones_price(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
+    """Why the product's offer is not at a price every buyer pays (rule 6 and the target price), or None."""
+    return not_everyones_price(offer, folded, wanted.quantities) or against_target(offer.price, wanted.target_price)
 
 
 def match_offers(product: Mapping[str, Any], offers: Iterable[Offer]) -> list[Offer]:
@@ -118,11 +120,17 @@ def match_offers(product: Mapping[str, Any], offers: Iterable[Offer]) -> list[Of
     wanted = _wanted(product)
     judged = list(offers)
     titles = {id(offer): fold(offer.title) for offer in judged}  # each title folded once, for every rule
+    #: Offers whose titles name the product, bought or not: what the product costs is seen in their prices too.
+    the_product: list[Offer] = []
     for offer in judged:
-        offer.rejected = _verdict(offer, titles[id(offer)], wanted)
+        title = titles[id(offer)]
+        if (not_it := _not_the_product(offer, title, wanted)) is None:
+            the_product.append(offer)
+        # Rule 1 first: an ad or a sold-out item says so whatever else its title names.
+        offer.rejected = not_buyable(offer, title.lower()) or not_it or _not_everyones_price(offer, title, wanted)
     _refuse_other_model_codes([offer for offer in judged if offer.rejected is None], titles)
     if wanted.target_price is None:  # the target price vouches for prices; a model number does not (parts carry it)
-        _refuse_prices_like_an_accessory([offer for offer in judged if offer.rejected is None], titles)
+        _refuse_prices_like_an_accessory([offer for offer in the_product if offer.rejected is None], the_product, titles)
     return judged
 
 
@@ -136,14 +144,17 @@ def _refuse_other_model_codes(accepted: list[Offer], titles: Mapping[int, str]) 
         offer.rejected = other_code(found, agreed)
 
 
-def _refuse_prices_like_an_accessory(accepted: list[Offer], titles: Mapping[int, str]) -> None:
-    """Refuse the accepted offers priced far under the cluster of accepted prices, comparing another pack size per
-    unit against the cluster's usual pack count."""
-    cluster = cluster_of([offer.price for offer in accepted])
+def _refuse_prices_like_an_accessory(
+    accepted: list[Offer], the_product: list[Offer], titles: Mapping[int, str]
+) -> None:
+    """Refuse the accepted offers priced far under the cluster of the product's prices (every offer whose title names
+    it, whether or not it can be bought at its price: a price reserved for employees still says what the product
+    costs), comparing another pack size per unit against the cluster's usual pack count."""
+    cluster = cluster_of([offer.price for offer in the_product])
     if cluster is None:
         return
-    packs = {id(offer): _pack_count(titles[id(offer)]) for offer in accepted}
-    cluster_packs = [count for offer in accepted if cluster.holds(offer.price) and (count := packs[id(offer)])]
+    packs = {id(offer): _pack_count(titles[id(offer)]) for offer in the_product}
+    cluster_packs = [count for offer in the_product if cluster.holds(offer.price) and (count := packs[id(offer)])]
     usual = int(median(cluster_packs)) if cluster_packs else None
     for offer in accepted:
         own = packs[id(offer)]
