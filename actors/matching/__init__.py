@@ -130,7 +130,8 @@ def match_offers(product: Mapping[str, Any], offers: Iterable[Offer]) -> list[Of
         offer.rejected = not_buyable(offer, title.lower()) or not_it or _not_everyones_price(offer, title, wanted)
     _refuse_other_model_codes([offer for offer in judged if offer.rejected is None], titles)
     if wanted.target_price is None:  # the target price vouches for prices; a model number does not (parts carry it)
-        _refuse_prices_like_an_accessory([offer for offer in the_product if offer.rejected is None], the_product, titles)
+        accepted = [offer for offer in the_product if offer.rejected is None]
+        _refuse_prices_like_an_accessory(accepted, the_product, titles)
     return judged
 
 
