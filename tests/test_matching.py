@@ -841,6 +841,24 @@ def test_words_that_sound_otherwise_do_not_share_a_skeleton(hangul: str, latin: 
     assert hangul_skeleton(hangul) not in latin_skeletons(latin)
 
 
+def test_a_keyword_word_written_half_in_hangul_is_found_written_wholly_in_latin():
+    keyword = {"keyword": "샌디스크 익스트림 마이크로SD 256GB"}
+    assert verdict(keyword, "샌디스크 익스트림 microSD 256기가 닌텐도 스위치 메모리") is None
+    assert verdict(keyword, "샌디스크 익스트림 miniSD 256GB") == "keyword word missing: 마이크로"
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        ("킨들 페이퍼화이트 12세대 16GB 블랙 + 정품 커버 세트", None),  # the reader with its cover
+        ("킨들 페이퍼화이트 12세대 16GB + 커버", None),
+        ("킨들 페이퍼화이트 12세대 1+1 커버", "accessory: 커버"),  # the + of a count: covers
+    ],
+)
+def test_a_thing_given_with_the_product_may_stand_a_word_or_two_after_the_plus(title: str, reason: str | None):
+    assert verdict({"keyword": "킨들 페이퍼화이트 12세대 16GB"}, title) == reason
+
+
 def test_a_keyword_word_in_latin_letters_counts_only_whole():
     keyword = {"keyword": "듀라셀 알카라인 AA 건전지 20개입"}
     assert verdict(keyword, "듀라셀 알카라인 AAA 건전지 20개입") == "keyword word missing: aa"

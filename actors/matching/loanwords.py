@@ -158,6 +158,7 @@ class Spellings:
     """The keyword's loanwords, to write a title's other-script spelling of them as the keyword does."""
 
     def __init__(self, keyword_runs: Iterable[str]) -> None:
+        keyword_runs = tuple(keyword_runs)
         hangul: dict[str, set[str]] = {}
         latin: dict[str, set[str]] = {}
         for run in keyword_runs:
@@ -171,6 +172,8 @@ class Spellings:
         # is respelled by it.
         self.hangul_by_skeleton = {skeleton: runs.pop() for skeleton, runs in hangul.items() if len(runs) == 1}
         self.latin_by_skeleton = {skeleton: runs.pop() for skeleton, runs in latin.items() if len(runs) == 1}
+        #: The keyword's Latin runs, short ones too: the tail of a word it writes in both scripts ("마이크로SD").
+        self.latin_runs = frozenset(run for run in keyword_runs if _LATIN_RUN.fullmatch(run))
 
     def respell(self, title: str) -> str:
         """`title` (lower case) with each word the keyword writes in the other script written as the keyword does:
@@ -198,9 +201,17 @@ class Spellings:
                     start += length
                     break
             else:
-                written.append(words[start])
+                written.append(self._mixed(words[start]))
                 start += 1
         return " ".join(written)
+
+    def _mixed(self, word: str) -> str:
+        """A Latin word that the keyword writes half in Hangul: its head sounding like a Hangul word of the keyword and
+        its tail one of the keyword's Latin runs ("microsd" for 마이크로SD reads "마이크로sd")."""
+        for tail in self.latin_runs:
+            if word.endswith(tail) and (hangul := self._hangul_for(word[: -len(tail)])):
+                return hangul + tail
+        return word
 
     def _hangul_for(self, latin: str) -> str | None:
         if len(latin.replace("-", "")) < 3:

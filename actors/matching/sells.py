@@ -99,8 +99,9 @@ _CONCEPTS: tuple[_Concept, ...] = (
 
 #: Words saying something comes with the product, or without it: either way the title sells the product.
 _BUNDLED = re.compile(r"(?:미|불)?포함|증정|사은품|별매|별도|동봉|구성품?|내장|탑재|included|gift")
-#: Written before a thing: it is given with the product ("with 충전 케이스", "+ 케이스", "사은품 케이스").
-_GIVEN_BEFORE = re.compile(r"(?:\bwith|\bw/|[+&]|사은품|증정)[\s:]*$")
+#: Written before a thing, up to two words of no digits away: it is given with the product ("with 충전 케이스",
+#: "+ 케이스", "사은품 케이스", "+ 정품 커버 세트"). Not the + of a count ("1+1 케이스" sells cases).
+_GIVEN_BEFORE = re.compile(r"(?:\bwith|\bw/|[+&]|사은품|증정)(?:[\s:]+[^\s\d+&,/|()\[\]]+){0,2}[\s:]*$")
 #: How far past a thing a bundle word may stand in its clause ("케이스 + 필름 + 충전기 증정", "투명 케이스 무료 증정").
 _BUNDLE_REACH = 4
 #: Where a clause ends: a bundle word beyond it speaks of something else ("케이스 슬림 (필름 증정)").
