@@ -72,7 +72,7 @@ def test_a_gift_case_and_film_do_not_make_a_phone_an_accessory():
         ("갤럭시 S24 울트라 256GB 리퍼브 A급", "refurbished: 리퍼브"),
         ("Samsung Galaxy S24 Ultra 256GB Refurbished", "refurbished: refurbished"),
         ("단순반품 갤럭시 S24 울트라 256GB 박스훼손", "returned: 반품"),
-        ("갤럭시 S24 울트라 256GB 전시상품 특가", "display: 전시"),
+        ("갤럭시 S24 울트라 256GB 전시상품 특가", "display: 전시상품"),
         ("갤럭시 S24 울트라 256GB 오픈박스", "display: 오픈박스"),
         ("갤럭시 S24 울트라 256GB 렌탈 36개월 약정", "rental: 렌탈"),
         ("갤럭시 S24 울트라 256GB 단기 대여", "rental: 대여"),
@@ -857,6 +857,39 @@ def test_a_keyword_word_written_half_in_hangul_is_found_written_wholly_in_latin(
 )
 def test_a_thing_given_with_the_product_may_stand_a_word_or_two_after_the_plus(title: str, reason: str | None):
     assert verdict({"keyword": "킨들 페이퍼화이트 12세대 16GB"}, title) == reason
+
+
+def test_a_title_leaving_out_the_kind_of_product_is_the_product_when_priced_as_the_titles_naming_it():
+    keyword = {"keyword": "JBL 플립6 블루투스 스피커"}
+    offers = [
+        offer("JBL 플립6 블루투스 스피커 블랙 정품", 139_000),  # names the kind: vouches for the price
+        offer("JBL FLIP6 블루 국내정품", 129_000),  # leaves the kind out, priced as the product
+        offer("JBL 플립6 배터리 4800mAh", 19_000),  # leaves it out too, priced as a part
+        offer("JBL 플립6 블루투스 충전 독", 25_000),  # writes part of it: judged as it is
+    ]
+    named, unsaid, battery, dock = match_offers(keyword, offers)
+    assert (named.rejected, unsaid.rejected) == (None, None)
+    assert battery.rejected == "keyword word missing: 블루투스"
+    assert dock.rejected == "keyword word missing: 스피커"
+
+
+def test_a_title_leaving_out_the_kind_of_product_stays_refused_when_nothing_vouches_for_its_price():
+    (alone,) = match_offers({"keyword": "JBL 플립6 블루투스 스피커"}, [offer("JBL FLIP6 블루 국내정품", 129_000)])
+    assert alone.rejected == "keyword word missing: 블루투스"
+
+
+@pytest.mark.parametrize(
+    "keyword",
+    [
+        "갤럭시 워치7 클래식",  # one word after the model may be its line, not its kind
+        "갤럭시 버즈3 프로 화이트",  # a tier is never a kind
+    ],
+)
+def test_a_model_line_or_tier_after_the_model_is_never_left_out(keyword: str):
+    brand, model = keyword.split()[:2]
+    offers = [offer(keyword + " 정품", 300_000), offer(f"{brand} {model} 정품", 290_000)]
+    _, without = match_offers({"keyword": keyword}, offers)
+    assert (without.rejected or "").startswith("keyword word missing")
 
 
 def test_a_keyword_word_in_latin_letters_counts_only_whole():

@@ -112,6 +112,23 @@ def missing_word(title: str, words: tuple[Word, ...]) -> str | None:
     return None
 
 
+def category_words(words: tuple[Word, ...]) -> tuple[Word, ...]:
+    """The keyword's words after its model's word (its last word with a digit, after a brand or line word) when they
+    are two or more Hangul words and none a tier: the kind of product the model is ("마샬 엠버튼3 블루투스 스피커",
+    "… 슈퍼라이트 2 무선 게이밍 마우스"), which sellers often leave out. () when the keyword has no such tail. One word
+    after a model may be its line ("퓨전5 프로글라이드", "워치7 클래식"), which no rule can tell from a kind."""
+    with_digits = [index for index, word in enumerate(words) if any(char.isdigit() for char in word.text)]
+    if not with_digits or with_digits[-1] == 0:
+        return ()
+    tail = words[with_digits[-1] + 1 :]
+    if len(tail) < 2 or not all(_HANGUL_ONLY.fullmatch(word.text) and word.text not in _TIERS for word in tail):
+        return ()
+    return tail
+
+
+_HANGUL_ONLY = re.compile(r"[가-힣]+")
+
+
 # --- the whole model name -------------------------------------------------------------------------------------
 
 #: Words that make a model another model when they follow its name: a product line's tiers. Only whole words count

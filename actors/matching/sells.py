@@ -93,7 +93,9 @@ _CONCEPTS: tuple[_Concept, ...] = (
     _condition("refurbished", "(?<!슬)리퍼(?:브|비시|폰)?|" + english("refurb(?:ished)?", "renewed")),
     # 무료반품 / 반품불가 / 반품 가능: return-policy words in the title of a new item.
     _condition("returned", r"(?<!무료)(?<!무료 )반품(?!\s?(?:불가|가능|무료|보장|안내|비용))"),
-    _condition("display", "전시|진열(?:상품|품)|오픈박스|" + english(r"open\s?box")),  # 진열대 alone is a shelf
+    _condition(
+        "display", "전시(?:상품|품)?|진열(?:상품|품)|오픈박스|" + english(r"open\s?box")
+    ),  # 진열대 alone is a shelf
     _condition("rental", "렌탈|대여|" + english("rental")),
 )
 
