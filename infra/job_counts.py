@@ -30,7 +30,7 @@ from pymongo.asynchronous.database import AsyncDatabase
 from infra.clock import utcnow
 from infra.jobs import JobRepository, ending_of
 from infra.mongo import FIRST_ID
-from schemas.codes import JobStatus, JobType
+from schemas.codes import ACTIVE_STATUSES, ENDED_STATUSES, JobStatus, JobType
 
 #: Before every job's `finished_at` (LPS's own clock sets it): where the first walk over what ended starts.
 _BEFORE_EVERY_END = datetime(1970, 1, 1, tzinfo=UTC)
@@ -38,8 +38,6 @@ _BEFORE_EVERY_END = datetime(1970, 1, 1, tzinfo=UTC)
 JOB_COUNTS = "job_counts"
 _ENDED_ID = "ended"
 _QUIET_STEP = timedelta(minutes=1)
-ACTIVE = (JobStatus.PENDING, JobStatus.RUNNING)
-ENDED = (JobStatus.DONE, JobStatus.DEAD)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,12 +70,12 @@ class JobCounts:
         delayed = {job_type.name: 0 for job_type in JobType}
         now = utcnow()
         for job_type in JobType:
-            for status in ACTIVE:
+            for status in ACTIVE_STATUSES:
                 by_type[job_type.name][status.name] = await self._jobs.count_active(job_type, status)
             delayed[job_type.name] = await self._jobs.count_active(job_type, JobStatus.PENDING, run_after_past=now)
         totals, catching_up = await self._catch_up()
         for job_type in JobType:
-            for status in ENDED:
+            for status in ENDED_STATUSES:
                 by_type[job_type.name][status.name] = int(totals.get(f"{job_type.name}_{status.name}", 0))
         return Counts(by_type, totals["finished_at"], catching_up, delayed)
 

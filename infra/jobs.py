@@ -19,7 +19,15 @@ from infra.job_listing import ListingPage, ListingWindow, newest
 from infra.lifecycle import attempts_exhausted, error_document
 from infra.minutes import minute_of, minute_start
 from infra.mongo import FIRST_ID, MainDatabase, count_by_index
-from schemas.codes import AttemptOutcome, JobErrorType, JobStatus, JobType
+from schemas.codes import (
+    ACTIVE_STATUSES,
+    ENDED_STATUSES,
+    AttemptOutcome,
+    JobErrorType,
+    JobStatus,
+    JobType,
+    status_names,
+)
 from schemas.offers import SOURCES_ANSWERED
 
 DUPLICATE_KEY = 11000
@@ -127,7 +135,7 @@ def ending_of(job: dict[str, Any]) -> str:
     again, and only DEAD jobs are re-driven: so a job walked while PENDING or RUNNING died, and its death is counted
     (totals, timeline) whatever it does next."""
     status = job.get("status")
-    return status if status in (JobStatus.DONE.name, JobStatus.DEAD.name) else JobStatus.DEAD.name
+    return status if status in status_names(ENDED_STATUSES) else JobStatus.DEAD.name
 
 
 def _ending(status: JobStatus, now: datetime, *, error: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -471,7 +479,7 @@ class JobRepository:
         """A message the broker dead-lettered: its job, if still active, is DEAD (never only in .XQ)."""
         error = error_document(JobErrorType.DEAD_LETTER, f"the message was dead-lettered to {queue}", now)
         result = await self._jobs.update_one(
-            {"_id": job_id, "status": {"$in": [JobStatus.PENDING.name, JobStatus.RUNNING.name]}},
+            {"_id": job_id, "status": {"$in": status_names(ACTIVE_STATUSES)}},
             _ending(JobStatus.DEAD, now, error=error),
         )
         return result.modified_count == 1

@@ -28,7 +28,7 @@ from infra.audit import AUDIT, audit_indexes
 from infra.auth_failures import AUTH_FAILURES, auth_failure_indexes
 from infra.settings import Settings
 from infra.ui_sessions import UI_SESSIONS, ui_session_indexes
-from schemas.codes import JobStatus
+from schemas.codes import ENDED_STATUSES, JobStatus, status_names
 
 #: Below every ObjectId: in an order by (a time, `_id`), the position (t, FIRST_ID) comes before every document at t,
 #: so a walk or a page that starts there reads all of them.
@@ -240,7 +240,7 @@ def retention_index(retention_days: int) -> IndexModel:
         [("finished_at", ASCENDING)],
         name=RETENTION_INDEX,
         expireAfterSeconds=seconds,
-        partialFilterExpression={"status": {"$in": [JobStatus.DONE.name, JobStatus.DEAD.name]}},
+        partialFilterExpression={"status": {"$in": status_names(ENDED_STATUSES)}},
     )
 
 

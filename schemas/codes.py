@@ -87,6 +87,22 @@ class JobStatus(_NamedIntEnum):
     DEAD = 4
 
 
+#: The statuses of the work in hand (`active: true`) and of jobs that have ended (`finished_at` set): one definition
+#: for every query, count and report that tells them apart.
+ACTIVE_STATUSES = (JobStatus.PENDING, JobStatus.RUNNING)
+ENDED_STATUSES = (JobStatus.DONE, JobStatus.DEAD)
+
+
+def status_names(statuses: tuple[JobStatus, ...]) -> list[str]:
+    """The statuses as jobs store them (`status` holds the name)."""
+    return [status.name for status in statuses]
+
+
+def has_ended(status_name: str) -> bool:
+    """Whether a job whose `status` is this name has ended (DONE or DEAD)."""
+    return status_name in status_names(ENDED_STATUSES)
+
+
 class JobType(_NamedIntEnum):
     SEARCH = 1  # heavy: a browser search
     OUTBOX = 2  # light: delivery to the external API

@@ -30,8 +30,8 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metri
 from prometheus_client.exposition import choose_encoder
 from prometheus_client.registry import Collector
 
-from infra.job_counts import ACTIVE, ENDED
 from infra.mongo import MONGO_UNAVAILABLE
+from schemas.codes import ACTIVE_STATUSES, ENDED_STATUSES
 from service.keys import STATS
 
 log = logging.getLogger(__name__)
@@ -106,9 +106,9 @@ class JobCountsCollector(Collector):
             labels=["job_type", "status"],
         )
         for job_type, by_status in self.counts.items():
-            for status in ACTIVE:
+            for status in ACTIVE_STATUSES:
                 active.add_metric([job_type, status.name], by_status.get(status.name, 0))
-            for status in ENDED:
+            for status in ENDED_STATUSES:
                 ended.add_metric([job_type, status.name], by_status.get(status.name, 0))
         yield active
         yield ended

@@ -16,7 +16,7 @@ from marshmallow import ValidationError
 from infra.mongo import deadline
 from infra.settings import Settings
 from infra.timeline import EndedTimeline, Timeline, percentile
-from schemas.codes import ErrorType, JobStatus, JobType
+from schemas.codes import ENDED_STATUSES, ErrorType, JobType, status_names
 from schemas.examples import error
 from schemas.timeline import TimelineQuerySchema, TimelineResponseSchema
 from service.errors import ApiError, envelope_response
@@ -24,7 +24,6 @@ from service.keys import JOBS, SETTINGS
 from service.routes import _KEYED, PREFIX, _responses
 
 TIMELINE = web.AppKey("timeline", EndedTimeline)
-_ENDED = (JobStatus.DONE.name, JobStatus.DEAD.name)
 
 
 async def read_timeline(ended: EndedTimeline, settings: Settings, parameters: Mapping[str, str]) -> dict[str, Any]:
@@ -42,7 +41,7 @@ async def read_timeline(ended: EndedTimeline, settings: Settings, parameters: Ma
 def timeline_to_api(timeline: Timeline) -> dict[str, Any]:
     minutes = []
     for at, tally in zip(timeline.minutes, timeline.tallies, strict=True):
-        ended = {job_type.name: dict.fromkeys(_ENDED, 0) for job_type in JobType}
+        ended = {job_type.name: dict.fromkeys(status_names(ENDED_STATUSES), 0) for job_type in JobType}
         for job_type, counts in tally.ended.items():
             ended.setdefault(job_type, {}).update(counts)
         attempt_ms = {

@@ -11,14 +11,17 @@ from bson import ObjectId
 from pymongo import AsyncMongoClient
 
 from infra.clock import utcnow
-from infra.job_counts import ACTIVE, ENDED, JobCounts
+from infra.job_counts import JobCounts
 from infra.jobs import JobRepository, ended_fields, new_job
 from infra.mongo import FIRST_ID, MainDatabase, create_client, ensure_indexes
 from infra.settings import Settings
 from infra.timeline import EndedTimeline
-from schemas.codes import JobType
+from schemas.codes import ACTIVE_STATUSES, ENDED_STATUSES, JobType, status_names
 from tests.harness import FindFilters, sample
 from tools.testbed import eventually
+
+#: Which /metrics series holds which statuses' counts.
+SERIES_OF_STATUSES = (("lps_jobs_active", ACTIVE_STATUSES), ("lps_jobs_ended_total", ENDED_STATUSES))
 
 
 @pytest.fixture
@@ -280,8 +283,8 @@ async def test_two_gateways_answer_the_same_counts_in_stats_and_metrics(aiohttp_
                 exposition = await (await gateway.get("/metrics")).text()
                 series = {
                     status: sample(exposition, name, job_type="SEARCH", status=status)
-                    for name, statuses in (("lps_jobs_active", ACTIVE), ("lps_jobs_ended_total", ENDED))
-                    for status in (s.name for s in statuses)
+                    for name, statuses in SERIES_OF_STATUSES
+                    for status in status_names(statuses)
                 }
                 assert series == {status: float(n) for status, n in stats["by_type"]["SEARCH"].items()}
                 answers.append(stats["by_type"])

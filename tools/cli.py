@@ -20,7 +20,7 @@ from infra.settings import (
     Settings,
     SettingsError,
 )
-from schemas.codes import JobStatus, JobType
+from schemas.codes import JobStatus, JobType, has_ended
 
 if TYPE_CHECKING:
     from tools.gateway_client import GatewayClient
@@ -332,7 +332,6 @@ def cmd_submit(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from tools.gateway_client import (
-        ENDED,
         EXIT_FAILED,
         EXIT_OK,
         EXIT_TIMED_OUT,
@@ -399,7 +398,7 @@ def cmd_submit(args: argparse.Namespace) -> int:
             write_results(table, out)
         summary = summarize(done.jobs) + (f", {len(skipped)} product(s) skipped as invalid" if skipped else "")
         if done.timed_out:
-            active = sum(job["status"] not in ENDED for job in done.jobs)
+            active = sum(not has_ended(job["status"]) for job in done.jobs)
             _say(f"timed out after {args.timeout:g} s with {active} job(s) not ended: {summary}")
             return EXIT_TIMED_OUT
         if skipped or not all(succeeded(job) for job in done.jobs):

@@ -41,10 +41,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from embedded_store.envelope import past_envelope
 from embedded_store.server import local_mongo_url
 from infra.settings import UNSIGNED_OUTBOX_REFUSED, Settings
-from schemas.codes import KeyRole
+from schemas.codes import KeyRole, has_ended
 from schemas.offers import SourceName
 from tools.dev_stacks import DevStackRecord, recorded
-from tools.gateway_client import ENDED, RESULT_COLUMNS, GatewayClient, deliveries_of, format_rows, result_row
+from tools.gateway_client import RESULT_COLUMNS, GatewayClient, deliveries_of, format_rows, result_row
 from tools.rabbitmq import LOCAL_HOSTS, ensure_rabbitmq
 from tools.supervisor import (
     STOP_SIGNALS,
@@ -677,7 +677,7 @@ class DevStack:
             deliveries = await self._wait_for_deliveries(client, jobs)
         rows = [result_row(job, deliveries.get(job["job_id"])) for job in jobs]
         self.console.print(format_rows(rows, RESULT_COLUMNS))
-        return 0 if all(row["status"] in ENDED for row in rows) else 1
+        return 0 if all(has_ended(row["status"]) for row in rows) else 1
 
     async def _wait_for_deliveries(
         self, client: GatewayClient, jobs: list[dict[str, Any]]
@@ -687,7 +687,7 @@ class DevStack:
         deadline = time.monotonic() + DEMO_DELIVERY_WITHIN
         while True:
             deliveries = await deliveries_of(client, jobs)
-            waiting = [job for job in deliveries.values() if job is None or job["status"] not in ENDED]
+            waiting = [job for job in deliveries.values() if job is None or not has_ended(job["status"])]
             if not waiting or time.monotonic() > deadline:
                 return deliveries
             await asyncio.sleep(0.5)
@@ -702,7 +702,7 @@ class DevStack:
             while True:
                 jobs = await asyncio.gather(*(client.job(job_id) for job_id in job_ids))
                 latest = {job_id: job for job_id, job in zip(job_ids, jobs, strict=True)}
-                ended = sum(job["status"] in ENDED for job in jobs)
+                ended = sum(has_ended(job["status"]) for job in jobs)
                 progress.update(task, completed=ended)
                 if ended == len(job_ids) or time.monotonic() > deadline:
                     break

@@ -29,12 +29,11 @@ import aiohttp
 from infra.settings import Settings
 from infra.waiting import waiting
 from schemas.api import MAX_PRODUCTS_PER_REQUEST, ProductSchema
-from schemas.codes import JobStatus
+from schemas.codes import JobStatus, has_ended
 
 #: Jobs polled at once while waiting for a submission to end.
 POLL_CONCURRENCY = 16
 #: The statuses a job ends in, as the API spells them.
-ENDED = (JobStatus.DONE.name, JobStatus.DEAD.name)
 #: The table `lps submit` (and `lps dev --demo`) prints: one line per product, status last.
 RESULT_COLUMNS = (
     "product_code", "lowest_price", "source", "shipping", "outcome", "complete", "error_type", "delivery_status",
@@ -544,7 +543,7 @@ async def wait_for_jobs(
     progress = ProgressLine(stream)
     while pending:
         await asyncio.gather(*(poll(job_id) for job_id in pending))
-        pending = [job_id for job_id in pending if latest[job_id]["status"] not in ENDED]
+        pending = [job_id for job_id in pending if not has_ended(latest[job_id]["status"])]
         note = waiting_note((latest[job_id] for job_id in pending), datetime.now(UTC))
         progress.update(_bar(len(latest) - len(pending), len(latest)) + note)
         if not pending or time.monotonic() > deadline:
@@ -586,7 +585,7 @@ async def run_submission(
         return outcome
     jobs = await wait_for_jobs(client, [answer["job_id"] for _, answer in submitted], within=within, stream=stream)
     outcome.submitted = [(row, jobs[answer["job_id"]]) for row, answer in submitted]
-    outcome.timed_out = any(job["status"] not in ENDED for job in outcome.jobs)
+    outcome.timed_out = any(not has_ended(job["status"]) for job in outcome.jobs)
     outcome.deliveries = await deliveries_of(client, outcome.jobs)
     return outcome
 

@@ -24,7 +24,7 @@ from infra.mongo import (
     PRICE_HISTORY_BY_PRODUCT,
     PRICE_HISTORY_BY_SEARCHED_AT,
 )
-from schemas.codes import JobStatus, JobType
+from schemas.codes import ACTIVE_STATUSES, ENDED_STATUSES, JobStatus, JobType, status_names
 
 Pipeline = list[dict[str, Any]]
 
@@ -207,8 +207,8 @@ def blocked_rate(params: ReportParams) -> Pipeline:
 
 
 def outbox_latency(params: ReportParams) -> Pipeline:
-    finished = [JobStatus.DONE.name, JobStatus.DEAD.name]
-    open_ = [JobStatus.PENDING.name, JobStatus.RUNNING.name]
+    finished = status_names(ENDED_STATUSES)
+    open_ = status_names(ACTIVE_STATUSES)
     return [
         {
             "$match": {

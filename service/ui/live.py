@@ -11,7 +11,7 @@ from typing import Any
 from aiohttp import web
 from markupsafe import Markup
 
-from schemas.codes import JobErrorType, JobStatus, JobType
+from schemas.codes import ENDED_STATUSES, JobErrorType, JobType
 from service.keys import SETTINGS, STATS
 from service.timeline import TIMELINE, read_timeline
 from service.ui.charts import minute_bars, minute_lines
@@ -40,7 +40,7 @@ def timeline_charts(timeline: dict[str, Any]) -> list[tuple[str, Markup]]:
     charts = []
     for job_type in JobType:
         ended = [minute["ended"][job_type.name] for minute in minutes]
-        stacks = {status.name: [counts[status.name] for counts in ended] for status in (JobStatus.DONE, JobStatus.DEAD)}
+        stacks = {status.name: [counts[status.name] for counts in ended] for status in ENDED_STATUSES}
         charts.append((f"{job_type.name} jobs ended", minute_bars(at, stacks, label=f"{job_type.name} jobs ended")))
     for source in sorted({source for minute in minutes for source in minute["sources"]}):
         outcomes = [minute["sources"].get(source, {}) for minute in minutes]
