@@ -105,6 +105,11 @@ UNSIGNED_OUTBOX_REFUSED = (
 )
 
 
+def role_of(roles: Mapping[str, KeyRole], name: str) -> KeyRole:
+    """The role of the API key called `name` among `api_key_roles` (which lists only the keys that are not ADMIN)."""
+    return roles.get(name, KeyRole.ADMIN)
+
+
 @dataclass(frozen=True, slots=True)
 class Rate:
     """`limit` searches per `unit` (s or m) of one source, for the whole fleet (LPS_SOURCE_RATES)."""
@@ -478,7 +483,7 @@ class Settings:
 
     def key_role(self, name: str) -> KeyRole:
         """The role of the API key called `name`: ADMIN unless LPS_API_KEYS gave it `:read`."""
-        return self.api_key_roles.get(name, KeyRole.ADMIN)
+        return role_of(self.api_key_roles, name)
 
     def to_env(self) -> dict[str, str]:
         """The `LPS_*` variables that rebuild these settings in a child process (`from_env`)."""

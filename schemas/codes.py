@@ -115,6 +115,12 @@ class KeyRole(StrEnum):
     ADMIN = "admin"  # reads and changes (searches, re-drives, watches)
     READ = "read"  # only reads: every other method is refused with HTTP_INVALID_CLIENT_ACCESS
 
+    @staticmethod
+    def may_change(role: "KeyRole | None") -> bool:
+        """Whether a caller with this role may change anything (search, re-drive, watches, pause, discard); `None`,
+        a gateway without keys, lets anyone. The one place the API, its operations and the dashboard ask."""
+        return role is not KeyRole.READ
+
 
 class Priority(StrEnum):
     HIGH = "HIGH"

@@ -19,7 +19,7 @@ from aiohttp.typedefs import Handler, Middleware
 
 from infra.clock import utcnow
 from infra.mongo import deadline, is_unavailable
-from infra.settings import Settings, check_api_keys
+from infra.settings import Settings, check_api_keys, role_of
 from schemas.codes import ErrorType, KeyRole
 from service.errors import ApiError
 from service.keys import CLIENT_NAME, CLIENT_ROLE, FAILED_KEYS, SETTINGS, client_of
@@ -101,8 +101,8 @@ class ApiKeyMiddleware:
             log.info("unknown API key for %s %s from %s", request.method, request.path, request.remote)
             raise ApiError(ErrorType.HTTP_INVALID_CLIENT_ACCESS, "unknown API key")
         request[CLIENT_NAME] = name
-        request[CLIENT_ROLE] = self._roles.get(name, KeyRole.ADMIN)
-        if request[CLIENT_ROLE] == KeyRole.READ and request.method not in READ_METHODS:
+        request[CLIENT_ROLE] = role_of(self._roles, name)
+        if not KeyRole.may_change(request[CLIENT_ROLE]) and request.method not in READ_METHODS:
             # Decided here for every /v1/lps operation that changes something (search, retry, watches).
             raise ApiError(ErrorType.HTTP_INVALID_CLIENT_ACCESS, "this API key may only read")
         log.debug("%s %s by client %s", request.method, request.path, name)

@@ -51,7 +51,7 @@ class Caller:
 def require_admin(caller: Caller, refused: str = "re-drive") -> None:
     """A read-only key (`name=key:read` in LPS_API_KEYS) may look but not change: HTTP_INVALID_CLIENT_ACCESS
     (`refused` names what it asked for)."""
-    if caller.role == KeyRole.READ:
+    if not KeyRole.may_change(caller.role):
         raise ApiError(ErrorType.HTTP_INVALID_CLIENT_ACCESS, f"this API key may only read; {refused} refused")
 
 

@@ -56,7 +56,7 @@ class Visitor:
 
     @property
     def may_change(self) -> bool:
-        return self.role != KeyRole.READ
+        return KeyRole.may_change(self.role)
 
 
 VISITOR = web.RequestKey("ui_visitor", Visitor)
