@@ -892,6 +892,30 @@ def test_a_model_line_or_tier_after_the_model_is_never_left_out(keyword: str):
     assert (without.rejected or "").startswith("keyword word missing")
 
 
+def test_an_orders_minimum_is_not_the_count_its_price_buys():
+    keyword = {"keyword": "스팸 클래식 200g 10개"}
+    assert verdict(keyword, "스팸 클래식 200g 1캔 (10캔 이상 주문가능)") == "pack 1캔 ≠ 10개"
+    assert verdict(keyword, "[최소주문 10개] 스팸 클래식 200g 1개") == "pack 1개 ≠ 10개"
+    assert verdict(keyword, "스팸 클래식 200g 10개") is None
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        ("아이패드 미니 7 128GB", "[애플 임직원가] 아이패드 미니 7 128GB", "conditional price: 임직원가 1,500,000"),
+        ("쿠쿠 전기밥솥 6인용", "쿠쿠 전기밥솥 6인용 설치 서비스 (제품 미포함)", "not the product: 제품 미포함"),
+        ("소니 WH-1000XM6 국내정품", "[해외직구] 소니 WH-1000XM6 블랙", "imported, not the domestic release: 해외직구"),
+        ("소니 WH-1000XM6", "[해외직구] 소니 WH-1000XM6 블랙", None),  # the keyword did not ask for domestic
+        ("LG 코드제로 A9S", "[반품상품] LG 코드제로 A9S 단순변심", "returned: 반품상품"),
+        ("바디프랜드 팔콘 안마의자", "바디프랜드 팔콘S 안마의자", "another model: 팔콘s"),
+        ("브라운 시리즈9 프로 면도기", "브라운 시리즈9 프로+ 면도기", "another model: 프로+"),
+        ("삼성 갤럭시 S24", "삼성 갤럭시S24 256GB", None),  # a letter glued to a name but starting a keyword word
+    ],
+)
+def test_what_a_title_says_of_the_item_and_its_buyer(keyword: str, title: str, reason: str | None):
+    assert verdict({"keyword": keyword}, title) == reason
+
+
 def test_a_keyword_word_in_latin_letters_counts_only_whole():
     keyword = {"keyword": "듀라셀 알카라인 AA 건전지 20개입"}
     assert verdict(keyword, "듀라셀 알카라인 AAA 건전지 20개입") == "keyword word missing: aa"

@@ -147,6 +147,9 @@ _TIER_AFTER = re.compile(_ONE_TIER)
 _TIERS_AFTER = re.compile(f"(?:{_ONE_TIER.replace('?P<tier>', '')})+")
 #: Letters glued to a model's number: its variant ("16e", "s25fe", "s25+"), unless they are a unit ("256gb").
 _GLUED = re.compile(r"\+|[a-z]+")
+#: One or two letters, or a +, glued to a Hangul name and ending there ("팔콘s", "프로+"; not "갤럭시s24").
+_GLUED_TO_NAME = re.compile(r"(?:[a-z]{1,2}|\+)(?![0-9a-z+])")
+_HANGUL_END = re.compile(r"[가-힣]$")
 #: A model's generation number ends a keyword word: one or two digits ("s25", "16", "워치7"). Longer numbers are
 #: codes, whose glued letters are colours and regions ("DW-5600BB", "SM-S928NZKE").
 _GENERATION = re.compile(r"(?<!\d)\d{1,2}$")
@@ -196,7 +199,10 @@ def other_variant(title: str, model: ModelName) -> str | None:
             continue  # a maker's code names one model whole: a tier word after it describes it ("16Z90S 울트라5")
         for match in word.pattern.finditer(undashed):
             after = match.end()
-            glued = _GLUED.match(undashed, after) if _GENERATION.search(word.text) else None
+            if _GENERATION.search(word.text):
+                glued = _GLUED.match(undashed, after)
+            else:  # a name glued to a letter or a + ("팔콘S", "프로+"): another model of that name
+                glued = _GLUED_TO_NAME.match(undashed, after) if _HANGUL_END.search(word.text) else None
             if glued and glued.group() not in LATIN_UNITS and not _named_by_keyword(model, word, glued.group()):
                 return f"another model: {word.text}{glued.group()}"
             tier = _TIER_AFTER.match(undashed, after)

@@ -86,6 +86,11 @@ _PACKS_OF_PACKS = re.compile(
 )
 
 
+#: Words that make a count an order's minimum: 최소 (주문/구매) before it, 이상 (or more) after it.
+_MINIMUM_BEFORE = re.compile(r"최소\s?(?:주문|구매)?\s?(?:수량)?\s?:?\s?$")
+_MINIMUM_AFTER = re.compile(r"\s?이상")
+
+
 def quantities(text: str) -> tuple[Quantity, ...]:
     """Every quantity a folded text states, in order, pack counts written as multipliers ("x 24", "1+1") included."""
     packs_of_packs = list(_PACKS_OF_PACKS.finditer(text))
@@ -96,6 +101,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     for match in STATED.finditer(text):
         if any(outer.start() <= match.start() < outer.end() for outer in packs_of_packs):
             continue
+        if _MINIMUM_BEFORE.search(text, 0, match.start()) or _MINIMUM_AFTER.match(text, match.end()):
+            continue  # an order's minimum ("최소주문 12개", "10캔 이상 주문가능") is not what the price buys
         if match["unit"]:
             found.extend(
                 (match.start(), quantity)

@@ -58,7 +58,8 @@ def _accessory(pattern: str) -> _Concept:
 
 
 def _condition(category: str, pattern: str) -> _Concept:
-    return _Concept(category, re.compile(pattern), _ConceptKind.CONDITION)
+    # "반품상품", "중고품", "전시상품": the condition's word with the word for an item is one segment, the same idea.
+    return _Concept(category, re.compile(f"(?:{pattern})(?:상품|품)?"), _ConceptKind.CONDITION)
 
 
 _CONCEPTS: tuple[_Concept, ...] = (
@@ -81,6 +82,8 @@ _CONCEPTS: tuple[_Concept, ...] = (
     _accessory("이어팁|이어캡|" + english("ear\\s?tips?")),
     _accessory("키링|" + english("keyrings?")),
     _accessory("어댑터|젠더|" + english("adapters?")),
+    # A part or a consumable by the word for it: the head of "뚜껑 부품", "호환 소모품".
+    _accessory("부품|소모품|" + english("parts?")),
     _condition("compatible", "호환(?:용)?|" + english("compatible")),
     # 교체 가능 / 교체형: a replaceable part of the product, not a replacement sold alone.
     _Concept(
@@ -132,6 +135,9 @@ class Allowed:
     #: what kind of it the title sells ("리필 면도날" are the blades), not another product.
     head: str | None
 
+    #: The keyword asks for the domestic release (국내정품): an import is another offer.
+    domestic: bool = False
+
     @property
     def accessory(self) -> bool:
         """The keyword names an accessory ("아이폰 15 케이스") rather than the product it is for."""
@@ -141,7 +147,8 @@ class Allowed:
 def allowed_by(keyword: str) -> Allowed:
     """What a normalized keyword asks for: "갤럭시버즈3케이스" asks for a case and "… 중고" for a used one; "필름카메라"
     asks for a camera, not a film, and "커버걸" for nothing."""
-    return Allowed(frozenset(index for index, _ in _named(keyword)), last_noun(keyword))
+    concepts = frozenset(index for index, _ in _named(keyword))
+    return Allowed(concepts, last_noun(keyword), domestic=bool(_DOMESTIC.search(keyword)))
 
 
 def last_noun(text: str) -> str | None:
@@ -164,8 +171,21 @@ def _bundled(title: str, match: Aligned) -> bool:
     return False
 
 
+#: A keyword that asks for the domestic release ("… 국내정품"), and a title that sells an import instead.
+_DOMESTIC = re.compile(r"국내\s?정품|한국\s?정품|국내\s?정식|정식\s?발매")
+_IMPORTED = re.compile(r"해외\s?(?:직구|구매\s?대행|배송|판)|병행\s?수입|직수입|글로벌\s?버전")
+
+#: A title saying the product itself is not in the box sells something else (a service, a part, a kit).
+_PRODUCT_NOT_INCLUDED = re.compile(r"(?:제품|본품|본체|기기|단말기)\s?(?:미포함|불포함|제외|별도)")
+
+
 def excluded(title: str, allowed: Allowed) -> str | None:
-    """The concept a normalized title names that the keyword does not ask for: "accessory: 케이스", "used: 중고"."""
+    """The concept a normalized title names that the keyword does not ask for: "accessory: 케이스", "used: 중고"; or
+    "not the product: 제품 미포함"."""
+    if said := _PRODUCT_NOT_INCLUDED.search(title):
+        return f"not the product: {said.group()}"
+    if allowed.domestic and (said := _IMPORTED.search(title)):
+        return f"imported, not the domestic release: {said.group()}"
     parts = segments(title)
     sells_what_the_keyword_names = False
     for index, match in _named(title):
