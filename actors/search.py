@@ -62,8 +62,8 @@ def build_sources(runtime: WorkerRuntime) -> dict[str, Source]:
 
 
 def eligible(offer: Offer) -> bool:
-    """The matcher refused nothing about it (ads and sold-out offers are refused there too)."""
-    return offer.rejected is None and not offer.is_ad and not offer.sold_out
+    """The matcher's verdict, the one place an offer is judged (it refuses ads and sold-out offers too: rule 1)."""
+    return offer.rejected is None
 
 
 def summarize(results: dict[str, SourceResult], failed: dict[str, BaseException], searched_at: Any) -> dict[str, Any]:
