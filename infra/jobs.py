@@ -16,7 +16,7 @@ from pymongo import ReturnDocument
 from pymongo.errors import BulkWriteError, DuplicateKeyError
 
 from infra.job_listing import ListingPage, ListingWindow, newest
-from infra.lifecycle import attempts_exhausted, error_document
+from infra.lifecycle import decide_after_loss, error_document
 from infra.minutes import minute_of, minute_start
 from infra.mongo import FIRST_ID, MainDatabase, count_by_index
 from schemas.codes import (
@@ -267,12 +267,11 @@ class JobRepository:
         Returns the job as it now is, or None when it moved meanwhile (its worker came back, or another
         reconciler or message got there first).
         """
-        exhausted = attempts_exhausted(job)
-        error_type = JobErrorType.ATTEMPTS_EXHAUSTED if exhausted else JobErrorType.WORKER_LOST
-        error = error_document(error_type, "the worker stopped during the attempt (lease expired)", now)
+        decision = decide_after_loss(job, now)
+        error = decision.error
         lost = _push_history(history_entry(job, finished_at=now, outcome=AttemptOutcome.LOST, error=error))
         update: dict[str, Any] = {"$set": {"last_error": error, "updated_at": now}, "$push": lost}
-        if exhausted:
+        if decision.outcome is AttemptOutcome.DEAD:
             update = _ending(JobStatus.DEAD, now, error=error) | {"$push": lost}
         elif take_over is not None:
             worker, lease_until = take_over
@@ -280,7 +279,11 @@ class JobRepository:
             update["$inc"] = {"attempts": 1}
         else:
             # Unconfirmed until the reconciler's publish is confirmed (`mark_enqueued`).
-            update["$set"] |= {"status": JobStatus.PENDING.name, "run_after": now, "message_id": message_id}
+            update["$set"] |= {
+                "status": JobStatus.PENDING.name,
+                "run_after": decision.run_after,
+                "message_id": message_id,
+            }
             update["$unset"] = {"lease_until": "", "enqueued_at": ""}
         return await self._jobs.find_one_and_update(
             {

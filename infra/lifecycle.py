@@ -61,7 +61,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from schemas.codes import AttemptOutcome
+from schemas.codes import AttemptOutcome, JobErrorType
 
 
 def error_document(
@@ -146,6 +146,18 @@ class Decision:
     run_after: datetime | None = None
     keep: dict[str, Any] | None = None
     output: dict[str, Any] | None = None
+
+
+def decide_after_loss(job: dict[str, Any], now: datetime) -> Decision:
+    """The next step of a RUNNING job whose worker stopped during the attempt (its lease expired): DEAD
+    (ATTEMPTS_EXHAUSTED) when that attempt was its last, else LOST and run again at once, with no backoff (the
+    failure was the worker's, not the job's). Whoever finds the loss first acts on it (`JobRepository.recover_lost`)."""
+    exhausted = attempts_exhausted(job)
+    error_type = JobErrorType.ATTEMPTS_EXHAUSTED if exhausted else JobErrorType.WORKER_LOST
+    error = error_document(error_type, "the worker stopped during the attempt (lease expired)", now)
+    if exhausted:
+        return Decision(AttemptOutcome.DEAD, error)
+    return Decision(AttemptOutcome.LOST, error, run_after=now)
 
 
 def decide_after_failure(job: dict[str, Any], failure: Failure, policy: RetryPolicy, now: datetime) -> Decision:

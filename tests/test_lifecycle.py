@@ -13,7 +13,14 @@ from actors.errors import PermanentJobError, RetryableJobError
 from actors.middleware import failure_of
 from infra import lifecycle
 from infra.jobs import JobRepository
-from infra.lifecycle import Failure, RetryPolicy, attempts_exhausted, decide_after_failure, error_document
+from infra.lifecycle import (
+    Failure,
+    RetryPolicy,
+    attempts_exhausted,
+    decide_after_failure,
+    decide_after_loss,
+    error_document,
+)
 from schemas.codes import AttemptOutcome, JobErrorType
 
 NOW = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -35,6 +42,13 @@ def test_the_last_attempt_failing_is_dead_even_when_retryable():
     decision = decide_after_failure(job(3), Failure("BLOCKED", "403"), POLICY, NOW)
     assert decision.outcome is AttemptOutcome.DEAD
     assert decision.run_after is None
+
+
+def test_a_lost_attempt_runs_again_at_once_unless_it_was_the_last():
+    again = decide_after_loss(job(1), NOW)
+    assert (again.outcome, again.run_after, again.error["type"]) == (AttemptOutcome.LOST, NOW, "WORKER_LOST")
+    dead = decide_after_loss(job(3), NOW)
+    assert (dead.outcome, dead.run_after, dead.error["type"]) == (AttemptOutcome.DEAD, None, "ATTEMPTS_EXHAUSTED")
 
 
 def test_a_permanent_failure_is_dead_on_the_first_attempt():
