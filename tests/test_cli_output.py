@@ -11,7 +11,8 @@ import pytest
 
 from infra.settings import Settings, SettingsError
 from tools.cli import _error_type, build_parser
-from tools.gateway_client import RESULT_COLUMNS, ProgressLine, flatten_errors, utc_text, write_results
+from tools.gateway_client import RESULT_COLUMNS, ProgressLine, flatten_errors, write_results
+from tools.tables import utc_text
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,6 @@ second SIGTERM as "kill the workers" and then hung). Each way is tried five time
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import signal
@@ -18,6 +17,7 @@ import pytest
 
 from infra.settings import Settings
 from tests.harness import SCHEDULING_SLACK, worker_pool
+from tests.processes import alive, descendants
 from tools.supervisor import pool_stop_bound, supervise
 
 #: Every test here starts real processes (worker pools, the CLI, Chromium): the slowest tier.
@@ -51,34 +51,6 @@ WAYS = {
 }
 
 
-def _children() -> dict[int, list[int]]:
-    found: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            with contextlib.suppress(OSError, IndexError, ValueError):
-                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-                found.setdefault(parent, []).append(int(entry.name))
-    return found
-
-
-def descendants(pid: int) -> set[int]:
-    tree, found, stack = _children(), set(), [pid]
-    while stack:
-        for child in tree.get(stack.pop(), []):
-            found.add(child)
-            stack.append(child)
-    return found
-
-
-def running(pid: int) -> bool:
-    """Alive and not a zombie waiting for its parent to reap it."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state != "Z"
-
-
 async def stop_one_pool(settings: Settings, tmp_path: Path, way: Callable[[int], None]) -> tuple[float, set[int]]:
     """Start an idle search pool, stop it that way; how long until every process of it was gone, and what was left."""
     async with worker_pool(settings, "search", tmp_path, shutdown_timeout=GRACE) as pool:
@@ -88,10 +60,10 @@ async def stop_one_pool(settings: Settings, tmp_path: Path, way: Callable[[int],
         started = time.monotonic()
         await asyncio.to_thread(way, leader)
         for _ in range(int((BOUND + 10) / 0.1)):  # polled: an exit of processes not ours has no event to await
-            if not any(running(pid) for pid in processes):
+            if not alive(processes):
                 break
             await asyncio.sleep(0.1)
-        return time.monotonic() - started, {pid for pid in processes if running(pid)}
+        return time.monotonic() - started, alive(processes)
 
 
 @pytest.mark.parametrize("way", list(WAYS))

@@ -28,11 +28,11 @@ from schemas.offers import Offer, SourceOutcome, SourceResult
 from tools.dev_stacks import DevStackRecord, recorded, running_stacks
 from tools.reporting import (
     REPORTS,
-    format_table,
     mongosh_query,
     report_params,
     run_report,
 )
+from tools.tables import format_table
 
 LPS = [sys.executable, "-m", "tools.lps"]
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "reporting.md"
@@ -307,15 +307,15 @@ def test_the_table_aligns_text_left_and_numbers_right():
         {"source": "coupang", "searches": 10, "share": 0.333, "at": march(10, 11), "p50_ms": None},
         {"source": "naver", "searches": 3, "share": 0.5, "at": march(9, 9, 30), "p50_ms": 40},
     ]
-    assert format_table(["source", "searches", "share", "at", "p50_ms"], rows).splitlines() == [
+    assert format_table(rows, ["source", "searches", "share", "at", "p50_ms"]).splitlines() == [
         "source   searches  share  at                    p50_ms",
-        "coupang        10  0.333  2025-03-10 11:00:00Z       -",
-        "naver           3    0.5  2025-03-09 09:30:00Z      40",
+        "coupang        10  0.333  2025-03-10T11:00:00Z       -",
+        "naver           3    0.5  2025-03-09T09:30:00Z      40",
     ]
 
 
 def test_an_empty_table_keeps_its_header_and_says_so():
-    assert format_table(["hour", "source"], []) == "hour  source\n(no rows)"
+    assert format_table([], ["hour", "source"], empty="(no rows)") == "hour  source\n(no rows)"
 
 
 def test_the_docs_show_every_report_as_the_same_pipeline_in_mongosh_syntax():
@@ -343,7 +343,7 @@ async def test_lps_report_prints_the_rows_as_an_aligned_table(settings: Settings
     day = searched_at.strftime("%Y-%m-%d")
     assert done.stdout.splitlines() == [
         "product_code  day         lowest_price  observations",
-        f"SKU-1         {day}         61620             2",
+        f"SKU-1         {day}        61,620             2",
     ]
 
 

@@ -270,7 +270,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     """Print a named report (tools/reporting.py) as a plain table."""
     from infra.logs import Redactor
     from infra.mongo import MainDatabase, create_client
-    from tools.reporting import REPORTS, format_table, report_params, run_report
+    from tools.reporting import REPORTS, report_params, run_report
+    from tools.tables import format_table
 
     report = REPORTS.get(args.report)
     if report is None:
@@ -299,7 +300,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         finally:
             await client.close()
 
-    print(format_table(report.columns, asyncio.run(fetch())))
+    print(format_table(asyncio.run(fetch()), report.columns, empty="(no rows)"))
     return 0
 
 
@@ -337,7 +338,6 @@ def cmd_submit(args: argparse.Namespace) -> int:
         EXIT_TIMED_OUT,
         RESULT_COLUMNS,
         UsageError,
-        format_rows,
         read_products,
         result_row,
         run_submission,
@@ -345,6 +345,7 @@ def cmd_submit(args: argparse.Namespace) -> int:
         summarize,
         write_results,
     )
+    from tools.tables import format_table
 
     path = Path(args.file)
     out = Path(args.out) if args.out else None
@@ -393,7 +394,7 @@ def cmd_submit(args: argparse.Namespace) -> int:
                 "error_message": f"{row.where}: {'; '.join(row.errors)}",
             }
         table = [results[id(row)] for row in rows if id(row) in results]
-        print(format_rows(table, RESULT_COLUMNS), flush=True)
+        print(format_table(table, RESULT_COLUMNS), flush=True)
         if out is not None:
             write_results(table, out)
         summary = summarize(done.jobs) + (f", {len(skipped)} product(s) skipped as invalid" if skipped else "")
@@ -414,7 +415,8 @@ def cmd_watch_add(args: argparse.Namespace) -> int:
     """Watch every product of a CSV or JSON file (as `lps submit` reads it) on one schedule."""
     from pathlib import Path
 
-    from tools.gateway_client import EXIT_OK, GatewayError, UsageError, format_rows, read_products, refused_in_batch
+    from tools.gateway_client import EXIT_OK, GatewayError, UsageError, read_products, refused_in_batch
+    from tools.tables import format_table
 
     path = Path(args.file)
     rows = read_products(path)
@@ -440,7 +442,7 @@ def cmd_watch_add(args: argparse.Namespace) -> int:
                 raise UsageError(
                     f"{path}: the gateway refused {len(by_index)} product(s); {len(answered)} watch(es) added before"
                 ) from None
-        print(format_rows(answered, ("watch_id", "product_code", "duplicate")))
+        print(format_table(answered, ("watch_id", "product_code", "duplicate")))
         new = sum(not watch["duplicate"] for watch in answered)
         _say(f"{new} watch(es) added, {len(answered) - new} product(s) already watched")
         return EXIT_OK
@@ -453,7 +455,8 @@ WATCH_BATCH = 1000
 
 
 def cmd_watch_list(args: argparse.Namespace) -> int:
-    from tools.gateway_client import UsageError, format_rows, utc_text
+    from tools.gateway_client import UsageError
+    from tools.tables import format_table, utc_text
 
     if args.limit < 1:
         raise UsageError(f"--limit {args.limit}: give at least 1")
@@ -473,7 +476,7 @@ def cmd_watch_list(args: argparse.Namespace) -> int:
             async for watch in client.each_watch(args.product, limit=args.limit)
         ]
         columns = ("watch_id", "product_code", "schedule", "notify", "paused", "next_run_at", "last_price", "runs")
-        print(format_rows(rows, columns))
+        print(format_table(rows, columns))
         return 0
 
     return _run_client(work, args)
@@ -486,7 +489,8 @@ WATCH_CLEARABLE = ("model_no", "target_price", "sources", "priority")
 
 def cmd_watch_edit(args: argparse.Namespace) -> int:
     """Change one watch (PATCH): the options given replace its fields; --clear empties optional ones."""
-    from tools.gateway_client import UsageError, format_rows, utc_text
+    from tools.gateway_client import UsageError
+    from tools.tables import format_table, utc_text
 
     changes: dict[str, object] = {name: getattr(args, name) for name in WATCH_EDIT_FIELDS if getattr(args, name)}
     if args.sources:
@@ -513,7 +517,7 @@ def cmd_watch_edit(args: argparse.Namespace) -> int:
             "notify": watch.get("notify"),
             "next_run_at": utc_text(watch.get("next_run_at")),
         }
-        print(format_rows([row], tuple(row)))
+        print(format_table([row], tuple(row)))
         _say(f"edited {args.watch_id}: {', '.join(sorted(changes))}")
         return 0
 
@@ -551,7 +555,8 @@ def _listing_filters(args: argparse.Namespace) -> dict[str, str | None]:
 
 
 def cmd_jobs(args: argparse.Namespace) -> int:
-    from tools.gateway_client import UsageError, format_rows, result_row, utc_text
+    from tools.gateway_client import UsageError, result_row
+    from tools.tables import format_table, utc_text
 
     if args.limit < 1:
         raise UsageError(f"--limit {args.limit}: give at least 1")
@@ -571,7 +576,7 @@ def cmd_jobs(args: argparse.Namespace) -> int:
             "job_id", "job_type", "product_code", "status", "attempts", "outcome", "lowest_price", "error_type",
             "created_at",
         )  # fmt: skip
-        print(format_rows(rows, columns))
+        print(format_table(rows, columns))
         return 0
 
     return _run_client(work, args)

@@ -44,7 +44,7 @@ from infra.settings import UNSIGNED_OUTBOX_REFUSED, Settings
 from schemas.codes import KeyRole, has_ended
 from schemas.offers import SourceName
 from tools.dev_stacks import DevStackRecord, recorded
-from tools.gateway_client import RESULT_COLUMNS, GatewayClient, deliveries_of, format_rows, result_row
+from tools.gateway_client import RESULT_COLUMNS, GatewayClient, deliveries_of, result_row
 from tools.rabbitmq import LOCAL_HOSTS, ensure_rabbitmq
 from tools.supervisor import (
     STOP_SIGNALS,
@@ -54,6 +54,7 @@ from tools.supervisor import (
     kill_trees,
     pool_stop_bound,
 )
+from tools.tables import format_table
 
 DEMO_CATALOGUE = Path(__file__).parent / "demo_data" / "products.json"
 #: Seconds a pool's searches and deliveries in flight get to finish on Ctrl-C before they are given back (no attempt
@@ -676,7 +677,7 @@ class DevStack:
             jobs = await self._wait_for_jobs(client, [answer["job_id"] for answer in answers])
             deliveries = await self._wait_for_deliveries(client, jobs)
         rows = [result_row(job, deliveries.get(job["job_id"])) for job in jobs]
-        self.console.print(format_rows(rows, RESULT_COLUMNS))
+        self.console.print(format_table(rows, RESULT_COLUMNS))
         return 0 if all(has_ended(row["status"]) for row in rows) else 1
 
     async def _wait_for_deliveries(

@@ -30,6 +30,7 @@ from infra.settings import Settings
 from infra.waiting import waiting
 from schemas.api import MAX_PRODUCTS_PER_REQUEST, ProductSchema
 from schemas.codes import JobStatus, has_ended
+from tools.tables import format_table
 
 #: Jobs polled at once while waiting for a submission to end.
 POLL_CONCURRENCY = 16
@@ -102,20 +103,6 @@ def flatten_errors(errors: Any, prefix: str = "") -> list[str]:
     if isinstance(errors, list | tuple):
         return [line for index, item in enumerate(errors) for line in flatten_errors(item, f"{prefix}{index}.")]
     return [f"{prefix.rstrip('.')}: {errors}" if prefix else str(errors)]
-
-
-def utc_text(value: object) -> str:
-    """An API time ("2026-12-01T01:45:46.547000+00:00") as the CLI shows it, to the second with its zone:
-    "2026-12-01T01:45:46Z"; "" for none."""
-    if not value:
-        return ""
-    try:
-        moment = datetime.fromisoformat(str(value))
-    except ValueError:
-        return str(value)
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def gateway_url(settings: Settings, explicit: str | None = None) -> str:
@@ -661,39 +648,6 @@ def summarize(jobs: Sequence[dict[str, Any]]) -> str:
     return f"{len(jobs)} job(s): " + ", ".join(parts) if parts else "no jobs"
 
 
-def _cell(value: Any) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return f"{value:,}" if isinstance(value, int) else str(value)
-
-
-def format_rows(rows: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> str:
-    """A plain aligned table: numbers right, text left, `-` for nothing, yes/no for booleans."""
-    cells = [[_cell(row.get(column)) for column in columns] for row in rows]
-    widths = [max([len(column), *(len(line[index]) for line in cells)]) for index, column in enumerate(columns)]
-
-    def is_number(value: Any) -> bool:
-        return isinstance(value, int | float) and not isinstance(value, bool)
-
-    # Right-aligned: a column of numbers (and gaps), not one of gaps only.
-    numeric = [
-        any(is_number(row.get(column)) for row in rows)
-        and all(is_number(row.get(column)) or row.get(column) is None for row in rows)
-        for column in columns
-    ]
-
-    def line(values: Sequence[str]) -> str:
-        parts = [
-            value.rjust(width) if right else value.ljust(width)
-            for value, width, right in zip(values, widths, numeric, strict=True)
-        ]
-        return "  ".join(parts).rstrip()
-
-    return "\n".join([line(list(columns)), *(line(values) for values in cells)])
-
-
 def write_results(rows: Sequence[Mapping[str, Any]], path: Path) -> None:
     """The results as JSON (a list of objects) or CSV (FILE_COLUMNS; booleans as true/false)."""
     if path.suffix.lower() == ".json":
@@ -759,13 +713,13 @@ def format_stats(body: Mapping[str, Any]) -> str:
         {"jobs": job_type, **counts, "delayed": delayed.get(job_type)} for job_type, counts in sorted(by_type.items())
     ]
     sections = [
-        format_rows(job_rows, ("jobs", pending, "delayed", *later)),
+        format_table(job_rows, ("jobs", pending, "delayed", *later)),
         "delayed: PENDING jobs waiting for a retry's backoff to end (run_after in the future, counted in MongoDB)",
         f"DONE and DEAD: every job that ended before {body.get('counted_until') or '-'} (a re-driven job counts "
         "again when it ends again)",
     ]
     if not by_type:
-        sections[0] = format_rows([{"jobs": "all", **(body.get("stats") or {})}], ("jobs", *statuses))
+        sections[0] = format_table([{"jobs": "all", **(body.get("stats") or {})}], ("jobs", *statuses))
     queues: Mapping[str, Mapping[str, int]] | None = body.get("queues")
     if queues:
         queue_rows = [
@@ -774,7 +728,7 @@ def format_stats(body: Mapping[str, Any]) -> str:
         ]
         sections += [
             "",
-            format_rows(queue_rows, ("queue", "ready", "consumers", "dead")),
+            format_table(queue_rows, ("queue", "ready", "consumers", "dead")),
             "ready: messages waiting for a worker; consumers 0: no pool is running; dead: dead letters in .XQ",
         ]
     else:
@@ -785,5 +739,5 @@ def format_stats(body: Mapping[str, Any]) -> str:
         {"reconciler": name, "total": int(totals.get(name, 0)), "meaning": RECONCILER_ACTIONS.get(name, "")}
         for name in names
     ]
-    sections += ["", format_rows(reconciler_rows, ("reconciler", "total", "meaning"))]
+    sections += ["", format_table(reconciler_rows, ("reconciler", "total", "meaning"))]
     return "\n".join(sections)

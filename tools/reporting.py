@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -310,38 +310,6 @@ async def run_report(db: AsyncDatabase, report: Report, params: ReportParams) ->
 
 
 # Output.
-
-
-def format_cell(value: Any) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, datetime):
-        return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%SZ")
-    if isinstance(value, float):
-        return f"{value:g}"
-    return str(value)
-
-
-def format_table(columns: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> str:
-    """A plain aligned table: a header, then one line per row; numbers right-aligned, text left-aligned."""
-    cells = [[format_cell(row.get(column)) for column in columns] for row in rows]
-    widths = [max([len(column), *(len(line[index]) for line in cells)]) for index, column in enumerate(columns)]
-    numeric = [
-        bool(rows) and all(isinstance(row.get(column), int | float) or row.get(column) is None for row in rows)
-        for column in columns
-    ]
-    lines = [_line(columns, widths, numeric), *(_line(line, widths, numeric) for line in cells)]
-    if not rows:
-        lines.append("(no rows)")
-    return "\n".join(lines)
-
-
-def _line(cells: Sequence[str], widths: Sequence[int], numeric: Sequence[bool]) -> str:
-    parts = (
-        cell.rjust(width) if is_number else cell.ljust(width)
-        for cell, width, is_number in zip(cells, widths, numeric, strict=True)
-    )
-    return "  ".join(parts).rstrip()
 
 
 # The same pipelines in mongosh syntax (docs/reporting.md).
