@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from infra.display import utc_text
 from infra.settings import Settings, SettingsError
 from tools.cli import _error_type, build_parser
 from tools.gateway_client import RESULT_COLUMNS, ProgressLine, flatten_errors, write_results
-from tools.tables import utc_text
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ from aiohttp.test_utils import TestClient
 from bson import ObjectId
 
 from infra.clock import utcnow
+from infra.display import utc_text
 from infra.jobs import JobRepository
 from infra.mongo import MainDatabase, create_client
 from infra.reconciler_log import ReconcilerLog
@@ -247,7 +248,7 @@ async def test_the_job_page_says_when_a_waiting_job_runs_next_and_why(client: Te
     retry_page = await (await client.get(f"/ui/jobs/{retry['_id']}")).text()
     deferred_page = await (await client.get(f"/ui/jobs/{deferred['_id']}")).text()
 
-    shown_at = later.isoformat()[:19].replace("T", " ")
+    shown_at = utc_text(later)
     assert shown_at in retry_page
     assert "waiting out the backoff after attempt 1 failed (TIMEOUT: slow)" in retry_page
     assert shown_at in deferred_page
@@ -338,7 +339,7 @@ async def test_the_job_list_filters_delayed_jobs_shows_when_they_run_and_refuses
 
     assert ("LIST-DELAYED" in delayed, "LIST-DUE" in delayed) == (True, False)
     assert '<option value="true" selected>ahead (delayed)</option>' in delayed
-    assert f'<td class="nowrap run-after">{later.isoformat()[:19].replace("T", " ")}</td>' in delayed
+    assert f'<td class="nowrap run-after">{utc_text(later)}</td>' in delayed
     assert ("LIST-DELAYED" in due, "LIST-DUE" in due) == (False, True)
     assert (bad.status, "Result 101" in await bad.text()) == (400, True)
 

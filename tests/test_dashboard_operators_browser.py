@@ -13,6 +13,7 @@ from bson import ObjectId
 from playwright.async_api import Browser, Page
 
 from infra.clock import utcnow
+from infra.display import utc_text
 from infra.mongo import MainDatabase, create_client
 from infra.reconciler_log import ReconcilerLog
 from infra.settings import Settings
@@ -212,7 +213,7 @@ async def test_a_pending_job_shows_when_it_runs_next_and_a_deferred_one_why_and_
 
     await page.goto(str(server.make_url(f"/ui/jobs/{retry['_id']}")))
     text = await page.locator("td.waiting").inner_text()
-    assert text.startswith(later.isoformat()[:19].replace("T", " "))
+    assert text.startswith(utc_text(later))
     assert "(in 1 min 3" in text
     assert "waiting out the backoff after attempt 1 failed (BLOCKED:" in text
     await page.screenshot(path=ARTIFACTS / "job-waiting-retry.png", full_page=True)
@@ -360,7 +361,7 @@ async def test_the_overviews_delayed_count_leads_to_the_delayed_jobs_alone_and_c
     assert await rows.count() == 1
     cells = await rows.nth(0).locator("td").all_inner_texts()
     assert (cells[3], cells[7]) == ("DELAYED-RETRY", "BLOCKED")
-    assert await rows.nth(0).locator("td.run-after").inner_text() == later.isoformat()[:19].replace("T", " ")
+    assert await rows.nth(0).locator("td.run-after").inner_text() == utc_text(later)
     assert await page.locator("select[name=delayed]").input_value() == "true"
     await page.screenshot(path=ARTIFACTS / "jobs-delayed.png", full_page=True)
 

@@ -19,6 +19,7 @@ from bson import ObjectId
 from pymongo import AsyncMongoClient, MongoClient
 
 from actors.search import summarize
+from infra.display import format_table
 from infra.jobs import JobRepository, new_job
 from infra.mongo import PRICE_HISTORY, MainDatabase, create_client, ensure_indexes, price_history_indexes
 from infra.price_history import PriceHistory
@@ -32,7 +33,6 @@ from tools.reporting import (
     report_params,
     run_report,
 )
-from tools.tables import format_table
 
 LPS = [sys.executable, "-m", "tools.lps"]
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "reporting.md"

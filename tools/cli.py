@@ -268,10 +268,10 @@ def _store_to_read(settings: Settings) -> tuple[Settings, str]:
 
 def cmd_report(args: argparse.Namespace) -> int:
     """Print a named report (tools/reporting.py) as a plain table."""
+    from infra.display import format_table
     from infra.logs import Redactor
     from infra.mongo import MainDatabase, create_client
     from tools.reporting import REPORTS, report_params, run_report
-    from tools.tables import format_table
 
     report = REPORTS.get(args.report)
     if report is None:
@@ -332,6 +332,7 @@ def cmd_submit(args: argparse.Namespace) -> int:
     """
     from pathlib import Path
 
+    from infra.display import format_table
     from tools.gateway_client import (
         EXIT_FAILED,
         EXIT_OK,
@@ -345,7 +346,6 @@ def cmd_submit(args: argparse.Namespace) -> int:
         summarize,
         write_results,
     )
-    from tools.tables import format_table
 
     path = Path(args.file)
     out = Path(args.out) if args.out else None
@@ -415,8 +415,8 @@ def cmd_watch_add(args: argparse.Namespace) -> int:
     """Watch every product of a CSV or JSON file (as `lps submit` reads it) on one schedule."""
     from pathlib import Path
 
+    from infra.display import format_table
     from tools.gateway_client import EXIT_OK, GatewayError, UsageError, read_products, refused_in_batch
-    from tools.tables import format_table
 
     path = Path(args.file)
     rows = read_products(path)
@@ -455,8 +455,8 @@ WATCH_BATCH = 1000
 
 
 def cmd_watch_list(args: argparse.Namespace) -> int:
+    from infra.display import format_table, utc_text
     from tools.gateway_client import UsageError
-    from tools.tables import format_table, utc_text
 
     if args.limit < 1:
         raise UsageError(f"--limit {args.limit}: give at least 1")
@@ -489,8 +489,8 @@ WATCH_CLEARABLE = ("model_no", "target_price", "sources", "priority")
 
 def cmd_watch_edit(args: argparse.Namespace) -> int:
     """Change one watch (PATCH): the options given replace its fields; --clear empties optional ones."""
+    from infra.display import format_table, utc_text
     from tools.gateway_client import UsageError
-    from tools.tables import format_table, utc_text
 
     changes: dict[str, object] = {name: getattr(args, name) for name in WATCH_EDIT_FIELDS if getattr(args, name)}
     if args.sources:
@@ -555,8 +555,8 @@ def _listing_filters(args: argparse.Namespace) -> dict[str, str | None]:
 
 
 def cmd_jobs(args: argparse.Namespace) -> int:
+    from infra.display import format_table, utc_text
     from tools.gateway_client import UsageError, result_row
-    from tools.tables import format_table, utc_text
 
     if args.limit < 1:
         raise UsageError(f"--limit {args.limit}: give at least 1")

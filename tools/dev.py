@@ -40,6 +40,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from embedded_store.envelope import past_envelope
 from embedded_store.server import local_mongo_url
+from infra.display import format_table
 from infra.settings import UNSIGNED_OUTBOX_REFUSED, Settings
 from schemas.codes import KeyRole, has_ended
 from schemas.offers import SourceName
@@ -54,7 +55,6 @@ from tools.supervisor import (
     kill_trees,
     pool_stop_bound,
 )
-from tools.tables import format_table
 
 DEMO_CATALOGUE = Path(__file__).parent / "demo_data" / "products.json"
 #: Seconds a pool's searches and deliveries in flight get to finish on Ctrl-C before they are given back (no attempt

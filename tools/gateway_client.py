@@ -26,11 +26,11 @@ from urllib.parse import quote
 
 import aiohttp
 
+from infra.display import format_table
 from infra.settings import Settings
 from infra.waiting import waiting
 from schemas.api import MAX_PRODUCTS_PER_REQUEST, ProductSchema
 from schemas.codes import JobStatus, has_ended
-from tools.tables import format_table
 
 #: Jobs polled at once while waiting for a submission to end.
 POLL_CONCURRENCY = 16

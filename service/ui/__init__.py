@@ -27,6 +27,7 @@ from multidict import MultiDict, MultiDictProxy, MultiMapping
 from yarl import URL
 
 from infra.clock import utcnow
+from infra.display import utc_text
 from infra.job_listing import LISTING_WALK
 from infra.jobs import parse_job_id
 from infra.mongo import deadline
@@ -471,11 +472,6 @@ async def logout(request: web.Request) -> web.StreamResponse:
     return response
 
 
-def _when(value: object) -> str:
-    """An API timestamp ("2026-12-01T01:45:46.547000+00:00") as the dashboard shows it: to the second, UTC."""
-    return str(value)[:19].replace("T", " ") if value else ""
-
-
 def _link(value: object) -> str:
     """Only http(s) addresses become links: a scraped `javascript:` URL must not run in an operator's browser."""
     text = str(value or "")
@@ -492,7 +488,7 @@ def dashboard() -> web.Application:
         app,
         loader=jinja2.FileSystemLoader(here / "templates"),
         autoescape=jinja2.select_autoescape(default=True),
-        filters={"when": _when, "link": _link, "number": number, "listing": listing, "duration": duration},
+        filters={"when": utc_text, "link": _link, "number": number, "listing": listing, "duration": duration},
     )
     app.on_response_prepare.append(protect_answer)
     app.router.add_get("", page(overview))

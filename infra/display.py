@@ -1,5 +1,6 @@
-"""How LPS writes a time and a table for a person: the CLI's answers (`lps search`, `lps jobs`, `lps stats` …), its
-reports (`lps report`) and `lps dev`'s results. Machines get JSON and ISO 8601; people get these."""
+"""How LPS writes a time and a table for a person: the dashboard's times, the CLI's answers (`lps search`, `lps jobs`,
+`lps stats` …), its reports (`lps report`) and `lps dev`'s results. Machines get JSON and ISO 8601; people get
+these."""
 
 from __future__ import annotations
 
