@@ -62,6 +62,11 @@ pytestmark = pytest.mark.integration
 MEASURED = 10
 DUPLICATE_KEY = 11000
 
+#: Clients of these tests wait for a busy store: it serves one command at a time, and on a loaded machine a
+#: monitor's heartbeat queued behind a 10,000-document batch timed out at the 20 s default and cancelled the batch
+#: in flight (pymongo's _OperationCancelled).
+PATIENT: dict[str, int] = {"connectTimeoutMS": 120_000, "socketTimeoutMS": 300_000}
+
 
 class Counter:
     def __init__(self) -> None:
@@ -128,7 +133,7 @@ def new_searches(ids: list[Any]) -> list[dict[str, Any]]:
 )
 def test_an_insert_over_the_wire_examines_no_stored_document(store: str, stored: int, tmp_path: Path, monkeypatch):
     data_file = str(tmp_path / "lps.sqlite") if store == "sqlite" else None
-    with served_in_process(data_file) as (engine, url, run), MongoClient(url) as client:
+    with served_in_process(data_file) as (engine, url, run), MongoClient(url, **PATIENT) as client:
         empty, full = client.lps.empty_jobs, client.lps.jobs
 
         async def seed() -> None:
@@ -368,8 +373,8 @@ def beside_mongoeco(patched: IndexedReadsMemoryEngine) -> Iterator[list[Any]]:
     with (
         served(patched) as (_, patched_url, _run),
         served(MemoryEngine(change_log_max_entries=100)) as (_, plain_url, _run2),
-        MongoClient(patched_url) as patched_client,
-        MongoClient(plain_url) as plain_client,
+        MongoClient(patched_url, **PATIENT) as patched_client,
+        MongoClient(plain_url, **PATIENT) as plain_client,
     ):
         yield [patched_client.lps, plain_client.lps]
 
@@ -583,7 +588,7 @@ def examined_by_pages(
         monkeypatch.setattr(engine, "_borrow_storage_document", examined.wrap(engine._borrow_storage_document))
 
         async def read(name: str) -> list[int]:
-            client = AsyncMongoClient(url, tz_aware=True)
+            client = AsyncMongoClient(url, tz_aware=True, **PATIENT)
             try:
                 return await pages(JobRepository(MainDatabase.open(client, name)), examined)
             finally:
@@ -771,7 +776,7 @@ def test_a_listing_page_reads_its_own_keys_while_jobs_come_and_go(monkeypatch):
             await InProcessClient(engine)[name].jobs.create_indexes(indexes)
 
         async def pages(name: str) -> list[tuple[int, int]]:
-            client = AsyncMongoClient(url)
+            client = AsyncMongoClient(url, **PATIENT)
             jobs, repository = client[name].jobs, JobRepository(MainDatabase.open(client, name))
             try:
                 for filters in listings:  # the first read of each index makes its order
@@ -829,7 +834,8 @@ def test_an_insert_into_the_persistent_store_does_as_much_sqlite_work_at_any_siz
     engine_class: type[SQLiteEngine], tmp_path: Path
 ):
     stored = 2_000
-    with served(engine_class(str(tmp_path / "lps.sqlite"))) as (engine, url, run), MongoClient(url) as client:
+    engine_served = served(engine_class(str(tmp_path / "lps.sqlite")))
+    with engine_served as (engine, url, run), MongoClient(url, **PATIENT) as client:
         empty, full = client.lps.empty_jobs, client.lps.jobs
         for jobs in (empty, full):
             jobs.create_indexes([*job_indexes(), retention_index(30)])
@@ -888,12 +894,12 @@ def test_the_persistent_store_keeps_its_jobs_and_answers_as_mongoeco_across_a_re
     accepted = [{"product_code": "ACTIVE-new"}]
 
     def load(url: str) -> None:
-        with MongoClient(url) as client:
+        with MongoClient(url, **PATIENT) as client:
             client.lps.jobs.create_indexes([*job_indexes(), retention_index(30)])
             client.lps.jobs.insert_many(documents)
 
     def answers(url: str) -> tuple[list[Any], list[bool]]:
-        with MongoClient(url) as client:
+        with MongoClient(url, **PATIENT) as client:
             jobs = client.lps.jobs
             found = [answer(jobs, find) for find in finds]
             found.append(sorted(jobs.index_information()))
@@ -1433,7 +1439,7 @@ def test_a_words_page_reads_its_own_keys_at_any_size(monkeypatch):
             await InProcessClient(engine)[name].jobs.create_indexes(words_index)
 
         async def pages(name: str) -> list[tuple[int, int]]:
-            client = AsyncMongoClient(url)
+            client = AsyncMongoClient(url, **PATIENT)
             repository = JobRepository(MainDatabase.open(client, name))
             try:
                 await repository.newest({"words": ["w1"]}, 51)  # the first read makes the order
