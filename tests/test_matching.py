@@ -904,6 +904,9 @@ def test_an_orders_minimum_is_not_the_count_its_price_buys():
     [
         ("아이패드 미니 7 128GB", "[애플 임직원가] 아이패드 미니 7 128GB", "conditional price: 임직원가 1,500,000"),
         ("쿠쿠 전기밥솥 6인용", "쿠쿠 전기밥솥 6인용 설치 서비스 (제품 미포함)", "not the product: 제품 미포함"),
+        # a student's bag and a sign-up, not a student's or a member's price
+        ("잔스포츠 슈퍼브레이크 백팩", "잔스포츠 슈퍼브레이크 백팩 학생가방 블랙", None),
+        ("잔스포츠 슈퍼브레이크 백팩", "잔스포츠 슈퍼브레이크 백팩 회원가입 쿠폰", None),
         ("소니 WH-1000XM6 국내정품", "[해외직구] 소니 WH-1000XM6 블랙", "imported, not the domestic release: 해외직구"),
         ("소니 WH-1000XM6", "[해외직구] 소니 WH-1000XM6 블랙", None),  # the keyword did not ask for domestic
         ("LG 코드제로 A9S", "[반품상품] LG 코드제로 A9S 단순변심", "returned: 반품상품"),
