@@ -13,8 +13,8 @@ gives the reason, which keeps verdicts deterministic:
 6. its price is what a buyer of the asked product pays (`buyable`): no conditional price, no range start for
    another option;
 7. its price is plausible (`prices`): not far under the target price; and, without one, judged over all the
-   search's offers at once, not far under the price the product's offers cluster around (every offer whose title
-   names the product, whether or not rules 1 and 6 let it be bought at its price; per unit for another pack size).
+   search's offers at once, not far under the price the product's offers cluster around (every offer of it at a
+   price anyone pays, even one that cannot be bought now; per unit for another pack size).
 
 Words are compared as a Korean reader splits them (`words`, `analyzer`). How each rule reads a title:
 docs/sources.md, "Matching".
@@ -33,7 +33,6 @@ from actors.matching.identity import (
     ModelName,
     Word,
     agreed_code,
-    category_words,
     keyword_words,
     loanword_spellings,
     missing_word,
@@ -63,9 +62,6 @@ class _Wanted:
     allowed: Allowed  # what the keyword itself asks for (a case, a refill, a used one …)
     quantities: tuple[Quantity, ...]
     words: tuple[Word, ...]
-    #: The words a title must carry when it leaves out the keyword's kind of product (`category_words`), whose
-    #: price then vouches for it; None when the keyword names no such kind or asks for a part, a refill, a used one.
-    named_words: tuple[Word, ...] | None
     #: The keyword's words with its quantities: what "… 전용" may follow.
     anchors: tuple[Word, ...]
     name: ModelName
@@ -80,7 +76,6 @@ def _wanted(product: Mapping[str, Any]) -> _Wanted:
     model_no = (product.get("model_no") or "").strip()
     words = keyword_words(folded)
     allowed = allowed_by(keyword)
-    category = category_words(words)
     return _Wanted(
         keyword=keyword,
         model_no=model_no,
@@ -88,9 +83,6 @@ def _wanted(product: Mapping[str, Any]) -> _Wanted:
         allowed=allowed,
         quantities=quantities(folded),
         words=words,
-        named_words=tuple(word for word in words if word not in category)
-        if category and not allowed.concepts
-        else None,
         anchors=keyword_words(folded, quantities=True),
         name=model_name(folded, words, names_accessory=allowed.accessory),
         spellings=loanword_spellings(keyword, words),
@@ -98,9 +90,9 @@ def _wanted(product: Mapping[str, Any]) -> _Wanted:
     )
 
 
-def _not_the_product(offer: Offer, folded: str, wanted: _Wanted, words: tuple[Word, ...] | None = None) -> str | None:
+def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
     """Why this offer's title names something else than the product (rules 2 to 5), or None. `folded`: its title,
-    folded; `words`: the keyword words it must carry (all of them unless said)."""
+    folded."""
     title = folded.lower()
     if wanted.model and not wanted.model.search(title):
         return f"model number {wanted.model_no} missing"
@@ -110,7 +102,7 @@ def _not_the_product(offer: Offer, folded: str, wanted: _Wanted, words: tuple[Wo
         or sold_for_it(spelled, wanted.keyword, wanted.anchors, wanted.model)
         or unit_conflict(folded, wanted.quantities)
         # The model number names the product: its title need not repeat the keyword's category words ("모니터").
-        or (None if wanted.model else missing_word(spelled, wanted.words if words is None else words))
+        or (None if wanted.model else missing_word(spelled, wanted.words))
         or other_variant(spelled, wanted.name)
     )
 
@@ -128,59 +120,23 @@ def match_offers(product: Mapping[str, Any], offers: Iterable[Offer]) -> list[Of
     wanted = _wanted(product)
     judged = list(offers)
     titles = {id(offer): fold(offer.title) for offer in judged}  # each title folded once, for every rule
-    #: Offers whose titles name the product, bought or not: what the product costs is seen in their prices too.
+    #: Offers of the product at a price anyone pays, whether or not they can be bought now (an ad, a sold-out item):
+    #: what the product costs is seen in their prices too. Not conditional prices: a carrier's subsidy or a monthly
+    #: fee says nothing of it.
     the_product: list[Offer] = []
-    #: Offers whose titles name the product but leave out its kind ("블루투스 스피커"): the product if priced as it.
-    unsaid_kind: list[Offer] = []
     for offer in judged:
         title = titles[id(offer)]
-        if (not_it := _not_the_product(offer, title, wanted)) is None:
+        not_it = _not_the_product(offer, title, wanted)
+        conditional = _not_everyones_price(offer, title, wanted)
+        if not_it is None and conditional is None:
             the_product.append(offer)
-        elif wanted.named_words is not None and _leaves_out_the_kind(offer, title, wanted):
-            unsaid_kind.append(offer)
         # Rule 1 first: an ad or a sold-out item says so whatever else its title names.
-        offer.rejected = not_buyable(offer, title.lower()) or not_it or _not_everyones_price(offer, title, wanted)
-    the_product += _priced_as_the_product(unsaid_kind, the_product, titles, wanted)
+        offer.rejected = not_buyable(offer, title.lower()) or not_it or conditional
     _refuse_other_model_codes([offer for offer in judged if offer.rejected is None], titles)
     if wanted.target_price is None:  # the target price vouches for prices; a model number does not (parts carry it)
         accepted = [offer for offer in the_product if offer.rejected is None]
         _refuse_prices_like_an_accessory(accepted, the_product, titles)
     return judged
-
-
-def _leaves_out_the_kind(offer: Offer, folded: str, wanted: _Wanted) -> bool:
-    """Whether the title is the product but for the keyword's kind of product, which it leaves out whole (a title
-    writing part of it, "면도날" without "프로글라이드", is judged as it is)."""
-    assert wanted.named_words is not None
-    spelled = wanted.spellings.respell(folded.lower())
-    kind = [word for word in wanted.words if word not in wanted.named_words]
-    leaves_out_all = all(missing_word(spelled, (word,)) for word in kind)
-    return leaves_out_all and _not_the_product(offer, folded, wanted, wanted.named_words) is None
-
-
-#: How far from what the titles naming the kind ask a title leaving it out may be priced and still be that product:
-#: a part or an accessory of the model ("… 케이스") asks a fraction, another kind of product sold under the model's name
-#: as much as it differs.
-UNSAID_KIND_SPREAD = 2
-
-
-def _priced_as_the_product(
-    unsaid_kind: list[Offer], the_product: list[Offer], titles: Mapping[int, str], wanted: _Wanted
-) -> list[Offer]:
-    """The offers leaving out the keyword's kind of product whose price is within `UNSAID_KIND_SPREAD` of the median
-    that buyable offers naming it ask: judged by the other rules again as the product (their `rejected` reset).
-    Without such offers nothing vouches for them: they stay refused."""
-    vouching = [offer.price for offer in the_product if offer.rejected is None]
-    if not vouching:
-        return []
-    usual = median(vouching)
-    admitted = [
-        offer for offer in unsaid_kind if usual / UNSAID_KIND_SPREAD <= offer.price <= usual * UNSAID_KIND_SPREAD
-    ]
-    for offer in admitted:
-        title = titles[id(offer)]
-        offer.rejected = not_buyable(offer, title.lower()) or _not_everyones_price(offer, title, wanted)
-    return admitted
 
 
 def _refuse_other_model_codes(accepted: list[Offer], titles: Mapping[int, str]) -> None:
@@ -196,9 +152,9 @@ def _refuse_other_model_codes(accepted: list[Offer], titles: Mapping[int, str]) 
 def _refuse_prices_like_an_accessory(
     accepted: list[Offer], the_product: list[Offer], titles: Mapping[int, str]
 ) -> None:
-    """Refuse the accepted offers priced far under the cluster of the product's prices (every offer whose title names
-    it, whether or not it can be bought at its price: a price reserved for employees still says what the product
-    costs), comparing another pack size per unit against the cluster's usual pack count."""
+    """Refuse the accepted offers priced far under the cluster of the product's prices (every offer of it at a price
+    anyone pays, whether or not it can be bought now), comparing another pack size per unit against the cluster's
+    usual pack count."""
     cluster = cluster_of([offer.price for offer in the_product])
     if cluster is None:
         return

@@ -53,8 +53,11 @@ def not_buyable(offer: Offer, title: str) -> str | None:
 #: sellers also write them into the title, where only their words tell. Hints, not the rule: the price cluster
 #: still judges what they miss.
 _CONDITION_OF_SALE = re.compile(
-    r"(?:임직원|직원|회원|학생|교직원|법인|신규\s?가입자?)\s?(?:전용|가(?![가-힣])|할인|특가)|교육\s?할인|(?:구매|자격|재직|재학)\s?인증"
-    r"|인증\s?(?:필요|후)|번호\s?이동|기기\s?변경|공시\s?지원|선택\s?약정|요금제|첫\s?(?:달|구매)\s?(?:반값|할인|특가|\d)"
+    r"(?:(?:임직원|직원|회원|학생|교직원|법인|신규\s?가입자?)\s?(?:전용|가(?![가-힣])|할인|특가)|교육\s?할인"
+    r"|(?:구매|자격|재직|재학|학생|신분)\s?인증|번호\s?이동|기기\s?변경|공시\s?지원"
+    r"|요금제\s?(?:\d+\s?개월\s?)?(?:유지|의무|필수|조건|가입)|첫\s?(?:달|구매)\s?(?:반값|할인|특가|\d))"
+    # Not when the title says it is not so, or not needed ("교육할인 없이", "번호이동 불가", "회원가 아님").
+    r"(?!\s?(?:아님|아닌|아니|없이|없음|불가|무관|자유|가능|x\b))"
 )
 
 

@@ -112,23 +112,6 @@ def missing_word(title: str, words: tuple[Word, ...]) -> str | None:
     return None
 
 
-def category_words(words: tuple[Word, ...]) -> tuple[Word, ...]:
-    """The keyword's words after its model's word (its last word with a digit, after a brand or line word) when they
-    are two or more Hangul words and none a tier: the kind of product the model is ("마샬 엠버튼3 블루투스 스피커",
-    "… 슈퍼라이트 2 무선 게이밍 마우스"), which sellers often leave out. () when the keyword has no such tail. One word
-    after a model may be its line ("퓨전5 프로글라이드", "워치7 클래식"), which no rule can tell from a kind."""
-    with_digits = [index for index, word in enumerate(words) if any(char.isdigit() for char in word.text)]
-    if not with_digits or with_digits[-1] == 0:
-        return ()
-    tail = words[with_digits[-1] + 1 :]
-    if len(tail) < 2 or not all(_HANGUL_ONLY.fullmatch(word.text) and word.text not in _TIERS for word in tail):
-        return ()
-    return tail
-
-
-_HANGUL_ONLY = re.compile(r"[가-힣]+")
-
-
 # --- the whole model name -------------------------------------------------------------------------------------
 
 #: Words that make a model another model when they follow its name: a product line's tiers. Only whole words count
@@ -147,8 +130,9 @@ _TIER_AFTER = re.compile(_ONE_TIER)
 _TIERS_AFTER = re.compile(f"(?:{_ONE_TIER.replace('?P<tier>', '')})+")
 #: Letters glued to a model's number: its variant ("16e", "s25fe", "s25+"), unless they are a unit ("256gb").
 _GLUED = re.compile(r"\+|[a-z]+")
-#: One or two letters, or a +, glued to a Hangul name and ending there ("팔콘s", "프로+"; not "갤럭시s24").
-_GLUED_TO_NAME = re.compile(r"(?:[a-z]{1,2}|\+)(?![0-9a-z+])")
+#: One letter, or a +, glued to a Hangul name and ending the word ("팔콘s", "프로+"; not "갤럭시s24", "밥솥ih",
+#: "이어폰c타입", "홍삼정+쇼핑백": a second letter, a digit or Hangul after it make it something else).
+_GLUED_TO_NAME = re.compile(r"(?:[a-z]|\+)(?![0-9a-z가-힣+])")
 _HANGUL_END = re.compile(r"[가-힣]$")
 #: A model's generation number ends a keyword word: one or two digits ("s25", "16", "워치7"). Longer numbers are
 #: codes, whose glued letters are colours and regions ("DW-5600BB", "SM-S928NZKE").

@@ -90,9 +90,9 @@ def _collapsed(classes: Iterable[str]) -> str:
 
 
 def _long_enough(classes: Iterable[str]) -> bool:
-    """Whether a word writes enough consonants to tell it: counted before a repeated class is merged, so 차지 and
-    "charge" (ㅈ twice) count two, as 마스터 and "master" count three."""
-    return len("".join(classes).replace("V", "")) >= _MIN_SKELETON
+    """Whether a word writes enough consonants to tell it: counted after a repeated class is merged, so 쿠쿠 (ㅋ twice)
+    counts one and tells nothing (it would be "cook", "cake" and "quick" alike)."""
+    return len(_collapsed(classes).replace("V", "")) >= _MIN_SKELETON
 
 
 @lru_cache(maxsize=1 << 12)

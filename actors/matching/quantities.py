@@ -101,8 +101,9 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     for match in STATED.finditer(text):
         if any(outer.start() <= match.start() < outer.end() for outer in packs_of_packs):
             continue
-        if _MINIMUM_BEFORE.search(text, 0, match.start()) or _MINIMUM_AFTER.match(text, match.end()):
-            continue  # an order's minimum ("최소주문 12개", "10캔 이상 주문가능") is not what the price buys
+        counts = not match["unit"] or UNITS[match["unit"].lower()].dimension == "pack"
+        if counts and (_MINIMUM_BEFORE.search(text, 0, match.start()) or _MINIMUM_AFTER.match(text, match.end())):
+            continue  # an order's minimum ("최소주문 12개", "10캔 이상 주문가능") is not the count the price buys
         if match["unit"]:
             found.extend(
                 (match.start(), quantity)
@@ -116,8 +117,11 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     return tuple(quantity for _, quantity in sorted(found, key=lambda item: item[0]))
 
 
-#: A number multiplied or added, which may count the units a title sells in a way `STATED` does not read.
-_MULTIPLIED = re.compile(r"[x×*+]\s?\d|\d\s?[x×*+](?!\w)")
+#: A number multiplied or added, or followed by a counter the unit rule does not read ("10P", "10pcs", "24can", "100T",
+#: "4통", "20PET"): the title may count the units it sells.
+_MULTIPLIED = re.compile(
+    r"[x×*+]\s?\d|\d\s?[x×*+](?!\w)|\d\s?(?:pcs|p|cans?|t|pet|통|포|구|알)(?![a-z])", re.IGNORECASE
+)
 
 
 def unit_conflict(title: str, wanted: tuple[Quantity, ...]) -> str | None:

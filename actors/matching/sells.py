@@ -57,9 +57,14 @@ def _accessory(pattern: str) -> _Concept:
     return _Concept("accessory", re.compile(pattern), _ConceptKind.ACCESSORY)
 
 
+#: Said right after a word, it denies it: "아님", "아닌", "아니에요", "없음", "불가", "x".
+_NOT_SO = r"(?!\s?(?:아님|아닌|아니|없음|불가|x\b))"
+
+
 def _condition(category: str, pattern: str) -> _Concept:
     # "반품상품", "중고품", "전시상품": the condition's word with the word for an item is one segment, the same idea.
-    return _Concept(category, re.compile(f"(?:{pattern})(?:상품|품)?"), _ConceptKind.CONDITION)
+    # Not when the title denies it ("전시품 아닌 새상품", "병행수입 아님").
+    return _Concept(category, re.compile(f"(?:{pattern})(?:상품|품)?{_NOT_SO}"), _ConceptKind.CONDITION)
 
 
 _CONCEPTS: tuple[_Concept, ...] = (
@@ -82,8 +87,6 @@ _CONCEPTS: tuple[_Concept, ...] = (
     _accessory("이어팁|이어캡|" + english("ear\\s?tips?")),
     _accessory("키링|" + english("keyrings?")),
     _accessory("어댑터|젠더|" + english("adapters?")),
-    # A part or a consumable by the word for it: the head of "뚜껑 부품", "호환 소모품".
-    _accessory("부품|소모품|" + english("parts?")),
     _condition("compatible", "호환(?:용)?|" + english("compatible")),
     # 교체 가능 / 교체형: a replaceable part of the product, not a replacement sold alone.
     _Concept(
@@ -173,10 +176,13 @@ def _bundled(title: str, match: Aligned) -> bool:
 
 #: A keyword that asks for the domestic release ("… 국내정품"), and a title that sells an import instead.
 _DOMESTIC = re.compile(r"국내\s?정품|한국\s?정품|국내\s?정식|정식\s?발매")
-_IMPORTED = re.compile(r"해외\s?(?:직구|구매\s?대행|배송|판)|병행\s?수입|직수입|글로벌\s?버전")
+_IMPORTED = re.compile(
+    r"(?:해외\s?(?:직구|구매\s?대행|배송|판)|병행\s?수입|직수입|글로벌\s?버전)"
+    r"(?!(?:\s?(?:제품|상품))?\s?(?:아님|아닌|아니|없음|불가|x\b))"  # "병행수입 아님", "해외직구 제품 아님"
+)
 
 #: A title saying the product itself is not in the box sells something else (a service, a part, a kit).
-_PRODUCT_NOT_INCLUDED = re.compile(r"(?:제품|본품|본체|기기|단말기)\s?(?:미포함|불포함|제외|별도)")
+_PRODUCT_NOT_INCLUDED = re.compile(r"(?:제품|본품|본체|기기|단말기)\s?(?:미포함|불포함|제외)")
 
 
 def excluded(title: str, allowed: Allowed) -> str | None:

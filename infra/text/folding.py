@@ -12,9 +12,11 @@ _TAG = re.compile(r"</?[a-z][a-z0-9]*(?:\s[^<>]*)?/?>", re.IGNORECASE)
 # Dashes NFKC leaves alone (hyphen, figure dash, en/em dash, minus …); full-width forms are folded by NFKC.
 _DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58", "-"))
 _SPACES = re.compile(r"\s+")
-#: A model's generation in Roman numerals, as sellers write it beside the number ("Emberton III" is 엠버튼 3, "Z50II"
-#: is Z50 2, "Mark IV" is Mark 4): spaced or dashed after a word, or glued to a number, never inside a word ("Wii").
-_ROMAN = re.compile(r"(?:(?<=[0-9])|(?<=[0-9a-z가-힣][\s-]))(iv|iii|ii)(?![0-9a-z])", re.IGNORECASE)
+#: A model's generation in Roman numerals after its name, as sellers write it ("Emberton III" is Emberton3, "A7C II"
+#: is A7C2, "Mark IV" is Mark4): spaced or dashed after a word that ends in a letter, and glued to it as its number.
+#: Not after a number ("Z50 II", "Z50II" stay as written: "Z50 2" would find the 2 of "2년"), never inside a word
+#: ("Wii").
+_ROMAN = re.compile(r"(?<=[a-z가-힣])[\s-](iv|iii|ii)(?![0-9a-z])", re.IGNORECASE)
 _ROMAN_VALUES = {"ii": "2", "iii": "3", "iv": "4"}
 #: What a model number or a word may be written with or without.
 SEPARATORS = re.compile(r"[\s-]+")
@@ -25,7 +27,7 @@ def fold(text: str) -> str:
     # Unescape first so entity-encoded tags ("&lt;b&gt;") are stripped too.
     text = _TAG.sub("", html.unescape(text))
     text = unicodedata.normalize("NFKC", text).translate(_DASHES)
-    text = _ROMAN.sub(lambda numeral: " " + _ROMAN_VALUES[numeral.group(1).lower()], text)
+    text = _ROMAN.sub(lambda numeral: _ROMAN_VALUES[numeral.group(1).lower()], text)
     return _SPACES.sub(" ", text).strip()
 
 
