@@ -156,3 +156,11 @@ async def work_outbox(job: dict[str, Any], runtime: WorkerRuntime) -> dict[str, 
             retry_after=parse_retry_after(retry_after),
         )
     raise PermanentJobError(f"receiver refused the delivery with {status}", error_type=JobErrorType.DELIVERY_REJECTED)
+
+
+async def spawn_outbox(job: dict[str, Any], runtime: WorkerRuntime) -> list[dramatiq.Message]:
+    """One OUTBOX job per DONE search (a unique index keeps it one), when delivery is configured."""
+    if not runtime.settings.outbox_url:
+        return []
+    document, message = outbox_job_for(job, runtime.settings)
+    return [message] if await runtime.jobs.insert_follow_up(document) else []

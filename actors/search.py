@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
 from typing import Any
 
 import dramatiq
@@ -13,52 +12,17 @@ import dramatiq
 from actors import metrics
 from actors.errors import DeferredJobError, JobError, PermanentJobError, RetryableJobError
 from actors.matching import match_offers
-from actors.outbox import outbox_job_for
-from actors.proxies import ProxiesBenched, ProxyRotation
+from actors.outbox import spawn_outbox
+from actors.proxies import ProxiesBenched
 from actors.runtime import WorkerRuntime
 from actors.sources import Source, SourceBlocked, SourceDeferred, SourceError
-from actors.sources.coupang import CoupangSource
-from actors.sources.naver import NaverSource
-from actors.sources.static import StaticSource
 from infra.clock import utcnow
 from infra.source_limits import Deferral, SourceGates
 from schemas.codes import JobErrorType
 from schemas.envelope import drop_none
-from schemas.offers import SOURCES_ANSWERED, Offer, SearchOutcome, SourceName, SourceOutcome, SourceResult
+from schemas.offers import SOURCES_ANSWERED, Offer, SearchOutcome, SourceOutcome, SourceResult
 
 log = logging.getLogger(__name__)
-
-
-def build_sources(runtime: WorkerRuntime) -> dict[str, Source]:
-    """The sources this deployment enables (LPS_SEARCH_SOURCES); built on the worker's loop at its first search."""
-    settings = runtime.settings
-    enabled = set(settings.search_sources)
-    builders: dict[SourceName, Callable[[], Source]] = {
-        SourceName.STATIC: lambda: StaticSource(
-            blocked_backoff_factor=settings.blocked_backoff_factor, test_directives=settings.test_directives
-        ),
-        SourceName.COUPANG: lambda: CoupangSource(
-            runtime.browser,
-            runtime.snapshots,
-            base_url=settings.coupang_base_url,
-            max_pages=settings.coupang_max_pages,
-            blocked_backoff_factor=settings.blocked_backoff_factor,
-            render_timeout=min(settings.browser_render_timeout, settings.browser_navigation_timeout),
-            settle=settings.coupang_settle,
-            proxies=ProxyRotation.from_urls(
-                settings.coupang_proxies, cooldown=settings.coupang_proxy_cooldown, ledger=runtime.proxy_ledger
-            ),
-        ),
-        SourceName.NAVER: lambda: NaverSource(
-            runtime.http,
-            base_url=settings.naver_base_url,
-            client_id=settings.naver_client_id,
-            client_secret=settings.naver_client_secret,
-            display=settings.naver_display,
-            sort=settings.naver_sort,
-        ),
-    }
-    return {name: build() for name, build in builders.items() if name in enabled}
 
 
 def eligible(offer: Offer) -> bool:
@@ -315,11 +279,3 @@ async def after_search(job: dict[str, Any], runtime: WorkerRuntime) -> list[dram
     """A DONE search: its prices go into price_history, and its result out through the outbox."""
     await runtime.price_history.record(job)
     return await spawn_outbox(job, runtime)
-
-
-async def spawn_outbox(job: dict[str, Any], runtime: WorkerRuntime) -> list[dramatiq.Message]:
-    """One OUTBOX job per DONE search (a unique index keeps it one), when delivery is configured."""
-    if not runtime.settings.outbox_url:
-        return []
-    document, message = outbox_job_for(job, runtime.settings)
-    return [message] if await runtime.jobs.insert_follow_up(document) else []

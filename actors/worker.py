@@ -30,7 +30,8 @@ from actors.middleware import JobKind, JobLogContext, JobStatusMiddleware, Runti
 from actors.outbox import work_outbox
 from actors.pausing import QueuePausing, store_reader
 from actors.runtime import WorkerRuntime
-from actors.search import after_search, build_sources, work_search
+from actors.search import after_search, work_search
+from actors.sources.enabled import build_sources
 from infra.broker import create_broker
 from infra.lifecycle import RetryPolicy
 from infra.logs import configure_logging

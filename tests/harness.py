@@ -34,8 +34,8 @@ import actors.worker
 from actors.browser import BrowserPool
 from actors.proxies import ProxyRotation
 from actors.runtime import WorkerRuntime
-from actors.search import build_sources
 from actors.sources.coupang import CoupangSource
+from actors.sources.enabled import build_sources
 from embedded_store.server import wait_for_port
 from infra.broker import Publisher
 from infra.enqueue import JobEnqueuer
