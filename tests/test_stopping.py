@@ -223,7 +223,8 @@ def interrupted_while_python_starts(running: Running) -> bool:
     lines = text.splitlines()
     lps_frames = [line for line in lines if OWN_FRAME.search(line)]
     return (
-        text.startswith(("Traceback", "Fatal Python error"))
+        # "Could not import runpy module": CPython's own words when Ctrl-C lands while `-m` imports runpy.
+        text.startswith(("Traceback", "Fatal Python error", "Could not import runpy module"))
         and lines[-1].strip() == "KeyboardInterrupt"
         and not lps_frames
     )
