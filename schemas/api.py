@@ -572,6 +572,33 @@ class QueueInfoSchema(Schema):
     dead = fields.Integer(metadata={"description": "dead letters in the queue's .XQ"})
 
 
+class DeadJobsQuerySchema(JobListQuerySchema):
+    """The job listing's filters, `limit` and `cursor`, for the DEAD jobs only (a status is not asked: it is DEAD)."""
+
+    class Meta:
+        exclude = ("status",)
+
+
+class RefusalSchema(Schema):
+    result = fields.Integer(required=True, metadata={"description": "the result code the one-job re-drive answers"})
+    message = fields.String(required=True)
+
+
+class RedriveOutcomeSchema(Schema):
+    job_id = fields.String(required=True)
+    product_code = fields.String(required=True)
+    error_type = fields.String(metadata={"description": "its last_error.type when it was DEAD"})
+    redriven = fields.Boolean(required=True, metadata={"description": "PENDING again, with fresh attempts"})
+    refused = fields.Nested(RefusalSchema, metadata={"description": "why not (it stays as it is)"})
+
+
+class RedrivePageResponseSchema(EnvelopeSchema):
+    jobs = fields.List(fields.Nested(RedriveOutcomeSchema), required=True)
+    next_cursor = fields.String(
+        metadata={"description": "pass as `cursor` for the next page (same filters); absent on the last page"}
+    )
+
+
 class DiscardedJobSchema(Schema):
     job_id = fields.String(required=True)
     job_type = fields.String()

@@ -207,6 +207,28 @@ SUCCESS_EXAMPLES: dict[str, dict[str, Any]] = {
     },
     "job": {"done": example("a DONE search with its result", {"result": 0, "job": DONE_SEARCH_JOB})},
     "retry": {"redriven": example("PENDING again, history kept", {"result": 0, "job": REDRIVEN_JOB})},
+    "redrive": {
+        "page": example(
+            "POST /v1/lps/jobs/redrive?error_type=BLOCKED&limit=2: one re-driven, one refused, a next page",
+            {
+                "result": 0,
+                "jobs": [
+                    {"job_id": _JOB_ID, "product_code": "SKU-1001", "error_type": "BLOCKED", "redriven": True},
+                    {
+                        "job_id": "6754a1c2e13f4b0a9c8d7e70",
+                        "product_code": "SKU-1002",
+                        "error_type": "BLOCKED",
+                        "redriven": False,
+                        "refused": {
+                            "result": int(ErrorType.DB_ALREADY_SAME_KEY),
+                            "message": "its product already has an active search job; re-drive refused",
+                        },
+                    },
+                ],
+                "next_cursor": f"1764547800120-{_JOB_ID}",
+            },
+        )
+    },
     "discard": {
         "discarded": example(
             "DELETE /v1/lps/jobs/{job_id}",

@@ -182,7 +182,7 @@ class JobOperations:
     async def discard_each(self, job_ids: Sequence[str], caller: Caller) -> dict[str, list[str]]:
         """Discard each job by the API's own rules, a few at a time: the job ids by what became of them
         ("discarded", or "refused: " and the API's reason)."""
-        return await self._each(self.discard, job_ids, caller, "discarded")
+        return _by_outcome(await self._each(self.discard, job_ids, caller), "discarded")
 
     async def dead_matching(self, filters: Mapping[str, str], caller: Caller, *, cap: int) -> tuple[list[str], bool]:
         """The ids of the DEAD jobs matching the listing's `filters` (validated by it: 101 for anything else), read
@@ -203,22 +203,56 @@ class JobOperations:
     async def redrive_each(self, job_ids: Sequence[str], caller: Caller) -> dict[str, list[str]]:
         """Re-drive each job by the API's own rules, a few at a time: the job ids by what became of them
         ("re-driven", or "refused: " and the API's reason)."""
-        return await self._each(self.redrive, job_ids, caller, "re-driven")
+        return _by_outcome(await self._each(self.redrive, job_ids, caller), "re-driven")
+
+    async def redrive_page(self, filters: Mapping[str, str], caller: Caller) -> tuple[list[dict[str, Any]], str | None]:
+        """The bulk re-drive of the API and `lps retry --dead`: one page of the DEAD jobs the listing's `filters`
+        match (its `limit` and `cursor` too), each re-driven by the API's own rules. Per job: its id, product code and
+        last error type, and `redriven`, or the API's refusal (`refused`: its result code and message); and the next
+        page's cursor. A job refused stays DEAD, so pages go on by cursor, not by what still matches."""
+        require_admin(caller)
+        if "status" in filters:  # asked of DEAD jobs only: a status given is a mistake, not a filter to override
+            message = "the bulk re-drive takes DEAD jobs only: give no status"
+            raise ApiError(ErrorType.INVALID_REQUEST_DATA, "invalid query", errors={"status": [message]})
+        found, next_cursor = await self.page(dead_only(filters), caller)
+        refusals = await self._each(self.redrive, [job["job_id"] for job in found], caller)
+        outcomes = []
+        for job in found:
+            refusal = refusals[job["job_id"]]
+            outcome = {
+                "job_id": job["job_id"],
+                "product_code": job["product_code"],
+                "error_type": (job.get("last_error") or {}).get("type"),
+                "redriven": refusal is None,
+            }
+            if refusal is not None:
+                outcome["refused"] = {"result": int(refusal.error_type), "message": refusal.message}
+            outcomes.append(outcome)
+        return outcomes, next_cursor
 
     @staticmethod
     async def _each(
-        act: Callable[[str, Caller], Awaitable[dict[str, Any]]], job_ids: Sequence[str], caller: Caller, done: str
-    ) -> dict[str, list[str]]:
-        async def one(job_id: str) -> str:
+        act: Callable[[str, Caller], Awaitable[dict[str, Any]]], job_ids: Sequence[str], caller: Caller
+    ) -> dict[str, ApiError | None]:
+        """Act on each job by the API's own rules, a few at a time: per job id, None when done, else the refusal."""
+
+        async def one(job_id: str) -> ApiError | None:
             try:
                 await act(job_id, caller)
             except ApiError as refused:
-                return f"refused: {refused.message}"
-            return done
+                return refused
+            return None
 
-        outcomes: dict[str, list[str]] = {}
+        results: dict[str, ApiError | None] = {}
         for batch in itertools.batched(job_ids, _BULK_CONCURRENCY, strict=False):
             answers = await asyncio.gather(*(one(job_id) for job_id in batch))
-            for job_id, outcome in zip(batch, answers, strict=True):
-                outcomes.setdefault(outcome, []).append(job_id)
-        return outcomes
+            results |= dict(zip(batch, answers, strict=True))
+        return results
+
+
+def _by_outcome(results: Mapping[str, ApiError | None], done: str) -> dict[str, list[str]]:
+    """Job ids by what became of them, as the dashboard counts them: `done`, or "refused: " and the API's reason."""
+    outcomes: dict[str, list[str]] = {}
+    for job_id, refusal in results.items():
+        outcomes.setdefault(done if refusal is None else f"refused: {refusal.message}", []).append(job_id)
+    return outcomes

@@ -22,6 +22,7 @@ from infra.settings import parse_proxy
 from infra.source_limits import SourceGates
 from schemas.api import (
     BatchTooLarge,
+    DeadJobsQuerySchema,
     DiscardResponseSchema,
     ErrorResponseSchema,
     HealthResponseSchema,
@@ -29,6 +30,7 @@ from schemas.api import (
     JobListResponseSchema,
     JobResponseSchema,
     QueuePauseResponseSchema,
+    RedrivePageResponseSchema,
     SearchRequestSchema,
     SearchResponseSchema,
     StatsResponseSchema,
@@ -259,6 +261,21 @@ async def retry_job(request: web.Request) -> web.Response:
     return envelope_response(ErrorType.SUCCESS, job=redriven)
 
 
+@docs(
+    tags=["jobs"],
+    summary="Re-drive one page of the DEAD jobs the listing's filters match; admin only",
+    description="Each job is re-driven as by POST /v1/lps/jobs/{job_id}/retry, and refused for the same reasons (it "
+    "then stays DEAD and is reported with the refusal's result). Pages go on by `next_cursor`, as the listing's do. "
+    "`lps retry --dead` uses it; the dashboard's dead page does the same with a confirmation page.",
+    responses=_responses(RedrivePageResponseSchema, "redrive", 400),
+    security=_KEYED,
+)
+@querystring_schema(DeadJobsQuerySchema)
+async def redrive_jobs(request: web.Request) -> web.Response:
+    outcomes, next_cursor = await request.app[JOB_OPERATIONS].redrive_page(request.query, caller_of(request))
+    return envelope_response(ErrorType.SUCCESS, jobs=outcomes, next_cursor=next_cursor)
+
+
 class QueuePath(Schema):
     queue = fields.String(required=True, metadata={"description": "search or outbox"})
 
@@ -429,6 +446,7 @@ def setup(app: web.Application) -> None:
     app.router.add_routes(
         [
             web.get(f"{PREFIX}/jobs", list_jobs, allow_head=False),
+            web.post(f"{PREFIX}/jobs/redrive", redrive_jobs),
             # Any one path segment reaches the handler: a malformed id is "no such job", not "no such route".
             web.get(f"{PREFIX}/jobs/{{job_id:[^/]+}}", get_job, allow_head=False),
             web.post(f"{PREFIX}/jobs/{{job_id:[^/]+}}/retry", retry_job),

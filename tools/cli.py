@@ -647,7 +647,7 @@ def cmd_retry(args: argparse.Namespace) -> int:
     """Re-drive one DEAD job, or every DEAD job that matches the filters (--dead), page after page."""
     from collections import Counter
 
-    from tools.gateway_client import EXIT_FAILED, EXIT_OK, GatewayError, UsageError
+    from tools.gateway_client import EXIT_FAILED, EXIT_OK, UsageError
 
     options = {"--type": args.type, "--product": args.product, "--error-type": args.error_type}
     filtered = [flag for flag, value in (options | {"--since": args.since, "--dry-run": args.dry_run}).items() if value]
@@ -672,23 +672,23 @@ def cmd_retry(args: argparse.Namespace) -> int:
             )
 
         try:
-            async for job in client.each_job(filters, status=JobStatus.DEAD.name):
-                matched += 1
-                error_type = (job.get("last_error") or {}).get("type") or "-"
-                if args.dry_run:
+            if args.dry_run:
+                async for job in client.each_job(filters, status=JobStatus.DEAD.name):
+                    matched += 1
+                    error_type = (job.get("last_error") or {}).get("type") or "-"
                     print(f"would re-drive {job['job_id']} {job['product_code']} {error_type}", flush=True)
-                    continue
-                try:
-                    await client.retry(job["job_id"])
-                except GatewayError as refusal:
-                    if refusal.status not in (404, 409):
-                        raise
-                    reason = REDRIVE_REFUSALS.get(refusal.result or 0, refusal.message)
-                    refused[reason] += 1
-                    print(f"refused {job['job_id']} {job['product_code']}: {reason}", flush=True)
-                    continue
-                redriven += 1
-                print(f"re-driven {job['job_id']} {job['product_code']} {error_type}", flush=True)
+            else:
+                # The gateway's bulk re-drive, a page at a time: one operation, the API's and the dashboard's.
+                async for outcome in client.each_redrive(filters):
+                    matched += 1
+                    named = f"{outcome['job_id']} {outcome['product_code']}"
+                    if refusal := outcome.get("refused"):
+                        reason = REDRIVE_REFUSALS.get(refusal["result"], refusal["message"])
+                        refused[reason] += 1
+                        print(f"refused {named}: {reason}", flush=True)
+                        continue
+                    redriven += 1
+                    print(f"re-driven {named} {outcome.get('error_type') or '-'}", flush=True)
         except BaseException:
             print(f"stopped: {summary()}", flush=True)
             raise

@@ -206,6 +206,19 @@ class GatewayClient:
     async def retry(self, job_id: str) -> dict[str, Any]:
         return (await self._call("POST", f"/v1/lps/jobs/{job_id}/retry"))["job"]
 
+    async def each_redrive(self, filters: Mapping[str, str | None]) -> AsyncIterator[dict[str, Any]]:
+        """POST /v1/lps/jobs/redrive page after page by cursor: what became of each DEAD job the filters match."""
+        query = {name: value for name, value in filters.items() if value is not None}
+        cursor: str | None = None
+        while True:
+            params = query | {"limit": str(PAGE_SIZE)} | ({"cursor": cursor} if cursor else {})
+            answer = await self._call("POST", "/v1/lps/jobs/redrive", params=params)
+            for outcome in answer["jobs"]:
+                yield outcome
+            cursor = answer.get("next_cursor")
+            if cursor is None:
+                return
+
     async def set_paused(self, queue: str, *, paused: bool) -> dict[str, Any]:
         """POST /v1/lps/queues/{queue}/pause (or /resume): the queue's pause afterwards."""
         return await self._call("POST", f"/v1/lps/queues/{queue}/{'pause' if paused else 'resume'}")
