@@ -427,7 +427,7 @@ async def test_the_openapi_document_declares_the_api_key_and_the_429_433_and_rea
         for operation in operations.values()
     ]
     # search, jobs (4: list, get, retry, discard), snapshots, stats, timeline, queues (2: pause, resume), watches (7)
-    assert len(api_operations) == 17
+    assert len(api_operations) == 18
     for operation in api_operations:
         assert operation["security"] == required
         assert {"429", "433"} <= set(operation["responses"])

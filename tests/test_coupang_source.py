@@ -55,7 +55,8 @@ async def test_a_list_whose_second_half_the_page_adds_later_is_read_once_it_has_
 async def test_a_list_still_growing_at_the_render_timeout_is_a_partial_answer(build: Callable[..., CoupangSource]):
     coupang = build(None, render_timeout=2.0, settle=1.5)
 
-    answer = await coupang.search({"keyword": "trickled=250 아이폰 15 128GB"})
+    # One item a second: however late a loaded machine reads it, far from the whole list of 20.
+    answer = await coupang.search({"keyword": "trickled=1000 아이폰 15 128GB"})
 
     assert isinstance(answer.incomplete, SourceParseFailed)
     assert "still growing" in str(answer.incomplete)

@@ -139,6 +139,7 @@ async def test_openapi_document_lists_every_endpoint(client: TestClient):
         "/v1/lps/jobs": ["get"],
         "/v1/lps/jobs/{job_id}": ["delete", "get"],
         "/v1/lps/jobs/{job_id}/retry": ["post"],
+        "/v1/lps/jobs/redrive": ["post"],
         "/v1/lps/queue/stats": ["get"],
         "/v1/lps/queues/{queue}/pause": ["post"],
         "/v1/lps/queues/{queue}/resume": ["post"],
