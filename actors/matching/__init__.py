@@ -127,7 +127,7 @@ def match_offers(product: Mapping[str, Any], offers: Iterable[Offer]) -> list[Of
     for offer in judged:
         title = titles[id(offer)]
         not_it = _not_the_product(offer, title, wanted)
-        conditional = _not_everyones_price(offer, title, wanted)
+        conditional = None if not_it else _not_everyones_price(offer, title, wanted)
         if not_it is None and conditional is None:
             the_product.append(offer)
         # Rule 1 first: an ad or a sold-out item says so whatever else its title names.

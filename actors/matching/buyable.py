@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from actors.matching.quantities import Quantity, first_stated
+from actors.matching.sells import DENIALS
 from infra.text.folding import english
 from infra.text.words import aligned, segments
 from schemas.offers import Offer
@@ -57,7 +58,7 @@ _CONDITION_OF_SALE = re.compile(
     r"|(?:구매|자격|재직|재학|학생|신분)\s?인증|번호\s?이동|기기\s?변경|공시\s?지원"
     r"|요금제\s?(?:\d+\s?개월\s?)?(?:유지|의무|필수|조건|가입)|첫\s?(?:달|구매)\s?(?:반값|할인|특가|\d))"
     # Not when the title says it is not so, or not needed ("교육할인 없이", "번호이동 불가", "회원가 아님").
-    r"(?!\s?(?:아님|아닌|아니|없이|없음|불가|무관|자유|가능|x\b))"
+    rf"(?!\s?(?:{DENIALS}|없이|무관|자유|가능))"
 )
 
 

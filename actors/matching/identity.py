@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from actors.matching.loanwords import Spellings
+from actors.matching.loanwords import HANGUL_RUN, Spellings
 from actors.matching.quantities import STATED
 from infra.text.folding import SEPARATORS, normalize
 from infra.text.units import LATIN_UNITS
@@ -40,7 +40,6 @@ class Word:
 
 
 _RUNS = re.compile(r"\d+(?:\.\d+)?|[a-z]+|[^\da-z]+")
-_HANGUL_RUN = re.compile(r"[가-힣]+")
 
 
 def _spellings(run: str) -> tuple[str, ...]:
@@ -100,7 +99,7 @@ def loanword_spellings(keyword: str, words: tuple[Word, ...]) -> Spellings:
     """The keyword's words as loanwords, to read a title that writes them in the other script; also each Hangul run
     of the keyword whole, which the analyzer may have split where the loanword is one word (디봇: 디 + 봇, "Deebot")."""
     runs = [run for word in words for run in _RUNS.findall(word.text)]
-    return Spellings([*runs, *_HANGUL_RUN.findall(keyword)])
+    return Spellings([*runs, *HANGUL_RUN.findall(keyword)])
 
 
 def missing_word(title: str, words: tuple[Word, ...]) -> str | None:

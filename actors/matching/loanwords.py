@@ -146,7 +146,7 @@ def hangul_skeleton(word: str) -> str | None:
 
 # --- a title in the keyword's spelling -----------------------------------------------------------------------
 
-_HANGUL_RUN = re.compile(r"[가-힣]+")
+HANGUL_RUN = re.compile(r"[가-힣]+")
 _LATIN_RUN = re.compile(r"[a-z]+(?:-[a-z]+)*")
 #: Latin words in a row, whole.
 _LATIN_PHRASE = re.compile(r"(?<![a-z])[a-z]+(?:-[a-z]+)*(?: [a-z]+(?:-[a-z]+)*)*(?![a-z])")
@@ -162,7 +162,7 @@ class Spellings:
         hangul: dict[str, set[str]] = {}
         latin: dict[str, set[str]] = {}
         for run in keyword_runs:
-            if _HANGUL_RUN.fullmatch(run):
+            if HANGUL_RUN.fullmatch(run):
                 if skeleton := hangul_skeleton(run):
                     hangul.setdefault(skeleton, set()).add(run)
             elif _LATIN_RUN.fullmatch(run) and len(run) >= 3:
@@ -172,8 +172,10 @@ class Spellings:
         # is respelled by it.
         self.hangul_by_skeleton = {skeleton: runs.pop() for skeleton, runs in hangul.items() if len(runs) == 1}
         self.latin_by_skeleton = {skeleton: runs.pop() for skeleton, runs in latin.items() if len(runs) == 1}
-        #: The keyword's Latin runs, short ones too: the tail of a word it writes in both scripts ("마이크로SD").
-        self.latin_runs = frozenset(run for run in keyword_runs if _LATIN_RUN.fullmatch(run))
+        #: The keyword's Latin runs, short ones too, longest first: the tail of a word it writes in both scripts
+        #: ("마이크로SD"); the order makes the reading the same in every process.
+        latin_runs = {run for run in keyword_runs if _LATIN_RUN.fullmatch(run)}
+        self.latin_runs = tuple(sorted(latin_runs, key=lambda run: (-len(run), run)))
 
     def respell(self, title: str) -> str:
         """`title` (lower case) with each word the keyword writes in the other script written as the keyword does:
@@ -182,7 +184,7 @@ class Spellings:
         if self.hangul_by_skeleton:
             title = _LATIN_PHRASE.sub(self._as_hangul, title)
         if self.latin_by_skeleton:
-            title = _HANGUL_RUN.sub(self._as_latin, title)
+            title = HANGUL_RUN.sub(self._as_latin, title)
         return title
 
     def _as_hangul(self, match: re.Match[str]) -> str:

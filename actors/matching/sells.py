@@ -57,8 +57,9 @@ def _accessory(pattern: str) -> _Concept:
     return _Concept("accessory", re.compile(pattern), _ConceptKind.ACCESSORY)
 
 
-#: Said right after a word, it denies it: "아님", "아닌", "아니에요", "없음", "불가", "x".
-_NOT_SO = r"(?!\s?(?:아님|아닌|아니|없음|불가|x\b))"
+#: Words that, said right after a word, deny it: "아님", "아닌", "아니에요", "없음", "불가", "x".
+DENIALS = r"아님|아닌|아니|없음|불가|x\b"
+_NOT_SO = rf"(?!\s?(?:{DENIALS}))"
 
 
 def _condition(category: str, pattern: str) -> _Concept:
@@ -178,7 +179,7 @@ def _bundled(title: str, match: Aligned) -> bool:
 _DOMESTIC = re.compile(r"국내\s?정품|한국\s?정품|국내\s?정식|정식\s?발매")
 _IMPORTED = re.compile(
     r"(?:해외\s?(?:직구|구매\s?대행|배송|판)|병행\s?수입|직수입|글로벌\s?버전)"
-    r"(?!(?:\s?(?:제품|상품))?\s?(?:아님|아닌|아니|없음|불가|x\b))"  # "병행수입 아님", "해외직구 제품 아님"
+    rf"(?!(?:\s?(?:제품|상품))?\s?(?:{DENIALS}))"  # "병행수입 아님", "해외직구 제품 아님"
 )
 
 #: A title saying the product itself is not in the box sells something else (a service, a part, a kit).
