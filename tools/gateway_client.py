@@ -34,7 +34,6 @@ from schemas.codes import JobStatus, has_ended
 
 #: Jobs polled at once while waiting for a submission to end.
 POLL_CONCURRENCY = 16
-#: The statuses a job ends in, as the API spells them.
 #: The table `lps submit` (and `lps dev --demo`) prints: one line per product, status last.
 RESULT_COLUMNS = (
     "product_code", "lowest_price", "source", "shipping", "outcome", "complete", "error_type", "delivery_status",
@@ -184,20 +183,27 @@ class GatewayClient:
     async def jobs(self, **filters: str | int | None) -> list[dict[str, Any]]:
         return (await self.jobs_page(**filters))[0]
 
-    async def each_job(
+    def each_job(
         self, filters: Mapping[str, str | None] | None = None, *, limit: int | None = None, **more: str | None
     ) -> AsyncIterator[dict[str, Any]]:
         """Every job the filters match (at most `limit`), newest first, page after page by cursor."""
-        filters = {**(filters or {}), **more}
+        return self._by_cursor("GET", "/v1/lps/jobs", "jobs", {**(filters or {}), **more}, limit=limit)
+
+    async def _by_cursor(
+        self, method: str, path: str, key: str, params: Mapping[str, str | None], *, limit: int | None = None
+    ) -> AsyncIterator[dict[str, Any]]:
+        """Every item under `key` of a paged answer (at most `limit`), page after page by its `next_cursor`."""
+        query = {name: value for name, value in params.items() if value is not None}
         cursor: str | None = None
         seen = 0
-        while True:
+        while limit is None or seen < limit:
             size = PAGE_SIZE if limit is None else min(PAGE_SIZE, limit - seen)
-            jobs, cursor = await self.jobs_page(**filters, limit=size, cursor=cursor)
-            for job in jobs:
-                yield job
-            seen += len(jobs)
-            if cursor is None or (limit is not None and seen >= limit):
+            page = query | {"limit": str(size)} | ({"cursor": cursor} if cursor else {})
+            body = await self._call(method, path, params=page)
+            for item in body[key]:
+                yield item
+            seen += len(body[key])
+            if (cursor := body.get("next_cursor")) is None:
                 return
 
     async def stats(self) -> dict[str, Any]:
@@ -206,18 +212,9 @@ class GatewayClient:
     async def retry(self, job_id: str) -> dict[str, Any]:
         return (await self._call("POST", f"/v1/lps/jobs/{job_id}/retry"))["job"]
 
-    async def each_redrive(self, filters: Mapping[str, str | None]) -> AsyncIterator[dict[str, Any]]:
+    def each_redrive(self, filters: Mapping[str, str | None]) -> AsyncIterator[dict[str, Any]]:
         """POST /v1/lps/jobs/redrive page after page by cursor: what became of each DEAD job the filters match."""
-        query = {name: value for name, value in filters.items() if value is not None}
-        cursor: str | None = None
-        while True:
-            params = query | {"limit": str(PAGE_SIZE)} | ({"cursor": cursor} if cursor else {})
-            answer = await self._call("POST", "/v1/lps/jobs/redrive", params=params)
-            for outcome in answer["jobs"]:
-                yield outcome
-            cursor = answer.get("next_cursor")
-            if cursor is None:
-                return
+        return self._by_cursor("POST", "/v1/lps/jobs/redrive", "jobs", filters)
 
     async def set_paused(self, queue: str, *, paused: bool) -> dict[str, Any]:
         """POST /v1/lps/queues/{queue}/pause (or /resume): the queue's pause afterwards."""
@@ -231,20 +228,9 @@ class GatewayClient:
         """POST /v1/lps/watches: `schedule` holds every or cron, and notify / priority when given."""
         return (await self._call("POST", "/v1/lps/watches", json={"products": list(products), **schedule}))["watches"]
 
-    async def each_watch(self, product_code: str | None, *, limit: int) -> AsyncIterator[dict[str, Any]]:
+    def each_watch(self, product_code: str | None, *, limit: int) -> AsyncIterator[dict[str, Any]]:
         """Watches in creation order (at most `limit`), page after page by cursor."""
-        cursor: str | None = None
-        seen = 0
-        while seen < limit:
-            params = {"limit": str(min(PAGE_SIZE, limit - seen))}
-            params |= {"product_code": product_code} if product_code else {}
-            params |= {"cursor": cursor} if cursor else {}
-            body = await self._call("GET", "/v1/lps/watches", params=params)
-            for watch in body["watches"]:
-                yield watch
-            seen += len(body["watches"])
-            if (cursor := body.get("next_cursor")) is None:
-                return
+        return self._by_cursor("GET", "/v1/lps/watches", "watches", {"product_code": product_code or None}, limit=limit)
 
     async def change_watch(self, watch_id: str, changes: dict[str, Any]) -> dict[str, Any]:
         """PATCH /v1/lps/watches/{id}: the fields given replace the watch's (None clears one); the watch after."""
