@@ -70,6 +70,7 @@ MEANING_CHECKED_FIELDS = {
     "POST /v1/lps/watches": "cron",
     "PATCH /v1/lps/watches/{watch_id}": "cron",
     "GET /v1/lps/jobs": "q",
+    "POST /v1/lps/jobs/redrive": "q",  # the listing's filters, q among them
 }
 
 
