@@ -1,10 +1,14 @@
-"""The response envelope: `{"result": <ErrorType>, ...}` with None-valued keys left out at any depth."""
+"""The response envelope: `{"result": <ErrorType>, ...}` with None-valued keys left out at any depth, and its schema
+(`EnvelopeSchema`, which every response schema extends)."""
 
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from schemas.codes import ErrorType
+from marshmallow import Schema, fields, validate
+
+from schemas.codes import HTTP_STATUS, ErrorType
+from schemas.validation import doc
 
 
 def drop_none(value: Any) -> Any:
@@ -25,3 +29,23 @@ def json_default(value: Any) -> Any:
     if isinstance(value, datetime):
         return value.isoformat()
     return str(value)
+
+
+class EnvelopeSchema(Schema):
+    result = fields.Integer(
+        required=True,
+        validate=validate.OneOf([int(e) for e in ErrorType]),
+        metadata=doc(
+            "the result code (ErrorType): 0 on success; each error's code goes with one HTTP status: "
+            + ", ".join(f"{e.name}={e.value} ({HTTP_STATUS[e]})" for e in ErrorType)
+        ),
+    )
+    message = fields.String(metadata=doc("what went wrong (or a note on a success), for a person"))
+
+
+class ErrorResponseSchema(EnvelopeSchema):
+    errors = fields.Dict(
+        metadata=doc(
+            "INVALID_REQUEST_DATA: schema violations by field (list positions as keys), each a list of messages"
+        )
+    )

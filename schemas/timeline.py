@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from schemas.api import EnvelopeSchema, StrictSchema
+from schemas.envelope import EnvelopeSchema
+from schemas.validation import StrictSchema
 
 #: The longest window a caller may ask for (and what a gateway keeps, infra/timeline.py).
 TIMELINE_MINUTES = 120

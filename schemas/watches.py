@@ -8,17 +8,11 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, missing, validate, validates_schema
 
-from schemas.api import (
-    MAX_PRODUCTS_PER_REQUEST,
-    PRODUCT_CODE_PATTERN,
-    EnvelopeSchema,
-    FullMatch,
-    ProductSchema,
-    StrictSchema,
-    Text,
-)
 from schemas.codes import Priority
+from schemas.envelope import EnvelopeSchema
 from schemas.schedule import CRON_PATTERN, check_cron, every_pattern, parse_every, seconds_between_runs
+from schemas.search_request import MAX_PRODUCTS_PER_REQUEST, PRODUCT_CODE_PATTERN, ProductSchema
+from schemas.validation import FullMatch, StrictSchema, Text
 
 #: A watch listing cursor: the last watch's id.
 WATCH_CURSOR_PATTERN = r"^[0-9a-f]{24}$"

@@ -28,8 +28,8 @@ from infra.settings import Settings
 from infra.text import analyzer
 from infra.ui_sessions import UiSessions
 from infra.watches import WatchRepository
-from schemas.api import MAX_BODY_BYTES
 from schemas.schedule import every_pattern
+from schemas.search_request import MAX_BODY_BYTES
 from service import metrics, routes, snapshots, timeline, ui, watches
 from service.auth import API_KEY_HEADER, KEY_CHECK, api_key_check, client_middlewares
 from service.errors import error_middleware

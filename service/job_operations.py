@@ -25,8 +25,9 @@ from infra.jobs import ActiveJobExists, JobRepository, parse_job_id
 from infra.mongo import deadline
 from infra.settings import Settings
 from infra.text.search_words import query_words
-from schemas.api import JOB_PAGE_MAX, MAX_QUERY_WORDS, JobListQuerySchema, encode_job_cursor, job_to_api
 from schemas.codes import ErrorType, JobStatus, KeyRole
+from schemas.job_listing import JOB_PAGE_MAX, MAX_QUERY_WORDS, JobListQuerySchema, encode_job_cursor
+from schemas.jobs import job_to_api
 from service.errors import ApiError
 from service.listing_slots import ListingSlots
 

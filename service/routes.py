@@ -20,23 +20,8 @@ from infra.mongo import deadline, is_unavailable
 from infra.proxy_ledger import ProxyLedger
 from infra.settings import parse_proxy
 from infra.source_limits import SourceGates
-from schemas.api import (
-    BatchTooLarge,
-    DeadJobsQuerySchema,
-    DiscardResponseSchema,
-    ErrorResponseSchema,
-    HealthResponseSchema,
-    JobListQuerySchema,
-    JobListResponseSchema,
-    JobResponseSchema,
-    QueuePauseResponseSchema,
-    RedrivePageResponseSchema,
-    SearchRequestSchema,
-    SearchResponseSchema,
-    StatsResponseSchema,
-    printable,
-)
 from schemas.codes import ErrorType, JobType
+from schemas.envelope import ErrorResponseSchema
 from schemas.examples import (
     ERROR_EXAMPLES,
     NOT_READY_EXAMPLES,
@@ -44,6 +29,17 @@ from schemas.examples import (
     SUCCESS_EXAMPLES,
     error,
 )
+from schemas.job_listing import (
+    DeadJobsQuerySchema,
+    DiscardResponseSchema,
+    JobListQuerySchema,
+    JobListResponseSchema,
+    RedrivePageResponseSchema,
+)
+from schemas.jobs import JobResponseSchema
+from schemas.search_request import BatchTooLarge, SearchRequestSchema, SearchResponseSchema
+from schemas.stats import HealthResponseSchema, QueuePauseResponseSchema, StatsResponseSchema
+from schemas.validation import printable
 from service.errors import ApiError, envelope_response
 from service.keys import (
     DATABASE,

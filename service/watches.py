@@ -18,8 +18,8 @@ from infra.clock import utcnow
 from infra.jobs import parse_job_id
 from infra.mongo import deadline
 from infra.watches import new_watch, next_run, run_at, schedule_fields, to_millis
-from schemas.api import EnvelopeSchema
 from schemas.codes import ErrorType
+from schemas.envelope import EnvelopeSchema
 from schemas.examples import WATCH_NOT_FOUND_EXAMPLES, WATCH_PATCH, WATCH_REQUEST
 from schemas.watches import (
     CLEARABLE_FIELDS,

@@ -11,7 +11,7 @@ from aiohttp.test_utils import TestClient
 
 from embedded_store.server import embedded_mongo
 from infra.settings import Settings
-from schemas.api import MAX_PRODUCTS_PER_REQUEST
+from schemas.search_request import MAX_PRODUCTS_PER_REQUEST
 from service.app import create_app
 
 PRODUCT = {"product_code": "OK-1", "keyword": "k"}

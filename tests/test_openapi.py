@@ -15,8 +15,8 @@ from aiohttp.test_utils import TestClient
 from playwright.async_api import Browser
 
 from infra.settings import Settings
-from schemas.api import HIDDEN_JOB_FIELDS
 from schemas.codes import HTTP_STATUS, ErrorType
+from schemas.jobs import HIDDEN_JOB_FIELDS
 from service.app import create_app
 from tests.harness import ARTIFACTS, JobsView, worker_pools
 from tools.testbed import Receiver

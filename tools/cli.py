@@ -997,7 +997,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _error_type(text: str) -> str:
     """--error-type: any case (blocked = BLOCKED); anything that cannot be a type is a usage error (exit 2)."""
-    from schemas.api import ERROR_TYPE_PATTERN
+    from schemas.job_listing import ERROR_TYPE_PATTERN
 
     value = text.strip().upper()
     if not re.fullmatch(ERROR_TYPE_PATTERN, value):

@@ -29,7 +29,7 @@ import aiohttp
 from infra.display import format_table
 from infra.settings import Settings
 from infra.waiting import waiting
-from schemas.api import MAX_PRODUCTS_PER_REQUEST, ProductSchema
+from schemas.search_request import MAX_PRODUCTS_PER_REQUEST, ProductSchema
 from schemas.codes import JobStatus, has_ended
 
 #: Jobs polled at once while waiting for a submission to end.

@@ -33,7 +33,7 @@ from infra.jobs import parse_job_id
 from infra.mongo import deadline
 from infra.snapshots import snapshot_ids
 from infra.waiting import waiting
-from schemas.api import JOB_PAGE_DEFAULT
+from schemas.job_listing import JOB_PAGE_DEFAULT
 from schemas.codes import HTTP_STATUS, ErrorType, JobStatus, JobType
 from schemas.envelope import json_default
 from schemas.offers import SOURCE_OUTCOMES

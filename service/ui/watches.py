@@ -22,7 +22,8 @@ from multidict import MultiDictProxy
 from infra.clock import utcnow
 from infra.jobs import parse_job_id
 from infra.mongo import deadline
-from schemas.api import PRODUCT_CODE_PATTERN, FullMatch
+from schemas.search_request import PRODUCT_CODE_PATTERN
+from schemas.validation import FullMatch
 from schemas.codes import HTTP_STATUS, ErrorType, Priority
 from schemas.watches import Notify, WatchPatchSchema, WatchRequestSchema
 from service.errors import ApiError
