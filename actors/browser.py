@@ -20,7 +20,7 @@ from playwright.async_api import Browser, Page, Playwright, ProxySettings, Route
 from playwright.async_api import Error as PlaywrightError
 
 from actors import metrics
-from infra.settings import Proxy
+from infra.proxy_urls import Proxy
 
 log = logging.getLogger(__name__)
 

@@ -23,7 +23,7 @@ from actors import metrics
 from actors.sources import SourceBlocked, SourceError, SourceParseFailed
 from infra.clock import utcnow
 from infra.proxy_ledger import ProxyLedger
-from infra.settings import Proxy, parse_proxy
+from infra.proxy_urls import Proxy, parse_proxy
 
 log = logging.getLogger(__name__)
 

@@ -25,7 +25,8 @@ from bench.search import round_keywords
 from bench.stack import Bench, figure_clients, figure_resources, lps_pool, pools, serve
 from infra.enqueue import JobEnqueuer
 from infra.jobs import JobRepository
-from infra.settings import Settings, parse_source_rates
+from infra.settings import Settings
+from infra.source_rates import parse_source_rates
 from schemas.codes import JobStatus, JobType
 from tools.demo_shop import SHOP_LOG, create_demo_shop_app
 from tools.testbed import eventually

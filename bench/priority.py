@@ -26,7 +26,8 @@ import aiohttp
 from bench.figures import latency_figure, median, percentile
 from bench.modes import PrioritySizes
 from bench.stack import Bench, BenchDatabase, figure_resources, gateway, worker_pool
-from infra.settings import QueueType, Settings
+from infra.queue_topology import QueueType
+from infra.settings import Settings
 from schemas.codes import JobStatus, JobType, Priority
 from tools.testbed import eventually
 

@@ -20,7 +20,8 @@ from dramatiq.common import xq_name
 from dramatiq.errors import BrokerConnectionError
 from dramatiq.middleware import Middleware
 
-from infra.settings import QueueType, Settings
+from infra.queue_topology import QueueType
+from infra.settings import Settings
 from schemas.codes import JobType
 
 log = logging.getLogger(__name__)

@@ -3,66 +3,20 @@
 from __future__ import annotations
 
 import os
-import re
 import tempfile
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, fields, replace
-from enum import StrEnum
-from typing import Any, NamedTuple, Self
-from urllib.parse import SplitResult, unquote, urlsplit
+from typing import Any, Self
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from infra.api_keys import parse_api_key_roles, parse_api_keys, role_of
+from infra.proxy_urls import parse_proxies
+from infra.queue_topology import Band, JobSpec, QueueType, parse_queue_type
+from infra.setting_text import parse_list, parse_map
+from infra.source_rates import Rate, parse_source_concurrency, parse_source_rates
+from infra.web_origins import parse_web_origins
 from schemas.codes import JobType, KeyRole, Priority
 from schemas.offers import SourceName
-
-
-def _parse_map(text: str) -> dict[str, str]:
-    """`"A=1, B=2"` -> {"A": "1", "B": "2"}."""
-    pairs = (item.split("=", 1) for item in text.split(",") if item.strip())
-    return {key.strip(): value.strip() for key, value in pairs}
-
-
-def _split_role(value: str) -> tuple[str, KeyRole]:
-    """`"k1:read"` -> ("k1", READ); a key without a known role suffix is an admin key (the old format)."""
-    key, _, role = value.rpartition(":")
-    return (key, KeyRole(role)) if key and role in KeyRole else (value, KeyRole.ADMIN)
-
-
-#: What an API key may be written with. A key is masked in every log line by its literal text; a key with a
-#: backslash, a quote, a blank or non-ASCII text shows escaped in some lines (a traceback's `b'X-API-Key: …\\x00'`,
-#: a repr), where the literal is not found. Random tokens (`openssl rand -hex 32`, base64) fit.
-API_KEY_ALPHABET = re.compile(r"[A-Za-z0-9._~+/=:-]+")
-
-
-def check_api_keys(keys: Mapping[str, str]) -> None:
-    """ValueError naming the key (never its value) that is empty or written outside API_KEY_ALPHABET."""
-    for name, key in keys.items():
-        if not key:
-            # An empty key would let in every request that sends an empty header.
-            raise ValueError(f"the key of {name!r} is empty (name=key,name=key)")
-        if not API_KEY_ALPHABET.fullmatch(key):
-            raise ValueError(
-                f"the key of {name!r} holds a character other than letters, digits and . _ ~ + / = : - (a blank, "
-                "a quote, a backslash or non-ASCII text would show escaped in logs, where it cannot be masked); "
-                "use a random token, e.g. `openssl rand -hex 32`"
-            )
-
-
-def parse_api_keys(text: str) -> dict[str, str]:
-    """`"ops=k1:admin,viewer=k2:read,old=k3"` -> the keys by name, roles stripped."""
-    keys = {name: _split_role(value)[0] for name, value in _parse_map(text).items()}
-    check_api_keys(keys)
-    return keys
-
-
-def parse_api_key_roles(text: str) -> dict[str, KeyRole]:
-    """`"ops=k1:admin,viewer=k2:read,old=k3"` -> {"viewer": READ}: the keys that are not admin (the default)."""
-    roles = {name: _split_role(value)[1] for name, value in _parse_map(text).items()}
-    return {name: role for name, role in roles.items() if role != KeyRole.ADMIN}
-
-
-def _parse_list(text: str) -> tuple[str, ...]:
-    return tuple(item.strip() for item in text.split(",") if item.strip())
 
 
 def parse_timezone(text: str) -> str:
@@ -74,20 +28,6 @@ def parse_timezone(text: str) -> str:
     return text.strip()
 
 
-class QueueType(StrEnum):
-    """How LPS's queues are kept in RabbitMQ (LPS_QUEUE_TYPE)."""
-
-    CLASSIC = "classic"  # on one node, with per-message priorities (x-max-priority)
-    QUORUM = "quorum"  # replicated over the cluster's nodes, one queue per priority band
-
-
-def parse_queue_type(text: str) -> QueueType:
-    try:
-        return QueueType(text.strip().lower())
-    except ValueError:
-        raise ValueError(f"use one of {', '.join(QueueType)}") from None
-
-
 class SettingsError(ValueError):
     """A malformed LPS_* value: the message names the variable and the part that is wrong."""
 
@@ -96,6 +36,7 @@ class SettingsError(ValueError):
 #: clients; past it the process ends itself (actors.middleware: RuntimeShutdown, StopOnce).
 SHUTDOWN_RECORDING_TIME = 10.0
 
+
 #: Why a pool that consumes the outbox does not start when it would sign every delivery with an empty key
 #: (`Settings.refuses_unsigned_outbox`): `lps worker`, the Dramatiq CLI's worker processes and `lps dev` say so.
 UNSIGNED_OUTBOX_REFUSED = (
@@ -103,181 +44,6 @@ UNSIGNED_OUTBOX_REFUSED = (
     "Set LPS_OUTBOX_SECRET to the secret the back office verifies "
     "(or LPS_OUTBOX_ALLOW_UNSIGNED=1 to deliver unsigned anyway, for tests)."
 )
-
-
-def role_of(roles: Mapping[str, KeyRole], name: str) -> KeyRole:
-    """The role of the API key called `name` among `api_key_roles` (which lists only the keys that are not ADMIN)."""
-    return roles.get(name, KeyRole.ADMIN)
-
-
-@dataclass(frozen=True, slots=True)
-class Rate:
-    """`limit` searches per `unit` (s or m) of one source, for the whole fleet (LPS_SOURCE_RATES)."""
-
-    limit: int
-    unit: str = "s"
-
-    @property
-    def period(self) -> float:
-        """The window's length in seconds."""
-        return _RATE_UNITS[self.unit]
-
-    def __str__(self) -> str:
-        return f"{self.limit}/{self.unit}"
-
-
-_RATE_UNITS = {"s": 1.0, "m": 60.0}
-_RATE = re.compile(r"([0-9]+)\s*/\s*([sm])")
-#: The most searches one window may hold: the limiter keeps one timestamp per search of the window.
-MAX_RATE_LIMIT = 1000
-
-
-def _source_items(text: str) -> list[tuple[str, str]]:
-    """`"coupang=2/s, naver=10/s"` -> [("coupang", "2/s"), ("naver", "10/s")], every source known and named once."""
-    items: list[tuple[str, str]] = []
-    for item in (part.strip() for part in text.split(",")):
-        if not item:
-            continue
-        source, equals, value = item.partition("=")
-        source, value = source.strip(), value.strip()
-        if not equals or not source or not value:
-            raise ValueError(f"{item!r} is not SOURCE=VALUE")
-        if source not in _SOURCE_NAMES:
-            raise ValueError(f"{item!r}: unknown source {source!r} (known: {', '.join(_SOURCE_NAMES)})")
-        if any(source == seen for seen, _ in items):
-            raise ValueError(f"{item!r}: {source} is given twice")
-        items.append((source, value))
-    return items
-
-
-def parse_source_rates(text: str) -> dict[str, Rate]:
-    """LPS_SOURCE_RATES: `coupang=2/s,naver=10/s` (COUNT/s or COUNT/m, COUNT a whole number from 1)."""
-    rates: dict[str, Rate] = {}
-    for source, value in _source_items(text):
-        match = _RATE.fullmatch(value)
-        if match is None:
-            raise ValueError(f"{source}={value!r}: expected COUNT/s or COUNT/m (e.g. {source}=2/s)")
-        limit = int(match.group(1))
-        if not 1 <= limit <= MAX_RATE_LIMIT:
-            raise ValueError(f"{source}={value!r}: COUNT must be 1 to {MAX_RATE_LIMIT} (use /m for slower)")
-        rates[source] = Rate(limit, match.group(2))
-    return rates
-
-
-def parse_source_concurrency(text: str) -> dict[str, int]:
-    """LPS_SOURCE_CONCURRENCY: `coupang=4` (searches in flight at once, fleet-wide, a whole number from 1)."""
-    limits: dict[str, int] = {}
-    for source, value in _source_items(text):
-        if not re.fullmatch(r"[0-9]+", value) or int(value) < 1:
-            raise ValueError(f"{source}={value!r}: expected a whole number of searches from 1 (e.g. {source}=4)")
-        limits[source] = int(value)
-    return limits
-
-
-#: Proxy schemes Chromium can use from a browser context.
-PROXY_SCHEMES = ("http", "https", "socks5")
-
-
-@dataclass(frozen=True, slots=True)
-class Proxy:
-    """One egress proxy of the browser (LPS_COUPANG_PROXIES). Its credentials stay out of repr, str and `label`."""
-
-    scheme: str
-    host: str
-    port: int
-    username: str = field(default="", repr=False)
-    password: str = field(default="", repr=False)
-
-    @property
-    def label(self) -> str:
-        """`scheme://host:port`: what logs, metrics and errors name it by (never its credentials)."""
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"{self.scheme}://{host}:{self.port}"
-
-    def __str__(self) -> str:
-        return self.label
-
-
-def _proxy_parts(item: str) -> SplitResult:
-    if "://" not in item:
-        raise ValueError("expected SCHEME://[USER:PASSWORD@]HOST:PORT")
-    try:
-        parts = urlsplit(item)
-        parts.port  # noqa: B018 (a bad port raises here)
-    except ValueError:
-        raise ValueError("expected SCHEME://[USER:PASSWORD@]HOST:PORT with a port from 1 to 65535") from None
-    return parts
-
-
-def parse_proxy(item: str) -> Proxy:
-    """One proxy URL; a malformed one raises a ValueError that names its bad part, never its credentials."""
-    parts = _proxy_parts(item.strip())
-    scheme, host, port = parts.scheme.lower(), parts.hostname or "", parts.port
-    where = f"{scheme}://{host}:{port}" if host and port else "a proxy"
-    if scheme not in PROXY_SCHEMES:
-        raise ValueError(f"{where}: scheme {scheme!r} is not one of {', '.join(PROXY_SCHEMES)}")
-    if not host:
-        raise ValueError(f"{scheme}:// proxy without a host")
-    if port is None or port == 0:
-        raise ValueError(f"{scheme}://{host}: the port is missing (e.g. {scheme}://{host}:3128)")
-    if parts.path not in ("", "/") or parts.query or parts.fragment:
-        raise ValueError(f"{where}: a proxy URL has no path, query or fragment")
-    username, password = unquote(parts.username or ""), unquote(parts.password or "")
-    if password and not username:
-        raise ValueError(f"{where}: a password without a user name")
-    if username and scheme == "socks5":
-        raise ValueError(f"{where}: Chromium does not support SOCKS5 proxies with credentials")
-    return Proxy(scheme, host, port, username, password)
-
-
-class WebOrigin(NamedTuple):
-    """What a browser names a page's site by (its Origin header): scheme, host and port (the default one when the
-    URL leaves it out), lower-case."""
-
-    scheme: str
-    host: str
-    port: int
-
-
-_DEFAULT_PORTS = {"http": 80, "https": 443}
-
-
-def web_origin(url: str) -> WebOrigin | None:
-    """The origin of an http(s) URL (an Origin header, or a Referer's page); None for anything else."""
-    try:
-        parts = urlsplit(url.strip())
-        port = parts.port
-    except ValueError:
-        return None
-    scheme = parts.scheme.lower()
-    if scheme not in _DEFAULT_PORTS or not parts.hostname:
-        return None
-    return WebOrigin(scheme, parts.hostname.lower(), port or _DEFAULT_PORTS[scheme])
-
-
-def parse_web_origins(text: str) -> tuple[str, ...]:
-    """LPS_UI_ORIGINS: `https://lps.example.com,http://10.0.0.5:8080`: origins only (no path, user or query)."""
-    items = _parse_list(text)
-    for item in items:
-        parts = urlsplit(item)
-        if web_origin(item) is None or parts.username or parts.path not in ("", "/") or parts.query or parts.fragment:
-            raise ValueError(f"{item!r} is not an origin: http(s)://HOST[:PORT], as a browser's address bar shows it")
-    return items
-
-
-def parse_proxies(text: str) -> tuple[str, ...]:
-    """LPS_COUPANG_PROXIES: `http://user:pass@10.0.0.1:3128,http://10.0.0.2:3128`, each checked, none twice."""
-    items = _parse_list(text)
-    labels: set[str] = set()
-    for number, item in enumerate(items, start=1):
-        try:
-            label = parse_proxy(item).label
-        except ValueError as error:
-            raise ValueError(f"proxy #{number}: {error}") from None
-        if label in labels:
-            raise ValueError(f"proxy #{number}: {label} is given twice")
-        labels.add(label)
-    return items
 
 
 @dataclass(frozen=True, slots=True)
@@ -543,72 +309,14 @@ class Settings:
         return spec.band(Priority(max(reached, key=lambda name: self.priority_levels[name], default=Priority.LOW)))
 
 
-@dataclass(frozen=True, slots=True)
-class Band:
-    """One queue of a job type and the Dramatiq actor its messages name."""
-
-    queue: str
-    actor_name: str
-    #: Dramatiq's actor priority: among the messages a worker holds, it takes the lowest number first.
-    worker_priority: int
-
-
-@dataclass(frozen=True, slots=True)
-class JobSpec:
-    """One job type as the gateway, the workers and the tools see it: the one declaration they all read."""
-
-    job_type: JobType
-    #: The RabbitMQ queue of its messages (`search`, `outbox`, with LPS_QUEUE_PREFIX) and its worker pool: in
-    #: quorum mode the stem of its band queues (`queues`).
-    queue: str
-    queue_type: QueueType
-    #: The Dramatiq actor that works it.
-    actor_name: str
-    max_attempts: int
-    #: Seconds one attempt may take; its lease is this plus LPS_LEASE_MARGIN.
-    time_limit: float
-    default_priority: str
-    #: The pool's default size (`lps worker` flags override it).
-    processes: int
-    threads: int
-    #: Where the pool serves its Prometheus metrics (0: not served).
-    metrics_port: int
-
-    @property
-    def bands(self) -> tuple[Band, ...]:
-        """Its queues with their actors, highest priority first: the one classic queue (priorities are per message
-        there), or one quorum queue per priority."""
-        if self.queue_type is QueueType.CLASSIC:
-            return (Band(self.queue, self.actor_name, 0),)
-        return tuple(self.band(priority) for priority in Priority)
-
-    def band(self, priority: Priority) -> Band:
-        """The band of a priority: in quorum mode `search.high` / `search_high`, `search.normal` / `search`,
-        `search.low` / `search_low`, a worker preferring the higher among the messages it holds."""
-        if self.queue_type is QueueType.CLASSIC:
-            return self.bands[0]
-        rank = list(Priority).index(priority)
-        actor = self.actor_name if priority is Priority.NORMAL else f"{self.actor_name}_{priority.name.lower()}"
-        return Band(f"{self.queue}.{priority.name.lower()}", actor, rank * 10)
-
-    @property
-    def queues(self) -> tuple[str, ...]:
-        return tuple(band.queue for band in self.bands)
-
-    @property
-    def pool(self) -> str:
-        """The pool's name on the command line (`lps worker search`)."""
-        return self.job_type.name.lower()
-
-
 #: Other accepted names (LPS_NAVER_SECRET, the short form of LPS_NAVER_CLIENT_SECRET).
 _ALIASES = {"naver_client_secret": "LPS_NAVER_SECRET"}
+
+
 #: Settings read from another variable rather than their own (api_key_roles comes from LPS_API_KEYS).
 _DERIVED = frozenset({"api_key_roles"})
 
 
-#: Every source a setting may name (LPS_SOURCE_RATES, LPS_SOURCE_CONCURRENCY).
-_SOURCE_NAMES = tuple(str(name) for name in SourceName)
 #: Settings whose values are parsed by a function of their own.
 _PARSERS: dict[str, Any] = {
     "queue_type": lambda text: parse_queue_type(text).value,
@@ -619,8 +327,12 @@ _PARSERS: dict[str, Any] = {
     "coupang_proxies": parse_proxies,
     "ui_origins": parse_web_origins,
 }
+
+
 #: Settings whose values may hold credentials: an error names the bad part, never echoes the value.
 _SECRET_VALUES = frozenset({"coupang_proxies", "api_keys"})
+
+
 #: Inclusive bounds of numeric settings that have them.
 _BOUNDS: dict[str, tuple[float, float]] = {
     "http_port": (1, 65535),
@@ -670,9 +382,9 @@ def _convert_value(name: str, raw: str, default: Any) -> Any:
     if isinstance(default, float):
         return float(raw)
     if isinstance(default, tuple):
-        return _parse_list(raw)
+        return parse_list(raw)
     if name == "priority_levels":
-        return {key: int(value) for key, value in _parse_map(raw).items()}
+        return {key: int(value) for key, value in parse_map(raw).items()}
     if isinstance(default, Mapping):
-        return _parse_map(raw)
+        return parse_map(raw)
     return raw

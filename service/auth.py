@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from aiohttp import web
 from aiohttp.typedefs import Handler, Middleware
 
+from infra.api_keys import check_api_keys, role_of
 from infra.clock import utcnow
 from infra.mongo import deadline, is_unavailable
-from infra.settings import Settings, check_api_keys, role_of
+from infra.settings import Settings
 from schemas.codes import ErrorType, KeyRole
 from service.errors import ApiError
 from service.keys import CLIENT_NAME, CLIENT_ROLE, FAILED_KEYS, SETTINGS, client_of

@@ -18,7 +18,7 @@ from infra.broker import AMQP_ERRORS, QueueInfo
 from infra.clock import utcnow
 from infra.mongo import deadline, is_unavailable
 from infra.proxy_ledger import ProxyLedger
-from infra.settings import parse_proxy
+from infra.proxy_urls import parse_proxy
 from infra.source_limits import SourceGates
 from schemas.codes import ErrorType, JobType
 from schemas.envelope import ErrorResponseSchema

@@ -20,7 +20,8 @@ from actors.proxies import ProxiesBenched, ProxyOutcome, ProxyRotation, ProxyUnr
 from actors.sources import SourceBlocked
 from actors.sources.coupang import CoupangSource
 from embedded_store.server import free_port
-from infra.settings import Proxy, Settings, SettingsError, parse_proxy
+from infra.proxy_urls import Proxy, parse_proxy
+from infra.settings import Settings, SettingsError
 from schemas.offers import SourceOutcome
 from service.app import create_app
 from tests.harness import JobsView, coupang_sources, worker_pool

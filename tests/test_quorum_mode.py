@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from infra.broker import Publisher, create_broker, job_message
-from infra.settings import QueueType, Settings, SettingsError
+from infra.queue_topology import QueueType
+from infra.settings import Settings, SettingsError
 from schemas.codes import JobType, Priority
 from service.app import create_app
 from tests.harness import JobsView, worker_pool

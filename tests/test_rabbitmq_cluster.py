@@ -18,7 +18,8 @@ import pika
 import pika.exceptions
 import pytest
 
-from infra.settings import QueueType, Settings
+from infra.queue_topology import QueueType
+from infra.settings import Settings
 from schemas.codes import JobType, Priority
 from service.app import create_app
 from tests.harness import JobsView, reconciler_process, worker_pools

@@ -15,8 +15,9 @@ from pymongo import AsyncMongoClient, monitoring
 
 from infra.clock import utcnow
 from infra.mongo import SOURCE_LIMITS, MainDatabase, create_client
-from infra.settings import Rate, Settings
+from infra.settings import Settings
 from infra.source_limits import AdaptivePace, BreakerState, Deferral, SourceGates, Ticket
+from infra.source_rates import Rate
 from tools.testbed import eventually
 
 

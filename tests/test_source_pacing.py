@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from infra.settings import Rate, Settings
+from infra.settings import Settings
+from infra.source_rates import Rate
 from service.app import create_app
 from tests.harness import JobsView, in_process_pool, submit, worker_pool, worker_pools
 from tools.demo_shop import SHOP_LOG, create_demo_shop_app

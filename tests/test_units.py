@@ -9,7 +9,8 @@ import sys
 
 import pytest
 
-from infra.settings import Rate, Settings, SettingsError
+from infra.settings import Settings, SettingsError
+from infra.source_rates import Rate
 from schemas.codes import HTTP_STATUS, ErrorType, JobStatus, JobType
 from schemas.envelope import drop_none, envelope
 

@@ -12,14 +12,8 @@ import sys
 from collections.abc import Awaitable, Callable, Iterator
 from typing import TYPE_CHECKING, NoReturn
 
-from infra.settings import (
-    SHUTDOWN_RECORDING_TIME,
-    UNSIGNED_OUTBOX_REFUSED,
-    JobSpec,
-    QueueType,
-    Settings,
-    SettingsError,
-)
+from infra.queue_topology import JobSpec, QueueType
+from infra.settings import SHUTDOWN_RECORDING_TIME, UNSIGNED_OUTBOX_REFUSED, Settings, SettingsError
 from schemas.codes import JobStatus, JobType, has_ended
 
 if TYPE_CHECKING:

@@ -32,7 +32,8 @@ from dramatiq.brokers.rabbitmq import RabbitmqBroker
 from dramatiq.common import dq_name, xq_name
 
 from infra.broker import create_broker
-from infra.settings import QueueType, Settings
+from infra.queue_topology import QueueType
+from infra.settings import Settings
 from schemas.codes import JobType
 
 #: Messages moved per queue at most in one run (a backlog larger than this: run it again).

@@ -23,7 +23,7 @@ from actors.proxies import ProxyRotation, ProxyUnreachable, outcome_of
 from actors.sources import SourceBlocked, SourceError, SourceParseFailed, SourceTimeout, answer
 from actors.sources.coupang_parser import CoupangPage, PageKind, parse_search_page
 from infra.clock import utcnow
-from infra.settings import Proxy
+from infra.proxy_urls import Proxy
 from infra.snapshots import SnapshotStore
 from schemas.offers import SourceName, SourceResult
 

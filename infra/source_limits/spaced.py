@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from infra.settings import Rate
 from infra.source_limits.refusal import Refusal, seconds
+from infra.source_rates import Rate
 
 
 @dataclass(frozen=True, slots=True)

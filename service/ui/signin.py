@@ -30,8 +30,8 @@ from aiohttp import web
 from multidict import MultiDictProxy
 
 from infra.clock import utcnow
-from infra.settings import WebOrigin, web_origin
 from infra.ui_sessions import UiSession
+from infra.web_origins import WebOrigin, web_origin
 from schemas.codes import KeyRole
 from service.auth import KEY_CHECK
 from service.keys import CLIENT_NAME, CLIENT_ROLE, SETTINGS, UI_SESSIONS
