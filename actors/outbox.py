@@ -9,46 +9,20 @@ from typing import Any
 
 import aiohttp
 import dramatiq
-from bson import ObjectId
 
 from actors import metrics
 from actors.errors import PermanentJobError, RetryableJobError
 from actors.runtime import WorkerRuntime
-from infra.broker import job_message
 from infra.clock import utcnow
-from infra.jobs import new_job
+from infra.enqueue import outbox_job_for
 from infra.notify import decide_delivery, seen_of
-from infra.settings import Settings
-from schemas.codes import JobErrorType, JobType
+from schemas.codes import JobErrorType
 from schemas.delivery import delivery_body
 from schemas.signature import SIGNATURE_HEADER, sign
 from schemas.watches import Notify
 
 #: Statuses worth another try besides 5xx: the receiver was busy or slow.
 RETRYABLE_STATUSES = {408, 429}
-
-
-def outbox_job_for(search_job: dict[str, Any], settings: Settings) -> tuple[dict[str, Any], dramatiq.Message]:
-    """The OUTBOX job (and its message) that delivers a DONE search's result.
-
-    Stored unconfirmed (no `enqueued_at`), as every new job: whoever stores it publishes it and records the broker's
-    confirm (`mark_enqueued`). Should that process die in between, the reconciler's unconfirmed pass publishes it
-    after LPS_RECONCILE_GRACE, not the lost-message pass LPS_RECONCILE_LOST_AFTER later.
-    """
-    outbox_id = ObjectId()
-    priority = settings.job(JobType.OUTBOX).default_priority
-    message = job_message(settings, JobType.OUTBOX, str(outbox_id), settings.broker_priority(JobType.OUTBOX, priority))
-    document = new_job(
-        JobType.OUTBOX,
-        job_id=outbox_id,
-        product_code=search_job["product_code"],
-        priority=priority,
-        max_attempts=settings.job(JobType.OUTBOX).max_attempts,
-        now=utcnow(),
-        message_id=message.message_id,
-        source_job_id=search_job["_id"],
-    )
-    return document, message
 
 
 def parse_retry_after(value: str | None) -> float | None:

@@ -54,7 +54,6 @@ from pymongo import DeleteMany, DeleteOne, ReturnDocument
 from pymongo.asynchronous.collection import AsyncCollection
 from pymongo.errors import PyMongoError
 
-from actors.reconciler import OUTBOX_LOOKBACK, Reconciler
 from bench.enqueue import batch_of, search_documents
 from bench.figures import growth_by_size, growth_figure, growth_ratio, latency_summary, median, percentile
 from bench.modes import GrowthSizes
@@ -75,6 +74,7 @@ from infra.clock import utcnow
 from infra.jobs import JobRepository, ended_fields, history_entry, new_job
 from infra.lifecycle import error_document
 from infra.mongo import FIRST_ID, MainDatabase, count_by_index
+from infra.reconciler import OUTBOX_LOOKBACK, Reconciler
 from infra.reconciler_log import ReconcilerLog
 from infra.settings import Settings
 from schemas.codes import AttemptOutcome, JobErrorType, JobStatus, JobType

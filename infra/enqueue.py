@@ -191,3 +191,26 @@ def _words_by_code(products: Mapping[str, Mapping[str, Any]]) -> dict[str, list[
     except Exception:
         log.exception("could not split %d keyword(s) into words: recorded without them", len(products))
         return {code: [] for code in products}
+
+
+def outbox_job_for(search_job: dict[str, Any], settings: Settings) -> tuple[dict[str, Any], dramatiq.Message]:
+    """The OUTBOX job (and its message) that delivers a DONE search's result.
+
+    Stored unconfirmed (no `enqueued_at`), as every new job: whoever stores it publishes it and records the broker's
+    confirm (`mark_enqueued`). Should that process die in between, the reconciler's unconfirmed pass publishes it
+    after LPS_RECONCILE_GRACE, not the lost-message pass LPS_RECONCILE_LOST_AFTER later.
+    """
+    outbox_id = ObjectId()
+    priority = settings.job(JobType.OUTBOX).default_priority
+    message = job_message(settings, JobType.OUTBOX, str(outbox_id), settings.broker_priority(JobType.OUTBOX, priority))
+    document = new_job(
+        JobType.OUTBOX,
+        job_id=outbox_id,
+        product_code=search_job["product_code"],
+        priority=priority,
+        max_attempts=settings.job(JobType.OUTBOX).max_attempts,
+        now=utcnow(),
+        message_id=message.message_id,
+        source_job_id=search_job["_id"],
+    )
+    return document, message

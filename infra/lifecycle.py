@@ -31,7 +31,7 @@ are the whole answer to "who can make a job DEAD".
                                     failed with nothing to show
     DEAD     recover_lost           lease expiry: the worker stopped during   a message's worker (take-over):
              (ATTEMPTS_EXHAUSTED)   the job's last attempt                    JobStatusMiddleware._claim; the
-                                                                              reconciler: actors.reconciler
+                                                                              reconciler: infra.reconciler
                                                                               .Reconciler._recover_expired_leases
     DEAD     kill_dead_lettered     dead-lettering: the broker gave up on     the reconciler: Reconciler._bury
              (DEAD_LETTER)          the job's message (PENDING or RUNNING)

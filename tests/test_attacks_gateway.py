@@ -19,9 +19,9 @@ from aiohttp.test_utils import TestClient
 from bson import ObjectId
 from pymongo.errors import NetworkTimeout
 
-from actors.reconciler import open_reconciler
 from embedded_store.server import free_port
 from infra.logs import TEXT_FORMAT, JsonFormatter, RedactingFormatter, secret_values
+from infra.reconciler import open_reconciler
 from infra.settings import Settings
 from service.app import create_app
 from service.http_server import REFUSED_LINES_BURST, REFUSED_LINES_PER_SECOND, GatewayRunner, RefusedRequestLog

@@ -400,7 +400,7 @@ def test_the_quiet_log_keeps_warnings_errors_tracebacks_and_prints_and_drops_inf
         "ValueError: boom",
         '{"time": "2026-11-30T21:46:00", "level": "INFO", "logger": "actors.search", "message": "searched"}',
         "delivery 6b0dee9753c7695c830cdaad: DEMO-1 FOUND lowest=1009000 naver signature=ok",
-        "2026-11-30 21:46:01,000 WARNING actors.reconciler: RabbitMQ unreachable",
+        "2026-11-30 21:46:01,000 WARNING infra.reconciler: RabbitMQ unreachable",
     ]
     quiet = QuietFilter()
     assert [line for line in lines if quiet.keep(line)] == [lines[3], lines[4], lines[5], lines[6], lines[9]]

@@ -15,13 +15,12 @@ import pytest
 from aiohttp.test_utils import TestClient
 from bson import ObjectId
 
-from actors.outbox import outbox_job_for
-from actors.reconciler import Reconciler
 from infra.broker import Publisher, create_broker
 from infra.clock import utcnow
-from infra.enqueue import message_for_job
+from infra.enqueue import message_for_job, outbox_job_for
 from infra.jobs import JobRepository, ended_fields, new_job
 from infra.mongo import MainDatabase, create_client, ensure_indexes
+from infra.reconciler import Reconciler
 from infra.reconciler_log import ReconcilerLog
 from infra.settings import Settings
 from schemas.codes import JobType

@@ -126,7 +126,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
 
 def cmd_reconciler(args: argparse.Namespace) -> int:
-    from actors.reconciler import run_reconciler
+    from infra.reconciler import run_reconciler
 
     settings = Settings.from_env()
     if args.interval:

@@ -35,10 +35,9 @@ import dramatiq
 from dramatiq.common import xq_name
 from dramatiq.errors import DecodeError
 
-from actors.outbox import outbox_job_for
 from infra.broker import AMQP_ERRORS, Publisher, create_broker
 from infra.clock import utcnow
-from infra.enqueue import JobEnqueuer, message_for_job
+from infra.enqueue import JobEnqueuer, message_for_job, outbox_job_for
 from infra.jobs import JobRepository, parse_job_id
 from infra.logs import job_extra
 from infra.mongo import FIRST_ID, MONGO_UNAVAILABLE, MainDatabase, create_client
