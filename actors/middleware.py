@@ -24,7 +24,7 @@ from actors.errors import JobError
 from actors.pausing import hand_back
 from actors.runtime import Attempt, WorkerRuntime
 from infra.clock import utcnow
-from infra.jobs import parse_job_id
+from infra.job_documents import parse_job_id
 from infra.lifecycle import Failure, RetryPolicy, decide_after_failure
 from infra.logs import bind_job, unbind_job
 from infra.mongo import MONGO_UNAVAILABLE

@@ -39,7 +39,8 @@ from bench.stack import (
 from infra.broker import Publisher, job_message
 from infra.clock import utcnow
 from infra.enqueue import JobEnqueuer
-from infra.jobs import JobRepository, new_job
+from infra.job_documents import new_job
+from infra.jobs import JobRepository
 from infra.settings import Settings
 from schemas.codes import JobType
 from tools.testbed import purge_queues

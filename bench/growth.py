@@ -71,7 +71,8 @@ from bench.stack import (
 )
 from infra.broker import Publisher
 from infra.clock import utcnow
-from infra.jobs import JobRepository, ended_fields, history_entry, new_job
+from infra.job_documents import ended_fields, history_entry, new_job
+from infra.jobs import JobRepository
 from infra.lifecycle import error_document
 from infra.mongo import FIRST_ID, MainDatabase, count_by_index
 from infra.reconciler import OUTBOX_LOOKBACK, Reconciler

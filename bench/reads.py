@@ -27,7 +27,8 @@ from bench.modes import ReadsSizes
 from bench.stack import Bench, BenchDatabase, figure_resources, gateway, probe_deltas, settled_probes
 from infra.broker import Publisher, create_broker
 from infra.job_counts import JobCounts
-from infra.jobs import JobRepository, history_entry, new_job
+from infra.job_documents import history_entry, new_job
+from infra.jobs import JobRepository
 from infra.mongo import MONGO_UNAVAILABLE, MainDatabase, create_client, ensure_indexes
 from infra.reconciler_log import ReconcilerLog
 from infra.settings import Settings

@@ -19,7 +19,8 @@ from bson import ObjectId
 
 from infra.broker import Publisher, job_message
 from infra.clock import utcnow
-from infra.jobs import JobRepository, new_job
+from infra.job_documents import new_job
+from infra.jobs import JobRepository
 from infra.mongo import is_unavailable
 from infra.settings import Settings
 from infra.text.search_words import job_words

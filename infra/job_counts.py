@@ -28,7 +28,8 @@ from bson import ObjectId
 from pymongo.asynchronous.database import AsyncDatabase
 
 from infra.clock import utcnow
-from infra.jobs import JobRepository, ending_of
+from infra.job_documents import ending_of
+from infra.jobs import JobRepository
 from infra.mongo import FIRST_ID
 from schemas.codes import ACTIVE_STATUSES, ENDED_STATUSES, JobStatus, JobType
 

@@ -38,7 +38,8 @@ from dramatiq.errors import DecodeError
 from infra.broker import AMQP_ERRORS, Publisher, create_broker
 from infra.clock import utcnow
 from infra.enqueue import JobEnqueuer, message_for_job, outbox_job_for
-from infra.jobs import JobRepository, parse_job_id
+from infra.job_documents import parse_job_id
+from infra.jobs import JobRepository
 from infra.logs import job_extra
 from infra.mongo import FIRST_ID, MONGO_UNAVAILABLE, MainDatabase, create_client
 from infra.reconciler_log import ReconcilerLog

@@ -25,7 +25,8 @@ from typing import Any
 from bson import ObjectId
 
 from infra.clock import utcnow
-from infra.jobs import JobRepository, ending_of, finished_minute
+from infra.job_documents import ending_of, finished_minute
+from infra.jobs import JobRepository
 from infra.mongo import FIRST_ID
 from schemas.codes import AttemptOutcome
 from schemas.timeline import TIMELINE_MINUTES

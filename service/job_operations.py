@@ -20,8 +20,9 @@ from multidict import MultiDict, MultiMapping
 from infra.audit import AuditAction, AuditTrail
 from infra.clock import utcnow
 from infra.enqueue import JobEnqueuer, JobNotFound, JobNotRetryable
+from infra.job_documents import parse_job_id
 from infra.job_listing import LISTING_WORDS
-from infra.jobs import ActiveJobExists, JobRepository, parse_job_id
+from infra.jobs import ActiveJobExists, JobRepository
 from infra.mongo import deadline
 from infra.settings import Settings
 from infra.text.search_words import query_words

@@ -15,7 +15,7 @@ from bson import ObjectId
 from marshmallow import Schema, ValidationError, fields
 
 from infra.clock import utcnow
-from infra.jobs import parse_job_id
+from infra.job_documents import parse_job_id
 from infra.mongo import deadline
 from infra.watches import new_watch, next_run, run_at, schedule_fields, to_millis
 from schemas.codes import ErrorType

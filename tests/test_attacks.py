@@ -14,7 +14,8 @@ from bson import ObjectId
 from actors.sources.static import StaticSource
 from infra.broker import job_message
 from infra.clock import utcnow
-from infra.jobs import JobRepository, new_job
+from infra.job_documents import new_job
+from infra.jobs import JobRepository
 from infra.mongo import MainDatabase, create_client, ensure_indexes
 from infra.settings import Settings
 from schemas.codes import JobType

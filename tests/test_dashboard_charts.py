@@ -11,7 +11,8 @@ from aiohttp.test_utils import TestClient
 from bson import ObjectId
 
 from infra.clock import utcnow
-from infra.jobs import JobRepository, ended_fields, history_entry, new_job
+from infra.job_documents import ended_fields, history_entry, new_job
+from infra.jobs import JobRepository
 from infra.mongo import MainDatabase, create_client
 from infra.price_history import price_history_documents
 from infra.settings import Settings

@@ -12,7 +12,7 @@ from bson import ObjectId
 from marshmallow import ValidationError
 
 from actors.search import work_search
-from infra.jobs import new_job
+from infra.job_documents import new_job
 from infra.settings import Settings
 from infra.source_limits import Ticket
 from schemas.codes import JobStatus, JobType

@@ -12,7 +12,8 @@ from pymongo import AsyncMongoClient
 
 from infra.clock import utcnow
 from infra.job_counts import JobCounts
-from infra.jobs import JobRepository, ended_fields, new_job
+from infra.job_documents import ended_fields, new_job
+from infra.jobs import JobRepository
 from infra.mongo import FIRST_ID, MainDatabase, create_client, ensure_indexes
 from infra.settings import Settings
 from infra.timeline import EndedTimeline

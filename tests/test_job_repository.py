@@ -11,7 +11,8 @@ import pytest
 from bson import ObjectId
 
 from infra.clock import utcnow
-from infra.jobs import BETWEEN_ATTEMPTS, ActiveJobExists, JobRepository, new_job
+from infra.job_documents import BETWEEN_ATTEMPTS, new_job
+from infra.jobs import ActiveJobExists, JobRepository
 from infra.mongo import MainDatabase, create_client, ensure_indexes
 from infra.settings import Settings
 from schemas.codes import JobType

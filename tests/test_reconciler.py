@@ -18,7 +18,8 @@ from bson import ObjectId
 from infra.broker import Publisher, create_broker
 from infra.clock import utcnow
 from infra.enqueue import message_for_job, outbox_job_for
-from infra.jobs import JobRepository, ended_fields, new_job
+from infra.job_documents import ended_fields, new_job
+from infra.jobs import JobRepository
 from infra.mongo import MainDatabase, create_client, ensure_indexes
 from infra.reconciler import Reconciler
 from infra.reconciler_log import ReconcilerLog

@@ -9,7 +9,7 @@ from aiohttp.test_utils import TestClient
 from bson import ObjectId
 
 from infra.clock import utcnow
-from infra.jobs import new_job
+from infra.job_documents import new_job
 from infra.mongo import MainDatabase, create_client
 from infra.settings import Settings
 from schemas.codes import JobType

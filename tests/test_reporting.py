@@ -20,7 +20,8 @@ from pymongo import AsyncMongoClient, MongoClient
 
 from actors.search import summarize
 from infra.display import format_table
-from infra.jobs import JobRepository, new_job
+from infra.job_documents import new_job
+from infra.jobs import JobRepository
 from infra.mongo import PRICE_HISTORY, MainDatabase, create_client, ensure_indexes, price_history_indexes
 from infra.price_history import PriceHistory
 from infra.settings import Settings

@@ -28,14 +28,14 @@ from yarl import URL
 
 from infra.clock import utcnow
 from infra.display import utc_text
+from infra.job_documents import parse_job_id
 from infra.job_listing import LISTING_WALK
-from infra.jobs import parse_job_id
 from infra.mongo import deadline
 from infra.snapshots import snapshot_ids
 from infra.waiting import waiting
-from schemas.job_listing import JOB_PAGE_DEFAULT
 from schemas.codes import HTTP_STATUS, ErrorType, JobStatus, JobType
 from schemas.envelope import json_default
+from schemas.job_listing import JOB_PAGE_DEFAULT
 from schemas.offers import SOURCE_OUTCOMES
 from service.auth import KEY_CHECK
 from service.errors import ApiError

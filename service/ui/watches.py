@@ -20,11 +20,11 @@ from marshmallow import ValidationError
 from multidict import MultiDictProxy
 
 from infra.clock import utcnow
-from infra.jobs import parse_job_id
+from infra.job_documents import parse_job_id
 from infra.mongo import deadline
+from schemas.codes import HTTP_STATUS, ErrorType, Priority
 from schemas.search_request import PRODUCT_CODE_PATTERN
 from schemas.validation import FullMatch
-from schemas.codes import HTTP_STATUS, ErrorType, Priority
 from schemas.watches import Notify, WatchPatchSchema, WatchRequestSchema
 from service.errors import ApiError
 from service.job_operations import require_admin
