@@ -30,7 +30,7 @@ from infra.ui_sessions import UiSessions
 from infra.watches import WatchRepository
 from schemas.schedule import every_pattern
 from schemas.search_request import MAX_BODY_BYTES
-from service import metrics, routes, snapshots, timeline, ui, watches
+from service import metrics, routes, snapshots, timeline, watches
 from service.auth import API_KEY_HEADER, KEY_CHECK, api_key_check, client_middlewares
 from service.errors import error_middleware
 from service.job_operations import JobOperations
@@ -53,6 +53,7 @@ from service.keys import (
 )
 from service.queue_operations import QueueOperations
 from service.shared import SharedResult
+from service.ui import app as dashboard
 
 log = logging.getLogger(__name__)
 
@@ -184,7 +185,7 @@ def create_app(settings: Settings) -> web.Application:
     timeline.setup(app)
     watches.setup(app)
     snapshots.setup(app)
-    ui.setup(app)
+    dashboard.setup(app)
     metrics.setup(app, gateway_metrics)
     setup_aiohttp_apispec(
         app,

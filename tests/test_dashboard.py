@@ -410,7 +410,7 @@ async def test_the_dashboards_cookies_are_secure_over_https_and_not_over_plain_h
 async def test_redriving_all_matching_takes_at_most_the_cap_per_request_and_says_so(
     aiohttp_client, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ):
-    monkeypatch.setattr("service.ui.BULK_REDRIVE_CAP", 2)
+    monkeypatch.setattr("service.ui.dead.BULK_REDRIVE_CAP", 2)
     client = await signed_in(aiohttp_client, settings, "ops-5e6d-admin")
     for n in range(3):
         await insert_job(settings, product_code=f"CAP-{n}", **DEAD)

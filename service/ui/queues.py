@@ -16,8 +16,8 @@ from service.errors import ApiError
 from service.job_operations import require_admin
 from service.keys import DATABASE, QUEUE_OPERATIONS, SETTINGS, caller_of
 from service.queue_operations import job_type_of
+from service.ui.pages import error_page, page, posted_form
 from service.ui.signin import UI
-from service.ui.watches import ErrorPage, PageWrapper, PostedForm
 
 #: Records the audit page shows.
 AUDIT_SHOWN = 200
@@ -42,21 +42,18 @@ async def confirmation(request: web.Request) -> tuple[str, dict[str, Any]]:
     return "queue_action.html", {"queue": queue, "action": action, "state": state, "page": "overview"}
 
 
-def _act(posted: PostedForm, error_page: ErrorPage) -> Any:
-    async def handler(request: web.Request) -> web.StreamResponse:
-        form = await posted(request)
-        if isinstance(form, web.StreamResponse):
-            return form
-        try:
-            paused = _ACTIONS[_action(request)]
-            await request.config_dict[QUEUE_OPERATIONS].set_paused(
-                request.match_info["queue"], caller_of(request), paused=paused
-            )
-        except ApiError as error:
-            return error_page(request, error)
-        raise web.HTTPSeeOther(UI)
-
-    return handler
+async def act(request: web.Request) -> web.StreamResponse:
+    form = await posted_form(request)
+    if isinstance(form, web.StreamResponse):
+        return form
+    try:
+        paused = _ACTIONS[_action(request)]
+        await request.config_dict[QUEUE_OPERATIONS].set_paused(
+            request.match_info["queue"], caller_of(request), paused=paused
+        )
+    except ApiError as error:
+        return error_page(request, error)
+    raise web.HTTPSeeOther(UI)
 
 
 async def audit(request: web.Request) -> tuple[str, dict[str, Any]]:
@@ -69,7 +66,7 @@ async def audit(request: web.Request) -> tuple[str, dict[str, Any]]:
     return "audit.html", context | {"page": "audit", "shown": AUDIT_SHOWN}
 
 
-def setup(app: web.Application, page: PageWrapper, *, posted: PostedForm, error_page: ErrorPage) -> None:
+def setup(app: web.Application) -> None:
     app.router.add_get("/queues/{queue}/{action}", page(confirmation))
-    app.router.add_post("/queues/{queue}/{action}", _act(posted, error_page))
+    app.router.add_post("/queues/{queue}/{action}", act)
     app.router.add_get("/audit", page(audit))

@@ -29,6 +29,7 @@ from schemas.watches import Notify, WatchPatchSchema, WatchRequestSchema
 from service.errors import ApiError
 from service.job_operations import require_admin
 from service.keys import SETTINGS, WATCHES, caller_of
+from service.ui.pages import error_page, page, posted_form, render
 from service.ui.reads import watch_page
 from service.ui.signin import UI
 from service.watches import change_watch, create_watches
@@ -44,12 +45,6 @@ class WatchAction(StrEnum):
     RESUME = "resume"
     DELETE = "delete"
 
-
-Page = Callable[[web.Request], Awaitable[tuple[str, dict[str, Any]]]]
-PageWrapper = Callable[[Page], Callable[[web.Request], Awaitable[web.StreamResponse]]]
-PostedForm = Callable[[web.Request], Awaitable[MultiDictProxy[Any] | web.StreamResponse]]
-ErrorPage = Callable[[web.Request, ApiError], web.Response]
-Render = Callable[[web.Request, str, dict[str, Any], int], web.Response]
 
 #: The form's fields of a watch's product, as the API names them.
 PRODUCT_FIELDS = ("product_code", "keyword", "model_no", "target_price")
@@ -121,29 +116,26 @@ async def confirmation(request: web.Request) -> tuple[str, dict[str, Any]]:
     return "watch_action.html", {"watch": await _watch(request), "action": action, "page": "watches"}
 
 
-def _act(posted: PostedForm, error_page: ErrorPage) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
-    async def handler(request: web.Request) -> web.StreamResponse:
-        """POST from the confirmation: pause, resume or delete, then back to the watch (or the list)."""
-        form = await posted(request)
-        if isinstance(form, web.StreamResponse):
-            return form
-        try:
-            action = _action(request)
-            require_admin(caller_of(request), f"{action} of a watch")
-            watch_id = _watch_id(request)
-            repository, now = request.config_dict[WATCHES], utcnow()
-            with deadline(request.config_dict[SETTINGS]):
-                if action is WatchAction.DELETE:
-                    done: object = await repository.delete(watch_id) or None
-                else:
-                    done = await (repository.pause if action is WatchAction.PAUSE else repository.resume)(watch_id, now)
-            if done is None:
-                raise ApiError(ErrorType.LPS_WATCH_NOT_FOUND, "no such watch")
-        except ApiError as error:
-            return error_page(request, error)
-        raise web.HTTPSeeOther(f"{UI}/watches" if action is WatchAction.DELETE else f"{UI}/watches/{watch_id}")
-
-    return handler
+async def act(request: web.Request) -> web.StreamResponse:
+    """POST from the confirmation: pause, resume or delete, then back to the watch (or the list)."""
+    form = await posted_form(request)
+    if isinstance(form, web.StreamResponse):
+        return form
+    try:
+        action = _action(request)
+        require_admin(caller_of(request), f"{action} of a watch")
+        watch_id = _watch_id(request)
+        repository, now = request.config_dict[WATCHES], utcnow()
+        with deadline(request.config_dict[SETTINGS]):
+            if action is WatchAction.DELETE:
+                done: object = await repository.delete(watch_id) or None
+            else:
+                done = await (repository.pause if action is WatchAction.PAUSE else repository.resume)(watch_id, now)
+        if done is None:
+            raise ApiError(ErrorType.LPS_WATCH_NOT_FOUND, "no such watch")
+    except ApiError as error:
+        return error_page(request, error)
+    raise web.HTTPSeeOther(f"{UI}/watches" if action is WatchAction.DELETE else f"{UI}/watches/{watch_id}")
 
 
 # --- the form: add a watch, edit one ------------------------------------------------------------------------------
@@ -250,12 +242,10 @@ async def edit_watch_form(request: web.Request) -> tuple[str, dict[str, Any]]:
     return "watch_form.html", _form_context(request, _stored_as_typed(stored), stored)
 
 
-def _save(
-    posted: PostedForm, error_page: ErrorPage, render: Render, *, editing: bool
-) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+def _save(*, editing: bool) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
     async def handler(request: web.Request) -> web.StreamResponse:
         """POST of the form: stored by the API's own rules; refused, the form again with the API's messages."""
-        form = await posted(request)
+        form = await posted_form(request)
         if isinstance(form, web.StreamResponse):
             return form
         typed = _typed(form)
@@ -288,16 +278,14 @@ def _save(
     return handler
 
 
-def setup(
-    app: web.Application, page: PageWrapper, *, posted: PostedForm, error_page: ErrorPage, render: Render
-) -> None:
+def setup(app: web.Application) -> None:
     """Add the watches' routes to the dashboard's sub-application (paths relative to /ui); the form's before the
     routes whose segments would take `new` and `edit`."""
     app.router.add_get("/watches", page(watches))
     app.router.add_get("/watches/new", page(new_watch_form))
-    app.router.add_post("/watches/new", _save(posted, error_page, render, editing=False))
+    app.router.add_post("/watches/new", _save(editing=False))
     app.router.add_get("/watches/{watch_id}/edit", page(edit_watch_form))
-    app.router.add_post("/watches/{watch_id}/edit", _save(posted, error_page, render, editing=True))
+    app.router.add_post("/watches/{watch_id}/edit", _save(editing=True))
     app.router.add_get("/watches/{watch_id}", page(watch))
     app.router.add_get("/watches/{watch_id}/{action}", page(confirmation))
-    app.router.add_post("/watches/{watch_id}/{action}", _act(posted, error_page))
+    app.router.add_post("/watches/{watch_id}/{action}", act)
