@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 from aiohttp import web
 
 from actors.browser import BrowserPool
 from tests.processes import alive, chromium_processes, command_line
+from tools.testbed import eventually
 
 
 class Site:
@@ -46,6 +46,15 @@ async def site(aiohttp_server) -> tuple[Site, str]:
     site = Site()
     server = await aiohttp_server(site.app())
     return site, str(server.make_url("/page"))
+
+
+def _gone(pids: set[int]) -> Callable[[], Awaitable[bool]]:
+    """A probe for `eventually`: none of these processes is alive."""
+
+    async def probe() -> bool:
+        return not alive(pids)
+
+    return probe
 
 
 def owned_chromium(owner: str) -> set[int]:
@@ -99,7 +108,7 @@ async def test_a_crashed_browser_is_replaced_on_the_next_search(pool: BrowserPoo
         await page.goto(url)
     [browser_pid] = owned_chromium(pool.owner)
     os.kill(browser_pid, signal.SIGKILL)
-    await asyncio.sleep(0.5)
+    await eventually(_gone({browser_pid}), within=10, what="the killed Chromium to exit")
 
     async with pool.page() as page:
         await page.goto(url)
@@ -118,5 +127,5 @@ async def test_closing_the_pool_leaves_no_chromium_running(site):
     assert running
 
     await pool.close()
-    await asyncio.sleep(0.5)
-    assert not alive(running)
+    # Closing ends Chromium; its processes are reaped a moment later. Any still alive after 10 s is a failure.
+    await eventually(_gone(running), within=10, what="the pool's Chromium processes to exit")
