@@ -8,6 +8,10 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
+#: Seconds on a clock that only moves forward, and a wait on it: the real ones unless a test brings its own.
+Clock = Callable[[], float]
+Sleep = Callable[[float], Awaitable[None]]
+
 log = logging.getLogger(__name__)
 
 
@@ -22,8 +26,18 @@ class SharedResult[T]:
     not, so that no request finds the result past `max_stale` and waits while the store counts.
     """
 
-    def __init__(self, compute: Callable[[], Awaitable[T]], max_age: float, max_stale: float = 0.0) -> None:
+    def __init__(
+        self,
+        compute: Callable[[], Awaitable[T]],
+        max_age: float,
+        max_stale: float = 0.0,
+        *,
+        clock: Clock = time.monotonic,
+        sleep: Sleep = asyncio.sleep,
+    ) -> None:
         self._compute = compute
+        self._clock = clock
+        self._sleep = sleep
         self._max_age = max_age
         self._max_stale = max(max_stale, max_age)
         self._value: T | None = None
@@ -31,7 +45,7 @@ class SharedResult[T]:
         self._running: asyncio.Future[T] | None = None
 
     async def get(self) -> T:
-        age = time.monotonic() - self._computed_at
+        age = self._clock() - self._computed_at
         if self._value is not None and age < self._max_age:
             return self._value
         if self._running is None:
@@ -69,7 +83,7 @@ class SharedResult[T]:
                     if failing:
                         log.info("background computation answers again")
                     failing = False
-                await asyncio.sleep(self._max_age)
+                await self._sleep(self._max_age)
         finally:
             if (running := self._running) is not None:
                 running.cancel()
@@ -79,7 +93,7 @@ class SharedResult[T]:
     async def _refresh(self) -> T:
         try:
             value = await self._compute()
-            self._value, self._computed_at = value, time.monotonic()
+            self._value, self._computed_at = value, self._clock()
             return value
         finally:
             self._running = None
