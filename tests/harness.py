@@ -44,6 +44,7 @@ from infra.mongo import MainDatabase, create_client, ensure_indexes
 from infra.settings import Settings
 from infra.snapshots import SnapshotStore
 from schemas.codes import JobType
+from service.app import create_app
 from tools.testbed import Receiver, admin_connection, eventually
 
 #: Where browser tests leave what a person should look at (LPS_TEST_ARTIFACTS; .lps/ is ignored by git).
@@ -250,6 +251,14 @@ def delivering(settings: Settings, receiver: Receiver) -> Settings:
         search_max_attempts=3,
         outbox_max_attempts=5,
     )
+
+
+async def keyed_gateway(
+    aiohttp_client: Any, settings: Settings, keys: dict[str, str], **overrides: object
+) -> TestClient:
+    """The gateway with these API keys (`name: key` or `name: key:role`, as LPS_API_KEYS writes them), as a test
+    client."""
+    return await aiohttp_client(create_app(settings.with_overrides(api_keys=keys, **overrides)))
 
 
 async def submit(gateway: TestClient, *products: dict[str, Any], priority: str | None = None) -> list[str]:

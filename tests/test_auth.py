@@ -13,6 +13,7 @@ from aiohttp.test_utils import TestClient
 from infra.settings import Settings
 from service.app import create_app
 from service.auth import ApiKeyMiddleware, TokenBuckets
+from tests.harness import keyed_gateway
 
 KEYS = {"backoffice": "bo-7f3c9d1e2a4b", "ops": "ops-c0ffee-5e6d"}
 SEARCH = {"products": [{"product_code": "AUTH-1", "keyword": "k"}]}
@@ -24,7 +25,7 @@ async def answer(response) -> tuple[int, dict[str, Any]]:
 
 @pytest.fixture
 async def keyed_client(aiohttp_client, settings: Settings) -> TestClient:
-    return await aiohttp_client(create_app(settings.with_overrides(api_keys=KEYS)))
+    return await keyed_gateway(aiohttp_client, settings, KEYS)
 
 
 @pytest.mark.parametrize(

@@ -13,14 +13,11 @@ from infra.settings import Settings, SettingsError
 from infra.snapshots import SnapshotStore
 from service.app import create_app
 from service.ui.signin import CSRF_COOKIE, SESSION_COOKIE
+from tests.harness import keyed_gateway
 from tests.test_dashboard import KEYS, PNG, csrf_of, post_form
 from tests.test_redrive import DEAD, insert_job
 
 ADMIN_KEY = KEYS["ops"]
-
-
-async def keyed_client(aiohttp_client, settings: Settings, **overrides: object) -> TestClient:
-    return await aiohttp_client(create_app(settings.with_overrides(api_keys=KEYS, **overrides)))
 
 
 async def sign_in(client: TestClient, key: str = ADMIN_KEY, next_path: str | None = None) -> aiohttp.ClientResponse:
@@ -36,7 +33,7 @@ async def is_dead(client: TestClient, job_id: object) -> bool:
 async def test_a_csrf_token_planted_in_a_cookie_by_a_page_of_another_port_redrives_nothing(
     aiohttp_client, settings: Settings
 ):
-    client = await keyed_client(aiohttp_client, settings)
+    client = await keyed_gateway(aiohttp_client, settings, KEYS)
     assert (await sign_in(client)).status == 303
     dead = await insert_job(settings, product_code="PLANTED", **DEAD)
     # What the attacker's page on the same host, another port, did: plant the cookie and post its value.
@@ -56,7 +53,7 @@ async def test_a_csrf_token_planted_in_a_cookie_by_a_page_of_another_port_redriv
 async def test_a_form_posted_without_origin_or_referer_is_refused_and_one_with_our_referer_is_taken(
     aiohttp_client, settings: Settings
 ):
-    client = await keyed_client(aiohttp_client, settings)
+    client = await keyed_gateway(aiohttp_client, settings, KEYS)
     await sign_in(client)
     dead = await insert_job(settings, product_code="ORIGIN", **DEAD)
     token = csrf_of(await (await client.get("/ui/dead")).text())
@@ -73,7 +70,7 @@ async def test_a_form_posted_without_origin_or_referer_is_refused_and_one_with_o
 
 
 async def test_the_form_token_is_the_sessions_own_and_changes_at_every_sign_in(aiohttp_client, settings: Settings):
-    client = await keyed_client(aiohttp_client, settings)
+    client = await keyed_gateway(aiohttp_client, settings, KEYS)
     await sign_in(client)
     first = csrf_of(await (await client.get("/ui/dead")).text())
     await sign_in(client)
@@ -88,7 +85,7 @@ async def test_the_form_token_is_the_sessions_own_and_changes_at_every_sign_in(a
 
 
 async def test_the_cookie_is_a_session_not_the_key_and_sign_out_ends_it(aiohttp_client, settings: Settings):
-    client = await keyed_client(aiohttp_client, settings)
+    client = await keyed_gateway(aiohttp_client, settings, KEYS)
     signed_in = await sign_in(client)
     session_token = signed_in.cookies[SESSION_COOKIE].value
     page = await (await client.get("/ui")).text()
@@ -106,7 +103,9 @@ async def test_the_cookie_is_a_session_not_the_key_and_sign_out_ends_it(aiohttp_
 async def test_wrong_keys_through_the_header_the_form_and_the_session_cookie_share_one_bucket(
     aiohttp_client, settings: Settings
 ):
-    client = await keyed_client(aiohttp_client, settings, auth_failure_rate_per_second=0.01, auth_failure_burst=3)
+    client = await keyed_gateway(
+        aiohttp_client, settings, KEYS, auth_failure_rate_per_second=0.01, auth_failure_burst=3
+    )
     header = await client.get("/v1/lps/jobs", headers={"X-API-Key": "guess-1"})
     form = await sign_in(client, key="guess-2")
     client.session.cookie_jar.update_cookies({SESSION_COOKIE: "guess-3"}, client.make_url("/ui"))
@@ -124,8 +123,10 @@ async def test_wrong_keys_through_the_header_the_form_and_the_session_cookie_sha
 async def test_two_gateways_share_one_bucket_of_wrong_keys_per_address(aiohttp_client, settings: Settings):
     """The bucket of refused keys lived in each gateway process: behind a load balancer, two gateways doubled the
     rate at which one address could guess. It is kept in the store, as sessions are."""
-    first = await keyed_client(aiohttp_client, settings, auth_failure_rate_per_second=0.01, auth_failure_burst=3)
-    second = await keyed_client(aiohttp_client, settings, auth_failure_rate_per_second=0.01, auth_failure_burst=3)
+    first = await keyed_gateway(aiohttp_client, settings, KEYS, auth_failure_rate_per_second=0.01, auth_failure_burst=3)
+    second = await keyed_gateway(
+        aiohttp_client, settings, KEYS, auth_failure_rate_per_second=0.01, auth_failure_burst=3
+    )
 
     statuses = []
     for guess in range(6):
@@ -151,7 +152,7 @@ async def test_two_gateways_share_one_bucket_of_wrong_keys_per_address(aiohttp_c
 async def test_a_deep_link_survives_sign_in_and_only_to_a_dashboard_path(
     aiohttp_client, settings: Settings, next_path: str, lands_on: str
 ):
-    client = await keyed_client(aiohttp_client, settings)
+    client = await keyed_gateway(aiohttp_client, settings, KEYS)
     redirected = await client.get(next_path if next_path.startswith("/ui/") else "/ui", allow_redirects=False)
     assert redirected.headers["Location"].startswith("/ui/login?next=")
 
@@ -162,7 +163,7 @@ async def test_a_deep_link_survives_sign_in_and_only_to_a_dashboard_path(
 
 @pytest.mark.parametrize("path", ["/ui/login", "/ui", "/ui/static/dashboard.css", "/ui/jobs"])
 async def test_no_dashboard_answer_may_be_framed(aiohttp_client, settings: Settings, path: str):
-    client = await keyed_client(aiohttp_client, settings)
+    client = await keyed_gateway(aiohttp_client, settings, KEYS)
     answer = await client.get(path, allow_redirects=False)
     assert "frame-ancestors 'none'" in answer.headers["Content-Security-Policy"]
     assert answer.headers["X-Frame-Options"] == "DENY"
@@ -172,7 +173,7 @@ async def test_no_signed_in_answer_or_snapshot_is_kept_by_the_browser_and_static
     aiohttp_client, settings: Settings
 ):
     """Back after sign-out showed the jobs page, "Signed in as ops (admin)", from the browser's cache (issue 33)."""
-    client = await keyed_client(aiohttp_client, settings)
+    client = await keyed_gateway(aiohttp_client, settings, KEYS)
     database = create_client(settings)
     try:
         reference = await SnapshotStore(database[settings.mongo_db]).save(
