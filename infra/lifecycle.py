@@ -36,7 +36,7 @@ are the whole answer to "who can make a job DEAD".
     DEAD     kill_dead_lettered     dead-lettering: the broker gave up on     the reconciler: Reconciler._bury
              (DEAD_LETTER)          the job's message (PENDING or RUNNING)
     PENDING  redrive                re-drive, out of DEAD: an operator asked  infra.enqueue.JobEnqueuer.redrive (the
-                                    (fresh attempts, history kept)            API's retry, `lps retry`, the dashboard)
+                                    (fresh attempts, history kept)            API's retry, `lps redrive`, the dashboard)
 
 Invariant: `attempts <= max_attempts` for every job. Only a claim or a take-over increments `attempts`, and
 neither runs on a job whose attempts are exhausted: such a job goes DEAD instead.

@@ -83,7 +83,7 @@ class JobStatus(_NamedIntEnum):
     DONE = 3
     #: Ended for good without an output: a permanent failure, its attempts exhausted (a lost last attempt too), or
     #: its message dead-lettered (`last_error` says which). Moved on only by an operator's re-drive (PENDING again,
-    #: fresh attempts: the API's retry, `lps retry`, the dashboard); else it expires after LPS_RETENTION_DAYS.
+    #: fresh attempts: the API's retry, `lps redrive`, the dashboard); else it expires after LPS_RETENTION_DAYS.
     DEAD = 4
 
 

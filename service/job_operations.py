@@ -208,7 +208,7 @@ class JobOperations:
         return _by_outcome(await self._each(self.redrive, job_ids, caller), "re-driven")
 
     async def redrive_page(self, filters: Mapping[str, str], caller: Caller) -> tuple[list[dict[str, Any]], str | None]:
-        """The bulk re-drive of the API and `lps retry --dead`: one page of the DEAD jobs the listing's `filters`
+        """The bulk re-drive of the API and `lps redrive --dead`: one page of the DEAD jobs the listing's `filters`
         match (its `limit` and `cursor` too), each re-driven by the API's own rules. Per job: its id, product code and
         last error type, and `redriven`, or the API's refusal (`refused`: its result code and message); and the next
         page's cursor. A job refused stays DEAD, so pages go on by cursor, not by what still matches."""

@@ -262,7 +262,7 @@ async def retry_job(request: web.Request) -> web.Response:
     summary="Re-drive one page of the DEAD jobs the listing's filters match; admin only",
     description="Each job is re-driven as by POST /v1/lps/jobs/{job_id}/retry, and refused for the same reasons (it "
     "then stays DEAD and is reported with the refusal's result). Pages go on by `next_cursor`, as the listing's do. "
-    "`lps retry --dead` uses it; the dashboard's dead page does the same with a confirmation page.",
+    "`lps redrive --dead` uses it; the dashboard's dead page does the same with a confirmation page.",
     responses=_responses(RedrivePageResponseSchema, "redrive", 400),
     security=_KEYED,
 )

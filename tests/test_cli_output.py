@@ -11,8 +11,10 @@ import pytest
 
 from infra.display import utc_text
 from infra.settings import Settings, SettingsError
-from tools.cli import _error_type, build_parser
-from tools.gateway_client import RESULT_COLUMNS, ProgressLine, flatten_errors, write_results
+from tools.cli import _error_type, build_parser, cmd_deprecated_retry, cmd_redrive
+from tools.cli_errors import flatten_errors
+from tools.progress import ProgressLine
+from tools.results import RESULT_COLUMNS, write_results
 
 
 @pytest.mark.parametrize(
@@ -62,6 +64,19 @@ def test_results_written_as_json_keep_korean_as_korean(tmp_path: Path):
     write_results([{"product_code": "K-1", "title": "햇반 210g 24개"}], out)
     assert "햇반 210g 24개" in out.read_text(encoding="utf-8")
     assert json.loads(out.read_text(encoding="utf-8"))
+
+
+def test_the_help_names_redrive_and_hides_its_old_name_retry_which_still_takes_the_same_options():
+    """RETRY is an attempt's outcome (AttemptOutcome.RETRY); the operator's action is `lps redrive`."""
+    parser = build_parser()
+    options = ["--dead", "--error-type", "blocked", "--since", "2d", "--dry-run", "--gateway", "http://gw"]
+
+    old, new = parser.parse_args(["retry", *options]), parser.parse_args(["redrive", *options])
+
+    assert "redrive" in parser.format_help()
+    assert "retry" not in parser.format_help()
+    assert (new.run, old.run) == (cmd_redrive, cmd_deprecated_retry)
+    assert vars(old) | {"command": "redrive", "run": cmd_redrive} == vars(new)
 
 
 PORT_FLAGS = [

@@ -1,4 +1,4 @@
-"""`lps submit`, `lps jobs`, `lps stats` and `lps retry` as an operator runs them: real `lps` processes against a
+"""`lps submit`, `lps jobs`, `lps stats` and `lps redrive` as an operator runs them: real `lps` processes against a
 real gateway on loopback. Whatever goes wrong is one line on stderr and a non-zero exit, never a traceback."""
 
 from __future__ import annotations
@@ -103,8 +103,8 @@ async def test_an_unusable_products_file_is_one_line_and_exit_2(
     [
         (["submit"], ["lps submit:", "the following arguments are required: file", "--help"]),
         (["jobs", "--status", "GONE"], ["invalid choice: 'GONE'"]),
-        (["retry", "--product", "A", "0" * 24], ["--product only go with --dead"]),
-        (["retry", "--dead", "--since", "last tuesday"], ["--since 'last tuesday'"]),
+        (["redrive", "--product", "A", "0" * 24], ["--product only go with --dead"]),
+        (["redrive", "--dead", "--since", "last tuesday"], ["--since 'last tuesday'"]),
         (["jobs", "--limit", "0"], ["--limit 0"]),
     ],
 )
@@ -120,9 +120,9 @@ async def test_an_unreachable_gateway_is_one_line_and_exit_1(tmp_path: Path):
     products.write_text("product_code,keyword\nA,k\n", encoding="utf-8")
     gateway = f"http://127.0.0.1:{free_port()}"
 
-    for args in (["submit", str(products)], ["stats"], ["jobs"], ["retry", "--dead"]):
+    for args in (["submit", str(products)], ["stats"], ["jobs"], ["redrive", "--dead"]):
         ran = await lps(*args, gateway=gateway)
-        if args == ["retry", "--dead"]:  # it says how far it got before the error line
+        if args == ["redrive", "--dead"]:  # it says how far it got before the error line
             assert ran.stdout.startswith("stopped: 0 DEAD job(s) matched"), ran.stdout
         assert_one_line_error(ran, 1, f"gateway {gateway} unreachable")
 
@@ -147,7 +147,7 @@ async def test_an_answer_that_is_not_the_gateways_is_one_line(aiohttp_server):
 async def test_a_refusal_by_the_gateway_is_one_line_with_its_result_code(aiohttp_server, settings: Settings):
     server = await aiohttp_server(create_app(settings))
 
-    ran = await lps("retry", "0" * 24, gateway=str(server.make_url("")))
+    ran = await lps("redrive", "0" * 24, gateway=str(server.make_url("")))
 
     assert_one_line_error(ran, 1, "HTTP 404, result 1500: no such job")
 
@@ -300,7 +300,7 @@ async def test_submit_says_it_timed_out_and_exits_3(aiohttp_server, settings: Se
     assert [line.split()[-1] for line in ran.stdout.splitlines()[1:]] == ["PENDING", "PENDING"]
 
 
-# 12: retry --dead pages through every match, goes on past refusals, counts them ----------------------------------
+# 12: redrive --dead pages through every match, goes on past refusals, counts them --------------------------------
 
 T0 = datetime.now(UTC).replace(microsecond=0) - timedelta(hours=1)
 
@@ -325,7 +325,7 @@ def dead_job(product_code: str, created_at: datetime, error: str = "BLOCKED", **
 
 
 @pytest.mark.processes
-async def test_retry_dead_redrives_past_500_goes_on_past_refusals_and_counts_them(aiohttp_server, settings: Settings):
+async def test_redrive_dead_redrives_past_500_goes_on_past_refusals_and_counts_them(aiohttp_server, settings: Settings):
     server = await aiohttp_server(create_app(settings))
     # 503 BLOCKED ones (one batch: one created_at), one of them refused, and one of another error type.
     blocked = [dead_job(f"R-{i}", T0) for i in range(502)]
@@ -333,7 +333,7 @@ async def test_retry_dead_redrives_past_500_goes_on_past_refusals_and_counts_the
     active = {**dead_job("BUSY", T0), "_id": ObjectId(), "status": "PENDING", "active": True}
     await store(settings, [*blocked, busy, active, dead_job("OTHER", T0, error="TIMEOUT")])
 
-    ran = await lps("retry", "--dead", "--error-type", "BLOCKED", gateway=str(server.make_url("")), within=300)
+    ran = await lps("redrive", "--dead", "--error-type", "BLOCKED", gateway=str(server.make_url("")), within=300)
 
     assert ran.code == 1, ran  # something was refused
     assert "Traceback" not in ran.stderr
@@ -348,7 +348,7 @@ async def test_retry_dead_redrives_past_500_goes_on_past_refusals_and_counts_the
 
 
 @pytest.mark.processes
-async def test_retry_dead_filters_by_product_and_since_and_a_dry_run_changes_nothing(
+async def test_redrive_dead_filters_by_product_and_since_and_a_dry_run_changes_nothing(
     aiohttp_server, settings: Settings
 ):
     server = await aiohttp_server(create_app(settings))
@@ -356,9 +356,9 @@ async def test_retry_dead_filters_by_product_and_since_and_a_dry_run_changes_not
     old, recent = dead_job("P-1", T0 - timedelta(days=3)), dead_job("P-1", T0)
     await store(settings, [old, recent, dead_job("P-2", T0)])
 
-    dry = await lps("retry", "--dead", "--product", "P-1", "--dry-run", gateway=gateway)
+    dry = await lps("redrive", "--dead", "--product", "P-1", "--dry-run", gateway=gateway)
     after_dry = {str(job["_id"]) for job in await stored(settings, {"status": "DEAD"})}
-    real = await lps("retry", "--dead", "--product", "P-1", "--since", "2d", gateway=gateway)
+    real = await lps("redrive", "--dead", "--product", "P-1", "--since", "2d", gateway=gateway)
 
     assert dry.code == 0, dry
     assert dry.stdout.splitlines() == [
@@ -371,6 +371,26 @@ async def test_retry_dead_filters_by_product_and_since_and_a_dry_run_changes_not
     assert real.stdout.splitlines()[-1] == "1 DEAD job(s) matched: 1 re-driven, 0 refused"
     assert {job["product_code"] for job in await stored(settings, {"status": "PENDING"})} == {"P-1"}
     assert (await stored(settings, {"_id": old["_id"]}))[0]["status"] == "DEAD"
+
+
+@pytest.mark.processes
+async def test_retry_still_redrives_as_a_deprecated_alias_and_says_so(aiohttp_server, settings: Settings):
+    """Operators' scripts that run `lps retry` keep working: a note on stderr, then what `lps redrive` does."""
+    server = await aiohttp_server(create_app(settings))
+    gateway = str(server.make_url(""))
+    one, other = dead_job("OLD-1", T0), dead_job("OLD-2", T0)
+    await store(settings, [one, other])
+
+    single = await lps("retry", str(one["_id"]), gateway=gateway)
+    every = await lps("retry", "--dead", "--product", "OLD-2", gateway=gateway)
+
+    for ran in (single, every):
+        assert ran.code == 0, ran
+        [note] = ran.stderr.strip().splitlines()
+        assert note == "lps: lps retry is now lps redrive (same options); the old name will go"
+    assert single.stdout.splitlines() == [f"re-driven {one['_id']} OLD-1 PENDING"]
+    assert every.stdout.splitlines()[-1] == "1 DEAD job(s) matched: 1 re-driven, 0 refused"
+    assert {job["product_code"] for job in await stored(settings, {"status": "PENDING"})} == {"OLD-1", "OLD-2"}
 
 
 @pytest.mark.processes
@@ -463,7 +483,7 @@ async def test_a_rate_limited_gateway_is_waited_for_not_given_up_on(aiohttp_serv
     server = await aiohttp_server(create_app(settings.with_overrides(rate_limit_per_second=1.0, rate_limit_burst=1)))
     await store(settings, [dead_job(f"RL-{i}", T0 + timedelta(seconds=i)) for i in range(3)])
 
-    ran = await lps("retry", "--dead", gateway=str(server.make_url("")))
+    ran = await lps("redrive", "--dead", gateway=str(server.make_url("")))
 
     assert ran.code == 0, ran
     assert ran.stdout.splitlines()[-1] == "3 DEAD job(s) matched: 3 re-driven, 0 refused"

@@ -10,6 +10,7 @@ import os
 import re
 import sys
 from collections.abc import Awaitable, Callable, Iterator
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, NoReturn
 
 from infra.queue_topology import JobSpec, QueueType
@@ -327,19 +328,10 @@ def cmd_submit(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from infra.display import format_table
-    from tools.gateway_client import (
-        EXIT_FAILED,
-        EXIT_OK,
-        EXIT_TIMED_OUT,
-        RESULT_COLUMNS,
-        UsageError,
-        read_products,
-        result_row,
-        run_submission,
-        succeeded,
-        summarize,
-        write_results,
-    )
+    from tools.cli_errors import EXIT_FAILED, EXIT_OK, EXIT_TIMED_OUT, UsageError
+    from tools.product_file import read_products
+    from tools.results import RESULT_COLUMNS, result_row, succeeded, summarize, write_results
+    from tools.submission import run_submission
 
     path = Path(args.file)
     out = Path(args.out) if args.out else None
@@ -410,7 +402,10 @@ def cmd_watch_add(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from infra.display import format_table
-    from tools.gateway_client import EXIT_OK, GatewayError, UsageError, read_products, refused_in_batch
+    from tools.cli_errors import EXIT_OK, UsageError
+    from tools.gateway_client import GatewayError
+    from tools.product_file import read_products
+    from tools.submission import refused_in_batch
 
     path = Path(args.file)
     rows = read_products(path)
@@ -450,7 +445,7 @@ WATCH_BATCH = 1000
 
 def cmd_watch_list(args: argparse.Namespace) -> int:
     from infra.display import format_table, utc_text
-    from tools.gateway_client import UsageError
+    from tools.cli_errors import UsageError
 
     if args.limit < 1:
         raise UsageError(f"--limit {args.limit}: give at least 1")
@@ -484,7 +479,7 @@ WATCH_CLEARABLE = ("model_no", "target_price", "sources", "priority")
 def cmd_watch_edit(args: argparse.Namespace) -> int:
     """Change one watch (PATCH): the options given replace its fields; --clear empties optional ones."""
     from infra.display import format_table, utc_text
-    from tools.gateway_client import UsageError
+    from tools.cli_errors import UsageError
 
     changes: dict[str, object] = {name: getattr(args, name) for name in WATCH_EDIT_FIELDS if getattr(args, name)}
     if args.sources:
@@ -538,8 +533,6 @@ def cmd_watch_action(args: argparse.Namespace) -> int:
 
 
 def _listing_filters(args: argparse.Namespace) -> dict[str, str | None]:
-    from tools.gateway_client import parse_since
-
     return {
         "job_type": args.type,
         "product_code": args.product,
@@ -550,7 +543,8 @@ def _listing_filters(args: argparse.Namespace) -> dict[str, str | None]:
 
 def cmd_jobs(args: argparse.Namespace) -> int:
     from infra.display import format_table, utc_text
-    from tools.gateway_client import UsageError, result_row
+    from tools.cli_errors import UsageError
+    from tools.results import result_row
 
     if args.limit < 1:
         raise UsageError(f"--limit {args.limit}: give at least 1")
@@ -579,7 +573,7 @@ def cmd_jobs(args: argparse.Namespace) -> int:
 def cmd_stats(args: argparse.Namespace) -> int:
     import json
 
-    from tools.gateway_client import format_stats
+    from tools.stats_tables import format_stats
 
     async def work(client: GatewayClient) -> int:
         body = await client.stats()
@@ -600,7 +594,7 @@ REDRIVE_REFUSALS = {
 
 def cmd_queue(args: argparse.Namespace) -> int:
     """Pause or resume a job type's work (`lps queue pause search`), through the gateway's admin API."""
-    from tools.gateway_client import EXIT_OK
+    from tools.cli_errors import EXIT_OK
 
     async def change(client: GatewayClient) -> int:
         state = await client.set_paused(args.queue, paused=args.action == "pause")
@@ -618,7 +612,8 @@ def cmd_queue(args: argparse.Namespace) -> int:
 
 def cmd_discard(args: argparse.Namespace) -> int:
     """Discard DEAD jobs for good (their audit record kept): one by id, several ids at once."""
-    from tools.gateway_client import EXIT_FAILED, EXIT_OK, GatewayError
+    from tools.cli_errors import EXIT_FAILED, EXIT_OK
+    from tools.gateway_client import GatewayError
 
     async def each(client: GatewayClient) -> int:
         failed = 0
@@ -637,11 +632,11 @@ def cmd_discard(args: argparse.Namespace) -> int:
     return _run_client(each, args)
 
 
-def cmd_retry(args: argparse.Namespace) -> int:
+def cmd_redrive(args: argparse.Namespace) -> int:
     """Re-drive one DEAD job, or every DEAD job that matches the filters (--dead), page after page."""
     from collections import Counter
 
-    from tools.gateway_client import EXIT_FAILED, EXIT_OK, UsageError
+    from tools.cli_errors import EXIT_FAILED, EXIT_OK, UsageError
 
     options = {"--type": args.type, "--product": args.product, "--error-type": args.error_type}
     filtered = [flag for flag, value in (options | {"--since": args.since, "--dry-run": args.dry_run}).items() if value]
@@ -650,7 +645,7 @@ def cmd_retry(args: argparse.Namespace) -> int:
     filters = _listing_filters(args) if args.dead else {}
 
     async def one(client: GatewayClient) -> int:
-        job = await client.retry(args.job_id)
+        job = await client.redrive(args.job_id)
         print(f"re-driven {job['job_id']} {job['product_code']} {job['status']}")
         return EXIT_OK
 
@@ -690,6 +685,12 @@ def cmd_retry(args: argparse.Namespace) -> int:
         return EXIT_FAILED if refused else EXIT_OK
 
     return _run_client(every if args.dead else one, args)
+
+
+def cmd_deprecated_retry(args: argparse.Namespace) -> int:
+    """`lps retry`, the name `lps redrive` had: kept, hidden, for operators' scripts; it says so, then re-drives."""
+    _say("lps retry is now lps redrive (same options); the old name will go")
+    return cmd_redrive(args)
 
 
 def cmd_demo_shop(args: argparse.Namespace) -> int:
@@ -758,11 +759,40 @@ def _positive(text: str) -> float:
     return value
 
 
+#: Deprecated command names still accepted but left out of the usage and the help: `lps retry` is `lps redrive`.
+HIDDEN_COMMANDS = frozenset({"retry"})
+
+
 class _Parser(argparse.ArgumentParser):
-    """Usage errors in one line (not argparse's usage block), exit status 2."""
+    """Usage errors in one line (not argparse's usage block), exit status 2; the HIDDEN_COMMANDS shown nowhere."""
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+    def format_usage(self) -> str:
+        with self._hidden_commands_unlisted():
+            return super().format_usage()
+
+    def format_help(self) -> str:
+        with self._hidden_commands_unlisted():
+            return super().format_help()
+
+    @contextlib.contextmanager
+    def _hidden_commands_unlisted(self) -> Iterator[None]:
+        """The `{dev,gateway,…}` list of commands without the hidden ones while the usage or help is written (set
+        for good, it would also name the argument in argparse's errors: "argument {dev,…}: invalid choice")."""
+        listed = [
+            action
+            for action in self._actions
+            if isinstance(action, argparse._SubParsersAction) and action.metavar is None and action.choices
+        ]
+        for action in listed:
+            action.metavar = "{" + ",".join(name for name in action.choices if name not in HIDDEN_COMMANDS) + "}"
+        try:
+            yield
+        finally:
+            for action in listed:
+                action.metavar = None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -932,12 +962,19 @@ def build_parser() -> argparse.ArgumentParser:
     stats = client_command("stats", "job counts, queue depths and reconciler totals", cmd_stats)
     stats.add_argument("--json", action="store_true", help="the gateway's answer as JSON, for scripts")
 
-    retry = client_command("retry", "re-drive a DEAD job (or every matching DEAD job with --dead)", cmd_retry)
-    target = retry.add_mutually_exclusive_group(required=True)
-    target.add_argument("job_id", nargs="?")
-    target.add_argument("--dead", action="store_true", help="every DEAD job the filters match, page after page")
-    listing_filters(retry)
-    retry.add_argument("--dry-run", action="store_true", help="list what --dead would re-drive; change nothing")
+    redrive_help = "re-drive a DEAD job (or every matching DEAD job with --dead)"
+    redrive = client_command("redrive", redrive_help, cmd_redrive)
+    # `lps retry`, its old name ("retry" is an attempt's outcome, AttemptOutcome.RETRY): kept for operators' scripts
+    # but out of the help (no help= here, and not in the command list below); it says the new name, then re-drives.
+    retry = commands.add_parser("retry", description=f"deprecated, now lps redrive: {redrive_help}")
+    retry.add_argument("--gateway", metavar="URL", help="gateway URL (LPS_GATEWAY_URL; default from LPS_HTTP_*)")
+    retry.set_defaults(run=cmd_deprecated_retry)
+    for command in (redrive, retry):
+        target = command.add_mutually_exclusive_group(required=True)
+        target.add_argument("job_id", nargs="?")
+        target.add_argument("--dead", action="store_true", help="every DEAD job the filters match, page after page")
+        listing_filters(command)
+        command.add_argument("--dry-run", action="store_true", help="list what --dead would re-drive; change nothing")
 
     queue = commands.add_parser("queue", help="pause or resume a job type's work (admin key)")
     queue_commands = queue.add_subparsers(dest="queue_command", required=True, metavar="ACTION")
@@ -987,6 +1024,30 @@ def build_parser() -> argparse.ArgumentParser:
     cluster.add_argument("--base-port", type=int, default=5701, help="AMQP port of the first node (the others follow)")
     cluster.set_defaults(run=cmd_rabbitmq_cluster)
     return parser
+
+
+_RELATIVE = re.compile(r"^(\d+(?:\.\d+)?)\s*([mhd])$")
+_UNITS = {"m": "minutes", "h": "hours", "d": "days"}
+
+
+def parse_since(text: str, now: datetime | None = None) -> str:
+    """`--since`: `30m`, `6h`, `2d` back from now, or an ISO date / time (UTC unless it says otherwise); the
+    ISO 8601 instant the API takes."""
+    from tools.cli_errors import UsageError
+
+    now = now or datetime.now(UTC)
+    if match := _RELATIVE.match(text.strip()):
+        moment = now - timedelta(**{_UNITS[match[2]]: float(match[1])})
+    else:
+        try:
+            moment = datetime.fromisoformat(text.strip())
+        except ValueError:
+            raise UsageError(
+                f"--since {text!r}: give 30m, 6h, 2d or an ISO date/time such as 2025-01-31T09:00"
+            ) from None
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat()
 
 
 def _error_type(text: str) -> str:
@@ -1040,7 +1101,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _report(failed: Exception) -> int:
-    from tools.gateway_client import CliError
+    from tools.cli_errors import CliError
 
     if isinstance(failed, CliError):
         message, status = str(failed), failed.exit_code

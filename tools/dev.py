@@ -45,8 +45,10 @@ from infra.settings import UNSIGNED_OUTBOX_REFUSED, Settings
 from schemas.codes import KeyRole, has_ended
 from schemas.offers import SourceName
 from tools.dev_stacks import DevStackRecord, recorded
-from tools.gateway_client import RESULT_COLUMNS, GatewayClient, deliveries_of, result_row
+from tools.gateway_client import GatewayClient
 from tools.rabbitmq import LOCAL_HOSTS, ensure_rabbitmq
+from tools.results import RESULT_COLUMNS, result_row
+from tools.submission import deliveries_of
 from tools.supervisor import (
     STOP_SIGNALS,
     ProcessTree,
