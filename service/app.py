@@ -30,7 +30,7 @@ from infra.ui_sessions import UiSessions
 from infra.watches import WatchRepository
 from schemas.schedule import every_pattern
 from schemas.search_request import MAX_BODY_BYTES
-from service import metrics, routes, snapshots, timeline, watches
+from service import metrics, openapi, queue_routes, routes, snapshots, timeline, watches
 from service.auth import API_KEY_HEADER, KEY_CHECK, api_key_check, client_middlewares
 from service.errors import error_middleware
 from service.job_operations import JobOperations
@@ -148,7 +148,7 @@ async def enqueuer_context(app: web.Application) -> AsyncIterator[None]:
     app[SCHEDULER] = WatchScheduler(app[SETTINGS], app[WATCHES], app[ENQUEUER], journal)
     settings = app[SETTINGS]
     app[STATS] = SharedResult(
-        partial(routes.compute_stats, app), max_age=settings.stats_max_age, max_stale=settings.stats_max_stale
+        partial(queue_routes.compute_stats, app), max_age=settings.stats_max_age, max_stale=settings.stats_max_stale
     )
     yield
 
@@ -196,7 +196,7 @@ def create_app(settings: Settings) -> web.Application:
         swagger_path="/api/docs",
         in_place=True,
         # Merged into the document by apispec (top-level options are deep-updated into it).
-        components={"securitySchemes": {routes.API_KEY_SCHEME: API_KEY_SECURITY_SCHEME}},
+        components={"securitySchemes": {openapi.API_KEY_SCHEME: API_KEY_SECURITY_SCHEME}},
     )
     _drop_swagger2_keys(app[SWAGGER_DICT])
     _move_examples_into_content(app[SWAGGER_DICT])
@@ -220,7 +220,7 @@ API_KEY_SECURITY_SCHEME = {
 
 def _document_enabled_sources(document: dict[str, Any], enabled: tuple[str, ...]) -> None:
     """A product (a search's, a watch's, a watch's change) may name only the sources this deployment enables
-    (routes.refuse_disabled_sources): every schema's `sources` lists those, not every source the code knows, or a
+    (request_body.refuse_disabled_sources): every schema's `sources` lists those, not every source the code knows, or a
     client following the document gets 400 for a valid-looking request."""
     for schema in document["components"]["schemas"].values():
         items = schema.get("properties", {}).get("sources", {}).get("items", {})

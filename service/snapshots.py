@@ -18,7 +18,8 @@ from schemas.codes import ErrorType
 from schemas.examples import error
 from service.errors import ApiError
 from service.keys import DATABASE, SETTINGS
-from service.routes import _KEYED, PREFIX, _error_responses
+from service.openapi import KEYED, error_answers
+from service.routes import PREFIX
 
 #: Every answer with a snapshot's bytes: nothing in them is run, sniffed or framed as the gateway's own, nor kept by
 #: the browser (a shop's page as a signed-in operator saw it: Back after sign-out must not show it).
@@ -47,7 +48,7 @@ async def snapshot_file(database: MainDatabase, settings: Settings, raw_snapshot
     return web.Response(body=content, content_type=SNAPSHOT_FILES[kind], charset=charset, headers=CONFINED)
 
 
-_ERRORS = _error_responses(404, examples={404: error(ErrorType.LPS_JOB_NOT_FOUND, "no such snapshot")})
+_ERRORS = error_answers(404, examples={404: error(ErrorType.LPS_JOB_NOT_FOUND, "no such snapshot")})
 _ERRORS[404]["description"] = "LPS_JOB_NOT_FOUND (1500): unknown or malformed snapshot id, or no such file"
 
 
@@ -67,7 +68,7 @@ _ERRORS[404]["description"] = "LPS_JOB_NOT_FOUND (1500): unknown or malformed sn
         },
         **_ERRORS,
     },
-    security=_KEYED,
+    security=KEYED,
 )
 @match_info_schema(SnapshotPath)
 async def get_snapshot(request: web.Request) -> web.Response:

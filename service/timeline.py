@@ -21,7 +21,8 @@ from schemas.examples import error
 from schemas.timeline import TimelineQuerySchema, TimelineResponseSchema
 from service.errors import ApiError, envelope_response
 from service.keys import JOBS, SETTINGS
-from service.routes import _KEYED, PREFIX, _responses
+from service.openapi import KEYED, answers
+from service.routes import PREFIX
 
 TIMELINE = web.AppKey("timeline", EndedTimeline)
 
@@ -62,7 +63,7 @@ def timeline_to_api(timeline: Timeline) -> dict[str, Any]:
     "range on `ended_by_finished_at` from where the previous one stopped), so an answer costs what ended meanwhile, "
     "not the history. "
     "The last minute is still filling; a gateway that just started walks the window in steps (`catching_up`).",
-    responses=_responses(
+    responses=answers(
         TimelineResponseSchema,
         "timeline",
         400,
@@ -74,7 +75,7 @@ def timeline_to_api(timeline: Timeline) -> dict[str, Any]:
             )
         },
     ),
-    security=_KEYED,
+    security=KEYED,
 )
 @querystring_schema(TimelineQuerySchema)
 async def get_timeline(request: web.Request) -> web.Response:

@@ -34,7 +34,9 @@ from schemas.watches import (
 )
 from service.errors import ApiError, envelope_response
 from service.keys import SCHEDULER, SETTINGS, WATCHES
-from service.routes import _KEYED, PREFIX, _responses, load_json_body, refuse_disabled_sources
+from service.openapi import KEYED, answers
+from service.request_body import load_json_body, refuse_disabled_sources
+from service.routes import PREFIX
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +51,7 @@ REQUEST_EXAMPLES = {
 
 def _watch_responses(schema: type[Schema], success: str, *statuses: int) -> dict[int, dict[str, Any]]:
     """A watch operation's documented answers: the API's, with 404 meaning no such watch."""
-    responses = _responses(schema, success, 404, *statuses, examples={404: WATCH_NOT_FOUND_EXAMPLES})
+    responses = answers(schema, success, 404, *statuses, examples={404: WATCH_NOT_FOUND_EXAMPLES})
     responses[404] |= {"description": "LPS_WATCH_NOT_FOUND (1502): unknown or malformed watch_id"}
     return responses
 
@@ -77,8 +79,8 @@ def _new_watch(product: dict[str, Any], body: dict[str, Any], now: datetime, tim
     summary="Watch products: search each on a schedule, deliver only when its price moves (notify)",
     description="One watch per product_code; a product that already has one gets that watch back with "
     "duplicate=true. A new watch's first search starts at once. At most 1,000 products (result 101 beyond).",
-    responses=_responses(WatchCreateResponseSchema, "watch_create", 400, 419),
-    security=_KEYED,
+    responses=answers(WatchCreateResponseSchema, "watch_create", 400, 419),
+    security=KEYED,
 )
 @request_schema(WatchRequestSchema, required=True)
 @response_schema(WatchCreateResponseSchema, 200)
@@ -116,8 +118,8 @@ async def create_watches(gateway: ChainMapProxy, body: dict[str, Any]) -> list[d
     tags=["watches"],
     summary="Watches in creation order, by product_code",
     description="One page of at most `limit` watches; `next_cursor` (absent on the last page) asks for the next.",
-    responses=_responses(WatchListResponseSchema, "watch_list", 400),
-    security=_KEYED,
+    responses=answers(WatchListResponseSchema, "watch_list", 400),
+    security=KEYED,
 )
 @querystring_schema(WatchListQuerySchema)
 @response_schema(WatchListResponseSchema, 200)
@@ -156,7 +158,7 @@ def _found(watch: dict[str, Any] | None) -> dict[str, Any]:
     tags=["watches"],
     summary="One watch: its schedule, next run, last delivered result and last lowest prices",
     responses=_watch_responses(WatchResponseSchema, "watch"),
-    security=_KEYED,
+    security=KEYED,
 )
 @match_info_schema(WatchIdPath)
 @response_schema(WatchResponseSchema, 200)
@@ -176,7 +178,7 @@ async def get_watch(request: web.Request) -> web.Response:
     description="A below_target watch keeps a target_price: clearing it, or asking below_target of a watch "
     "without one, is refused with 400 / result 101 naming target_price.",
     responses=_watch_responses(WatchResponseSchema, "watch", 400, 419),
-    security=_KEYED,
+    security=KEYED,
 )
 @match_info_schema(WatchIdPath)
 @request_schema(WatchPatchSchema, required=True)
@@ -256,7 +258,7 @@ async def _set_paused(request: web.Request, paused: bool) -> web.Response:
     tags=["watches"],
     summary="Pause a watch: no search starts until it is resumed",
     responses=_watch_responses(WatchResponseSchema, "watch"),
-    security=_KEYED,
+    security=KEYED,
 )
 @match_info_schema(WatchIdPath)
 @response_schema(WatchResponseSchema, 200)
@@ -268,7 +270,7 @@ async def pause_watch(request: web.Request) -> web.Response:
     tags=["watches"],
     summary="Resume a watch: a run missed while paused starts at once (one search), then on its schedule",
     responses=_watch_responses(WatchResponseSchema, "watch"),
-    security=_KEYED,
+    security=KEYED,
 )
 @match_info_schema(WatchIdPath)
 @response_schema(WatchResponseSchema, 200)
@@ -280,7 +282,7 @@ async def resume_watch(request: web.Request) -> web.Response:
     tags=["watches"],
     summary="Delete a watch: no more searches (a search already started still finishes; its result is not delivered)",
     responses=_watch_responses(EnvelopeSchema, "watch_deleted"),
-    security=_KEYED,
+    security=KEYED,
 )
 @match_info_schema(WatchIdPath)
 async def delete_watch(request: web.Request) -> web.Response:

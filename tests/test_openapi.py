@@ -21,7 +21,7 @@ from service.app import create_app
 from tests.harness import ARTIFACTS, JobsView, worker_pools
 from tools.testbed import Receiver
 
-#: Readiness answers 503 whichever dependency is down: FAIL (1) when only RabbitMQ is (service/routes.py readyz).
+#: Readiness answers 503 whichever dependency is down: FAIL (1) when only RabbitMQ is (service/health.py readyz).
 OTHER_STATUS = {("/readyz", "503"): {ErrorType.FAIL}}
 #: Answers that are files, not envelopes: their media types (service/snapshots.py).
 FILE_ANSWERS = {("/v1/lps/snapshots/{snapshot_id}/{kind}", "200"): {"text/plain", "image/png"}}
