@@ -83,6 +83,32 @@ def test_used_refurbished_returned_display_and_rental_items_are_rejected(title: 
 
 
 @pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        ("[eBook] 트렌드 코리아 2027", "digital copy: ebook"),
+        ("트렌드 코리아 2027 전자책", "digital copy: 전자책"),
+        ("트렌드코리아 2027 요약 노트 PDF", "digital copy: pdf"),
+        ("트렌드 코리아 2027 E-Book", "digital copy: e-book"),
+    ],
+)
+def test_a_digital_copy_is_not_the_book(title: str, reason: str):
+    assert verdict({"keyword": "트렌드 코리아 2027"}, title, price=15_000) == reason
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title"),
+    [
+        ("트렌드 코리아 2027", "트렌드 코리아 2027 / 김난도 외 / 미래의창"),
+        ("킨들 페이퍼화이트", "아마존 킨들 페이퍼화이트 이북리더기 16GB"),
+        ("킨들 페이퍼화이트", "Kindle Paperwhite 킨들 페이퍼화이트 ebook reader 16GB"),
+        ("트렌드 코리아 2027 전자책", "[전자책] 트렌드 코리아 2027"),
+    ],
+)
+def test_a_book_a_reader_device_and_an_asked_for_ebook_are_not_digital_copies(keyword: str, title: str):
+    assert verdict({"keyword": keyword}, title, price=15_000) is None
+
+
+@pytest.mark.parametrize(
     ("keyword", "title"),
     [
         ("크록스 클로그", "크록스 클래식 클로그 슬리퍼 남녀공용"),

@@ -1,4 +1,4 @@
-"""What a title sells: the product, or a part, an accessory, a used or rented one.
+"""What a title sells: the product, or a part, an accessory, a used or rented one, a digital copy of it.
 
 Exclusions are concepts, each one idea in all its spellings (`_CONCEPTS`). A concept counts only as a whole
 segment of the title (`infra.text.words.aligned`): the 커버 of the brand 커버걸 and the 중고 of 중고등 are not
@@ -104,6 +104,12 @@ _CONCEPTS: tuple[_Concept, ...] = (
         "display", "전시(?:상품|품)?|진열(?:상품|품)|오픈박스|" + english(r"open\s?box")
     ),  # 진열대 alone is a shelf
     _condition("rental", "렌탈|대여|" + english("rental")),
+    # A file, not the thing: an e-book, a PDF, a download. Not the reader that shows one ("이북리더기", "ebook reader").
+    _condition(
+        "digital copy",
+        r"(?:전자책|이북|e-?book|pdf)(?!\s?(?:리더|뷰어|단말기|reader|viewer))|다운로드\s?(?:판|버전)|"
+        + english(r"digital\s(?:edition|download|code)"),
+    ),
 )
 
 #: Words saying something comes with the product, or without it: either way the title sells the product.
