@@ -181,10 +181,10 @@ class JobOperations:
                 await self._audit.record(AuditAction.DISCARD, by=caller.key_name, at=now, **record)
         return {key: value for key, value in record.items() if value is not None} | {"by": caller.key_name, "at": now}
 
-    async def discard_each(self, job_ids: Sequence[str], caller: Caller) -> dict[str, list[str]]:
-        """Discard each job by the API's own rules, a few at a time: the job ids by what became of them
-        ("discarded", or "refused: " and the API's reason)."""
-        return _by_outcome(await self._each(self.discard, job_ids, caller), "discarded")
+    async def discard_many(self, job_ids: Sequence[str], caller: Caller) -> dict[str, ApiError | None]:
+        """Discard each job by the API's own rules, a few at a time: per job id, None when discarded, else the
+        refusal."""
+        return await self._each(self.discard, job_ids, caller)
 
     async def dead_matching(self, filters: Mapping[str, str], caller: Caller, *, cap: int) -> tuple[list[str], bool]:
         """The ids of the DEAD jobs matching the listing's `filters` (validated by it: 101 for anything else), read
@@ -202,14 +202,15 @@ class JobOperations:
             parameters["cursor"] = next_cursor
         return collected, next_cursor is not None
 
-    async def redrive_each(self, job_ids: Sequence[str], caller: Caller) -> dict[str, list[str]]:
-        """Re-drive each job by the API's own rules, a few at a time: the job ids by what became of them
-        ("re-driven", or "refused: " and the API's reason)."""
-        return _by_outcome(await self._each(self.redrive, job_ids, caller), "re-driven")
+    async def redrive_many(self, job_ids: Sequence[str], caller: Caller) -> dict[str, ApiError | None]:
+        """The bulk re-drive: each job re-driven by the API's own rules (`redrive`), a few at a time; per job id, None
+        when re-driven, else the refusal (the job stays DEAD). Its jobs are a page of the listing's DEAD jobs for the
+        API and `lps redrive --dead` (`redrive_page`), the jobs an operator confirmed for the dashboard."""
+        return await self._each(self.redrive, job_ids, caller)
 
     async def redrive_page(self, filters: Mapping[str, str], caller: Caller) -> tuple[list[dict[str, Any]], str | None]:
         """The bulk re-drive of the API and `lps redrive --dead`: one page of the DEAD jobs the listing's `filters`
-        match (its `limit` and `cursor` too), each re-driven by the API's own rules. Per job: its id, product code and
+        match (its `limit` and `cursor` too), re-driven by `redrive_many`. Per job: its id, product code and
         last error type, and `redriven`, or the API's refusal (`refused`: its result code and message); and the next
         page's cursor. A job refused stays DEAD, so pages go on by cursor, not by what still matches."""
         require_admin(caller)
@@ -217,7 +218,7 @@ class JobOperations:
             message = "the bulk re-drive takes DEAD jobs only: give no status"
             raise ApiError(ErrorType.INVALID_REQUEST_DATA, "invalid query", errors={"status": [message]})
         found, next_cursor = await self.page(dead_only(filters), caller)
-        refusals = await self._each(self.redrive, [job["job_id"] for job in found], caller)
+        refusals = await self.redrive_many([job["job_id"] for job in found], caller)
         outcomes = []
         for job in found:
             refusal = refusals[job["job_id"]]
@@ -250,11 +251,3 @@ class JobOperations:
             answers = await asyncio.gather(*(one(job_id) for job_id in batch))
             results |= dict(zip(batch, answers, strict=True))
         return results
-
-
-def _by_outcome(results: Mapping[str, ApiError | None], done: str) -> dict[str, list[str]]:
-    """Job ids by what became of them, as the dashboard counts them: `done`, or "refused: " and the API's reason."""
-    outcomes: dict[str, list[str]] = {}
-    for job_id, refusal in results.items():
-        outcomes.setdefault(done if refusal is None else f"refused: {refusal.message}", []).append(job_id)
-    return outcomes

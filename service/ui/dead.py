@@ -5,6 +5,7 @@ page's filters), each by the API's own rules and after a confirmation page.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -134,8 +135,8 @@ async def bulk_redrive(request: web.Request) -> web.StreamResponse:
     except ApiError as error:
         return error_page(request, error)
     operations = job_lists.operations(request)
-    each = operations.discard_each if action.name == "discard" else operations.redrive_each
-    outcomes = await each(selection.job_ids, caller_of(request))
+    many = operations.discard_many if action.name == "discard" else operations.redrive_many
+    outcomes = _by_outcome(await many(selection.job_ids, caller_of(request)), action.done)
     context = {"outcomes": outcomes, "selection": selection, "page": "dead", "cap": BULK_REDRIVE_CAP, "bulk": action}
     return render(request, "bulk_redriven.html", context)
 
@@ -177,3 +178,11 @@ async def discard_one(request: web.Request) -> web.StreamResponse:
     except ApiError as error:
         return error_page(request, error)
     raise web.HTTPSeeOther(f"{UI}/dead")
+
+
+def _by_outcome(results: Mapping[str, ApiError | None], done: str) -> dict[str, list[str]]:
+    """Job ids by what became of them, as the dashboard counts them: `done`, or "refused: " and the API's reason."""
+    outcomes: dict[str, list[str]] = {}
+    for job_id, refusal in results.items():
+        outcomes.setdefault(done if refusal is None else f"refused: {refusal.message}", []).append(job_id)
+    return outcomes
