@@ -83,6 +83,33 @@ def test_used_refurbished_returned_display_and_rental_items_are_rejected(title: 
 
 
 @pytest.mark.parametrize(
+    ("keyword", "title", "word"),
+    [
+        ("아카나 와일드 프레리 독 2kg", "아카나 와일드 프레리 독 2kg 소분 200g x 10", "소분"),
+        ("센트룸 우먼 멀티비타민 112정", "센트룸 우먼 멀티비타민 112정 소분 30정 샘플", "소분"),
+        ("키엘 울트라 훼이셜 크림 50ml", "키엘 울트라 훼이셜 크림 50ml 테스터", "테스터"),
+        ("키엘 울트라 훼이셜 크림 50ml", "[샘플] 키엘 울트라 훼이셜 크림 50ml", "샘플"),
+    ],
+)
+def test_a_sellers_repack_a_sample_or_a_tester_is_not_the_product(keyword: str, title: str, word: str):
+    assert verdict({"keyword": keyword}, title, price=30_000) == f"not in its maker's package: {word}"
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title"),
+    [
+        ("설화수 윤조에센스 90ml", "설화수 윤조에센스 90ml + 샘플 증정"),
+        ("설화수 윤조에센스 90ml", "설화수 윤조에센스 90ml 샘플 5종 증정"),
+        ("로얄캐닌 미니 어덜트 2kg", "로얄캐닌 미니 어덜트 2kg 체험분 50g 증정"),
+        ("네스프레소 캡슐 샘플러", "네스프레소 캡슐 샘플러 10종"),
+        ("오디오테크니카 AT-LP60X", "오디오테크니카 AT-LP60X 턴테이블 샘플링 레이트 지원"),
+    ],
+)
+def test_samples_given_with_the_product_and_words_that_contain_sample_are_not_stand_ins(keyword: str, title: str):
+    assert verdict({"keyword": keyword}, title, price=30_000) is None
+
+
+@pytest.mark.parametrize(
     ("title", "reason"),
     [
         ("[eBook] 트렌드 코리아 2027", "digital copy: ebook"),

@@ -1,4 +1,5 @@
-"""What a title sells: the product, or a part, an accessory, a used or rented one, a digital copy of it.
+"""What a title sells: the product, or a part, an accessory, a used or rented one, a digital copy of it, a repack or a
+sample.
 
 Exclusions are concepts, each one idea in all its spellings (`_CONCEPTS`). A concept counts only as a whole
 segment of the title (`infra.text.words.aligned`): the 커버 of the brand 커버걸 and the 중고 of 중고등 are not
@@ -34,6 +35,9 @@ class _ConceptKind(Enum):
     SOLD_ALONE = auto()
     #: A part sold to replace the product's own (교체용): as any whole segment, and not when it is bundled.
     REPLACEMENT = auto()
+    #: Something sold in the product's place, not in its maker's package (a seller's repack, a sample, a tester): as
+    #: any whole segment, and not when it is given with the product ("샘플 증정").
+    STAND_IN = auto()
     #: A condition of the item (used, rented …) or its relation to the product (compatible): as any whole segment.
     CONDITION = auto()
 
@@ -96,6 +100,15 @@ _CONCEPTS: tuple[_Concept, ...] = (
         _ConceptKind.REPLACEMENT,
     ),
     _Concept("refill", re.compile("리필(?:용)?|" + english("refills?")), _ConceptKind.SOLD_ALONE),
+    # 소분: a seller's repack of the product into small bags or tubs.
+    # 샘플, 체험분, 견본, 테스터: a sample or a tester.
+    _Concept(
+        "not in its maker's package",
+        re.compile(
+            r"소분(?:판매)?|리패키징|샘플(?!링|러)|체험(?:분|용)|견본(?:품)?|테스터|" + english("samples?", "testers?")
+        ),
+        _ConceptKind.STAND_IN,
+    ),
     _condition("used", "중고|" + english("used", r"pre[\s-]?owned")),
     _condition("refurbished", "(?<!슬)리퍼(?:브|비시|폰)?|" + english("refurb(?:ished)?", "renewed")),
     # 무료반품 / 반품불가 / 반품 가능: return-policy words in the title of a new item.
