@@ -11,6 +11,7 @@ import asyncio
 import itertools
 import json
 import os
+import signal
 import subprocess
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
@@ -59,6 +60,16 @@ def pytest_configure(config: pytest.Config) -> None:
     for tier, what in TIERS.items():
         config.addinivalue_line("markers", f"{tier}: {what}")
     config.addinivalue_line("markers", "unindexed_queries: the test sends unindexed LPS queries on purpose")
+    _hang_ups_as_a_terminal_gives_them()
+
+
+def _hang_ups_as_a_terminal_gives_them() -> None:
+    """The stop tests start `lps` as a terminal does and send it SIGHUP. Under `nohup` SIGHUP is ignored, and an
+    ignored signal stays ignored in every process started after: a hang-up sent before `lps` sets its handlers would
+    be lost, and the test would wait out its bound for a stop that never began. So the test processes take SIGHUP's
+    default back (a closed terminal then ends the run, as it ends any command)."""
+    if signal.getsignal(signal.SIGHUP) is signal.SIG_IGN:
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
