@@ -11,7 +11,7 @@ import pytest
 from aiohttp import web
 
 from actors.browser import BrowserPool
-from tests.processes import alive, chromium_processes, command_line
+from tests.process_tree import alive, chromium_processes, command_line
 from tools.testbed import eventually
 
 

@@ -21,7 +21,7 @@ import pytest
 
 from embedded_store.server import free_port
 from infra.settings import Settings
-from tests.processes import alive, chromium_of, descendants
+from tests.process_tree import alive, chromium_of, descendants
 from tools import dev
 from tools.dev import Child, DevPorts, DevStack, QuietFilter, check_ports, planned_ports, source_report
 from tools.dev_stacks import DevStackRecord, running_stacks
@@ -33,7 +33,7 @@ LPS = [sys.executable, "-m", "tools.lps"]
 @dataclass
 class DevProcess:
     process: asyncio.subprocess.Process
-    #: The stack's queue prefix: its workers' Chromiums carry it (`tests.processes.chromium_of`).
+    #: The stack's queue prefix: its workers' Chromiums carry it (`tests.process_tree.chromium_of`).
     prefix: str
     lines: list[str] = field(default_factory=list)
     reader: asyncio.Task[None] | None = None

@@ -19,7 +19,7 @@ from embedded_store.server import free_port
 from infra.settings import Settings
 from service.app import create_app
 from tests.harness import worker_pool
-from tests.processes import alive, all_pids, chromium_of, command_line
+from tests.process_tree import alive, all_pids, chromium_of, command_line
 from tools.dev import DEMO_CATALOGUE
 from tools.testbed import delete_queues, job_queues
 

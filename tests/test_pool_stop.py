@@ -17,7 +17,7 @@ import pytest
 
 from infra.settings import Settings
 from tests.harness import SCHEDULING_SLACK, worker_pool
-from tests.processes import alive, descendants
+from tests.process_tree import alive, descendants
 from tools.supervisor import pool_stop_bound, supervise
 
 #: Every test here starts real processes (worker pools, the CLI, Chromium): the slowest tier.

@@ -15,7 +15,7 @@ from pymongo import AsyncMongoClient
 from infra.settings import Settings
 from infra.snapshots import REFERENCE_PREFIX, SnapshotStore
 from tests.harness import JobsView, submit, worker_pool
-from tests.processes import alive, chromium_processes, descendants
+from tests.process_tree import alive, chromium_processes, descendants
 from tools.demo_shop import create_demo_shop_app
 from tools.dev import DEMO_CATALOGUE
 
