@@ -19,8 +19,8 @@ from bench.modes import MODES
 from bench.pages import FIGURE_NAMES as PAGE_FIGURES
 from bench.priority import FIGURE_NAMES as PRIORITY_FIGURES
 from infra.settings import Settings
+from tests.corpus_targets import BLIND_FLOOR, HELD_OUT_TARGET
 from tests.rabbit import queue_declared
-from tests.test_search_corpus import BLIND_FLOOR, HELD_OUT_TARGET
 from tools.search_corpus import load_cases
 
 REPO = Path(__file__).resolve().parents[1]

@@ -6,9 +6,6 @@ from __future__ import annotations
 import asyncio
 import csv
 import json
-import os
-import sys
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -20,38 +17,9 @@ from pymongo import AsyncMongoClient
 from embedded_store.server import free_port
 from infra.settings import Settings
 from service.app import create_app
+from tests.client_commands import assert_one_line_error, lps
 from tests.harness import worker_pool
-from tests.test_redrive import insert_job
-
-LPS = [sys.executable, "-m", "tools.lps"]
-
-
-@dataclass
-class Ran:
-    code: int
-    stdout: str
-    stderr: str
-
-
-async def lps(*args: str, gateway: str | None = None, within: float = 120) -> Ran:
-    """`lps ARGS` in its own process (asynchronously: the gateway under test runs on this event loop)."""
-    command = [*LPS, *args, *(["--gateway", gateway] if gateway else [])]
-    env = {key: value for key, value in os.environ.items() if key not in ("LPS_GATEWAY_URL", "LPS_API_KEY")}
-    process = await asyncio.create_subprocess_exec(
-        *command, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
-    )
-    stdout, stderr = await asyncio.wait_for(process.communicate(), within)
-    assert process.returncode is not None
-    return Ran(process.returncode, stdout.decode(), stderr.decode())
-
-
-def assert_one_line_error(ran: Ran, code: int, *needles: str) -> None:
-    assert ran.code == code, ran
-    assert "Traceback" not in ran.stderr, ran.stderr
-    lines = ran.stderr.strip().splitlines()
-    assert len(lines) == 1, ran.stderr
-    for needle in needles:
-        assert needle in lines[0], lines[0]
+from tests.stored_jobs import insert_job
 
 
 async def stored(settings: Settings, query: dict[str, Any] | None = None) -> list[dict[str, Any]]:

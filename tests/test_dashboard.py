@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import base64
-import re
 import ssl
 from html import escape as html_escape
 from pathlib import Path
-from typing import Any
 
 import aiohttp
 import pytest
@@ -21,25 +18,9 @@ from infra.snapshots import SnapshotStore
 from schemas.codes import JobType
 from service.app import create_app
 from service.ui.signin import CSRF_COOKIE, SESSION_COOKIE
+from tests.dashboard_pages import JUDGED_OFFERS, KEYS, PNG, csrf_of, post_form, signed_in
 from tests.rabbit import drain
-from tests.test_redrive import DEAD, insert_job
-
-KEYS = {"ops": "ops-5e6d-admin"}
-#: A 1×1 PNG: what a worker's screenshot is, in small.
-PNG = base64.b64decode(
-    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
-)
-
-
-async def post_form(client: TestClient, path: str, **options: Any) -> aiohttp.ClientResponse:
-    """A form posted as the dashboard's own pages post it: from its origin."""
-    return await client.post(path, headers={"Origin": str(client.make_url("/")).rstrip("/")}, **options)
-
-
-def csrf_of(html: str) -> str:
-    match = re.search(r'name="csrf" value="([^"]+)"', html)
-    assert match, "the form carries no CSRF token"
-    return match.group(1)
+from tests.stored_jobs import DEAD, insert_job
 
 
 async def test_the_overview_shows_counts_per_type_and_status_and_the_queues(client: TestClient):
@@ -135,18 +116,6 @@ async def test_html_in_a_product_keyword_is_escaped(client: TestClient, settings
         html = await (await client.get(path)).text()
         assert "<script>alert(1)</script>" not in html
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
-
-
-ROLE_KEYS = Settings.from_strings({"api_keys": "ops=ops-5e6d-admin:admin,viewer=view-c0ffee:read"})
-
-
-async def signed_in(aiohttp_client, settings: Settings, key: str) -> TestClient:
-    keyed = settings.with_overrides(api_keys=ROLE_KEYS.api_keys, api_key_roles=ROLE_KEYS.api_key_roles)
-    client = await aiohttp_client(create_app(keyed))
-    token = csrf_of(await (await client.get("/ui/login")).text())
-    answer = await post_form(client, "/ui/login", data={"csrf": token, "key": key}, allow_redirects=False)
-    assert answer.status == 303
-    return client
 
 
 async def test_an_admin_redrives_a_dead_job_from_its_page_after_confirming(aiohttp_client, settings: Settings):
@@ -462,24 +431,6 @@ async def test_the_job_page_shows_the_items_a_source_skipped_and_why_it_is_not_c
     assert '<td>coupang</td><td>PARSE_FAIL</td><td class="num">69</td><td class="num">3</td>' in html
     assert why in html
     assert '<td>naver</td><td>FOUND</td><td class="num">40</td><td class="num">0</td>' in html
-
-
-#: Offers with every verdict the matcher added in issue 32, as a search stores them.
-JUDGED_OFFERS = [
-    {"source": "coupang", "title": "삼다수 2L 12개", "price": 11_230, "price_condition": "정기배송할인가",
-     "rejected": "conditional price: 정기배송할인가 11,230"},
-    {"source": "coupang", "title": "햇반 210g 12개/24개/36개", "price": 13_900, "price_from": True,
-     "rejected": "price from 13,900: the first option is 12개, not 36개"},
-    {"source": "naver", "title": "[품절] 햇반 210g 36개", "price": 27_900, "rejected": "sold out: 품절"},
-    {"source": "coupang", "title": "햇반 210g 36개 재입고 알림", "price": 28_500,
-     "rejected": "not buyable: 재입고 알림"},
-    {"source": "coupang", "title": "갤럭시 S25 FE 256GB", "price": 849_000, "rejected": "another model: s25 fe"},
-    {"source": "coupang", "title": "버츄오 팝 석회제거제", "price": 12_900,
-     "rejected": "priced like an accessory: 12,900 is under 25% of the 149,000 most offers ask"},
-    {"source": "coupang", "title": "S24 울트라 전용 충전 패드", "price": 15_900,
-     "rejected": "sold for the product: 울트라 전용"},
-    {"source": "naver", "title": "CJ 햇반 210g 36개", "price": 35_900},
-]  # fmt: skip
 
 
 async def test_the_job_page_shows_every_verdict_with_its_reason_and_marks_conditional_and_range_prices(

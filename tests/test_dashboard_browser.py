@@ -18,15 +18,10 @@ from infra.snapshots import SnapshotStore
 from schemas.codes import JobType
 from service.app import create_app
 from service.ui.live import REFRESH_SECONDS
-from tests.harness import ARTIFACTS as TEST_ARTIFACTS
+from tests.dashboard_pages import ARTIFACTS, KEYS, PNG, ROLE_KEYS
 from tests.harness import JobsView, signed_in_page, worker_pool, worker_pools
-from tests.test_dashboard import PNG, ROLE_KEYS
-from tests.test_dashboard_charts import ended_search, store
-from tests.test_redrive import DEAD, insert_job
+from tests.stored_jobs import DEAD, ended_search, insert_job, store
 from tools.testbed import Receiver
-
-ARTIFACTS = TEST_ARTIFACTS / "dashboard"
-KEYS = {"ops": "ops-5e6d-admin"}
 
 
 async def test_a_page_without_a_key_goes_to_the_login_form_and_the_key_opens_the_overview(
@@ -424,7 +419,7 @@ async def test_the_overview_draws_the_last_hour_and_refreshes_only_while_visible
 async def test_the_job_page_shows_each_offers_verdict_as_a_person_reads_it(
     page_server, settings: Settings, browser: Browser
 ):
-    from tests.test_dashboard import JUDGED_OFFERS
+    from tests.dashboard_pages import JUDGED_OFFERS
 
     server = await page_server(create_app(settings))
     result = {"outcome": "FOUND", "complete": True, "lowest": JUDGED_OFFERS[-1], "offers": JUDGED_OFFERS}

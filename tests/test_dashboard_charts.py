@@ -8,19 +8,17 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from aiohttp.test_utils import TestClient
-from bson import ObjectId
 
 from infra.clock import utcnow
-from infra.job_documents import ended_fields, history_entry, new_job
 from infra.jobs import JobRepository
 from infra.mongo import MainDatabase, create_client
 from infra.price_history import price_history_documents
 from infra.settings import Settings
 from infra.timeline import EndedTimeline
-from schemas.codes import AttemptOutcome, JobType
 from service.app import create_app
 from service.ui.charts import count_top, minute_bars, minute_lines, nice_ceiling, price_axis, price_chart
 from tests.harness import JobsView, in_process_pool
+from tests.stored_jobs import ended_search, store
 
 T0 = datetime(2026, 12, 1, 3, 0, tzinfo=UTC)
 
@@ -97,63 +95,6 @@ def test_a_price_axis_spans_the_prices_in_four_round_steps(lowest: int, highest:
 
 
 # --- over HTTP ------------------------------------------------------------------------------------------------
-
-
-async def store(settings: Settings, jobs: list[dict], prices: list[dict] | None = None) -> None:
-    client = create_client(settings)
-    try:
-        database = MainDatabase.open(client, settings.mongo_db)
-        await database.jobs().insert_many(jobs)
-        if prices:
-            await database.write["price_history"].insert_many(prices)
-    finally:
-        await client.close()
-
-
-def ended_search(
-    code: str,
-    at: datetime,
-    *,
-    prices: dict[str, int | None],
-    target: int = 1_000,
-    keyword: str = "k",
-    dead: bool = False,
-    ran: timedelta = timedelta(seconds=2),
-    job_type: JobType = JobType.SEARCH,
-) -> dict:
-    """A SEARCH (or a delivery, without a result) whose attempt ran `ran` and ended at `at`: DONE with each
-    source's lowest price, or DEAD."""
-    job = new_job(
-        job_type, job_id=ObjectId(), product_code=code, priority="NORMAL", max_attempts=1,
-        now=at - timedelta(seconds=30), message_id="m", product={"keyword": keyword, "target_price": target},
-    )  # fmt: skip
-    del job["active"]
-    job |= {"attempts": 1, "worker": "w", "started_at": at - ran, "updated_at": at}
-    outcome = AttemptOutcome.DEAD if dead else AttemptOutcome.DONE
-    job["history"] = [history_entry(job, finished_at=at, outcome=outcome)]
-    job |= {"status": outcome.value, **ended_fields(at)}
-    if not dead and job_type is JobType.SEARCH:
-        offers = [
-            {
-                "source": source,
-                "title": f"<script>alert('{source}')</script>",
-                "price": price,
-                "url": "https://x.invalid/",
-            }
-            for source, price in prices.items()
-            if price is not None
-        ]
-        job["result"] = {
-            "outcome": "FOUND" if offers else "NO_RESULTS",
-            "offers": offers,
-            "lowest": min(offers, key=lambda offer: offer["price"]) if offers else None,
-            "searched_at": at,
-            "sources": {
-                source: {"outcome": "FOUND" if price is not None else "BLOCKED", "count": 1, "ms": 5}
-                for source, price in prices.items()
-            },
-        }
-    return job
 
 
 async def test_the_product_page_charts_each_price_and_lists_the_searches_newest_first(

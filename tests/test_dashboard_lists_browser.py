@@ -11,9 +11,9 @@ from playwright.async_api import Browser, Page
 from infra.settings import Settings
 from service.app import create_app
 from service.ui.live import REFRESH_SECONDS
+from tests.dashboard_pages import ARTIFACTS, KEYS
 from tests.harness import signed_in_page
-from tests.test_dashboard_browser import ARTIFACTS, KEYS
-from tests.test_redrive import DEAD, insert_job
+from tests.stored_jobs import DEAD, insert_job
 from tools.testbed import eventually
 
 

@@ -19,35 +19,12 @@ from infra.mongo import MainDatabase, create_client
 from infra.reconciler_log import ReconcilerLog
 from infra.settings import Settings
 from infra.waiting import waiting
-from infra.watches import new_watch
 from schemas.codes import JobType
 from service.app import create_app
 from service.ui.reads import duration, listing, lives, number
+from tests.dashboard_pages import ROLE_KEYS, csrf_of, post_form, signed_in
 from tests.rabbit import drain
-from tests.test_dashboard import ROLE_KEYS, csrf_of, post_form, signed_in
-from tests.test_redrive import DEAD, insert_job
-
-
-async def insert_watch(settings: Settings, product_code: str, **fields: Any) -> dict[str, Any]:
-    """A watch as POST /v1/lps/watches stores one (without running its first search)."""
-    now = utcnow()
-    product = {"keyword": f"keyword of {product_code}"}
-    document = new_watch(product_code, product, now=now, every="6h", first_run_at=now + timedelta(hours=1)) | fields
-    client = create_client(settings)
-    try:
-        await MainDatabase.open(client, settings.mongo_db).write.watches.insert_one(document)
-    finally:
-        await client.close()
-    return document
-
-
-async def stored_watch(settings: Settings, watch_id: ObjectId) -> dict[str, Any] | None:
-    client = create_client(settings)
-    try:
-        return await MainDatabase.open(client, settings.mongo_db).write.watches.find_one({"_id": watch_id})
-    finally:
-        await client.close()
-
+from tests.stored_jobs import DEAD, insert_job, insert_watch, stored_watch
 
 # Watches.
 

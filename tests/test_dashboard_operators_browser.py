@@ -21,11 +21,9 @@ from schemas.codes import JobType
 from service.app import create_app
 from service.ui.live import REFRESH_SECONDS
 from tests import harness
+from tests.dashboard_pages import ARTIFACTS, ROLE_KEYS
 from tests.rabbit import drain
-from tests.test_dashboard import ROLE_KEYS
-from tests.test_dashboard_browser import ARTIFACTS
-from tests.test_dashboard_operators import insert_watch, stored_watch
-from tests.test_redrive import DEAD, insert_job
+from tests.stored_jobs import DEAD, insert_job, insert_watch, stored_watch
 
 ADMIN, VIEWER = "ops-5e6d-admin", "view-c0ffee"
 

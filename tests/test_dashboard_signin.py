@@ -13,9 +13,9 @@ from infra.settings import Settings, SettingsError
 from infra.snapshots import SnapshotStore
 from service.app import create_app
 from service.ui.signin import CSRF_COOKIE, SESSION_COOKIE
+from tests.dashboard_pages import KEYS, PNG, csrf_of, post_form
 from tests.harness import keyed_gateway
-from tests.test_dashboard import KEYS, PNG, csrf_of, post_form
-from tests.test_redrive import DEAD, insert_job
+from tests.stored_jobs import DEAD, insert_job
 
 ADMIN_KEY = KEYS["ops"]
 

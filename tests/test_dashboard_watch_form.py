@@ -8,8 +8,8 @@ from typing import Any
 from bson import ObjectId
 
 from infra.settings import Settings
-from tests.test_dashboard import csrf_of, post_form, signed_in
-from tests.test_dashboard_operators import insert_watch, stored_watch
+from tests.dashboard_pages import csrf_of, post_form, signed_in
+from tests.stored_jobs import insert_watch, stored_watch
 
 ADMIN, VIEWER = "ops-5e6d-admin", "view-c0ffee"
 ADMIN_HEADERS = {"X-API-Key": ADMIN}

@@ -12,8 +12,8 @@ from infra.audit import AUDIT
 from infra.clock import utcnow
 from infra.mongo import PRICE_HISTORY
 from infra.settings import Settings
-from tests.test_dashboard import csrf_of, post_form, signed_in
-from tests.test_redrive import DEAD, insert_job
+from tests.dashboard_pages import csrf_of, post_form, signed_in
+from tests.stored_jobs import DEAD, insert_job
 
 
 async def _audit_and_history(settings: Settings) -> tuple[list[dict], int]:

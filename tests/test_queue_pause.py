@@ -140,7 +140,7 @@ async def test_jobs_posted_while_paused_spend_no_attempt_survive_a_pool_restart_
 async def test_an_admin_pauses_and_resumes_from_the_overview_after_confirming_and_the_audit_page_says_who(
     aiohttp_client, settings: Settings
 ):
-    from tests.test_dashboard import csrf_of, post_form, signed_in
+    from tests.dashboard_pages import csrf_of, post_form, signed_in
 
     admin = await signed_in(aiohttp_client, settings, "ops-5e6d-admin")
     overview = await (await admin.get("/ui")).text()

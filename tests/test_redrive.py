@@ -3,51 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-from datetime import timedelta
 
 from aiohttp.test_utils import TestClient
-from bson import ObjectId
 
-from infra.clock import utcnow
-from infra.job_documents import new_job
-from infra.mongo import MainDatabase, create_client
 from infra.settings import Settings
 from schemas.codes import JobType
 from service.app import create_app
 from tests.rabbit import drain
-
-
-async def insert_job(settings: Settings, **fields) -> dict:
-    client = create_client(settings)
-    try:
-        job_id = ObjectId()
-        document = (
-            new_job(
-                JobType.SEARCH,
-                job_id=job_id,
-                product_code=fields.pop("product_code", "REDRIVE-1"),
-                product={"keyword": "k"},
-                priority="HIGH",
-                max_attempts=2,
-                now=utcnow() - timedelta(minutes=5),
-                message_id="m",
-            )
-            | fields
-        )
-        if document["status"] in ("DONE", "DEAD"):
-            del document["active"]  # an ended job no longer holds its product's slot
-        await MainDatabase.open(client, settings.mongo_db).jobs().insert_one(document)
-        return document
-    finally:
-        await client.close()
-
-
-DEAD = {
-    "status": "DEAD",
-    "attempts": 2,
-    "last_error": {"type": "ERROR", "message": "boom"},
-    "history": [{"attempt": 1, "outcome": "RETRY"}, {"attempt": 2, "outcome": "DEAD"}],
-}
+from tests.stored_jobs import DEAD, insert_job
 
 
 async def test_a_dead_job_is_pending_again_with_fresh_attempts_and_its_history(client: TestClient, settings: Settings):

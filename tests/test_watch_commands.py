@@ -9,7 +9,7 @@ import pytest
 
 from infra.settings import Settings
 from service.app import create_app
-from tests.test_client_commands import assert_one_line_error, lps
+from tests.client_commands import assert_one_line_error, lps
 
 
 @pytest.mark.processes
