@@ -1,5 +1,5 @@
-"""What the tests of the operator commands (`lps submit|jobs|stats|redrive|watch`) share: `lps` run in a process of
-its own, and its one-line errors."""
+"""What the tests of the operator commands (`lps submit|jobs|stats|redrive|watch`) and of their gateway client share:
+`lps` run in a process of its own, its one-line errors, and DEAD jobs written straight into the store."""
 
 from __future__ import annotations
 
@@ -7,6 +7,13 @@ import asyncio
 import os
 import sys
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from bson import ObjectId
+from pymongo import AsyncMongoClient
+
+from infra.settings import Settings
 
 LPS = [sys.executable, "-m", "tools.lps"]
 
@@ -37,3 +44,34 @@ def assert_one_line_error(ran: Ran, code: int, *needles: str) -> None:
     assert len(lines) == 1, ran.stderr
     for needle in needles:
         assert needle in lines[0], lines[0]
+
+
+async def store(settings: Settings, documents: list[dict[str, Any]]) -> None:
+    client = AsyncMongoClient(settings.mongo_url, tz_aware=True)
+    try:
+        await client[settings.mongo_db].jobs.insert_many(documents)
+    finally:
+        await client.close()
+
+
+#: When the DEAD jobs of `dead_job` died, unless a test says otherwise: an hour ago.
+T0 = datetime.now(UTC).replace(microsecond=0) - timedelta(hours=1)
+
+
+def dead_job(product_code: str, created_at: datetime, error: str = "BLOCKED", **extra: Any) -> dict[str, Any]:
+    return {
+        "_id": ObjectId(),
+        "job_type": "SEARCH",
+        "status": "DEAD",
+        "product_code": product_code,
+        "product": {"keyword": "k"},
+        "priority": "NORMAL",
+        "attempts": 5,
+        "max_attempts": 5,
+        "created_at": created_at,
+        "updated_at": created_at,
+        "finished_at": created_at,
+        "last_error": {"type": error, "message": "m", "at": created_at},
+        "history": [],
+        **extra,
+    }

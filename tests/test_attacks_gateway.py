@@ -26,18 +26,8 @@ from infra.settings import Settings
 from service.app import create_app
 from service.http_server import REFUSED_LINES_BURST, REFUSED_LINES_PER_SECOND, GatewayRunner, RefusedRequestLog
 from service.keys import JOBS
+from tests.gateway_calls import JSON, PRODUCT, answer, search
 from tests.harness import JobsView, MongoProcess
-
-JSON = {"Content-Type": "application/json"}
-PRODUCT = {"product_code": "OK-1", "keyword": "k"}
-
-
-async def answer(response) -> tuple[int, dict[str, Any]]:
-    return response.status, await response.json()
-
-
-async def search(client: TestClient, products: list[dict[str, Any]]) -> tuple[int, dict[str, Any]]:
-    return await answer(await client.post("/v1/lps/search", json={"products": products}))
 
 
 async def pending_jobs(client: TestClient) -> int:

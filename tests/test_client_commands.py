@@ -17,7 +17,7 @@ from pymongo import AsyncMongoClient
 from embedded_store.server import free_port
 from infra.settings import Settings
 from service.app import create_app
-from tests.client_commands import assert_one_line_error, lps
+from tests.client_commands import T0, assert_one_line_error, dead_job, lps, store
 from tests.harness import worker_pool
 from tests.stored_jobs import insert_job
 
@@ -26,14 +26,6 @@ async def stored(settings: Settings, query: dict[str, Any] | None = None) -> lis
     client = AsyncMongoClient(settings.mongo_url, tz_aware=True)
     try:
         return await client[settings.mongo_db].jobs.find(query or {}).to_list()
-    finally:
-        await client.close()
-
-
-async def store(settings: Settings, documents: list[dict[str, Any]]) -> None:
-    client = AsyncMongoClient(settings.mongo_url, tz_aware=True)
-    try:
-        await client[settings.mongo_db].jobs.insert_many(documents)
     finally:
         await client.close()
 
@@ -269,27 +261,6 @@ async def test_submit_says_it_timed_out_and_exits_3(aiohttp_server, settings: Se
 
 
 # 12: redrive --dead pages through every match, goes on past refusals, counts them --------------------------------
-
-T0 = datetime.now(UTC).replace(microsecond=0) - timedelta(hours=1)
-
-
-def dead_job(product_code: str, created_at: datetime, error: str = "BLOCKED", **extra: Any) -> dict[str, Any]:
-    return {
-        "_id": ObjectId(),
-        "job_type": "SEARCH",
-        "status": "DEAD",
-        "product_code": product_code,
-        "product": {"keyword": "k"},
-        "priority": "NORMAL",
-        "attempts": 5,
-        "max_attempts": 5,
-        "created_at": created_at,
-        "updated_at": created_at,
-        "finished_at": created_at,
-        "last_error": {"type": error, "message": "m", "at": created_at},
-        "history": [],
-        **extra,
-    }
 
 
 @pytest.mark.processes

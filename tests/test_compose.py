@@ -14,28 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
-from docker.utils.build import exclude_paths
 
 from embedded_store.server import free_port, wait_for_port
 from infra.settings import Settings
+from tests.compose_files import COMPOSE_FILE, DOCKERFILE, LPS_SERVICES, ROOT, build_context, dockerfile_instructions
+from tests.compose_files import services as services
 
-ROOT = Path(__file__).resolve().parent.parent
-COMPOSE_FILE = ROOT / "docker-compose.yml"
-DOCKERFILE = ROOT / "Dockerfile"
-DOCKERIGNORE = ROOT / ".dockerignore"
-LPS_SERVICES = {
-    "gateway": "lps gateway",
-    "search-worker": "lps worker search",
-    "outbox-worker": "lps worker outbox",
-    "reconciler": "lps reconciler",
-}
 SETTING_NAMES = {f"LPS_{spec.name.upper()}" for spec in fields(Settings)}
-
-
-@pytest.fixture(scope="module")
-def services() -> dict[str, dict[str, Any]]:
-    return yaml.safe_load(COMPOSE_FILE.read_text(encoding="utf-8"))["services"]
 
 
 def command_line(service: dict[str, Any]) -> str:
@@ -61,14 +46,6 @@ def host_ports(service: dict[str, Any]) -> set[int]:
         elif str(port).count(":") >= 1:
             published.add(int(str(port).split(":")[-2]))
     return published
-
-
-def dockerfile_instructions() -> list[str]:
-    """Instructions with continuation lines joined and comments dropped."""
-    text = DOCKERFILE.read_text(encoding="utf-8")
-    lines = [line for line in text.splitlines() if not line.lstrip().startswith("#")]
-    joined = re.sub(r"\\\n", " ", "\n".join(lines))
-    return [line.strip() for line in joined.splitlines() if line.strip()]
 
 
 def test_the_stack_has_mongodb_rabbitmq_the_gateway_both_pools_and_the_reconciler(services):
@@ -141,17 +118,6 @@ def test_the_image_installs_debian_chromium_and_never_downloads_browsers():
 
 
 # --- the image's files, installed and run as docker-compose.yml runs them -----------------------------------------
-def build_context(directory: Path = ROOT) -> set[str]:
-    """The files `docker build` sends from `directory` (relative paths): every file the repository's .dockerignore
-    does not exclude, by Docker's own matching rules (docker-py's implementation of them)."""
-    patterns = [
-        line.strip()
-        for line in DOCKERIGNORE.read_text(encoding="utf-8").splitlines()
-        if line.strip() and not line.lstrip().startswith("#")
-    ]
-    return {path for path in exclude_paths(str(directory), patterns) if (directory / path).is_file()}
-
-
 def copy_image_files(into: Path) -> Path:
     """Lays out what the Dockerfile's COPY instructions put in its WORKDIR, from the build context, under `into`;
     returns that WORKDIR."""

@@ -18,19 +18,12 @@ from aiohttp.test_utils import TestClient
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from embedded_store.server import free_port, wait_for_port
+from tests.demo_shop_pages import COLA, DATA, DYSON, GALAXY, HETBAN, IPHONE, MOUSE, coupang_products, search_page
+from tests.demo_shop_pages import shop as shop
 from tools import demo_shop
 from tools.demo_shop import DEFAULT_DATA_DIR, create_demo_shop_app
 
 NAVER_HEADERS = {"X-Naver-Client-Id": "demo-id", "X-Naver-Client-Secret": "demo-secret"}
-DATA = json.loads((DEFAULT_DATA_DIR / "products.json").read_text(encoding="utf-8"))["keywords"]
-IPHONE, COLA, GALAXY, DYSON, MOUSE, HETBAN = (
-    "아이폰 15 128GB",
-    "코카콜라 제로 355ml 24캔",
-    "갤럭시 S24 울트라 256GB",
-    "다이슨 에어랩",
-    "무선 마우스",
-    "햇반 210g 24개",
-)
 #: A CSS-module class name: Component_element__hash.
 CSS_MODULE = re.compile(r"^[A-Z][A-Za-z]+_[a-z][A-Za-z]+__[A-Za-z0-9]{5}$")
 #: The badge rules of docs/sources.md: a fragment of the badge image's src names the delivery type.
@@ -45,22 +38,8 @@ BADGE_FRAGMENTS = [
 NO_RESULTS_TEXTS = ("검색결과가 없습니다", "일치하는 상품이 없습니다", "다른 검색어를 입력하시거나")
 
 
-@pytest.fixture
-async def shop(aiohttp_client) -> TestClient:
-    return await aiohttp_client(create_demo_shop_app())
-
-
-def coupang_products(keyword: str) -> list[dict[str, Any]]:
-    return [product for product in DATA[keyword]["products"] if "coupang" in product]
-
-
 def naver_products(keyword: str) -> list[dict[str, Any]]:
     return [product for product in DATA[keyword]["products"] if "naver" in product]
-
-
-async def search_page(shop: TestClient, keyword: str, **params: Any) -> tuple[int, str]:
-    response = await shop.get("/np/search", params={"q": keyword, **params})
-    return response.status, await response.text()
 
 
 async def naver(shop: TestClient, query: str, headers: dict[str, str] = NAVER_HEADERS, **params: Any):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient
@@ -13,13 +12,7 @@ from embedded_store.server import embedded_mongo
 from infra.settings import Settings
 from schemas.search_request import MAX_PRODUCTS_PER_REQUEST
 from service.app import create_app
-
-PRODUCT = {"product_code": "OK-1", "keyword": "k"}
-JSON = {"Content-Type": "application/json"}
-
-
-async def answer(response) -> tuple[int, dict[str, Any]]:
-    return response.status, await response.json()
+from tests.gateway_calls import JSON, PRODUCT, answer
 
 
 @pytest.mark.parametrize(

@@ -17,9 +17,9 @@ from infra.settings import Settings
 from schemas.codes import JobType
 from service.app import create_app
 from tests.harness import JobsView, submit, worker_pool
+from tests.short_heartbeat import IDLE, with_heartbeat
+from tests.short_heartbeat import short_heartbeat as short_heartbeat
 
-#: Seconds of idling: past the 4 s of silence after which RabbitMQ closes a connection with a 2 s heartbeat.
-IDLE = 6.0
 #: What a dropped connection leaves in a pool's log: pika's errors, and Dramatiq's consumer reconnecting.
 PIKA_ERRORS = (
     "ConnectionResetError",
@@ -28,20 +28,6 @@ PIKA_ERRORS = (
     "called on closed connection",
     "Consumer encountered a connection error",
 )
-
-
-def with_heartbeat(amqp_url: str, seconds: int) -> str:
-    return f"{amqp_url}{'&' if '?' in amqp_url else '?'}heartbeat={seconds}"
-
-
-@pytest.fixture
-def short_heartbeat(settings: Settings) -> Settings:
-    return settings.with_overrides(
-        amqp_url=with_heartbeat(settings.amqp_url, 2),
-        retry_min_backoff=0.2,
-        retry_max_backoff=0.5,
-        search_max_attempts=2,
-    )
 
 
 def test_keepalive_follows_the_heartbeat_the_url_proposes(settings: Settings):

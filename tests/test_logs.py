@@ -2,42 +2,20 @@
 
 from __future__ import annotations
 
-import io
 import json
 import logging
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient
 from dramatiq.asyncio import EventLoopThread
 
-from infra.logs import JsonFormatter, Redactor, configure_logging, job_context, job_extra, secret_values
+from infra.logs import Redactor, configure_logging, job_context, job_extra, secret_values
 from infra.settings import Settings
 from service.app import create_app
 from tests.harness import JobsView, worker_pool
-
-JOB_ID = "6b0c94574ddefc2888135973"
-MESSAGE_ID = "0f6c2c0e-5d5e-4a38-9d8b-1c1a4e1e2f10"
-
-
-@pytest.fixture
-def captured() -> Iterator[tuple[logging.Logger, io.StringIO]]:
-    """A logger of its own writing JSON lines to a buffer (the root logger and pytest's capture stay untouched)."""
-    stream = io.StringIO()
-    handler = logging.StreamHandler(stream)
-    handler.setFormatter(JsonFormatter(secrets=["s3cret-signing-key"]))
-    logger = logging.getLogger(f"lps.test.{id(stream)}")
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-    logger.propagate = False
-    yield logger, stream
-    logger.removeHandler(handler)
-
-
-def lines(stream: io.StringIO) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in stream.getvalue().splitlines()]
+from tests.log_capture import JOB_ID, MESSAGE_ID, lines
+from tests.log_capture import captured as captured
 
 
 def test_a_json_line_has_time_level_logger_message_process_and_thread_and_no_job_outside_one(captured):

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import copy
 import json
 import re
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
 from aiohttp.test_utils import TestClient
 from playwright.async_api import Browser
@@ -19,18 +17,13 @@ from schemas.codes import HTTP_STATUS, ErrorType
 from schemas.jobs import HIDDEN_JOB_FIELDS
 from service.app import create_app
 from tests.harness import ARTIFACTS, JobsView, worker_pools
+from tests.openapi_document import openapi, validator
 from tools.testbed import Receiver
 
 #: Readiness answers 503 whichever dependency is down: FAIL (1) when only RabbitMQ is (service/health.py readyz).
 OTHER_STATUS = {("/readyz", "503"): {ErrorType.FAIL}}
 #: Answers that are files, not envelopes: their media types (service/snapshots.py).
 FILE_ANSWERS = {("/v1/lps/snapshots/{snapshot_id}/{kind}", "200"): {"text/plain", "image/png"}}
-
-
-async def openapi(client: TestClient) -> dict[str, Any]:
-    response = await client.get("/api/docs/swagger.json")
-    assert response.status == 200
-    return await response.json()
 
 
 def operations(document: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
@@ -40,19 +33,6 @@ def operations(document: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]
         for method, operation in methods.items()
         if method != "head"  # HEAD shares its GET's documentation
     ]
-
-
-def validator(document: dict[str, Any], schema: dict[str, Any], *, strict: bool = False) -> jsonschema.Validator:
-    """A JSON Schema validator for an OpenAPI schema of `document` (its $refs resolve inside the document).
-
-    `strict`: `nullable` is dropped, so a null where the document promises a value fails too.
-    """
-    components = copy.deepcopy(document["components"])
-    if strict:
-        for part in components["schemas"].values():
-            for field in part.get("properties", {}).values():
-                field.pop("nullable", None)
-    return jsonschema.Draft7Validator({**schema, "components": components})
 
 
 def test_validator_refuses_a_field_the_job_schema_does_not_list():

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import time
 from collections.abc import Iterator
 from types import SimpleNamespace
@@ -15,15 +14,9 @@ from dramatiq.brokers.stub import StubBroker
 from actors.worker import SETUP_FAILED, UnsignedOutboxRefused
 from infra.settings import UNSIGNED_OUTBOX_REFUSED, Settings
 from schemas.codes import JobType
+from tests.unsigned_outbox import UNSIGNED, unsigned_env
 from tools import cli
 from tools.cli import worker_command
-
-UNSIGNED = "http://127.0.0.1:9/results"
-
-
-def unsigned_env(settings: Settings) -> dict[str, str]:
-    unsigned = settings.with_overrides(outbox_url=UNSIGNED, outbox_secret="")
-    return {key: value for key, value in os.environ.items() if key != "LPS_OUTBOX_SECRET"} | unsigned.to_env()
 
 
 @pytest.fixture

@@ -25,11 +25,11 @@ from infra.settings import Settings, SettingsError
 from schemas.offers import SourceOutcome
 from service.app import create_app
 from tests.harness import JobsView, coupang_sources, worker_pool
+from tests.proxy_credentials import SECRET
 from tools.demo_shop import SHOP_LOG, create_demo_shop_app
 from tools.forward_proxy import PROXY_LOG, create_forward_proxy_app
 
 KEYWORD = "아이폰 15 128GB"
-SECRET = "s3cr3t-Pa55"
 
 
 def searches(targets: list[str]) -> list[str]:

@@ -13,12 +13,9 @@ from infra.mongo import (
     JOBS_BY_STATUS_CREATED_AT,
     WATCHES,
     WATCHES_DUE,
-    declared_indexes,
 )
 from infra.settings import Settings
-from tests.query_catalogue import ROOT, Catalogue, Query, check, indexes_of
-
-INDEXES = {name: indexes_of(models) for name, models in declared_indexes(Settings()).items()}
+from tests.query_catalogue import INDEXES, ROOT, Catalogue, Query, check
 
 
 @pytest.mark.parametrize(

@@ -21,6 +21,7 @@ from infra.settings import Settings
 from schemas.codes import JobType
 from service.app import create_app
 from tests.harness import JobsView, _start_pool, sample, stop_pool, submit, worker_pool
+from tests.queue_admin import _post
 from tools.testbed import admin_connection, eventually
 
 KEYED = Settings.from_strings({"api_keys": "ops=k-ops,viewer=k-view:read"})
@@ -36,11 +37,6 @@ def _queue_counts(amqp_url: str, queue: str) -> tuple[int, int]:
         return 0, 0
     finally:
         connection.close()
-
-
-async def _post(client: TestClient, path: str, key: str | None = None) -> tuple[int, dict[str, Any]]:
-    response = await client.post(path, headers={"X-API-Key": key} if key else {})
-    return response.status, await response.json()
 
 
 async def test_pause_and_resume_are_admin_only_recorded_once_and_404_for_other_queues(aiohttp_client, settings):

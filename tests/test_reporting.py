@@ -8,25 +8,22 @@ import os
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from bson import ObjectId
-from pymongo import AsyncMongoClient, MongoClient
+from pymongo import MongoClient
 
-from actors.search import summarize
 from infra.display import format_table
-from infra.job_documents import new_job
-from infra.jobs import JobRepository
-from infra.mongo import PRICE_HISTORY, MainDatabase, create_client, ensure_indexes, price_history_indexes
-from infra.price_history import PriceHistory
+from infra.mongo import MainDatabase, create_client, ensure_indexes
 from infra.settings import Settings
 from schemas.codes import JobType
-from schemas.offers import Offer, SourceOutcome, SourceResult
+from schemas.offers import SourceOutcome
+from tests.report_seeding import Seeder, Source, found, march, open_database
+from tests.report_seeding import db as db
 from tools.dev_stacks import DevStackRecord, recorded, running_stacks
 from tools.reporting import (
     REPORTS,
@@ -40,25 +37,6 @@ DOCS = Path(__file__).resolve().parent.parent / "docs" / "reporting.md"
 
 #: "Now" of the seeded database: reports look back from here.
 NOW = datetime(2025, 3, 10, 12, 0, tzinfo=UTC)
-ANSWERS = {SourceOutcome.FOUND, SourceOutcome.NO_RESULTS}
-
-
-def march(day: int, hour: int, minute: int = 0) -> datetime:
-    return datetime(2025, 3, day, hour, minute, tzinfo=UTC)
-
-
-@dataclass(frozen=True, slots=True)
-class Source:
-    """How one source of a seeded search went: its outcome, duration and offers (price, refusal reason)."""
-
-    outcome: SourceOutcome
-    ms: int
-    offers: list[tuple[int, str | None]] = field(default_factory=list)
-
-
-def found(ms: int, *prices: int, rejected: tuple[int, ...] = ()) -> Source:
-    offers = [(price, None) for price in prices] + [(price, "accessory") for price in rejected]
-    return Source(SourceOutcome.FOUND, ms, offers)
 
 
 def blocked(ms: int) -> Source:
@@ -67,72 +45,6 @@ def blocked(ms: int) -> Source:
 
 def no_results(ms: int) -> Source:
     return Source(SourceOutcome.NO_RESULTS, ms)
-
-
-class Seeder:
-    """Writes jobs through JobRepository's transitions and price_history through PriceHistory, as workers do."""
-
-    def __init__(self, db: MainDatabase) -> None:
-        self.jobs = JobRepository(db)
-        self.history = PriceHistory(db.write)
-
-    async def pending(self, job_type: JobType, code: str, at: datetime, source_job_id: ObjectId | None = None) -> dict:
-        document = new_job(
-            job_type,
-            job_id=ObjectId(),
-            product_code=code,
-            priority="NORMAL",
-            max_attempts=5,
-            now=at,
-            message_id=f"message-{code}",
-            product={"keyword": code} if job_type is JobType.SEARCH else None,
-            source_job_id=source_job_id,
-        )
-        if job_type is JobType.SEARCH:
-            await self.jobs.insert_search_jobs([document])
-        else:
-            assert await self.jobs.insert_follow_up(document)
-        return document
-
-    async def running(self, job_type: JobType, code: str, at: datetime, source_job_id: ObjectId | None = None) -> dict:
-        started = at - timedelta(seconds=5)
-        document = await self.pending(job_type, code, started - timedelta(seconds=5), source_job_id)
-        job = await self.jobs.claim(document["_id"], worker="w", now=started, lease_until=started + timedelta(hours=1))
-        assert job is not None
-        return job
-
-    async def search(self, code: str, at: datetime, **sources: Source) -> dict:
-        """A DONE search finished at `at`, shaped like actors.search.work_search, with its price history."""
-        job = await self.running(JobType.SEARCH, code, at)
-        answered: dict[str, SourceResult] = {}
-        per_source: dict[str, dict[str, Any]] = {}
-        for name, source in sources.items():
-            offers = [
-                Offer(name, f"{code} offer", price, f"https://{name}.test/{price}", rejected=reason)
-                for price, reason in source.offers
-            ]
-            summary: dict[str, Any] = {"outcome": str(source.outcome), "count": len(offers), "ms": source.ms}
-            if source.outcome in ANSWERS:
-                answered[name] = SourceResult(source.outcome, offers)
-            else:
-                summary["error"] = f"{source.outcome.lower()} on purpose"
-            per_source[name] = summary
-        result = summarize(answered, {}, at)
-        result["sources"] = per_source
-        assert await self.jobs.complete(job, now=at, output={"result": result})
-        await self.history.record(job | {"result": result})
-        return job
-
-    async def dead(self, job_type: JobType, code: str, at: datetime, error_type: str, **links: Any) -> dict:
-        job = await self.running(job_type, code, at, **links)
-        error = {"type": error_type, "message": f"{error_type} on purpose", "at": at}
-        assert await self.jobs.kill(job, now=at, error=error)
-        return job
-
-    async def delivered(self, search: dict, at: datetime, ms: int) -> None:
-        job = await self.running(JobType.OUTBOX, search["product_code"], at, search["_id"])
-        delivery = {"status_code": 200, "ms": ms, "delivered_at": at}
-        assert await self.jobs.complete(job, now=at, output={"delivery": delivery})
 
 
 async def seed(db: MainDatabase) -> None:
@@ -164,23 +76,6 @@ async def seed(db: MainDatabase) -> None:
     await put.pending(JobType.OUTBOX, "SKU-2", march(10, 11, 45), source_job_id=e["_id"])
     await put.running(JobType.OUTBOX, "SKU-3", march(10, 11, 50), source_job_id=threes[0]["_id"])
     await put.delivered(old, datetime(2025, 1, 1, 0, 1, tzinfo=UTC), ms=9999)
-
-
-async def open_database(settings: Settings) -> tuple[AsyncMongoClient, MainDatabase]:
-    client = create_client(settings)
-    database = MainDatabase.open(client, settings.mongo_db)
-    await database.write[PRICE_HISTORY].create_indexes(price_history_indexes())
-    return client, database
-
-
-@pytest.fixture
-async def db(settings: Settings) -> AsyncIterator[MainDatabase]:
-    """An empty database of this test's own."""
-    client, database = await open_database(settings)
-    try:
-        yield database
-    finally:
-        await client.close()
 
 
 @pytest.fixture(scope="module")

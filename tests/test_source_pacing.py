@@ -14,11 +14,10 @@ from aiohttp.test_utils import TestClient, TestServer
 from infra.settings import Settings
 from infra.source_rates import Rate
 from service.app import create_app
+from tests.demo_shop_pages import MOUSE
 from tests.harness import JobsView, in_process_pool, submit, worker_pool, worker_pools
 from tools.demo_shop import SHOP_LOG, create_demo_shop_app
 from tools.testbed import eventually
-
-MOUSE = "무선 마우스"
 
 
 async def source_stats(gateway: TestClient, source: str) -> dict[str, Any]:

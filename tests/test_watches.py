@@ -35,14 +35,10 @@ from schemas.codes import JobType
 from schemas.watches import Notify
 from service.app import create_app
 from tests.harness import FindFilters, JobsView, reconciler_process, worker_pools
+from tests.watch_api import post
 from tools.testbed import Receiver, eventually
 
 PRODUCT = {"product_code": "W-1", "keyword": "watched thing", "target_price": 20_000}
-
-
-async def post(client: TestClient, body: Any) -> tuple[int, dict[str, Any]]:
-    response = await client.post("/v1/lps/watches", json=body)
-    return response.status, await response.json()
 
 
 async def watch_searches(database: MainDatabase, watch_id: str | ObjectId) -> list[dict[str, Any]]:
