@@ -11,7 +11,6 @@ import pytest
 from aiohttp.test_utils import TestClient
 from bson import ObjectId
 
-from actors.sources.static import StaticSource
 from infra.broker import job_message
 from infra.clock import utcnow
 from infra.job_documents import new_job
@@ -19,7 +18,6 @@ from infra.jobs import JobRepository
 from infra.mongo import MainDatabase, create_client, ensure_indexes
 from infra.settings import Settings
 from schemas.codes import JobType
-from schemas.offers import SourceOutcome
 from service.app import create_app
 from tests.harness import JobsView, in_process_pool
 from tools.testbed import eventually
@@ -50,17 +48,7 @@ async def test_a_source_the_deployment_does_not_enable_is_refused_by_name(aiohtt
     assert stats["stats"]["PENDING"] == 0  # nothing of the refused request was recorded
 
 
-async def test_keyword_directives_are_plain_text_unless_test_directives_are_on():
-    production = StaticSource(test_directives=False)
-    for keyword in ("x #crash", "x #fatal", "x #blocked", "x #fail", "x #slow=600", "x #empty"):
-        answer = await asyncio.wait_for(production.search({"keyword": keyword}), timeout=5)
-        assert answer.outcome is SourceOutcome.FOUND
-        assert len(answer.offers) == 5
-
-
 # 3. Skipping or deferring a message must stop it: a duplicate never runs beside the attempt in flight.
-
-
 async def test_a_duplicate_message_for_a_running_job_is_deferred_and_never_runs_the_actor(
     settings: Settings, caplog: pytest.LogCaptureFixture
 ):

@@ -389,33 +389,6 @@ async def test_stats_prints_a_table_whose_delayed_figure_counts_the_retries_wait
     assert body["reconciler"] == {"dead_letters_of_ended_jobs": 30}
 
 
-async def test_a_done_searchs_delivery_is_its_own_outbox_job_not_an_older_one(aiohttp_server, settings: Settings):
-    from tools.gateway_client import GatewayClient
-
-    server = await aiohttp_server(create_app(settings))
-    search = {**dead_job("D-1", T0), "status": "DONE", "finished_at": T0 + timedelta(minutes=1)}
-    older_search = {**dead_job("D-1", T0 - timedelta(days=1)), "status": "DONE"}
-
-    def outbox(source: dict[str, Any], status: str) -> dict[str, Any]:
-        created = source["finished_at"] + timedelta(seconds=1)
-        return {**dead_job("D-1", created), "job_type": "OUTBOX", "status": status, "source_job_id": source["_id"]}
-
-    await store(settings, [search, older_search, outbox(older_search, "DEAD"), outbox(search, "DONE")])
-
-    async with GatewayClient(str(server.make_url(""))) as client:
-        [job] = [
-            job
-            for job in await client.jobs(product_code="D-1", job_type="SEARCH")
-            if job["job_id"] == str(search["_id"])
-        ]
-        delivery = await client.delivery_of(job)
-        none_for_dead = await client.delivery_of({**job, "status": "DEAD"})
-
-    assert delivery is not None
-    assert (delivery["source_job_id"], delivery["status"]) == (str(search["_id"]), "DONE")
-    assert none_for_dead is None
-
-
 @pytest.mark.processes
 async def test_a_rate_limited_gateway_is_waited_for_not_given_up_on(aiohttp_server, settings: Settings):
     # One request per second, no burst: re-driving three jobs needs several 429s waited out.

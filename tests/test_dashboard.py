@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import ssl
 from html import escape as html_escape
-from pathlib import Path
 
-import aiohttp
 import pytest
 from aiohttp.test_utils import TestClient
 
@@ -17,7 +14,7 @@ from infra.settings import Settings
 from infra.snapshots import SnapshotStore
 from schemas.codes import JobType
 from service.app import create_app
-from service.ui.signin import CSRF_COOKIE, SESSION_COOKIE
+from service.ui.signin import SESSION_COOKIE
 from tests.dashboard_pages import JUDGED_OFFERS, KEYS, PNG, csrf_of, post_form, signed_in
 from tests.rabbit import drain
 from tests.stored_jobs import DEAD, insert_job
@@ -340,40 +337,6 @@ async def test_a_read_only_key_sees_no_bulk_redrive_and_its_bulk_requests_are_re
 
     assert (asked.status, posted.status) == (433, 433)
     assert '<span class="badge dead">DEAD</span>' in await (await client.get(f"/ui/jobs/{dead['_id']}")).text()
-
-
-@pytest.mark.processes
-async def test_the_dashboards_cookies_are_secure_over_https_and_not_over_plain_http(
-    aiohttp_server, settings: Settings, tmp_path: Path
-):
-    certificate, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    openssl = ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1"]
-    made = await asyncio.create_subprocess_exec(
-        *openssl, "-keyout", str(key), "-out", str(certificate), stderr=asyncio.subprocess.DEVNULL
-    )
-    assert await made.wait() == 0
-    tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    tls.load_cert_chain(certificate, key)
-    app = create_app(settings.with_overrides(api_keys=KEYS))
-    https = await aiohttp_server(app, ssl=tls)
-    plain = await aiohttp_server(create_app(settings.with_overrides(api_keys=KEYS)))
-
-    # unsafe: the jar keeps cookies of an IP address (127.0.0.1), as a browser does.
-    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as session:
-        for server, secure in ((https, True), (plain, False)):
-            form = await session.get(server.make_url("/ui/login"), ssl=False)
-            token = csrf_of(await form.text())
-            login = await session.post(
-                server.make_url("/ui/login"),
-                data={"csrf": token, "key": KEYS["ops"]},
-                headers={"Origin": str(server.make_url("/")).rstrip("/")},
-                allow_redirects=False,
-                ssl=False,
-            )
-            assert login.status == 303
-            for cookie in (form.cookies[CSRF_COOKIE], login.cookies[SESSION_COOKIE]):
-                assert bool(cookie["secure"]) is secure, (server.scheme, cookie)
-            session.cookie_jar.clear()
 
 
 async def test_redriving_all_matching_takes_at_most_the_cap_per_request_and_says_so(

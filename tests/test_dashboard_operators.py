@@ -1,13 +1,11 @@
-"""What an operator missed in the dashboard's first hour (issue 25), over HTTP and in the plain functions behind it:
-watches, re-drive history, what a job does next, formatting, the job list's finder and filters, the dead page's
-totals, and the favicon."""
+"""What an operator missed in the dashboard's first hour (issue 25), over HTTP: watches, re-drive history,
+what a job does next, formatting, the job list's finder and filters, the dead page's totals, and the favicon."""
 
 from __future__ import annotations
 
 import asyncio
 import re
 from datetime import timedelta
-from typing import Any
 
 from aiohttp.test_utils import TestClient
 from bson import ObjectId
@@ -18,17 +16,14 @@ from infra.jobs import JobRepository
 from infra.mongo import MainDatabase, create_client
 from infra.reconciler_log import ReconcilerLog
 from infra.settings import Settings
-from infra.waiting import waiting
 from schemas.codes import JobType
 from service.app import create_app
-from service.ui.reads import duration, listing, lives, number
 from tests.dashboard_pages import ROLE_KEYS, csrf_of, post_form, signed_in
 from tests.rabbit import drain
 from tests.stored_jobs import DEAD, insert_job, insert_watch, stored_watch
 
+
 # Watches.
-
-
 async def test_the_watches_page_pages_by_product_code_and_filters_by_its_prefix(
     client: TestClient, settings: Settings, monkeypatch
 ):
@@ -140,69 +135,7 @@ async def test_the_store_keeps_every_redrive_in_order_and_leaves_by_out_when_no_
     assert second["redrives"] == 2
 
 
-def attempt(number: int, outcome: str = "RETRY") -> dict[str, Any]:
-    return {"attempt": number, "outcome": outcome}
-
-
-def test_attempts_are_grouped_per_life_where_their_numbers_start_again():
-    at = utcnow()
-    redriven = {
-        "status": "DONE",
-        "attempts": 1,
-        "redrives": 1,
-        "history": [attempt(1), attempt(2, "DEAD"), attempt(1, "DONE")],
-        "redrive_history": [{"at": at, "by": "ops"}],
-    }
-    just_redriven = redriven | {"status": "PENDING", "attempts": 0, "history": [attempt(1), attempt(2, "DEAD")]}
-    running_again = just_redriven | {"status": "RUNNING", "attempts": 1}
-
-    grouped = lives(redriven)
-    assert [(life.number, len(life.attempts)) for life in grouped] == [(1, 2), (2, 1)]
-    assert (grouped[0].redrive, grouped[1].redrive) == (None, {"at": at, "by": "ops"})
-    assert [(life.number, len(life.attempts)) for life in lives(just_redriven)] == [(1, 2), (2, 0)]
-    assert [(life.number, len(life.attempts)) for life in lives(running_again)] == [(1, 2), (2, 0)]
-    assert [(life.number, len(life.attempts)) for life in lives({"status": "DEAD", **DEAD})] == [(1, 2)]
-
-
-def test_a_life_whose_attempts_were_cut_from_history_is_shown_empty_and_the_newest_keep_theirs():
-    # Re-driven twice; `history` keeps the newest 20, and they all belong to the last two lives.
-    history = [attempt(n) for n in range(5, 8)] + [attempt(1), attempt(2, "DONE")]
-    job = {"status": "DONE", "attempts": 2, "redrives": 2, "history": history}
-    assert [(life.number, len(life.attempts)) for life in lives(job)] == [(1, 0), (2, 3), (3, 2)]
-
-
 # What happens next.
-
-
-def test_a_pending_job_waits_for_its_retry_or_its_deferral_and_says_why():
-    now = utcnow()
-    retry = {
-        "status": "PENDING",
-        "attempts": 1,
-        "run_after": now + timedelta(seconds=40),
-        "last_error": {"type": "BLOCKED", "message": "coupang answered 403"},
-    }
-    deferred = {
-        "status": "PENDING",
-        "attempts": 0,
-        "run_after": now + timedelta(seconds=9),
-        "deferred": {
-            "sources": ["coupang"],
-            "reason": "coupang's circuit breaker is open",
-            "until": now + timedelta(seconds=9),
-        },
-    }
-
-    waits = waiting(retry, now)
-    assert waits is not None
-    assert (waits.kind, waits.until) == ("retry", retry["run_after"])
-    assert waits.why == "BLOCKED: coupang answered 403"
-    defers = waiting(deferred, now)
-    assert defers is not None
-    assert (defers.kind, defers.sources) == ("deferred", ["coupang"])
-    assert defers.why == "coupang's circuit breaker is open"
-    assert waiting(retry | {"run_after": now - timedelta(seconds=1)}, now) is None  # due: runs when a worker is free
-    assert waiting(retry | {"status": "RUNNING"}, now) is None
 
 
 async def test_the_job_page_says_when_a_waiting_job_runs_next_and_why(client: TestClient, settings: Settings):
@@ -233,17 +166,6 @@ async def test_the_job_page_says_when_a_waiting_job_runs_next_and_why(client: Te
 
 
 # Formatting.
-
-
-def test_numbers_lists_and_durations_are_written_for_people():
-    assert [number(1_009_000), number(16290), number(None), number(2.0)] == ["1,009,000", "16,290", "", "2"]
-    assert [listing(["coupang", "naver"]), listing(None), listing("static")] == ["coupang, naver", "", "static"]
-    assert [duration(timedelta(seconds=s)) for s in (5, 125, 7260, 90000)] == [
-        "5 s",
-        "2 min 05 s",
-        "2 h 01 min",
-        "1 d 1 h",
-    ]
 
 
 async def test_the_job_page_writes_prices_with_separators_lists_as_words_and_offers_the_raw_document(

@@ -23,7 +23,7 @@ from embedded_store.server import free_port
 from infra.settings import Settings
 from tests.process_tree import alive, chromium_of, descendants
 from tools import dev
-from tools.dev import Child, DevPorts, DevStack, QuietFilter, check_ports, planned_ports, source_report
+from tools.dev import Child, DevStack
 from tools.dev_stacks import DevStackRecord, running_stacks
 from tools.testbed import delete_queues, eventually, job_queues
 
@@ -178,17 +178,7 @@ async def test_a_busy_port_stops_lps_dev_before_it_starts_anything_with_one_line
     assert ("--mongo-port" if role == "mongo" else "LPS_HTTP_PORT") in line
 
 
-def test_ports_planned_twice_are_refused_and_settings_move_them(settings: Settings):
-    moved = Settings.from_env({"LPS_DEV_MONGO_PORT": "27117", "LPS_DEV_SHOP_PORT": "8190", "LPS_HTTP_PORT": "8180"})
-    assert DevPorts.from_settings(moved) == DevPorts(mongo=27117, shop=8190, receiver=9000)
-    clash = settings.with_overrides(mongo_url=None, http_port=27117, search_metrics_port=0, outbox_metrics_port=0)
-    with pytest.raises(dev.DevStackRefused, match="port 27117 is planned for both"):
-        check_ports(planned_ports(clash, DevPorts.from_settings(moved), demo=True))
-
-
 # --- 3. Ctrl-C during the demo -----------------------------------------------------------------------------------
-
-
 @pytest.mark.processes
 async def test_ctrl_c_during_the_demo_stops_at_once_and_cleanly(settings: Settings):
     async with lps_dev(settings, "--demo") as stack:
@@ -310,15 +300,7 @@ async def test_lps_report_reads_the_running_stacks_store_and_the_stack_is_unlist
     assert list(stacks.iterdir()) == []
 
 
-async def test_data_is_refused_when_lps_dev_starts_no_mongodb_of_its_own(settings: Settings, tmp_path):
-    stack = DevStack(settings.with_overrides(mongo_url="mongodb://127.0.0.1:1/"), data_file=tmp_path / "lps.sqlite")
-    with pytest.raises(dev.DevStackRefused, match="LPS_MONGO_URL is set"):
-        await stack.run(asyncio.Event())
-    assert stack.children == []
-
-
 # --- 5. parallel stop --------------------------------------------------------------------------------------------
-
 SLOW_TO_STOP = """
 import signal, sys, time
 signal.signal(signal.SIGTERM, lambda *_: (time.sleep(2), sys.exit(0)))
@@ -363,92 +345,7 @@ async def test_one_essential_child_exiting_stops_the_whole_stack_and_says_which(
     assert "search exited with 3: stopping everything" in out.getvalue()
 
 
-async def test_the_management_ui_is_enabled_only_when_it_is_off(monkeypatch: pytest.MonkeyPatch):
-    calls: list[tuple[str, ...]] = []
-
-    async def output_of(*command: str) -> str:
-        calls.append(command)
-        return "rabbitmq_management\nrabbitmq_web_dispatch\n"
-
-    async def answering(host: str, port: int) -> bool:
-        return True
-
-    async def silent(host: str, port: int) -> bool:
-        return False
-
-    monkeypatch.setattr(dev, "_output_of", output_of)
-    monkeypatch.setattr(dev, "_answers", answering)
-    assert await dev.ensure_management_ui("127.0.0.1") is None
-    assert calls == []  # the UI answers: nothing is run
-
-    monkeypatch.setattr(dev, "_answers", silent)
-    assert await dev.ensure_management_ui("127.0.0.1") is None
-    assert calls == [("rabbitmq-plugins", "list", "--enabled", "--minimal")]  # on, not listening yet: not enabled again
-
-
-# --- 6. quiet by default -----------------------------------------------------------------------------------------
-
-
-def test_the_quiet_log_keeps_warnings_errors_tracebacks_and_prints_and_drops_info():
-    lines = [
-        "[2026-11-30 21:45:55,519] [PID 777] [MainThread] [dramatiq.MainProcess] [INFO] Dramatiq 2.2.1 is booting",
-        "2026-11-30 21:45:55,635 INFO aiohttp.access: 127.0.0.1 GET /image/coupang/favicon/v2/favicon.png 200",
-        "======== Running on http://127.0.0.1:8080 ========",
-        "[2026-11-30 21:46:00,093] [PID 780] [Thread-6] [actors.middleware] [ERROR] job 6b0d attempt crashed",
-        "Traceback (most recent call last):",
-        '  File "x.py", line 1, in <module>',
-        "ValueError: boom",
-        '{"time": "2026-11-30T21:46:00", "level": "INFO", "logger": "actors.search", "message": "searched"}',
-        "delivery 6b0dee9753c7695c830cdaad: DEMO-1 FOUND lowest=1009000 naver signature=ok",
-        "2026-11-30 21:46:01,000 WARNING infra.reconciler: RabbitMQ unreachable",
-    ]
-    quiet = QuietFilter()
-    assert [line for line in lines if quiet.keep(line)] == [lines[3], lines[4], lines[5], lines[6], lines[9]]
-    # The receiver prints its deliveries with no level: what follows a kept record, or stands alone, is kept.
-    assert QuietFilter().keep(lines[8])
-
-
 # --- 7. which sources work ---------------------------------------------------------------------------------------
-
-
-async def test_the_start_up_says_which_sources_are_active_and_why_the_others_are_not():
-    with socket.socket() as listening, socket.socket() as closed:
-        listening.bind(("127.0.0.1", 0))
-        listening.listen()
-        closed.bind(("127.0.0.1", 0))  # bound, never listening: connections to it are refused
-        settings = Settings(
-            search_sources=("coupang", "naver"),
-            coupang_base_url=f"http://127.0.0.1:{closed.getsockname()[1]}",
-            naver_client_id="",
-        )
-        lines = await source_report(settings)  # printed by `lps dev` as they stand
-        assert lines[0].startswith("source coupang: INACTIVE, http://127.0.0.1:")
-        assert "unreachable" in lines[0]
-        assert lines[1].startswith("source naver: INACTIVE, LPS_NAVER_CLIENT_ID and LPS_NAVER_CLIENT_SECRET unset")
-        # It read "source no source is active" (issue 33).
-        assert lines[2].startswith("no source is active: every search will fail")
-
-        shop = f"http://127.0.0.1:{listening.getsockname()[1]}"
-        working = settings.with_overrides(
-            coupang_base_url=shop, naver_base_url=shop, naver_client_id="id", naver_client_secret="secret"
-        )
-        assert await source_report(working) == [f"source coupang: active ({shop})", f"source naver: active ({shop})"]
-
-
-def test_the_demo_says_which_of_the_given_settings_it_puts_aside():
-    """`lps dev --demo` replaced LPS_SEARCH_SOURCES and the outbox settings without a word."""
-    given = Settings(search_sources=("static",), outbox_url="http://backoffice:9/results", outbox_secret="s3cret")
-
-    demo, said = dev.demo_settings(given, DevPorts(mongo=1, shop=28090, receiver=29000))
-
-    assert demo.search_sources == ("coupang", "naver")
-    assert demo.outbox_url == "http://127.0.0.1:29000/results"
-    assert said == [
-        "demo: searches coupang and naver at the demo shop http://127.0.0.1:28090 "
-        "(instead of LPS_SEARCH_SOURCES=static and the LPS_COUPANG_BASE_URL / LPS_NAVER_* settings)",
-        "demo: delivers to its receiver http://127.0.0.1:29000/results with a random LPS_OUTBOX_SECRET (instead of "
-        "LPS_OUTBOX_URL=http://backoffice:9/results)",
-    ]
 
 
 @pytest.mark.processes
@@ -458,42 +355,3 @@ async def test_lps_dev_refuses_an_outbox_url_without_a_signing_secret(settings: 
     assert code == 1
     [line] = stack.lines
     assert "LPS_OUTBOX_SECRET" in line
-
-
-def test_the_demo_takes_an_admin_key_and_refuses_a_stack_with_only_read_keys():
-    from tools.dev import DevStackRefused, demo_key
-
-    keyed = Settings.from_strings({"api_keys": "viewer=view-c0ffee:read,ops=ops-5e6d:admin,more=m-1"})
-    assert demo_key(Settings(), None) is None
-    assert demo_key(keyed, None) == "ops-5e6d"
-    assert demo_key(keyed, "m-1") == "m-1"  # LPS_API_KEY, when it is one of the configured keys
-    with pytest.raises(DevStackRefused, match="no admin key"):
-        demo_key(Settings.from_strings({"api_keys": "viewer=view-c0ffee:read"}), None)
-
-
-async def test_lps_dev_says_once_when_the_embedded_store_passes_its_envelope(settings: Settings, monkeypatch):
-    """Within the envelope nothing is said; past it, one line that points to MongoDB, and the watch ends."""
-    from pymongo import AsyncMongoClient
-
-    from embedded_store import envelope
-
-    monkeypatch.setattr(envelope, "MEMORY_JOBS", 2)
-    said: list[str] = []
-    client: AsyncMongoClient = AsyncMongoClient(settings.mongo_url)
-    try:
-        jobs = client[settings.mongo_db].jobs
-        await jobs.insert_many([{"n": n} for n in range(2)])
-        watching = asyncio.create_task(dev.warn_past_envelope(settings, persistent=False, say=said.append, every=0.02))
-        await asyncio.sleep(0.2)
-        assert said == []  # at the envelope, not past it
-        await jobs.insert_one({"n": 3})
-        await asyncio.wait_for(watching, timeout=10)
-    finally:
-        await client.close()
-    [line] = said
-    assert "holds 3 jobs in memory, past its envelope of 2" in line
-    assert "LPS_MONGO_URL" in line
-    assert "docker compose" in line
-    # A SQLite file's envelope is its own (and far smaller).
-    assert "(--data)" in (envelope.past_envelope(envelope.DATA_FILE_JOBS + 1, persistent=True) or "")
-    assert envelope.past_envelope(envelope.DATA_FILE_JOBS, persistent=True) is None

@@ -1,8 +1,8 @@
-"""Prometheus metrics: the gateway's /metrics, and each worker pool's endpoint after real jobs ran through it."""
+"""Prometheus metrics of the worker pools: each pool's endpoint after real jobs ran through it, and the
+recording functions."""
 
 from __future__ import annotations
 
-import os
 import socket
 from pathlib import Path
 
@@ -13,7 +13,6 @@ from prometheus_client import CollectorRegistry
 
 from actors import metrics as worker_metrics
 from infra.settings import Settings
-from infra.source_limits import BreakerState
 from service.app import create_app
 from tests.harness import JobsView, sample, worker_pool, worker_pools
 from tools.testbed import Receiver, eventually
@@ -146,66 +145,6 @@ async def test_a_pool_counts_its_sources_turns_and_shows_the_breaker_it_opened(
     assert (sample(exposition, "lps_source_wait_seconds_count", source="static") or 0) >= 2
 
 
-async def test_metrics_stay_open_when_api_keys_are_configured(aiohttp_client, settings: Settings):
-    gateway = await aiohttp_client(create_app(settings.with_overrides(api_keys={"backoffice": "bo-7f3c9d1e2a4b"})))
-    assert (await gateway.get("/v1/lps/queue/stats")).status == 433
-
-    response = await gateway.get("/metrics")
-
-    assert response.status == 200
-    assert response.headers["Content-Type"].startswith("text/plain")
-    text = await response.text()
-    assert sample(text, "lps_http_requests_total", method="GET", route="/v1/lps/queue/stats", status="433") == 1
-    assert sample(text, "lps_jobs_ended_total", job_type="OUTBOX", status="DEAD") == 0
-    assert sample(text, "process_resident_memory_bytes") is not None
-
-
-async def test_requests_no_route_matched_share_one_route_label(client: TestClient):
-    for path in ("/nowhere/1", "/nowhere/2"):
-        assert (await client.get(path)).status == 404
-    assert (await client.patch("/v1/lps/search")).status == 405
-
-    text = await (await client.get("/metrics")).text()
-
-    assert sample(text, "lps_http_requests_total", method="GET", route="unmatched", status="404") == 2
-    assert sample(text, "lps_http_requests_total", method="PATCH", route="unmatched", status="405") == 1
-
-
-async def test_gateway_metrics_answer_without_job_counts_while_mongodb_is_down(
-    aiohttp_client, settings: Settings, caplog: pytest.LogCaptureFixture
-):
-    unreachable = settings.with_overrides(
-        mongo_url="mongodb://127.0.0.1:9/?directConnection=true", mongo_timeout_ms=200
-    )
-    gateway = await aiohttp_client(create_app(unreachable))
-
-    response = await gateway.get("/metrics")
-
-    assert response.status == 200
-    text = await response.text()
-    assert sample(text, "lps_jobs_ended_total", job_type="SEARCH", status="DONE") is None
-    assert "MongoDB unavailable" in caplog.text
-
-
-def test_each_pool_serves_on_the_port_of_the_queue_it_consumes():
-    settings = Settings(queue_prefix="p_", search_metrics_port=9191, outbox_metrics_port=9192)
-
-    assert worker_metrics.pool_port(settings, {"p_search"}) == 9191
-    assert worker_metrics.pool_port(settings, {"p_outbox"}) == 9192
-    assert worker_metrics.pool_port(settings, None) == 9191  # every queue: one pool, one port
-    assert worker_metrics.pool_port(settings, {"elsewhere"}) == 0
-
-
-def test_only_runs_whose_pool_exited_are_removed(tmp_path: Path):
-    current, live, gone = tmp_path / "100", tmp_path / str(os.getpid()), tmp_path / "999999999"
-    for directory in (current, live, gone):
-        directory.mkdir()
-
-    worker_metrics.remove_stale_runs(current)
-
-    assert sorted(path.name for path in tmp_path.iterdir()) == sorted([current.name, live.name])
-
-
 @pytest.mark.processes
 def test_recording_functions_do_nothing_until_metrics_are_enabled_then_record():
     worker_metrics.delivery_finished(200, 0.1)  # no metrics yet: nothing happens, nothing fails
@@ -221,25 +160,3 @@ def test_recording_functions_do_nothing_until_metrics_are_enabled_then_record():
     assert registry.get_sample_value("lps_outbox_delivery_duration_seconds_count", {"result": "5xx"}) == 1
     assert registry.get_sample_value("lps_outbox_delivery_duration_seconds_count", {"result": "unreachable"}) == 1
     assert registry.get_sample_value("lps_browser_restarts_total", {"reason": "crashed"}) == 1
-
-
-def test_the_gate_observer_sets_the_breaker_state_the_pace_counts_trips_and_waiting_searches():
-    registry = CollectorRegistry()
-    observer = worker_metrics.GateMetrics()
-    worker_metrics.use(worker_metrics.WorkerMetrics(registry))
-    try:
-        observer.breaker("coupang", BreakerState.OPEN, tripped=True)
-        observer.breaker("coupang", BreakerState.HALF_OPEN, tripped=False)
-        observer.waiting("naver", 1)
-        observer.waiting("naver", 1)
-        observer.waiting("naver", -1)
-        observer.pace("coupang", 0.5)
-        worker_metrics.source_turn("naver", "deferred", 0.5)
-    finally:
-        worker_metrics.use(None)
-
-    assert registry.get_sample_value("lps_source_breaker_state", {"source": "coupang"}) == 1  # HALF_OPEN
-    assert registry.get_sample_value("lps_source_breaker_trips_total", {"source": "coupang"}) == 1
-    assert registry.get_sample_value("lps_source_waiting", {"source": "naver"}) == 1
-    assert registry.get_sample_value("lps_source_pace", {"source": "coupang"}) == 0.5
-    assert registry.get_sample_value("lps_source_tokens_total", {"source": "naver", "result": "deferred"}) == 1

@@ -16,12 +16,11 @@ from aiohttp.test_utils import TestServer
 from prometheus_client import CollectorRegistry
 
 from actors import metrics
-from actors.proxies import ProxiesBenched, ProxyOutcome, ProxyRotation, ProxyUnreachable
+from actors.proxies import ProxiesBenched, ProxyRotation, ProxyUnreachable
 from actors.sources import SourceBlocked
 from actors.sources.coupang import CoupangSource
 from embedded_store.server import free_port
-from infra.proxy_urls import Proxy, parse_proxy
-from infra.settings import Settings, SettingsError
+from infra.settings import Settings
 from schemas.offers import SourceOutcome
 from service.app import create_app
 from tests.harness import JobsView, coupang_sources, worker_pool
@@ -117,50 +116,6 @@ async def test_a_proxy_refusing_connections_is_benched_not_retried_and_with_none
     assert len(shop.app[SHOP_LOG].of("coupang")) == 3
 
 
-async def test_the_rotation_takes_proxies_in_turn_and_a_bench_ends_after_its_cool_down():
-    now = [0.0]
-    proxies = [parse_proxy(f"http://10.0.0.{n}:3128") for n in (1, 2, 3)]
-    rotation = ProxyRotation(proxies, cooldown=30.0, clock=lambda: now[0])
-
-    assert [rotation.take().host for _ in range(4)] == ["10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.1"]
-    await rotation.record(proxies[1], ProxyOutcome.BLOCKED)
-    assert [rotation.take().host for _ in range(3)] == ["10.0.0.3", "10.0.0.1", "10.0.0.3"]
-    assert rotation.benched() == ["http://10.0.0.2:3128"]
-    now[0] = 30.0
-    assert rotation.benched() == []
-    assert [rotation.take().host for _ in range(3)] == ["10.0.0.1", "10.0.0.2", "10.0.0.3"]
-
-
-async def test_with_every_proxy_benched_the_rotation_says_so_before_a_search_and_when_one_is_free_again():
-    now = [0.0]
-    proxies = [parse_proxy(f"http://10.0.0.{n}:3128") for n in (1, 2)]
-    rotation = ProxyRotation(proxies, cooldown=30.0, clock=lambda: now[0])
-
-    await rotation.record(proxies[0], ProxyOutcome.UNREACHABLE)
-    assert rotation.all_benched() is None
-    now[0] = 10.0
-    await rotation.record(proxies[1], ProxyOutcome.BLOCKED)
-    every = rotation.all_benched()
-    assert every is not None
-    assert every.retry_after == 20.0  # the first bench ends first
-    with pytest.raises(ProxiesBenched):
-        rotation.take()
-    now[0] = 30.0
-    assert rotation.all_benched() is None
-    assert rotation.take() is proxies[0]
-
-
-def test_a_proxy_is_named_without_its_credentials_everywhere():
-    proxy = parse_proxy(f"http://lps%40shop:{SECRET}@[::1]:3128")
-
-    assert (proxy.username, proxy.password) == ("lps@shop", SECRET)
-    assert proxy.label == str(proxy) == "http://[::1]:3128"
-    assert SECRET not in repr(proxy)
-    settings = Settings.from_env({"LPS_COUPANG_PROXIES": f"http://lps:{SECRET}@127.0.0.1:3128"})
-    assert SECRET not in repr(settings)
-    assert isinstance(parse_proxy(settings.coupang_proxies[0]), Proxy)
-
-
 @pytest.mark.processes
 def test_a_malformed_proxy_list_stops_a_command_at_start_up_naming_the_variable_and_not_the_secret():
     environment = os.environ | {"LPS_COUPANG_PROXIES": f"http://lps:{SECRET}@127.0.0.1:3128,ftp://lps:{SECRET}@h:21"}
@@ -215,24 +170,3 @@ async def test_a_search_blocked_through_one_proxy_is_retried_through_the_other_i
     log = pool.log()
     assert f"proxy {proxy_url(banned)} blocked: benched for 300 s" in log
     assert SECRET not in log
-
-
-@pytest.mark.parametrize(
-    ("value", "bad_part"),
-    [
-        ("127.0.0.1:3128", "proxy #1: expected SCHEME://[USER:PASSWORD@]HOST:PORT"),
-        (f"http://lps:{SECRET}@127.0.0.1", "proxy #1: http://127.0.0.1: the port is missing"),
-        (f"http://lps:{SECRET}@127.0.0.1:99999", "with a port from 1 to 65535"),
-        (f"http://lps:{SECRET}@127.0.0.1:3128/path", "http://127.0.0.1:3128: a proxy URL has no path"),
-        (f"http://:{SECRET}@127.0.0.1:3128", "a password without a user name"),
-        (f"socks5://lps:{SECRET}@127.0.0.1:1080", "SOCKS5 proxies with credentials"),
-        ("http://127.0.0.1:3128,http://lps:x@127.0.0.1:3128", "proxy #2: http://127.0.0.1:3128 is given twice"),
-    ],
-)
-def test_a_malformed_proxy_url_names_the_variable_and_the_bad_part_never_the_credentials(value: str, bad_part: str):
-    with pytest.raises(SettingsError) as refused:
-        Settings.from_env({"LPS_COUPANG_PROXIES": value})
-    message = str(refused.value)
-    assert message.startswith("LPS_COUPANG_PROXIES: ")
-    assert bad_part in message
-    assert SECRET not in message

@@ -1,10 +1,9 @@
-"""The query catalogue's checker (tests/query_catalogue.py): MongoDB's rules for a usable index, and that it fails an
-unindexed query naming its call site."""
+"""The query catalogue's checker (tests/query_catalogue.py): MongoDB's rules for a usable index, and the hot
+query table of docs/architecture.md against the declared indexes."""
 
 from __future__ import annotations
 
 import pytest
-from pymongo import AsyncMongoClient
 
 from infra.mongo import (
     ACTIVE_BY_STATUS,
@@ -14,8 +13,7 @@ from infra.mongo import (
     WATCHES,
     WATCHES_DUE,
 )
-from infra.settings import Settings
-from tests.query_catalogue import INDEXES, ROOT, Catalogue, Query, check
+from tests.query_catalogue import INDEXES, ROOT, Query, check
 
 
 @pytest.mark.parametrize(
@@ -57,24 +55,6 @@ def test_a_query_no_index_serves_is_refused(query: Query):
     verdict = check(query, INDEXES[query.collection])
     assert verdict.index is None
     assert query.collection in verdict.reason
-
-
-async def test_the_catalogue_fails_an_unindexed_query_naming_its_call_site(settings: Settings):
-    """A client with its own catalogue, whose 'LPS code' is this test file: an unindexed find is recorded with this
-    line; an indexed one is not."""
-    catalogue = Catalogue(INDEXES, roots=(str(ROOT / "tests") + "/",))
-    client: AsyncMongoClient = AsyncMongoClient(settings.mongo_url, event_listeners=[catalogue])
-    try:
-        jobs = client[settings.mongo_db][JOBS]
-        await jobs.find({"status": "DONE"}).sort([("created_at", -1), ("_id", -1)]).limit(1).to_list()
-        assert catalogue.unindexed == []
-        await jobs.find({"result.price": 5}).to_list()  # the unindexed query
-    finally:
-        await client.close()
-    [found] = catalogue.unindexed
-    assert found.startswith("tests/test_query_catalogue.py:")
-    assert "test_the_catalogue_fails_an_unindexed_query_naming_its_call_site" in found
-    assert "no index of jobs serves result.price (equality)" in found
 
 
 def hot_query_rows() -> list[list[str]]:

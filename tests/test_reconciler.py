@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
 from datetime import timedelta
 
 import pika
-import pytest
 from aiohttp.test_utils import TestClient
 
 from infra.clock import utcnow
@@ -179,22 +176,6 @@ async def test_queue_stats_count_what_reconcilers_did(stack: Stack, aiohttp_clie
     body = await (await client.get("/v1/lps/queue/stats")).json()
 
     assert body["reconciler"] == {"republished_unconfirmed": 1}
-
-
-@pytest.mark.processes
-async def test_lps_reconciler_once_runs_a_pass_from_the_command_line(stack: Stack):
-    await stack.insert()
-    env = {**stack.settings.to_env()}
-    done = await asyncio.to_thread(
-        subprocess.run,
-        [sys.executable, "-m", "tools.lps", "reconciler", "--once"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**__import__("os").environ, **env},
-    )
-    assert done.returncode == 0, done.stderr
-    assert "republished_unconfirmed" in done.stdout
 
 
 async def test_missing_deliveries_are_found_however_many_searches_finished_before_them(stack: Stack):

@@ -16,7 +16,7 @@ from pymongo import AsyncMongoClient, monitoring
 from infra.clock import utcnow
 from infra.mongo import SOURCE_LIMITS, MainDatabase, create_client
 from infra.settings import Settings
-from infra.source_limits import AdaptivePace, BreakerState, Deferral, SourceGates, Ticket
+from infra.source_limits import BreakerState, Deferral, SourceGates, Ticket
 from infra.source_rates import Rate
 from tools.testbed import eventually
 
@@ -105,19 +105,6 @@ async def test_a_blocked_search_halves_the_pace_fleet_wide_once_per_block(databa
         assert isinstance(turn, Ticket)
     *_, granted, next_granted = (await document(database))["stamps"]
     assert next_granted - granted >= timedelta(seconds=1)
-
-
-def test_the_pace_climbs_back_to_the_whole_rate_over_the_recovery_and_never_halves_below_a_tenth():
-    pace = AdaptivePace(recovery=300.0, hold=60.0)
-    since = utcnow()
-    halved = {"share": 0.5, "since": since}
-
-    assert pace.share(None, since) == 1.0  # never slowed
-    assert pace.share(halved, since + timedelta(seconds=150)) == 0.75
-    assert pace.share(halved, since + timedelta(seconds=300)) == 1.0
-    assert pace.share(halved, since + timedelta(days=1)) == 1.0
-    _, slowed = pace.slowed({"share": 0.15, "since": since}, since)
-    assert slowed["$set"]["pace"]["share"] == AdaptivePace.FLOOR
 
 
 async def test_without_a_recovery_the_pace_stays_whole(database, settings):

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import pytest
 
 from infra.settings import Settings, SettingsError
@@ -117,18 +113,6 @@ def test_a_malformed_pacing_setting_names_the_variable_and_the_bad_part(variable
     message = str(refused.value)
     assert message.startswith(f"{variable}={value!r}: ")
     assert bad_part in message
-
-
-@pytest.mark.processes
-def test_a_malformed_setting_stops_any_lps_command_at_start_up_with_its_message():
-    environment = os.environ | {"LPS_SOURCE_RATES": "coupang=2/s,naver=lots"}
-    finished = subprocess.run(
-        [sys.executable, "-m", "tools.lps", "stats"], env=environment, capture_output=True, text=True, timeout=60
-    )
-    assert finished.returncode == 2
-    assert finished.stderr.strip() == (
-        "lps: LPS_SOURCE_RATES='coupang=2/s,naver=lots': naver='lots': expected COUNT/s or COUNT/m (e.g. naver=2/s)"
-    )
 
 
 def test_queue_names_carry_the_prefix():
