@@ -23,6 +23,6 @@ async def test_the_catalogue_fails_an_unindexed_query_naming_its_call_site(setti
     finally:
         await client.close()
     [found] = catalogue.unindexed
-    assert found.startswith("tests/test_query_catalogue_call_sites.py:")
+    assert found.startswith("tests/integration/test_query_catalogue_call_sites.py:")
     assert "test_the_catalogue_fails_an_unindexed_query_naming_its_call_site" in found
     assert "no index of jobs serves result.price (equality)" in found

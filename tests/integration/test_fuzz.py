@@ -107,7 +107,7 @@ def fuzz(operation: APIOperation, mode: GenerationMode, budget: Budget) -> None:
 
     additional = [an_envelope_with_a_known_result]
     # It re-sends requests without the declared key and wants 401 or 403; the contract answers 433
-    # (test_auth.py proves every /v1/lps operation refuses a missing or unknown key).
+    # (test_auth_gateway.py proves every /v1/lps operation refuses a missing or unknown key).
     excluded = [schemathesis.checks.ignored_auth]
     if operation.label in MEANING_CHECKED_FIELDS and mode is GenerationMode.POSITIVE:
         additional.append(refused_only_for_the_field_whose_meaning_is_checked)

@@ -15,7 +15,7 @@ from tests.report_seeding import march
 from tools.dev_stacks import DevStackRecord, recorded, running_stacks
 from tools.reporting import REPORTS, mongosh_query, report_params
 
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "reporting.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "reporting.md"
 
 
 def test_only_the_price_trend_takes_a_product_filter():

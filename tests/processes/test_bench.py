@@ -22,7 +22,7 @@ from tests.corpus_targets import BLIND_FLOOR, HELD_OUT_TARGET
 from tests.rabbit import queue_declared
 from tools.search_corpus import load_cases
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 FIGURES = (
     "enqueue",
     "pipeline",

@@ -785,7 +785,7 @@ def test_an_unverified_mongoeco_is_served_unpatched_with_one_warning(tmp_path: P
 
 
 def test_the_verified_mongoeco_is_the_one_pinned_and_installed():
-    pinned = Path(__file__).resolve().parents[1].joinpath("pyproject.toml").read_text()
+    pinned = Path(__file__).resolve().parents[2].joinpath("pyproject.toml").read_text()
     (verified,) = version.VERIFIED_MONGOECO
     assert f'"mongoeco=={verified}"' in pinned
     assert version.installed_mongoeco() == verified

@@ -11,7 +11,7 @@ import pytest
 
 from schemas.signature import sign, verify_signature
 
-JOBS_DOC = Path(__file__).resolve().parents[1] / "docs" / "jobs.md"
+JOBS_DOC = Path(__file__).resolve().parents[2] / "docs" / "jobs.md"
 BODY = b'{"product_code":"SKU-1","result":{"outcome":"FOUND"}}'
 SECRET = "s3cret-키"
 

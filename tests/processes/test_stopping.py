@@ -63,7 +63,7 @@ STARTUP_SPAN = 3.5
 POOL_GRACE = 1.0
 #: The first part of every failure message: what repeats the run.
 SAID = f"stop fuzzer seed {SEED} (LPS_STOP_FUZZ_SEED={SEED} repeats it)"
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 #: A traceback frame in LPS's own files (the repository's, not its .venv's).
 OWN_FRAME = re.compile(rf'File "{re.escape(str(ROOT))}/(?!\.venv/)')
 ENDED_OR_ACTIVE = frozenset(status.name for status in JobStatus)

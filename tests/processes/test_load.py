@@ -1,7 +1,7 @@
 """A sustained burst with the deterministic source: zero lost jobs, and the counts reconcile.
 
 Size: LPS_LOAD_PRODUCTS, by default 500 (the suite's share of the machine's time); RELIABILITY.md records a
-run of 20,000 on the embedded store: `LPS_LOAD_PRODUCTS=20000 scripts/test tests/test_load.py -s`.
+run of 20,000 on the embedded store: `LPS_LOAD_PRODUCTS=20000 scripts/test tests/processes/test_load.py -s`.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ def test_validator_refuses_a_field_the_job_schema_does_not_list():
     assert not validator(document, {"$ref": "#/components/schemas/Job"}).is_valid({"surprise": 1})
 
 
-HTTP_API_PAGE = Path(__file__).resolve().parent.parent / "docs" / "http-api.md"
+HTTP_API_PAGE = Path(__file__).resolve().parents[2] / "docs" / "http-api.md"
 
 
 def test_the_http_api_page_shows_a_call_of_every_operation():

@@ -112,7 +112,7 @@ def test_a_port_setting_out_of_range_is_refused_by_name(name: str):
 
 def test_the_readmes_demo_table_is_what_the_demo_prints():
     """The README showed a DONE search whose delivery was still PENDING: the demo waits for every delivery to end."""
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     block = readme[readme.index("```\nproduct_code  lowest_price") + 4 :]
     lines = [line for line in block[: block.index("```")].splitlines() if line and line != "..."]
     header, *rows = (line.split() for line in lines)

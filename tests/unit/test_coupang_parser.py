@@ -11,7 +11,7 @@ from selectolax.lexbor import LexborHTMLParser
 from actors.sources.coupang_parser import CoupangPage, PageKind, parse_search_page
 from schemas.offers import Delivery, Offer
 
-FIXTURES = Path(__file__).parent / "fixtures" / "coupang"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "coupang"
 BASE_URL = "https://www.coupang.com"
 
 

@@ -1,6 +1,7 @@
 """What the workers' middleware and actors make of a job, worked in process: the workers' own broker set-up
 (claim, decide, retry, give-back) on Dramatiq's StubBroker with an in-process Worker, the Mongo wire server, and a
-local receiver for deliveries. The `lps worker` process itself (signals, its log, priorities) is tests/test_workers.py.
+local receiver for deliveries. The `lps worker` process itself (signals, its log, priorities) is
+tests/processes/test_workers.py.
 """
 
 from __future__ import annotations

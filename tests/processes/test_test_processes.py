@@ -1,6 +1,6 @@
 """The suite's own parallel run (scripts/test: pytest-xdist, `--dist loadgroup`) keeps a module's `xdist_group`
-together: tests/test_rabbitmq_cluster.py's tests share one cluster's ports and node names and must run in one test
-process. pytest 9.2 with pytest-xdist 3.8 spread such tests over every process without a word
+together: tests/processes/test_rabbitmq_cluster.py's tests share one cluster's ports and node names and must run in one
+test process. pytest 9.2 with pytest-xdist 3.8 spread such tests over every process without a word
 (pytest-dev/pytest-xdist#1386); this notices it on the next upgrade of either."""
 
 from __future__ import annotations

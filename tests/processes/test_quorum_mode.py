@@ -1,5 +1,6 @@
 """Quorum mode (LPS_QUEUE_TYPE=quorum): every LPS queue is a replicated quorum queue, one per priority band, on the
-machine's RabbitMQ (a single node runs quorum queues too; tests/test_rabbitmq_cluster.py shows a cluster's)."""
+machine's RabbitMQ (a single node runs quorum queues too; tests/processes/test_rabbitmq_cluster.py shows a
+cluster's)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 #: What each package may import from LPS (a package, or one module of it). `tools` (the CLI, dev stack, demo shop) sits
 #: above everything. The embedded store knows nothing of LPS's schema or services: it is a MongoDB-compatible server,
