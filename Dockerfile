@@ -17,8 +17,8 @@ ENV PYTHONUNBUFFERED=1 \
 
 WORKDIR /app
 # The whole build context (.dockerignore keeps out tests, docs, local state and secrets): which packages the image
-# installs is pyproject.toml's one list, never a second one here. tests/test_compose.py installs this file set into a
-# fresh virtualenv and runs every command of docker-compose.yml.
+# installs is pyproject.toml's one list, never a second one here. tests/processes/test_compose_image.py installs this
+# file set into a fresh virtualenv and runs every command of docker-compose.yml.
 COPY . ./
 # No extras: the embedded store's packages (`lps[embedded]`: mongoeco, rpds-py, sortedcontainers) are for dev and
 # tests; every service of docker-compose.yml talks to its MongoDB (LPS_MONGO_URL).

@@ -10,8 +10,8 @@ every value found along the path, a document once per distinct value, so one key
 document once (an array's elements are among those values, as mongoeco matches an equality on one). On a backlog
 of 20,000 PENDING jobs (mongoeco's count read each one: ~2 s over the wire) a count takes ~5 ms; on MongoDB the same
 `count` is a COUNT_SCAN of the keys.
-tests/test_embedded_mongo.py compares both engines on every count and find the gateway, the dashboard and the
-reconciler ask, with documents LPS never stores among them (arrays along a path too).
+tests/integration/test_embedded_mongo.py compares both engines on every count and find the gateway, the dashboard and
+the reconciler ask, with documents LPS never stores among them (arrays along a path too).
 """
 
 from __future__ import annotations

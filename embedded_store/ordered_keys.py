@@ -29,9 +29,9 @@ removes them. These changes:
    while an index holds one, its questions are a pass over its listed keys (`_ListedKeys`), as before this change, and
    the documents LPS stores never make one. The walk reads the version of its find, taken under the lock with the
    documents: a run is read without an await in it, and once a write has moved the order on between two runs, the rest
-   comes from that version's own keys. tests/test_embedded_mongo_order.py compares every answer of an order with the
-   listed keys' as keys come and go and in the middle of a walk; tests/test_embedded_mongo.py counts the keys a listing
-   page reads at two sizes while jobs come and go.
+   comes from that version's own keys. tests/unit/test_embedded_mongo_order.py compares every answer of an order with
+   the listed keys' as keys come and go and in the middle of a walk; tests/integration/test_embedded_mongo.py counts the
+   keys a listing page reads at two sizes while jobs come and go.
 
 8. A SEARCH job's `words` (`q=`, the index `words_created_at` (words, created_at, _id)) is an array of strings, and
    `extract_values` gives an array's elements and the array itself, so change 1 keyed every job under its array
@@ -41,7 +41,8 @@ removes them. These changes:
    index's keys asks only for `str`, `bool` or missing-field equalities, datetime bounds and sort fields (never an
    array's own key), so what they find is unchanged, and a document is still under one key per distinct string,
    counted once by change 6 for an equality on one. Any other array keeps mongoeco's keys (the array too).
-   tests/test_embedded_mongo.py compares the `q=` finds and counts with mongoeco's and counts the keys a page reads.
+   tests/integration/test_embedded_mongo.py compares the `q=` finds and counts with mongoeco's and counts the keys a
+   page reads.
 """
 
 from __future__ import annotations

@@ -16,6 +16,6 @@
   settings (`settings.py`), the clock (`clock.py`) and logging (`logs.py`).
 
 The pure modules (`lifecycle.py`, `notify.py`, `minutes.py`, and `schemas/schedule.py`: when a watch runs next)
-reach no driver (pymongo, pika, Dramatiq, aiohttp, Playwright), directly or through other modules: tests/test_layout.py
-keeps it so.
+reach no driver (pymongo, pika, Dramatiq, aiohttp, Playwright), directly or through other modules:
+tests/unit/test_layout.py keeps it so.
 """

@@ -3,7 +3,7 @@
 The outbox pool (actors/outbox.py) sends `delivery_body(search_job)`: compact UTF-8 JSON of `delivery_payload`, with
 `Content-Type: application/json`, `Idempotency-Key` (the delivery's OUTBOX job id: the same for every retry of one
 delivery) and `X-LPS-Signature` over these exact bytes (schemas/signature.py). `DeliveryPayloadSchema` is that
-body's contract, field by field; tests/test_delivery_payload.py loads real payloads with it, refusing any field it
+body's contract, field by field; tests/unit/test_delivery_payload.py loads real payloads with it, refusing any field it
 does not list. A watch's search is delivered only when its `notify` asks for it (infra/notify.py).
 """
 

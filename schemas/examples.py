@@ -1,8 +1,8 @@
 """Examples the OpenAPI document shows (Swagger UI's "Try it out" posts the request example as it is).
 
 Each error example is the envelope the gateway answers with, so its `result` is the code that goes with the
-status it is shown under (schemas.codes.HTTP_STATUS). tests/test_openapi.py checks both, and that every example
-validates against its own schema.
+status it is shown under (schemas.codes.HTTP_STATUS). tests/integration/test_openapi.py checks both, and that every
+example validates against its own schema.
 """
 
 from __future__ import annotations

@@ -228,7 +228,8 @@ def job_to_api(document: dict[str, Any]) -> dict[str, Any]:
 
     Not a marshmallow dump of JobSchema: on a page of 500 searches with their offers that costs the event loop
     tens of milliseconds, and it would silently drop a stored field the schema lacks. JobSchema documents the
-    result instead, and tests/test_openapi.py checks real jobs against it with no field allowed beyond it.
+    result instead, and tests/processes/test_openapi_real_jobs.py checks real jobs against it with no field allowed
+    beyond it.
     """
     view = {key: value for key, value in document.items() if key not in HIDDEN_JOB_FIELDS}
     view["job_id"] = str(document["_id"])

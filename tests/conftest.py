@@ -16,6 +16,7 @@ import subprocess
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,6 +33,7 @@ from infra.settings import Settings
 from service.app import create_app
 from tests.harness import ARTIFACTS, JobsView
 from tests.query_catalogue import Catalogue, catalogue_markdown, indexes_of
+from tests.tiers import TIERS, folder_of
 from tools.testbed import Receiver, delete_queues, job_queues
 
 _test_numbers = itertools.count(1)
@@ -49,11 +51,8 @@ PROCESS_FIXTURES = frozenset({"browser"})
 #: Fixtures whose servers live in a test's own event loop: a browser test, run in the session's loop, uses the
 #: page_server / page_receiver twins instead.
 FUNCTION_LOOP_SERVERS = frozenset({"aiohttp_server", "aiohttp_client", "client", "receiver", "gateway"})
-TIERS = {
-    "unit": "pure units: no store, no broker, no process (make test-unit)",
-    "integration": "in-process against the wire store and RabbitMQ (make test-fast runs these and the units)",
-    "processes": "starts real processes or a browser: worker pools, the CLI, lps dev, Chromium (make test only)",
-}
+#: The folder the tiers' folders are in (tests/tiers.py).
+TESTS = Path(__file__).resolve().parent
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -74,17 +73,27 @@ def _hang_ups_as_a_terminal_gives_them() -> None:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Each test gets exactly one tier: `processes` where marked so (or asking for Chromium), else `integration`
-    where marked so (a store engine run in process) or asking for a server fixture, else `unit`."""
+    where marked so (a store engine run in process) or asking for a server fixture, else `unit`. A test whose file
+    is not in its tier's folder (tests/tiers.py `folder_of`) stops the run, naming the folder it belongs in."""
+    misplaced = []
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
         if "browser" in fixtures:
             _run_in_the_browsers_loop(item, fixtures)
         if item.get_closest_marker("processes") or fixtures & PROCESS_FIXTURES:
-            item.add_marker(pytest.mark.processes)
+            tier = "processes"
         elif item.get_closest_marker("integration") or fixtures & SERVER_FIXTURES:
-            item.add_marker(pytest.mark.integration)
+            tier = "integration"
         else:
-            item.add_marker(pytest.mark.unit)
+            tier = "unit"
+        item.add_marker(getattr(pytest.mark, tier))
+        uses_browser = "browser" in fixtures
+        folder = TESTS / folder_of(tier, uses_browser)
+        if folder not in item.path.resolve().parents:
+            why = f"in the {tier} tier" + (" and asks for the browser fixture" if uses_browser else "")
+            misplaced.append(f"{item.nodeid} is {why}: its file belongs in {folder.relative_to(TESTS.parent)}/")
+    if misplaced:
+        raise pytest.UsageError("tests outside their tier's folder (tests/tiers.py):\n  " + "\n  ".join(misplaced))
 
 
 def _run_in_the_browsers_loop(item: pytest.Item, fixtures: set[str]) -> None:

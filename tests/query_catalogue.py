@@ -34,6 +34,9 @@ from typing import Any
 
 from pymongo import monitoring
 
+from infra.mongo import declared_indexes
+from infra.settings import Settings
+
 ROOT = Path(__file__).resolve().parents[1]
 #: LPS's own packages: a query's call site is the first frame in one of them.
 LPS_ROOTS = tuple(str(ROOT / package) + "/" for package in ("infra", "service", "actors", "tools"))
@@ -310,3 +313,7 @@ def catalogue_markdown(served: Mapping[str, Iterable[str]]) -> str:
             "",
         ]
     )
+
+
+#: The indexes ensure_indexes creates (infra.mongo.declared_indexes), by collection, as the checker reads them.
+INDEXES = {name: indexes_of(models) for name, models in declared_indexes(Settings()).items()}

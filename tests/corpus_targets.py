@@ -1,0 +1,11 @@
+"""The search corpus's targets: what share of its held-out cases the matcher must answer right (the corpus's tests and
+the benchmark's smoke run both hold it to them)."""
+
+from __future__ import annotations
+
+#: Issue 32's target for the held-out part its engineer wrote before the matcher.
+HELD_OUT_TARGET = 0.95
+#: Under the blind part's share now (109 of 150), by a margin of three cases: each reader's cases were first measured
+#: at 0.80, 0.70, 0.47, 0.33 and 0.47, and general rules drawn from their misses answer more since.
+#: Far below the target: the figure that matters (BENCHMARKS.md).
+BLIND_FLOOR = 0.69

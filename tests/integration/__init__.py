@@ -1,0 +1,2 @@
+"""In process against the wire store and RabbitMQ: no worker pool, CLI process or browser (`make test-fast` runs these
+and the units)."""
