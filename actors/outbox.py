@@ -11,7 +11,7 @@ import aiohttp
 import dramatiq
 
 from actors import metrics
-from actors.errors import PermanentJobError, RetryableJobError
+from actors.errors import DeferredJobError, PermanentJobError, RetryableJobError
 from actors.runtime import WorkerRuntime
 from infra.clock import utcnow
 from infra.enqueue import outbox_job_for
@@ -34,6 +34,8 @@ def parse_retry_after(value: str | None) -> float | None:
 
 #: How often a judgement is made again when another delivery of the same watch recorded its own first.
 _JUDGING_ROUNDS = 3
+#: Seconds a watch's result waits, deferred, while the result judged before it is still being delivered.
+_AFTER_EARLIER_DELIVERY = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +63,9 @@ async def judge_watch_result(search: dict[str, Any], runtime: WorkerRuntime) -> 
             metrics.watch_result_judged(False, "watch_removed")
             return _skipped("watch_removed", now)
         last_seen = watch.get("last_seen")
+        if await _earlier_delivery_in_flight(search, watch, runtime):
+            reason = "the watch's previous result is still being delivered: this one is judged after it"
+            raise DeferredJobError(reason, retry_after=_AFTER_EARLIER_DELIVERY, defer={"sources": [], "reason": reason})
         current = seen_of(search, (watch.get("product") or {}).get("target_price"))
         verdict = decide_delivery(
             Notify(watch["notify"]),
@@ -79,6 +84,18 @@ async def judge_watch_result(search: dict[str, Any], runtime: WorkerRuntime) -> 
             metrics.watch_result_judged(verdict.deliver, verdict.reason)
             return Judged(None, seen) if verdict.deliver else _skipped(verdict.reason, now)
     raise RetryableJobError("the watch's last result kept changing while this one was judged")
+
+
+async def _earlier_delivery_in_flight(search: dict[str, Any], watch: dict[str, Any], runtime: WorkerRuntime) -> bool:
+    """Whether another result of the watch was judged for delivery and its delivery has not ended. Judged now, this
+    one would be compared with a result the receiver may not take yet: the same price delivered twice when both go
+    out, or a change never delivered when that one fails. So it waits, deferred (no attempt spent), until that
+    delivery ended, delivered or not. One lookup, and only while a judged delivery is not recorded delivered."""
+    seen = watch.get("last_seen") or {}
+    delivered = watch.get("last_delivered") or {}
+    if not seen.get("deliver") or seen.get("job_id") in (delivered.get("job_id"), search["_id"]):
+        return False
+    return await runtime.jobs.delivery_in_flight(seen["job_id"])
 
 
 async def work_outbox(job: dict[str, Any], runtime: WorkerRuntime) -> dict[str, Any]:

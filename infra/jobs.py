@@ -443,6 +443,15 @@ class JobRepository:
             return EndedPage(jobs, last, more=True)
         return EndedPage(jobs, max(last, (minute_start(minute_of(until)), FIRST_ID)), more=False)
 
+    async def delivery_in_flight(self, search_id: ObjectId) -> bool:
+        """Whether the search's delivery (its OUTBOX job) is still to end: one lookup on `one_outbox_per_search`."""
+        query = {
+            "source_job_id": search_id,
+            "job_type": JobType.OUTBOX.name,
+            "status": {"$in": status_names(ACTIVE_STATUSES)},
+        }
+        return await self._jobs.find_one(query, {"_id": 1}) is not None
+
     async def searches_with_outbox(self, search_ids: Sequence[ObjectId]) -> set[ObjectId]:
         """Which of these searches have their OUTBOX job: one `$in` on `one_outbox_per_search` (its partial filter,
         `job_type: OUTBOX`, stated so the index applies), one round trip for the batch."""

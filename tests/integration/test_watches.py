@@ -16,10 +16,11 @@ from aiohttp.test_utils import TestClient
 from bson import ObjectId
 from pymongo import AsyncMongoClient
 
+from actors.errors import DeferredJobError
 from actors.outbox import judge_watch_result
 from infra.broker import Publisher, create_broker
 from infra.clock import utcnow
-from infra.enqueue import JobEnqueuer
+from infra.enqueue import JobEnqueuer, outbox_job_for
 from infra.jobs import JobRepository
 from infra.mongo import MONGO_UNAVAILABLE, MainDatabase, create_client, ensure_indexes
 from infra.notify import seen_of
@@ -317,8 +318,8 @@ async def test_an_active_search_of_the_product_is_not_doubled_and_the_skip_is_co
 
 async def test_only_a_delivered_result_is_what_the_next_is_judged_against(schedulers: Schedulers):
     [watch_id] = await insert_watches(schedulers.watches, 1, due_ago=timedelta(0), notify="on_change")
-    # What the outbox actor reads of its runtime here: the watches repository (on the real store).
-    runtime = SimpleNamespace(watches=schedulers.watches)
+    # What the outbox actor reads of its runtime here: the watches and jobs repositories (on the real store).
+    runtime = SimpleNamespace(watches=schedulers.watches, jobs=JobRepository(schedulers.database))
     lowest = {"source": "static", "price": 1000, "product_id": "p", "url": "u"}
 
     def search(seconds: int) -> dict[str, Any]:
@@ -347,6 +348,55 @@ async def test_only_a_delivered_result_is_what_the_next_is_judged_against(schedu
 
     assert await schedulers.watches.delete(watch_id)
     assert (await judge_watch_result(search(3), runtime)).skipped["reason"] == "watch_removed"
+
+
+async def test_a_result_judged_while_the_previous_one_is_being_delivered_waits_for_that_delivery(
+    schedulers: Schedulers, settings: Settings
+):
+    """Two results of an on_change watch, the second judged while the first's delivery is still out: compared with
+    what the receiver took (nothing yet), both would be "first" and one price delivered twice. The second waits,
+    deferred, and is then judged against what that delivery did."""
+    [watch_id] = await insert_watches(schedulers.watches, 1, due_ago=timedelta(0), notify="on_change")
+    jobs = JobRepository(schedulers.database)
+    runtime = SimpleNamespace(watches=schedulers.watches, jobs=jobs)
+    lowest = {"source": "static", "price": 1000, "product_id": "p", "url": "u"}
+
+    def search(seconds: int) -> dict[str, Any]:
+        finished = utcnow().replace(microsecond=0) + timedelta(seconds=seconds)
+        result = {"outcome": "FOUND", "lowest": lowest}
+        return {"_id": ObjectId(), "watch_id": watch_id, "finished_at": finished, "result": result}
+
+    first, second = search(0), search(1)
+    outbox, _ = outbox_job_for(first | {"product_code": "W-0"}, settings)
+    await schedulers.database.jobs().insert_one(outbox)  # PENDING: the first result's delivery is still out
+    judged = await judge_watch_result(first, runtime)
+    assert (judged.skipped, judged.seen["reason"]) == (None, "first")
+
+    with pytest.raises(DeferredJobError) as deferred:
+        await judge_watch_result(second, runtime)
+    assert deferred.value.failure().defer is not None  # the attempt is given back, not spent
+    assert (await judge_watch_result(first, runtime)).skipped is None  # the first's own retry is not held up
+
+    # The first's delivery went out: the second is the same price, so it is not delivered again.
+    assert await schedulers.watches.record_delivered(watch_id, judged.seen, utcnow())
+    await schedulers.database.jobs().update_one({"_id": outbox["_id"]}, {"$set": {"status": "DONE"}})
+    assert (await judge_watch_result(second, runtime)).skipped["reason"] == "unchanged"
+
+
+async def test_a_result_judged_after_the_previous_delivery_failed_for_good_is_delivered(
+    schedulers: Schedulers, settings: Settings
+):
+    [watch_id] = await insert_watches(schedulers.watches, 1, due_ago=timedelta(0), notify="on_change")
+    runtime = SimpleNamespace(watches=schedulers.watches, jobs=JobRepository(schedulers.database))
+    lowest = {"source": "static", "price": 1000, "product_id": "p", "url": "u"}
+    finished = utcnow().replace(microsecond=0)
+    first = {"_id": ObjectId(), "watch_id": watch_id, "finished_at": finished, "result": {"lowest": lowest}}
+    second = first | {"_id": ObjectId(), "finished_at": finished + timedelta(seconds=1)}
+    outbox, _ = outbox_job_for(first | {"product_code": "W-0"}, settings)
+    await schedulers.database.jobs().insert_one(outbox | {"status": "DEAD"})  # its delivery failed for good
+    assert (await judge_watch_result(first, runtime)).seen["reason"] == "first"
+    # Nothing reached the receiver: the second result is the first one it gets.
+    assert (await judge_watch_result(second, runtime)).seen["reason"] == "first"
 
 
 async def test_a_run_whose_search_was_not_submitted_is_given_back_and_taken_by_the_next_pass(
