@@ -59,16 +59,23 @@ def pytest_configure(config: pytest.Config) -> None:
     for tier, what in TIERS.items():
         config.addinivalue_line("markers", f"{tier}: {what}")
     config.addinivalue_line("markers", "unindexed_queries: the test sends unindexed LPS queries on purpose")
-    _hang_ups_as_a_terminal_gives_them()
+    _stop_signals_as_a_terminal_gives_them()
 
 
-def _hang_ups_as_a_terminal_gives_them() -> None:
-    """The stop tests start `lps` as a terminal does and send it SIGHUP. Under `nohup` SIGHUP is ignored, and an
-    ignored signal stays ignored in every process started after: a hang-up sent before `lps` sets its handlers would
-    be lost, and the test would wait out its bound for a stop that never began. So the test processes take SIGHUP's
-    default back (a closed terminal then ends the run, as it ends any command)."""
-    if signal.getsignal(signal.SIGHUP) is signal.SIG_IGN:
-        signal.signal(signal.SIGHUP, signal.SIG_DFL)
+def _stop_signals_as_a_terminal_gives_them() -> None:
+    """The stop tests start `lps` as a terminal does and send it SIGINT, SIGTERM and SIGHUP. A run started under
+    `nohup` ignores SIGHUP, one started in the background of a script ignores SIGINT, and an ignored signal stays
+    ignored in every process started after: a signal sent before `lps` sets its handlers would be lost, and the test
+    would wait out its bound for a stop that never began. So the test processes take the defaults back (Ctrl-C then
+    ends the run as usual; a closed terminal ends it as it ends any command)."""
+    defaults = {
+        signal.SIGINT: signal.default_int_handler,
+        signal.SIGTERM: signal.SIG_DFL,
+        signal.SIGHUP: signal.SIG_DFL,
+    }
+    for signum, default in defaults.items():
+        if signal.getsignal(signum) is signal.SIG_IGN:
+            signal.signal(signum, default)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
