@@ -11,9 +11,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bson import ObjectId
-from pymongo import AsyncMongoClient
-
-from infra.settings import Settings
 
 LPS = [sys.executable, "-m", "tools.lps"]
 
@@ -44,14 +41,6 @@ def assert_one_line_error(ran: Ran, code: int, *needles: str) -> None:
     assert len(lines) == 1, ran.stderr
     for needle in needles:
         assert needle in lines[0], lines[0]
-
-
-async def store(settings: Settings, documents: list[dict[str, Any]]) -> None:
-    client = AsyncMongoClient(settings.mongo_url, tz_aware=True)
-    try:
-        await client[settings.mongo_db].jobs.insert_many(documents)
-    finally:
-        await client.close()
 
 
 #: When the DEAD jobs of `dead_job` died, unless a test says otherwise: an hour ago.

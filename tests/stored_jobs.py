@@ -51,7 +51,8 @@ DEAD = {
 
 
 async def store(settings: Settings, jobs: list[dict], prices: list[dict] | None = None) -> None:
-    """Ended jobs (`ended_search`) and their price history, as the workers would have left them."""
+    """Jobs written as given (ended ones from `ended_search`, as the workers would have left them), and their price
+    history."""
     client = create_client(settings)
     try:
         database = MainDatabase.open(client, settings.mongo_db)

@@ -8,7 +8,8 @@ from typing import Any
 
 from infra.settings import Settings
 from service.app import create_app
-from tests.client_commands import T0, dead_job, store
+from tests.client_commands import T0, dead_job
+from tests.stored_jobs import store
 
 
 async def test_a_done_searchs_delivery_is_its_own_outbox_job_not_an_older_one(aiohttp_server, settings: Settings):

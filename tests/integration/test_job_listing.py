@@ -8,10 +8,11 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient
 from bson import ObjectId
-from pymongo import ASCENDING, DESCENDING, AsyncMongoClient, IndexModel
+from pymongo import ASCENDING, DESCENDING, IndexModel
 
 from infra.mongo import MainDatabase, create_client, ensure_indexes
 from infra.settings import Settings
+from tests.stored_jobs import store
 
 T0 = datetime(2030, 1, 1, tzinfo=UTC)
 
@@ -31,14 +32,6 @@ def job(product_code: str, created_at: datetime, *, status: str = "DEAD", error:
     if error:
         document["last_error"] = {"type": error, "message": "m", "at": created_at}
     return document
-
-
-async def store(settings: Settings, documents: list[dict[str, Any]]) -> None:
-    client = AsyncMongoClient(settings.mongo_url, tz_aware=True)
-    try:
-        await client[settings.mongo_db].jobs.insert_many(documents)
-    finally:
-        await client.close()
 
 
 async def pages(client: TestClient, **params: str) -> list[list[str]]:

@@ -17,9 +17,9 @@ from pymongo import AsyncMongoClient
 from embedded_store.server import free_port
 from infra.settings import Settings
 from service.app import create_app
-from tests.client_commands import T0, assert_one_line_error, dead_job, lps, store
+from tests.client_commands import T0, assert_one_line_error, dead_job, lps
 from tests.harness import worker_pool
-from tests.stored_jobs import insert_job
+from tests.stored_jobs import insert_job, store
 
 
 async def stored(settings: Settings, query: dict[str, Any] | None = None) -> list[dict[str, Any]]:
