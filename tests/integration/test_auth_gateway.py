@@ -126,7 +126,7 @@ async def test_each_api_key_has_its_own_bucket(aiohttp_client, settings: Setting
 
 async def test_refused_keys_are_answered_433_not_429(aiohttp_client, settings: Settings):
     # Authentication runs first: a request without a valid key never reaches (or drains) a client's bucket.
-    # (Refusals have buckets of their own, per address: 10 at once by default, see test_attacks_gateway.py.)
+    # (Refusals have buckets of their own, per address: 10 at once by default, see test_gateway_hostile_requests.py.)
     client = await limited_client(aiohttp_client, settings, api_keys=KEYS)
     statuses = [(await client.get("/v1/lps/queue/stats", headers={"X-API-Key": "wrong"})).status for _ in range(4)]
     assert statuses == [433] * 4

@@ -19,7 +19,7 @@ from service.app import create_app
 from tests.gateway_calls import PRODUCT, search
 from tests.harness import JobsView, MongoProcess
 
-# --- 11.8: a hung store answered late, and a 503 could hide a write that completed ---
+# --- a hung store: answered within its timeout, and a 503 never hides a completed write ---
 FROZEN_TIMEOUT_MS = 1000
 #: What the test allows beyond LPS_MONGO_TIMEOUT_MS for the answer to come (scheduling on a busy 2-core machine).
 MARGIN = 1.5

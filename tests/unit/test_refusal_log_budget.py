@@ -7,7 +7,7 @@ import pytest
 
 from service.http_server import REFUSED_LINES_BURST, REFUSED_LINES_PER_SECOND, RefusedRequestLog
 
-# --- issue 33: a malformed header wrote an 11-line traceback per request ---
+# --- malformed header bytes: the envelope, and a few log lines a minute ---
 
 
 def test_refusals_past_the_line_budget_are_counted_in_the_next_line(caplog: pytest.LogCaptureFixture):

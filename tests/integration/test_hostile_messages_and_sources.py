@@ -1,4 +1,5 @@
-"""Defects an attack on a running stack found (issue 11): each test reproduced its defect before the fix."""
+"""What hostile messages and source names get from a running stack. Each test reproduced, before its fix, a defect an
+attack on the stack found (issue 11)."""
 
 from __future__ import annotations
 
