@@ -16,7 +16,7 @@ import shutil
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
-from playwright.async_api import Browser, Page, Playwright, ProxySettings, Route, async_playwright
+from playwright.async_api import Browser, BrowserContext, Page, Playwright, ProxySettings, Route, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
 from actors import metrics
@@ -147,9 +147,8 @@ class BrowserPool:
     @contextlib.asynccontextmanager
     async def page(self, proxy: Proxy | None = None) -> AsyncIterator[Page]:
         """A page in a fresh context (through `proxy` when given); the context is closed whatever happens."""
-        handle = await self._acquire()
+        handle, context = await self._new_context(proxy)
         try:
-            context = await handle.browser.new_context(locale="ko-KR", proxy=_proxy_settings(proxy) if proxy else None)
             try:
                 await context.route("**/*", _skip_heavy_resources)
                 page = await context.new_page()
@@ -161,6 +160,22 @@ class BrowserPool:
                     await context.close()
         finally:
             await self._release(handle)
+
+    async def _new_context(self, proxy: Proxy | None) -> tuple[_Handle, BrowserContext]:
+        """A fresh context in the current browser. A browser that cannot open one is replaced, once: it died after
+        the last search (Chromium crashed or was killed) and Playwright has not yet seen it go."""
+        for launched_for_it in (False, True):
+            handle = await self._acquire()
+            try:
+                settings = _proxy_settings(proxy) if proxy else None
+                return handle, await handle.browser.new_context(locale="ko-KR", proxy=settings)
+            except PlaywrightError:
+                handle.retiring = True  # the next `_acquire` launches another
+                await self._release(handle)
+                if launched_for_it:
+                    raise
+                log.warning("chromium could not open a page (crashed?): launching a new one")
+        raise AssertionError("unreachable")
 
     async def close(self) -> None:
         async with self._lock:
