@@ -35,8 +35,9 @@ class _ConceptKind(Enum):
     SOLD_ALONE = auto()
     #: A part sold to replace the product's own (교체용): as any whole segment, and not when it is bundled.
     REPLACEMENT = auto()
-    #: Something sold in the product's place, not in its maker's package (a seller's repack, a sample, a tester): as
-    #: any whole segment, and not when it is given with the product ("샘플 증정").
+    #: Something sold in the product's place: not in its maker's package (a seller's repack, a sample, a tester), or
+    #: not the thing at all (a digital copy): as any whole segment, and not when it is given with the product
+    #: ("샘플 증정", "+ 전자책 증정").
     STAND_IN = auto()
     #: A condition of the item (used, rented …) or its relation to the product (compatible): as any whole segment.
     CONDITION = auto()
@@ -118,10 +119,13 @@ _CONCEPTS: tuple[_Concept, ...] = (
     ),  # 진열대 alone is a shelf
     _condition("rental", "렌탈|대여|" + english("rental")),
     # A file, not the thing: an e-book, a PDF, a download. Not the reader that shows one ("이북리더기", "ebook reader").
-    _condition(
+    _Concept(
         "digital copy",
-        r"(?:전자책|이북|e-?book|pdf)(?!\s?(?:리더|뷰어|단말기|reader|viewer))|다운로드\s?(?:판|버전)|"
-        + english(r"digital\s(?:edition|download|code)"),
+        re.compile(
+            r"(?:전자책|이북|e-?book|pdf)(?!\s?(?:리더|뷰어|단말기|reader|viewer))|다운로드\s?(?:판|버전)|"
+            + english(r"digital\s(?:edition|download|code)")
+        ),
+        _ConceptKind.STAND_IN,
     ),
 )
 

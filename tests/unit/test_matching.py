@@ -129,6 +129,7 @@ def test_a_digital_copy_is_not_the_book(title: str, reason: str):
         ("킨들 페이퍼화이트", "아마존 킨들 페이퍼화이트 이북리더기 16GB"),
         ("킨들 페이퍼화이트", "Kindle Paperwhite 킨들 페이퍼화이트 ebook reader 16GB"),
         ("트렌드 코리아 2027 전자책", "[전자책] 트렌드 코리아 2027"),
+        ("트렌드 코리아 2027", "트렌드 코리아 2027 + 전자책 증정"),
     ],
 )
 def test_a_book_a_reader_device_and_an_asked_for_ebook_are_not_digital_copies(keyword: str, title: str):
