@@ -164,10 +164,10 @@ class BrowserPool:
     async def _new_context(self, proxy: Proxy | None) -> tuple[_Handle, BrowserContext]:
         """A fresh context in the current browser. A browser that cannot open one is replaced, once: it died after
         the last search (Chromium crashed or was killed) and Playwright has not yet seen it go."""
+        settings = _proxy_settings(proxy) if proxy else None
         for launched_for_it in (False, True):
             handle = await self._acquire()
             try:
-                settings = _proxy_settings(proxy) if proxy else None
                 return handle, await handle.browser.new_context(locale="ko-KR", proxy=settings)
             except PlaywrightError:
                 handle.retiring = True  # the next `_acquire` launches another

@@ -85,7 +85,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     misplaced = []
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
-        if "browser" in fixtures:
+        uses_browser = "browser" in fixtures
+        if uses_browser:
             _run_in_the_browsers_loop(item, fixtures)
         if item.get_closest_marker("processes") or fixtures & PROCESS_FIXTURES:
             tier = "processes"
@@ -94,7 +95,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         else:
             tier = "unit"
         item.add_marker(getattr(pytest.mark, tier))
-        uses_browser = "browser" in fixtures
         folder = TESTS / folder_of(tier, uses_browser)
         if folder not in item.path.resolve().parents:
             why = f"in the {tier} tier" + (" and asks for the browser fixture" if uses_browser else "")
