@@ -171,7 +171,6 @@ def setup() -> None:
         raise SystemExit("LPS_MONGO_URL is not set: workers need the MongoDB the gateway uses")
     # The Dramatiq CLI has set up logging to its pipe already: keep its handlers and level, apply LPS_LOG_FORMAT.
     configure_logging(settings)
-    logging.getLogger("pika").setLevel(logging.WARNING)
     # Before anything imports prometheus_client: it picks multiprocess mode at its first import.
     metrics_directory = metrics.enable(settings)
     runtime = WorkerRuntime(settings, build_sources, metrics.GateMetrics())

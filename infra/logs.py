@@ -158,6 +158,24 @@ class DropDramatiqSkipWarnings(logging.Filter):
         return not (record.levelno == logging.WARNING and record.msg == "Message %s was skipped.")
 
 
+class PikaErrorsInOneLine(logging.Filter):
+    """pika logs a failed connection attempt at ERROR with a traceback of its own internals, several records for one
+    failure; Dramatiq (a consumer's connection) or LPS (a publish, a health check) reports the same failure where it
+    matters, with its cause. pika's records keep their message and get the exception's text appended instead of its
+    traceback, so a broker that cannot be reached reads as that, not as a crash."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name.partition(".")[0] == "pika" and record.exc_info:
+            error = record.exc_info[1]
+            record.msg, record.args = f"{record.getMessage()} ({type(error).__name__}: {error})", None
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
+#: Filters every handler of the root logger gets (once, however often logging is configured).
+HANDLER_FILTERS = (DropDramatiqSkipWarnings, PikaErrorsInOneLine)
+
+
 def configure_logging(settings: Settings, *, level: int | str | None = None) -> None:
     """The root logger in LPS_LOG_FORMAT, at `level` (None: as it is).
 
@@ -171,11 +189,13 @@ def configure_logging(settings: Settings, *, level: int | str | None = None) -> 
         root.setLevel(level.upper() if isinstance(level, str) else level)
     if not root.handlers:
         root.addHandler(logging.StreamHandler())
+    # pika narrates every connection step at INFO.
+    logging.getLogger("pika").setLevel(logging.WARNING)
     secrets = secret_values(settings)
-    skip_filter = DropDramatiqSkipWarnings()
     for handler in root.handlers:
-        if not any(isinstance(each, DropDramatiqSkipWarnings) for each in handler.filters):
-            handler.addFilter(skip_filter)
+        for kind in HANDLER_FILTERS:
+            if not any(isinstance(each, kind) for each in handler.filters):
+                handler.addFilter(kind())
         if settings.log_format == "json":
             handler.setFormatter(JsonFormatter(secrets))
             continue

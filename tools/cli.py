@@ -28,8 +28,6 @@ def _configure_logging(level: str) -> None:
     from infra.logs import configure_logging
 
     configure_logging(Settings.from_env(), level=level.upper())
-    # pika narrates every connection step at INFO.
-    logging.getLogger("pika").setLevel(logging.WARNING)
 
 
 @contextlib.contextmanager

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import logging
 
 import pytest
@@ -109,3 +110,30 @@ def test_dramatiqs_bare_skip_warning_is_dropped_and_other_warnings_are_kept():
     assert not keep(record(logging.WARNING, "Message %s was skipped."))
     assert keep(record(logging.WARNING, "Message %s failed."))
     assert keep(record(logging.INFO, "message %s for job x skipped: no such job in this store"))
+
+
+def test_pikas_connection_error_is_one_line_with_its_cause_and_other_loggers_keep_their_tracebacks():
+    from infra.logs import PikaErrorsInOneLine
+
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.addFilter(PikaErrorsInOneLine())
+    pika_log = logging.getLogger("pika.adapters.blocking_connection.test")
+    lps_log = logging.getLogger(f"lps.test.{id(stream)}")
+    for logger in (pika_log, lps_log):
+        logger.addHandler(handler)
+        logger.propagate = False
+    try:
+        try:
+            raise TimeoutError("TCP connection attempt timed out: '127.0.0.1'")
+        except TimeoutError:
+            pika_log.exception("Error in %s().", "_create_connection")
+            lps_log.exception("a publish failed")
+    finally:
+        for logger in (pika_log, lps_log):
+            logger.removeHandler(handler)
+
+    pika_line, *lps_lines = stream.getvalue().splitlines()
+    assert pika_line == "Error in _create_connection(). (TimeoutError: TCP connection attempt timed out: '127.0.0.1')"
+    assert lps_lines[0] == "a publish failed"
+    assert lps_lines[1] == "Traceback (most recent call last):"
