@@ -8,12 +8,17 @@ What `lps gateway` runs, minus starting an embedded store (the runner always giv
 from __future__ import annotations
 
 import logging
+import os
+import socket
 
 from aiohttp import web
 
 from bench import probe  # before the app creates its MongoDB client: the listeners must see it
 from infra.settings import Settings
 from service.app import create_app
+
+#: The environment variable naming the listening socket the runner bound and handed over (bench/stack.py).
+LISTEN_FD = "LPS_BENCH_LISTEN_FD"
 
 
 def main() -> None:
@@ -23,7 +28,11 @@ def main() -> None:
         raise SystemExit("bench.gateway: LPS_MONGO_URL is not set")
     app = create_app(settings)
     app.on_startup.append(probe.watch_running_loop)
-    web.run_app(app, host=settings.http_host, port=settings.http_port, access_log=None, print=None)
+    listening = socket.socket(fileno=int(os.environ[LISTEN_FD])) if LISTEN_FD in os.environ else None
+    if listening is not None:
+        web.run_app(app, sock=listening, access_log=None, print=None)
+    else:
+        web.run_app(app, host=settings.http_host, port=settings.http_port, access_log=None, print=None)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ import contextlib
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -28,9 +29,10 @@ import aiohttp
 from aiohttp import web
 from pymongo import MongoClient
 
+from bench.gateway import LISTEN_FD
 from bench.noop import COUNTER, noop_queue
 from bench.probe import PROBE_DIR, PROBE_ROLE
-from embedded_store.server import embedded_mongo, free_port
+from embedded_store.server import embedded_mongo
 from infra.broker import Publisher, create_broker
 from infra.mongo import MainDatabase, create_client, ensure_indexes
 from infra.settings import Settings
@@ -193,10 +195,19 @@ def probe_environment(probe_dir: Path, role: str) -> dict[str, str]:
     return {PROBE_DIR: str(probe_dir), PROBE_ROLE: role}
 
 
-def spawn(command: list[str], env: dict[str, str], log_path: Path) -> subprocess.Popen[bytes]:
+def spawn(
+    command: list[str], env: dict[str, str], log_path: Path, pass_fds: tuple[int, ...] = ()
+) -> subprocess.Popen[bytes]:
     with log_path.open("ab") as log:
         return subprocess.Popen(
-            command, env=env, cwd=REPO, stdout=log, stderr=log, stdin=subprocess.DEVNULL, start_new_session=True
+            command,
+            env=env,
+            cwd=REPO,
+            stdout=log,
+            stderr=log,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+            pass_fds=pass_fds,
         )
 
 
@@ -232,12 +243,15 @@ class Service:
 
 @contextlib.asynccontextmanager
 async def gateway(settings: Settings, bench: Bench) -> AsyncIterator[Service]:
-    """`python -m bench.gateway`: the real app in its own process, on a free loopback port."""
-    port = free_port()
-    served = settings.with_overrides(http_host="127.0.0.1", http_port=port)
-    log_path = bench.directory("logs") / f"gateway-{port}.log"
-    env = child_environment(served, probe_environment(bench.probe_dir(settings), "gateway"))
-    process = spawn([sys.executable, "-m", "bench.gateway"], env, log_path)
+    """`python -m bench.gateway`: the real app in its own process, serving a loopback socket bound here and handed
+    over, so no other process can take its port between choosing it and serving on it."""
+    with socket.create_server(("127.0.0.1", 0)) as listening:
+        port = listening.getsockname()[1]
+        served = settings.with_overrides(http_host="127.0.0.1", http_port=port)
+        log_path = bench.directory("logs") / f"gateway-{port}.log"
+        env = child_environment(served, probe_environment(bench.probe_dir(settings), "gateway"))
+        env[LISTEN_FD] = str(listening.fileno())
+        process = spawn([sys.executable, "-m", "bench.gateway"], env, log_path, pass_fds=(listening.fileno(),))
     service = Service(f"http://127.0.0.1:{port}", process, log_path)
     try:
         async with aiohttp.ClientSession() as session:
@@ -327,10 +341,10 @@ async def worker_pool(settings: Settings, pool: str, bench: Bench, *, threads: i
 async def serve(app: web.Application) -> AsyncIterator[str]:
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
-    port = free_port()
-    await web.TCPSite(runner, "127.0.0.1", port).start()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()  # the port the system gives: no race for a chosen one
+    host, port = runner.addresses[0][:2]
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield f"http://{host}:{port}"
     finally:
         await runner.cleanup()
 
