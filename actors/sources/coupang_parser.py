@@ -123,6 +123,9 @@ _NO_RESULTS_TEXTS = {
 _INVISIBLE_TAGS = ["script", "style", "noscript", "template"]
 
 _NUMBER = re.compile(r"\d[\d,]*")
+#: An amount written as a price, a rate or a grouped number: what a label never holds. A label may hold a count
+#: ("2개 이상 구매시 개당", "T멤버십 3개월"); an element holding an amount is another price, a rate or a unit price.
+_AMOUNT = re.compile(r"\d[\d,]*\s*(?:원|%)|\d{1,3}(?:,\d{3})+")
 _WON_AMOUNT = re.compile(r"(\d[\d,]*)\s*원")
 _DECIMAL = re.compile(r"\d+(?:\.\d+)?")
 _WIDTH_PERCENT = re.compile(r"width\s*:\s*(\d+(?:\.\d+)?)\s*%")
@@ -399,7 +402,7 @@ def _utility_sale_price(item: LexborNode) -> _Sale | None:
     That excludes the `del` list price (and any wrapper holding a `del`), the discount rate ("12%"), the unit
     price ("(100g당 1,230원)"), labelled amounts such as "배송비 3,000원" or "최대 930원 적립", and the flex rows
     that wrap several parts. Colour classes are not relied on: red (discounted), bluegray (regular) and the
-    sold-out grey all mark the same element. A candidate beside a label (a `.custom-oos` text without digits) is a
+    sold-out grey all mark the same element. A candidate beside a label (a `.custom-oos` text holding no amount) is a
     conditional price, whatever the label says; the plain ones come first, then amounts written with 원, then bold.
     """
     area = item.css_first(_PRICE_AREA)
@@ -425,14 +428,15 @@ def _utility_sale_price(item: LexborNode) -> _Sale | None:
 
 
 def _label_beside(node: LexborNode, parts: str | None = None) -> str | None:
-    """The label of a price line: the element written right before the price, when it carries no digits (a label
-    precedes its price: "와우할인가 26,900원"; an element with digits is another price, a rate or a unit price), its
-    text or, for an image, its alt text. None: no label. `parts`: only an element matching it counts."""
+    """The label of a price line: the element written right before the price, when it holds no amount (a label
+    precedes its price: "와우할인가 26,900원", "2개 이상 구매시 개당 125,100원"; an element holding an amount is another
+    price, a rate or a unit price), its text or, for an image, its alt text. None: no label. `parts`: only an element
+    matching it counts."""
     sibling = _element_before(node)
     if sibling is None or (parts is not None and not sibling.css_matches(parts)):
         return None
     text = _normalized_text(sibling) or (_attribute(sibling, "alt") if sibling.tag == "img" else None) or ""
-    if text and not _NUMBER.search(text) and text not in _PRICE_MARKS:
+    if text and not _AMOUNT.search(text) and text not in _PRICE_MARKS:
         return text
     return None
 

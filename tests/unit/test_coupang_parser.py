@@ -537,6 +537,9 @@ _LABELS = [
     "카드할인가",
     "최대 할인가",
     "오늘만 이 가격",
+    # A label may hold a count, never an amount: a multi-buy price, a membership's months.
+    "2개 이상 구매시 개당",
+    "T멤버십 3개월 할인가",
 ]
 
 
