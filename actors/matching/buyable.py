@@ -48,15 +48,19 @@ def not_buyable(offer: Offer, title: str) -> str | None:
     return None
 
 
-#: A title that binds its price to who the buyer is or what else they sign: a group it is reserved for
-#: (임직원 전용, 임직원가, 교육할인), a proof to show (구매인증, 인증 필요), a carrier contract (번호이동, 공시지원,
-#: 요금제), an introductory period (첫달 반값). The parser reads such conditions from a price line's place;
-#: sellers also write them into the title, where only their words tell. Hints, not the rule: the price cluster
-#: still judges what they miss.
+#: A title that binds its price to who the buyer is or what else they sign: a price reserved for someone, whoever
+#: it is (… 전용가, 임직원 전용, 임직원가, 교육할인), a proof to show (구매인증, 인증 필요), a carrier contract
+#: (번호이동, 공시지원, 요금제), an introductory period (첫달 반값), a duty-free sale (면세점, 출국자, 인도장 수령: for
+#: travellers leaving the country), a minimum order (단체 50더즌 이상, 최소주문, 2개 이상 구매시). The parser reads such
+#: conditions from a price line's place; sellers also write them into the title, where only their words tell.
+#: Hints, not the rule: the price cluster still judges what they miss.
 _CONDITION_OF_SALE = re.compile(
-    r"(?:(?:임직원|직원|회원|학생|교직원|법인|신규\s?가입자?)\s?(?:전용|가(?![가-힣])|할인|특가)|교육\s?할인"
+    r"(?:(?:임직원|직원|회원|멤버십|학생|교직원|법인|신규\s?가입자?)\s?(?:전용|가(?![가-힣])|할인|특가)|교육\s?할인"
+    r"|전용\s?(?:가격?|할인가?|특가)(?![가-힣])"
     r"|(?:구매|자격|재직|재학|학생|신분)\s?인증|번호\s?이동|기기\s?변경|공시\s?지원"
-    r"|요금제\s?(?:\d+\s?개월\s?)?(?:유지|의무|필수|조건|가입)|첫\s?(?:달|구매)\s?(?:반값|할인|특가|\d))"
+    r"|요금제\s?(?:\d+\s?개월\s?)?(?:유지|의무|필수|조건|가입)|첫\s?(?:달|구매)\s?(?:반값|할인|특가|\d)"
+    r"|면세\s?(?:점|가(?![가-힣])|특가)|출국자|인도장\s?수령"
+    r"|(?:단체|대량)\s?(?:주문|구매|\d+[^\s)\]]*)|최소\s?(?:주문|구매)|\d+\s?(?:개|세트|박스|팩|더즌)\s?이상\s?(?:주문|구매))"
     # Not when the title says it is not so, or not needed ("교육할인 없이", "번호이동 불가", "회원가 아님").
     rf"(?!\s?(?:{DENIALS}|없이|무관|자유|가능))"
 )

@@ -1024,6 +1024,12 @@ def test_a_tier_word_after_a_makers_model_code_describes_it_and_does_not_name_an
         ("[교육할인] 갤럭시 북4 프로 14 학생/교직원 인증 필요", "교육할인"),
         ("갤럭시 북4 프로 14 KT 번호이동 공시지원 (요금제 유지 조건)", "번호이동"),
         ("갤럭시 북4 프로 14 정기구독 첫달 반값", "첫달 반값"),
+        # A price reserved for anyone at all is reserved: the words "전용가", not a list of who.
+        ("갤럭시 북4 프로 14 [네이버플러스 전용가]", "전용가"),
+        ("갤럭시 북4 프로 14 [삼성닷컴 패밀리 전용 특가]", "전용 특가"),
+        ("[면세점] 갤럭시 북4 프로 14 출국자 전용 인도장 수령", "면세점"),
+        ("갤럭시 북4 프로 14 로고 각인 (단체 50대 이상)", "단체 50대"),
+        ("갤럭시 북4 프로 14 2개 이상 구매시 개당", "2개 이상 구매"),
     ],
 )
 def test_a_title_that_binds_its_price_to_who_buys_is_a_conditional_price(title: str, said: str):
