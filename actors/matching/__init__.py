@@ -34,6 +34,7 @@ from actors.matching.identity import (
     Word,
     agreed_code,
     keyword_words,
+    left_out,
     loanword_spellings,
     missing_word,
     model_codes,
@@ -101,6 +102,7 @@ def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
         excluded(title, wanted.allowed)
         or sold_for_it(spelled, wanted.keyword, wanted.anchors, wanted.model)
         or unit_conflict(folded, wanted.quantities)
+        or left_out(spelled, wanted.keyword, wanted.words)
         # The model number names the product: its title need not repeat the keyword's category words ("모니터").
         or (None if wanted.model else missing_word(spelled, wanted.words))
         or other_variant(spelled, wanted.name)

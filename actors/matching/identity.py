@@ -111,6 +111,30 @@ def missing_word(title: str, words: tuple[Word, ...]) -> str | None:
     return None
 
 
+#: Things a title says are not in the box: a run of words (joined by /, +, & or commas) before 미포함, 불포함, 별매,
+#: 별도 (구매), 제외 or 없음 ("본체만 (배터리/충전기 미포함)", "배터리 별도 구매").
+_LEFT_OUT = re.compile(
+    r"(?:[^\s()\[\]/,+&]+\s?[/,+&]\s?)*[^\s()\[\]/,+&]+\s?(?:미포함|불포함|별매|제외|없음|별도(?:\s?구매)?)(?![가-힣])"
+)
+
+
+def left_out(title: str, keyword: str, words: tuple[Word, ...]) -> str | None:
+    """A keyword word the title names only to say it is not in the box: "… 2.0Ah 배터리 2개 세트" asked, "베어툴
+    본체만 (배터리/충전기 미포함)" sold. The keyword's own "… 배터리 미포함" asks for that."""
+    spans = [match.span() for match in _LEFT_OUT.finditer(title)]
+    if not spans:
+        return None
+    asked_out = " ".join(match.group() for match in _LEFT_OUT.finditer(keyword))
+    for word in words:
+        found = list(word.pattern.finditer(title))
+        if not found or word.pattern.search(asked_out):
+            continue
+        if all(any(start <= hit.start() and hit.end() <= end for start, end in spans) for hit in found):
+            clause = next(title[start:end] for start, end in spans if start <= found[0].start() < end)
+            return f"left out: {clause}"
+    return None
+
+
 # --- the whole model name -------------------------------------------------------------------------------------
 
 #: Words that make a model another model when they follow its name: a product line's tiers. Only whole words count

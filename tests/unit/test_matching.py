@@ -1090,3 +1090,22 @@ def test_codes_that_leave_out_a_suffix_or_that_no_two_offers_share_refuse_nothin
 )
 def test_a_glued_hangul_keyword_is_found_in_the_latin_words_a_title_spaces(keyword: str, title: str):
     assert verdict({"keyword": keyword}, title) is None
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        ("보쉬 GSR 12V-30 베어툴 본체만 (배터리/충전기 미포함)", "left out: 배터리/충전기 미포함"),
+        ("보쉬 GSR 12V-30 충전드릴 배터리 별도 구매", "left out: 배터리 별도 구매"),
+        # Named as in the box too: the battery is there, only the charger is not.
+        ("보쉬 GSR 12V-30 충전드릴 2.0Ah 배터리 2개 세트 (충전기 미포함)", None),
+    ],
+)
+def test_a_keyword_word_the_title_names_only_as_not_in_the_box_is_missing(title: str, reason: str | None):
+    keyword = {"keyword": "보쉬 충전드릴 GSR 12V-30 2.0Ah 배터리 2개 세트", "model_no": "GSR12V-30"}
+    assert verdict(keyword, title) == reason
+
+
+def test_a_keyword_that_itself_asks_for_the_bare_tool_accepts_it():
+    keyword = {"keyword": "보쉬 GSR 12V-30 베어툴 배터리 미포함"}
+    assert verdict(keyword, "보쉬 GSR 12V-30 베어툴 본체만 (배터리/충전기 미포함)") is None
