@@ -93,6 +93,12 @@ _CONCEPTS: tuple[_Concept, ...] = (
     _accessory("이어팁|이어캡|" + english("ear\\s?tips?")),
     _accessory("키링|" + english("keyrings?")),
     _accessory("어댑터|젠더|" + english("adapters?")),
+    # The words for a part or an accessory itself: "스텐 뚜껑 부품" sells a lid, whatever a lid is called.
+    _Concept(
+        "part",
+        re.compile("부품|소모품|악세사리|액세서리|악세서리|" + english("parts?", "accessor(?:y|ies)")),
+        _ConceptKind.ACCESSORY,
+    ),
     _condition("compatible", "호환(?:용)?|" + english("compatible")),
     # 교체 가능 / 교체형: a replaceable part of the product, not a replacement sold alone.
     _Concept(

@@ -1109,3 +1109,17 @@ def test_a_keyword_word_the_title_names_only_as_not_in_the_box_is_missing(title:
 def test_a_keyword_that_itself_asks_for_the_bare_tool_accepts_it():
     keyword = {"keyword": "보쉬 GSR 12V-30 베어툴 배터리 미포함"}
     assert verdict(keyword, "보쉬 GSR 12V-30 베어툴 본체만 (배터리/충전기 미포함)") is None
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        ("테팔 전기주전자 저스틴 플러스 1.7L 스텐 뚜껑 부품", "part: 부품"),
+        ("테팔 저스틴 플러스 1.7L 전기주전자 호환 소모품 패킹", "compatible: 호환"),
+        ("테팔 저스틴 플러스 전기 주전자 1.7L 액세서리 세트", "part: 액세서리"),
+        # Said to come with it: the kettle itself.
+        ("테팔 저스틴 플러스 전기 주전자 1.7L 교체 부품 1개 증정", None),
+    ],
+)
+def test_a_title_whose_head_is_the_word_for_a_part_sells_a_part(title: str, reason: str | None):
+    assert verdict({"keyword": "테팔 저스틴 플러스 전기 주전자 1.7L"}, title, 33_000) == reason
