@@ -246,13 +246,17 @@ def _modifies(parts: tuple[Segment, ...], match: Aligned, noun: str | None) -> b
 
 
 _FOR_IT = re.compile(r"\s?(?:전용|용)(?![가-힣])")
+#: "… 엔코 사용가능", "… S24 적용 가능": usable with the product, so sold for it. Said after any of its words: unlike 용
+#: ("유아용 칫솔"), it never makes a word a modifier of the product.
+_USABLE_WITH = re.compile(r"\s?(?:에서?\s?)?(?:사용|적용|장착)\s?가능")
 
 
 def sold_for_it(
     title: str, keyword: str, anchors: tuple[Word, ...], model: re.Pattern[str] | None = None
 ) -> str | None:
     """A title that sells something for the product: the product's name or model number followed by 용 or 전용
-    ("M35용 필름", "S24 울트라 전용 거치대", "LS32CG510E 전용 받침대").
+    ("M35용 필름", "S24 울트라 전용 거치대", "LS32CG510E 전용 받침대"), or any of its words followed by 사용 가능
+    ("그라인더 클리너 … 바라짜 엔코 사용가능").
 
     Only a word that names the product counts (one with digits or Latin letters, or the keyword's last noun):
     "유아용 칫솔" and "차량용 방향제" are toothbrushes and air fresheners, not things for 유아 or 차량. Nor when the
@@ -261,12 +265,15 @@ def sold_for_it(
     undashed, asked = title.replace("-", ""), keyword.replace("-", "")
     noun = last_noun(keyword)
     names = [word.pattern for word in anchors if re.search(r"[0-9a-z]", word.text) or word.text == noun]
-    for pattern in [*names, *([model] if model else [])]:
+    for pattern, markers in [
+        *((name, _FOR_IT) for name in [*names, *([model] if model else [])]),
+        *((word.pattern, _USABLE_WITH) for word in anchors),
+    ]:
         for match in pattern.finditer(undashed):
-            marker = _FOR_IT.match(undashed, match.end())
+            marker = markers.match(undashed, match.end())
             if marker is None or (noun and undashed[marker.end() :].lstrip().startswith(noun)):
                 continue
-            if any(_FOR_IT.match(asked, own.end()) for own in pattern.finditer(asked)):
+            if any(markers.match(asked, own.end()) for own in pattern.finditer(asked)):
                 continue
             return f"sold for the product: {match.group()}{marker.group()}"
     return None

@@ -1123,3 +1123,26 @@ def test_a_keyword_that_itself_asks_for_the_bare_tool_accepts_it():
 )
 def test_a_title_whose_head_is_the_word_for_a_part_sells_a_part(title: str, reason: str | None):
     assert verdict({"keyword": "테팔 저스틴 플러스 전기 주전자 1.7L"}, title, 33_000) == reason
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        (
+            "바라짜 엔코 커피 그라인더",
+            "그라인즈 커피 그라인더 클리너 430g 바라짜 엔코 사용가능",
+            "sold for the product: 엔코 사용가능",
+        ),
+        (
+            "갤럭시 S24 울트라",
+            "무선 충전 패드 15W 갤럭시 S24 울트라 적용 가능",
+            "sold for the product: 울트라 적용 가능",
+        ),
+        # Usable with something the keyword does not name: a feature of the product itself.
+        ("락앤락 비스프리 모듈러 밀폐용기", "락앤락 비스프리 모듈러 밀폐용기 전자레인지 사용가능", None),
+        # The keyword's own noun follows: the product, described.
+        ("전자레인지 용기", "전자레인지 사용가능 용기 5종", None),
+    ],
+)
+def test_a_title_usable_with_the_product_sells_something_for_it(keyword: str, title: str, reason: str | None):
+    assert verdict({"keyword": keyword}, title, 30_000) == reason
