@@ -16,9 +16,10 @@ from dataclasses import dataclass
 
 from actors.matching.loanwords import HANGUL_RUN, Spellings
 from actors.matching.quantities import STATED
+from infra.text.analyzer import morphemes
 from infra.text.folding import SEPARATORS, normalize
 from infra.text.units import LATIN_UNITS
-from infra.text.words import segments
+from infra.text.words import Segment, segments
 
 #: Words sellers write in either script that `loanwords` cannot derive from their sounds, or that the tier rules
 #: below need in both scripts. Deliberately small: a miss only costs one offer, a wrong pair a bad match.
@@ -81,14 +82,30 @@ def _script(char: str) -> str:
     return "digit" if char.isdigit() else "latin" if "a" <= char <= "z" else "other"
 
 
+#: Suffixes that say a noun's type or use ("밴드형" band type, "드럼용" for drum washers): the noun alone names the same
+#: thing ("밴드 4단계"), so a title need not repeat them.
+_TYPE_SUFFIXES = frozenset({"형", "용"})
+
+
+def _without_type_suffix(text: str, segment: Segment, suffixes: frozenset[int]) -> str:
+    # A stem of one syllable would be found inside other words ("캡" in "무캡"): kept whole.
+    if segment.end in suffixes and len(text) > 2 and not any(char.isdigit() for char in text):
+        return text[:-1]
+    return text
+
+
 def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
     """Every word of a folded keyword a title must contain. Quantities and pack counts are the unit rule's
     ("355ml", the "x 24" of "355ml x 24", "1+1") unless `quantities` asks for them too (a code such as "9465cc" reads
-    as one); a number must stand alone ("15" is not in "150")."""
+    as one); a number must stand alone ("15" is not in "150"); a type or use suffix may be left out ("밴드형")."""
     stated = [] if quantities else [match.span() for match in STATED.finditer(folded)]
+    lowered = folded.lower()
+    suffixes = frozenset(
+        morpheme.end for morpheme in morphemes(lowered) if morpheme.tag == "XSN" and morpheme.surface in _TYPE_SUFFIXES
+    )
     words: dict[str, Word] = {}
-    for segment in segments(folded.lower()):
-        compact = SEPARATORS.sub("", segment.text)
+    for segment in segments(lowered):
+        compact = _without_type_suffix(SEPARATORS.sub("", segment.text), segment, suffixes)
         inside_quantity = any(start <= segment.start and segment.end <= end for start, end in stated)
         if compact and not inside_quantity and compact not in words:
             words[compact] = _word(compact)

@@ -1146,3 +1146,17 @@ def test_a_title_whose_head_is_the_word_for_a_part_sells_a_part(title: str, reas
 )
 def test_a_title_usable_with_the_product_sells_something_for_it(keyword: str, title: str, reason: str | None):
     assert verdict({"keyword": keyword}, title, 30_000) == reason
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        ("하기스 네이처메이드 밴드형 4단계 3팩", "하기스 네이처메이드 밴드 4단계 28매 x 3팩", None),
+        ("하기스 네이처메이드 밴드형 4단계 3팩", "하기스 네이처메이드 팬티형 4단계 3팩", "keyword word missing: 밴드"),
+        ("퍼실 딥클린 파워젤 드럼용 2.7L", "퍼실 딥클린 파워젤 드럼 세탁기 2.7L", None),
+        # Not a type's suffix: running shoes are not a running shirt.
+        ("나이키 페가수스 41 러닝화", "나이키 페가수스 41 러닝 셔츠", "keyword word missing: 러닝화"),
+    ],
+)
+def test_a_type_or_use_suffix_of_a_keyword_word_may_be_left_out(keyword: str, title: str, reason: str | None):
+    assert verdict({"keyword": keyword}, title, 30_000) == reason
