@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from statistics import median
 from typing import Any
 
-from actors.matching.buyable import not_buyable, not_everyones_price
+from actors.matching.buyable import not_buyable, not_everyones_price, one_of_several
 from actors.matching.identity import (
     ModelName,
     Word,
@@ -111,7 +111,11 @@ def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
 
 def _not_everyones_price(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
     """Why the product's offer is not at a price every buyer pays (rule 6 and the target price), or None."""
-    return not_everyones_price(offer, folded, wanted.quantities) or against_target(offer.price, wanted.target_price)
+    return (
+        not_everyones_price(offer, folded, wanted.quantities)
+        or one_of_several(folded, wanted.words)
+        or against_target(offer.price, wanted.target_price)
+    )
 
 
 def match_offers(product: Mapping[str, Any], offers: Iterable[Offer]) -> list[Offer]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from actors.matching.identity import Word
 from actors.matching.quantities import Quantity, first_stated
 from actors.matching.sells import DENIALS
 from infra.text.folding import english
@@ -82,4 +83,26 @@ def not_everyones_price(offer: Offer, folded_title: str, wanted: tuple[Quantity,
             return f"price from {offer.price:,}: option not known"
         if first.amount != want.amount:
             return f"price from {offer.price:,}: the first option is {first.text}, not {want.text}"
+    return None
+
+
+#: A title offering a pick among several listings: its price is the cheapest pick's.
+_CHOICE = re.compile(r"모음전?|택\s?\d|골라\s?담기|(?:중|에서)\s?(?:택|선택)|선택")
+#: Alternatives written with slashes ("와일드프레리/그래스랜드/퍼시픽카").
+_ALTERNATIVES = re.compile(r"[^\s/()\[\]]+(?:\s?/\s?[^\s/()\[\]]+)+")
+
+
+def one_of_several(folded_title: str, words: tuple[Word, ...]) -> str | None:
+    """A title that offers a pick (모음전, 택1, … 선택) in which the product is only one of the alternatives ("아카나 독
+    사료 모음전 (와일드프레리/그래스랜드/퍼시픽카) 2kg"): its price is the cheapest alternative's, not the asked one's.
+    Alternatives the keyword does not name (colours, "색상 택1") leave the product the one sold."""
+    title = folded_title.lower()
+    if not _CHOICE.search(title):
+        return None
+    runs = [match.span() for match in _ALTERNATIVES.finditer(title)]
+    for word in words:
+        found = list(word.pattern.finditer(title))
+        for start, end in runs:
+            if found and all(start <= hit.start() and hit.end() <= end for hit in found):
+                return f"price of one of several: {title[start:end]}"
     return None

@@ -1160,3 +1160,21 @@ def test_a_title_usable_with_the_product_sells_something_for_it(keyword: str, ti
 )
 def test_a_type_or_use_suffix_of_a_keyword_word_may_be_left_out(keyword: str, title: str, reason: str | None):
     assert verdict({"keyword": keyword}, title, 30_000) == reason
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        (
+            "아카나 독 사료 모음전 (와일드프레리/그래스랜드/퍼시픽카) 2kg",
+            "price of one of several: 와일드프레리/그래스랜드/퍼시픽카",
+        ),
+        ("아카나 와일드 프레리 / 그래스랜드 독 2kg 택1", "price of one of several: 프레리 / 그래스랜드"),
+        # The pick is among colours the keyword does not name: the product is what is sold.
+        ("아카나 와일드 프레리 독 2kg 블랙/화이트 포장 택1", None),
+        # Alternatives without a pick: a list of what the product is.
+        ("아카나 와일드 프레리 독 2kg 닭고기/칠면조/계란", None),
+    ],
+)
+def test_a_pick_among_listings_the_product_is_one_of_is_the_cheapest_picks_price(title: str, reason: str | None):
+    assert verdict({"keyword": "아카나 와일드 프레리 독 2kg"}, title, 49_000) == reason
