@@ -18,7 +18,7 @@ from actors.matching.loanwords import HANGUL_RUN, Spellings
 from actors.matching.quantities import STATED
 from infra.text.analyzer import morphemes
 from infra.text.folding import SEPARATORS, normalize
-from infra.text.units import LATIN_UNITS
+from infra.text.units import LATIN_UNITS, MEASURE_SYMBOLS
 from infra.text.words import Segment, segments
 
 #: Words sellers write in either script that `loanwords` cannot derive from their sounds, or that the tier rules
@@ -227,7 +227,7 @@ def other_variant(title: str, model: ModelName) -> str | None:
                 glued = _GLUED.match(undashed, after)
             else:  # a name glued to a letter or a + ("팔콘S", "프로+"): another model of that name
                 glued = _GLUED_TO_NAME.match(undashed, after) if _HANGUL_END.search(word.text) else None
-            if glued and glued.group() not in LATIN_UNITS and not _named_by_keyword(model, word, glued.group()):
+            if glued and glued.group() not in MEASURE_SYMBOLS and not _named_by_keyword(model, word, glued.group()):
                 return f"another model: {word.text}{glued.group()}"
             tier = _TIER_AFTER.match(undashed, after)
             if tier is None or _named_by_keyword(model, word, tier["tier"]):

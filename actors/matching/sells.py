@@ -180,8 +180,21 @@ class Allowed:
 def allowed_by(keyword: str) -> Allowed:
     """What a normalized keyword asks for: "갤럭시버즈3케이스" asks for a case and "… 중고" for a used one; "필름카메라"
     asks for a camera, not a film, and "커버걸" for nothing."""
-    concepts = frozenset(index for index, _ in _named(keyword))
+    concepts = frozenset(index for index, _ in _named(keyword)) | _ended_with(keyword)
     return Allowed(concepts, last_noun(keyword), domestic=bool(_DOMESTIC.search(keyword)))
+
+
+def _ended_with(keyword: str) -> frozenset[int]:
+    """The accessories and things sold alone a keyword's words end with, where the analyzer kept the compound whole
+    ("멀티펜" is a pen, as "다기능펜" split into 다기능 + 펜 is): a Korean compound names its last word."""
+    heads = [segment.text for segment in segments(keyword) if segment.head]
+    return frozenset(
+        index
+        for index, concept in enumerate(_CONCEPTS)
+        if concept.kind.head_only
+        for head in heads
+        if (end := re.search(f"(?:{concept.pattern.pattern})$", head)) and end.start() > 0
+    )
 
 
 def last_noun(text: str) -> str | None:

@@ -1178,3 +1178,15 @@ def test_a_type_or_use_suffix_of_a_keyword_word_may_be_left_out(keyword: str, ti
 )
 def test_a_pick_among_listings_the_product_is_one_of_is_the_cheapest_picks_price(title: str, reason: str | None):
     assert verdict({"keyword": "아카나 와일드 프레리 독 2kg"}, title, 49_000) == reason
+
+
+def test_a_measure_glued_to_a_keywords_number_is_a_measure_not_another_model():
+    keyword = {"keyword": "제트스트림 4&1 멀티펜 0.5"}
+    assert verdict(keyword, "미쓰비시 제트스트림 4&1 멀티펜 0.5mm MSXE5-1000-05 블랙", 7_900) is None
+    assert verdict({"keyword": "갤럭시 S25"}, "갤럭시 S25FE 256GB", 700_000) == "another model: s25fe"
+
+
+def test_a_keyword_word_ending_in_an_accessory_noun_asks_for_that_accessory():
+    # "멀티펜" stays whole for the analyzer, "다기능펜" splits into 다기능 + 펜: both are pens.
+    assert verdict({"keyword": "제트스트림 멀티펜 0.5"}, "제트스트림 멀티펜 0.5 다기능펜 네이비", 7_500) is None
+    assert verdict({"keyword": "제트스트림 볼펜 0.5"}, "제트스트림 볼펜 0.5 전용 케이스", 7_500) == "accessory: 케이스"
