@@ -124,12 +124,32 @@ _MULTIPLIED = re.compile(
 )
 
 
+#: A volume and a weight of one product agree within its density: what shops sell by the ml or the gram (drinks,
+#: oils, washes, creams) weighs 0.5 to 2 grams a millilitre. A title that weighs a volume item outside that (a 140g
+#: bar of a 946ml liquid soap) sells another form or size of it.
+_DENSITIES = (Decimal("0.5"), Decimal(2))
+_VOLUME_OR_WEIGHT = {"volume": "weight", "weight": "volume"}
+
+
+def _other_measure(stated: tuple[Quantity, ...], want: Quantity) -> str | None:
+    """The weights a title states for a volume the keyword asks (or the reverse) that no density reconciles."""
+    other = _VOLUME_OR_WEIGHT.get(want.dimension)
+    measured = [quantity for quantity in stated if quantity.dimension == other]
+    low, high = _DENSITIES
+    for quantity in measured:
+        grams, millilitres = (quantity.amount, want.amount) if other == "weight" else (want.amount, quantity.amount)
+        if millilitres and low <= grams / millilitres <= high:
+            return None
+    return ", ".join(dict.fromkeys(quantity.text for quantity in measured)) if measured else None
+
+
 def unit_conflict(title: str, wanted: tuple[Quantity, ...]) -> str | None:
     """A keyword's quantity must appear in the folded title whenever the title states that dimension at all.
 
     "Appear among" rather than "equal" because titles often state a dimension twice ("12GB 256GB": memory and
-    storage; "100매 10팩"), and a title silent about a dimension proves nothing either way, except the count: a
-    title that measures one item and counts none sells one.
+    storage; "100매 10팩"), and a title silent about a dimension proves nothing either way, except the count (a
+    title that measures one item and counts none sells one) and a weight for a volume or the reverse (one no
+    density reconciles is another form: `_DENSITIES`).
     """
     if not wanted:
         return None
@@ -139,6 +159,8 @@ def unit_conflict(title: str, wanted: tuple[Quantity, ...]) -> str | None:
         if same and all(quantity.amount != want.amount for quantity in same):
             texts = ", ".join(dict.fromkeys(quantity.text for quantity in same))
             return f"{want.dimension} {texts} ≠ {want.text}"
+        if not same and (weighed := _other_measure(stated, want)):
+            return f"{weighed} for {want.text}: another form or size"
         if not same and stated and want.dimension == "pack" and want.amount > 1 and not _MULTIPLIED.search(title):
             # A title that measures its item ("50ml") and counts nothing sells one: its price is not the price of the
             # several the keyword asks for. A multiplication it does not read as a count ("x 100T", "1.05kg+1.05kg")

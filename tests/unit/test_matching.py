@@ -1190,3 +1190,21 @@ def test_a_keyword_word_ending_in_an_accessory_noun_asks_for_that_accessory():
     # "멀티펜" stays whole for the analyzer, "다기능펜" splits into 다기능 + 펜: both are pens.
     assert verdict({"keyword": "제트스트림 멀티펜 0.5"}, "제트스트림 멀티펜 0.5 다기능펜 네이비", 7_500) is None
     assert verdict({"keyword": "제트스트림 볼펜 0.5"}, "제트스트림 볼펜 0.5 전용 케이스", 7_500) == "accessory: 케이스"
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        (
+            "닥터브로너스 퓨어 캐스틸 솝 페퍼민트 946ml",
+            "닥터브로너스 페퍼민트 퓨어 캐스틸 바솝 140g",
+            "140g for 946ml: another form or size",
+        ),
+        # A wash sold by the gram: the same bottle, weighed.
+        ("해피바스 바디워시 900ml", "해피바스 바디워시 900g", None),
+        ("꿀 1kg", "국산 아카시아 꿀 1000ml 유리병", None),
+        ("동서 보리차 티백 300g", "동서 보리차 음료 1.5L", "1.5L for 300g: another form or size"),
+    ],
+)
+def test_a_weight_for_a_volume_that_no_density_reconciles_is_another_form(keyword: str, title: str, reason: str | None):
+    assert verdict({"keyword": keyword}, title, 20_000) == reason
