@@ -11,7 +11,7 @@ gives the reason, which keeps verdicts deterministic:
 5. it names every word of the keyword (or the model number, which names the product), and no variant the keyword
    does not name (`identity`);
 6. its price is what a buyer of the asked product pays (`buyable`): no conditional price, no range start for
-   another option;
+   another option, no pick among listings the product is only one of;
 7. its price is plausible (`prices`): not far under the target price; and, without one, judged over all the
    search's offers at once, not far under the price the product's offers cluster around (every offer of it at a
    price anyone pays, even one that cannot be bought now; per unit for another pack size).
