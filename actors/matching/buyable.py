@@ -51,8 +51,9 @@ def not_buyable(offer: Offer, title: str) -> str | None:
 
 #: A title that binds its price to who the buyer is or what else they sign: a price reserved for someone, whoever
 #: it is (… 전용가, 임직원 전용, 임직원가, 교육할인), a proof to show (구매인증, 인증 필요), a carrier contract
-#: (번호이동, 공시지원, 요금제), an introductory period (첫달 반값), a duty-free sale (면세점, 출국자, 인도장 수령: for
-#: travellers leaving the country), a minimum order (단체 50더즌 이상, 최소주문, 2개 이상 구매시). The parser reads such
+#: (번호이동, 공시지원, 요금제), an introductory period (첫달 반값), a coupon (쿠폰 적용가), a trade-in (보상판매,
+#: 반납 시), an instalment (24개월 할부, 월 60,375원), a duty-free sale (면세점, 출국자, 인도장 수령: for travellers
+#: leaving the country), a minimum order (단체 50더즌 이상, 최소주문, 2개 이상 구매시). The parser reads such
 #: conditions from a price line's place; sellers also write them into the title, where only their words tell.
 #: Hints, not the rule: the price cluster still judges what they miss.
 _CONDITION_OF_SALE = re.compile(
@@ -61,6 +62,7 @@ _CONDITION_OF_SALE = re.compile(
     r"|(?:구매|자격|재직|재학|학생|신분)\s?인증|번호\s?이동|기기\s?변경|공시\s?지원"
     r"|요금제\s?(?:\d+\s?개월\s?)?(?:유지|의무|필수|조건|가입)|첫\s?(?:달|구매)\s?(?:반값|할인|특가|\d)"
     r"|면세\s?(?:점|가(?![가-힣])|특가)|출국자|인도장\s?수령"
+    r"|쿠폰\s?(?:적용|할인)?\s?가(?![가-힣])|쿠폰\s?적용|보상\s?판매|반납\s?시|\d+\s?개월\s?할부|할부\s?(?:가(?![가-힣])|시|기준)|월\s?[\d,]+\s?원"
     r"|(?:단체|대량)\s?(?:주문|구매|\d+[^\s)\]]*)|최소\s?(?:주문|구매)|\d+\s?(?:개|세트|박스|팩|더즌)\s?이상\s?(?:주문|구매))"
     # Not when the title says it is not so, or not needed ("교육할인 없이", "번호이동 불가", "회원가 아님").
     rf"(?!\s?(?:{DENIALS}|없이|무관|자유|가능))"

@@ -116,7 +116,8 @@ _CONCEPTS: tuple[_Concept, ...] = (
         ),
         _ConceptKind.STAND_IN,
     ),
-    _condition("used", "중고|" + english("used", r"pre[\s-]?owned")),
+    # A grade is what second-hand and seconds are sold by ("S급 공기계", "스크래치 B급", "로스트볼 A급").
+    _condition("used", "중고|(?<![0-9a-z])[sab]급|" + english("used", r"pre[\s-]?owned")),
     _condition("refurbished", "(?<!슬)리퍼(?:브|비시|폰)?|" + english("refurb(?:ished)?", "renewed")),
     # 무료반품 / 반품불가 / 반품 가능: return-policy words in the title of a new item.
     _condition("returned", r"(?<!무료)(?<!무료 )반품(?!\s?(?:불가|가능|무료|보장|안내|비용))"),

@@ -924,7 +924,7 @@ def test_a_thing_given_with_the_product_may_stand_a_word_or_two_after_the_plus(t
     [
         ("닌텐도 스위치 2 마리오카트 월드 번들", "닌텐도 스위치2 본체 단품"),  # the bundle's game
         ("아이패드 에어 11 M2 셀룰러 모델 128GB", "애플 아이패드 에어 11 M2 128GB 스페이스그레이"),  # Wi-Fi only
-        ("에어팟 프로 2 정품 미개봉", "에어팟 프로2 A급 레플리카"),  # a replica
+        ("에어팟 프로 2 정품 미개봉", "에어팟 프로2 레플리카 이어폰"),  # a replica
     ],
 )
 def test_the_words_after_a_model_are_never_left_out(keyword: str, title: str):
@@ -1208,3 +1208,28 @@ def test_a_keyword_word_ending_in_an_accessory_noun_asks_for_that_accessory():
 )
 def test_a_weight_for_a_volume_that_no_density_reconciles_is_another_form(keyword: str, title: str, reason: str | None):
     assert verdict({"keyword": keyword}, title, 20_000) == reason
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        ("맥북 에어 13 M4 16GB 256GB 보상판매가 (구형 맥북 반납 시)", "conditional price: 보상판매 1,500,000"),
+        ("맥북 에어 13 M4 16GB 256GB (첫구매 쿠폰 적용가)", "conditional price: 쿠폰 적용가 1,500,000"),
+        ("맥북 에어 13 M4 16GB 256GB 월 60,375원 (24개월 할부)", "conditional price: 월 60,375원 1,500,000"),
+        ("맥북 에어 13 M4 16GB 256GB 무이자 할부 가능", None),
+    ],
+)
+def test_a_coupon_a_trade_in_or_an_instalment_in_the_title_is_a_conditional_price(title: str, reason: str | None):
+    assert verdict({"keyword": "맥북 에어 13 M4 16GB 256GB"}, title) == reason
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        ("아이폰16 프로 256 자급제 S급 공기계", "used: s급"),
+        ("아이폰 16 프로 256GB 자급제 스크래치 B급", "used: b급"),
+        ("아이폰 16 프로 256GB 자급제 새제품", None),
+    ],
+)
+def test_a_graded_item_is_second_hand(title: str, reason: str | None):
+    assert verdict({"keyword": "아이폰 16 프로 256GB 자급제"}, title) == reason
