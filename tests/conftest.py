@@ -101,17 +101,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             misplaced.append(f"{item.nodeid} is {why}: its file belongs in {folder.relative_to(TESTS.parent)}/")
     if misplaced:
         raise pytest.UsageError("tests outside their tier's folder (tests/tiers.py):\n  " + "\n  ".join(misplaced))
-    # The long tiers first: test processes take tests in this order, and a long test taken last is the run's tail.
-    items.sort(key=lambda item: RUN_ORDER.index(_tier_of(item)))
-
-
-#: The order tiers run in, longest tests first (`--dist loadgroup` still runs a group's tests before single ones).
-RUN_ORDER = ("processes", "browser", "integration", "unit")
-
-
-def _tier_of(item: pytest.Item) -> str:
-    tier = next(name for name in RUN_ORDER if item.get_closest_marker(name))
-    return "browser" if tier == "processes" and "browser" in getattr(item, "fixturenames", ()) else tier
 
 
 def _run_in_the_browsers_loop(item: pytest.Item, fixtures: set[str]) -> None:
