@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from actors.matching.loanwords import HANGUL_RUN, Spellings
 from actors.matching.quantities import STATED
@@ -87,6 +88,14 @@ def _script(char: str) -> str:
 _TYPE_SUFFIXES = frozenset({"형", "용"})
 
 
+@lru_cache(maxsize=1024)
+def _type_suffix_ends(text: str) -> frozenset[int]:
+    """Where a type or use suffix ends in a text (a keyword is read once per search, twice by `_wanted`)."""
+    return frozenset(
+        morpheme.end for morpheme in morphemes(text) if morpheme.tag == "XSN" and morpheme.surface in _TYPE_SUFFIXES
+    )
+
+
 def _without_type_suffix(text: str, segment: Segment, suffixes: frozenset[int]) -> str:
     # A stem of one syllable would be found inside other words ("캡" in "무캡"): kept whole.
     if segment.end in suffixes and len(text) > 2 and not any(char.isdigit() for char in text):
@@ -100,9 +109,7 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
     as one); a number must stand alone ("15" is not in "150"); a type or use suffix may be left out ("밴드형")."""
     stated = [] if quantities else [match.span() for match in STATED.finditer(folded)]
     lowered = folded.lower()
-    suffixes = frozenset(
-        morpheme.end for morpheme in morphemes(lowered) if morpheme.tag == "XSN" and morpheme.surface in _TYPE_SUFFIXES
-    )
+    suffixes = _type_suffix_ends(lowered)
     words: dict[str, Word] = {}
     for segment in segments(lowered):
         compact = _without_type_suffix(SEPARATORS.sub("", segment.text), segment, suffixes)
