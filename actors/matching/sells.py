@@ -117,6 +117,8 @@ _CONCEPTS: tuple[_Concept, ...] = (
         _ConceptKind.STAND_IN,
     ),
     # A grade is what second-hand and seconds are sold by ("S급 공기계", "스크래치 B급", "로스트볼 A급").
+    # One earbud or one side of what is sold as a pair ("왼쪽 유닛 단품", "한쪽 단품").
+    _condition("one side of a pair", r"(?:왼쪽|오른쪽|좌측|우측|한쪽)\s?(?:유닛|이어버드|버드|이어폰)|한쪽\s?단품"),
     _condition("used", "중고|(?<![0-9a-z])[sab]급|" + english("used", r"pre[\s-]?owned")),
     _condition("refurbished", "(?<!슬)리퍼(?:브|비시|폰)?|" + english("refurb(?:ished)?", "renewed")),
     # 무료반품 / 반품불가 / 반품 가능: return-policy words in the title of a new item.
@@ -225,8 +227,11 @@ _IMPORTED = re.compile(
     rf"(?!(?:\s?(?:제품|상품))?\s?(?:{DENIALS}))"  # "병행수입 아님", "해외직구 제품 아님"
 )
 
-#: A title saying the product itself is not in the box sells something else (a service, a part, a kit).
-_PRODUCT_NOT_INCLUDED = re.compile(r"(?:제품|본품|본체|기기|단말기)\s?(?:미포함|불포함|제외)")
+#: A title saying the product itself is not in the box sells something else (a service, a part, a kit), and so does
+#: one selling the box alone (공박스, 빈 박스, 박스만; not "1박스만").
+_PRODUCT_NOT_INCLUDED = re.compile(
+    r"(?:제품|본품|본체|기기|단말기)\s?(?:미포함|불포함|제외)|(?<![가-힣])(?:공|빈)\s?박스|(?<![\d가-힣])박스만"
+)
 
 
 def excluded(title: str, allowed: Allowed) -> str | None:

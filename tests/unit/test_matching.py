@@ -1233,3 +1233,18 @@ def test_a_coupon_a_trade_in_or_an_instalment_in_the_title_is_a_conditional_pric
 )
 def test_a_graded_item_is_second_hand(title: str, reason: str | None):
     assert verdict({"keyword": "아이폰 16 프로 256GB 자급제"}, title) == reason
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        ("갤럭시 버즈3 프로", "갤럭시 버즈3 프로 SM-R630 왼쪽 유닛 단품", "one side of a pair: 왼쪽 유닛"),
+        ("에어팟 프로 2세대", "에어팟 프로 2세대 한쪽 단품 분실용", "one side of a pair: 한쪽 단품"),
+        ("에어팟 프로 2세대 왼쪽 유닛", "에어팟 프로 2세대 왼쪽 유닛 정품", None),  # asked for
+        ("닌텐도 스위치2", "닌텐도 스위치2 본체 박스만 (공박스)", "not the product: 박스만"),
+        ("닌텐도 스위치2", "닌텐도 스위치2 빈 박스 보관용", "not the product: 빈 박스"),
+        ("제주삼다수 2L 12병", "제주삼다수 2L 12병 1박스만 주문 가능", None),  # a count, not the box alone
+    ],
+)
+def test_one_side_of_a_pair_or_the_box_alone_is_not_the_product(keyword: str, title: str, reason: str | None):
+    assert verdict({"keyword": keyword}, title, 100_000) == reason
