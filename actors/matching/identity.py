@@ -96,9 +96,14 @@ def _type_suffix_ends(text: str) -> frozenset[int]:
     )
 
 
+#: The word for a flavour: glued after the flavour's own word, it adds nothing a title must repeat.
+_FLAVOUR = "맛"
+
+
 def _without_type_suffix(text: str, segment: Segment, suffixes: frozenset[int]) -> str:
     # A stem of one syllable would be found inside other words ("캡" in "무캡"): kept whole.
-    if segment.end in suffixes and len(text) > 2 and not any(char.isdigit() for char in text):
+    stem_of_a_name = len(text) > 2 and not any(char.isdigit() for char in text)
+    if stem_of_a_name and (segment.end in suffixes or text.endswith(_FLAVOUR)):  # "밴드형", "사천맛"
         return text[:-1]
     return text
 
@@ -106,15 +111,20 @@ def _without_type_suffix(text: str, segment: Segment, suffixes: frozenset[int]) 
 def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
     """Every word of a folded keyword a title must contain. Quantities and pack counts are the unit rule's
     ("355ml", the "x 24" of "355ml x 24", "1+1") unless `quantities` asks for them too (a code such as "9465cc" reads
-    as one); a number must stand alone ("15" is not in "150"); a type or use suffix may be left out ("밴드형")."""
+    as one); a number must stand alone ("15" is not in "150"); a type or use suffix may be left out ("밴드형"), and
+    so may 맛 glued after a flavour ("매운맛")."""
     stated = [] if quantities else [match.span() for match in STATED.finditer(folded)]
     lowered = folded.lower()
     suffixes = _type_suffix_ends(lowered)
     words: dict[str, Word] = {}
+    previous_end = None
     for segment in segments(lowered):
         compact = _without_type_suffix(SEPARATORS.sub("", segment.text), segment, suffixes)
         inside_quantity = any(start <= segment.start and segment.end <= end for start, end in stated)
-        if compact and not inside_quantity and compact not in words:
+        # "매운맛", "바나나맛우유": the flavour is the word before 맛, which a title may write alone ("매운 120g").
+        flavour_of_the_word_before = compact == _FLAVOUR and segment.start == previous_end
+        previous_end = segment.end
+        if compact and not inside_quantity and not flavour_of_the_word_before and compact not in words:
             words[compact] = _word(compact)
     return tuple(words.values())
 

@@ -1248,3 +1248,16 @@ def test_a_graded_item_is_second_hand(title: str, reason: str | None):
 )
 def test_one_side_of_a_pair_or_the_box_alone_is_not_the_product(keyword: str, title: str, reason: str | None):
     assert verdict({"keyword": keyword}, title, 100_000) == reason
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        ("오뚜기 진라면 매운맛 120g 5개", "오뚜기 진라면 매운 120gX5입", None),
+        ("오뚜기 진라면 매운맛 120g 5개", "오뚜기 진라면 순한맛 120g x 5개", "keyword word missing: 매운"),
+        ("빙그레 바나나맛우유 240ml 8개", "빙그레 단지우유 바나나 240mlX8입", None),
+        ("빙그레 바나나맛우유 240ml 8개", "빙그레 딸기맛우유 240ml x 8개", "keyword word missing: 바나나"),
+    ],
+)
+def test_the_word_for_flavour_glued_after_the_flavour_may_be_left_out(keyword: str, title: str, reason: str | None):
+    assert verdict({"keyword": keyword}, title, 5_000) == reason
