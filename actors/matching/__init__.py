@@ -100,7 +100,7 @@ def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
     spelled = wanted.spellings.respell(title)  # the keyword's words as the keyword writes them ("wi-fi": 와이파이)
     return (
         excluded(title, wanted.allowed)
-        or sold_for_it(spelled, wanted.keyword, wanted.anchors, wanted.model)
+        or sold_for_it(spelled, wanted.keyword, wanted.anchors, wanted.model, names_accessory=wanted.allowed.accessory)
         or unit_conflict(folded, wanted.quantities)
         or left_out(spelled, wanted.keyword, wanted.words)
         # The model number names the product: its title need not repeat the keyword's category words ("모니터").

@@ -49,21 +49,23 @@ def not_buyable(offer: Offer, title: str) -> str | None:
     return None
 
 
-#: A title that binds its price to who the buyer is or what else they sign: a price reserved for someone, whoever
-#: it is (… 전용가, 임직원 전용, 임직원가, 교육할인), a proof to show (구매인증, 인증 필요), a carrier contract
-#: (번호이동, 공시지원, 요금제), an introductory period (첫달 반값), a coupon (쿠폰 적용가), a trade-in (보상판매,
-#: 반납 시), an instalment (24개월 할부, 월 60,375원), a duty-free sale (면세점, 출국자, 인도장 수령: for travellers
-#: leaving the country), a minimum order (단체 50더즌 이상, 최소주문, 2개 이상 구매시). The parser reads such
-#: conditions from a price line's place; sellers also write them into the title, where only their words tell.
-#: Hints, not the rule: the price cluster still judges what they miss.
+#: A title that binds its price to who the buyer is or what else they sign: a group it is reserved for (임직원 전용,
+#: 임직원가, 멤버십 전용가, 교육할인), a proof to show (구매인증, 인증 필요), a carrier contract (번호이동, 공시지원,
+#: 요금제), an introductory period (첫달 반값), a coupon's price (쿠폰 적용가), a trade-in price (보상판매가), a
+#: month of an instalment (월 60,375원), a duty-free sale (출국자, 인도장 수령, 면세가: for travellers leaving the
+#: country), a minimum order (단체 50더즌 이상, 최소주문 30개, 2개 이상 구매시 개당). Not what every buyer gets
+#: ("온라인 전용가", "쿠팡 전용 특가": a channel's price; "면세점 정품": a claim; "단체주문 환영", "2개 이상 구매시
+#: 무료배송", "카드 무이자 24개월 할부"). The parser reads such conditions from a price line's place; sellers also
+#: write them into the title, where only their words tell. Hints, not the rule: the price cluster still judges what
+#: they miss.
 _CONDITION_OF_SALE = re.compile(
     r"(?:(?:임직원|직원|회원|멤버십|학생|교직원|법인|신규\s?가입자?)\s?(?:전용|가(?![가-힣])|할인|특가)|교육\s?할인"
-    r"|전용\s?(?:가격?|할인가?|특가)(?![가-힣])"
     r"|(?:구매|자격|재직|재학|학생|신분)\s?인증|번호\s?이동|기기\s?변경|공시\s?지원"
     r"|요금제\s?(?:\d+\s?개월\s?)?(?:유지|의무|필수|조건|가입)|첫\s?(?:달|구매)\s?(?:반값|할인|특가|\d)"
-    r"|면세\s?(?:점|가(?![가-힣])|특가)|출국자|인도장\s?수령"
-    r"|쿠폰\s?(?:적용|할인)?\s?가(?![가-힣])|쿠폰\s?적용|보상\s?판매|반납\s?시|\d+\s?개월\s?할부|할부\s?(?:가(?![가-힣])|시|기준)|월\s?[\d,]+\s?원"
-    r"|(?:단체|대량)\s?(?:주문|구매|\d+[^\s)\]]*)|최소\s?(?:주문|구매)|\d+\s?(?:개|세트|박스|팩|더즌)\s?이상\s?(?:주문|구매))"
+    r"|면세\s?(?:가|특가)(?![가-힣])|출국자|인도장\s?수령"
+    r"|쿠폰\s?(?:적용|할인)?\s?가(?![가-힣])|보상\s?판매\s?가|월\s?[\d,]+\s?원"
+    r"|(?:단체|대량)\s?\d+[^\s)\]]*\s?이상|최소\s?(?:주문|구매)\s?(?:수량\s?)?\d"
+    r"|\d+\s?(?:개|세트|박스|팩|더즌)\s?이상\s?(?:주문|구매)\s?시?\s?(?:개당|세트당|단가))"
     # Not when the title says it is not so, or not needed ("교육할인 없이", "번호이동 불가", "회원가 아님").
     rf"(?!\s?(?:{DENIALS}|없이|무관|자유|가능))"
 )
@@ -88,10 +90,11 @@ def not_everyones_price(offer: Offer, folded_title: str, wanted: tuple[Quantity,
     return None
 
 
-#: A title offering a pick among several listings: its price is the cheapest pick's.
-_CHOICE = re.compile(r"모음전?|택\s?\d|골라\s?담기|(?:중|에서)\s?(?:택|선택)|선택")
-#: Alternatives written with slashes ("와일드프레리/그래스랜드/퍼시픽카").
-_ALTERNATIVES = re.compile(r"[^\s/()\[\]]+(?:\s?/\s?[^\s/()\[\]]+)+")
+#: A title offering a pick among several listings: its price is the cheapest pick's. Not a bare 선택 ("사이즈 선택",
+#: "색상선택": a variant of the same product).
+_CHOICE = re.compile(r"모음전?|택\s?\d|골라\s?담기|(?:중|에서)\s?(?:택|선택)")
+#: Alternatives written with slashes ("와일드프레리/그래스랜드/퍼시픽카"); not both at once ("인덕션/가스렌지 겸용").
+_ALTERNATIVES = re.compile(r"[^\s/()\[\]]+(?:\s?/\s?[^\s/()\[\]]+)+(?!\s?(?:겸용|공용|호환))")
 
 
 def one_of_several(folded_title: str, words: tuple[Word, ...]) -> str | None:

@@ -100,12 +100,17 @@ def _type_suffix_ends(text: str) -> frozenset[int]:
 _FLAVOUR = "맛"
 
 
-def _without_type_suffix(text: str, segment: Segment, suffixes: frozenset[int]) -> str:
-    # A stem of one syllable would be found inside other words ("캡" in "무캡"): kept whole.
-    stem_of_a_name = len(text) > 2 and not any(char.isdigit() for char in text)
-    if stem_of_a_name and (segment.end in suffixes or text.endswith(_FLAVOUR)):  # "밴드형", "사천맛"
-        return text[:-1]
-    return text
+def _suffix_word(text: str, segment: Segment, suffixes: frozenset[int]) -> Word | None:
+    """A keyword word whose type or use suffix, or flavour's 맛, a title may leave out ("밴드형", "사천맛"): its stem,
+    found only as a word of its own, with or without the suffix ("밴드 4단계", "밴드형"; not the 휴대 of "휴대폰" for
+    "휴대용", nor the 밴드 of "허리밴드"). None: the word is not one (a one-syllable stem, "캡형", is kept whole)."""
+    if len(text) <= 2 or any(char.isdigit() for char in text):
+        return None
+    if segment.end not in suffixes and not text.endswith(_FLAVOUR):
+        return None
+    stem, suffix = text[:-1], text[-1]
+    pattern = _word(stem).pattern.pattern
+    return Word(stem, re.compile(rf"(?<![가-힣]){pattern}(?:{re.escape(suffix)})?(?![가-힣])"), False)
 
 
 def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
@@ -119,13 +124,14 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
     words: dict[str, Word] = {}
     previous_end = None
     for segment in segments(lowered):
-        compact = _without_type_suffix(SEPARATORS.sub("", segment.text), segment, suffixes)
+        compact = SEPARATORS.sub("", segment.text)
         inside_quantity = any(start <= segment.start and segment.end <= end for start, end in stated)
         # "매운맛", "바나나맛우유": the flavour is the word before 맛, which a title may write alone ("매운 120g").
         flavour_of_the_word_before = compact == _FLAVOUR and segment.start == previous_end
         previous_end = segment.end
-        if compact and not inside_quantity and not flavour_of_the_word_before and compact not in words:
-            words[compact] = _word(compact)
+        if compact and not inside_quantity and not flavour_of_the_word_before:
+            word = _suffix_word(compact, segment, suffixes) or _word(compact)
+            words.setdefault(word.text, word)
     return tuple(words.values())
 
 
@@ -145,17 +151,19 @@ def missing_word(title: str, words: tuple[Word, ...]) -> str | None:
     return None
 
 
-#: Things a title says are not in the box: a run of words (joined by /, +, & or commas) before 미포함, 불포함, 별매,
-#: 별도 (구매), 제외 or 없음 ("본체만 (배터리/충전기 미포함)", "배터리 별도 구매").
-_LEFT_OUT = re.compile(
-    r"(?:[^\s()\[\]/,+&]+\s?[/,+&]\s?)*[^\s()\[\]/,+&]+\s?(?:미포함|불포함|별매|제외|없음|별도(?:\s?구매)?)(?![가-힣])"
-)
+#: Things a title says are not in the box: the word right before 미포함, 불포함, 별매, 별도 (구매 / 판매), 없음 or 없이
+#: ("배터리 별도 구매", "배터리 없이"); inside brackets, every word before it there, joined by /, +, &, 및 or spaces
+#: ("본체만 (배터리/충전기 미포함)", "(배터리 및 충전기 미포함)"). Outside brackets a list is not read as one: in
+#: "EOS R50, 블랙, 바디, 렌즈 미포함" only the lens is left out. Not 제외, which shipping notes use ("제주/도서산간
+#: 제외").
+_NOT_IN_THE_BOX = r"\s?(?:미포함|불포함|별매|별도(?:\s?(?:구매|판매))?|없음|없이)(?![가-힣])"
+_LEFT_OUT = re.compile(rf"[(\[](?P<inside>[^()\[\]]*?){_NOT_IN_THE_BOX}|(?P<word>[^\s()\[\]/,+&]+){_NOT_IN_THE_BOX}")
 
 
 def left_out(title: str, keyword: str, words: tuple[Word, ...]) -> str | None:
     """A keyword word the title names only to say it is not in the box: "… 2.0Ah 배터리 2개 세트" asked, "베어툴
     본체만 (배터리/충전기 미포함)" sold. The keyword's own "… 배터리 미포함" asks for that."""
-    spans = [match.span() for match in _LEFT_OUT.finditer(title)]
+    spans = [match.span("inside" if match["inside"] is not None else "word") for match in _LEFT_OUT.finditer(title)]
     if not spans:
         return None
     asked_out = " ".join(match.group() for match in _LEFT_OUT.finditer(keyword))
@@ -164,7 +172,11 @@ def left_out(title: str, keyword: str, words: tuple[Word, ...]) -> str | None:
         if not found or word.pattern.search(asked_out):
             continue
         if all(any(start <= hit.start() and hit.end() <= end for start, end in spans) for hit in found):
-            clause = next(title[start:end] for start, end in spans if start <= found[0].start() < end)
+            clause = next(
+                match.group().strip("([")
+                for match in _LEFT_OUT.finditer(title)
+                if match.start() <= found[0].start() < match.end()
+            )
             return f"left out: {clause}"
     return None
 

@@ -125,9 +125,11 @@ _MULTIPLIED = re.compile(
 
 
 #: A volume and a weight of one product agree within its density: what shops sell by the ml or the gram (drinks,
-#: oils, washes, creams) weighs 0.5 to 2 grams a millilitre. A title that weighs a volume item outside that (a 140g
-#: bar of a 946ml liquid soap) sells another form or size of it.
-_DENSITIES = (Decimal("0.5"), Decimal(2))
+#: oils, washes, creams, litter) weighs 0.25 to 4 grams a millilitre. A title that weighs a volume item outside that
+#: (a 140g bar of a 946ml liquid soap) sells another form or size of it. Only up to `_CONSUMABLE_VOLUME`: a volume
+#: of tens of litres is a container's or a bag's (an ice box of 45L weighing 4.6kg), or a light bulk good's (perlite).
+_DENSITIES = (Decimal("0.25"), Decimal(4))
+_CONSUMABLE_VOLUME = Decimal(5000)  # ml
 _VOLUME_OR_WEIGHT = {"volume": "weight", "weight": "volume"}
 
 
@@ -135,6 +137,9 @@ def _other_measure(stated: tuple[Quantity, ...], want: Quantity) -> str | None:
     """The weights a title states for a volume the keyword asks (or the reverse) that no density reconciles."""
     other = _VOLUME_OR_WEIGHT.get(want.dimension)
     measured = [quantity for quantity in stated if quantity.dimension == other]
+    volumes = [quantity.amount for quantity in (want, *measured) if quantity.dimension == "volume"]
+    if any(volume > _CONSUMABLE_VOLUME for volume in volumes):
+        return None
     low, high = _DENSITIES
     for quantity in measured:
         grams, millilitres = (quantity.amount, want.amount) if other == "weight" else (want.amount, quantity.amount)

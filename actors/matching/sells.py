@@ -58,6 +58,10 @@ class _Concept:
     kind: _ConceptKind
 
 
+#: Nothing follows but brackets: the last word of what a title sells.
+_ENDS_THE_TITLE = r"(?=\s*(?:[(\[][^()\[\]]*[)\]]\s*)*$)"
+
+
 def _accessory(pattern: str) -> _Concept:
     return _Concept("accessory", re.compile(pattern), _ConceptKind.ACCESSORY)
 
@@ -93,12 +97,10 @@ _CONCEPTS: tuple[_Concept, ...] = (
     _accessory("이어팁|이어캡|" + english("ear\\s?tips?")),
     _accessory("키링|" + english("keyrings?")),
     _accessory("어댑터|젠더|" + english("adapters?")),
-    # The words for a part or an accessory itself: "스텐 뚜껑 부품" sells a lid, whatever a lid is called.
-    _Concept(
-        "part",
-        re.compile("부품|소모품|악세사리|액세서리|악세서리|" + english("parts?", "accessor(?:y|ies)")),
-        _ConceptKind.ACCESSORY,
-    ),
+    # The word for a part ending the title: "스텐 뚜껑 부품" sells a lid, whatever a lid is called. Not where it
+    # describes the product ("시마노 부품 21단", "정품 부품 사용", "(부품 누락 없음)"); nor 액세서리, which sellers of
+    # jewellery and car goods write as their category ("여성 액세서리 선물").
+    _Concept("part", re.compile(rf"(?:부품|소모품){_ENDS_THE_TITLE}"), _ConceptKind.ACCESSORY),
     _condition("compatible", "호환(?:용)?|" + english("compatible")),
     # 교체 가능 / 교체형: a replaceable part of the product, not a replacement sold alone.
     _Concept(
@@ -116,10 +118,12 @@ _CONCEPTS: tuple[_Concept, ...] = (
         ),
         _ConceptKind.STAND_IN,
     ),
-    # A grade is what second-hand and seconds are sold by ("S급 공기계", "스크래치 B급", "로스트볼 A급").
     # One earbud or one side of what is sold as a pair ("왼쪽 유닛 단품", "한쪽 단품").
     _condition("one side of a pair", r"(?:왼쪽|오른쪽|좌측|우측|한쪽)\s?(?:유닛|이어버드|버드|이어폰)|한쪽\s?단품"),
-    _condition("used", "중고|(?<![0-9a-z])[sab]급|" + english("used", r"pre[\s-]?owned")),
+    # A B or C grade is a second: a scratched, dented or blemished item ("스크래치 B급"). Not A or S, the top grades of
+    # fresh produce and materials ("특A급 샤인머스캣", "A급 원단").
+    _condition("seconds", "(?<![0-9a-z])[bc]급"),
+    _condition("used", "중고|" + english("used", r"pre[\s-]?owned")),
     _condition("refurbished", "(?<!슬)리퍼(?:브|비시|폰)?|" + english("refurb(?:ished)?", "renewed")),
     # 무료반품 / 반품불가 / 반품 가능: return-policy words in the title of a new item.
     _condition("returned", r"(?<!무료)(?<!무료 )반품(?!\s?(?:불가|가능|무료|보장|안내|비용))"),
@@ -265,17 +269,24 @@ def _modifies(parts: tuple[Segment, ...], match: Aligned, noun: str | None) -> b
 
 
 _FOR_IT = re.compile(r"\s?(?:전용|용)(?![가-힣])")
-#: "… 엔코 사용가능", "… S24 적용 가능": usable with the product, so sold for it. Said after any of its words: unlike 용
-#: ("유아용 칫솔"), it never makes a word a modifier of the product.
+#: "… 바라짜 엔코 사용가능", "… S24 울트라 적용 가능": usable with the product, so sold for it, when the product's name
+#: (two of the keyword's words in a row) is what it is usable with. One word is a feature ("인덕션 사용가능", "모든
+#: 식기세척기 사용가능", "캠핑 사용가능").
 _USABLE_WITH = re.compile(r"\s?(?:에서?\s?)?(?:사용|적용|장착)\s?가능")
 
 
 def sold_for_it(
-    title: str, keyword: str, anchors: tuple[Word, ...], model: re.Pattern[str] | None = None
+    title: str,
+    keyword: str,
+    anchors: tuple[Word, ...],
+    model: re.Pattern[str] | None = None,
+    *,
+    names_accessory: bool = False,
 ) -> str | None:
     """A title that sells something for the product: the product's name or model number followed by 용 or 전용
-    ("M35용 필름", "S24 울트라 전용 거치대", "LS32CG510E 전용 받침대"), or any of its words followed by 사용 가능
-    ("그라인더 클리너 … 바라짜 엔코 사용가능").
+    ("M35용 필름", "S24 울트라 전용 거치대", "LS32CG510E 전용 받침대"), or its name followed by 사용 가능
+    ("그라인더 클리너 … 바라짜 엔코 사용가능"; not when the keyword asks for an accessory, which is usable with its
+    device).
 
     Only a word that names the product counts (one with digits or Latin letters, or the keyword's last noun):
     "유아용 칫솔" and "차량용 방향제" are toothbrushes and air fresheners, not things for 유아 or 차량. Nor when the
@@ -284,15 +295,19 @@ def sold_for_it(
     undashed, asked = title.replace("-", ""), keyword.replace("-", "")
     noun = last_noun(keyword)
     names = [word.pattern for word in anchors if re.search(r"[0-9a-z]", word.text) or word.text == noun]
-    for pattern, markers in [
-        *((name, _FOR_IT) for name in [*names, *([model] if model else [])]),
-        *((word.pattern, _USABLE_WITH) for word in anchors),
-    ]:
+    for pattern in [*names, *([model] if model else [])]:
         for match in pattern.finditer(undashed):
-            marker = markers.match(undashed, match.end())
+            marker = _FOR_IT.match(undashed, match.end())
             if marker is None or (noun and undashed[marker.end() :].lstrip().startswith(noun)):
                 continue
-            if any(markers.match(asked, own.end()) for own in pattern.finditer(asked)):
+            if any(_FOR_IT.match(asked, own.end()) for own in pattern.finditer(asked)):
                 continue
             return f"sold for the product: {match.group()}{marker.group()}"
+    if names_accessory or _USABLE_WITH.search(asked):
+        return None
+    for marker in _USABLE_WITH.finditer(undashed):
+        name = undashed[: marker.start()].split()[-2:]
+        named = len(name) == 2 and not any(part[0].isdigit() for part in name)  # a size is no name ("28cm 인덕션")
+        if named and all(any(word.pattern.fullmatch(part) for word in anchors) for part in name):
+            return f"sold for the product: {' '.join(name)}{marker.group()}"
     return None

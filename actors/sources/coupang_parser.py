@@ -125,7 +125,9 @@ _INVISIBLE_TAGS = ["script", "style", "noscript", "template"]
 _NUMBER = re.compile(r"\d[\d,]*")
 #: An amount written as a price, a rate or a grouped number: what a label never holds. A label may hold a count
 #: ("2개 이상 구매시 개당", "T멤버십 3개월"); an element holding an amount is another price, a rate or a unit price.
-_AMOUNT = re.compile(r"\d[\d,]*\s*(?:원|%)|\d{1,3}(?:,\d{3})+")
+_AMOUNT = re.compile(r"\d[\d,]*\s*만?\s*(?:원|%)|\d{1,3}(?:,\d{3})+")
+#: A label is words: at least two letters, so a bare rate ("12"), a count ("10개") or "1+1" is no label.
+_LABEL_LETTERS = re.compile(r"[^\W\d_].*[^\W\d_]")
 _WON_AMOUNT = re.compile(r"(\d[\d,]*)\s*원")
 _DECIMAL = re.compile(r"\d+(?:\.\d+)?")
 _WIDTH_PERCENT = re.compile(r"width\s*:\s*(\d+(?:\.\d+)?)\s*%")
@@ -436,7 +438,7 @@ def _label_beside(node: LexborNode, parts: str | None = None) -> str | None:
     if sibling is None or (parts is not None and not sibling.css_matches(parts)):
         return None
     text = _normalized_text(sibling) or (_attribute(sibling, "alt") if sibling.tag == "img" else None) or ""
-    if text and not _AMOUNT.search(text) and text not in _PRICE_MARKS:
+    if text and _LABEL_LETTERS.search(text) and not _AMOUNT.search(text) and text not in _PRICE_MARKS:
         return text
     return None
 

@@ -37,8 +37,9 @@ COUNTERS = frozenset(unit for unit in UNITS if not unit.isascii()) | {"Ïåç", "ÏÑ
 #: Units written in Latin letters: a letter suffix glued to a number that is one of these is a quantity, not a
 #: model's variant ("256gb", not "s25fe").
 LATIN_UNITS = frozenset(unit for unit in UNITS if unit.isascii())
-#: Every measure's symbol a number may carry, compared or not (lengths, data, voltage, frequency, imperial weights,
-#: charge): glued to a model's number, a measure ("0.5mm"), not a variant.
+#: Every measure's symbol a number may carry, compared or not (lengths, data, frequency, imperial weights, charge):
+#: glued to a model's number, a measure ("0.5mm"), not a variant. Not the one-letter m and v, which are also a model's
+#: mark and version ("S5M2", "K2V2").
 MEASURE_SYMBOLS = LATIN_UNITS | {
-    "mm", "cm", "m", "km", "kb", "mb", "v", "hz", "khz", "mhz", "ghz", "oz", "lb", "lbs", "ah", "wh", "kwh",
+    "mm", "cm", "km", "kb", "mb", "hz", "khz", "mhz", "ghz", "oz", "lb", "lbs", "ah", "wh", "kwh",
 }  # fmt: skip

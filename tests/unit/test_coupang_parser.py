@@ -685,3 +685,10 @@ def test_a_page_where_most_items_show_only_a_labelled_price_is_not_understood() 
         PageKind.UNKNOWN,
         "current layout: 3 of 3 product items show only a labelled price",
     )
+
+
+@pytest.mark.parametrize("before", ["12", "1+1", "10개", "3만원 이상 무료배송"])
+def test_a_number_a_count_or_an_amount_right_before_the_price_is_no_label(before: str) -> None:
+    element = f'<span class="custom-oos fw-text-[12px]/[14px] fw-text-red-700">{before}</span>'
+    [offer] = parse_search_page(_utility_item(element + _SALE), base_url=BASE_URL).offers
+    assert (offer.price, offer.price_condition) == (39_900, None)
