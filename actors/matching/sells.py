@@ -123,7 +123,8 @@ _CONCEPTS: tuple[_Concept, ...] = (
     # A B or C grade is a second: a scratched, dented or blemished item ("스크래치 B급"). Not A or S, the top grades of
     # fresh produce and materials ("특A급 샤인머스캣", "A급 원단").
     _condition("seconds", "(?<![0-9a-z])[bc]급"),
-    _condition("used", "중고|" + english("used", r"pre[\s-]?owned")),
+    # A phone sold without a line and graded is a used one ("S급 공기계", "공기계 A급").
+    _condition("used", r"중고|(?<![0-9a-z])[sa]급\s?공기계|공기계\s?[sa]급|" + english("used", r"pre[\s-]?owned")),
     _condition("refurbished", "(?<!슬)리퍼(?:브|비시|폰)?|" + english("refurb(?:ished)?", "renewed")),
     # 무료반품 / 반품불가 / 반품 가능: return-policy words in the title of a new item.
     _condition("returned", r"(?<!무료)(?<!무료 )반품(?!\s?(?:불가|가능|무료|보장|안내|비용))"),

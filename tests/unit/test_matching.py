@@ -1248,6 +1248,7 @@ def test_a_coupon_a_trade_in_or_an_instalment_in_the_title_is_a_conditional_pric
     [
         ("아이폰 16 프로 256GB 자급제 스크래치 B급", "seconds: b급"),
         ("아이폰 16 프로 256GB 자급제 찍힘 C급 할인", "seconds: c급"),
+        ("아이폰16 프로 256GB 자급제 S급 공기계", "used: s급 공기계"),
         ("아이폰 16 프로 256GB 자급제 새제품", None),
     ],
 )
