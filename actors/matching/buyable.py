@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from actors.matching.identity import Word
+from actors.matching.identity import Word, named_only_within
 from actors.matching.quantities import Quantity, first_stated
 from actors.matching.sells import DENIALS
 from infra.text.folding import english
@@ -106,8 +106,7 @@ def one_of_several(folded_title: str, words: tuple[Word, ...]) -> str | None:
         return None
     runs = [match.span() for match in _ALTERNATIVES.finditer(title)]
     for word in words:
-        found = list(word.pattern.finditer(title))
         for start, end in runs:
-            if found and all(start <= hit.start() and hit.end() <= end for hit in found):
+            if named_only_within(word, title, [(start, end)]):
                 return f"price of one of several: {title[start:end]}"
     return None

@@ -12,6 +12,7 @@ keyword names another product unless the keyword names that variant too.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -160,24 +161,28 @@ _NOT_IN_THE_BOX = r"\s?(?:미포함|불포함|별매|별도(?:\s?(?:구매|판�
 _LEFT_OUT = re.compile(rf"[(\[](?P<inside>[^()\[\]]*?){_NOT_IN_THE_BOX}|(?P<word>[^\s()\[\]/,+&]+){_NOT_IN_THE_BOX}")
 
 
+def named_only_within(word: Word, title: str, spans: Sequence[tuple[int, int]]) -> re.Match[str] | None:
+    """The first place the title names the word, when it names it and every time inside one of the spans (a "not
+    included" clause, a pick's alternatives); None otherwise."""
+    hits = list(word.pattern.finditer(title))
+    if hits and all(any(start <= hit.start() and hit.end() <= end for start, end in spans) for hit in hits):
+        return hits[0]
+    return None
+
+
 def left_out(title: str, keyword: str, words: tuple[Word, ...]) -> str | None:
     """A keyword word the title names only to say it is not in the box: "… 2.0Ah 배터리 2개 세트" asked, "베어툴
     본체만 (배터리/충전기 미포함)" sold. The keyword's own "… 배터리 미포함" asks for that."""
-    spans = [match.span("inside" if match["inside"] is not None else "word") for match in _LEFT_OUT.finditer(title)]
-    if not spans:
+    clauses = list(_LEFT_OUT.finditer(title))
+    if not clauses:
         return None
+    spans = [clause.span("inside" if clause["inside"] is not None else "word") for clause in clauses]
     asked_out = " ".join(match.group() for match in _LEFT_OUT.finditer(keyword))
     for word in words:
-        found = list(word.pattern.finditer(title))
-        if not found or word.pattern.search(asked_out):
+        if word.pattern.search(asked_out) or (first := named_only_within(word, title, spans)) is None:
             continue
-        if all(any(start <= hit.start() and hit.end() <= end for start, end in spans) for hit in found):
-            clause = next(
-                match.group().strip("([")
-                for match in _LEFT_OUT.finditer(title)
-                if match.start() <= found[0].start() < match.end()
-            )
-            return f"left out: {clause}"
+        clause = next(clause for clause in clauses if clause.start() <= first.start() < clause.end())
+        return f"left out: {clause.group().strip('([')}"
     return None
 
 
