@@ -12,9 +12,12 @@ gives the reason, which keeps verdicts deterministic:
    does not name (`identity`);
 6. its price is what a buyer of the asked product pays (`buyable`): no conditional price, no range start for
    another option, no pick among listings the product is only one of;
-7. its price is plausible (`prices`): not far under the target price; and, without one, judged over all the
-   search's offers at once, not far under the price the product's offers cluster around (every offer of it at a
-   price anyone pays, even one that cannot be bought now; per unit for another pack size).
+7. judged over all accepted offers at once (`identity`): it names no model code but others than the one most of
+   them share, and no word inside the product's name that none of the others writes (another line: 포엥 어린이
+   암체어 beside 포엥 암체어);
+8. its price is plausible (`prices`): not far under the target price (judged with rule 6); and, without one, judged
+   over all the search's offers at once, not far under the price the product's offers cluster around (every offer
+   of it at a price anyone pays, even one that cannot be bought now; per unit for another pack size).
 
 Words are compared as a Korean reader splits them (`words`, `analyzer`). How each rule reads a title:
 docs/sources.md, "Matching".
@@ -31,8 +34,10 @@ from typing import Any
 from actors.matching.buyable import not_buyable, not_everyones_price, one_of_several
 from actors.matching.identity import (
     ModelName,
+    NamePair,
     Word,
     agreed_code,
+    inside_the_name,
     keyword_words,
     left_out,
     loanword_spellings,
@@ -40,6 +45,7 @@ from actors.matching.identity import (
     model_codes,
     model_name,
     model_number,
+    name_pairs,
     other_code,
     other_variant,
 )
@@ -66,6 +72,8 @@ class _Wanted:
     #: The keyword's words with its quantities: what "… 전용" may follow.
     anchors: tuple[Word, ...]
     name: ModelName
+    #: The keyword's words side by side inside its name: what a word put between them would make another line.
+    pairs: tuple[NamePair, ...]
     #: The keyword's loanwords: a title that writes them in the other script is read in the keyword's.
     spellings: Spellings
     target_price: int | None
@@ -86,6 +94,7 @@ def _wanted(product: Mapping[str, Any]) -> _Wanted:
         words=words,
         anchors=keyword_words(folded, quantities=True),
         name=model_name(folded, words, names_accessory=allowed.accessory),
+        pairs=name_pairs(keyword, words),
         spellings=loanword_spellings(keyword, words),
         target_price=product.get("target_price") or None,
     )
@@ -139,6 +148,7 @@ def match_offers(product: Mapping[str, Any], offers: Iterable[Offer]) -> list[Of
         # Rule 1 first: an ad or a sold-out item says so whatever else its title names.
         offer.rejected = not_buyable(offer, title.lower()) or not_it or conditional
     _refuse_other_model_codes([offer for offer in judged if offer.rejected is None], titles)
+    _refuse_other_lines([offer for offer in judged if offer.rejected is None], titles, wanted)
     if wanted.target_price is None:  # the target price vouches for prices; a model number does not (parts carry it)
         accepted = [offer for offer in the_product if offer.rejected is None]
         _refuse_prices_like_an_accessory(accepted, the_product, titles)
@@ -153,6 +163,34 @@ def _refuse_other_model_codes(accepted: list[Offer], titles: Mapping[int, str]) 
         return
     for offer, found in zip(accepted, codes, strict=True):
         offer.rejected = other_code(found, agreed)
+
+
+#: How many other accepted offers must write the keyword's words side by side before a word between them is another
+#: line: one could be the odd listing itself.
+_PLAIN_NAMES_NEEDED = 2
+
+
+def _refuse_other_lines(accepted: list[Offer], titles: Mapping[int, str], wanted: _Wanted) -> None:
+    """Refuse the accepted offers that write a noun inside the product's name, between two words the keyword writes
+    side by side, when at least two other accepted offers write those words side by side and none writes that noun
+    anywhere: another line or flavour named inside the name (센트룸 실버 우먼, 포엥 어린이 암체어, 비비고
+    김치왕교자). A word the other offers write too is the product's ("브리타 마렐라 화이트" beside "… 2.4L 화이트")."""
+    if not wanted.pairs or len(accepted) <= _PLAIN_NAMES_NEEDED:
+        return
+    compact = {id(offer): titles[id(offer)].lower().replace(" ", "") for offer in accepted}
+    written = {
+        id(offer): inside_the_name(wanted.spellings.respell(titles[id(offer)].lower()), wanted.pairs)
+        for offer in accepted
+    }
+    for offer in accepted:
+        for pair, between in written[id(offer)].items():
+            others = [other for other in accepted if other is not offer]
+            plain = sum(written[id(other)].get(pair) == "" for other in others)
+            if not between or plain < _PLAIN_NAMES_NEEDED:
+                continue
+            if not any(between.replace(" ", "") in compact[id(other)] for other in others):
+                offer.rejected = f"another line: {between} inside {pair.first.text} … {pair.second.text}"
+                break
 
 
 def _refuse_prices_like_an_accessory(

@@ -1312,3 +1312,73 @@ def test_the_word_for_flavour_glued_after_the_flavour_may_be_left_out(keyword: s
 )
 def test_counter_examples_a_reviewer_found_for_this_rounds_rules(keyword: str, title: str, reason: str | None):
     assert verdict({"keyword": keyword}, title, 30_000) == reason
+
+
+def test_a_word_inside_the_name_that_no_other_offer_writes_is_another_line():
+    offers = [
+        offer("세타필 모이스춰라이징 크림 453g", 21_900),
+        offer("세타필 모이스춰라이징 크림 453g 대용량", 22_500),
+        offer("세타필 모이스춰라이징 인텐시브 크림 453g", 19_900),  # another cream, named inside the name
+        offer("세타필 모이스춰라이징 크림 453g x 1개", 23_000),
+    ]
+    matched = match_offers({"keyword": "세타필 모이스춰라이징 크림 453g"}, offers)
+    assert [item.rejected for item in matched] == [
+        None,
+        None,
+        "another line: 인텐시브 inside 모이스춰라이징 … 크림",
+        None,
+    ]
+
+
+def test_a_flavour_glued_before_the_name_is_another_line():
+    offers = [
+        offer("풀무원 얇은피 만두 1kg", 9_900),
+        offer("풀무원 고기얇은피만두 1kg", 9_500),  # glued: Kiwi reads it as one noun
+        offer("[풀무원] 얇은피만두 1kg 냉동", 10_400),
+        offer("풀무원 얇은피 만두 1kg x 1봉", 10_900),
+    ]
+    matched = match_offers({"keyword": "풀무원 얇은피 만두 1kg"}, offers)
+    assert [item.rejected for item in matched] == [None, "another line: 고기 inside 풀무원 … 얇은", None, None]
+
+
+@pytest.mark.parametrize(
+    ("titles", "why"),
+    [
+        (  # the other offers write the word too, elsewhere: it is the product's (a colour, a size word)
+            ["브리타 마렐라 화이트 정수기 2.4L", "브리타 마렐라 정수기 2.4L 화이트", "브리타 마렐라 정수기 2.4L 필터"],
+            "written by the others",
+        ),
+        (  # only one other offer writes the name plain: too little to call the odd one another line
+            ["라운드랩 자작나무 톤업 수분 크림", "라운드랩 자작나무 수분 크림", "라운드랩 자작나무 진정 수분 크림"],
+            "one plain name",
+        ),
+        (  # after the maker: sellers put its line or a category word there
+            ["빙그레 단지우유 바나나맛우유 240ml", "빙그레 바나나맛우유 240ml", "빙그레 바나나맛우유 240ml 8개"],
+            "after the maker",
+        ),
+        (  # after a model's number the words describe the model it names whole
+            [
+                "로지텍 MX Master 3S 퍼포먼스 무선 마우스",
+                "로지텍 MX Master 3S 무선 마우스",
+                "로지텍 MX Master 3S 무선 마우스 블랙",
+            ],
+            "after a model's number",
+        ),
+        (  # an adjective is not a name
+            ["오뚜기 참 고소한 기름 500ml", "오뚜기 참 기름 500ml", "오뚜기 참 기름 500ml 1병"],
+            "an adjective",
+        ),
+    ],
+)
+def test_a_word_between_the_keywords_words_is_kept_where_it_does_not_name_a_line(titles: list[str], why: str):
+    keywords = {
+        "written by the others": "브리타 마렐라 정수기 2.4L",
+        "one plain name": "라운드랩 자작나무 수분 크림",
+        "after the maker": "빙그레 바나나맛우유 240ml",
+        "after a model's number": "로지텍 MX Master 3S 무선 마우스",
+        "an adjective": "오뚜기 참 기름 500ml",
+    }
+    matched = match_offers(
+        {"keyword": keywords[why]}, [offer(title, 20_000 + index) for index, title in enumerate(titles)]
+    )
+    assert [item.rejected for item in matched] == [None] * len(titles), why
