@@ -95,13 +95,19 @@ def not_everyones_price(offer: Offer, folded_title: str, wanted: tuple[Quantity,
 _CHOICE = re.compile(r"모음전?|택\s?\d|골라\s?담기|(?:중|에서)\s?(?:택|선택)")
 #: Alternatives written with slashes ("와일드프레리/그래스랜드/퍼시픽카"); not both at once ("인덕션/가스렌지 겸용").
 _ALTERNATIVES = re.compile(r"[^\s/()\[\]]+(?:\s?/\s?[^\s/()\[\]]+)+(?!\s?(?:겸용|공용|호환))")
+#: "… 외 5종": the listing sells the product named and N others, at the cheapest one's price, whichever it is. Not
+#: what comes with the product ("샘플 외 3종 증정").
+_AND_OTHERS = re.compile(r"(?<![가-힣])외\s?\d+\s?(?:종|가지)(?!\s?(?:증정|사은품|샘플|구성))")
 
 
 def one_of_several(folded_title: str, words: tuple[Word, ...]) -> str | None:
     """A title that offers a pick (모음전, 택1, … 선택) in which the product is only one of the alternatives ("아카나 독
     사료 모음전 (와일드프레리/그래스랜드/퍼시픽카) 2kg"): its price is the cheapest alternative's, not the asked one's.
-    Alternatives the keyword does not name (colours, "색상 택1") leave the product the one sold."""
+    Alternatives the keyword does not name (colours, "색상 택1") leave the product the one sold. A title that names
+    the product and N others ("M9160C 외 5종") is always such a pick: which one its price is for is not said."""
     title = folded_title.lower()
+    if others := _AND_OTHERS.search(title):
+        return f"price of one of several: {others.group()}"
     if not _CHOICE.search(title):
         return None
     runs = [match.span() for match in _ALTERNATIVES.finditer(title)]

@@ -1211,6 +1211,10 @@ def test_a_type_or_use_suffix_of_a_keyword_word_may_be_left_out(keyword: str, ti
         ("아카나 와일드 프레리 독 2kg 블랙/화이트 포장 택1", None),
         # Alternatives without a pick: a list of what the product is.
         ("아카나 와일드 프레리 독 2kg 닭고기/칠면조/계란", None),
+        # The product and N others, whichever the price is for; but not what comes with it.
+        ("아카나 와일드 프레리 독 2kg 외 5종", "price of one of several: 외 5종"),
+        ("아카나 와일드 프레리 독 2kg 외5가지 (그래스랜드/퍼시픽카)", "price of one of several: 외5가지"),
+        ("아카나 와일드 프레리 독 2kg + 샘플 외 3종 증정", None),
     ],
 )
 def test_a_pick_among_listings_the_product_is_one_of_is_the_cheapest_picks_price(title: str, reason: str | None):
