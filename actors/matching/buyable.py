@@ -53,7 +53,9 @@ def not_buyable(offer: Offer, title: str) -> str | None:
 #: 임직원가, 멤버십 전용가, 교육할인), a proof to show (구매인증, 인증 필요), a carrier contract (번호이동, 공시지원,
 #: 요금제), an introductory period (첫달 반값), a coupon's price (쿠폰 적용가), a trade-in price (보상판매가), a
 #: month of an instalment (월 60,375원), a duty-free sale (출국자, 인도장 수령, 면세가: for travellers leaving the
-#: country), a minimum order (단체 50더즌 이상, 최소주문 30개, 2개 이상 구매시 개당). Not what every buyer gets
+#: country), a minimum order (단체 50더즌 이상, 최소주문 30개, 2개 이상 구매시 개당), a card's discount (삼성카드
+#: 결제시 청구할인, 카드 즉시할인), business members (사업자 전용), a subscription (정기배송 전용, 정기구독 첫 회), a
+#: deposit (예약금: part of a price, not the price). Not what every buyer gets
 #: ("온라인 전용가", "쿠팡 전용 특가": a channel's price; "면세점 정품": a claim; "단체주문 환영", "2개 이상 구매시
 #: 무료배송", "카드 무이자 24개월 할부"). The parser reads such conditions from a price line's place; sellers also
 #: write them into the title, where only their words tell. Hints, not the rule: the price cluster still judges what
@@ -65,18 +67,35 @@ _CONDITION_OF_SALE = re.compile(
     r"|면세\s?(?:가|특가)(?![가-힣])|출국자|인도장\s?수령"
     r"|쿠폰\s?(?:적용|할인)?\s?가(?![가-힣])|보상\s?판매\s?가|월\s?[\d,]+\s?원"
     r"|(?:단체|대량)\s?\d+[^\s)\]]*\s?이상|최소\s?(?:주문|구매)\s?(?:수량\s?)?\d"
-    r"|\d+\s?(?:개|세트|박스|팩|더즌)\s?이상\s?(?:주문|구매)\s?시?\s?(?:개당|세트당|단가))"
+    r"|\d+\s?(?:개|세트|박스|팩|더즌)\s?이상\s?(?:주문|구매)\s?시?\s?(?:개당|세트당|단가)"
+    r"|청구\s?할인|카드\s?(?:결제\s?시?\s?)?(?:즉시\s?)?할인|사업자\s?(?:전용|회원|가(?![가-힣]))"
+    r"|정기\s?(?:배송|구독)\s?(?:전용|할인|특가|가(?![가-힣])|첫\s?회)|(?:예약|계약)금(?![가-힣]))"
     # Not when the title says it is not so, or not needed ("교육할인 없이", "번호이동 불가", "회원가 아님").
     rf"(?!\s?(?:{DENIALS}|없이|무관|자유|가능))"
 )
+
+
+#: The amount a condition is written with: inside it ("월 60,375원") or right after it ("카드할인가 28,900원").
+_AMOUNT_AFTER = re.compile(r"[가-힣]{0,3}[\s:]*(?P<amount>\d{1,3}(?:,\d{3})+|\d+)\s?원")
+_AMOUNT_INSIDE = re.compile(r"(?P<amount>\d{1,3}(?:,\d{3})+|\d+)\s?원")
+
+
+def _another_price(title: str, condition: re.Match[str], price: int) -> bool:
+    """Whether the title gives the condition's own price and it is not the offer's: then the offer's price is the
+    one every buyer pays, and the condition is the seller's note of a cheaper one ("… 33,000" titled "카드할인가
+    28,900원")."""
+    written = _AMOUNT_INSIDE.search(condition.group()) or _AMOUNT_AFTER.match(title, condition.end())
+    return written is not None and int(written["amount"].replace(",", "")) != price
 
 
 def not_everyones_price(offer: Offer, folded_title: str, wanted: tuple[Quantity, ...]) -> str | None:
     """Why the offer's price is not what a buyer of the asked product pays; None: it is."""
     if offer.price_condition:
         return f"conditional price: {offer.price_condition} {offer.price:,}"
-    if said := _CONDITION_OF_SALE.search(folded_title.lower()):
-        return f"conditional price: {said.group()} {offer.price:,}"
+    title = folded_title.lower()
+    for said in _CONDITION_OF_SALE.finditer(title):
+        if not _another_price(title, said, offer.price):
+            return f"conditional price: {said.group()} {offer.price:,}"
     if not offer.price_from:
         return None
     if not wanted:

@@ -1258,10 +1258,30 @@ def test_a_weight_for_a_volume_that_no_density_reconciles_is_another_form(keywor
         ("맥북 에어 13 M4 16GB 256GB (첫구매 쿠폰 적용가)", "conditional price: 쿠폰 적용가 1,500,000"),
         ("맥북 에어 13 M4 16GB 256GB 월 60,375원 (24개월 할부)", "conditional price: 월 60,375원 1,500,000"),
         ("맥북 에어 13 M4 16GB 256GB 무이자 할부 가능", None),
+        ("맥북 에어 13 M4 16GB 256GB 삼성카드 결제시 청구할인 최종가", "conditional price: 청구할인 1,500,000"),
+        ("맥북 에어 13 M4 16GB 256GB 카드 즉시할인", "conditional price: 카드 즉시할인 1,500,000"),
+        ("맥북 에어 13 M4 16GB 256GB [사업자 전용]", "conditional price: 사업자 전용 1,500,000"),
+        ("맥북 에어 13 M4 16GB 256GB 정기배송 전용", "conditional price: 정기배송 전용 1,500,000"),
+        ("[사전예약] 맥북 에어 13 M4 16GB 256GB 예약금", "conditional price: 예약금 1,500,000"),
     ],
 )
 def test_a_coupon_a_trade_in_or_an_instalment_in_the_title_is_a_conditional_price(title: str, reason: str | None):
-    assert verdict({"keyword": "맥북 에어 13 M4 16GB 256GB"}, title) == reason
+    # The instalment's month is the offer's price here: what the listing asks is one month of it.
+    price = 60_375 if "월 60,375원" in title else 1_500_000
+    assert verdict({"keyword": "맥북 에어 13 M4 16GB 256GB"}, title, price) == (
+        reason and reason.replace("1,500,000", f"{price:,}")
+    )
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "맥북 에어 13 M4 16GB 256GB 월 60,375원 (24개월 할부)",  # the offer asks the whole price; a month is a note
+        "맥북 에어 13 M4 16GB 256GB 카드할인가 1,399,000원",  # the card's price is another one: everyone pays this
+    ],
+)
+def test_a_condition_written_with_another_price_than_the_offers_leaves_the_offers_price_everyones(title: str):
+    assert verdict({"keyword": "맥북 에어 13 M4 16GB 256GB"}, title, 1_500_000) is None
 
 
 @pytest.mark.parametrize(
