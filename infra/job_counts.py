@@ -11,8 +11,8 @@
   one, whatever the history.
 
 So the totals are like Sidekiq's "processed" and "failed": every ending is counted, a death re-driven before the
-walk reached it included (`infra.jobs.ending_of`), a re-driven job is counted again when it ends again, and jobs
-removed by the retention TTL stay counted. One gap: a job that died, was re-driven and ended again before any
+walk reached it included (`infra.job_documents.ending_of`), a re-driven job is counted again when it ends again, and
+jobs removed by the retention TTL stay counted. One gap: a job that died, was re-driven and ended again before any
 walk reached its first death (nobody asked for the counts meanwhile) is counted for its last ending only. The
 totals trail the live store by `settle` seconds (a job whose DONE update is still on its way must not be walked
 past) plus any backlog past `catch_up_limit`.

@@ -1,8 +1,8 @@
 """The job listing's query planner: which index a page of `GET /v1/lps/jobs` (and every dashboard list) is served
 by, which filters are read on the way, and how far one page may walk.
 
-Apart from the job store's transitions (`infra.jobs`, whose `JobRepository.newest` runs it on a secondary when
-allowed): a listing only reads, and what keeps it cheap (an index per filter, a bounded walk, cursors that are
+Apart from the job store's other reads (`infra.job_reads`, whose `JobReads.newest` runs it on a secondary when
+allowed; `JobRepository` is one): what keeps a listing cheap (an index per filter, a bounded walk, cursors that are
 positions in the index) is one idea of its own.
 """
 

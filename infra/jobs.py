@@ -1,4 +1,5 @@
-"""The `jobs` collection: every change made to a job document (what one holds: `infra.job_documents`).
+"""The `jobs` collection: every change made to a job document (what one holds: `infra.job_documents`; what is read
+of it: `infra.job_reads`).
 
 Each state transition is one conditional update on (_id, expected status), so a duplicate delivery or
 a racing process can never move a job twice.
@@ -16,10 +17,8 @@ from pymongo import ReturnDocument
 from pymongo.errors import BulkWriteError, DuplicateKeyError
 
 from infra.job_documents import BETWEEN_ATTEMPTS, HISTORY_LIMIT, REDRIVE_HISTORY, ended_fields, history_entry
-from infra.job_listing import ListingPage, ListingWindow, newest
+from infra.job_reads import JobReads
 from infra.lifecycle import decide_after_loss, error_document
-from infra.minutes import minute_of, minute_start
-from infra.mongo import FIRST_ID, MainDatabase, count_by_index
 from schemas.codes import (
     ACTIVE_STATUSES,
     AttemptOutcome,
@@ -60,21 +59,8 @@ def _ending(status: JobStatus, now: datetime, *, error: dict[str, Any] | None = 
     return {"$set": ended, "$unset": dict.fromkeys(["active", *BETWEEN_ATTEMPTS], "")}
 
 
-@dataclass(frozen=True, slots=True)
-class EndedPage:
-    """One step of a walk over ended jobs: the jobs, oldest first, and where the next step starts."""
-
-    jobs: list[dict[str, Any]]
-    #: (finished_at, _id): every job at or before it was walked.
-    cursor: tuple[datetime, ObjectId]
-    #: The step stopped at its limit of jobs before reaching `until`.
-    more: bool
-
-
-class JobRepository:
-    def __init__(self, db: MainDatabase) -> None:
-        self._jobs = db.jobs()
-        self._jobs_stale_ok = db.jobs(stale_ok=True)
+class JobRepository(JobReads):
+    """Every change made to a job, each one conditional update; and, as a `JobReads`, every read of the jobs."""
 
     async def insert_search_jobs(self, documents: Sequence[dict[str, Any]]) -> Inserted:
         """One unordered batch insert; products that already have an active job get that job back."""
@@ -119,22 +105,6 @@ class JobRepository:
             update = {"$set": {"enqueued_at": now, "updated_at": now}}
             await self._jobs.update_many({"_id": {"$in": list(job_ids)}}, update)
 
-    async def get(self, job_id: ObjectId) -> dict[str, Any] | None:
-        return await self._jobs_stale_ok.find_one({"_id": job_id})
-
-    async def newest(
-        self,
-        filters: dict[str, Any],
-        limit: int,
-        *,
-        since: datetime | None = None,
-        until: datetime | None = None,
-        after: tuple[datetime, ObjectId] | None = None,
-    ) -> ListingPage:
-        """One page of the job listing, newest first, created in [`since`, `until`), after an earlier page's position
-        `after` (`infra.job_listing.newest`, on a secondary when allowed)."""
-        return await newest(self._jobs_stale_ok, filters, limit, ListingWindow(since, until, after))
-
     # The status machine (the whole map and every path that ends a job: infra/lifecycle.py; who moves a job out of
     # each status: schemas.codes.JobStatus). Each transition is one conditional update on (_id, expected state).
     # The finishing transitions match the attempt number too, so a worker whose lease expired and was taken over
@@ -158,10 +128,6 @@ class JobRepository:
             {"$set": self._running(worker, now, lease_until), "$inc": {"attempts": 1}, "$unset": {"deferred": ""}},
             return_document=ReturnDocument.AFTER,
         )
-
-    async def lost_attempt(self, job_id: ObjectId, *, now: datetime) -> dict[str, Any] | None:
-        """The job, when it is RUNNING under a lease that expired before `now` (its worker stopped)."""
-        return await self._jobs.find_one({"_id": job_id, "status": JobStatus.RUNNING.name, "lease_until": {"$lt": now}})
 
     async def recover_lost(
         self,
@@ -266,10 +232,6 @@ class JobRepository:
             job, _ending(JobStatus.DEAD, now, error=error) | {"$push": _push_history(entry)}
         )
 
-    async def get_current(self, job_id: ObjectId) -> dict[str, Any] | None:
-        """The job as the primary has it (for decisions, not for display)."""
-        return await self._jobs.find_one({"_id": job_id})
-
     async def discard(self, job_id: ObjectId) -> dict[str, Any] | None:
         """Delete a DEAD job for good (an operator's discard): the job as it was, or None when it is not DEAD (or
         gone). One conditional delete on (`_id`, status DEAD): a job re-driven meanwhile is never deleted. Its
@@ -333,37 +295,6 @@ class JobRepository:
             return_document=ReturnDocument.AFTER,
         )
 
-    async def unconfirmed(self, *, before: datetime, limit: int) -> list[dict[str, Any]]:
-        """PENDING jobs whose publish the broker never confirmed (no `enqueued_at`), untouched since `before`.
-
-        Through `active_unconfirmed`: the keys without `enqueued_at`, a handful whatever the backlog.
-        """
-        cursor = self._jobs.find(
-            {
-                "active": True,
-                "status": JobStatus.PENDING.name,
-                "enqueued_at": {"$exists": False},
-                "created_at": {"$lt": before},
-                "updated_at": {"$lt": before},
-            },
-        )
-        return await cursor.limit(limit).to_list()
-
-    async def overdue(self, job_type: JobType, *, due_before: datetime, limit: int) -> list[dict[str, Any]]:
-        """PENDING jobs of a type long past run_after with no claim: their message was lost (the reconciler asks only
-        while the type's queues hold no message: then the PENDING jobs are the retries waiting and the lost ones).
-        Through `active_by_status`."""
-        cursor = self._jobs.find(
-            {
-                "active": True,
-                "status": JobStatus.PENDING.name,
-                "job_type": job_type.name,
-                "enqueued_at": {"$lt": due_before},
-                "run_after": {"$lt": due_before},
-            },
-        )
-        return await cursor.limit(limit).to_list()
-
     async def take_for_republish(self, job: dict[str, Any], *, now: datetime, message_id: str) -> bool:
         """Claim the right to publish a PENDING job again: exactly one reconciler wins each round.
 
@@ -384,13 +315,6 @@ class JobRepository:
         """A job stored as enqueued whose publish failed: the reconciler's unconfirmed pass takes it up."""
         await self._jobs.update_one({"_id": job_id, "status": JobStatus.PENDING.name}, {"$unset": {"enqueued_at": ""}})
 
-    async def expired_leases(self, *, expired_before: datetime, limit: int) -> list[dict[str, Any]]:
-        """RUNNING jobs whose lease ended before `expired_before`: through `active_by_status`, the running ones."""
-        cursor = self._jobs.find(
-            {"active": True, "status": JobStatus.RUNNING.name, "lease_until": {"$lt": expired_before}},
-        )
-        return await cursor.limit(limit).to_list()
-
     async def kill_dead_lettered(self, job_id: ObjectId, *, now: datetime, queue: str) -> bool:
         """A message the broker dead-lettered: its job, if still active, is DEAD (never only in .XQ)."""
         error = error_document(JobErrorType.DEAD_LETTER, f"the message was dead-lettered to {queue}", now)
@@ -399,61 +323,3 @@ class JobRepository:
             _ending(JobStatus.DEAD, now, error=error),
         )
         return result.modified_count == 1
-
-    async def count_active(
-        self, job_type: JobType, status: JobStatus, *, run_after_past: datetime | None = None
-    ) -> int:
-        """Active jobs of a type in a status (PENDING or RUNNING), counted from `active_by_status`'s keys alone: the
-        same cost with 100 or 100,000 jobs waiting. `run_after_past`: only those whose run_after is still ahead of it
-        (retries waiting out their backoff)."""
-        query: dict[str, Any] = {"active": True, "status": status.name, "job_type": job_type.name}
-        if run_after_past is not None:
-            query["run_after"] = {"$gt": run_after_past}
-        return await count_by_index(self._jobs_stale_ok, query)
-
-    async def ended_after(
-        self,
-        cursor: tuple[datetime, ObjectId],
-        *,
-        until: datetime,
-        limit: int,
-        match: dict[str, Any] | None = None,
-        projection: dict[str, int] | None = None,
-    ) -> EndedPage:
-        """Jobs that ended (DONE or DEAD) after `cursor` and before `until`, oldest first by (finished_at, _id).
-
-        One range on `ended_by_finished_at` (finished_at, _id), from the cursor: a step reads its own jobs (and those
-        `match` leaves out on the way), whatever the history. With fewer than `limit` found, the returned cursor moves
-        to the start of `until`'s minute if it is behind it, so a quiet stretch is not asked about again, but not into
-        that minute: a job of it whose update lands late (a settle of 0 in tests) is still found, unless a later one
-        of it was already walked past. `match` narrows the jobs (e.g. DONE searches). Reads the primary: a
-        secondary's lag would let the cursor pass jobs it has not seen yet.
-        """
-        fields = None if projection is None else projection | {"finished_at": 1}
-        query = {
-            "finished_at": {"$gte": cursor[0], "$lt": until},
-            # The cursor's ties up to it were walked; a range on finished_at alone is what an index bounds.
-            "$nor": [{"finished_at": cursor[0], "_id": {"$lte": cursor[1]}}],
-            **(match or {}),
-        }
-        order = [("finished_at", 1), ("_id", 1)]
-        jobs = await self._jobs.find(query, fields).sort(order).limit(limit).to_list()
-        last = (jobs[-1]["finished_at"], jobs[-1]["_id"]) if jobs else cursor
-        if len(jobs) >= limit:
-            return EndedPage(jobs, last, more=True)
-        return EndedPage(jobs, max(last, (minute_start(minute_of(until)), FIRST_ID)), more=False)
-
-    async def delivery_in_flight(self, search_id: ObjectId) -> bool:
-        """Whether the search's delivery (its OUTBOX job) is still to end: one lookup on `one_outbox_per_search`."""
-        query = {
-            "source_job_id": search_id,
-            "job_type": JobType.OUTBOX.name,
-            "status": {"$in": status_names(ACTIVE_STATUSES)},
-        }
-        return await self._jobs.find_one(query, {"_id": 1}) is not None
-
-    async def searches_with_outbox(self, search_ids: Sequence[ObjectId]) -> set[ObjectId]:
-        """Which of these searches have their OUTBOX job: one `$in` on `one_outbox_per_search` (its partial filter,
-        `job_type: OUTBOX`, stated so the index applies), one round trip for the batch."""
-        query = {"source_job_id": {"$in": list(search_ids)}, "job_type": JobType.OUTBOX.name}
-        return {job["source_job_id"] async for job in self._jobs.find(query, {"_id": 0, "source_job_id": 1})}

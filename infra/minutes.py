@@ -1,5 +1,6 @@
-"""Minutes since the epoch: what the per-minute timeline tallies ended jobs by (`infra.jobs.finished_minute`), and the
-start of a minute (where a walk over ended jobs may stop, `JobRepository.ended_after`)."""
+"""Minutes since the epoch: what the per-minute timeline tallies ended jobs by
+(`infra.job_documents.finished_minute`), and the start of a minute (where a walk over ended jobs may stop,
+`JobRepository.ended_after`)."""
 
 from __future__ import annotations
 

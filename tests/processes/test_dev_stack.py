@@ -14,13 +14,15 @@ import sys
 import time
 import uuid
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import ClassVar
 
 import aiohttp
 import pytest
 
 from embedded_store.server import free_port
 from infra.settings import Settings
+from tests.process_output import ProcessOutput
 from tests.process_tree import alive, chromium_of, descendants
 from tools import dev
 from tools.dev import Child, DevStack
@@ -31,33 +33,16 @@ LPS = [sys.executable, "-m", "tools.lps"]
 
 
 @dataclass
-class DevProcess:
-    process: asyncio.subprocess.Process
+class DevProcess(ProcessOutput):
+    """A started `lps dev` and its combined output."""
+
     #: The stack's queue prefix: its workers' Chromiums carry it (`tests.process_tree.chromium_of`).
     prefix: str
-    lines: list[str] = field(default_factory=list)
-    reader: asyncio.Task[None] | None = None
-
-    async def read(self) -> None:
-        assert self.process.stdout is not None
-        async for raw in self.process.stdout:
-            self.lines.append(raw.decode(errors="replace").rstrip())
-
-    @property
-    def text(self) -> str:
-        return "\n".join(self.lines)
-
-    async def wait_for(self, fragment: str, within: float) -> None:
-        deadline = time.monotonic() + within
-        while not any(fragment in line for line in self.lines):
-            if self.process.returncode is not None or time.monotonic() > deadline:
-                raise AssertionError(f"no {fragment!r} in the output of lps dev:\n{self.text[-4000:]}")
-            await asyncio.sleep(0.2)
+    label: ClassVar[str] = "lps dev"
 
     async def exited(self, within: float) -> int:
         code = await asyncio.wait_for(self.process.wait(), within)
-        if self.reader is not None:
-            await self.reader
+        await self.read_to_end()
         return code
 
 
@@ -83,7 +68,6 @@ async def lps_dev(settings: Settings, *arguments: str, **env: str) -> AsyncItera
         env=dev_environment(prefix, **env), stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
     )  # fmt: skip
     running = DevProcess(process, prefix)
-    running.reader = asyncio.create_task(running.read())
     family: set[int] = set()
     try:
         yield running

@@ -25,10 +25,10 @@ import sys
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import aiohttp
 import psutil
@@ -40,6 +40,7 @@ from embedded_store.server import free_port, local_mongo_url, wait_for_port
 from infra.settings import Settings
 from schemas.codes import JobStatus, JobType
 from tests.harness import SCHEDULING_SLACK, JobsView, submit
+from tests.process_output import ProcessOutput
 from tools import dev
 from tools.supervisor import STOP_SIGNALS, pool_stop_bound
 from tools.testbed import delete_queues, job_queues
@@ -145,13 +146,11 @@ class Stopped:
 
 
 @dataclass
-class Running:
+class Running(ProcessOutput):
     """A started `lps dev` or `lps worker` with its combined output."""
 
-    process: asyncio.subprocess.Process
     mark: str
-    lines: list[str] = field(default_factory=list)
-    reader: asyncio.Task[None] | None = None
+    label: ClassVar[str] = SAID
 
     @classmethod
     async def start(cls, arguments: list[str], env: dict[str, str]) -> Running:
@@ -161,25 +160,7 @@ class Running:
             env=env | {MARK: mark}, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
             start_new_session=True,  # a group of its own, as a terminal gives a command: the group signals hit it alone
         )  # fmt: skip
-        running = cls(process, mark)
-        running.reader = asyncio.create_task(running._read())
-        return running
-
-    async def _read(self) -> None:
-        assert self.process.stdout is not None
-        async for raw in self.process.stdout:
-            self.lines.append(raw.decode(errors="replace").rstrip())
-
-    @property
-    def text(self) -> str:
-        return "\n".join(self.lines)
-
-    async def said(self, fragment: str, within: float) -> None:
-        deadline = time.monotonic() + within
-        while not any(fragment in line for line in self.lines):
-            if self.process.returncode is not None or time.monotonic() > deadline:
-                raise AssertionError(f"{SAID}: no {fragment!r} in the output:\n{self.text[-3000:]}")
-            await asyncio.sleep(0.05)
+        return cls(process, mark)
 
     async def stopped_by(self, trial: Trial, bound: float, kill_bound: float | None) -> Stopped:
         """Send the trial's signals; wait until the process and everything it started are gone, at most until the
@@ -209,9 +190,7 @@ class Running:
         if self.process.returncode is None:
             self.process.kill()
         await self.process.wait()
-        if self.reader is not None:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.reader, 5)
+        await self.read_to_end(within=5)
 
 
 def interrupted_while_python_starts(running: Running) -> bool:
@@ -350,7 +329,7 @@ async def dev_trial(trial: Trial, settings: Settings) -> Stopped:
                 await first_answer(running, gateway)
                 submitter = asyncio.create_task(submitting(gateway, job_ids))
             elif trial.moment is Moment.SEARCHING:
-                await running.said("demo products enqueued", within=REACH_WITHIN)
+                await running.wait_for("demo products enqueued", within=REACH_WITHIN)
             await asyncio.sleep(trial.first.delay)
 
             stopped = await running.stopped_by(trial, dev.STOP_BOUND, dev.KILL_BOUND)

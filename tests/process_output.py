@@ -1,0 +1,56 @@
+"""A child process's output as a test reads it: its stdout (stderr joined to it) line by line as it comes, to wait for
+a line, to show the last of it when an assertion fails, and to read the rest once the process ended."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+#: How much of the output a failure shows: its end.
+TAIL_CHARS = 3000
+
+
+@dataclass
+class ProcessOutput:
+    """The lines `process` has written so far; reading them starts when this is made (a task on the running loop).
+
+    A subclass names the process in failures (`label`) and adds what its tests know of it."""
+
+    process: asyncio.subprocess.Process
+    lines: list[str] = field(default_factory=list, init=False)
+    reader: asyncio.Task[None] = field(init=False)
+    #: What a failure to see a line names first.
+    label: ClassVar[str] = "the process"
+
+    def __post_init__(self) -> None:
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        assert self.process.stdout is not None
+        async for raw in self.process.stdout:
+            self.lines.append(raw.decode(errors="replace").rstrip())
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    async def wait_for(self, fragment: str, within: float) -> None:
+        """Until a line holds `fragment`; fails, showing the output's end, if the process exits or `within` seconds
+        pass first."""
+        deadline = time.monotonic() + within
+        while not any(fragment in line for line in self.lines):
+            if self.process.returncode is not None or time.monotonic() > deadline:
+                raise AssertionError(f"{self.label}: no {fragment!r} in its output:\n{self.text[-TAIL_CHARS:]}")
+            await asyncio.sleep(0.05)
+
+    async def read_to_end(self, within: float | None = None) -> None:
+        """The rest of the output, once the process ended: until its stdout closes, or at most `within` seconds (a
+        child that outlived it may hold the pipe open)."""
+        if within is None:
+            await self.reader
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.reader, within)
