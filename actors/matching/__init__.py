@@ -12,7 +12,7 @@ gives the reason, which keeps verdicts deterministic:
    does not name (`identity`);
 6. its price is what a buyer of the asked product pays (`buyable`): no conditional price, no range start for
    another option, no pick among listings the product is only one of;
-7. judged over all accepted offers at once (`identity`): it names no model code but others than the one most of
+7. judged over all accepted offers at once (`identity`, `lines`): it names no model code but others than the one most of
    them share, and no word inside the product's name that none of the others writes (another line: 포엥 어린이
    암체어 beside 포엥 암체어);
 8. its price is plausible (`prices`): not far under the target price (judged with rule 6); and, without one, judged
@@ -34,10 +34,8 @@ from typing import Any
 from actors.matching.buyable import not_buyable, not_everyones_price, one_of_several
 from actors.matching.identity import (
     ModelName,
-    NamePair,
     Word,
     agreed_code,
-    inside_the_name,
     keyword_words,
     left_out,
     loanword_spellings,
@@ -45,10 +43,10 @@ from actors.matching.identity import (
     model_codes,
     model_name,
     model_number,
-    name_pairs,
     other_code,
     other_variant,
 )
+from actors.matching.lines import NamePair, inside_the_name, name_pairs
 from actors.matching.loanwords import Spellings
 from actors.matching.prices import against_target, cluster_of, priced_far_under
 from actors.matching.quantities import Quantity, quantities, unit_conflict
