@@ -48,6 +48,9 @@ def name_pairs(keyword: str, words: tuple[Word, ...]) -> tuple[NamePair, ...]:
 
 #: What a word inside a name is made of: nouns and Latin words, not a verb or an adjective ("오뚜기 고소한 참기름").
 _NAME_TAGS = frozenset({"NNG", "NNP", "SL"})
+_LETTER = re.compile(r"[a-z가-힣]")
+#: An age or grade written as a number and a plus ("어덜트 7+": the senior formula), not a bonus ("1+1").
+_GRADE = re.compile(r"(?<![\d+])\d{1,2}\+(?![\d+])")
 #: Hangul glued right before the keyword's word ("김치왕교자" for 왕교자): Kiwi reads such a name as one noun.
 _GLUED_BEFORE = re.compile(r"(?<![가-힣])[가-힣]{2,}$")
 
@@ -58,16 +61,18 @@ def _name_morphemes(text: str) -> tuple[Morpheme, ...]:
 
 
 def _nouns_between(text: str, start: int, end: int) -> str:
-    """What a text writes from `start` to `end` from its first noun to its last ("" for no noun): not a unit, nor a
-    one-letter Latin word (the "M" of a size)."""
-    nouns = [
-        morpheme
+    """What a text writes from `start` to `end` from its first noun or grade to its last ("" for none): not a unit,
+    nor a one-letter Latin word (the "M" of a size), nor a "noun" without letters."""
+    spans = [
+        (morpheme.start, morpheme.end)
         for morpheme in _name_morphemes(text)
         if start <= morpheme.start and morpheme.end <= end
         and morpheme.surface not in LATIN_UNITS
         and not (morpheme.surface.isascii() and len(morpheme.surface) < 2)
+        and _LETTER.search(morpheme.surface)  # Kiwi may tag "1+1" a proper noun
     ]  # fmt: skip
-    return text[nouns[0].start : nouns[-1].end] if nouns else ""
+    spans += [grade.span() for grade in _GRADE.finditer(text, start, end)]
+    return text[min(spans)[0] : max(spans)[1]] if spans else ""
 
 
 def inside_the_name(title: str, pairs: tuple[NamePair, ...]) -> dict[NamePair, str]:

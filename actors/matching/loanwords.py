@@ -150,6 +150,8 @@ HANGUL_RUN = re.compile(r"[가-힣]+")
 _LATIN_RUN = re.compile(r"[a-z]+(?:-[a-z]+)*")
 #: Latin words in a row, whole.
 _LATIN_PHRASE = re.compile(r"(?<![a-z])[a-z]+(?:-[a-z]+)*(?: [a-z]+(?:-[a-z]+)*)*(?![a-z])")
+#: An apostrophe inside a Latin word ("Hill's", "Dr.Bronner’s", "L'Oréal"): the word is read without it.
+_APOSTROPHE = re.compile(r"(?<=[a-z])['’](?=[a-z])")
 #: How many Latin words one Hangul word may stand for.
 _MAX_PHRASE = 3
 
@@ -181,6 +183,7 @@ class Spellings:
         """`title` (lower case) with each word the keyword writes in the other script written as the keyword does:
         for "로지텍MX마스터3S", "mx master 3s" reads "mx 마스터 3s"; for "다이슨에어스트레이트", "dyson airstrait" reads
         "다이슨에어스트레이트"; for "wifi", "와이파이" reads "wifi"."""
+        title = _APOSTROPHE.sub("", title)  # "hill's" is one word, as 힐스 is
         if self.hangul_by_skeleton:
             title = _LATIN_PHRASE.sub(self._as_hangul, title)
         if self.latin_by_skeleton:

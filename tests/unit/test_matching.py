@@ -873,6 +873,9 @@ def test_another_pack_size_is_compared_per_unit_against_the_cluster():
         # a glued Hangul word the analyzer splits (디 + 봇) is still one loanword
         ("에코백스 디봇 X2 옴니", "ECOVACS DEEBOT X2 OMNI 로봇청소기"),
         ("HP 스마트탱크 670", "HP Smart Tank 670 무한잉크 복합기"),
+        # an apostrophe inside a Latin name is not a break in it
+        ("힐스 사이언스다이어트 어덜트 2kg", "Hill's 사이언스다이어트 어덜트 2kg"),
+        ("힐스 사이언스다이어트 어덜트 2kg", "HILL’S 사이언스다이어트 어덜트 2kg"),
     ],
 )
 def test_a_keyword_word_written_in_the_other_script_is_the_same_word(keyword: str, title: str):
@@ -1369,6 +1372,17 @@ def test_a_word_inside_the_name_that_no_other_offer_writes_is_another_line():
         "another line: 인텐시브 inside 모이스춰라이징 … 크림",
         None,
     ]
+
+
+def test_an_age_grade_inside_the_name_is_another_line_and_a_bonus_is_not():
+    offers = [
+        offer("로얄캐닌 인도어 7+ 캣 2kg", 36_500),  # the senior formula
+        offer("로얄캐닌 인도어 캣 2kg", 38_900),
+        offer("로얄캐닌 인도어 캣 2kg 사료", 39_900),
+        offer("로얄캐닌 인도어 1+1 캣 2kg", 77_800),  # a bonus: no grade
+    ]
+    matched = match_offers({"keyword": "로얄캐닌 인도어 캣 2kg"}, offers)
+    assert [item.rejected for item in matched] == ["another line: 7+ inside 인도어 … 캣", None, None, None]
 
 
 def test_a_flavour_glued_before_the_name_is_another_line():
