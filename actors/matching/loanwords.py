@@ -4,7 +4,8 @@
 Back offices and sellers write brand and model words in either script, and no list keeps up with them. So both
 spellings are reduced to what Korean loanword spelling keeps of a word: its consonants, each as the class a Hangul
 letter writes it with (f, p, ph, b and v as ㅍ/ㅂ; s, sh and th as ㅅ; z, j and ch as ㅈ/ㅊ; an r that no vowel
-follows is not written, as in 마스터; an n before a k sound is ㅇ, as in 탱크; a gh inside a word is silent, as in
+follows is not written, as in 마스터, or before a consonant is ㄹ, as Italian and French words are written, as in
+아르마니; an n before a k sound is ㅇ, as in 탱크; a gh inside a word is silent, as in
 나이트; an s after t or d is ㅊ/ㅈ, as in 버즈), with the vowels dropped, since Hangul puts ㅡ between consonants that
 English runs together and English vowels have no one spelling. What a word starts with is kept: a vowel (Hangul's ㅇ:
 "oled" is 올레드, not 라이트), or a w or y before a vowel, which Hangul writes in the vowel after ㅇ (와, 예).
@@ -67,7 +68,10 @@ def _latin_sounds(token: str, following: str) -> tuple[str, ...]:
     if token == "w":
         return ("W",) if before_vowel else ("",)
     if token == "r" and not before_vowel:
-        return ("",)  # "master" is 마스터: an r no vowel follows is not written
+        # "master" is 마스터: an r no vowel follows is not written in English words; in Italian and French ones it
+        # is, with ㅡ: "armani" is 아르마니, "marcel" 마르셀. Before a consonant both are read; at the end only the
+        # first.
+        return ("", "L") if following else ("",)
     if token == "c":
         return ("S",) if following[:1] in ("e", "i", "y") else ("K",)
     if token == "g":

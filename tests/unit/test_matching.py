@@ -901,7 +901,8 @@ def test_a_word_in_the_other_script_counts_only_when_it_sounds_the_same(keyword:
      ("블루투스", "bluetooth"), ("로지텍", "logitech"), ("플레이스테이션", "playstation"), ("유튜브", "youtube"),
      # an n before a k sound is ㅇ; wh may be ㅎ; gh is silent inside a word; an s after t or d is ㅊ/ㅈ
      ("탱크", "tank"), ("핑크", "pink"), ("화이트", "white"), ("나이트", "night"), ("버즈", "buds"),
-     ("스포츠", "sports"), ("고스트", "ghost"), ("디봇", "deebot")],
+     ("스포츠", "sports"), ("고스트", "ghost"), ("디봇", "deebot"), ("아르마니", "armani"),
+     ("마르셀", "marcel")],
 )  # fmt: skip
 def test_a_loanword_and_its_latin_spelling_share_a_skeleton(hangul: str, latin: str):
     assert hangul_skeleton(hangul) in latin_skeletons(latin)
