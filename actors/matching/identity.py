@@ -114,6 +114,17 @@ def _suffix_word(text: str, segment: Segment, suffixes: frozenset[int]) -> Word 
     return Word(stem, re.compile(rf"(?<![가-힣]){pattern}(?:{re.escape(suffix)})?(?![가-힣])"), False)
 
 
+#: A year as a keyword writes it: a harvest ("2024년산") or a model year ("2024년형").
+_YEAR = re.compile(r"20(?P<year>\d\d)년(?:산|형)?")
+
+
+def _year_word(text: str) -> Word | None:
+    """A year, found as sellers shorten it: "24년 햅쌀" or "'24년" for 2024년산, "2024년" for 2024년형."""
+    if not (year := _YEAR.fullmatch(text)):
+        return None
+    return Word(text, re.compile(rf"(?<!\d)(?:20)?{year['year']}\s?년(?:\s?[산형])?(?![0-9])"), True)
+
+
 def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
     """Every word of a folded keyword a title must contain. Quantities and pack counts are the unit rule's
     ("355ml", the "x 24" of "355ml x 24", "1+1") unless `quantities` asks for them too (a code such as "9465cc" reads
@@ -131,7 +142,7 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
         flavour_of_the_word_before = compact == _FLAVOUR and segment.start == previous_end
         previous_end = segment.end
         if compact and not inside_quantity and not flavour_of_the_word_before:
-            word = _suffix_word(compact, segment, suffixes) or _word(compact)
+            word = _year_word(compact) or _suffix_word(compact, segment, suffixes) or _word(compact)
             words.setdefault(word.text, word)
     return tuple(words.values())
 

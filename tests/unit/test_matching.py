@@ -1438,3 +1438,17 @@ def test_a_word_between_the_keywords_words_is_kept_where_it_does_not_name_a_line
         {"keyword": keywords[why]}, [offer(title, 20_000 + index) for index, title in enumerate(titles)]
     )
     assert [item.rejected for item in matched] == [None] * len(titles), why
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        ("2024년산 신동진 쌀 10kg", "24년 햅쌀 신동진 쌀 10kg", None),  # a harvest year, shortened
+        ("2024년산 신동진 쌀 10kg", "2024년 신동진 쌀 10kg", None),
+        ("2024년산 신동진 쌀 10kg", "신동진 쌀 10kg 2023년산", "keyword word missing: 2024년산"),
+        ("2024년산 신동진 쌀 10kg", "신동진 쌀 10kg 1124년", "keyword word missing: 2024년산"),
+        ("LG 그램 2025년형 16인치", "LG 그램 25년형 16인치", None),  # a model year
+    ],
+)
+def test_a_year_is_found_as_sellers_shorten_it(keyword: str, title: str, reason: str | None):
+    assert verdict({"keyword": keyword}, title, 30_000) == reason
