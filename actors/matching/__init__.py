@@ -48,7 +48,7 @@ from actors.matching.identity import (
 )
 from actors.matching.lines import NamePair, inside_the_name, name_pairs
 from actors.matching.loanwords import Spellings
-from actors.matching.prices import against_target, cluster_of, priced_far_under
+from actors.matching.prices import against_target, cluster_of, priced_like_an_accessory
 from actors.matching.quantities import Quantity, quantities, unit_conflict
 from actors.matching.sells import Allowed, allowed_by, excluded, sold_for_it
 from infra.text.folding import fold
@@ -149,7 +149,7 @@ def match_offers(product: Mapping[str, Any], offers: Iterable[Offer]) -> list[Of
     _refuse_other_lines([offer for offer in judged if offer.rejected is None], titles, wanted)
     if wanted.target_price is None:  # the target price vouches for prices; a model number does not (parts carry it)
         accepted = [offer for offer in the_product if offer.rejected is None]
-        _refuse_prices_far_under(accepted, the_product, titles)
+        _refuse_prices_like_an_accessory(accepted, the_product, titles)
     return judged
 
 
@@ -191,7 +191,9 @@ def _refuse_other_lines(accepted: list[Offer], titles: Mapping[int, str], wanted
                 break
 
 
-def _refuse_prices_far_under(accepted: list[Offer], the_product: list[Offer], titles: Mapping[int, str]) -> None:
+def _refuse_prices_like_an_accessory(
+    accepted: list[Offer], the_product: list[Offer], titles: Mapping[int, str]
+) -> None:
     """Refuse the accepted offers priced far under the cluster of the product's prices (every offer of it at a price
     anyone pays, whether or not it can be bought now), comparing another pack size per unit against the cluster's
     usual pack count."""
@@ -204,7 +206,7 @@ def _refuse_prices_far_under(accepted: list[Offer], the_product: list[Offer], ti
     for offer in accepted:
         own = packs[id(offer)]
         units = (own, usual) if own and usual and own != usual else None
-        offer.rejected = priced_far_under(offer.price, cluster.price, units)
+        offer.rejected = priced_like_an_accessory(offer.price, cluster.price, units)
 
 
 def _pack_count(folded_title: str) -> int | None:

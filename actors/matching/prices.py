@@ -3,10 +3,8 @@
 Two kinds of evidence say what the product costs:
 - the back office's `target_price`: an offer under `SUSPICIOUS_PRICE_PERCENT` of it is refused;
 - without a target price, the offers themselves: when most accepted offers cluster around a price
-  (`cluster_price`), an offer under `ACCESSORY_PRICE_PERCENT` of it is "priced like an accessory", and one under
-  `FAR_UNDER_PERCENT` "priced far under the others". A device's parts are named after the device ("… S펜", "…
-  리모컨", "… 탬퍼"), with nouns no list holds, and a bait listing reads like the product; their price gives them
-  away.
+  (`cluster_price`), an offer under `ACCESSORY_PRICE_PERCENT` of it is "priced like an accessory". A device's parts
+  are named after the device ("… S펜", "… 리모컨", "… 탬퍼"), with nouns no list holds; their price gives them away.
   A target price is evidence enough, so the cluster is not consulted then; a model number is not (a part's title
   carries it too: "LS32CG510E 리모컨").
 """
@@ -23,12 +21,6 @@ SUSPICIOUS_PRICE_PERCENT = 30
 #: device ask 1–20 % of it; a genuine sale of the product rarely goes below 50 %. Offers of another pack size are
 #: compared per unit (`priced_like_an_accessory`).
 ACCESSORY_PRICE_PERCENT = 25
-#: An offer under this share of it is priced far under the others: a bait listing ("특가" at a third of every other
-#: offer), a look-alike, a deposit. A genuine sale rarely goes below 50 %; on the saved-page corpus every offer
-#: between 25 % and 40 % of its cluster is one a person refused, and none a person took.
-FAR_UNDER_PERCENT = 40
-_ACCESSORY, _FAR_UNDER = "priced like an accessory", "priced far under the others"
-_FAR_UNDER = "priced far under the others"
 #: A cluster: prices within this factor of each other (a device's editions and bundles) …
 CLUSTER_SPREAD = 3
 #: … held by at least this many offers, and by at least half of the accepted ones: two listings agreeing on a
@@ -83,11 +75,11 @@ def cluster_price(prices: list[int]) -> int | None:
     return cluster.price if cluster else None
 
 
-def priced_far_under(price: int, cluster: int, units: tuple[int, int] | None = None) -> str | None:
-    """Whether a price is far under the cluster's, and how far; `units` (the offer's pack count, the cluster's)
-    compares another pack size per unit: one bottle beside packs of 24 is not a part."""
+def priced_like_an_accessory(price: int, cluster: int, units: tuple[int, int] | None = None) -> str | None:
+    """Whether a price is far under the cluster's; `units` (the offer's pack count, the cluster's) compares another
+    pack size per unit: one bottle beside packs of 24 is not a part."""
     compared = price * units[1] // units[0] if units else price
-    for percent, verdict in ((ACCESSORY_PRICE_PERCENT, _ACCESSORY), (FAR_UNDER_PERCENT, _FAR_UNDER)):
-        if compared * 100 < cluster * percent:
-            return f"{verdict}: {price:,} is under {percent}% of the {cluster:,} most offers ask"
+    if compared * 100 < cluster * ACCESSORY_PRICE_PERCENT:
+        share = f"{ACCESSORY_PRICE_PERCENT}% of the {cluster:,} most offers ask"
+        return f"priced like an accessory: {price:,} is under {share}"
     return None

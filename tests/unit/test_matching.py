@@ -659,23 +659,6 @@ def test_without_target_or_model_number_an_offer_far_under_the_cluster_is_priced
     assert [reason for reason in verdicts.values() if reason is None] == [None, None, None]
 
 
-def test_a_bait_listing_at_a_third_of_the_others_is_priced_far_under_them_and_a_deep_sale_is_taken():
-    offers = [
-        ("소니 WH-1000XM5 노이즈캔슬링 헤드폰 블랙", 419_000),
-        ("소니 WH-1000XM5 무선 헤드폰 실버", 429_000),
-        ("소니 WH-1000XM5 헤드폰 미드나잇블루", 439_000),
-        ("소니 WH-1000XM5 헤드폰 정품 미개봉 특가", 139_000),  # a third of the others: no real offer
-        ("소니 WH-1000XM5 헤드폰 블랙 블랙프라이데이", 229_000),  # over half of them: a deep sale, taken
-    ]
-    verdicts = judged({"keyword": "소니 WH-1000XM5 헤드폰"}, offers)
-    assert verdicts["소니 WH-1000XM5 헤드폰 정품 미개봉 특가"] == (
-        "priced far under the others: 139,000 is under 40% of the 424,000 most offers ask"
-    )
-    assert [title for title, reason in verdicts.items() if reason is not None] == [
-        "소니 WH-1000XM5 헤드폰 정품 미개봉 특가"
-    ]
-
-
 def test_a_target_price_is_evidence_enough_and_a_model_number_is_not():
     verdicts = judged({"keyword": "네스프레소 버츄오 팝", "target_price": 40_000}, VERTUO)
     assert verdicts["네스프레소 버츄오 팝 석회제거제 디스케일링 키트"] is None
