@@ -45,6 +45,7 @@ from actors.matching.identity import (
     model_number,
     other_code,
     other_variant,
+    other_year,
 )
 from actors.matching.lines import NamePair, inside_the_name, name_pairs
 from actors.matching.loanwords import Spellings
@@ -112,6 +113,7 @@ def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
         or left_out(spelled, wanted.keyword, wanted.words)
         # The model number names the product: its title need not repeat the keyword's category words ("모니터").
         or (None if wanted.model else missing_word(spelled, wanted.words))
+        or other_year(title, wanted.words)
         or other_variant(spelled, wanted.name)
     )
 
