@@ -68,32 +68,43 @@ _CONDITION_OF_SALE = re.compile(
     r"|쿠폰\s?(?:적용|할인)?\s?가(?![가-힣])|보상\s?판매\s?가|월\s?[\d,]+\s?원"
     r"|(?:단체|대량)\s?\d+[^\s)\]]*\s?이상|최소\s?(?:주문|구매)\s?(?:수량\s?)?\d"
     r"|\d+\s?(?:개|세트|박스|팩|더즌)\s?이상\s?(?:주문|구매)\s?시?\s?(?:개당|세트당|단가)"
-    r"|청구\s?할인|카드\s?(?:결제\s?시?\s?)?(?:즉시\s?)?할인|사업자\s?(?:전용|회원|가(?![가-힣]))"
+    r"|청구\s?할인|카드\s?(?:결제\s?시?\s?)?(?:즉시\s?)?할인|사업자\s?(?:전용|회원)\s?(?:가|특가|할인가)(?![가-힣])"
     r"|정기\s?(?:배송|구독)\s?(?:전용|할인|특가|가(?![가-힣])|첫\s?회)|(?:예약|계약)금(?![가-힣]))"
     # Not when the title says it is not so, or not needed ("교육할인 없이", "번호이동 불가", "회원가 아님").
-    rf"(?!\s?(?:{DENIALS}|없이|무관|자유|가능))"
+    # Nor a discount on top of the price shown ("카드 청구할인 별도", "+ 카드할인 추가", "카드할인 미적용가",
+    # "카드할인 7%").
+    rf"(?!\s?(?:{DENIALS}|없이|무관|자유|가능|별도|추가|미적용|\d+(?:\.\d+)?\s?%))"
 )
 
 
-#: The amount a condition is written with: inside it ("월 60,375원") or right after it ("카드할인가 28,900원").
-_AMOUNT_AFTER = re.compile(r"[가-힣]{0,3}[\s:]*(?P<amount>\d{1,3}(?:,\d{3})+|\d+)\s?원")
-_AMOUNT_INSIDE = re.compile(r"(?P<amount>\d{1,3}(?:,\d{3})+|\d+)\s?원")
+#: The price a condition is written with: inside it ("월 60,375원") or right after its price word ("카드할인가
+#: 28,900원"); not a discount's size ("청구할인 100,000원"), nor the first of "A원 → B원".
+_AMOUNT = r"(?P<amount>\d{1,3}(?:,\d{3})+|\d+)\s?원(?!\s?(?:→|->|>))"
+_AMOUNT_INSIDE = re.compile(_AMOUNT)
+_PRICE_WORD_AND_AMOUNT = re.compile(rf"(?:\s?(?:가|가격|적용가))?[\s:]*{_AMOUNT}")
 
 
 def _another_price(title: str, condition: re.Match[str], price: int) -> bool:
     """Whether the title gives the condition's own price and it is not the offer's: then the offer's price is the
     one every buyer pays, and the condition is the seller's note of a cheaper one ("… 33,000" titled "카드할인가
     28,900원")."""
-    written = _AMOUNT_INSIDE.search(condition.group()) or _AMOUNT_AFTER.match(title, condition.end())
+    written = _AMOUNT_INSIDE.search(condition.group())
+    if written is None and (condition.group().endswith("가") or title.startswith("가", condition.end())):
+        written = _PRICE_WORD_AND_AMOUNT.match(title, condition.end())
     return written is not None and int(written["amount"].replace(",", "")) != price
 
 
-def not_everyones_price(offer: Offer, folded_title: str, wanted: tuple[Quantity, ...]) -> str | None:
+def not_everyones_price(
+    offer: Offer, folded_title: str, wanted: tuple[Quantity, ...], asked: tuple[Word, ...]
+) -> str | None:
     """Why the offer's price is not what a buyer of the asked product pays; None: it is."""
     if offer.price_condition:
         return f"conditional price: {offer.price_condition} {offer.price:,}"
     title = folded_title.lower()
     for said in _CONDITION_OF_SALE.finditer(title):
+        # The keyword asks for what the condition names ("과학동아 1년 정기구독"): it is the product, not a condition.
+        if any(word.pattern.search(said.group()) for word in asked):
+            continue
         if not _another_price(title, said, offer.price):
             return f"conditional price: {said.group()} {offer.price:,}"
     if not offer.price_from:

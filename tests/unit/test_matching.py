@@ -1259,7 +1259,7 @@ def test_a_weight_for_a_volume_that_no_density_reconciles_is_another_form(keywor
         ("맥북 에어 13 M4 16GB 256GB 무이자 할부 가능", None),
         ("맥북 에어 13 M4 16GB 256GB 삼성카드 결제시 청구할인 최종가", "conditional price: 청구할인 1,500,000"),
         ("맥북 에어 13 M4 16GB 256GB 카드 즉시할인", "conditional price: 카드 즉시할인 1,500,000"),
-        ("맥북 에어 13 M4 16GB 256GB [사업자 전용]", "conditional price: 사업자 전용 1,500,000"),
+        ("맥북 에어 13 M4 16GB 256GB [사업자 전용가]", "conditional price: 사업자 전용가 1,500,000"),
         ("맥북 에어 13 M4 16GB 256GB 정기배송 전용", "conditional price: 정기배송 전용 1,500,000"),
         ("[사전예약] 맥북 에어 13 M4 16GB 256GB 예약금", "conditional price: 예약금 1,500,000"),
     ],
@@ -1277,10 +1277,40 @@ def test_a_coupon_a_trade_in_or_an_instalment_in_the_title_is_a_conditional_pric
     [
         "맥북 에어 13 M4 16GB 256GB 월 60,375원 (24개월 할부)",  # the offer asks the whole price; a month is a note
         "맥북 에어 13 M4 16GB 256GB 카드할인가 1,399,000원",  # the card's price is another one: everyone pays this
+        # a discount on top of the price shown, not the price
+        "맥북 에어 13 M4 16GB 256GB (카드 청구할인 별도)",
+        "맥북 에어 13 M4 16GB 256GB +카드 청구할인 추가",
+        "맥북 에어 13 M4 16GB 256GB 카드할인 미적용가",
+        "맥북 에어 13 M4 16GB 256GB [카드할인 7%]",
+        # a business that sells, or invoices: no price reserved for businesses
+        "맥북 에어 13 M4 16GB 256GB 정품 사업자가 직접 판매",
+        "맥북 에어 13 M4 16GB 256GB 개인/사업자 전용 세금계산서 발행",
     ],
 )
 def test_a_condition_written_with_another_price_than_the_offers_leaves_the_offers_price_everyones(title: str):
     assert verdict({"keyword": "맥북 에어 13 M4 16GB 256GB"}, title, 1_500_000) is None
+
+
+@pytest.mark.parametrize(
+    ("title", "said"),
+    [
+        # a discount's size, not the condition's price: the offer asks the discounted price
+        ("[신한카드 청구할인 100,000원] 맥북 에어 13 M4 16GB 256GB 최종혜택가", "청구할인"),
+        ("맥북 에어 13 M4 16GB 256GB 카드 즉시할인 150,000원 적용가", "카드 즉시할인"),
+        # "A원 → B원": A is the price before the card's discount, B the offer's
+        ("맥북 에어 13 M4 16GB 256GB 카드할인가 1,990,000원 → 1,500,000원", "카드할인"),
+    ],
+)
+def test_a_discount_written_with_its_size_or_as_a_before_and_after_is_still_a_conditional_price(title: str, said: str):
+    assert verdict({"keyword": "맥북 에어 13 M4 16GB 256GB"}, title) == f"conditional price: {said} 1,500,000"
+
+
+def test_a_condition_the_keyword_asks_for_is_the_product():
+    keyword = {"keyword": "과학동아 1년 정기구독"}
+    assert verdict(keyword, "과학동아 1년 정기구독 할인 + 사은품", 91_800) is None
+    assert verdict({"keyword": "과학동아 1년"}, "과학동아 1년 정기구독 할인", 91_800) == (
+        "conditional price: 정기구독 할인 91,800"
+    )
 
 
 @pytest.mark.parametrize(
