@@ -125,9 +125,14 @@ def not_everyones_price(
 _CHOICE = re.compile(r"모음전?|택\s?\d|골라\s?담기|(?:중|에서)\s?(?:택|선택)")
 #: Alternatives written with slashes ("와일드프레리/그래스랜드/퍼시픽카"); not both at once ("인덕션/가스렌지 겸용").
 _ALTERNATIVES = re.compile(r"[^\s/()\[\]]+(?:\s?/\s?[^\s/()\[\]]+)+(?!\s?(?:겸용|공용|호환))")
-#: "… 외 5종": the listing sells the product named and N others, at the cheapest one's price, whichever it is. Not
-#: what comes with the product ("샘플 외 3종 증정").
-_AND_OTHERS = re.compile(r"(?<![가-힣])외\s?\d+\s?(?:종|가지)(?!\s?(?:증정|사은품|샘플|구성))")
+#: "… 외 5종": the listing sells the product named and N others, at the cheapest one's price, whichever it is. Not what
+#: comes with the product ("샘플 외 3종 증정", "비타민B군 외 20종 함유"): not followed by a word of giving or holding.
+_AND_OTHERS = re.compile(
+    r"(?<![가-힣])외\s?\d+\s?(?:종|가지)(?!\s?(?:무료\s?)?(?:증정|사은품|선물|샘플|동봉|포함|함유|추가))"
+)
+#: Where "외 N종" lists what comes with the product or what a set holds: inside brackets, after a "+", in a set.
+_WITH_THE_PRODUCT = re.compile(r"[(\[][^)\]]*$|(?<!\d)\+[^+]*$")
+_A_SET = re.compile(r"세트|기획")
 
 
 def one_of_several(folded_title: str, words: tuple[Word, ...]) -> str | None:
@@ -136,8 +141,9 @@ def one_of_several(folded_title: str, words: tuple[Word, ...]) -> str | None:
     Alternatives the keyword does not name (colours, "색상 택1") leave the product the one sold. A title that names
     the product and N others ("M9160C 외 5종") is always such a pick: which one its price is for is not said."""
     title = folded_title.lower()
-    if others := _AND_OTHERS.search(title):
-        return f"price of one of several: {others.group()}"
+    for others in _AND_OTHERS.finditer(title):
+        if not (_WITH_THE_PRODUCT.search(title, 0, others.start()) or _A_SET.search(title)):
+            return f"price of one of several: {others.group()}"
     if not _CHOICE.search(title):
         return None
     runs = [match.span() for match in _ALTERNATIVES.finditer(title)]

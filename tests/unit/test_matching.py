@@ -1214,6 +1214,15 @@ def test_a_type_or_use_suffix_of_a_keyword_word_may_be_left_out(keyword: str, ti
         ("아카나 와일드 프레리 독 2kg 외 5종", "price of one of several: 외 5종"),
         ("아카나 와일드 프레리 독 2kg 외5가지 (그래스랜드/퍼시픽카)", "price of one of several: 외5가지"),
         ("아카나 와일드 프레리 독 2kg + 샘플 외 3종 증정", None),
+        # what comes with it, however the seller writes the gift (a reviewer's counter-examples)
+        ("아카나 와일드 프레리 독 2kg + 미니어처 외 3종 무료증정", None),
+        ("아카나 와일드 프레리 독 2kg (+간식 외 2종 추가 증정)", None),
+        ("아카나 와일드 프레리 독 2kg + 파우치 외 2종 선물", None),
+        ("[사은품 간식 외 2종] 아카나 와일드 프레리 독 2kg", None),
+        ("아카나 와일드 프레리 독 2kg (샘플 외 3종 포함)", None),
+        ("아카나 와일드 프레리 독 2kg 오메가3 외 20종 함유", None),  # what it holds
+        ("아카나 와일드 프레리 독 2kg 2종 세트 그래스랜드 외 1종", None),  # what a set holds
+        ("아카나 와일드 프레리 독 2kg 외 5종 구성 옵션선택", "price of one of several: 외 5종"),
     ],
 )
 def test_a_pick_among_listings_the_product_is_one_of_is_the_cheapest_picks_price(title: str, reason: str | None):
