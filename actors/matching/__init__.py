@@ -172,23 +172,25 @@ _PLAIN_NAMES_NEEDED = 2
 
 def _refuse_other_lines(accepted: list[Offer], titles: Mapping[int, str], wanted: _Wanted) -> None:
     """Refuse the accepted offers that write a noun inside the product's name, between two words the keyword writes
-    side by side, when at least two other accepted offers write those words side by side and none writes that noun
-    anywhere: another line or flavour named inside the name (센트룸 실버 우먼, 포엥 어린이 암체어, 비비고
-    김치왕교자). A word the other offers write too is the product's ("브리타 마렐라 화이트" beside "… 2.4L 화이트")."""
+    side by side, when at least two other accepted offers write those words side by side and none of those writes
+    that noun anywhere: another line or flavour named inside the name (센트룸 실버 우먼, 포엥 어린이 암체어, 비비고
+    김치왕교자). A word the plain names write too is the product's ("브리타 마렐라 화이트" beside "… 2.4L 화이트"); two
+    offers of the other line do not vouch for each other."""
     if not wanted.pairs or len(accepted) <= _PLAIN_NAMES_NEEDED:
         return
-    compact = {id(offer): titles[id(offer)].lower().replace(" ", "") for offer in accepted}
+    compact = {id(offer): titles[id(offer)].lower().replace(" ", "").replace("-", "") for offer in accepted}
     written = {
         id(offer): inside_the_name(wanted.spellings.respell(titles[id(offer)].lower()), wanted.pairs)
         for offer in accepted
     }
     for offer in accepted:
         for pair, between in written[id(offer)].items():
-            others = [other for other in accepted if other is not offer]
-            plain = sum(written[id(other)].get(pair) == "" for other in others)
-            if not between or plain < _PLAIN_NAMES_NEEDED:
+            if not between:
                 continue
-            if not any(between.replace(" ", "") in compact[id(other)] for other in others):
+            plain = [other for other in accepted if other is not offer and written[id(other)].get(pair) == ""]
+            if len(plain) < _PLAIN_NAMES_NEEDED:
+                continue
+            if not any(between.replace(" ", "") in compact[id(other)] for other in plain):
                 offer.rejected = f"another line: {between} inside {pair.first.text} … {pair.second.text}"
                 break
 

@@ -31,16 +31,16 @@ class NamePair:
 
 
 def name_pairs(keyword: str, words: tuple[Word, ...]) -> tuple[NamePair, ...]:
-    """The keyword's words that stand side by side in it, where a word put between them would change the name: not
-    before a size, count or stage ("블랙 260", "2단계"), nor after a model's number, which names the model whole ("MX
-    Master 3S 퍼포먼스 무선")."""
+    """The keyword's words that stand side by side in it, where a word put between them would change the name: only
+    before the keyword's first word with a digit, a model's number, which names the model whole; what follows it
+    describes it ("갤럭시 S25 울트라 티타늄블랙 자급제", "MX Master 3S 퍼포먼스 무선")."""
     pairs = []
     for first, second in pairwise(words):
+        if any(char.isdigit() for char in first.text + second.text):
+            break
         written = first.pattern.search(keyword)
         following = second.pattern.search(keyword, written.end()) if written else None
         if written is None or following is None or keyword[written.end() : following.start()].strip(" /"):
-            continue
-        if second.text[0].isdigit() or any(char.isdigit() for char in first.text):
             continue
         pairs.append(NamePair(first, second, after_the_maker=first is words[0]))
     return tuple(pairs)
@@ -49,8 +49,8 @@ def name_pairs(keyword: str, words: tuple[Word, ...]) -> tuple[NamePair, ...]:
 #: What a word inside a name is made of: nouns and Latin words, not a verb or an adjective ("오뚜기 고소한 참기름").
 _NAME_TAGS = frozenset({"NNG", "NNP", "SL"})
 _LETTER = re.compile(r"[a-z가-힣]")
-#: An age or grade written as a number and a plus ("어덜트 7+": the senior formula), not a bonus ("1+1").
-_GRADE = re.compile(r"(?<![\d+])\d{1,2}\+(?![\d+])")
+#: A digit beside a Latin noun: part of a code (the "sms" of "sms938n", a "vs" of "vs28c972dws").
+_DIGIT_NEAR = re.compile(r"(?<=[a-z])\d|\d(?=[a-z])")
 #: Hangul glued right before the keyword's word ("김치왕교자" for 왕교자): Kiwi reads such a name as one noun.
 _GLUED_BEFORE = re.compile(r"(?<![가-힣])[가-힣]{2,}$")
 
@@ -61,17 +61,18 @@ def _name_morphemes(text: str) -> tuple[Morpheme, ...]:
 
 
 def _nouns_between(text: str, start: int, end: int) -> str:
-    """What a text writes from `start` to `end` from its first noun or grade to its last ("" for none): not a unit,
-    nor a one-letter Latin word (the "M" of a size), nor a "noun" without letters."""
+    """What a text writes from `start` to `end` from its first noun to its last ("" for none): not a unit, nor a
+    one-letter Latin word (the "M" of a size), nor a "noun" with a digit or without letters (a code's "sms" of
+    SM-S938N, a "1+1" Kiwi tags as a proper noun)."""
     spans = [
         (morpheme.start, morpheme.end)
         for morpheme in _name_morphemes(text)
         if start <= morpheme.start and morpheme.end <= end
         and morpheme.surface not in LATIN_UNITS
         and not (morpheme.surface.isascii() and len(morpheme.surface) < 2)
-        and _LETTER.search(morpheme.surface)  # Kiwi may tag "1+1" a proper noun
+        and _LETTER.search(morpheme.surface)
+        and not _DIGIT_NEAR.search(text, max(morpheme.start - 1, 0), morpheme.end + 1)
     ]  # fmt: skip
-    spans += [grade.span() for grade in _GRADE.finditer(text, start, end)]
     return text[min(spans)[0] : max(spans)[1]] if spans else ""
 
 

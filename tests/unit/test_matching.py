@@ -1409,15 +1409,16 @@ def test_a_word_inside_the_name_that_no_other_offer_writes_is_another_line():
     ]
 
 
-def test_an_age_grade_inside_the_name_is_another_line_and_a_bonus_is_not():
+def test_two_offers_of_another_line_do_not_vouch_for_each_other():
     offers = [
-        offer("로얄캐닌 인도어 7+ 캣 2kg", 36_500),  # the senior formula
+        offer("로얄캐닌 인도어 롱헤어 캣 2kg", 36_500),
+        offer("로얄캐닌 인도어 롱헤어 캣 2kg 사료", 36_900),
         offer("로얄캐닌 인도어 캣 2kg", 38_900),
         offer("로얄캐닌 인도어 캣 2kg 사료", 39_900),
-        offer("로얄캐닌 인도어 1+1 캣 2kg", 77_800),  # a bonus: no grade
     ]
     matched = match_offers({"keyword": "로얄캐닌 인도어 캣 2kg"}, offers)
-    assert [item.rejected for item in matched] == ["another line: 7+ inside 인도어 … 캣", None, None, None]
+    line = "another line: 롱헤어 inside 인도어 … 캣"
+    assert [item.rejected for item in matched] == [line, line, None, None]
 
 
 def test_a_flavour_glued_before_the_name_is_another_line():
@@ -1454,6 +1455,18 @@ def test_a_flavour_glued_before_the_name_is_another_line():
             ],
             "after a model's number",
         ),
+        (  # a model code, a "1+1", an age on a toy's box: no line's name (a reviewer's counter-examples)
+            [
+                "삼성 비스포크 제트 AI VS28C972DWS 무선청소기",
+                "삼성 비스포크 제트 AI 무선청소기",
+                "삼성 비스포크 제트 AI 무선청소기 화이트",
+            ],
+            "not a name",
+        ),
+        (  # after a model's number the words describe the model: a colour before 자급제
+            ["갤럭시 S25 울트라 티타늄블랙 자급제", "갤럭시 S25 울트라 자급제", "갤럭시 S25 울트라 자급제 새상품"],
+            "after a model's number, further on",
+        ),
         (  # an adjective is not a name
             ["오뚜기 참 고소한 기름 500ml", "오뚜기 참 기름 500ml", "오뚜기 참 기름 500ml 1병"],
             "an adjective",
@@ -1467,6 +1480,8 @@ def test_a_word_between_the_keywords_words_is_kept_where_it_does_not_name_a_line
         "after the maker": "빙그레 바나나맛우유 240ml",
         "after a model's number": "로지텍 MX Master 3S 무선 마우스",
         "an adjective": "오뚜기 참 기름 500ml",
+        "not a name": "삼성 비스포크 제트 AI 무선청소기",
+        "after a model's number, further on": "갤럭시 S25 울트라 자급제",
     }
     matched = match_offers(
         {"keyword": keywords[why]}, [offer(title, 20_000 + index) for index, title in enumerate(titles)]
