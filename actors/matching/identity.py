@@ -115,31 +115,28 @@ def _suffix_word(text: str, segment: Segment, suffixes: frozenset[int]) -> Word 
 
 
 #: A year as a keyword writes it: a harvest ("2024년산") or a model year ("2024년형").
-_YEAR = re.compile(r"20(?P<year>\d\d)년(?P<suffix>산|형)?")
-#: A date, not a year of production: "24년 3월 도정".
-_NOT_A_DATE = r"(?!\s?\d{1,2}\s?월)"
-#: Any year a title writes: "2023", "2023년", "23년산", "23년형"; not a date.
-_ANY_YEAR = re.compile(rf"(?<!\d)(?:20(?P<full>\d\d)(?!\d)|(?P<short>\d\d)\s?년\s?[산형]){_NOT_A_DATE}")
+_YEAR = re.compile(r"20(?P<year>\d\d)년(?P<suffix>산|형)")
+#: A year a title writes with a suffix: "2023년산", "23년산", "2024년형", "24년식".
+_SUFFIXED_YEAR = re.compile(r"(?<!\d)(?:20)?(?P<year>\d\d)\s?년\s?(?P<suffix>산|형|식)")
 
 
 def _year_word(text: str) -> Word | None:
-    """A year, found as sellers write it: "2024년" for 2024년산, "24년산" and "'24년산" with the keyword's suffix, never
-    as a date ("24년 3월"); a short "24년" without the suffix is left unread ("24년 전통" is an age)."""
+    """A harvest or model year, found as sellers shorten it: "24년산" and "'24년산" for 2024년산, "25년형" for
+    2025년형; always with its suffix ("2025년 설 선물" is no harvest, "24년 전통" an age)."""
     if not (year := _YEAR.fullmatch(text)):
         return None
-    yy, suffix = year["year"], year["suffix"]
-    short = rf"|{yy}\s?년\s?{suffix}" if suffix else ""
-    pattern = rf"(?<!\d)(?:20{yy}\s?년(?:\s?{suffix or ''})?{short}){_NOT_A_DATE}"
+    pattern = rf"(?<!\d)(?:20)?{year['year']}\s?년\s?{year['suffix']}"
     return Word(text, re.compile(pattern), True)
 
 
 def other_year(title: str, words: tuple[Word, ...]) -> str | None:
-    """A year the title writes that is not the keyword's: "2023년산" beside a keyword's 2024년산 is last year's
-    harvest, whatever else the title says ("(24년 3월 도정)" is a date)."""
+    """A harvest or model year the title writes that is not the keyword's: "2023년산" beside a keyword's 2024년산 is
+    last year's rice, "24년식" beside 2025년형 last year's model, whatever else the title says."""
     for word in words:
         if year := _YEAR.fullmatch(word.text):
-            for written in _ANY_YEAR.finditer(title):
-                if (written["full"] or written["short"]) != year["year"]:
+            for written in _SUFFIXED_YEAR.finditer(title):
+                same_kind = (written["suffix"] == "산") == (year["suffix"] == "산")
+                if same_kind and written["year"] != year["year"]:
                     return f"another year: {written.group().strip()}"
     return None
 
