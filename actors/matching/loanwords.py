@@ -4,12 +4,10 @@
 Back offices and sellers write brand and model words in either script, and no list keeps up with them. So both
 spellings are reduced to what Korean loanword spelling keeps of a word: its consonants, each as the class a Hangul
 letter writes it with (f, p, ph, b and v as ㅍ/ㅂ; s, sh and th as ㅅ; z, j and ch as ㅈ/ㅊ; an r that no vowel
-follows is not written, as in 마스터, or in a word of two syllables or more, before a consonant, is a 르 of its
-own, as Italian and French names are written, as in 아르마니 (a class only that 르 writes, not an l's final ㄹ);
-an n before a k sound is ㅇ, as in 탱크; a gh inside a word is silent, as in 나이트; an s after t or d is ㅊ/ㅈ, as
-in 버즈), with the vowels dropped, since Hangul puts ㅡ between consonants that English runs together and English
-vowels have no one spelling. What a word starts with is kept: a vowel (Hangul's ㅇ: "oled" is 올레드, not 라이트),
-or a w or y before a vowel, which Hangul writes in the vowel after ㅇ (와, 예).
+follows is not written, as in 마스터; an n before a k sound is ㅇ, as in 탱크; a gh inside a word is silent, as in
+나이트; an s after t or d is ㅊ/ㅈ, as in 버즈), with the vowels dropped, since Hangul puts ㅡ between consonants that
+English runs together and English vowels have no one spelling. What a word starts with is kept: a vowel (Hangul's ㅇ:
+"oled" is 올레드, not 라이트), or a w or y before a vowel, which Hangul writes in the vowel after ㅇ (와, 예).
 
 Two words with the same skeleton of at least two consonants are taken as one. A false pair can only make one
 keyword word look present; every other rule still judges the title, and a word too short to tell (에어, "LG") is
@@ -33,7 +31,6 @@ _MAX_READINGS = 64
 # --- Latin letters -------------------------------------------------------------------------------------------
 
 _VOWELS = frozenset("aeiouy")
-_VOWEL_GROUPS = re.compile(r"[aeiouy]+")
 #: English letter groups first (longest), then single letters.
 _LATIN_TOKEN = re.compile(r"tion|tch|dge|ph|th|sh|ch|ck|qu|wh|gh|ng|[dt]s(?![aeiouy])|[a-z]")
 #: What each group may sound like, as the Hangul consonant class that writes it (several where English is not sure:
@@ -70,11 +67,7 @@ def _latin_sounds(token: str, following: str) -> tuple[str, ...]:
     if token == "w":
         return ("W",) if before_vowel else ("",)
     if token == "r" and not before_vowel:
-        # "master" is 마스터: an r no vowel follows is not written in English words; in Italian and French ones it
-        # is, as a syllable of its own, 르: "armani" is 아르마니, "marcel" 마르셀 (class R, which only such a 르
-        # writes, never the final ㄹ of an English l: 골드 is not "card"). Before a consonant both are read; at the
-        # end only the first.
-        return ("", "R") if following else ("",)
+        return ("",)  # "master" is 마스터: an r no vowel follows is not written
     if token == "c":
         return ("S",) if following[:1] in ("e", "i", "y") else ("K",)
     if token == "g":
@@ -113,8 +106,6 @@ def latin_skeletons(word: str) -> frozenset[str]:
         choices.append(("K",) if index == 0 and token == "gh" else _latin_sounds(token, following))
     # A word that starts with a vowel starts with ㅇ in Hangul: "oled" (올레드) is not 라이트.
     lead = "V" if tokens and tokens[0] in _VOWELS and choices[0] == ("",) else ""
-    if len(_VOWEL_GROUPS.findall(letters)) < 2:  # "port", "card": English, whose r before a consonant is silent
-        choices = [tuple(option for option in options if option != "R") or ("",) for options in choices]
     readings = prod(len(options) for options in choices)
     chosen_readings = list(product(*choices)) if readings <= _MAX_READINGS else []
     skeletons = {lead + _collapsed(chosen) for chosen in chosen_readings if _long_enough(chosen)}
@@ -143,9 +134,6 @@ def hangul_skeleton(word: str) -> str | None:
         if len(jamo) < 2:
             continue
         initial, vowel, final = jamo[0], jamo[1], jamo[2:3]
-        if initial == "ᄅ" and vowel == "ᅳ" and not final and 0 < position < len(word) - 1:
-            classes.append("R")  # 르 inside a word: an r before a consonant (아르마니), not an l
-            continue
         if initial == "ᄋ":
             glide = "W" if vowel in _W_VOWELS else "Y" if vowel in _Y_VOWELS else ""
             classes.append(glide or ("V" if position == 0 else ""))
@@ -162,8 +150,6 @@ HANGUL_RUN = re.compile(r"[가-힣]+")
 _LATIN_RUN = re.compile(r"[a-z]+(?:-[a-z]+)*")
 #: Latin words in a row, whole.
 _LATIN_PHRASE = re.compile(r"(?<![a-z])[a-z]+(?:-[a-z]+)*(?: [a-z]+(?:-[a-z]+)*)*(?![a-z])")
-#: An apostrophe inside a Latin word ("Hill's", "Dr.Bronner’s", "L'Oréal"): the word is read without it.
-_APOSTROPHE = re.compile(r"(?<=[a-z])['’](?=[a-z])")
 #: How many Latin words one Hangul word may stand for.
 _MAX_PHRASE = 3
 
@@ -195,7 +181,6 @@ class Spellings:
         """`title` (lower case) with each word the keyword writes in the other script written as the keyword does:
         for "로지텍MX마스터3S", "mx master 3s" reads "mx 마스터 3s"; for "다이슨에어스트레이트", "dyson airstrait" reads
         "다이슨에어스트레이트"; for "wifi", "와이파이" reads "wifi"."""
-        title = _APOSTROPHE.sub("", title)  # "hill's" is one word, as 힐스 is
         if self.hangul_by_skeleton:
             title = _LATIN_PHRASE.sub(self._as_hangul, title)
         if self.latin_by_skeleton:
@@ -232,7 +217,7 @@ class Spellings:
 
     def _hangul_for(self, latin: str) -> str | None:
         """The keyword's Hangul word a Latin word sounds like; None when it sounds like none or like two of them
-        ("sharp" read as 샤프 and as 실버): a word read two ways is read as written."""
+        ("thin" read as 신 and as 틴): a word read two ways is read as written, not by a set's order."""
         if len(latin.replace("-", "")) < 3:
             return None
         found = {
