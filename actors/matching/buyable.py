@@ -60,6 +60,8 @@ def not_buyable(offer: Offer, title: str) -> str | None:
 #: 무료배송", "카드 무이자 24개월 할부"). The parser reads such conditions from a price line's place; sellers also
 #: write them into the title, where only their words tell. Hints, not the rule: the price cluster still judges what
 #: they miss.
+#: A subscription: a keyword that asks for one ("과학동아 1년 정기구독") asks for its price.
+_SUBSCRIPTION = r"정기\s?(?:배송|구독)"
 _CONDITION_OF_SALE = re.compile(
     r"(?:(?:임직원|직원|회원|멤버십|학생|교직원|법인|신규\s?가입자?)\s?(?:전용|가(?![가-힣])|할인|특가)|교육\s?할인"
     r"|(?:구매|자격|재직|재학|학생|신분)\s?인증|번호\s?이동|기기\s?변경|공시\s?지원"
@@ -68,20 +70,33 @@ _CONDITION_OF_SALE = re.compile(
     r"|쿠폰\s?(?:적용|할인)?\s?가(?![가-힣])|보상\s?판매\s?가|월\s?[\d,]+\s?원"
     r"|(?:단체|대량)\s?\d+[^\s)\]]*\s?이상|최소\s?(?:주문|구매)\s?(?:수량\s?)?\d"
     r"|\d+\s?(?:개|세트|박스|팩|더즌)\s?이상\s?(?:주문|구매)\s?시?\s?(?:개당|세트당|단가)"
-    r"|청구\s?할인|카드\s?(?:결제\s?시?\s?)?(?:즉시\s?)?할인|사업자\s?(?:전용|회원)\s?(?:가|특가|할인가)(?![가-힣])"
-    r"|정기\s?(?:배송|구독)\s?(?:전용|할인|특가|가(?![가-힣])|첫\s?회)|(?:예약|계약)금(?![가-힣]))"
+    # A card's discount, unless said to come on top of the price shown ("카드 청구할인 별도", "+ 카드할인 추가",
+    # "카드할인 미적용가", "[카드할인 7%]"; but "청구할인 10% 적용가" is the discounted price).
+    r"|(?:청구\s?할인|카드\s?(?:결제\s?시?\s?)?(?:즉시\s?)?할인)"
+    r"(?!\s?(?:별도|추가|미적용|\d+(?:\.\d+)?\s?%(?!\s?(?:적용|최종))))"
+    # A business's price; not a business that sells or invoices ("사업자가 직접 판매", "사업자 전용 세금계산서").
+    r"|사업자\s?(?:전용|회원)\s?(?:가|특가|할인가)?(?![가-힣])(?!\s?(?:세금|계산서))"
+    rf"|{_SUBSCRIPTION}\s?(?:전용|할인|특가|가(?![가-힣])|첫\s?회)|(?:예약|계약)금(?![가-힣]))"
     # Not when the title says it is not so, or not needed ("교육할인 없이", "번호이동 불가", "회원가 아님").
-    # Nor a discount on top of the price shown ("카드 청구할인 별도", "+ 카드할인 추가", "카드할인 미적용가",
-    # "카드할인 7%").
-    rf"(?!\s?(?:{DENIALS}|없이|무관|자유|가능|별도|추가|미적용|\d+(?:\.\d+)?\s?%))"
+    rf"(?!\s?(?:{DENIALS}|없이|무관|자유|가능))"
 )
 
 
 #: The price a condition is written with: inside it ("월 60,375원") or right after its price word ("카드할인가
-#: 28,900원"); not a discount's size ("청구할인 100,000원"), nor the first of "A원 → B원".
-_AMOUNT = r"(?P<amount>\d{1,3}(?:,\d{3})+|\d+)\s?원(?!\s?(?:→|->|>))"
+#: 28,900원", "169만원", "1,690,000"); not a discount's size ("청구할인 100,000원"), nor the first of "A원 → B원".
+_AMOUNT = (
+    r"(?:(?P<man>\d+(?:\.\d+)?)\s?만\s?원|(?P<won>\d{1,3}(?:,\d{3})+|\d+)\s?원|(?P<bare>\d{1,3}(?:,\d{3})+)(?![\d,원만]))"
+    r"(?!\s?(?:→|->|>|\d))"
+)
 _AMOUNT_INSIDE = re.compile(_AMOUNT)
 _PRICE_WORD_AND_AMOUNT = re.compile(rf"(?:\s?(?:가|가격|적용가))?[\s:]*{_AMOUNT}")
+_SUBSCRIBED = re.compile(_SUBSCRIPTION)
+
+
+def _won(amount: re.Match[str]) -> int:
+    if amount["man"]:
+        return round(float(amount["man"]) * 10_000)
+    return int((amount["won"] or amount["bare"]).replace(",", ""))
 
 
 def _another_price(title: str, condition: re.Match[str], price: int) -> bool:
@@ -91,22 +106,20 @@ def _another_price(title: str, condition: re.Match[str], price: int) -> bool:
     written = _AMOUNT_INSIDE.search(condition.group())
     if written is None and (condition.group().endswith("가") or title.startswith("가", condition.end())):
         written = _PRICE_WORD_AND_AMOUNT.match(title, condition.end())
-    return written is not None and int(written["amount"].replace(",", "")) != price
+    return written is not None and _won(written) != price
 
 
-def not_everyones_price(
-    offer: Offer, folded_title: str, wanted: tuple[Quantity, ...], asked: tuple[Word, ...]
-) -> str | None:
-    """Why the offer's price is not what a buyer of the asked product pays; None: it is."""
+def not_everyones_price(offer: Offer, folded_title: str, wanted: tuple[Quantity, ...], keyword: str) -> str | None:
+    """Why the offer's price is not what a buyer of the asked product pays; None: it is. `keyword`: normalized."""
     if offer.price_condition:
         return f"conditional price: {offer.price_condition} {offer.price:,}"
     title = folded_title.lower()
     for said in _CONDITION_OF_SALE.finditer(title):
-        # The keyword asks for what the condition names ("과학동아 1년 정기구독"): it is the product, not a condition.
-        if any(word.pattern.search(said.group()) for word in asked):
+        # A keyword that asks for a subscription ("과학동아 1년 정기구독") asks for its price.
+        if _SUBSCRIBED.search(keyword) and _SUBSCRIBED.search(said.group()):
             continue
         if not _another_price(title, said, offer.price):
-            return f"conditional price: {said.group()} {offer.price:,}"
+            return f"conditional price: {said.group().strip()} {offer.price:,}"
     if not offer.price_from:
         return None
     if not wanted:

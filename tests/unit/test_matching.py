@@ -1283,6 +1283,8 @@ def test_a_coupon_a_trade_in_or_an_instalment_in_the_title_is_a_conditional_pric
     [
         "맥북 에어 13 M4 16GB 256GB 월 60,375원 (24개월 할부)",  # the offer asks the whole price; a month is a note
         "맥북 에어 13 M4 16GB 256GB 카드할인가 1,399,000원",  # the card's price is another one: everyone pays this
+        "맥북 에어 13 M4 16GB 256GB 카드할인가 139만원",
+        "맥북 에어 13 M4 16GB 256GB 카드할인가 1,399,000",
         # a discount on top of the price shown, not the price
         "맥북 에어 13 M4 16GB 256GB (카드 청구할인 별도)",
         "맥북 에어 13 M4 16GB 256GB +카드 청구할인 추가",
@@ -1305,15 +1307,26 @@ def test_a_condition_written_with_another_price_than_the_offers_leaves_the_offer
         ("맥북 에어 13 M4 16GB 256GB 카드 즉시할인 150,000원 적용가", "카드 즉시할인"),
         # "A원 → B원": A is the price before the card's discount, B the offer's
         ("맥북 에어 13 M4 16GB 256GB 카드할인가 1,990,000원 → 1,500,000원", "카드할인"),
+        # a rate followed by the discounted price is that price; a deposit's rate is still a deposit (a second
+        # reviewer's counter-examples)
+        ("맥북 에어 13 M4 16GB 256GB 삼성카드 청구할인 10% 적용가", "청구할인"),
+        ("맥북 에어 13 M4 16GB 256GB [카드 즉시할인 7% 적용시 최종가]", "카드 즉시할인"),
+        ("맥북 에어 13 M4 16GB 256GB 계약금 30%", "계약금"),
+        ("맥북 에어 13 M4 16GB 256GB (사업자 전용 / VAT 별도)", "사업자 전용"),
     ],
 )
 def test_a_discount_written_with_its_size_or_as_a_before_and_after_is_still_a_conditional_price(title: str, said: str):
     assert verdict({"keyword": "맥북 에어 13 M4 16GB 256GB"}, title) == f"conditional price: {said} 1,500,000"
 
 
-def test_a_condition_the_keyword_asks_for_is_the_product():
+def test_a_subscription_the_keyword_asks_for_is_the_product_and_a_word_both_share_is_no_such_ask():
     keyword = {"keyword": "과학동아 1년 정기구독"}
     assert verdict(keyword, "과학동아 1년 정기구독 할인 + 사은품", 91_800) is None
+    # 카드 in "포켓몬 카드" does not ask for a card's discount
+    booster = {"keyword": "포켓몬 카드 151 부스터 박스"}
+    assert verdict(booster, "포켓몬 카드 151 부스터 박스 카드 즉시할인 적용가", 99_000) == (
+        "conditional price: 카드 즉시할인 99,000"
+    )
     assert verdict({"keyword": "과학동아 1년"}, "과학동아 1년 정기구독 할인", 91_800) == (
         "conditional price: 정기구독 할인 91,800"
     )
