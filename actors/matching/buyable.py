@@ -141,11 +141,14 @@ _ALTERNATIVES = re.compile(r"[^\s/()\[\]]+(?:\s?/\s?[^\s/()\[\]]+)+(?!\s?(?:겸�
 #: "… 외 5종": the listing sells the product named and N others, at the cheapest one's price, whichever it is. Not what
 #: comes with the product ("샘플 외 3종 증정", "비타민B군 외 20종 함유"): not followed by a word of giving or holding.
 _AND_OTHERS = re.compile(
-    r"(?<![가-힣])외\s?\d+\s?(?:종|가지)(?!\s?(?:무료\s?)?(?:증정|사은품|선물|샘플|동봉|포함|함유|추가))"
+    r"(?<![가-힣])외\s?\d+\s?(?:종|가지)(?!\s?(?:무료\s?|랜덤\s?)?(?:증정|사은품|선물|샘플|동봉|포함|함유|추가|서비스))"
 )
+_AND_OTHERS_ANYHOW = re.compile(r"(?<![가-힣])외\s?\d+\s?(?:종|가지)")
 #: Where "외 N종" lists what comes with the product or what a set holds: inside brackets, after a "+", in a set.
 _WITH_THE_PRODUCT = re.compile(r"[(\[][^)\]]*$|(?<!\d)\+[^+]*$")
 _A_SET = re.compile(r"세트|기획")
+#: A pick said outright: then "외 N종" is one whatever else the title says ("외 5종 포함 옵션선택", "외 12종 기획전").
+_PICK_SAID = re.compile(r"선택|골라|모음|기획전|택\s?\d")
 
 
 def one_of_several(folded_title: str, words: tuple[Word, ...]) -> str | None:
@@ -154,6 +157,8 @@ def one_of_several(folded_title: str, words: tuple[Word, ...]) -> str | None:
     Alternatives the keyword does not name (colours, "색상 택1") leave the product the one sold. A title that names
     the product and N others ("M9160C 외 5종") is always such a pick: which one its price is for is not said."""
     title = folded_title.lower()
+    if _PICK_SAID.search(title) and (others := _AND_OTHERS_ANYHOW.search(title)):
+        return f"price of one of several: {others.group()}"
     for others in _AND_OTHERS.finditer(title):
         if not (_WITH_THE_PRODUCT.search(title, 0, others.start()) or _A_SET.search(title)):
             return f"price of one of several: {others.group()}"

@@ -1220,6 +1220,13 @@ def test_a_type_or_use_suffix_of_a_keyword_word_may_be_left_out(keyword: str, ti
         ("아카나 와일드 프레리 독 2kg 오메가3 외 20종 함유", None),  # what it holds
         ("아카나 와일드 프레리 독 2kg 2종 세트 그래스랜드 외 1종", None),  # what a set holds
         ("아카나 와일드 프레리 독 2kg 외 5종 구성 옵션선택", "price of one of several: 외 5종"),
+        # a pick said outright overrides what else the title says (a second reviewer's counter-examples)
+        ("아카나 와일드 프레리 독 2kg 외 5종 포함 옵션선택", "price of one of several: 외 5종"),
+        ("[아카나 와일드 프레리 독 2kg 외 12종] 골라담기", "price of one of several: 외 12종"),
+        ("아카나 와일드 프레리 독 2kg 외 6종 사료 세트 모음", "price of one of several: 외 6종"),
+        ("아카나 와일드 프레리 독 2kg 외 12종 기획전", "price of one of several: 외 12종"),
+        ("아카나 와일드 프레리 독 2kg + 샘플 외 3종 랜덤증정", None),
+        ("아카나 와일드 프레리 독 2kg + 미니어처 외 2종 서비스", None),
     ],
 )
 def test_a_pick_among_listings_the_product_is_one_of_is_the_cheapest_picks_price(title: str, reason: str | None):
