@@ -172,10 +172,10 @@ _PLAIN_NAMES_NEEDED = 2
 
 def _refuse_other_lines(accepted: list[Offer], titles: Mapping[int, str], wanted: _Wanted) -> None:
     """Refuse the accepted offers that write a noun inside the product's name, between two words the keyword writes
-    side by side, when at least two other accepted offers write those words side by side and none of those writes
-    that noun anywhere: another line or flavour named inside the name (센트룸 실버 우먼, 포엥 어린이 암체어, 비비고
-    김치왕교자). A word the plain names write too is the product's ("브리타 마렐라 화이트" beside "… 2.4L 화이트"); two
-    offers of the other line do not vouch for each other."""
+    side by side, when at least two other accepted offers write those words side by side and no other accepted offer
+    writes that noun anywhere: another line or flavour named inside the name (포엥 어린이 암체어, 비비고 김치왕교자). A
+    word another offer writes too is the product's ("브리타 마렐라 화이트" beside "… 2.4L 화이트", "눕시 다운 자켓"
+    twice), though two sellers of another line then vouch for each other too: a word alone cannot tell which."""
     if not wanted.pairs or len(accepted) <= _PLAIN_NAMES_NEEDED:
         return
     compact = {id(offer): titles[id(offer)].lower().replace(" ", "").replace("-", "") for offer in accepted}
@@ -187,10 +187,10 @@ def _refuse_other_lines(accepted: list[Offer], titles: Mapping[int, str], wanted
         for pair, between in written[id(offer)].items():
             if not between:
                 continue
-            plain = [other for other in accepted if other is not offer and written[id(other)].get(pair) == ""]
-            if len(plain) < _PLAIN_NAMES_NEEDED:
+            others = [other for other in accepted if other is not offer]
+            if sum(written[id(other)].get(pair) == "" for other in others) < _PLAIN_NAMES_NEEDED:
                 continue
-            if not any(between.replace(" ", "") in compact[id(other)] for other in plain):
+            if not any(between.replace(" ", "") in compact[id(other)] for other in others):
                 offer.rejected = f"another line: {between} inside {pair.first.text} … {pair.second.text}"
                 break
 

@@ -25,7 +25,7 @@ class NamePair:
 
     first: Word
     second: Word
-    #: The first is the keyword's first word, its maker: sellers put the maker's line or a category word after it
+    #: The first is (in) the keyword's first word, its maker: sellers put the maker's line or a category word after it
     #: ("LG전자 코드제로", "빙그레 단지우유 바나나맛우유"), so only a word glued to the second counts there.
     after_the_maker: bool
 
@@ -35,6 +35,8 @@ def name_pairs(keyword: str, words: tuple[Word, ...]) -> tuple[NamePair, ...]:
     before the keyword's first word with a digit, a model's number, which names the model whole; what follows it
     describes it ("갤럭시 S25 울트라 티타늄블랙 자급제", "MX Master 3S 퍼포먼스 무선")."""
     pairs = []
+    # The maker is the keyword's first word as written, though the analyzer may split it (일룸: 일 + 룸).
+    maker_end = keyword.find(" ") if " " in keyword else len(keyword)
     for first, second in pairwise(words):
         if any(char.isdigit() for char in first.text + second.text):
             break
@@ -42,7 +44,7 @@ def name_pairs(keyword: str, words: tuple[Word, ...]) -> tuple[NamePair, ...]:
         following = second.pattern.search(keyword, written.end()) if written else None
         if written is None or following is None or keyword[written.end() : following.start()].strip(" /"):
             continue
-        pairs.append(NamePair(first, second, after_the_maker=first is words[0]))
+        pairs.append(NamePair(first, second, after_the_maker=written.start() < maker_end))
     return tuple(pairs)
 
 
