@@ -1534,3 +1534,9 @@ def test_a_word_between_the_keywords_words_is_kept_where_it_does_not_name_a_line
 )
 def test_a_year_is_found_as_sellers_shorten_it(keyword: str, title: str, reason: str | None):
     assert verdict({"keyword": keyword}, title, 30_000) == reason
+
+
+def test_letters_glued_to_a_models_number_are_a_variant_unless_digits_follow_them_in_a_code():
+    assert verdict({"keyword": "LG 그램 프로 16 2026"}, "LG전자 그램 프로 16 2026 16Z90TP") is None
+    assert verdict({"keyword": "아이폰 16"}, "아이폰 16e 128GB") == "another model: 16e"
+    assert verdict({"keyword": "갤럭시 S25"}, "갤럭시 S25FE 256GB") == "another model: s25fe"
