@@ -229,9 +229,9 @@ _ONE_TIER = rf"[\s/(\[]*(?P<tier>{_TIER})(?=$|[^a-z가-힣]|(?:{_TIER}))"
 _TIER_AFTER = re.compile(_ONE_TIER)
 #: A run of tier words ("프로 맥스"), to see what follows them.
 _TIERS_AFTER = re.compile(f"(?:{_ONE_TIER.replace('?P<tier>', '')})+")
-#: Letters glued to a model's number: its variant ("16e", "s25fe", "s25+"), unless they are a unit ("256gb") or
-#: digits follow them: then the number starts a maker's code ("16Z90TP" for a keyword's 16).
-_GLUED = re.compile(r"\+|[a-z]++(?![0-9])")
+#: Letters glued to a model's number: its variant ("16e", "s25fe", "s25+", "S5M2": Mark II), unless they are a
+#: unit ("256gb") or two digits or more follow them: then the number starts a maker's code ("16Z90TP" for a 16).
+_GLUED = re.compile(r"\+|[a-z]++(?!\d{2})")
 #: One letter, or a +, glued to a Hangul name and ending the word ("팔콘s", "프로+"; not "갤럭시s24", "밥솥ih",
 #: "이어폰c타입", "홍삼정+쇼핑백": a second letter, a digit or Hangul after it make it something else).
 _GLUED_TO_NAME = re.compile(r"(?:[a-z]|\+)(?![0-9a-z가-힣+])")

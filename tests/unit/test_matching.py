@@ -1540,3 +1540,4 @@ def test_letters_glued_to_a_models_number_are_a_variant_unless_digits_follow_the
     assert verdict({"keyword": "LG 그램 프로 16 2026"}, "LG전자 그램 프로 16 2026 16Z90TP") is None
     assert verdict({"keyword": "아이폰 16"}, "아이폰 16e 128GB") == "another model: 16e"
     assert verdict({"keyword": "갤럭시 S25"}, "갤럭시 S25FE 256GB") == "another model: s25fe"
+    assert verdict({"keyword": "루믹스 S5"}, "파나소닉 루믹스 S5M2 바디") == "another model: s5m"  # Mark II
