@@ -184,13 +184,12 @@ def _refuse_other_lines(accepted: list[Offer], titles: Mapping[int, str], wanted
         for offer in accepted
     }
     for offer in accepted:
+        others = [other for other in accepted if other is not offer]
         for pair, between in written[id(offer)].items():
-            if not between:
+            if not between or sum(written[id(other)].get(pair) == "" for other in others) < _PLAIN_NAMES_NEEDED:
                 continue
-            others = [other for other in accepted if other is not offer]
-            if sum(written[id(other)].get(pair) == "" for other in others) < _PLAIN_NAMES_NEEDED:
-                continue
-            if not any(between.replace(" ", "") in compact[id(other)] for other in others):
+            noun = between.replace(" ", "")
+            if not any(noun in compact[id(other)] for other in others):
                 offer.rejected = f"another line: {between} inside {pair.first.text} … {pair.second.text}"
                 break
 

@@ -140,10 +140,12 @@ _CHOICE = re.compile(r"모음전?|택\s?\d|골라\s?담기|(?:중|에서)\s?(?:�
 _ALTERNATIVES = re.compile(r"[^\s/()\[\]]+(?:\s?/\s?[^\s/()\[\]]+)+(?!\s?(?:겸용|공용|호환))")
 #: "… 외 5종": the listing sells the product named and N others, at the cheapest one's price, whichever it is. Not what
 #: comes with the product ("샘플 외 3종 증정", "비타민B군 외 20종 함유"): not followed by a word of giving or holding.
+_AND_N_OTHERS = r"(?<![가-힣])외\s?\d+\s?(?:종|가지)"
 _AND_OTHERS = re.compile(
-    r"(?<![가-힣])외\s?\d+\s?(?:종|가지)(?!\s?(?:무료\s?|랜덤\s?)?(?:증정|사은품|선물|샘플|동봉|포함|함유|추가|서비스))"
+    rf"{_AND_N_OTHERS}(?!\s?(?:무료\s?|랜덤\s?)?(?:증정|사은품|선물|샘플|동봉|포함|함유|추가|서비스))"
 )
-_AND_OTHERS_ANYHOW = re.compile(r"(?<![가-힣])외\s?\d+\s?(?:종|가지)")
+#: The same, whatever follows: where the title says it is a pick, what follows it does not make it a gift.
+_AND_OTHERS_ANYHOW = re.compile(_AND_N_OTHERS)
 #: Where "외 N종" lists what comes with the product or what a set holds: inside brackets, after a "+", in a set.
 _WITH_THE_PRODUCT = re.compile(r"[(\[][^)\]]*$|(?<!\d)\+[^+]*$")
 _A_SET = re.compile(r"세트|기획")
