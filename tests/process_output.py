@@ -5,12 +5,33 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import ClassVar
 
 #: How much of the output a failure shows: its end.
 TAIL_CHARS = 3000
+ROOT = Path(__file__).resolve().parents[1]
+#: A traceback frame in LPS's own files (the repository's, not its .venv's).
+OWN_FRAME = re.compile(rf'File "{re.escape(str(ROOT))}/(?!\.venv/)')
+#: CPython's own first words when Ctrl-C lands while the interpreter starts: a traceback, a fatal error in site's
+#: import (which may end with the thread dump's "<no Python frame>"), or `-m` failing to import runpy.
+PYTHON_START_UP_FAILURE = ("Traceback", "Fatal Python error", "Could not import runpy module")
+
+
+def interrupted_while_python_starts(text: str) -> bool:
+    """Python's own report of a Ctrl-C that came while the interpreter was still starting (site, runpy, importlib),
+    before LPS's first line: a KeyboardInterrupt traceback (or fatal error) with no frame of LPS's code in it. No code
+    of LPS runs there to catch it; from tools/lps.py's first line on, a Ctrl-C during the imports ends `lps` quietly,
+    so a traceback through any of LPS's own files is a failure."""
+    lines = [line.strip() for line in text.strip().splitlines()]
+    return (
+        text.strip().startswith(PYTHON_START_UP_FAILURE)
+        and "KeyboardInterrupt" in lines
+        and not any(OWN_FRAME.search(line) for line in lines)
+    )
 
 
 @dataclass

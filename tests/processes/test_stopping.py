@@ -18,7 +18,6 @@ import asyncio
 import contextlib
 import os
 import random
-import re
 import secrets
 import signal
 import sys
@@ -27,7 +26,6 @@ import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from pathlib import Path
 from typing import Any, ClassVar
 
 import aiohttp
@@ -40,7 +38,7 @@ from embedded_store.server import free_port, local_mongo_url, wait_for_port
 from infra.settings import Settings
 from schemas.codes import JobStatus, JobType
 from tests.harness import SCHEDULING_SLACK, JobsView, submit
-from tests.process_output import ProcessOutput
+from tests.process_output import ProcessOutput, interrupted_while_python_starts
 from tools import dev
 from tools.supervisor import STOP_SIGNALS, pool_stop_bound
 from tools.testbed import delete_queues, job_queues
@@ -64,9 +62,6 @@ STARTUP_SPAN = 3.5
 POOL_GRACE = 1.0
 #: The first part of every failure message: what repeats the run.
 SAID = f"stop fuzzer seed {SEED} (LPS_STOP_FUZZ_SEED={SEED} repeats it)"
-ROOT = Path(__file__).resolve().parents[2]
-#: A traceback frame in LPS's own files (the repository's, not its .venv's).
-OWN_FRAME = re.compile(rf'File "{re.escape(str(ROOT))}/(?!\.venv/)')
 ENDED_OR_ACTIVE = frozenset(status.name for status in JobStatus)
 
 
@@ -193,27 +188,11 @@ class Running(ProcessOutput):
         await self.read_to_end(within=5)
 
 
-def interrupted_while_python_starts(running: Running) -> bool:
-    """Python's own report of a Ctrl-C that came while the interpreter was still starting (site, runpy, importlib),
-    before LPS's first line: a KeyboardInterrupt traceback (or fatal error) with no frame of LPS's code in it. No code
-    of LPS runs there to catch it; from tools/lps.py's first line on, a Ctrl-C during the imports ends `lps` quietly,
-    so a traceback through any of LPS's own files is a failure."""
-    text = running.text.strip()
-    lines = text.splitlines()
-    lps_frames = [line for line in lines if OWN_FRAME.search(line)]
-    return (
-        # "Could not import runpy module": CPython's own words when Ctrl-C lands while `-m` imports runpy.
-        text.startswith(("Traceback", "Fatal Python error", "Could not import runpy module"))
-        and lines[-1].strip() == "KeyboardInterrupt"
-        and not lps_frames
-    )
-
-
 def check_stop(trial: Trial, running: Running, stopped: Stopped, bound: float) -> None:
     assert not stopped.left, (
         f"{trial}: alive {stopped.took:.1f}s after the first signal (bound {bound:.0f}s): {stopped.left}"
     )
-    if not interrupted_while_python_starts(running):
+    if not interrupted_while_python_starts(running.text):
         assert "Traceback" not in running.text, f"{trial}: a traceback:\n{running.text[-3000:]}"
 
 
@@ -344,7 +323,7 @@ async def dev_trial(trial: Trial, settings: Settings) -> Stopped:
         expected = {0, dev.INTERRUPTED, -trial.first.signum, *([-trial.second.signum] if trial.second else [])}
         code = running.process.returncode
         said = running.text[-3000:]
-        assert code in expected or interrupted_while_python_starts(running), f"{trial}: exit {code}\n{said}"
+        assert code in expected or interrupted_while_python_starts(running.text), f"{trial}: exit {code}\n{said}"
         if trial.moment is Moment.SEARCHING:  # "7 demo products enqueued": the demo's client had them accepted
             stored = await stored_jobs(own)
             searches = {job_id: job for job_id, job in stored.items() if job["job_type"] == JobType.SEARCH.name}
