@@ -75,6 +75,9 @@ class OfferSchema(Schema):
         )
     )
     unit_price = fields.String(metadata=doc("unit price text as shown (e.g. `100g당 1,250원`)"))
+    category = fields.String(
+        metadata=doc("where the source files it, levels joined by ` > ` (Naver's category1–4); absent on Coupang")
+    )
     rating = fields.Float(metadata=doc("average rating (0–5)"))
     review_count = fields.Integer(metadata=doc("number of reviews"))
     rejected = fields.String(metadata=doc("why the matcher refused it (absent: accepted), for auditing a result"))

@@ -60,6 +60,10 @@ class SearchOutcome(StrEnum):
     INCOMPLETE = "INCOMPLETE"  # some source failed for good and those that answered had no eligible offer
 
 
+#: How an offer's `category` joins the levels of the source's category path.
+CATEGORY_SEPARATOR = " > "
+
+
 @dataclass(slots=True)
 class Offer:
     source: str
@@ -80,6 +84,9 @@ class Offer:
     #: The price is a range's start ("12,900원~"): the cheapest option's price, not necessarily the asked one's.
     price_from: bool | None = None
     unit_price: str | None = None
+    #: Where the source files the item, its levels joined by " > " ("스포츠/레저 > 캠핑 > 캠핑의자"): Naver's
+    #: category1–4. None where the source gives none (Coupang's search page).
+    category: str | None = None
     rating: float | None = None
     review_count: int | None = None
     #: Why the matcher refused this offer (None: accepted), so a person can audit a result.

@@ -11,7 +11,7 @@ import aiohttp
 from actors.errors import PermanentJobError
 from actors.sources import SourceError, SourceParseFailed, SourceRateLimited, SourceTimeout, answer, own_url
 from schemas.codes import JobErrorType
-from schemas.offers import Offer, SourceName, SourceResult
+from schemas.offers import CATEGORY_SEPARATOR, Offer, SourceName, SourceResult
 
 #: productType 1-3: new (catalog, general, ...); 4-6 used; 7-9 discontinued; 10-12 pre-sale.
 NEW_TYPES = frozenset({1, 2, 3})
@@ -119,7 +119,9 @@ def _offer(item: dict[str, Any]) -> Offer | None:
     if price is None or price <= 0 or not product_id or not title:
         return None
     url = own_url(str(item.get("link") or ""), NAVER_HOSTS)
-    return Offer(source=SourceName.NAVER, title=title, price=price, url=url, product_id=product_id)
+    levels = [str(item.get(f"category{level}") or "").strip() for level in range(1, 5)]
+    category = CATEGORY_SEPARATOR.join(level for level in levels if level) or None
+    return Offer(source=SourceName.NAVER, title=title, price=price, url=url, product_id=product_id, category=category)
 
 
 def _integer(value: Any) -> int | None:

@@ -1541,3 +1541,95 @@ def test_letters_glued_to_a_models_number_are_a_variant_unless_digits_follow_the
     assert verdict({"keyword": "아이폰 16"}, "아이폰 16e 128GB") == "another model: 16e"
     assert verdict({"keyword": "갤럭시 S25"}, "갤럭시 S25FE 256GB") == "another model: s25fe"
     assert verdict({"keyword": "루믹스 S5"}, "파나소닉 루믹스 S5M2 바디") == "another model: s5m"  # Mark II
+
+
+# --- the kind of product the source files an offer under ---------------------------------------------------------
+
+CAMPING = "스포츠/레저 > 캠핑 > 캠핑의자"
+
+
+def test_an_offer_filed_under_the_products_category_with_more_words_sells_something_for_it():
+    chairs = [
+        offer("헬리녹스 체어원 프레임 단품", 69_000, category=f"{CAMPING} 액세서리"),
+        offer("헬리녹스 체어원 코요테 탄", 129_000, category=CAMPING),
+        offer("헬리녹스 체어원", 135_000, category=CAMPING),
+    ]
+    assert [item.rejected for item in match_offers({"keyword": "헬리녹스 체어원"}, chairs)] == [
+        "category: 캠핑의자 액세서리, for 캠핑의자",
+        None,
+        None,
+    ]
+
+
+def test_an_accessory_category_named_after_the_end_of_the_products_is_for_it_too():
+    robots = [
+        offer("드리미 X40 울트라 베이스 스테이션", 199_000, category="디지털/가전 > 생활가전 > 청소기 액세서리"),
+        offer("드리미 X40 울트라 로봇청소기", 1_390_000, category="디지털/가전 > 생활가전 > 로봇청소기"),
+        offer("드리미 X40 울트라 국내정식", 1_420_000, category="디지털/가전 > 생활가전 > 로봇청소기"),
+    ]
+    verdicts = [item.rejected for item in match_offers({"keyword": "드리미 X40 울트라"}, robots)]
+    assert verdicts == ["category: 청소기 액세서리, for 로봇청소기", None, None]
+
+
+def test_a_category_on_a_higher_level_named_after_the_products_counts():
+    tablets = [
+        offer("아이패드 미니 7세대 스마트 폴리오", 89_000, category="디지털/가전 > 태블릿PC 액세서리 > 케이스"),
+        offer("아이패드 미니 7세대 128GB", 749_000, category="디지털/가전 > 태블릿PC > 태블릿PC"),
+        offer("아이패드 미니 7세대 128GB 와이파이", 759_000, category="디지털/가전 > 태블릿PC > 태블릿PC"),
+    ]
+    verdicts = [item.rejected for item in match_offers({"keyword": "아이패드 미니 7세대"}, tablets)]
+    assert verdicts == ["category: 태블릿PC 액세서리, for 태블릿PC", None, None]
+
+
+@pytest.mark.parametrize(
+    ("categories", "why"),
+    [
+        # A sibling category is not named after the product's: sellers file one product in neighbouring leaves.
+        (["식품 > 과자 > 젤리", "식품 > 과자 > 젤리", "식품 > 과자 > 캔디"], "a sibling leaf"),
+        # Offers without a category (Coupang's) neither vouch nor are judged.
+        ([None, "식품 > 과자 > 젤리 세트", "식품 > 과자 > 젤리 세트"], "no category"),
+        (["식품 > 과자 > 젤리 세트"], "one offer"),
+    ],
+)
+def test_an_offer_is_kept_unless_another_accepted_offer_is_filed_under_the_category_it_extends(
+    categories: list[str | None], why: str
+):
+    gummies = [offer("하리보 골드베렌 100g", 1_890 + index, category=path) for index, path in enumerate(categories)]
+    assert [item.rejected for item in match_offers({"keyword": "하리보 골드베렌 100g"}, gummies)] == [None] * len(
+        categories
+    ), why
+
+
+def test_accessories_that_outnumber_the_product_still_extend_its_category():
+    chair = "스포츠/레저 > 캠핑 > 캠핑의자"
+    offers = [
+        offer("헬리녹스 체어원 그라운드시트", 39_000, category=f"{chair} 액세서리"),
+        offer("헬리녹스 체어원 프레임 단품", 69_000, category=f"{chair} 액세서리"),
+        offer("Helinox Chair One 헬리녹스 체어원 코요테 탄", 108_000, category=chair),
+    ]
+    assert [item.rejected for item in match_offers({"keyword": "헬리녹스 체어원"}, offers)] == [
+        "category: 캠핑의자 액세서리, for 캠핑의자",
+        "category: 캠핑의자 액세서리, for 캠핑의자",
+        None,
+    ]
+
+
+def test_a_keyword_naming_the_categorys_own_words_asks_for_what_it_files():
+    cases = [
+        offer("아이패드 미니 7 케이스 스마트 폴리오", 89_000, category="디지털/가전 > 태블릿PC 액세서리 > 케이스"),
+        offer("아이패드 미니 7 케이스 마그네틱", 29_000, category="디지털/가전 > 태블릿PC 액세서리 > 케이스"),
+        offer("아이패드 미니 7 128GB 케이스 증정", 749_000, category="디지털/가전 > 태블릿PC > 태블릿PC"),
+    ]
+    verdicts = [item.rejected for item in match_offers({"keyword": "아이패드 미니 7 케이스"}, cases)]
+    assert verdicts[:2] == [None, None]
+
+
+def test_a_category_glued_to_more_or_named_after_one_syllable_is_not_named_after_the_products():
+    # "운동화끈" is another word than 운동화 followed by more; a one-syllable stem (the 화 of 운동화) names nothing.
+    shoes = [
+        offer("나이키 에어포스 1 07", 129_000, category="패션잡화 > 신발 > 운동화끈"),
+        offer("나이키 에어포스 1 07 화이트", 131_000, category="패션잡화 > 신발 > 화 장식"),
+        offer("나이키 에어포스 1 07 정품", 135_000, category="패션잡화 > 신발 > 운동화"),
+        offer("나이키 에어포스 1 07 국내", 139_000, category="패션잡화 > 신발 > 운동화"),
+    ]
+    assert [item.rejected for item in match_offers({"keyword": "나이키 에어포스 1 07"}, shoes)] == [None] * 4

@@ -82,3 +82,12 @@ def test_only_an_http_link_to_naver_is_passed_on_and_the_offer_stays_usable(link
     assert offer.url == (link if kept else None)
     assert (offer.product_id, offer.price) == ("1001", 12_900)
     assert "url" in offer.as_document() if kept else "url" not in offer.as_document()
+
+
+def test_an_items_category_path_is_kept_on_its_offer_and_empty_levels_are_left_out():
+    filed = item() | {"category1": "식품", "category2": "밀키트", "category3": "즉석밥", "category4": ""}
+    bare = item("1002")
+
+    offers = answer_from_items([filed, bare], wants_used=False).offers
+
+    assert [offer.category for offer in offers] == ["식품 > 밀키트 > 즉석밥", None]
