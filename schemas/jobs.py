@@ -78,6 +78,12 @@ class OfferSchema(Schema):
     category = fields.String(
         metadata=doc("where the source files it, levels joined by ` > ` (Naver's category1–4); absent on Coupang")
     )
+    brand = fields.String(
+        metadata=doc("the brand the source names beside the title (Naver's brand); absent on Coupang")
+    )
+    maker = fields.String(
+        metadata=doc("the maker the source names beside the title (Naver's maker); absent on Coupang")
+    )
     rating = fields.Float(metadata=doc("average rating (0–5)"))
     review_count = fields.Integer(metadata=doc("number of reviews"))
     rejected = fields.String(metadata=doc("why the matcher refused it (absent: accepted), for auditing a result"))

@@ -114,10 +114,20 @@ def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
         or unit_conflict(folded, wanted.quantities)
         or left_out(spelled, wanted.keyword, wanted.words)
         # The model number names the product: its title need not repeat the keyword's category words ("모니터").
-        or (None if wanted.model else missing_word(spelled, wanted.words))
+        or (None if wanted.model else missing_word(spelled, _unnamed_by_the_source(offer, wanted)))
         or other_year(title, wanted.words)
         or other_variant(spelled, wanted.name)
     )
+
+
+def _unnamed_by_the_source(offer: Offer, wanted: _Wanted) -> tuple[Word, ...]:
+    """The keyword's words but those the source names as the offer's brand or maker beside its title (Naver's brand
+    and maker fields): a title may leave its maker out, or write it in another script ("Sennheiser …", 젠하이저)."""
+    named = " ".join(name for name in (offer.brand, offer.maker) if name)
+    if not named:
+        return wanted.words
+    spelled = wanted.spellings.respell(fold(named).lower())
+    return tuple(word for word in wanted.words if not word.pattern.search(spelled))
 
 
 def _not_everyones_price(offer: Offer, folded: str, wanted: _Wanted) -> str | None:

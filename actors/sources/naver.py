@@ -121,7 +121,21 @@ def _offer(item: dict[str, Any]) -> Offer | None:
     url = own_url(str(item.get("link") or ""), NAVER_HOSTS)
     levels = [str(item.get(f"category{level}") or "").strip() for level in range(1, 5)]
     category = CATEGORY_SEPARATOR.join(level for level in levels if level) or None
-    return Offer(source=SourceName.NAVER, title=title, price=price, url=url, product_id=product_id, category=category)
+    return Offer(
+        source=SourceName.NAVER,
+        title=title,
+        price=price,
+        url=url,
+        product_id=product_id,
+        category=category,
+        brand=_text(item.get("brand")),
+        maker=_text(item.get("maker")),
+    )
+
+
+def _text(value: Any) -> str | None:
+    """A text field of the item, tags and spaces stripped; None when empty or not text."""
+    return (clean_title(value) or None) if isinstance(value, str) else None
 
 
 def _integer(value: Any) -> int | None:

@@ -1633,3 +1633,24 @@ def test_a_category_glued_to_more_or_named_after_one_syllable_is_not_named_after
         offer("나이키 에어포스 1 07 국내", 139_000, category="패션잡화 > 신발 > 운동화"),
     ]
     assert [item.rejected for item in match_offers({"keyword": "나이키 에어포스 1 07"}, shoes)] == [None] * 4
+
+
+# --- the brand the source names beside the title ------------------------------------------------------------------
+
+
+def test_a_keyword_word_the_title_leaves_out_is_there_when_the_source_names_it_as_the_brand_or_maker():
+    keyword = {"keyword": "젠하이저 모멘텀 트루 와이어리스 4"}
+    title = "Sennheiser MTW4 모멘텀 트루와이어리스4 메탈릭 실버"
+    assert (verdict(keyword, title, 329_000) or "").startswith("keyword word missing: 젠하이")  # Kiwi: 젠하이 + 저
+    assert verdict(keyword, title, 329_000, brand="젠하이저") is None
+    assert (
+        verdict({"keyword": "비비고 왕교자 1.05kg"}, "왕교자 1.05kg 2봉", 15_900, maker="CJ제일제당", brand="비비고")
+        is None
+    )
+
+
+def test_the_brand_vouches_only_for_the_words_it_names():
+    # The brand names the maker, not the product's other words; nor does it glue to the title's last word.
+    keyword = {"keyword": "마샬 엠버튼3 블루투스 스피커"}
+    assert verdict(keyword, "마샬 엠버튼3 스피커 블루", 224_000, brand="투스") == "keyword word missing: 블루투스"
+    assert verdict(keyword, "엠버튼3 스피커 블루", 224_000, brand="마샬") == "keyword word missing: 블루투스"

@@ -91,3 +91,12 @@ def test_an_items_category_path_is_kept_on_its_offer_and_empty_levels_are_left_o
     offers = answer_from_items([filed, bare], wants_used=False).offers
 
     assert [offer.category for offer in offers] == ["식품 > 밀키트 > 즉석밥", None]
+
+
+def test_an_items_brand_and_maker_are_kept_on_its_offer_when_given():
+    named = item() | {"brand": "<b>햇반</b>", "maker": "CJ제일제당"}
+    unnamed = item("1002") | {"brand": "", "maker": 7}
+
+    offers = answer_from_items([named, unnamed], wants_used=False).offers
+
+    assert [(offer.brand, offer.maker) for offer in offers] == [("햇반", "CJ제일제당"), (None, None)]
