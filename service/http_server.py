@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -49,6 +50,18 @@ class RefusedRequestLog:
         log.warning("refused a malformed HTTP request from %s: %s%s", client or "?", reason, more)
 
 
+#: A quoted piece of the request inside the parser's words ("b'X-API-Key: …'", "bytearray(b'/v1/…')", "'GE T'").
+_QUOTED_BYTES = re.compile(r"""(?:bytearray\()?b?(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")\)?""")
+
+
+def parser_reason(exc: HttpProcessingError) -> str:
+    """The parser's first line without the refused bytes it quotes ("Got more than 8190 bytes when reading", "Invalid
+    HTTP header"): they may hold a key, and a client must not see its own bytes echoed."""
+    lines = (exc.message or "").strip().splitlines()
+    reason = " ".join(_QUOTED_BYTES.sub("", lines[0]).split()).rstrip(" :.") if lines else ""
+    return reason or "unparsable request"
+
+
 class _Connection(web.RequestHandler):
     """aiohttp's connection handler, answering what its HTTP parser refused the LPS way."""
 
@@ -65,8 +78,7 @@ class _Connection(web.RequestHandler):
     ) -> web.StreamResponse:
         if not isinstance(exc, HttpProcessingError) or not 400 <= status < 500:
             return super().handle_error(request, status, exc, message)
-        # The parser's first line ("Invalid header value char"), without the refused bytes that follow it.
-        reason = (exc.message or "").strip().splitlines()[0].rstrip(":") if exc.message else "unparsable request"
+        reason = parser_reason(exc)
         self.refused_log.refused(request.remote, reason)
         response = envelope_response(
             ErrorType.INVALID_REQUEST_DATA,

@@ -191,6 +191,21 @@ async def test_malformed_header_bytes_are_answered_with_the_envelope_and_logged_
     assert all("\n" not in record.getMessage() and "a\\x" not in record.getMessage() for record in lines)
 
 
+async def test_a_request_line_longer_than_the_parser_reads_is_answered_with_the_envelope(settings: Settings):
+    # aiohttp reads at most 8190 bytes of a request line; past it, the fuzzer once got aiohttp's plain text.
+    async with serving_gateway(settings) as port:
+        reply = await raw_request(
+            port, b"POST /v1/lps/jobs/redrive?q=" + b"%C2" * 3000 + b" HTTP/1.1\r\nHost: lps\r\n\r\n"
+        )
+
+    head, _, body = reply.partition(b"\r\n\r\n")
+    assert head.split(b"\r\n")[0].endswith(b" 400 Bad Request"), reply[:300]
+    assert b"Content-Type: application/json" in head
+    answer = json.loads(body)
+    assert answer["result"] == 101
+    assert answer["message"] == "malformed HTTP request: Got more than 8190 bytes when reading"
+
+
 # --- a hung store: answered within its timeout, and a 503 never hides a completed write ---
 
 
