@@ -12,10 +12,9 @@ gives the reason, which keeps verdicts deterministic:
    does not name (`identity`);
 6. its price is what a buyer of the asked product pays (`buyable`): no conditional price, no range start for
    another option, no pick among listings the product is only one of;
-7. judged over all accepted offers at once (`identity`, `lines`, `kinds`): it names no model code but others than the
-   one most of them share, no word inside the product's name that none of the others writes (another line: 포엥 어린이
-   암체어 beside 포엥 암체어), and its source does not file it under a category named after another's ("캠핑의자
-   액세서리" beside "캠핑의자");
+7. judged over all accepted offers at once (`identity`, `lines`): it names no model code but others than the one most of
+   them share, and no word inside the product's name that none of the others writes (another line: 포엥 어린이
+   암체어 beside 포엥 암체어);
 8. its price is plausible (`prices`): not far under the target price (judged with rule 6); and, without one, judged
    over all the search's offers at once, not far under the price the product's offers cluster around (every offer
    of it at a price anyone pays, even one that cannot be bought now; per unit for another pack size).
@@ -48,7 +47,6 @@ from actors.matching.identity import (
     other_variant,
     other_year,
 )
-from actors.matching.kinds import for_the_product
 from actors.matching.lines import NamePair, inside_the_name, name_pairs
 from actors.matching.loanwords import Spellings
 from actors.matching.prices import against_target, cluster_of, priced_like_an_accessory
@@ -161,7 +159,6 @@ def match_offers(product: Mapping[str, Any], offers: Iterable[Offer]) -> list[Of
         offer.rejected = not_buyable(offer, title.lower()) or not_it or conditional
     _refuse_other_model_codes([offer for offer in judged if offer.rejected is None], titles)
     _refuse_other_lines([offer for offer in judged if offer.rejected is None], titles, wanted)
-    _refuse_things_for_it([offer for offer in judged if offer.rejected is None], wanted)
     if wanted.target_price is None:  # the target price vouches for prices; a model number does not (parts carry it)
         accepted = [offer for offer in the_product if offer.rejected is None]
         _refuse_prices_like_an_accessory(accepted, the_product, titles)
@@ -205,14 +202,6 @@ def _refuse_other_lines(accepted: list[Offer], titles: Mapping[int, str], wanted
             if not any(noun in compact[id(other)] for other in others):
                 offer.rejected = f"another line: {between} inside {pair.first.text} … {pair.second.text}"
                 break
-
-
-def _refuse_things_for_it(accepted: list[Offer], wanted: _Wanted) -> None:
-    """Refuse the accepted offers their source files under a category named after another accepted offer's, with
-    more words (`kinds`): "캠핑의자 액세서리" beside "캠핑의자" sells something for the product."""
-    categories = [offer.category for offer in accepted]
-    for offer in accepted:
-        offer.rejected = for_the_product(offer.category, categories, wanted.keyword)
 
 
 def _refuse_prices_like_an_accessory(
