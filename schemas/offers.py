@@ -87,9 +87,10 @@ class Offer:
     #: Where the source files the item, its levels joined by " > " ("스포츠/레저 > 캠핑 > 캠핑의자"): Naver's
     #: category1–4. None where the source gives none (Coupang's search page).
     category: str | None = None
-    #: The brand and the maker the source names beside the title (Naver's brand, maker): a keyword's maker word a
-    #: title leaves out or writes in another script is named there ("Sennheiser …", brand 젠하이저).
+    #: The brand the source names beside the title (Naver's brand): a keyword's maker word a title leaves out or writes
+    #: in another script is named there ("Sennheiser …", brand 젠하이저).
     brand: str | None = None
+    #: The maker the source names (Naver's maker): often the parent company (코카콜라음료), kept for auditing only.
     maker: str | None = None
     rating: float | None = None
     review_count: int | None = None

@@ -119,13 +119,16 @@ def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
 
 
 def _unnamed_by_the_source(offer: Offer, wanted: _Wanted) -> tuple[Word, ...]:
-    """The keyword's words but those the source names as the offer's brand or maker beside its title (Naver's brand
-    and maker fields): a title may leave its maker out, or write it in another script ("Sennheiser …", 젠하이저)."""
-    named = " ".join(name for name in (offer.brand, offer.maker) if name)
-    if not named:
+    """The keyword's words but those the source names as the offer's brand beside its title (Naver's brand field),
+    when that brand is written in the keyword whole: a title may leave its maker out, or write it in another script
+    ("Sennheiser …", brand 젠하이저). Not the maker field, which names the parent company (코카콜라음료 makes Fanta,
+    LG생활건강 makes 테크), and not a brand the keyword only shares a word with (블랙야크 for a keyword's 블랙)."""
+    if not offer.brand:
         return wanted.words
-    spelled = wanted.spellings.respell(fold(named).lower())
-    return tuple(word for word in wanted.words if not word.pattern.search(spelled))
+    brand = wanted.spellings.respell(fold(offer.brand).lower())
+    if not brand.replace(" ", "") or brand.replace(" ", "") not in wanted.keyword.replace(" ", ""):
+        return wanted.words
+    return tuple(word for word in wanted.words if not word.pattern.search(brand))
 
 
 def _not_everyones_price(offer: Offer, folded: str, wanted: _Wanted) -> str | None:

@@ -1546,7 +1546,7 @@ def test_letters_glued_to_a_models_number_are_a_variant_unless_digits_follow_the
 # --- the brand the source names beside the title ------------------------------------------------------------------
 
 
-def test_a_keyword_word_the_title_leaves_out_is_there_when_the_source_names_it_as_the_brand_or_maker():
+def test_a_keyword_word_the_title_leaves_out_is_there_when_the_source_names_it_as_the_brand():
     keyword = {"keyword": "젠하이저 모멘텀 트루 와이어리스 4"}
     title = "Sennheiser MTW4 모멘텀 트루와이어리스4 메탈릭 실버"
     assert (verdict(keyword, title, 329_000) or "").startswith("keyword word missing: 젠하이")  # Kiwi: 젠하이 + 저
@@ -1555,6 +1555,24 @@ def test_a_keyword_word_the_title_leaves_out_is_there_when_the_source_names_it_a
         verdict({"keyword": "비비고 왕교자 1.05kg"}, "왕교자 1.05kg 2봉", 15_900, maker="CJ제일제당", brand="비비고")
         is None
     )
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "named"),
+    [
+        # The maker field names the parent company: 코카콜라음료 makes Fanta, LG생활건강 makes 테크.
+        ("코카콜라 제로 355ml 24캔", "환타 제로 오렌지 355ml 24캔", {"brand": "환타", "maker": "코카콜라음료"}),
+        ("코카콜라 제로 355ml 24캔", "환타 제로 오렌지 355ml 24캔", {"maker": "코카콜라"}),
+        ("LG 세탁기 통세척제", "테크 세탁조 세탁기 통세척제", {"brand": "테크", "maker": "LG생활건강"}),
+        # A brand the keyword only shares a word with, or one that holds the keyword's maker with more.
+        ("여성 경량 패딩 조끼 블랙", "여성 경량 패딩 조끼 네이비", {"brand": "블랙야크"}),
+        ("코카콜라 제로 355ml 24캔", "스프라이트 제로 355ml 24캔", {"brand": "코카콜라음료"}),
+    ],
+)
+def test_a_maker_field_or_a_brand_the_keyword_does_not_write_whole_vouches_for_nothing(
+    keyword: str, title: str, named: dict[str, str]
+):
+    assert (verdict({"keyword": keyword}, title, 15_000, **named) or "").startswith("keyword word missing")
 
 
 def test_the_brand_vouches_only_for_the_words_it_names():
