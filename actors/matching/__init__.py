@@ -126,7 +126,8 @@ def _unnamed_by_the_source(offer: Offer, wanted: _Wanted) -> tuple[Word, ...]:
     if not offer.brand:
         return wanted.words
     brand = wanted.spellings.respell(fold(offer.brand).lower())
-    if not brand.replace(" ", "") or brand.replace(" ", "") not in wanted.keyword.replace(" ", ""):
+    written = brand.replace(" ", "")
+    if not written or written not in wanted.keyword.replace(" ", ""):
         return wanted.words
     return tuple(word for word in wanted.words if not word.pattern.search(brand))
 

@@ -12,24 +12,18 @@ from __future__ import annotations
 import asyncio
 import time
 import warnings
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
 
 import hypothesis
-import pytest
 import schemathesis
-from aiohttp import web
-from aiohttp.test_utils import TestClient, TestServer
-from aiohttp.web_runner import BaseRunner
+from aiohttp.test_utils import TestClient
 from schemathesis import APIOperation, Case, CheckContext, GenerationMode, Response
 from schemathesis.config import SchemathesisConfig
 
 from infra.settings import Settings
 from schemas.codes import HTTP_STATUS, ErrorType
 from schemas.offers import SourceName
-from service.app import create_app
 from service.auth import API_KEY_HEADER
-from service.http_server import GatewayRunner
+from tests.gateway_calls import serving_gateway
 
 #: Generated requests per operation and generation mode (schema-valid, schema-violating).
 MAX_EXAMPLES = 30
@@ -147,57 +141,36 @@ def fuzz(operation: APIOperation, mode: GenerationMode, budget: Budget) -> None:
             raise
 
 
-class GatewayTestServer(TestServer):
-    """aiohttp's test server with the runner `lps gateway` serves through: what aiohttp's HTTP parser refuses (a
-    request line past 8,190 bytes) is answered by the gateway's connections, as in production."""
-
-    async def _make_runner(self, **kwargs: Any) -> BaseRunner:
-        return GatewayRunner(self.app, **kwargs)
-
-
-@pytest.fixture
-async def gateway_server() -> AsyncIterator[Callable[[web.Application], Awaitable[TestServer]]]:
-    servers: list[TestServer] = []
-
-    async def serve(app: web.Application) -> TestServer:
-        server = GatewayTestServer(app, host="127.0.0.1")
-        await server.start_server()
-        servers.append(server)
-        return server
-
-    yield serve
-    for server in servers:
-        await server.close()
-
-
-async def test_every_generated_request_gets_a_documented_envelope(gateway_server, settings: Settings):
+async def test_every_generated_request_gets_a_documented_envelope(settings: Settings):
     # Keys and a rate limit as in production, so every request also goes through both guards (never refused).
     # Every source enabled: the document lists them all, and a product naming one must then be accepted.
     guarded = settings.with_overrides(
         api_keys={"fuzzer": FUZZ_KEY}, rate_limit_per_second=10_000.0, search_sources=tuple(SourceName)
     )
-    server = await gateway_server(create_app(guarded))
-    spec_url = str(server.make_url("/api/docs/swagger.json"))
-    # Schemathesis calls block: they run in a thread, so this event loop keeps serving the gateway meanwhile.
-    schema = await asyncio.to_thread(
-        schemathesis.openapi.from_url, spec_url, timeout=REQUEST_TIMEOUT, config=FUZZ_CONFIG
-    )
-    operations = [result.ok() for result in schema.get_all_operations()]
-    assert {operation.label for operation in operations} >= {"POST /v1/lps/search", "GET /v1/lps/jobs/{job_id}"}
+    # Served as `lps gateway` serves it: what aiohttp's HTTP parser refuses (a request line past 8,190 bytes) is
+    # answered by the gateway's own connections, with the envelope.
+    async with serving_gateway(guarded) as port:
+        spec_url = f"http://127.0.0.1:{port}/api/docs/swagger.json"
+        # Schemathesis calls block: they run in a thread, so this event loop keeps serving the gateway meanwhile.
+        schema = await asyncio.to_thread(
+            schemathesis.openapi.from_url, spec_url, timeout=REQUEST_TIMEOUT, config=FUZZ_CONFIG
+        )
+        operations = [result.ok() for result in schema.get_all_operations()]
+        assert {operation.label for operation in operations} >= {"POST /v1/lps/search", "GET /v1/lps/jobs/{job_id}"}
 
-    budget = Budget(TIME_BUDGET)
-    failures: list[Exception] = []
-    for operation in operations:
-        for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
-            try:
-                await asyncio.to_thread(fuzz, operation, mode, budget)
-            except Exception as error:  # every operation is fuzzed, then all failures are reported together
-                error.add_note(f"fuzzing {operation.label} ({mode.value})")
-                failures.append(error)
-    if failures:
-        raise ExceptionGroup(f"{len(failures)} operation(s) answered outside the contract", failures)
-    if budget.cut:
-        warnings.warn(f"fuzz time budget of {TIME_BUDGET:.0f} s spent: {budget.cut} cases not sent", stacklevel=1)
+        budget = Budget(TIME_BUDGET)
+        failures: list[Exception] = []
+        for operation in operations:
+            for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
+                try:
+                    await asyncio.to_thread(fuzz, operation, mode, budget)
+                except Exception as error:  # every operation is fuzzed, then all failures are reported together
+                    error.add_note(f"fuzzing {operation.label} ({mode.value})")
+                    failures.append(error)
+        if failures:
+            raise ExceptionGroup(f"{len(failures)} operation(s) answered outside the contract", failures)
+        if budget.cut:
+            warnings.warn(f"fuzz time budget of {TIME_BUDGET:.0f} s spent: {budget.cut} cases not sent", stacklevel=1)
 
 
 async def test_a_target_price_past_64_bits_is_invalid_request_data(client: TestClient):

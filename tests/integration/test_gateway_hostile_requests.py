@@ -4,26 +4,22 @@ on the gateway found (issue 11)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import io
 import json
 import logging
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from aiohttp import web
 from aiohttp.test_utils import TestClient
 from bson import ObjectId
 from pymongo.errors import NetworkTimeout
 
-from embedded_store.server import free_port
 from infra.logs import TEXT_FORMAT, JsonFormatter, RedactingFormatter, secret_values
 from infra.settings import Settings
 from service.app import create_app
-from service.http_server import REFUSED_LINES_BURST, GatewayRunner
+from service.http_server import REFUSED_LINES_BURST
 from service.keys import JOBS
-from tests.gateway_calls import JSON, PRODUCT, answer, search
+from tests.gateway_calls import JSON, PRODUCT, answer, search, serving_gateway
 
 
 async def pending_jobs(client: TestClient) -> int:
@@ -106,19 +102,6 @@ async def test_listing_jobs_by_a_product_code_with_a_trailing_newline_is_invalid
 
 
 # --- no secret is logged in clear, however short ---
-
-
-@contextlib.asynccontextmanager
-async def serving_gateway(settings: Settings) -> AsyncIterator[int]:
-    """The gateway served as `lps gateway` serves it (its runner, its connections), on a free loopback port."""
-    runner = GatewayRunner(create_app(settings), access_log=None)
-    await runner.setup()
-    try:
-        port = free_port()
-        await web.TCPSite(runner, "127.0.0.1", port).start()
-        yield port
-    finally:
-        await runner.cleanup()
 
 
 async def raw_request(port: int, request: bytes) -> bytes:
