@@ -26,7 +26,8 @@ from aiohttp.test_utils import TestClient, TestServer
 from bson import ObjectId
 from dramatiq.brokers.stub import StubBroker
 from dramatiq.middleware import Middleware
-from playwright.async_api import Browser, Page
+from playwright.async_api import Browser, Locator, Page
+from playwright.async_api import Error as PlaywrightError
 from prometheus_client.parser import text_string_to_metric_families
 from pymongo import AsyncMongoClient, monitoring
 
@@ -51,6 +52,19 @@ from tools.testbed import Receiver, admin_connection, eventually
 ARTIFACTS = Path(
     os.environ.get("LPS_TEST_ARTIFACTS", Path(__file__).resolve().parent.parent / ".lps" / "test-artifacts")
 )
+
+
+async def screenshot(shown: Page | Locator, path: Path, *, full_page: bool = False) -> None:
+    """Save what a person would see of a page (or of one part of it) for a person to look at. Headless Chromium now
+    and then answers a capture with "Unable to capture screenshot" while the machine is busy (seen once in a full run
+    beside other work): the picture is an artifact, not what a test proves, so one such refusal is asked again."""
+    options: dict[str, Any] = {"path": path, "full_page": full_page} if isinstance(shown, Page) else {"path": path}
+    try:
+        await shown.screenshot(**options)
+    except PlaywrightError as refused:
+        if "Unable to capture screenshot" not in str(refused):
+            raise
+        await shown.screenshot(**options)
 
 
 @contextlib.asynccontextmanager

@@ -19,7 +19,7 @@ from schemas.codes import JobType
 from service.app import create_app
 from service.ui.live import REFRESH_SECONDS
 from tests.dashboard_pages import ARTIFACTS, KEYS, PNG, ROLE_KEYS
-from tests.harness import JobsView, signed_in_page, worker_pool, worker_pools
+from tests.harness import JobsView, screenshot, signed_in_page, worker_pool, worker_pools
 from tests.stored_jobs import DEAD, ended_search, insert_job, store
 from tools.testbed import Receiver
 
@@ -33,7 +33,7 @@ async def test_a_page_without_a_key_goes_to_the_login_form_and_the_key_opens_the
 
     await page.goto(str(server.make_url("/ui")))
     assert page.url.endswith("/ui/login?next=/ui")  # back to the page asked for, once signed in
-    await page.screenshot(path=ARTIFACTS / "login.png", full_page=True)
+    await screenshot(page, ARTIFACTS / "login.png", full_page=True)
 
     await page.fill("input[name=key]", KEYS["ops"])
     await page.click("button[type=submit]")
@@ -41,7 +41,7 @@ async def test_a_page_without_a_key_goes_to_the_login_form_and_the_key_opens_the
     assert await page.locator("h1").inner_text() == "Overview"
     assert await page.locator("text=Jobs by type and status").count() == 1
     assert await page.locator("header form.who").inner_text() == "Signed in as ops (admin)\nSign out"
-    await page.screenshot(path=ARTIFACTS / "overview.png", full_page=True)
+    await screenshot(page, ARTIFACTS / "overview.png", full_page=True)
 
     await page.click("header form.who button")
     await page.wait_for_url("**/ui/login")
@@ -61,7 +61,7 @@ async def test_after_sign_out_back_shows_no_signed_in_page(page_server, settings
     await page.wait_for_url("**/ui/login")
     await page.go_back()
     await page.wait_for_load_state()
-    await page.screenshot(path=ARTIFACTS / "back-after-sign-out.png", full_page=True)
+    await screenshot(page, ARTIFACTS / "back-after-sign-out.png", full_page=True)
 
     assert "Signed in as" not in await page.locator("body").inner_text()
     assert "/ui/login" in page.url
@@ -74,7 +74,7 @@ async def test_on_a_phone_the_top_bar_keeps_every_link_and_the_sign_out_on_scree
     server = await page_server(create_app(settings.with_overrides(api_keys=KEYS)))
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page = await signed_in_page(browser, server, KEYS["ops"], to="/ui/jobs", width=390, height=800)
-    await page.screenshot(path=ARTIFACTS / "top-bar-390.png")
+    await screenshot(page, ARTIFACTS / "top-bar-390.png")
 
     header = await page.evaluate("(h => [h.scrollWidth, h.clientWidth])(document.querySelector('header'))")
     assert header[0] <= header[1]
@@ -99,7 +99,7 @@ async def test_filtering_the_job_list_and_opening_a_job_shows_its_attempts(
 
     await page.goto(str(server.make_url("/ui/jobs")))
     assert await page.locator("tbody tr").count() == 2
-    await page.screenshot(path=ARTIFACTS / "jobs.png", full_page=True)
+    await screenshot(page, ARTIFACTS / "jobs.png", full_page=True)
     await page.select_option("select[name=status]", "DEAD")
     await page.click("button[type=submit]")
     await page.wait_for_url("**/ui/jobs?status=DEAD")
@@ -108,7 +108,7 @@ async def test_filtering_the_job_list_and_opening_a_job_shows_its_attempts(
     await page.click(f"a[href='/ui/jobs/{dead['_id']}']")
     await page.wait_for_url(f"**/ui/jobs/{dead['_id']}")
     assert await page.locator("table.attempts tbody tr").count() == len(DEAD["history"])
-    await page.screenshot(path=ARTIFACTS / "job.png", full_page=True)
+    await screenshot(page, ARTIFACTS / "job.png", full_page=True)
 
 
 async def test_redriving_a_dead_job_from_the_dashboard_runs_it_to_done(
@@ -120,12 +120,12 @@ async def test_redriving_a_dead_job_from_the_dashboard_runs_it_to_done(
     page = await browser.new_page(viewport={"width": 1200, "height": 800})
     await page.goto(str(server.make_url("/ui/dead")))
     assert await page.locator("text=BROWSER-REDRIVE").count() == 1
-    await page.screenshot(path=ARTIFACTS / "dead.png", full_page=True)
+    await screenshot(page, ARTIFACTS / "dead.png", full_page=True)
 
     async with worker_pool(settings, "search", tmp_path):
         await page.click("a.redrive")  # asks first, as the bulk re-drive does
         await page.wait_for_url(f"**/ui/jobs/{dead['_id']}/redrive")
-        await page.screenshot(path=ARTIFACTS / "redrive-confirm.png", full_page=True)
+        await screenshot(page, ARTIFACTS / "redrive-confirm.png", full_page=True)
         await page.click("button.confirm-redrive")
         await page.wait_for_url(f"**/ui/jobs/{dead['_id']}")
         view = JobsView(settings)
@@ -142,7 +142,7 @@ async def test_redriving_a_dead_job_from_the_dashboard_runs_it_to_done(
     assert await page.locator("table.offers tbody tr").count() == len(offers)
     rejected = sum(1 for offer in offers if offer.get("rejected"))
     assert await page.locator("table.offers .badge.dead").count() == rejected
-    await page.screenshot(path=ARTIFACTS / "redriven.png", full_page=True)
+    await screenshot(page, ARTIFACTS / "redriven.png", full_page=True)
 
 
 def never_alerted(page: Page) -> list[str]:
@@ -206,13 +206,13 @@ async def test_on_a_running_stack_the_operator_filters_opens_a_search_with_its_d
                 "TOUR-FOUND",
                 "TOUR-XSS",
             ]
-            await page.screenshot(path=ARTIFACTS / "jobs-filtered.png", full_page=True)
+            await screenshot(page, ARTIFACTS / "jobs-filtered.png", full_page=True)
 
             # A search shows its delivery job and status, and leads to it.
             await page.click(f"a[href='/ui/jobs/{found_id}']")
             await page.wait_for_url(f"**/ui/jobs/{found_id}")
             assert await page.locator("td.delivery .badge").inner_text() == "DONE"
-            await page.screenshot(path=ARTIFACTS / "job-with-delivery.png", full_page=True)
+            await screenshot(page, ARTIFACTS / "job-with-delivery.png", full_page=True)
             await page.click(f"td.delivery a[href='/ui/jobs/{delivery['_id']}']")
             await page.wait_for_url(f"**/ui/jobs/{delivery['_id']}")
             assert (await page.locator("h1").inner_text()).startswith("OUTBOX job")
@@ -221,17 +221,17 @@ async def test_on_a_running_stack_the_operator_filters_opens_a_search_with_its_d
             await page.goto(str(server.make_url(f"/ui/jobs/{xss_id}")))
             assert "<script>alert(1)</script> 이어폰" in await page.locator("main").inner_text()
             assert await page.locator("main script").count() == 0
-            await page.screenshot(path=ARTIFACTS / "job-escaped.png", full_page=True)
+            await screenshot(page, ARTIFACTS / "job-escaped.png", full_page=True)
 
             # Tick the two dead jobs, confirm the count, and watch them run to DONE.
             await page.goto(str(server.make_url("/ui/dead?product_code_prefix=TOUR-DEAD")))
             for job in dead:
                 await page.check(f"input[type=checkbox][value='{job['_id']}']")
-            await page.screenshot(path=ARTIFACTS / "dead-ticked.png", full_page=True)
+            await screenshot(page, ARTIFACTS / "dead-ticked.png", full_page=True)
             await page.click("button.redrive-selected")
             await page.wait_for_url("**/ui/dead/redrive?*")
             assert (await page.locator("p.count").inner_text()).startswith("2 dead jobs will be re-driven:")
-            await page.screenshot(path=ARTIFACTS / "redrive-confirmation.png", full_page=True)
+            await screenshot(page, ARTIFACTS / "redrive-confirmation.png", full_page=True)
             await page.click("button.confirm-redrive")
             await page.wait_for_url("**/ui/dead/redrive")
             assert await page.locator("section.outcome h2").inner_text() == "re-driven: 2"
@@ -241,7 +241,7 @@ async def test_on_a_running_stack_the_operator_filters_opens_a_search_with_its_d
     for job in dead:
         await page.goto(str(server.make_url(f"/ui/jobs/{job['_id']}")))
         assert await page.locator("h1 .badge").inner_text() == "DONE"
-    await page.screenshot(path=ARTIFACTS / "bulk-redriven-job.png", full_page=True)
+    await screenshot(page, ARTIFACTS / "bulk-redriven-job.png", full_page=True)
     assert dialogs == []
 
 
@@ -268,13 +268,13 @@ async def test_a_blocked_pages_snapshot_opens_from_its_job_as_an_image_and_as_in
 
     await page.goto(str(server.make_url(f"/ui/jobs/{job['_id']}")))
     assert await page.locator("section.snapshots li").count() == 1
-    await page.screenshot(path=ARTIFACTS / "job-snapshots.png", full_page=True)
+    await screenshot(page, ARTIFACTS / "job-snapshots.png", full_page=True)
     async with page.context.expect_page() as opened:
         await page.click("section.snapshots a:text('HTML (as text)')")
     source = await opened.value
     await source.wait_for_load_state()
     assert await source.locator("body").inner_text() == html  # the markup as text: nothing of it rendered or run
-    await source.screenshot(path=ARTIFACTS / "snapshot-html.png")
+    await screenshot(source, ARTIFACTS / "snapshot-html.png")
     async with page.context.expect_page() as opened:
         await page.click("section.snapshots a:text('screenshot')")
     image = await opened.value
@@ -295,7 +295,7 @@ async def test_a_read_only_key_sees_no_redrive_controls_and_its_posts_are_refuse
     assert await page.locator("text=VIEWER-DEAD").count() == 1
     for control in ("a.redrive", "button.redrive-selected", "a.redrive-matching", "input[type=checkbox]"):
         assert await page.locator(control).count() == 0, control
-    await page.screenshot(path=ARTIFACTS / "dead-read-only.png", full_page=True)
+    await screenshot(page, ARTIFACTS / "dead-read-only.png", full_page=True)
 
     # What a hand-made form would send, with this session's own CSRF token: refused all the same.
     token = await page.locator("header form.who input[name=csrf]").input_value()
@@ -354,7 +354,7 @@ async def test_the_product_page_charts_one_point_per_price_and_escapes_titles(
     assert await page.locator("table.searches tbody tr").count() == len(searches)
     assert await page.locator("table.searches td", has_text="<script>x").count() == len(searches)
     assert alerts == []
-    await page.screenshot(path=ARTIFACTS / "product.png", full_page=True)
+    await screenshot(page, ARTIFACTS / "product.png", full_page=True)
 
 
 def busy_hour(now: datetime) -> list[dict]:
@@ -390,7 +390,7 @@ async def test_the_overview_draws_the_last_hour_and_refreshes_only_while_visible
     assert await page.locator("#live svg.chart").count() == 6
     done_bars = page.locator("#live svg.chart rect.bar")
     assert await done_bars.count() > 0
-    await page.screenshot(path=ARTIFACTS / "overview_charts.png", full_page=True)
+    await screenshot(page, ARTIFACTS / "overview_charts.png", full_page=True)
 
     refreshes = page.locator("#live[data-refreshes]")
     await page.clock.run_for(REFRESH_SECONDS * 1000 + 500)
@@ -431,5 +431,5 @@ async def test_the_job_page_shows_each_offers_verdict_as_a_person_reads_it(
         assert verdicts == [f"rejected: {o['rejected']}" if "rejected" in o else "accepted" for o in JUDGED_OFFERS]
         assert await page.locator("table.offers td.price", has_text="13,900~").count() == 1
         assert await page.locator("table.offers td.price small", has_text="정기배송할인가 only").count() == 1
-        await page.screenshot(path=ARTIFACTS / f"job-verdicts-{width}.png", full_page=True)
+        await screenshot(page, ARTIFACTS / f"job-verdicts-{width}.png", full_page=True)
         await page.close()

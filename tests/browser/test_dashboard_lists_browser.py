@@ -12,7 +12,7 @@ from infra.settings import Settings
 from service.app import create_app
 from service.ui.live import REFRESH_SECONDS
 from tests.dashboard_pages import ARTIFACTS, KEYS
-from tests.harness import signed_in_page
+from tests.harness import screenshot, signed_in_page
 from tests.stored_jobs import DEAD, insert_job
 from tools.testbed import eventually
 
@@ -49,7 +49,7 @@ async def test_the_jobs_and_dead_lists_refresh_keeping_filters_scroll_and_ticks_
     assert await page.evaluate("window.scrollY") == 400
     assert await page.locator("#live time.taken-at").get_attribute("datetime") != taken
     assert (await page.locator("#refresh-state").inner_text()).startswith("Live: last refreshed at")
-    await page.screenshot(path=ARTIFACTS / "jobs-live.png")
+    await screenshot(page, ARTIFACTS / "jobs-live.png")
 
     # Hidden: no request while the timers run; shown again: brought up to date at once.
     await _hide(page, True)
@@ -71,7 +71,7 @@ async def test_the_jobs_and_dead_lists_refresh_keeping_filters_scroll_and_ticks_
     await page.wait_for_function("document.getElementById('live').dataset.refreshes === '1'")
     assert await page.locator(f"#live input[value='{ticked}']").is_checked()
     assert await page.locator("#live input[type=checkbox]:checked").count() == 1
-    await page.screenshot(path=ARTIFACTS / "dead-live.png")
+    await screenshot(page, ARTIFACTS / "dead-live.png")
 
     await page.goto(str(server.make_url("/ui/running")))
     await page.clock.run_for(REFRESH_SECONDS * 1000 + 500)
@@ -108,7 +108,7 @@ async def test_at_390_px_every_page_fits_the_top_bar_folds_into_a_menu_and_table
         assert widths[0] <= widths[1] == 390, (path, widths)
         assert await page.locator("header button.menu-toggle").is_visible(), path
         assert not await page.locator("header nav").is_visible(), path
-        await page.screenshot(path=ARTIFACTS / f"phone-{name}.png", full_page=True)
+        await screenshot(page, ARTIFACTS / f"phone-{name}.png", full_page=True)
 
     # A table wider than the screen scrolls inside its card.
     await page.goto(str(server.make_url("/ui/jobs")))
@@ -124,7 +124,7 @@ async def test_at_390_px_every_page_fits_the_top_bar_folds_into_a_menu_and_table
         assert box is not None
         assert 0 <= box["x"] <= box["x"] + box["width"] <= 390, box
     assert await page.locator("header form.who button").is_visible()
-    await page.screenshot(path=ARTIFACTS / "phone-menu-open.png")
+    await screenshot(page, ARTIFACTS / "phone-menu-open.png")
     await page.click("header nav a:text('Dead')")
     await page.wait_for_url("**/ui/dead")
 
@@ -135,4 +135,4 @@ async def test_at_390_px_every_page_fits_the_top_bar_folds_into_a_menu_and_table
     assert "PAUSED by ops since" in await desktop.locator("#live table.queues").inner_text()
     assert not await desktop.locator("header button.menu-toggle").is_visible()
     assert await desktop.locator("header nav a").count() == 6
-    await desktop.screenshot(path=ARTIFACTS / "desktop-overview-36.png", full_page=True)
+    await screenshot(desktop, ARTIFACTS / "desktop-overview-36.png", full_page=True)

@@ -90,7 +90,7 @@ async def test_the_watches_page_shows_schedule_notify_target_runs_and_last_deliv
     assert (await rows.filter(has_text="BUDS-3-PRO").locator("td").nth(1).inner_text()) == "0 9 * * * Asia/Seoul"
     assert (await rows.filter(has_text="COLA-330-24").locator("td.next-run").inner_text()) == "paused"
     assert (await rows.filter(has_text="NEW-WATCH-1").locator("td").nth(5).inner_text()) == "never"
-    await page.screenshot(path=ARTIFACTS / "watches.png", full_page=True)
+    await harness.screenshot(page, ARTIFACTS / "watches.png", full_page=True)
 
     await page.fill("input[name=product_code_prefix]", "BUDS")
     await page.click("form.filters button[type=submit]")
@@ -101,7 +101,7 @@ async def test_the_watches_page_shows_schedule_notify_target_runs_and_last_deliv
     await page.click("table.watches a:has-text('BUDS-3-PRO')")
     await page.wait_for_url("**/ui/watches/*")
     assert "Watch of BUDS-3-PRO" in await page.locator("h1").inner_text()
-    await page.screenshot(path=ARTIFACTS / "watch.png", full_page=True)
+    await harness.screenshot(page, ARTIFACTS / "watch.png", full_page=True)
 
 
 async def test_an_admin_pauses_resumes_and_deletes_a_watch_each_after_a_confirmation(
@@ -115,7 +115,7 @@ async def test_an_admin_pauses_resumes_and_deletes_a_watch_each_after_a_confirma
     await page.click("a.button.pause")
     await page.wait_for_url(f"**/ui/watches/{watch['_id']}/pause")
     assert (await stored_watch(settings, watch["_id"]))["paused"] is False  # the confirmation changes nothing
-    await page.screenshot(path=ARTIFACTS / "watch-pause-confirmation.png", full_page=True)
+    await harness.screenshot(page, ARTIFACTS / "watch-pause-confirmation.png", full_page=True)
     await page.click("button.confirm-pause")
     await page.wait_for_url(f"**/ui/watches/{watch['_id']}")
     assert await page.locator("h1 .badge.paused").count() == 1
@@ -129,7 +129,7 @@ async def test_an_admin_pauses_resumes_and_deletes_a_watch_each_after_a_confirma
 
     await page.click("a.button.delete")
     assert "cannot be undone" in await page.locator("p.what").inner_text()
-    await page.screenshot(path=ARTIFACTS / "watch-delete-confirmation.png", full_page=True)
+    await harness.screenshot(page, ARTIFACTS / "watch-delete-confirmation.png", full_page=True)
     await page.click("button.confirm-delete")
     await page.wait_for_url("**/ui/watches")
     assert await page.locator("text=CONTROL-1").count() == 0
@@ -149,7 +149,7 @@ async def test_a_read_key_sees_why_there_are_no_buttons_and_its_watch_posts_are_
         assert "read-only key" in await page.locator("p.read-only").inner_text(), path
         assert await page.locator("a.button, a.redrive, button.redrive-selected").count() == 0, path
     await page.goto(str(server.make_url("/ui/watches")))
-    await page.screenshot(path=ARTIFACTS / "watches-read-only.png", full_page=True)
+    await harness.screenshot(page, ARTIFACTS / "watches-read-only.png", full_page=True)
 
     token = await page.locator("header form.who input[name=csrf]").input_value()
     statuses = await page.evaluate(
@@ -175,11 +175,11 @@ async def test_a_product_page_links_its_watch_and_a_job_started_by_a_watch_links
 
     await page.goto(str(server.make_url(f"/ui/jobs/{job['_id']}")))
     assert await page.locator("td.watch").inner_text() == str(watch["_id"])
-    await page.screenshot(path=ARTIFACTS / "job-started-by-watch.png", full_page=True)
+    await harness.screenshot(page, ARTIFACTS / "job-started-by-watch.png", full_page=True)
     await page.click("a:text('LINKED-1')")
     await page.wait_for_url("**/ui/products/LINKED-1")
     assert (await page.locator("section.watched").inner_text()).startswith("Watched: its watch searches it every 6h")
-    await page.screenshot(path=ARTIFACTS / "product-watched.png", full_page=True)
+    await harness.screenshot(page, ARTIFACTS / "product-watched.png", full_page=True)
     await page.click("section.watched a")
     await page.wait_for_url(f"**/ui/watches/{watch['_id']}")
 
@@ -214,12 +214,12 @@ async def test_a_pending_job_shows_when_it_runs_next_and_a_deferred_one_why_and_
     assert text.startswith(utc_text(later))
     assert "(in 1 min 3" in text
     assert "waiting out the backoff after attempt 1 failed (BLOCKED:" in text
-    await page.screenshot(path=ARTIFACTS / "job-waiting-retry.png", full_page=True)
+    await harness.screenshot(page, ARTIFACTS / "job-waiting-retry.png", full_page=True)
 
     await page.goto(str(server.make_url(f"/ui/jobs/{deferred['_id']}")))
     text = await page.locator("td.waiting.deferred").inner_text()
     assert "deferred, coupang's circuit breaker is open (coupang); no attempt was spent" in text
-    await page.screenshot(path=ARTIFACTS / "job-waiting-deferred.png", full_page=True)
+    await harness.screenshot(page, ARTIFACTS / "job-waiting-deferred.png", full_page=True)
 
 
 async def test_a_redriven_job_names_who_redrove_it_and_when_and_keeps_its_attempts_per_life(
@@ -241,7 +241,7 @@ async def test_a_redriven_job_names_who_redrove_it_and_when_and_keeps_its_attemp
     assert captions[1].endswith("UTC by ops")
     assert await page.locator("table.attempts").nth(0).locator("tbody tr").count() == len(DEAD["history"])
     assert await page.locator("table.attempts").nth(1).locator("tbody tr").inner_text() == "No attempt yet."
-    await page.screenshot(path=ARTIFACTS / "job-redriven-lives.png", full_page=True)
+    await harness.screenshot(page, ARTIFACTS / "job-redriven-lives.png", full_page=True)
 
     # The raw document carries the same record (what the API answers), for copying.
     await page.click("section.raw summary")
@@ -291,7 +291,7 @@ async def test_prices_read_with_separators_lists_as_words_and_the_raw_json_copie
     copied = await page.evaluate("navigator.clipboard.readText()")
     assert '"job_id": "' + str(job["_id"]) + '"' in copied
     assert '"price": 1009000' in copied
-    await page.screenshot(path=ARTIFACTS / "job-formatted.png", full_page=True)
+    await harness.screenshot(page, ARTIFACTS / "job-formatted.png", full_page=True)
 
     await page.goto(str(server.make_url("/ui/jobs")))
     row = page.locator("table.jobs tbody tr").filter(has_text="FORMAT-1")
@@ -317,7 +317,7 @@ async def test_every_overview_count_leads_to_its_jobs_with_delayed_per_type_and_
     assert await search_row.locator("td.delayed").inner_text() == "1"
     links = await page.locator("table.counts td.num").count()
     assert await page.locator("table.counts td.num a").count() == links  # every count is a link
-    await page.screenshot(path=ARTIFACTS / "overview-links.png", full_page=True)
+    await harness.screenshot(page, ARTIFACTS / "overview-links.png", full_page=True)
 
     await search_row.locator("td.num a").nth(1).click()  # RUNNING
     await page.wait_for_url("**/ui/jobs?job_type=SEARCH&status=RUNNING")
@@ -352,7 +352,7 @@ async def test_the_overviews_delayed_count_leads_to_the_delayed_jobs_alone_and_c
     search_row = page.locator("table.counts tbody tr").filter(has_text="SEARCH")
     assert await search_row.locator("td.num a").nth(0).inner_text() == "2"  # PENDING: the delayed one and the due one
     assert await search_row.locator("td.delayed a").inner_text() == "1"
-    await page.screenshot(path=ARTIFACTS / "overview-delayed.png", full_page=True)
+    await harness.screenshot(page, ARTIFACTS / "overview-delayed.png", full_page=True)
     await search_row.locator("td.delayed a").click()
     await page.wait_for_url("**/ui/jobs?job_type=SEARCH&status=PENDING&delayed=true")
     rows = page.locator("table.jobs tbody tr")
@@ -361,7 +361,7 @@ async def test_the_overviews_delayed_count_leads_to_the_delayed_jobs_alone_and_c
     assert (cells[3], cells[7]) == ("DELAYED-RETRY", "BLOCKED")
     assert await rows.nth(0).locator("td.run-after").inner_text() == utc_text(later)
     assert await page.locator("select[name=delayed]").input_value() == "true"
-    await page.screenshot(path=ARTIFACTS / "jobs-delayed.png", full_page=True)
+    await harness.screenshot(page, ARTIFACTS / "jobs-delayed.png", full_page=True)
 
     await page.go_back()
     await page.locator("table.counts tr.total td.delayed a").click()
@@ -376,7 +376,7 @@ async def test_the_overviews_delayed_count_leads_to_the_delayed_jobs_alone_and_c
     assert await running.count() == 1
     cells = await running.nth(0).locator("td").all_inner_texts()
     assert (cells[2], cells[3]) == ("RUNNING-NOW", "search-host:4242:1")
-    await page.screenshot(path=ARTIFACTS / "running-search.png", full_page=True)
+    await harness.screenshot(page, ARTIFACTS / "running-search.png", full_page=True)
 
 
 async def test_a_republished_repair_count_leads_to_the_jobs_the_reconciler_published_again(
@@ -397,13 +397,13 @@ async def test_a_republished_repair_count_leads_to_the_jobs_the_reconciler_publi
     await page.goto(str(server.make_url("/ui")))
     repairs_table = page.locator("table.repairs")
     assert await repairs_table.locator("tr").filter(has_text="Dead letters kept").locator("a").count() == 0
-    await page.locator("section.card", has=repairs_table).screenshot(path=ARTIFACTS / "overview-repairs.png")
+    await harness.screenshot(page.locator("section.card", has=repairs_table), ARTIFACTS / "overview-repairs.png")
     await repairs_table.locator("tr").filter(has_text="Republished lost").locator("a").click()
     await page.wait_for_url("**/ui/jobs?republished=true")
     products = await page.locator("table.jobs tbody tr td:nth-child(4)").all_inner_texts()
     assert products == ["LOST-MESSAGE"]
     assert await page.locator("select[name=republished]").input_value() == "true"
-    await page.screenshot(path=ARTIFACTS / "jobs-republished.png", full_page=True)
+    await harness.screenshot(page, ARTIFACTS / "jobs-republished.png", full_page=True)
 
 
 async def test_the_live_refresh_says_when_it_last_succeeded_and_that_it_is_stale_or_paused_when_not(
@@ -427,7 +427,7 @@ async def test_the_live_refresh_says_when_it_last_succeeded_and_that_it_is_stale
     assert "could not refresh since" in await state.inner_text()
     assert "answered 503" in await state.inner_text()
     assert await page.locator("#live.stale").count() == 1
-    await page.screenshot(path=ARTIFACTS / "overview-stale.png", full_page=True)
+    await harness.screenshot(page, ARTIFACTS / "overview-stale.png", full_page=True)
 
     await page.route("**/ui/live*", lambda route: route.abort())
     await page.clock.run_for(REFRESH_SECONDS * 1000 + 500)
@@ -482,7 +482,7 @@ async def test_the_running_page_shows_each_running_job_with_its_worker_attempt_a
     assert first[6].startswith("40 min 0")
     assert first[7].endswith("expired")
     assert (await rows.nth(1).locator("td.running-for").inner_text()).startswith("2 min 0")
-    await page.screenshot(path=ARTIFACTS / "running.png", full_page=True)
+    await harness.screenshot(page, ARTIFACTS / "running.png", full_page=True)
 
 
 async def test_the_job_list_finds_a_job_by_id_and_filters_by_a_known_error_type_typed_in_any_case(
@@ -505,7 +505,7 @@ async def test_the_job_list_finds_a_job_by_id_and_filters_by_a_known_error_type_
     await page.goto(str(server.make_url("/ui/jobs?error_type=blocked")))
     assert page.url.endswith("/ui/jobs?error_type=BLOCKED")
     assert await page.locator("table.jobs tbody td:nth-child(4)").all_inner_texts() == ["FIND-ME"]
-    await page.screenshot(path=ARTIFACTS / "jobs-error-type.png", full_page=True)
+    await harness.screenshot(page, ARTIFACTS / "jobs-error-type.png", full_page=True)
 
     await page.fill("input[name=job_id]", f"  {wanted['_id']} ")
     await page.click("form.find button")
@@ -536,7 +536,7 @@ async def test_the_dead_page_links_products_totals_each_group_and_wraps_no_code_
     box = await code_cell.locator("a").bounding_box()
     assert box is not None
     assert box["height"] < 1.5 * line
-    await page.screenshot(path=ARTIFACTS / "dead-totals.png", full_page=True)
+    await harness.screenshot(page, ARTIFACTS / "dead-totals.png", full_page=True)
 
     await page.click("a[href='/ui/products/DEAD-PRODUCT-CODE-2']")
     await page.wait_for_url("**/ui/products/DEAD-PRODUCT-CODE-2")

@@ -10,7 +10,7 @@ from playwright.async_api import Browser
 
 from infra.settings import Settings
 from service.app import create_app
-from tests.harness import ARTIFACTS
+from tests.harness import ARTIFACTS, screenshot
 
 
 @pytest.mark.processes
@@ -24,9 +24,7 @@ async def test_swagger_ui_try_it_out_fills_in_the_search_example(page_server, se
     body = page.locator("#operations-search-post_v1_lps_search textarea.body-param__text")
     await body.wait_for()
     posted = json.loads(await body.input_value())
-    await page.locator("#operations-search-post_v1_lps_search").screenshot(
-        path=ARTIFACTS / "swagger-try-it-out-search.png"
-    )
+    await screenshot(page.locator("#operations-search-post_v1_lps_search"), ARTIFACTS / "swagger-try-it-out-search.png")
     assert "Authorize" in await page.locator(".auth-wrapper").inner_text()
     assert posted["products"][0] == {
         "product_code": "SKU-1001",
