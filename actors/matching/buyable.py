@@ -6,7 +6,9 @@
   Naver's API has no stock field, and sellers write it into titles on both sources. 품절임박 (almost sold out) is
   on sale: 품절 counts only as the head of its word.
 - Only the price every buyer pays counts: a listing that showed a member, coupon, subscription, first-purchase, app
-  or card price and no plain sale price carries `price_condition` (the parser decides, `coupang_parser`).
+  or card price and no plain sale price carries `price_condition` (the parser decides, `coupang_parser`). A title
+  that binds its price to a condition says so in its grammar ("세탁기 동시구매 시 특가": a clause of 시, "when", that
+  leads to a price) or in its words (임직원 전용, 쿠폰 적용가: `_CONDITION_OF_SALE`, hints for what no clause says).
 - A range's start ("12,900원~") is the cheapest option's price: it stands for the asked product only when the
   keyword names a quantity the title lists first in every dimension it names.
 """
@@ -14,10 +16,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from actors.matching.identity import Word, named_only_within
 from actors.matching.quantities import Quantity, first_stated
 from actors.matching.sells import DENIALS
+from infra.text.analyzer import Morpheme, morphemes
 from infra.text.folding import english
 from infra.text.words import aligned, segments
 from schemas.offers import Offer
@@ -109,6 +113,125 @@ def _another_price(title: str, condition: re.Match[str], price: int) -> bool:
     return written is not None and _won(written) != price
 
 
+#: Where a clause's consequence ends: a bracket, a comma or a slash (Kiwi's SS*, SP tags), or a sentence's end.
+_CLAUSE_ENDS = frozenset({"SSO", "SSC", "SP", "SF"})
+#: What may stand before the 시 of a condition: a noun ("구매 시"), or a verb made a modifier or a noun ("구매할 시",
+#: "알림받기 시").
+_CONDITION_TAGS = frozenset({"NNG", "NNP", "ETM", "ETN"})
+#: The words for a price itself (a clause followed by one binds it); a price suffix glued to a word counts too.
+_PRICE_NOUNS = frozenset({"가격", "단가", "특가", "정가", "최저가", "할인가", "판매가", "혜택가", "최종가"})
+#: A perk a bracketed clause may qualify instead of the price ("당일발송 (오후 3시 이전 주문 시)", "무료배송 (3만원
+#: 이상 구매 시)", "사은품 증정 (리뷰 작성 시)"): shipping and gifts, the two things sellers promise on a condition.
+_PERK = re.compile(r"배송|발송|출고|도착|증정|사은품|적립|무료")
+#: What applied to a price leaves it everyone's: a rate or an amount, or a sale of the shop's own ("특가 적용가",
+#: "20%dc 적용가", "타임딜 적용가", "블랙프라이데이 적용가").
+_PLAIN_SALE = re.compile(r"(?:할인|세일|특가|딜|데이|행사|이벤트|dc)$")
+
+
+def _price_suffix(morpheme: Morpheme, before: Morpheme | None) -> bool:
+    """가 glued to the word before it: 개당가, 최종가, 적용가 (Kiwi tags it XSN or NNG by context)."""
+    return morpheme.surface == "가" and before is not None and before.end == morpheme.start
+
+
+def _words(morphemes_in: Sequence[Morpheme]) -> list[list[Morpheme]]:
+    """Morphemes grouped into the words a title spaces, up to a bracket, a comma or a slash."""
+    words: list[list[Morpheme]] = []
+    for morpheme in morphemes_in:
+        if morpheme.tag in _CLAUSE_ENDS:
+            break
+        if words and words[-1][-1].end == morpheme.start:
+            words[-1].append(morpheme)
+        else:
+            words.append([morpheme])
+    return words
+
+
+def _names_a_price(word: list[Morpheme]) -> bool:
+    """A price noun, a glued price suffix, an amount in 원, or a "per" word (개당, 1대당)."""
+    for index, morpheme in enumerate(word):
+        if morpheme.surface in _PRICE_NOUNS or (index and _price_suffix(morpheme, word[index - 1])):
+            return True
+        if morpheme.tag == "SN" and index + 1 < len(word) and word[index + 1].surface == "원":
+            return True
+    return word[-1].surface.endswith(("당", "당가"))  # Kiwi may read 대당가 as one proper noun
+
+
+def _leads_to_a_price(words: list[list[Morpheme]]) -> bool:
+    """Whether a clause's next word names a price, and the price is not then talked about ("가격 문의", "단가 협의",
+    "가격 인상", "정상가 환원": a Hangul noun after it says what happens to it). A "per" word takes the amount after
+    it along ("개당 9,900원")."""
+    if not words or not _names_a_price(words[0]):
+        return False
+    following = words[1] if len(words) > 1 else None
+    if following is not None and words[0][-1].surface.endswith("당"):
+        following = words[2] if len(words) > 2 else None
+    return following is None or not (following[0].tag == "NNG" and following[0].surface[0] >= "가")
+
+
+def _closing(found: Sequence[Morpheme], after: int) -> bool:
+    """Whether a clause ends its title or its bracket: nothing follows it but a closing bracket (not a comma or a
+    slash, which go on to the next item of a list: "캠핑시/여행시")."""
+    rest = found[after:]
+    return not rest or rest[0].tag == "SSC"
+
+
+def _perk_before_the_bracket(title: str, found: Sequence[Morpheme], index: int) -> bool:
+    """Whether the bracket a clause closes follows a perk, which the clause then qualifies instead of the price."""
+    opening = next((m for m in reversed(found[:index]) if m.tag == "SSO"), None)
+    if opening is None:
+        return False
+    before = title[: opening.start].rstrip().rsplit(" ", 1)[-1]
+    return bool(_PERK.search(before))
+
+
+def price_on_a_condition(title: str) -> str | None:
+    """The clause of a title that makes its price hold only when something is done ("세탁기 동시구매 시 특가", "4본
+    구매시 개당가", "(라이브 방송 중 구매 시)"), read from the grammar, not from a list of conditions: the dependent
+    noun 시 ("when") after a noun or a verb opens a condition, and the price is bound to it when the clause's next
+    word is a price or when the clause ends the title or its bracket. A clause followed by anything else gives a perk
+    or a use, not the price ("2개 이상 구매시 무료배송", "가입 시 증정", "착용시 편안한", "카드 결제 시 5% 할인",
+    "재고 소진시 종료 특가"), and so does a bracketed one after a perk ("무료배송 (3만원 이상 구매 시)"). The same for
+    a price after something applied to it ("으뜸효율 10% 환급 적용가"), but a sale of the shop's own ("즉시할인
+    적용가", "타임딜 적용가"). Returns the clause as written, or None."""
+    if "시" not in title and "적용" not in title:  # most titles: no analysis
+        return None
+    found = morphemes(title)
+    for index, morpheme in enumerate(found):
+        condition = found[index - 1] if index else None
+        if condition is None or condition.tag not in _CONDITION_TAGS:
+            continue
+        if _price_suffix(morpheme, condition) and condition.surface == "적용":  # "… 적용가": what was applied decides
+            applied = found[index - 2] if index >= 2 else None
+            plain = applied is None or applied.tag in ("SN", "SW", "SL") or _PLAIN_SALE.search(applied.surface)
+            if applied is not None and not plain:
+                return title[applied.start : morpheme.end]
+            continue
+        if morpheme.surface != "시" or morpheme.tag not in ("NNB", "XSN"):
+            continue
+        after = index + 1
+        while after < len(found) and found[after].surface in ("에", "만"):  # 시에, 시에만; not 시까지 (until)
+            after += 1
+        first = index - 2 if condition.tag in ("ETM", "ETN") and index >= 2 else index - 1
+        if first and found[first - 1].tag == "SP":  # an item of a list of uses: "캠핑시/여행시"
+            continue
+        start = title.rfind(" ", 0, found[first].start) + 1  # the whole word: 동시구매 시, 구매할 시
+        words = _words(found[after:])
+        if _leads_to_a_price(words):
+            return title[start : words[0][-1].end]
+        if _closing(found, after) and not _perk_before_the_bracket(title, found, index):
+            return title[start : found[after - 1].end]
+    return None
+
+
+def _noted_beside(title: str, clause: str, price: int) -> bool:
+    """Whether a condition's clause gives a price of its own, in it or right after it, that is not the offer's ("3개
+    이상 주문시 개당 9,900원", "구매 시 특가 19,900원" on an offer of 29,700): the seller notes another price beside
+    the one every buyer pays."""
+    end = title.find(clause) + len(clause)
+    written = _AMOUNT_INSIDE.search(clause) or _PRICE_WORD_AND_AMOUNT.match(title, end)
+    return written is not None and _won(written) != price
+
+
 def not_everyones_price(offer: Offer, folded_title: str, wanted: tuple[Quantity, ...], keyword: str) -> str | None:
     """Why the offer's price is not what a buyer of the asked product pays; None: it is. `keyword`: normalized."""
     if offer.price_condition:
@@ -120,6 +243,8 @@ def not_everyones_price(offer: Offer, folded_title: str, wanted: tuple[Quantity,
             continue
         if not _another_price(title, said, offer.price):
             return f"conditional price: {said.group().strip()} {offer.price:,}"
+    if (clause := price_on_a_condition(title)) and not _noted_beside(title, clause, offer.price):
+        return f"conditional price: {clause} {offer.price:,}"
     if not offer.price_from:
         return None
     if not wanted:
