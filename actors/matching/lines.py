@@ -53,8 +53,9 @@ _NAME_TAGS = frozenset({"NNG", "NNP", "SL"})
 _LETTER = re.compile(r"[a-z가-힣]")
 #: A digit beside a Latin noun: part of a code (the "sms" of "sms938n", a "vs" of "vs28c972dws").
 _DIGIT_NEAR = re.compile(r"(?<=[a-z])\d|\d(?=[a-z])")
-#: Hangul glued right before the keyword's word ("김치왕교자" for 왕교자): Kiwi reads such a name as one noun.
-_GLUED_BEFORE = re.compile(r"(?<![가-힣])[가-힣]{2,}$")
+#: Hangul glued right before the keyword's word ("김치왕교자" for 왕교자, "핵불닭볶음면" for 불닭볶음면: one syllable is
+#: enough): Kiwi reads such a name as one noun.
+_GLUED_BEFORE = re.compile(r"(?<![가-힣])[가-힣]+$")
 
 
 @lru_cache(maxsize=1 << 12)

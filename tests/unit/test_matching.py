@@ -1502,6 +1502,14 @@ def test_a_flavour_glued_before_the_name_is_another_line():
     ]
     matched = match_offers({"keyword": "풀무원 얇은피 만두 1kg"}, offers)
     assert [item.rejected for item in matched] == [None, "another line: 고기 inside 풀무원 … 얇은", None, None]
+    # One syllable glued before the name is another line too (the tenth reader's 핵불닭볶음면 beside 불닭볶음면).
+    noodles = [
+        offer("삼양 불닭볶음면 140g 5개", 4_750),
+        offer("삼양 핵불닭볶음면 140g 5입", 4_420),
+        offer("삼양 불닭볶음면 140g, 5개", 4_780),
+    ]
+    matched = match_offers({"keyword": "삼양 불닭볶음면 140g 5개"}, noodles)
+    assert [item.rejected for item in matched] == [None, "another line: 핵 inside 삼양 … 불닭볶음면", None]
 
 
 @pytest.mark.parametrize(
