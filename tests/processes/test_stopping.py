@@ -60,6 +60,12 @@ REACH_WITHIN = 120.0
 STARTUP_SPAN = 3.5
 #: The grace of a fuzzed pool's searches in flight, short to keep trials cheap (the bound follows from it).
 POOL_GRACE = 1.0
+#: Trials per run, by moment. Every run draws new moments, so the runs together cover the start-up far more densely
+#: than one run does; these counts keep one run's share of `make test` small (44 `lps dev` and 16 `lps worker`
+#: trials took ~2 min of a test process).
+STARTING_TRIALS = 24
+ANSWERING_TRIALS = 4
+POOL_TRIALS = 10
 #: The first part of every failure message: what repeats the run.
 SAID = f"stop fuzzer seed {SEED} (LPS_STOP_FUZZ_SEED={SEED} repeats it)"
 ENDED_OR_ACTIVE = frozenset(status.name for status in JobStatus)
@@ -336,8 +342,10 @@ async def dev_trial(trial: Trial, settings: Settings) -> Stopped:
 
 async def test_lps_dev_stopped_at_any_moment_of_its_start_up_leaves_nothing_within_the_bound(settings: Settings):
     rng = random.Random(f"{SEED}:dev")
-    trials = [draw(rng, number, Moment.STARTING, STARTUP_SPAN * rng.random() ** 2) for number in range(1, 39)]
-    trials += [draw(rng, number, Moment.ANSWERING, rng.uniform(0, 1.0)) for number in range(39, 45)]
+    starting = range(1, STARTING_TRIALS + 1)
+    trials = [draw(rng, number, Moment.STARTING, STARTUP_SPAN * rng.random() ** 2) for number in starting]
+    answering = range(STARTING_TRIALS + 1, STARTING_TRIALS + ANSWERING_TRIALS + 1)
+    trials += [draw(rng, number, Moment.ANSWERING, rng.uniform(0, 1.0)) for number in answering]
 
     await run_trials(trials, lambda trial: dev_trial(trial, settings))
 
@@ -375,7 +383,7 @@ async def test_lps_worker_stopped_at_any_moment_leaves_nothing_within_the_bound_
     settings: Settings, client: TestClient
 ):
     rng = random.Random(f"{SEED}:worker")
-    trials = [draw(rng, number, Moment.POOL, 4.0 * rng.random()) for number in range(1, 17)]
+    trials = [draw(rng, number, Moment.POOL, 4.0 * rng.random()) for number in range(1, POOL_TRIALS + 1)]
     job_ids: list[str] = []
 
     await run_trials(trials, lambda trial: worker_trial(trial, settings, client, job_ids))
