@@ -125,6 +125,15 @@ class SearchResultSchema(Schema):
     )
     complete = fields.Boolean(metadata=doc("true only when every requested source answered"))
     lowest = fields.Nested(OfferSchema, metadata=doc("the cheapest eligible offer (absent: none)"))
+    doubts = fields.List(
+        fields.String(),
+        metadata=doc(
+            "what leaves the lowest in doubt, for a person to look at before acting on it (absent: nothing does): "
+            "'priced far under the others: the lowest, 12,900, is 36% of the 34,900 most offers ask' (a bait "
+            "listing, a look-alike or a part would be priced so; so may a genuine deal). The lowest is still the "
+            "cheapest offer the matcher accepted"
+        ),
+    )
     offers = fields.List(fields.Nested(OfferSchema), metadata=doc("every offer found, cheapest first"))
     sources = fields.Dict(
         keys=fields.String(),

@@ -65,5 +65,9 @@ JUDGED_OFFERS = [
 ]  # fmt: skip
 
 
+#: What a search's result may say leaves its lowest in doubt (`result.doubts`), beside JUDGED_OFFERS.
+JUDGED_DOUBTS = ["priced far under the others: the lowest, 35,900, is 36% of the 99,000 most offers ask"]
+
+
 #: Where the dashboard's browser tests leave their screenshots (LPS_TEST_ARTIFACTS moves it).
 ARTIFACTS = TEST_ARTIFACTS / "dashboard"

@@ -476,6 +476,8 @@ class CaseResult:
     expected: Mapping[str, Any]
     #: Every offer of the result with its verdict (`rejected`), cheapest first.
     offers: list[dict[str, Any]]
+    #: What the result said leaves its lowest in doubt (`result.doubts`).
+    doubts: list[str] = field(default_factory=list)
 
     @property
     def mistake(self) -> Mistake | None:
@@ -502,6 +504,7 @@ class CaseResult:
             f"failed {self.failed_sources}",
             f"  expected {Lowest.of(expected.get('lowest')) or 'none'}, complete {expected['complete']}, "
             f"{expected['outcome']}, failed {expected.get('failed_sources', {})}",
+            *(f"  in doubt: {doubt}" for doubt in self.doubts),
             "  offers:",
         ]
         why = expected.get("why_cheaper_lose", {})
@@ -520,18 +523,22 @@ def offer_key(source: str, product_id: str | None) -> str:
 
 def judge(case: Mapping[str, Any], result: dict[str, Any] | None, seconds: float) -> CaseResult:
     expected = case["expect"]
+    doubts: list[str] = []
     if result is None:
         chosen, complete, outcome, failed, offers = None, None, DEAD, {}, []
     else:
         chosen, complete, outcome = Lowest.of(result.get("lowest")), result["complete"], result["outcome"]
         failed = {name: entry["type"] for name, entry in (result.get("failed_sources") or {}).items()}
         offers = list(result.get("offers", []))
+        doubts = list(result.get("doubts", []))
     right = (
         chosen == Lowest.of(expected.get("lowest"))
         and complete == (expected["complete"] if expected["outcome"] != DEAD else None)
         and outcome == expected["outcome"]
     )
-    return CaseResult(case["id"], case["class"], chosen, complete, outcome, failed, right, seconds, expected, offers)
+    return CaseResult(
+        case["id"], case["class"], chosen, complete, outcome, failed, right, seconds, expected, offers, doubts
+    )
 
 
 async def run_case(case: Mapping[str, Any]) -> CaseResult:
@@ -577,6 +584,12 @@ def summary(results: Sequence[CaseResult], cases: Sequence[Mapping[str, Any]]) -
             str(kind): [result.case_id for result in results if result.mistake is kind]
             for kind in Mistake
             if any(result.mistake is kind for result in results)
+        },
+        # The answers the result said were in doubt: a wrong one so flagged is the lesser harm, a right one a false
+        # alarm.
+        "said_in_doubt": {
+            "wrong": [result.case_id for result in results if result.doubts and not result.right],
+            "right": [result.case_id for result in results if result.doubts and result.right],
         },
         "cases_per_class": _per_class(cases),
     }

@@ -419,10 +419,11 @@ async def test_the_overview_draws_the_last_hour_and_refreshes_only_while_visible
 async def test_the_job_page_shows_each_offers_verdict_as_a_person_reads_it(
     page_server, settings: Settings, browser: Browser
 ):
-    from tests.dashboard_pages import JUDGED_OFFERS
+    from tests.dashboard_pages import JUDGED_DOUBTS, JUDGED_OFFERS
 
     server = await page_server(create_app(settings))
     result = {"outcome": "FOUND", "complete": True, "lowest": JUDGED_OFFERS[-1], "offers": JUDGED_OFFERS}
+    result["doubts"] = JUDGED_DOUBTS
     job = await insert_job(settings, product_code="BROWSER-VERDICTS", status="DONE", result=result)
     for width in (1200, 390):
         page = await browser.new_page(viewport={"width": width, "height": 900})
@@ -431,5 +432,6 @@ async def test_the_job_page_shows_each_offers_verdict_as_a_person_reads_it(
         assert verdicts == [f"rejected: {o['rejected']}" if "rejected" in o else "accepted" for o in JUDGED_OFFERS]
         assert await page.locator("table.offers td.price", has_text="13,900~").count() == 1
         assert await page.locator("table.offers td.price small", has_text="정기배송할인가 only").count() == 1
+        assert await page.locator("p.doubt").inner_text() == f"In doubt: {JUDGED_DOUBTS[0]}"
         await screenshot(page, ARTIFACTS / f"job-verdicts-{width}.png", full_page=True)
         await page.close()

@@ -15,7 +15,7 @@ from infra.snapshots import SnapshotStore
 from schemas.codes import JobType
 from service.app import create_app
 from service.ui.signin import SESSION_COOKIE
-from tests.dashboard_pages import JUDGED_OFFERS, KEYS, PNG, csrf_of, post_form, signed_in
+from tests.dashboard_pages import JUDGED_DOUBTS, JUDGED_OFFERS, KEYS, PNG, csrf_of, post_form, signed_in
 from tests.rabbit import drain
 from tests.stored_jobs import DEAD, insert_job
 
@@ -400,6 +400,7 @@ async def test_the_job_page_shows_every_verdict_with_its_reason_and_marks_condit
     client: TestClient, settings: Settings
 ):
     result = {"outcome": "FOUND", "complete": True, "lowest": JUDGED_OFFERS[-1], "offers": JUDGED_OFFERS}
+    result["doubts"] = JUDGED_DOUBTS
     job = await insert_job(settings, product_code="DASH-VERDICTS", status="DONE", result=result)
 
     html = await (await client.get(f"/ui/jobs/{job['_id']}")).text()
@@ -409,3 +410,4 @@ async def test_the_job_page_shows_every_verdict_with_its_reason_and_marks_condit
     assert html.count('badge done">accepted') == 1
     assert '11,230<br><small class="muted">정기배송할인가 only</small>' in html
     assert "13,900~" in html
+    assert f'<p class="doubt">In doubt: {JUDGED_DOUBTS[0]}</p>' in html  # beside the lowest it is about

@@ -333,3 +333,40 @@ async def test_a_kept_offer_without_a_link_is_rebuilt_on_a_retry():
 
     assert not isinstance(output, JobError), output
     assert (output["result"]["lowest"]["product_id"], "url" in output["result"]["lowest"]) == ("n1", False)
+
+
+def offers_of(source: str, *prices: int) -> SourceResult:
+    return SourceResult(
+        SourceOutcome.FOUND, [Offer(source=source, title="widget", price=price, url="https://x") for price in prices]
+    )
+
+
+async def test_a_lowest_far_under_the_others_is_delivered_saying_it_is_in_doubt():
+    """A bait listing or a look-alike at a third of the others passes every rule a title can break: the result still
+    answers the cheapest accepted offer, and says what a person should look at before acting on it."""
+    runtime = Runtime(Scripted("coupang", offers_of("coupang", 3_000, 9_000)), Scripted("naver", found("naver", 9_500)))
+
+    output = await attempt(search_job(), runtime)
+
+    result = output["result"]  # type: ignore[index]
+    assert result["lowest"]["price"] == 3_000
+    assert result["doubts"] == ["priced far under the others: the lowest, 3,000, is 32% of the 9,250 most offers ask"]
+
+
+@pytest.mark.parametrize(
+    "prices",
+    [
+        (5_000, 9_000, 9_500),  # a deep sale, not far under: over 40 % of the others
+        (3_000,),  # alone: nothing to compare it with
+        (3_000, 12_000),  # one other offer, far dearer: no cluster to be far under
+    ],
+)
+async def test_a_lowest_near_the_others_or_without_others_is_delivered_without_doubt(prices: tuple[int, ...]):
+    runtime = Runtime(
+        Scripted("coupang", offers_of("coupang", *prices)),
+        Scripted("naver", SourceResult(SourceOutcome.NO_RESULTS, [])),
+    )
+
+    output = await attempt(search_job(), runtime)
+
+    assert "doubts" not in output["result"]  # type: ignore[index]
