@@ -13,8 +13,9 @@ process: no servers. Three figures, one per part of the corpus:
 LPS's value is the share of cases answered right (chosen lowest offer, `complete` and outcome all as recorded). Raw
 baseline: the share a matcher-less search gets right, answering the cheapest offer the same searches showed (ads,
 sold-out offers, accessories and all). Also reported: the share answered `complete: true` beside the share whose
-recorded answer is complete, the milliseconds per case (the Korean analyzer's share of it included: each run
-analyses its titles afresh), and the seconds the analyzer takes to load in a fresh process.
+recorded answer is complete, the answers the result said were in doubt (`said_in_doubt`: wrong and right), the
+milliseconds per case (the Korean analyzer's share of it included: each run analyses its titles afresh), and the
+seconds the analyzer takes to load in a fresh process.
 """
 
 from __future__ import annotations
@@ -106,6 +107,7 @@ async def _measure_part(
             "ms_per_case": round(median([figure["ms_per_case"] for figure in figures]), 2),
             "wrong": last["wrong"],
             "mistakes": last["mistakes"],
+            "said_in_doubt": last["said_in_doubt"],
             "cases_per_class": last["cases_per_class"],
         },
     }
