@@ -58,7 +58,9 @@ async def screenshot(shown: Page | Locator, path: Path, *, full_page: bool = Fal
     """Save what a person would see of a page (or of one part of it) for a person to look at. Headless Chromium now
     and then answers a capture with "Unable to capture screenshot" while the machine is busy (seen once in a full run
     beside other work): the picture is an artifact, not what a test proves, so one such refusal is asked again."""
-    options: dict[str, Any] = {"path": path, "full_page": full_page} if isinstance(shown, Page) else {"path": path}
+    if full_page and not isinstance(shown, Page):
+        raise TypeError("full_page is for a whole page, not a part of it")
+    options: dict[str, Any] = {"path": path, "full_page": full_page} if full_page else {"path": path}
     try:
         await shown.screenshot(**options)
     except PlaywrightError as refused:

@@ -20,7 +20,7 @@ RESULT_COLUMNS = (
 #: The results file (`lps submit --out`, CSV or JSON): everything the table has, and the offer and error.
 FILE_COLUMNS = (
     "product_code", "job_id", "status", "outcome", "complete", "lowest_price", "source", "title", "url", "shipping",
-    "delivery_status", "error_type", "error_message",
+    "doubts", "delivery_status", "error_type", "error_message",
 )  # fmt: skip
 
 
@@ -32,7 +32,8 @@ def succeeded(job: dict[str, Any]) -> bool:
 def result_row(job: dict[str, Any], delivery: dict[str, Any] | None = None) -> dict[str, Any]:
     """One product's answer, columns named for what they are (FILE_COLUMNS).
 
-    `shipping` is the winning offer's shipping badge (ROCKET, GENERAL, …); `delivery_status` is the status of the
+    `shipping` is the winning offer's shipping badge (ROCKET, GENERAL, …); `doubts` what the result says leaves that
+    offer in doubt (`result.doubts`, joined by "; "); `delivery_status` is the status of the
     OUTBOX job that sends the result to the back office (DONE: delivered). The error is the job's last one, shown
     unless the job succeeded completely (a retried success keeps its old `last_error`).
     """
@@ -50,6 +51,8 @@ def result_row(job: dict[str, Any], delivery: dict[str, Any] | None = None) -> d
         "title": lowest.get("title"),
         "url": lowest.get("url"),
         "shipping": lowest.get("delivery"),
+        # What leaves the lowest in doubt (`result.doubts`), for the person acting on the file: one line in a CSV cell.
+        "doubts": "; ".join(result.get("doubts") or []) or None,
         "delivery_status": (delivery or {}).get("status"),
         "error_type": error.get("type"),
         "error_message": error.get("message"),

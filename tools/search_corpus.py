@@ -530,7 +530,7 @@ def judge(case: Mapping[str, Any], result: dict[str, Any] | None, seconds: float
         chosen, complete, outcome = Lowest.of(result.get("lowest")), result["complete"], result["outcome"]
         failed = {name: entry["type"] for name, entry in (result.get("failed_sources") or {}).items()}
         offers = list(result.get("offers", []))
-        doubts = list(result.get("doubts", []))
+        doubts = list(result.get("doubts") or [])
     right = (
         chosen == Lowest.of(expected.get("lowest"))
         and complete == (expected["complete"] if expected["outcome"] != DEAD else None)

@@ -103,13 +103,14 @@ def _won(amount: re.Match[str]) -> int:
     return int((amount["won"] or amount["bare"]).replace(",", ""))
 
 
-def _another_price(title: str, condition: re.Match[str], price: int) -> bool:
-    """Whether the title gives the condition's own price and it is not the offer's: then the offer's price is the
-    one every buyer pays, and the condition is the seller's note of a cheaper one ("… 33,000" titled "카드할인가
-    28,900원")."""
-    written = _AMOUNT_INSIDE.search(condition.group())
-    if written is None and (condition.group().endswith("가") or title.startswith("가", condition.end())):
-        written = _PRICE_WORD_AND_AMOUNT.match(title, condition.end())
+def _another_price(title: str, start: int, end: int, price: int, *, price_word_said: bool) -> bool:
+    """Whether the title gives a condition (`title[start:end]`) a price of its own, inside it or right after its price
+    word, and it is not the offer's: then the offer's price is the one every buyer pays, and the condition is the
+    seller's note of a cheaper one ("… 33,000" titled "카드할인가 28,900원", "3개 이상 주문시 개당 9,900원" on an
+    offer of 29,700). `price_word_said`: the condition ends on a price word, so an amount right after it is its own."""
+    written = _AMOUNT_INSIDE.search(title, start, end)
+    if written is None and (price_word_said or title.startswith("가", end)):
+        written = _PRICE_WORD_AND_AMOUNT.match(title, end)
     return written is not None and _won(written) != price
 
 
@@ -126,11 +127,12 @@ _PERK = re.compile(r"배송|발송|출고|도착|증정|사은품|적립|무료"
 #: What applied to a price leaves it everyone's: a rate or an amount, or a sale of the shop's own ("특가 적용가",
 #: "20%dc 적용가", "타임딜 적용가", "블랙프라이데이 적용가").
 _PLAIN_SALE = re.compile(r"(?:할인|세일|특가|딜|데이|행사|이벤트|dc)$")
+_HANGUL = re.compile(r"[가-힣]")
 
 
-def _price_suffix(morpheme: Morpheme, before: Morpheme | None) -> bool:
+def _price_suffix(morpheme: Morpheme, before: Morpheme) -> bool:
     """가 glued to the word before it: 개당가, 최종가, 적용가 (Kiwi tags it XSN or NNG by context)."""
-    return morpheme.surface == "가" and before is not None and before.end == morpheme.start
+    return morpheme.surface == "가" and before.end == morpheme.start
 
 
 def _words(morphemes_in: Sequence[Morpheme]) -> list[list[Morpheme]]:
@@ -165,7 +167,7 @@ def _leads_to_a_price(words: list[list[Morpheme]]) -> bool:
     following = words[1] if len(words) > 1 else None
     if following is not None and words[0][-1].surface.endswith("당"):
         following = words[2] if len(words) > 2 else None
-    return following is None or not (following[0].tag == "NNG" and following[0].surface[0] >= "가")
+    return following is None or not (following[0].tag == "NNG" and _HANGUL.match(following[0].surface))
 
 
 def _closing(found: Sequence[Morpheme], after: int) -> bool:
@@ -176,15 +178,16 @@ def _closing(found: Sequence[Morpheme], after: int) -> bool:
 
 
 def _perk_before_the_bracket(title: str, found: Sequence[Morpheme], index: int) -> bool:
-    """Whether the bracket a clause closes follows a perk, which the clause then qualifies instead of the price."""
-    opening = next((m for m in reversed(found[:index]) if m.tag == "SSO"), None)
-    if opening is None:
+    """Whether the bracket a clause closes follows a perk, which the clause then qualifies instead of the price. Only
+    a bracket still open at the clause: "무료배송 (정품) 구매 시" ends the title, bound to its price."""
+    opening = next((m for m in reversed(found[:index]) if m.tag in ("SSO", "SSC")), None)
+    if opening is None or opening.tag == "SSC":
         return False
     before = title[: opening.start].rstrip().rsplit(" ", 1)[-1]
     return bool(_PERK.search(before))
 
 
-def price_on_a_condition(title: str) -> str | None:
+def price_on_a_condition(title: str) -> tuple[int, int] | None:
     """The clause of a title that makes its price hold only when something is done ("세탁기 동시구매 시 특가", "4본
     구매시 개당가", "(라이브 방송 중 구매 시)"), read from the grammar, not from a list of conditions: the dependent
     noun 시 ("when") after a noun or a verb opens a condition, and the price is bound to it when the clause's next
@@ -192,7 +195,7 @@ def price_on_a_condition(title: str) -> str | None:
     or a use, not the price ("2개 이상 구매시 무료배송", "가입 시 증정", "착용시 편안한", "카드 결제 시 5% 할인",
     "재고 소진시 종료 특가"), and so does a bracketed one after a perk ("무료배송 (3만원 이상 구매 시)"). The same for
     a price after something applied to it ("으뜸효율 10% 환급 적용가"), but a sale of the shop's own ("즉시할인
-    적용가", "타임딜 적용가"). Returns the clause as written, or None."""
+    적용가", "타임딜 적용가"). Returns where the clause stands in the title, or None."""
     if "시" not in title and "적용" not in title:  # most titles: no analysis
         return None
     found = morphemes(title)
@@ -202,9 +205,8 @@ def price_on_a_condition(title: str) -> str | None:
             continue
         if _price_suffix(morpheme, condition) and condition.surface == "적용":  # "… 적용가": what was applied decides
             applied = found[index - 2] if index >= 2 else None
-            plain = applied is None or applied.tag in ("SN", "SW", "SL") or _PLAIN_SALE.search(applied.surface)
-            if applied is not None and not plain:
-                return title[applied.start : morpheme.end]
+            if applied is not None and applied.tag not in ("SN", "SW") and not _PLAIN_SALE.search(applied.surface):
+                return applied.start, morpheme.end
             continue
         if morpheme.surface != "시" or morpheme.tag not in ("NNB", "XSN"):
             continue
@@ -214,22 +216,15 @@ def price_on_a_condition(title: str) -> str | None:
         first = index - 2 if condition.tag in ("ETM", "ETN") and index >= 2 else index - 1
         if first and found[first - 1].tag == "SP":  # an item of a list of uses: "캠핑시/여행시"
             continue
-        start = title.rfind(" ", 0, found[first].start) + 1  # the whole word: 동시구매 시, 구매할 시
+        # The whole word (동시구매 시, 구매할 시), but not a bracket glued before it.
+        start = title.rfind(" ", 0, found[first].start) + 1
+        start += len(title[start:]) - len(title[start:].lstrip("([{"))
         words = _words(found[after:])
         if _leads_to_a_price(words):
-            return title[start : words[0][-1].end]
+            return start, words[0][-1].end
         if _closing(found, after) and not _perk_before_the_bracket(title, found, index):
-            return title[start : found[after - 1].end]
+            return start, found[after - 1].end
     return None
-
-
-def _noted_beside(title: str, clause: str, price: int) -> bool:
-    """Whether a condition's clause gives a price of its own, in it or right after it, that is not the offer's ("3개
-    이상 주문시 개당 9,900원", "구매 시 특가 19,900원" on an offer of 29,700): the seller notes another price beside
-    the one every buyer pays."""
-    end = title.find(clause) + len(clause)
-    written = _AMOUNT_INSIDE.search(clause) or _PRICE_WORD_AND_AMOUNT.match(title, end)
-    return written is not None and _won(written) != price
 
 
 def not_everyones_price(offer: Offer, folded_title: str, wanted: tuple[Quantity, ...], keyword: str) -> str | None:
@@ -241,10 +236,13 @@ def not_everyones_price(offer: Offer, folded_title: str, wanted: tuple[Quantity,
         # A keyword that asks for a subscription ("과학동아 1년 정기구독") asks for its price.
         if _SUBSCRIBED.search(keyword) and _SUBSCRIBED.search(said.group()):
             continue
-        if not _another_price(title, said, offer.price):
+        if not _another_price(
+            title, said.start(), said.end(), offer.price, price_word_said=said.group().endswith("가")
+        ):
             return f"conditional price: {said.group().strip()} {offer.price:,}"
-    if (clause := price_on_a_condition(title)) and not _noted_beside(title, clause, offer.price):
-        return f"conditional price: {clause} {offer.price:,}"
+    clause = price_on_a_condition(title)
+    if clause and not _another_price(title, *clause, offer.price, price_word_said=True):
+        return f"conditional price: {title[clause[0] : clause[1]]} {offer.price:,}"
     if not offer.price_from:
         return None
     if not wanted:

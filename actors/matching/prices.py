@@ -26,7 +26,7 @@ CLUSTER_SPREAD = 3
 #: … held by at least this many offers, and by at least half of the accepted ones: two listings agreeing on a
 #: price beside a third far under it are evidence enough (a device twice, its part once).
 CLUSTER_MIN_OFFERS = 2
-#: A lowest under this share of the price the other accepted offers cluster around is delivered, but in doubt
+#: A lowest under this share of the price the accepted offers cluster around is delivered, but in doubt
 #: (`doubt_about_the_lowest`): on the corpus every bait listing and look-alike at a third of the others fell between
 #: 25 % and 40 %, and so did genuine offers (a single unit beside packs, an outlet's sale), so the price alone cannot
 #: refuse it (a band that did was taken back), but the result can say so.
@@ -91,14 +91,13 @@ def priced_like_an_accessory(price: int, cluster: int, units: tuple[int, int] | 
 
 
 def doubt_about_the_lowest(accepted_prices: list[int]) -> str | None:
-    """What leaves the lowest of the accepted offers in doubt: it is far under the price the others cluster around
-    (under `DOUBT_PERCENT` of it), where a bait listing, a look-alike or a part whose noun no rule knows would be. None
-    when nothing does. The offer was accepted and stays the lowest; the result says what a person should look at."""
-    if not accepted_prices:
+    """What leaves the lowest of the accepted offers in doubt: it is far under the price the accepted offers cluster
+    around (under `DOUBT_PERCENT` of it), where a bait listing, a look-alike or a part whose noun no rule knows would
+    be. None when nothing does. The offer was accepted and stays the lowest; the result says what a person should
+    look at."""
+    cluster = cluster_price(accepted_prices)
+    lowest = min(accepted_prices, default=0)
+    if cluster is None or lowest * 100 >= cluster * DOUBT_PERCENT:
         return None
-    cluster = cluster_of(accepted_prices)
-    lowest = min(accepted_prices)
-    if cluster is None or lowest * 100 >= cluster.price * DOUBT_PERCENT:
-        return None
-    share = lowest * 100 // cluster.price
-    return f"priced far under the others: the lowest, {lowest:,}, is {share}% of the {cluster.price:,} most offers ask"
+    share = lowest * 100 // cluster
+    return f"priced far under the others: the lowest, {lowest:,}, is {share}% of the {cluster:,} most offers ask"

@@ -195,7 +195,7 @@ async def test_submit_exits_0_only_when_every_job_is_done_and_complete_and_the_f
     rows = list(csv.DictReader(out_csv.open(encoding="utf-8")))
     assert list(rows[0]) == [
         "product_code", "job_id", "status", "outcome", "complete", "lowest_price", "source", "title", "url",
-        "shipping", "delivery_status", "error_type", "error_message",
+        "shipping", "doubts", "delivery_status", "error_type", "error_message",
     ]  # fmt: skip
     jobs = {str(job["_id"]): job for job in await stored(settings, {"job_type": "SEARCH"})}
     for row in rows:
@@ -205,6 +205,7 @@ async def test_submit_exits_0_only_when_every_job_is_done_and_complete_and_the_f
         assert (row["status"], row["outcome"], row["complete"]) == ("DONE", "FOUND", "true")
         assert (row["lowest_price"], row["source"]) == (str(lowest["price"]), "static")
         assert (row["title"], row["url"], row["shipping"]) == (lowest["title"], lowest["url"], lowest["delivery"])
+        assert row["doubts"] == ""  # the static source's offers: nothing far under the others
         # Its OUTBOX job, which no pool works here (empty only if the worker had not inserted it yet when looked up).
         assert row["delivery_status"] in ("PENDING", "RUNNING", ""), row
         assert (row["error_type"], row["error_message"]) == ("", "")

@@ -14,7 +14,7 @@ from infra.settings import Settings, SettingsError
 from tools.cli import _error_type, build_parser, cmd_deprecated_retry, cmd_redrive
 from tools.cli_errors import flatten_errors
 from tools.progress import ProgressLine
-from tools.results import RESULT_COLUMNS, write_results
+from tools.results import RESULT_COLUMNS, result_row, write_results
 
 
 @pytest.mark.parametrize(
@@ -64,6 +64,13 @@ def test_results_written_as_json_keep_korean_as_korean(tmp_path: Path):
     write_results([{"product_code": "K-1", "title": "햇반 210g 24개"}], out)
     assert "햇반 210g 24개" in out.read_text(encoding="utf-8")
     assert json.loads(out.read_text(encoding="utf-8"))
+
+
+def test_a_results_row_carries_what_leaves_the_lowest_in_doubt_in_one_cell():
+    doubts = ["priced far under the others: the lowest, 12,900, is 36% of the 34,900 most offers ask"]
+    job = {"status": "DONE", "result": {"outcome": "FOUND", "complete": True, "doubts": doubts * 2}}
+    assert result_row(job)["doubts"] == f"{doubts[0]}; {doubts[0]}"
+    assert result_row({"status": "DONE", "result": {"outcome": "FOUND", "complete": True}})["doubts"] is None
 
 
 def test_the_help_names_redrive_and_hides_its_old_name_retry_which_still_takes_the_same_options():

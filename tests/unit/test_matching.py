@@ -1096,6 +1096,10 @@ def test_what_every_buyer_gets_is_no_condition_of_sale(title: str):
         ("갤럭시 북4 프로 14 톡친구 추가 시에 특가", "추가 시에 특가"),
         ("갤럭시 북4 프로 14 2대 구매할 시 대당가", "구매할 시 대당가"),
         ("갤럭시 북4 프로 14 (2대 구매시 1대당)", "구매시 1대당"),
+        # a second reader's: a bracket closed before the clause, a clause written twice, a Latin name before 적용가
+        ("갤럭시 북4 프로 14 무료배송 (정품) 단독 구매 시", "구매 시"),
+        ("갤럭시 북4 프로 14 구매 시 19,900원 상당 사은품 증정 단독 구매 시", "구매 시"),
+        ("갤럭시 북4 프로 14 VIP 적용가", "vip 적용가"),
     ],
 )
 def test_a_price_a_when_clause_leads_to_is_a_conditional_price(title: str, said: str):

@@ -164,3 +164,19 @@ def test_a_wrong_answer_says_how_it_is_wrong_worst_first(chosen: Lowest | None, 
     right = chosen == Lowest("naver", "1", 1_000)
     result = CaseResult("c", "k", chosen, True, "FOUND" if chosen else "NO_MATCH", {}, right, 0.0, expected, [])
     assert result.mistake is mistake
+
+
+def test_the_summary_names_the_answers_said_in_doubt_wrong_and_right_apart():
+    """A wrong lowest the result said was in doubt is the lesser harm; a right one so flagged is a false alarm."""
+    expected = {"lowest": {"source": "naver", "product_id": "1", "price": 1_000}, "complete": True}
+    doubt = ["priced far under the others: …"]
+
+    def answered(case_id: str, price: int, doubts: list[str]) -> CaseResult:
+        chosen = Lowest("naver", case_id, price)
+        right = chosen == Lowest("naver", "1", 1_000)
+        return CaseResult(case_id, "k", chosen, True, "FOUND", {}, right, 0.0, expected, [], doubts)
+
+    results = [answered("1", 1_000, doubt), answered("2", 300, doubt), answered("3", 300, []), answered("1", 1_000, [])]
+    cases = [{"class": "k", "expect": expected}] * len(results)
+
+    assert summary(results, cases)["said_in_doubt"] == {"wrong": ["2"], "right": ["1"]}
