@@ -28,6 +28,7 @@ from typing import Any
 from bench.figures import median, ratio
 from bench.modes import QualitySizes
 from bench.stack import REPO, Bench
+from infra.text.analyzer import morphemes
 from infra.text.words import segments
 from tools.search_corpus import CORPUS, HELD_OUT, CaseResult, Lowest, load_cases, load_cases_of, run_corpus, summary
 
@@ -79,6 +80,7 @@ async def _measure_part(
     for _ in range(runs):
         # Every run analyses its titles afresh: the analyzer's cost per case stays in the figure.
         segments.cache_clear()
+        morphemes.cache_clear()
         results.append(await run_corpus(cases))
     figures = [summary(result, cases) for result in results]
     last, final = figures[-1], results[-1]

@@ -6,8 +6,8 @@ the segments the matcher compares. Why Kiwi and not another analyzer: docs/sourc
 
 The model (the `kiwipiepy_model` package, ~100 MB on disk) takes 2 to 3 s to load with its first analysis and about
 300 MB of a process's memory, so a search pool loads it when it boots (`load`, from `actors.worker`), and every other
-caller on first use. A title's analysis takes 0.1 to 0.7 ms; titles come back in every attempt, so their segments
-are cached (`infra.text.words.segments`).
+caller on first use. A title's analysis takes 0.1 to 0.7 ms, and several rules read the same title (its segments,
+a condition's clause) in every attempt, so each text is analysed once and its morphemes cached (`morphemes`).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from __future__ import annotations
 import threading
 import warnings
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 _lock = threading.Lock()
@@ -47,8 +48,10 @@ class Morpheme:
     surface: str  # as written there
 
 
+@lru_cache(maxsize=1 << 14)
 def morphemes(text: str) -> tuple[Morpheme, ...]:
-    """A text's morphemes in order, with their surface spans in `text`."""
+    """A text's morphemes in order, with their surface spans in `text` (cached: the rules of one search read each
+    title more than once)."""
     kiwi = load()
     with _lock:  # one analysis at a time: cheap, and Kiwi's thread-safety is not documented for every version
         tokens = kiwi.tokenize(text)
