@@ -19,6 +19,7 @@ import re
 from collections.abc import Sequence
 
 from actors.matching.identity import Word, named_only_within
+from actors.matching.loanwords import HANGUL_RUN
 from actors.matching.quantities import Quantity, first_stated
 from actors.matching.sells import DENIALS
 from infra.text.analyzer import Morpheme, morphemes
@@ -127,7 +128,6 @@ _PERK = re.compile(r"배송|발송|출고|도착|증정|사은품|적립|무료"
 #: What applied to a price leaves it everyone's: a rate or an amount, or a sale of the shop's own ("특가 적용가",
 #: "20%dc 적용가", "타임딜 적용가", "블랙프라이데이 적용가").
 _PLAIN_SALE = re.compile(r"(?:할인|세일|특가|딜|데이|행사|이벤트|dc)$")
-_HANGUL = re.compile(r"[가-힣]")
 
 
 def _price_suffix(morpheme: Morpheme, before: Morpheme) -> bool:
@@ -167,7 +167,7 @@ def _leads_to_a_price(words: list[list[Morpheme]]) -> bool:
     following = words[1] if len(words) > 1 else None
     if following is not None and words[0][-1].surface.endswith("당"):
         following = words[2] if len(words) > 2 else None
-    return following is None or not (following[0].tag == "NNG" and _HANGUL.match(following[0].surface))
+    return following is None or not (following[0].tag == "NNG" and HANGUL_RUN.match(following[0].surface))
 
 
 def _closing(found: Sequence[Morpheme], after: int) -> bool:
