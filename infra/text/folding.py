@@ -1,5 +1,5 @@
-"""Titles and keywords as one comparable form: no markup, NFKC, one kind of dash, single spaces, a model's
-generation in Roman numerals as its number."""
+"""Titles and keywords as one comparable form: no markup, NFKC, one kind of dash, single spaces, Latin letters without
+their accents, a model's generation in Roman numerals as its number."""
 
 from __future__ import annotations
 
@@ -18,6 +18,9 @@ _SPACES = re.compile(r"\s+")
 #: ("Wii").
 _ROMAN = re.compile(r"(?<=[a-z가-힣])[\s-](iv|iii|ii)(?![0-9a-z])", re.IGNORECASE)
 _ROMAN_VALUES = {"ii": "2", "iii": "3", "iv": "4"}
+#: A Latin letter with an accent ("POÄNG", "Nestlé", "Häagen-Dazs"): sellers write a maker's name as the maker does,
+#: back offices and Korean spellings without its accents.
+_ACCENTED = re.compile(r"[\u00c0-\u024f]")
 #: What a model number or a word may be written with or without.
 SEPARATORS = re.compile(r"[\s-]+")
 
@@ -27,8 +30,15 @@ def fold(text: str) -> str:
     # Unescape first so entity-encoded tags ("&lt;b&gt;") are stripped too.
     text = _TAG.sub("", html.unescape(text))
     text = unicodedata.normalize("NFKC", text).translate(_DASHES)
+    text = _ACCENTED.sub(_without_accent, text)
     text = _ROMAN.sub(lambda numeral: _ROMAN_VALUES[numeral.group(1).lower()], text)
     return _SPACES.sub(" ", text).strip()
+
+
+def _without_accent(letter: re.Match[str]) -> str:
+    """The letter without its accent marks ("ä" is "a"); one that is no accented letter ("ß", "æ") as it is."""
+    bare = "".join(char for char in unicodedata.normalize("NFD", letter.group()) if not unicodedata.combining(char))
+    return bare or letter.group()
 
 
 def normalize(text: str) -> str:

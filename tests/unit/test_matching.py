@@ -1024,6 +1024,18 @@ def test_a_generation_in_roman_numerals_is_its_number(keyword: str, title: str, 
     assert verdict({"keyword": keyword}, title) == reason
 
 
+@pytest.mark.parametrize(
+    ("keyword", "title"),
+    [
+        ("하겐다즈 바닐라 473ml", "Häagen-Dazs 바닐라 파인트 473ml"),  # the maker's own spelling, read as it sounds
+        ("Haagen-Dazs 바닐라 473ml", "Häagen-Dazs 바닐라 파인트 473ml"),
+        ("포엥 암체어", "이케아 POÄNG 암체어"),
+    ],
+)
+def test_a_latin_letter_with_an_accent_is_the_letter(keyword: str, title: str):
+    assert verdict({"keyword": keyword}, title, 12_900) is None
+
+
 def test_a_tier_word_after_a_makers_model_code_describes_it_and_does_not_name_another_model():
     keyword = {"keyword": "LG그램 16 16Z90S-GA5PK", "model_no": "16Z90S-GA5PK"}
     assert verdict(keyword, "LG전자 그램16 16Z90SGA5PK 울트라5 125H") is None
