@@ -8,8 +8,8 @@ gives the reason, which keeps verdicts deterministic:
 2. it carries the model number, when one is given (`identity`);
 3. it sells the product, not a part, an accessory, a used or rented one (`sells`);
 4. its quantities agree with the keyword's (`quantities`);
-5. it names every word of the keyword (or the model number, which names the product), and no variant the keyword
-   does not name (`identity`);
+5. it names every word of the keyword (or the model number, which names the product; or the source does, as the
+   offer's brand or category), and no variant the keyword does not name (`identity`);
 6. its price is what a buyer of the asked product pays (`buyable`): no conditional price, no range start for
    another option, no pick among listings the product is only one of;
 7. judged over all accepted offers at once (`identity`, `lines`): it names no model code but others than the one most of
@@ -118,18 +118,40 @@ def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
     )
 
 
+#: Between the names of a category path: its levels, and the words of a level ("케첩/마요네즈", "면도/제모").
+_CATEGORY_PARTS = re.compile(r"\s*[>/&·,]\s*|\s+")
+
+
+def _names(part: str, word: Word) -> bool:
+    """Whether a category's part names a keyword word: as the whole part, or, for a word of two syllables or more,
+    as the part's first or last word ("무선청소기" names 무선 and 청소기; "독서대" does not name 독)."""
+    if word.pattern.fullmatch(part):
+        return True
+    if len(word.text) < 2:
+        return False
+    return bool(word.pattern.match(part)) or any(found.end() == len(part) for found in word.pattern.finditer(part))
+
+
 def _unnamed_by_the_source(offer: Offer, wanted: _Wanted) -> tuple[Word, ...]:
-    """The keyword's words but those the source names as the offer's brand beside its title (Naver's brand field),
-    when that brand is written in the keyword whole: a title may leave its maker out, or write it in another script
-    ("Sennheiser …", brand 젠하이저). Not the maker field, which names the parent company (코카콜라음료 makes Fanta,
-    LG생활건강 makes 테크), and not a brand the keyword only shares a word with (블랙야크 for a keyword's 블랙)."""
+    """The keyword's words but those the source names beside the title:
+    - where it files the offer (Naver's category path): a title need not write the category the source files it
+      under ("SMEG 토스터기 TSF01" filed under 토스터; "Dyson V8 Slim Fluffy 코드리스 청소기" under 무선청소기), as
+      it need not when a model number names the product;
+    - its brand (Naver's brand field), when that brand is written in the keyword whole: a title may leave its maker
+      out, or write it in another script ("Sennheiser …", brand 젠하이저). Not the maker field, which names the
+      parent company (코카콜라음료 makes Fanta, LG생활건강 makes 테크), and not a brand the keyword only shares a
+      word with (블랙야크 for a keyword's 블랙)."""
+    words = wanted.words
+    if offer.category:
+        filed_under = _CATEGORY_PARTS.split(fold(offer.category).lower())
+        words = tuple(word for word in words if not any(_names(part, word) for part in filed_under))
     if not offer.brand:
-        return wanted.words
+        return words
     brand = wanted.spellings.respell(fold(offer.brand).lower())
     written = brand.replace(" ", "")
     if not written or written not in wanted.keyword.replace(" ", ""):
-        return wanted.words
-    return tuple(word for word in wanted.words if not word.pattern.search(brand))
+        return words
+    return tuple(word for word in words if not word.pattern.search(brand))
 
 
 def _not_everyones_price(offer: Offer, folded: str, wanted: _Wanted) -> str | None:

@@ -1669,6 +1669,26 @@ def test_a_maker_field_or_a_brand_the_keyword_does_not_write_whole_vouches_for_n
     assert (verdict({"keyword": keyword}, title, 15_000, **named) or "").startswith("keyword word missing")
 
 
+@pytest.mark.parametrize(
+    ("keyword", "title", "category", "reason"),
+    [
+        ("스메그 토스터 TSF01", "SMEG 2구 TSF01 크림", "디지털/가전 > 주방가전 > 토스터", None),
+        ("스메그 토스터 TSF01", "SMEG 2구 TSF01 크림", None, "keyword word missing: 토스터"),
+        # a level's first or last word names it: 무선청소기 is filed under 무선 and 청소기
+        ("다이슨 V8 무선 청소기", "Dyson V8 코드리스 청소기", "디지털/가전 > 생활가전 > 청소기 > 무선청소기", None),
+        ("하인즈 토마토 케첩 910g", "HEINZ 토마토 캐찹 910g", "식품 > 소스/드레싱 > 케첩/마요네즈", None),
+        # one syllable only as a whole level's word (독 is no 독서대); a category names no line (제로)
+        ("지위픽 비프 독 1kg", "지위픽 비프 1kg", "반려동물 > 독 > 사료", None),
+        ("지위픽 비프 독 1kg", "지위픽 비프 1kg", "도서 > 독서대", "keyword word missing: 독"),
+        ("코카콜라 제로 355ml", "코카콜라 355ml", "식품 > 음료 > 탄산음료 > 콜라", "keyword word missing: 제로"),
+    ],
+)
+def test_a_keyword_word_the_title_leaves_out_is_there_when_the_source_files_the_offer_under_it(
+    keyword: str, title: str, category: str | None, reason: str | None
+):
+    assert verdict({"keyword": keyword}, title, 200_000, category=category) == reason
+
+
 def test_the_brand_vouches_only_for_the_words_it_names():
     # The brand names the maker, not the product's other words; nor does it glue to the title's last word.
     keyword = {"keyword": "마샬 엠버튼3 블루투스 스피커"}
