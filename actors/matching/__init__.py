@@ -17,7 +17,8 @@ gives the reason, which keeps verdicts deterministic:
    어린이 암체어 beside 포엥 암체어);
 8. its price is plausible (`prices`): not far under the target price (judged with rule 6); and, without one, judged
    over all the search's offers at once, not far under the price the product's offers cluster around (every offer
-   of it at a price anyone pays, even one that cannot be bought now; per unit for another pack size).
+   of it at a price anyone pays, even one that cannot be bought now; per unit for another pack size), nor, when its
+   title says it sells something alone or without something, well under it (a part alone).
 
 Words are compared as a Korean reader splits them (`words`, `analyzer`). How each rule reads a title:
 docs/sources.md, "Matching".
@@ -49,9 +50,9 @@ from actors.matching.identity import (
 )
 from actors.matching.lines import NamePair, inside_the_name, name_pairs
 from actors.matching.loanwords import Spellings
-from actors.matching.prices import against_target, cluster_of, priced_like_an_accessory
+from actors.matching.prices import against_target, cluster_of, priced_like_an_accessory, priced_without_a_part
 from actors.matching.quantities import Quantity, quantities, unit_conflict
-from actors.matching.sells import Allowed, allowed_by, excluded, sold_for_it
+from actors.matching.sells import Allowed, allowed_by, excluded, sold_for_it, sold_without_something
 from infra.text.folding import fold
 from schemas.offers import Offer
 
@@ -249,7 +250,9 @@ def _refuse_prices_like_an_accessory(
     for offer in accepted:
         own = packs[id(offer)]
         units = (own, usual) if own and usual and own != usual else None
-        offer.rejected = priced_like_an_accessory(offer.price, cluster.price, units)
+        offer.rejected = priced_like_an_accessory(offer.price, cluster.price, units) or priced_without_a_part(
+            offer.price, cluster.price, sold_without_something(titles[id(offer)].lower())
+        )
 
 
 def _pack_count(folded_title: str) -> int | None:

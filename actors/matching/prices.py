@@ -26,6 +26,11 @@ CLUSTER_SPREAD = 3
 #: … held by at least this many offers, and by at least half of the accepted ones: two listings agreeing on a
 #: price beside a third far under it are evidence enough (a device twice, its part once).
 CLUSTER_MIN_OFFERS = 2
+#: An offer whose title says it sells something alone or without something ("프레임 단품", "(쿠션 별도)") under this
+#: share of the price the product's offers cluster around is a part sold alone: the corpus's frames and handles sold
+#: without their seat or blade asked 40-65 % of it, while a camera "메모리카드 별매" or a racket "스트링 미포함" asks
+#: what the others ask.
+PART_ALONE_PERCENT = 70
 #: A lowest under this share of the price the accepted offers cluster around is delivered, but in doubt
 #: (`doubt_about_the_lowest`): on the corpus every bait listing and look-alike at a third of the others fell between
 #: 25 % and 40 %, and so did genuine offers (a single unit beside packs, an outlet's sale), so the price alone cannot
@@ -88,6 +93,14 @@ def priced_like_an_accessory(price: int, cluster: int, units: tuple[int, int] | 
         share = f"{ACCESSORY_PRICE_PERCENT}% of the {cluster:,} most offers ask"
         return f"priced like an accessory: {price:,} is under {share}"
     return None
+
+
+def priced_without_a_part(price: int, cluster: int, without: str | None) -> str | None:
+    """Whether an offer whose title says it sells something alone or without something (`without`: its words) asks
+    so far under the cluster's price that it is a part sold alone."""
+    if without is None or price * 100 >= cluster * PART_ALONE_PERCENT:
+        return None
+    return f"a part alone: {without}, at {price * 100 // cluster}% of the {cluster:,} most offers ask"
 
 
 def doubt_about_the_lowest(accepted_prices: list[int]) -> str | None:

@@ -312,3 +312,22 @@ def sold_for_it(
         if named and all(any(word.pattern.fullmatch(part) for word in anchors) for part in name):
             return f"sold for the product: {' '.join(name)}{marker.group()}"
     return None
+
+
+#: A title saying it sells something alone or without something else: "프레임 단품", "(쿠션 별도)", "(날 미포함)",
+#: "(컬러팩 별도 구매)". Not a cost left out ("배송비 별도", "부가세 별도", "설치비 별도"), which is no part of the
+#: product.
+_WITHOUT_SOMETHING = re.compile(
+    r"(?<![비세료])(?<![비세료]\s)\s?(?:미포함|불포함|별매|별도(?:\s?(?:구매|판매))?|단품)(?![가-힣])"
+)
+
+
+def sold_without_something(title: str) -> str | None:
+    """The words by which a normalized title says it sells something alone or without something ("프레임 단품",
+    "쿠션 별도"), or None. Alone it proves nothing (a camera "메모리카드 별매" is the camera); priced far under the
+    product's other offers, it is a part sold alone (`actors.matching.prices.priced_without_a_part`)."""
+    said = _WITHOUT_SOMETHING.search(title)
+    if said is None:
+        return None
+    before = title[: said.start()].split()
+    return " ".join([*before[-1:], said.group().strip()]).strip("([ ")

@@ -668,6 +668,41 @@ def test_a_target_price_is_evidence_enough_and_a_model_number_is_not():
     assert verdicts["네스프레소 버츄오 팝 석회제거제 디스케일링 키트 ENV90"] is not None
 
 
+CHAIRS = [
+    ("시디즈 T50 의자 블랙", 329_000),
+    ("시디즈 T50 의자 화이트", 339_000),
+    ("시디즈 T50 의자 그레이", 349_000),
+]
+
+
+@pytest.mark.parametrize(
+    ("title", "price", "reason"),
+    [
+        (
+            "시디즈 T50 의자 등판 단품 (좌판 별도)",
+            159_000,
+            "a part alone: 등판 단품, at 47% of the 334,000 most offers ask",
+        ),
+        (
+            "시디즈 T50 의자 프레임 (쿠션 별매)",
+            219_000,
+            "a part alone: 쿠션 별매, at 65% of the 334,000 most offers ask",
+        ),
+        # at the others' price, something sold apart is no part of it; a cost left out is no part at all
+        ("시디즈 T50 의자 블루 (팔걸이 별매)", 319_000, None),
+        ("시디즈 T50 의자 블랙 (배송비 별도)", 199_000, None),
+        ("시디즈 T50 의자 블랙 (부가세 별도)", 199_000, None),
+        ("시디즈 T50 의자 블랙", 199_000, None),  # a sale: the rest is the doubt's (result.doubts) to say
+    ],
+)
+def test_an_offer_saying_it_sells_something_alone_or_without_something_far_under_the_cluster_is_a_part(
+    title: str, price: int, reason: str | None
+):
+    verdicts = judged({"keyword": "시디즈 T50 의자"}, [*CHAIRS, (title, price)])
+    assert verdicts[title] == reason
+    assert [verdicts[chair] for chair, _ in CHAIRS] == [None, None, None]
+
+
 def test_prices_that_do_not_cluster_refuse_nothing():
     spread = [
         ("네스프레소 버츄오 팝 A", 10_000),
