@@ -315,19 +315,21 @@ def sold_for_it(
 
 
 #: A title saying it sells something alone or without something else: "프레임 단품", "(쿠션 별도)", "(날 미포함)",
-#: "(컬러팩 별도 구매)". Not a cost left out ("배송비 별도", "부가세 별도", "설치비 별도"), which is no part of the
-#: product.
+#: "(컬러팩 별도 구매)", a noun with 만 ("only": "(내부통만)", "본체만"). Not a cost left out ("배송비 별도", "부가세
+#: 별도", "설치비 별도"), which is no part of the product; not an amount ("1만", "5만원").
 _WITHOUT_SOMETHING = re.compile(
     r"(?<![비세료])(?<![비세료]\s)\s?(?:미포함|불포함|별매|별도(?:\s?(?:구매|판매))?|단품)(?![가-힣])"
+    r"|(?<=[가-힣])만(?![가-힣])"
 )
 
 
 def sold_without_something(title: str) -> str | None:
     """The words by which a normalized title says it sells something alone or without something ("프레임 단품",
-    "쿠션 별도"), or None. Alone it proves nothing (a camera "메모리카드 별매" is the camera); priced far under the
-    product's other offers, it is a part sold alone (`actors.matching.prices.priced_without_a_part`)."""
+    "쿠션 별도", "내부통만"), or None. Alone it proves nothing (a camera "메모리카드 별매" is the camera); priced far
+    under the product's other offers, it is a part sold alone (`actors.matching.prices.priced_without_a_part`)."""
     said = _WITHOUT_SOMETHING.search(title)
     if said is None:
         return None
-    before = title[: said.start()].split()
-    return " ".join([*before[-1:], said.group().strip()]).strip("([ ")
+    # With the word it is said of: the one before it ("프레임 단품"), or the one it is glued to ("내부통만").
+    before = title[: said.start()].rstrip()
+    return title[before.rfind(" ") + 1 : said.end()].strip("([ ")

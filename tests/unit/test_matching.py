@@ -693,6 +693,7 @@ CHAIRS = [
             219_000,
             "a part alone: 쿠션 별매, at 65% of the 334,000 most offers ask",
         ),
+        ("시디즈 T50 의자 (등판만)", 99_000, "a part alone: 등판만, at 29% of the 339,000 most offers ask"),
         # at the others' price, something sold apart is no part of it; a cost left out is no part at all
         ("시디즈 T50 의자 블루 (팔걸이 별매)", 319_000, None),
         ("시디즈 T50 의자 블랙 (배송비 별도)", 199_000, None),
