@@ -401,7 +401,9 @@ async def test_lps_mongo_ends_in_order_on_any_stop_signal_however_often_it_comes
     server = await asyncio.create_subprocess_exec(*LPS, "mongo", "--port", str(port), stdout=asyncio.subprocess.DEVNULL)
     try:
         assert await asyncio.to_thread(wait_for_port, "127.0.0.1", port, 30)
-        async with AsyncMongoClient(local_mongo_url(port)) as client:
+        # The client outlives the server it watches end: closing it sends endSessions, which waits for a server to
+        # select. With pymongo's default 30 s the test took 30-40 s whenever its monitor had seen the server go first.
+        async with AsyncMongoClient(local_mongo_url(port), serverSelectionTimeoutMS=1000) as client:
             await client.lps.kept.insert_one({"open": "a client holds a connection"})
             server.send_signal(signum)
             server.send_signal(signum)
