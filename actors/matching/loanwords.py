@@ -5,9 +5,10 @@ Back offices and sellers write brand and model words in either script, and no li
 spellings are reduced to what Korean loanword spelling keeps of a word: its consonants, each as the class a Hangul
 letter writes it with (f, p, ph, b and v as ㅍ/ㅂ; s, sh and th as ㅅ; z, j and ch as ㅈ/ㅊ; an r that no vowel
 follows is not written, as in 마스터; an n before a k sound is ㅇ, as in 탱크; a gh inside a word is silent, as in
-나이트; an s after t or d is ㅊ/ㅈ, as in 버즈), with the vowels dropped, since Hangul puts ㅡ between consonants that
-English runs together and English vowels have no one spelling. What a word starts with is kept: a vowel (Hangul's ㅇ:
-"oled" is 올레드, not 라이트), or a w or y before a vowel, which Hangul writes in the vowel after ㅇ (와, 예).
+나이트; an s after t or d is ㅊ/ㅈ, as in 버즈; sch is ㅅ, as in 보쉬, or ㅅㅋ, as in 스쿨), with the vowels dropped,
+since Hangul puts ㅡ between consonants that English runs together and English vowels have no one spelling. What a
+word starts with is kept: a vowel (Hangul's ㅇ: "oled" is 올레드, not 라이트), or a w or y before a vowel, which Hangul
+writes in the vowel after ㅇ (와, 예).
 
 Two words with the same skeleton of at least two consonants are taken as one. A false pair can only make one
 keyword word look present; every other rule still judges the title, and a word too short to tell (에어, "LG") is
@@ -32,11 +33,12 @@ _MAX_READINGS = 64
 
 _VOWELS = frozenset("aeiouy")
 #: English letter groups first (longest), then single letters.
-_LATIN_TOKEN = re.compile(r"tion|tch|dge|ph|th|sh|ch|ck|qu|wh|gh|ng|[dt]s(?![aeiouy])|[a-z]")
+_LATIN_TOKEN = re.compile(r"tion|tch|dge|sch|ph|th|sh|ch|ck|qu|wh|gh|ng|[dt]s(?![aeiouy])|[a-z]")
 #: What each group may sound like, as the Hangul consonant class that writes it (several where English is not sure:
 #: the g of "galaxy" and of "logitech", the ch of "chip" and of "chrome").
 _LATIN_SOUNDS: dict[str, tuple[str, ...]] = {
     "tion": ("SN",),  # 션
+    "sch": ("S", "SK"),  # "bosch" is 보쉬, "school" 스쿨
     "tch": ("J",),
     "dge": ("TJ",),  # 엣지, 브릿지
     "ph": ("P",),

@@ -897,6 +897,8 @@ def test_another_pack_size_is_compared_per_unit_against_the_cluster():
         # a glued Hangul word the analyzer splits (디 + 봇) is still one loanword
         ("에코백스 디봇 X2 옴니", "ECOVACS DEEBOT X2 OMNI 로봇청소기"),
         ("HP 스마트탱크 670", "HP Smart Tank 670 무한잉크 복합기"),
+        # an apostrophe inside a Latin word is read through ("Hill's" is 힐스)
+        ("힐스 사이언스다이어트 어덜트 2kg", "Hill's 사이언스다이어트 어덜트 2kg"),
     ],
 )
 def test_a_keyword_word_written_in_the_other_script_is_the_same_word(keyword: str, title: str):
@@ -922,7 +924,9 @@ def test_a_word_in_the_other_script_counts_only_when_it_sounds_the_same(keyword:
      ("블루투스", "bluetooth"), ("로지텍", "logitech"), ("플레이스테이션", "playstation"), ("유튜브", "youtube"),
      # an n before a k sound is ㅇ; wh may be ㅎ; gh is silent inside a word; an s after t or d is ㅊ/ㅈ
      ("탱크", "tank"), ("핑크", "pink"), ("화이트", "white"), ("나이트", "night"), ("버즈", "buds"),
-     ("스포츠", "sports"), ("고스트", "ghost"), ("디봇", "deebot")],
+     ("스포츠", "sports"), ("고스트", "ghost"), ("디봇", "deebot"),
+     # sch is German ㅅ or English ㅅㅋ
+     ("보쉬", "bosch"), ("스쿨", "school")],
 )  # fmt: skip
 def test_a_loanword_and_its_latin_spelling_share_a_skeleton(hangul: str, latin: str):
     assert hangul_skeleton(hangul) in latin_skeletons(latin)
