@@ -54,9 +54,10 @@ def _spellings(run: str) -> tuple[str, ...]:
 
 def _spelled(run: str) -> str:
     """A run as a pattern; Hangul with a space allowed between its syllables ("에어팟프로" finds "에어팟 프로");
-    "+" only where it is a tier, right after a model's number ("s24+"), not in "1+1"."""
+    "+" only where it is a tier, right after a model's number ("s24+"), or joins two Latin words ("GPS+Cellular"),
+    not in "1+1"."""
     if run == "+":
-        return r"(?<=\d)\+(?!\d)"
+        return r"(?<=[\da-z])\+(?!\d)"
     if run.isascii():
         return re.escape(run)
     return r"\s?".join(re.escape(char) for char in run)
@@ -236,6 +237,10 @@ _GLUED = re.compile(r"\+|[a-z]++(?!\d{2})")
 #: "이어폰c타입", "홍삼정+쇼핑백": a second letter, a digit or Hangul after it make it something else).
 _GLUED_TO_NAME = re.compile(r"(?:[a-z]|\+)(?![0-9a-z가-힣+])")
 _HANGUL_END = re.compile(r"[가-힣]$")
+#: A Latin word joined to a keyword word by a + ("GPS+Cellular", "Wi-Fi+Cellular"): an edition of the product that
+#: carries more, or another product sold with it; either way not the one the keyword names alone. Not spaced
+#: ("… + 케이스 증정" gives a gift).
+_JOINED_BY_PLUS = re.compile(r"\+(?P<other>[a-z]{2,})(?![a-z])")
 #: A model's generation number ends a keyword word: one or two digits ("s25", "16", "워치7"). Longer numbers are
 #: codes, whose glued letters are colours and regions ("DW-5600BB", "SM-S928NZKE").
 _GENERATION = re.compile(r"(?<!\d)\d{1,2}$")
@@ -291,6 +296,9 @@ def other_variant(title: str, model: ModelName) -> str | None:
                 glued = _GLUED_TO_NAME.match(undashed, after) if _HANGUL_END.search(word.text) else None
             if glued and glued.group() not in MEASURE_SYMBOLS and not _named_by_keyword(model, word, glued.group()):
                 return f"another model: {word.text}{glued.group()}"
+            joined = _JOINED_BY_PLUS.match(undashed, after)
+            if joined and not _named_by_keyword(model, word, joined["other"]) and joined.group() not in model.named:
+                return f"another model: {word.text}{joined.group()}"
             tier = _TIER_AFTER.match(undashed, after)
             if tier is None or _named_by_keyword(model, word, tier["tier"]):
                 continue

@@ -1081,6 +1081,22 @@ def test_a_latin_letter_with_an_accent_is_the_letter(keyword: str, title: str):
     assert verdict({"keyword": keyword}, title, 12_900) is None
 
 
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        ("애플워치 SE 40mm GPS", "애플워치 SE 40mm GPS+Cellular 미드나이트", "another model: gps+cellular"),
+        ("아이패드 에어 11 Wi-Fi 128GB", "아이패드 에어 11 Wi-Fi+Cellular 128GB", "another model: wifi+cellular"),
+        # the keyword that names the edition finds it; a gift spaced after a + is no edition
+        ("애플워치 SE 40mm GPS+Cellular", "애플워치 SE 40mm GPS+Cellular 미드나이트", None),
+        ("아이패드 에어 11 Wi-Fi 128GB", "아이패드 에어 11 Wi-Fi 128GB + 케이스 증정", None),
+    ],
+)
+def test_a_latin_word_joined_to_a_keyword_word_by_a_plus_is_another_edition(
+    keyword: str, title: str, reason: str | None
+):
+    assert verdict({"keyword": keyword}, title, 300_000) == reason
+
+
 def test_a_tier_word_after_a_makers_model_code_describes_it_and_does_not_name_another_model():
     keyword = {"keyword": "LG그램 16 16Z90S-GA5PK", "model_no": "16Z90S-GA5PK"}
     assert verdict(keyword, "LG전자 그램16 16Z90SGA5PK 울트라5 125H") is None
