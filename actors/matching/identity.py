@@ -171,13 +171,32 @@ def loanword_spellings(keyword: str, words: tuple[Word, ...]) -> Spellings:
     return Spellings([*runs, *HANGUL_RUN.findall(keyword)])
 
 
+#: A generation written as one ("2세대", "7세대"): titles also glue its number to the name ("애플워치 SE2" for "SE
+#: 2세대", "에어팟프로2").
+_GENERATION_WORD = re.compile(r"(?P<number>\d{1,2})세대")
+
+
 def missing_word(title: str, words: tuple[Word, ...]) -> str | None:
     undashed = title.replace("-", "")
     compact = undashed.replace(" ", "")
-    for word in words:
-        if not (word.pattern.search(undashed) or (not word.digit_edged and word.pattern.search(compact))):
-            return f"keyword word missing: {word.text}"
+    for before, word in zip((None, *words), words, strict=False):
+        if word.pattern.search(undashed) or (not word.digit_edged and word.pattern.search(compact)):
+            continue
+        if before is not None and _generation_on_the_name(undashed, before, word):
+            continue
+        return f"keyword word missing: {word.text}"
     return None
+
+
+def _generation_on_the_name(title: str, name: Word, word: Word) -> bool:
+    """Whether a keyword's generation word ("2세대") is written as its number on the keyword word before it, the
+    name ("SE2", "SE 2", "프로2"), the number ending there."""
+    generation = _GENERATION_WORD.fullmatch(word.text)
+    if generation is None:
+        return False
+    return any(
+        re.match(rf"\s?{generation['number']}(?![\d.])", title[found.end() :]) for found in name.pattern.finditer(title)
+    )
 
 
 #: Things a title says are not in the box: the word right before 미포함, 불포함, 별매, 별도 (구매 / 판매), 없음 or 없이

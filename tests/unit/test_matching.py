@@ -1084,6 +1084,23 @@ def test_a_latin_letter_with_an_accent_is_the_letter(keyword: str, title: str):
 @pytest.mark.parametrize(
     ("keyword", "title", "reason"),
     [
+        ("애플워치 SE 2세대 40mm GPS", "애플워치SE2 40mm GPS 스타라이트", None),
+        ("애플워치 SE 2세대 40mm GPS", "애플워치 SE 2 40mm GPS", None),
+        ("에어팟 프로 2세대 USB-C", "애플 에어팟프로2 USB-C", None),
+        # another generation, none, or a number that is no generation ("2.0", "25년형")
+        ("애플워치 SE 2세대 40mm GPS", "애플워치 SE 3 40mm GPS", "keyword word missing: 2세대"),
+        ("애플워치 SE 2세대 40mm GPS", "애플워치 SE 40mm GPS", "keyword word missing: 2세대"),
+        ("에어팟 프로 2세대", "에어팟 프로 2.0", "keyword word missing: 2세대"),
+        ("에어팟 프로 2세대", "에어팟 프로 25년형", "keyword word missing: 2세대"),
+    ],
+)
+def test_a_generation_is_also_its_number_glued_to_the_name(keyword: str, title: str, reason: str | None):
+    assert verdict({"keyword": keyword}, title, 300_000) == reason
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
         ("애플워치 SE 40mm GPS", "애플워치 SE 40mm GPS+Cellular 미드나이트", "another model: gps+cellular"),
         ("아이패드 에어 11 Wi-Fi 128GB", "아이패드 에어 11 Wi-Fi+Cellular 128GB", "another model: wifi+cellular"),
         # the keyword that names the edition finds it; a gift spaced after a + is no edition
