@@ -5,10 +5,10 @@ Back offices and sellers write brand and model words in either script, and no li
 spellings are reduced to what Korean loanword spelling keeps of a word: its consonants, each as the class a Hangul
 letter writes it with (f, p, ph, b and v as ㅍ/ㅂ; s, sh and th as ㅅ; z, j and ch as ㅈ/ㅊ; an r that no vowel
 follows is not written, as in 마스터; an n before a k sound is ㅇ, as in 탱크; a gh inside a word is silent, as in
-나이트; an s after t or d is ㅊ/ㅈ, as in 버즈; sch is ㅅ, as in 보쉬, or ㅅㅋ, as in 스쿨), with the vowels dropped,
-since Hangul puts ㅡ between consonants that English runs together and English vowels have no one spelling. What a
-word starts with is kept: a vowel (Hangul's ㅇ: "oled" is 올레드, not 라이트), or a w or y before a vowel, which Hangul
-writes in the vowel after ㅇ (와, 예).
+나이트; an s after t or d is ㅊ/ㅈ, as in 버즈; sch is ㅅ, as in 보쉬, or ㅅㅋ, as in 스쿨; the r of a final "re" may
+go unwritten, as in 스토어), with the vowels dropped, since Hangul puts ㅡ between consonants that English runs together
+and English vowels have no one spelling. What a word starts with is kept: a vowel (Hangul's ㅇ: "oled" is 올레드, not
+라이트), or a w or y before a vowel, which Hangul writes in the vowel after ㅇ (와, 예).
 
 Two words with the same skeleton of at least two consonants are taken as one. A false pair can only make one
 keyword word look present; every other rule still judges the title, and a word too short to tell (에어, "LG") is
@@ -105,6 +105,9 @@ def latin_skeletons(word: str) -> frozenset[str]:
     choices = []
     for index, token in enumerate(tokens):
         following = "".join(tokens[index + 1 : index + 2])
+        if token == "r" and tokens[index + 1 :] == ["e"]:
+            choices.append(("", "L"))  # a final "re" is 어: "store" is 스토어, "anywhere" 애니웨어
+            continue
         choices.append(("K",) if index == 0 and token == "gh" else _latin_sounds(token, following))
     # A word that starts with a vowel starts with ㅇ in Hangul: "oled" (올레드) is not 라이트.
     lead = "V" if tokens and tokens[0] in _VOWELS and choices[0] == ("",) else ""
