@@ -102,7 +102,7 @@ def latin_skeletons(word: str) -> frozenset[str]:
     """Every skeleton a word in Latin letters may have ("airpods" also without its plural s)."""
     letters = re.sub(r"[^a-z]", "", word.lower())
     tokens = _LATIN_TOKEN.findall(letters)
-    choices = []
+    choices: list[tuple[str, ...]] = []
     for index, token in enumerate(tokens):
         following = "".join(tokens[index + 1 : index + 2])
         if token == "r" and tokens[index + 1 :] == ["e"]:
