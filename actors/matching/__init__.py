@@ -13,8 +13,8 @@ gives the reason, which keeps verdicts deterministic:
 6. its price is what a buyer of the asked product pays (`buyable`): no conditional price, no range start for
    another option, no pick among listings the product is only one of;
 7. judged over all accepted offers at once (`identity`, `lines`): it names no model code but others than the one most of
-   them share, and no word inside the product's name that no other offer of the search writes (another line: 포엥
-   어린이 암체어 beside 포엥 암체어);
+   them share, and no word inside the product's name that none of the others writes (another line: 포엥 어린이
+   암체어 beside 포엥 암체어);
 8. its price is plausible (`prices`): not far under the target price (judged with rule 6); and, without one, judged
    over all the search's offers at once, not far under the price the product's offers cluster around (every offer
    of it at a price anyone pays, even one that cannot be bought now; per unit for another pack size), nor, when its
@@ -209,15 +209,13 @@ _PLAIN_NAMES_NEEDED = 2
 
 def _refuse_other_lines(accepted: list[Offer], titles: Mapping[int, str], wanted: _Wanted) -> None:
     """Refuse the accepted offers that write a noun inside the product's name, between two words the keyword writes
-    side by side, when at least two other accepted offers write those words side by side and no other offer of the
-    search writes that noun anywhere: another line or flavour named inside the name (포엥 어린이 암체어, 센트룸 실버
-    우먼, 비비고 김치왕교자). A word another offer writes too, accepted or not, is the product's or its category's
-    ("브리타 마렐라 화이트" beside "… 2.4L 화이트", "눕시 다운 자켓" twice, 갈색병 beside "… 갈색병 50ml 기획세트"),
-    though two sellers of another line then vouch for each other too: a word alone cannot tell which. Nor is the
-    name written a second time, in the other script ("DJI Osmo Pocket 3 Creator Combo 오즈모포켓3")."""
+    side by side, when at least two other accepted offers write those words side by side and no other accepted offer
+    writes that noun anywhere: another line or flavour named inside the name (포엥 어린이 암체어, 비비고 김치왕교자). A
+    word another offer writes too is the product's ("브리타 마렐라 화이트" beside "… 2.4L 화이트", "눕시 다운 자켓"
+    twice), though two sellers of another line then vouch for each other too: a word alone cannot tell which."""
     if not wanted.pairs or len(accepted) <= _PLAIN_NAMES_NEEDED:
         return
-    compact = {key: title.lower().replace(" ", "").replace("-", "") for key, title in titles.items()}
+    compact = {id(offer): titles[id(offer)].lower().replace(" ", "").replace("-", "") for offer in accepted}
     written = {
         id(offer): inside_the_name(wanted.spellings.respell(titles[id(offer)].lower()), wanted.pairs)
         for offer in accepted
@@ -227,10 +225,8 @@ def _refuse_other_lines(accepted: list[Offer], titles: Mapping[int, str], wanted
         for pair, between in written[id(offer)].items():
             if not between or sum(written[id(other)].get(pair) == "" for other in others) < _PLAIN_NAMES_NEEDED:
                 continue
-            if any(word.pattern.search(between) for word in wanted.words):  # the name again
-                continue
             noun = between.replace(" ", "")
-            if not any(noun in written_title for key, written_title in compact.items() if key != id(offer)):
+            if not any(noun in compact[id(other)] for other in others):
                 offer.rejected = f"another line: {between} inside {pair.first.text} … {pair.second.text}"
                 break
 

@@ -4,9 +4,7 @@
 A word alone cannot tell a line from what sellers put inside a name (a maker's line, a category noun, a marketing
 word): refusing every word between the keyword's words was measured to refuse about fifty right answers for eight
 wrong ones. So the offers decide together (`actors.matching`): a noun between two words the keyword writes side by
-side names another line when other accepted offers write those words side by side and no other offer of the search
-writes that noun. Right after the maker too (센트룸 실버 우먼, 하리보 사워 골드베렌): a category word or a nickname
-sellers put there (일룸 어린이 링키 책상, 에스티로더 갈색병 …) is one other listings of the search write as well.
+side names another line when other accepted offers write those words side by side and none writes that noun.
 """
 
 from __future__ import annotations
@@ -27,6 +25,9 @@ class NamePair:
 
     first: Word
     second: Word
+    #: The first is (in) the keyword's first word, its maker: sellers put the maker's line or a category word after it
+    #: ("LG전자 코드제로", "빙그레 단지우유 바나나맛우유"), so only a word glued to the second counts there.
+    after_the_maker: bool
 
 
 def name_pairs(keyword: str, words: tuple[Word, ...]) -> tuple[NamePair, ...]:
@@ -34,6 +35,8 @@ def name_pairs(keyword: str, words: tuple[Word, ...]) -> tuple[NamePair, ...]:
     before the keyword's first word with a digit, a model's number, which names the model whole; what follows it
     describes it ("갤럭시 S25 울트라 티타늄블랙 자급제", "MX Master 3S 퍼포먼스 무선")."""
     pairs = []
+    # The maker is the keyword's first word as written, though the analyzer may split it (일룸: 일 + 룸).
+    maker_end = keyword.find(" ") if " " in keyword else len(keyword)
     for first, second in pairwise(words):
         if any(char.isdigit() for char in first.text + second.text):
             break
@@ -41,7 +44,7 @@ def name_pairs(keyword: str, words: tuple[Word, ...]) -> tuple[NamePair, ...]:
         following = second.pattern.search(keyword, written.end()) if written else None
         if written is None or following is None or keyword[written.end() : following.start()].strip(" /"):
             continue
-        pairs.append(NamePair(first, second))
+        pairs.append(NamePair(first, second, after_the_maker=written.start() < maker_end))
     return tuple(pairs)
 
 
@@ -93,7 +96,7 @@ def inside_the_name(title: str, pairs: tuple[NamePair, ...]) -> dict[NamePair, s
         if nearest is None:
             continue
         start, end = nearest
-        between = _nouns_between(undashed, start, end)
+        between = "" if pair.after_the_maker else _nouns_between(undashed, start, end)
         if not between and (glued := _GLUED_BEFORE.search(undashed, start, end)):
             between = glued.group()
         found[pair] = between
