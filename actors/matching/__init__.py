@@ -119,33 +119,33 @@ def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
     )
 
 
-#: Between the names of a category path: its levels, and the words of a level ("케첩/마요네즈", "면도/제모").
-_CATEGORY_PARTS = re.compile(r"\s*[>/&·,]\s*|\s+")
-
-
-def _names(part: str, word: Word) -> bool:
-    """Whether a category's part names a keyword word: as the whole part, or, for a word of two syllables or more,
-    as the part's first or last word ("무선청소기" names 무선 and 청소기; "독서대" does not name 독)."""
-    if word.pattern.fullmatch(part):
-        return True
-    if len(word.text) < 2:
+def _filed_as(category: str, word: Word) -> bool:
+    """Whether the last level of a category path, what the source files the offer as, names a keyword word: the level
+    whole, or, for a word of two syllables or more, as the level's head, the noun it ends with ("의류건조기" is a
+    건조기, "무선청소기" a 청소기). Not a level's modifier ("카메라렌즈" is a lens, "유모차용품" no 유모차, "스킨케어"
+    no 스킨), nor a level naming alternatives ("세탁기/건조기", "케첩/마요네즈": which one the offer is, it does not
+    say), nor the levels above it ("텀블러 > 텀블러 액세서리")."""
+    level = category.rsplit(">", 1)[-1].strip()
+    if "/" in level:
         return False
-    return bool(word.pattern.match(part)) or any(found.end() == len(part) for found in word.pattern.finditer(part))
+    if word.pattern.fullmatch(level):
+        return True
+    return len(word.text) > 1 and any(found.end() == len(level) for found in word.pattern.finditer(level))
 
 
 def _unnamed_by_the_source(offer: Offer, wanted: _Wanted) -> tuple[Word, ...]:
     """The keyword's words but those the source names beside the title:
-    - where it files the offer (Naver's category path): a title need not write the category the source files it
-      under ("SMEG 토스터기 TSF01" filed under 토스터; "Dyson V8 Slim Fluffy 코드리스 청소기" under 무선청소기), as
-      it need not when a model number names the product;
+    - what it files the offer as (the last level of Naver's category path): a title need not write the kind of
+      thing the source files it as ("SMEG 토스터기 TSF01" filed as 토스터, a handle as 면도기), as it need not when a
+      model number names the product;
     - its brand (Naver's brand field), when that brand is written in the keyword whole: a title may leave its maker
       out, or write it in another script ("Sennheiser …", brand 젠하이저). Not the maker field, which names the
       parent company (코카콜라음료 makes Fanta, LG생활건강 makes 테크), and not a brand the keyword only shares a
       word with (블랙야크 for a keyword's 블랙)."""
     words = wanted.words
     if offer.category:
-        filed_under = _CATEGORY_PARTS.split(fold(offer.category).lower())
-        words = tuple(word for word in words if not any(_names(part, word) for part in filed_under))
+        category = fold(offer.category).lower()
+        words = tuple(word for word in words if not _filed_as(category, word))
     if not offer.brand:
         return words
     brand = wanted.spellings.respell(fold(offer.brand).lower())
