@@ -106,11 +106,30 @@ def priced_without_a_part(price: int, cluster: int, without: str | None) -> str 
 def doubt_about_the_lowest(accepted_prices: list[int]) -> str | None:
     """What leaves the lowest of the accepted offers in doubt: it is far under the price the accepted offers cluster
     around (under `DOUBT_PERCENT` of it), where a bait listing, a look-alike or a part whose noun no rule knows would
-    be. None when nothing does. The offer was accepted and stays the lowest; the result says what a person should
-    look at."""
-    cluster = cluster_price(accepted_prices)
+    be; or, where they cluster around no price, far under what some of them agree on (under
+    `ACCESSORY_PRICE_PERCENT` of it): parts nobody listed outnumbering the product (brushes, cups and a lid beside two
+    juicers) leave no cluster to refuse them by. None when nothing does. The offer was accepted and stays the lowest;
+    the result says what a person should look at."""
     lowest = min(accepted_prices, default=0)
-    if cluster is None or lowest * 100 >= cluster * DOUBT_PERCENT:
+    cluster = cluster_price(accepted_prices)
+    if cluster is not None:
+        if lowest * 100 >= cluster * DOUBT_PERCENT:
+            return None
+        share = lowest * 100 // cluster
+        return f"priced far under the others: the lowest, {lowest:,}, is {share}% of the {cluster:,} most offers ask"
+    agreed = _dearest_agreement(accepted_prices)
+    if agreed is None or lowest * 100 >= agreed * ACCESSORY_PRICE_PERCENT:
         return None
-    share = lowest * 100 // cluster
-    return f"priced far under the others: the lowest, {lowest:,}, is {share}% of the {cluster:,} most offers ask"
+    share = lowest * 100 // agreed
+    return f"the offers disagree: the lowest, {lowest:,}, is {share}% of the {agreed:,} others agree on"
+
+
+def _dearest_agreement(prices: list[int]) -> int | None:
+    """The median of the dearest group of at least `CLUSTER_MIN_OFFERS` prices within `CLUSTER_SPREAD` of each other,
+    however few of all the prices it holds; None when no two prices agree."""
+    ordered = sorted(prices, reverse=True)
+    for first, high in enumerate(ordered):
+        group = [price for price in ordered[first:] if price * CLUSTER_SPREAD >= high]
+        if len(group) >= CLUSTER_MIN_OFFERS:
+            return int(median(group))
+    return None

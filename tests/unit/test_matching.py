@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from actors.matching import match_offers
 from actors.matching.loanwords import Spellings, hangul_skeleton, latin_skeletons
-from actors.matching.prices import cluster_price
+from actors.matching.prices import cluster_price, doubt_about_the_lowest
 from schemas.offers import Offer
 
 S24_ULTRA: dict[str, Any] = {"keyword": "갤럭시 S24 울트라 256GB"}
@@ -707,6 +707,16 @@ def test_an_offer_saying_it_sells_something_alone_or_without_something_far_under
     verdicts = judged({"keyword": "시디즈 T50 의자"}, [*CHAIRS, (title, price)])
     assert verdicts[title] == reason
     assert [verdicts[chair] for chair, _ in CHAIRS] == [None, None, None]
+
+
+def test_a_lowest_far_under_what_two_offers_agree_on_is_in_doubt_where_no_cluster_can_refuse_it():
+    # The eleventh reader's juicer: brushes, cups and a lid nobody listed outnumber the two juicers, so the accepted
+    # offers cluster around no price and the brushes are the lowest; the result says so.
+    assert doubt_about_the_lowest([9_900, 19_000, 59_000, 455_000, 459_000]) == (
+        "the offers disagree: the lowest, 9,900, is 2% of the 457,000 others agree on"
+    )
+    assert doubt_about_the_lowest([9_900, 455_000]) is None  # no two others agree
+    assert doubt_about_the_lowest([200_000, 455_000, 459_000]) is None  # they cluster, and it is near enough
 
 
 def test_prices_that_do_not_cluster_refuse_nothing():
