@@ -18,7 +18,7 @@ gives the reason, which keeps verdicts deterministic:
 8. its price is plausible (`prices`): not far under the target price (judged with rule 6); and, without one, judged
    over all the search's offers at once, not far under the price the product's offers cluster around (every offer
    of it at a price anyone pays, even one that cannot be bought now; per unit for another pack size), nor, when its
-   title says it sells something alone or without something, well under it (a part alone).
+   title says it sells something without something else bought apart, well under it (a part alone).
 
 Words are compared as a Korean reader splits them (`words`, `analyzer`). How each rule reads a title:
 docs/sources.md, "Matching".
@@ -246,8 +246,9 @@ def _refuse_prices_like_an_accessory(
     for offer in accepted:
         own = packs[id(offer)]
         units = (own, usual) if own and usual and own != usual else None
+        without = sold_without_something(titles[id(offer)].lower())
         offer.rejected = priced_like_an_accessory(offer.price, cluster.price, units) or priced_without_a_part(
-            offer.price, cluster.price, sold_without_something(titles[id(offer)].lower())
+            offer.price, cluster.price, without, units
         )
 
 

@@ -26,7 +26,7 @@ CLUSTER_SPREAD = 3
 #: … held by at least this many offers, and by at least half of the accepted ones: two listings agreeing on a
 #: price beside a third far under it are evidence enough (a device twice, its part once).
 CLUSTER_MIN_OFFERS = 2
-#: An offer whose title says it sells something alone or without something ("프레임 단품", "(쿠션 별도)") under this
+#: An offer whose title says it sells something without something else ("(시트 별매)", "(날 미포함)") under this
 #: share of the price the product's offers cluster around is a part sold alone: the corpus's frames and handles sold
 #: without their seat or blade asked 40-65 % of it, while a camera "메모리카드 별매" or a racket "스트링 미포함" asks
 #: what the others ask.
@@ -85,22 +85,30 @@ def cluster_price(prices: list[int]) -> int | None:
     return cluster.price if cluster else None
 
 
+def _per_unit(price: int, units: tuple[int, int] | None) -> int:
+    """The price for the cluster's usual pack count (`units`: the offer's pack count, the cluster's): one bottle
+    beside packs of 24 is compared as 24 of it."""
+    return price * units[1] // units[0] if units else price
+
+
 def priced_like_an_accessory(price: int, cluster: int, units: tuple[int, int] | None = None) -> str | None:
-    """Whether a price is far under the cluster's; `units` (the offer's pack count, the cluster's) compares another
-    pack size per unit: one bottle beside packs of 24 is not a part."""
-    compared = price * units[1] // units[0] if units else price
-    if compared * 100 < cluster * ACCESSORY_PRICE_PERCENT:
+    """Whether a price is far under the cluster's, another pack size per unit (`_per_unit`): one bottle beside packs
+    of 24 is not a part."""
+    if _per_unit(price, units) * 100 < cluster * ACCESSORY_PRICE_PERCENT:
         share = f"{ACCESSORY_PRICE_PERCENT}% of the {cluster:,} most offers ask"
         return f"priced like an accessory: {price:,} is under {share}"
     return None
 
 
-def priced_without_a_part(price: int, cluster: int, without: str | None) -> str | None:
-    """Whether an offer whose title says it sells something alone or without something (`without`: its words) asks
-    so far under the cluster's price that it is a part sold alone."""
-    if without is None or price * 100 >= cluster * PART_ALONE_PERCENT:
+def priced_without_a_part(
+    price: int, cluster: int, without: str | None, units: tuple[int, int] | None = None
+) -> str | None:
+    """Whether an offer whose title says it sells something without something else (`without`: its words) asks so
+    far under the cluster's price, another pack size per unit, that it is a part sold alone."""
+    compared = _per_unit(price, units)
+    if without is None or compared * 100 >= cluster * PART_ALONE_PERCENT:
         return None
-    return f"a part alone: {without}, at {price * 100 // cluster}% of the {cluster:,} most offers ask"
+    return f"a part alone: {without}, at {compared * 100 // cluster}% of the {cluster:,} most offers ask"
 
 
 def doubt_about_the_lowest(accepted_prices: list[int]) -> str | None:

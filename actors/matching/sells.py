@@ -314,22 +314,21 @@ def sold_for_it(
     return None
 
 
-#: A title saying it sells something alone or without something else: "프레임 단품", "(쿠션 별도)", "(날 미포함)",
-#: "(컬러팩 별도 구매)", a noun with 만 ("only": "(내부통만)", "본체만"). Not a cost left out ("배송비 별도", "부가세
-#: 별도", "설치비 별도"), which is no part of the product; not an amount ("1만", "5만원").
+#: A title saying it sells something without something else, which is then bought apart: "(시트 별매)", "(날
+#: 미포함)", "(컬러팩 별도 구매)". Not 별도 alone, which sellers write of costs ("배송 별도", "설치 별도", "VAT
+#: 별도"), nor a cost left out ("배송비 미포함", "부가세 불포함"); not 단품, which says "not a set" as often as "a part
+#: alone" ("윤조에센스 90ml 단품"), nor 만 ("[오늘만 특가]", "1인 1개만"): a reviewer's counter-examples.
 _WITHOUT_SOMETHING = re.compile(
-    r"(?<![비세료])(?<![비세료]\s)\s?(?:미포함|불포함|별매|별도(?:\s?(?:구매|판매))?|단품)(?![가-힣])"
-    r"|(?<=[가-힣])만(?![가-힣])"
+    r"(?<![비세료])(?<![비세료]\s)\s?(?:미포함|불포함|별매|별도\s?(?:구매|판매))(?![가-힣])"
 )
 
 
 def sold_without_something(title: str) -> str | None:
-    """The words by which a normalized title says it sells something alone or without something ("프레임 단품",
-    "쿠션 별도", "내부통만"), or None. Alone it proves nothing (a camera "메모리카드 별매" is the camera); priced far
-    under the product's other offers, it is a part sold alone (`actors.matching.prices.priced_without_a_part`)."""
+    """The words by which a normalized title says it sells something without something else ("시트 별매", "날
+    미포함"), or None. Alone it proves nothing (a camera "메모리카드 별매" is the camera); priced far under the
+    product's other offers, it is a part sold alone (`actors.matching.prices.priced_without_a_part`)."""
     said = _WITHOUT_SOMETHING.search(title)
     if said is None:
         return None
-    # With the word it is said of: the one before it ("프레임 단품"), or the one it is glued to ("내부통만").
-    before = title[: said.start()].rstrip()
+    before = title[: said.start()].rstrip()  # with the word it is said of
     return title[before.rfind(" ") + 1 : said.end()].strip("([ ")

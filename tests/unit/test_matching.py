@@ -683,30 +683,44 @@ CHAIRS = [
 @pytest.mark.parametrize(
     ("title", "price", "reason"),
     [
+        ("시디즈 T50 의자 등판 (좌판 별매)", 159_000, "a part alone: 좌판 별매, at 47% of the 334,000 most offers ask"),
         (
-            "시디즈 T50 의자 등판 단품 (좌판 별도)",
-            159_000,
-            "a part alone: 등판 단품, at 47% of the 334,000 most offers ask",
-        ),
-        (
-            "시디즈 T50 의자 프레임 (쿠션 별매)",
+            "시디즈 T50 의자 프레임 (쿠션 미포함)",
             219_000,
-            "a part alone: 쿠션 별매, at 65% of the 334,000 most offers ask",
+            "a part alone: 쿠션 미포함, at 65% of the 334,000 most offers ask",
         ),
-        ("시디즈 T50 의자 (등판만)", 99_000, "a part alone: 등판만, at 29% of the 339,000 most offers ask"),
+        (
+            "시디즈 T50 의자 (헤드레스트 별도 구매)",
+            199_000,
+            "a part alone: 헤드레스트 별도 구매, at 59% of the 334,000 most offers ask",
+        ),
         # at the others' price, something sold apart is no part of it; a cost left out is no part at all
         ("시디즈 T50 의자 블루 (팔걸이 별매)", 319_000, None),
-        ("시디즈 T50 의자 블랙 (배송비 별도)", 199_000, None),
-        ("시디즈 T50 의자 블랙 (부가세 별도)", 199_000, None),
+        ("시디즈 T50 의자 블랙 (배송비 미포함)", 199_000, None),
+        ("시디즈 T50 의자 블랙 (설치 별도)", 199_000, None),
         ("시디즈 T50 의자 블랙", 199_000, None),  # a sale: the rest is the doubt's (result.doubts) to say
+        # a reviewer's: 단품 is as often "not a set", and 만 "only today"
+        ("시디즈 T50 의자 블랙 단품", 199_000, None),
+        ("[오늘만 특가] 시디즈 T50 의자 블랙", 199_000, None),
     ],
 )
-def test_an_offer_saying_it_sells_something_alone_or_without_something_far_under_the_cluster_is_a_part(
+def test_an_offer_saying_it_sells_something_without_something_bought_apart_far_under_the_cluster_is_a_part(
     title: str, price: int, reason: str | None
 ):
     verdicts = judged({"keyword": "시디즈 T50 의자"}, [*CHAIRS, (title, price)])
     assert verdicts[title] == reason
     assert [verdicts[chair] for chair, _ in CHAIRS] == [None, None, None]
+
+
+def test_a_part_alone_is_judged_per_unit_against_packs():
+    # A single bag beside two-bag packs asks about half of them: no part (a reviewer's 왕교자 1.05kg).
+    offers = [
+        ("비비고 왕교자 1.05kg 2봉", 17_900),
+        ("비비고 왕교자 1.05kg x 2봉", 18_500),
+        ("비비고 왕교자 1.05kg 2봉 세트", 18_900),
+    ]
+    single = ("비비고 왕교자 1.05kg 1봉 (소스 미포함)", 9_900)
+    assert judged({"keyword": "비비고 왕교자 1.05kg"}, [*offers, single])[single[0]] is None
 
 
 def test_a_lowest_far_under_what_two_offers_agree_on_is_in_doubt_where_no_cluster_can_refuse_it():
