@@ -1,10 +1,11 @@
 """Whether an offer can be bought at its price by anyone: ads, stock, conditional prices, range prices.
 
 - Ads compete only as the organic listings they duplicate; sold-out items never win (the source's stock field).
-- A title that says the item cannot be bought now is not an offer ([품절], 일시품절, 매진, 재입고 예정 / 알림 / 미정,
+- A title that says the item cannot be bought now is not an offer ([품절], 일시품절, 재입고 예정 / 알림 / 미정,
   입고예정, 판매종료 / 완료, 구매불가, 재고없음, 단종상품):
   Naver's API has no stock field, and sellers write it into titles on both sources. 품절임박 (almost sold out) is
-  on sale: 품절 counts only as the head of its word, and none of them said of a time ahead (매진 임박, 판매종료 임박).
+  on sale: 품절 counts only as the head of its word, and none of them said of a time ahead (판매종료 임박). Not 매진,
+  which sellers write as hype more than as stock ("홈쇼핑 완판 매진", "3회 연속 매진", "1차 매진 2차 입고 완료").
 - Only the price every buyer pays counts: a listing that showed a member, coupon, subscription, first-purchase, app
   or card price and no plain sale price carries `price_condition` (the parser decides, `coupang_parser`). A title
   that binds its price to a condition says so in its grammar ("세탁기 동시구매 시 특가": a clause of 시, "when", that
@@ -33,7 +34,7 @@ _SOLD_OUT = re.compile(rf"(?:일시)?품절{_HYPE}|" + english(r"sold\s?out", r"
 #: Phrases saying an item is not on sale, unless said of a time ahead ("재고소진시 종료", "판매종료 임박"), a denial
 #: ("단종모델 아님") or a region ("도서산간 주문불가").
 _NOT_ON_SALE = re.compile(
-    r"(?:재?입고\s?(?:예정|알림|대기|신청|예약|미정)|판매\s?(?:종료|중지|중단|완료)|매진"
+    r"(?:재?입고\s?(?:예정|알림|대기|신청|예약|미정)|판매\s?(?:종료|중지|중단|완료)"
     r"|(?<!산간 )(?<!산간)(?:구매|주문)\s?불가|재고\s?(?:없음|소진)|단종\s?(?:상품|모델))"
     rf"{_HYPE}(?!\s?(?:아님|까지|시까지))"
 )
@@ -170,9 +171,16 @@ def _leads_to_a_price(words: list[list[Morpheme]]) -> bool:
     return following is None or not (following[0].tag == "NNG" and HANGUL_RUN.match(following[0].surface))
 
 
-def _claims_the_lowest(word: list[Morpheme]) -> bool:
-    """A lowest price claimed since something happened ("출시 후 최저가"): the seller's boast, not a condition."""
-    return any(morpheme.surface.startswith("최저") for morpheme in word)
+#: Money a buyer gets back or a coupon they must take, named before 후 ("after"): a price after it is not what is paid
+#: ("N페이 포인트 적립 후 실결제가", "캐시백 후 가격", "쿠폰 적용 후 가격"). Not an event of the shop's ("출시 후
+#: 최저가", "리뉴얼 후 특가", "방송 후 특가", "즉시할인 후 최종가"), whose sale everyone gets: a reviewer's
+#: counter-examples to reading every 후.
+_REBATE = re.compile(r"적립|캐시백|페이백|환급|리워드|쿠폰")
+
+
+def _after_a_rebate(title: str, after: Morpheme) -> bool:
+    """Whether the two words before a 후 name a rebate or a coupon."""
+    return bool(_REBATE.search(" ".join(title[: after.start].split()[-2:])))
 
 
 def _closing(found: Sequence[Morpheme], after: int) -> bool:
@@ -196,14 +204,14 @@ def price_on_a_condition(title: str) -> tuple[int, int] | None:
     """The clause of a title that makes its price hold only when something is done ("세탁기 동시구매 시 특가", "4본
     구매시 개당가", "(라이브 방송 중 구매 시)"), read from the grammar, not from a list of conditions: the dependent
     noun 시 ("when") after a noun or a verb opens a condition, and the price is bound to it when the clause's next
-    word is a price or when the clause ends the title or its bracket. So does 후 ("after": "포인트 적립 후
-    실결제가", "쿠폰 적용 후 가격") when a price follows it, but a lowest price claimed since then ("출시 후
-    최저가"). A clause followed by anything else gives a perk or a use, not the price ("2개 이상 구매시 무료배송",
-    "가입 시 증정", "착용시 편안한", "카드 결제 시 5% 할인", "재고 소진시 종료 특가", "결제 후 당일발송"), and so
-    does a bracketed one after a perk ("무료배송 (3만원 이상 구매 시)"). The same for a price after something applied
-    to it ("으뜸효율 10% 환급 적용가"), but a sale of the shop's own ("즉시할인 적용가", "타임딜 적용가"). Returns
-    where the clause stands in the title, or None."""
-    if "시" not in title and "후" not in title and "적용" not in title:  # most titles: no analysis
+    word is a price or when the clause ends the title or its bracket. So does 후 ("after") after a rebate or a
+    coupon ("포인트 적립 후 실결제가", "쿠폰 적용 후 가격") when a price follows it; not after the shop's own event
+    ("출시 후 최저가", "방송 후 특가"). A clause followed by anything else gives a perk or a use, not the price
+    ("2개 이상 구매시 무료배송", "가입 시 증정", "착용시 편안한", "카드 결제 시 5% 할인", "재고 소진시 종료 특가"),
+    and so does a bracketed one after a perk ("무료배송 (3만원 이상 구매 시)"). The same for a price after something
+    applied to it ("으뜸효율 10% 환급 적용가"), but a sale of the shop's own ("즉시할인 적용가", "타임딜 적용가").
+    Returns where the clause stands in the title, or None."""
+    if "시" not in title and "적용" not in title and not _REBATE.search(title):  # most titles: no analysis
         return None
     found = morphemes(title)
     for index, morpheme in enumerate(found):
@@ -215,8 +223,8 @@ def price_on_a_condition(title: str) -> tuple[int, int] | None:
             if applied is not None and applied.tag not in ("SN", "SW") and not _PLAIN_SALE.search(applied.surface):
                 return applied.start, morpheme.end
             continue
-        after_it = morpheme.surface == "후" and morpheme.tag == "NNG"  # "적립 후 실결제가", "쿠폰 적용 후 가격"
-        if not after_it and (morpheme.surface != "시" or morpheme.tag not in ("NNB", "XSN")):
+        after_a_rebate = morpheme.surface == "후" and morpheme.tag == "NNG" and _after_a_rebate(title, morpheme)
+        if not after_a_rebate and (morpheme.surface != "시" or morpheme.tag not in ("NNB", "XSN")):
             continue
         after = index + 1
         while after < len(found) and found[after].surface in ("에", "만"):  # 시에, 시에만; not 시까지 (until)
@@ -228,9 +236,9 @@ def price_on_a_condition(title: str) -> tuple[int, int] | None:
         start = title.rfind(" ", 0, found[first].start) + 1
         start += len(title[start:]) - len(title[start:].lstrip("([{"))
         words = _words(found[after:])
-        if _leads_to_a_price(words) and not (after_it and _claims_the_lowest(words[0])):
+        if _leads_to_a_price(words):
             return start, words[0][-1].end
-        if not after_it and _closing(found, after) and not _perk_before_the_bracket(title, found, index):
+        if not after_a_rebate and _closing(found, after) and not _perk_before_the_bracket(title, found, index):
             return start, found[after - 1].end
     return None
 

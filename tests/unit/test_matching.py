@@ -598,7 +598,6 @@ def test_when_the_keyword_names_an_accessory_the_first_accessory_the_title_sells
         ("[판매종료] 오뚜기 진라면 순한맛 120g 40개", "not buyable: 판매종료"),
         ("오뚜기 진라면 순한맛 120g 40개 sold out", "sold out: sold out"),
         # the eleventh reader's other words for it
-        ("오뚜기 진라면 순한맛 120g 40개 매진", "not buyable: 매진"),
         ("오뚜기 진라면 순한맛 120g 40개 판매완료", "not buyable: 판매완료"),
         ("오뚜기 진라면 순한맛 120g 40개 완판 - 재입고 미정", "not buyable: 재입고 미정"),
     ],
@@ -613,7 +612,9 @@ def test_a_title_saying_it_cannot_be_bought_now_is_not_an_offer(title: str, reas
         "품절임박 오뚜기 진라면 순한맛 120g 40개",
         "[재입고] 오뚜기 진라면 순한맛 120g 40개",
         "오뚜기 진라면 순한맛 120g 40개 품절대란",
-        "오뚜기 진라면 순한맛 120g 40개 매진임박",
+        # 매진 as hype (a reviewer's): sellers say sold out with 품절
+        "[홈쇼핑 완판 매진] 오뚜기 진라면 순한맛 120g 40개",
+        "오뚜기 진라면 순한맛 120g 40개 1차 물량 매진 2차 입고 완료",
     ],
 )
 def test_almost_sold_out_and_restocked_items_are_on_sale(title: str):
@@ -1209,6 +1210,9 @@ def test_a_title_that_binds_its_price_to_who_buys_is_a_conditional_price(title: 
         "갤럭시 북4 프로 14 결제 후 당일발송",
         "갤럭시 북4 프로 14 개봉 후 반품 불가",
         "갤럭시 북4 프로 14 출시 후 최저가",
+        # after the shop's own event or sale (a reviewer's): everyone's price
+        "갤럭시 북4 프로 14 [방송 후 특가]",
+        "갤럭시 북4 프로 14 즉시할인 후 최종가",
     ],
 )
 def test_what_every_buyer_gets_is_no_condition_of_sale(title: str):
@@ -1237,6 +1241,7 @@ def test_what_every_buyer_gets_is_no_condition_of_sale(title: str):
         # 후 ("after") leading to a price: the eleventh reader's price after Naver Pay points are credited
         ("갤럭시 북4 프로 14 N페이 포인트 5% 적립 후 실결제가", "적립 후 실결제가"),
         ("갤럭시 북4 프로 14 쿠폰 적용 후 가격", "적용 후 가격"),
+        ("갤럭시 북4 프로 14 N페이 포인트 적립 후 최저가", "적립 후 최저가"),  # a reviewer's: a lowest after points
     ],
 )
 def test_a_price_a_when_clause_leads_to_is_a_conditional_price(title: str, said: str):
