@@ -20,7 +20,7 @@ _ROMAN = re.compile(r"(?<=[a-z가-힣])[\s-](iv|iii|ii)(?![0-9a-z])", re.IGNOREC
 _ROMAN_VALUES = {"ii": "2", "iii": "3", "iv": "4"}
 #: A Latin letter with an accent ("POÄNG", "Nestlé", "Häagen-Dazs"): sellers write a maker's name as the maker does,
 #: back offices and Korean spellings without its accents.
-_ACCENTED = re.compile(r"[\u00c0-\u024f]")
+_ACCENTED = re.compile(r"[\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]")  # not × and ÷
 #: An apostrophe inside a Latin word ("Hill's", "Dr.Bronner's", "L'Oreal"): a Korean reader reads the word whole (힐스).
 _APOSTROPHE = re.compile(r"(?<=[a-z])['’](?=[a-z])", re.IGNORECASE)
 #: What a model number or a word may be written with or without.
@@ -39,9 +39,8 @@ def fold(text: str) -> str:
 
 
 def _without_accent(letter: re.Match[str]) -> str:
-    """The letter without its accent marks ("ä" is "a"); one that is no accented letter ("ß", "æ") as it is."""
-    bare = "".join(char for char in unicodedata.normalize("NFD", letter.group()) if not unicodedata.combining(char))
-    return bare or letter.group()
+    """The letter without its accent marks ("ä" is "a"); a letter that has none ("ß", "æ") as it is."""
+    return "".join(char for char in unicodedata.normalize("NFD", letter.group()) if not unicodedata.combining(char))
 
 
 def normalize(text: str) -> str:
