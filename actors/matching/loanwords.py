@@ -99,7 +99,10 @@ def _long_enough(classes: Iterable[str]) -> bool:
 
 @lru_cache(maxsize=1 << 12)
 def latin_skeletons(word: str) -> frozenset[str]:
-    """Every skeleton a word in Latin letters may have ("airpods" also without its plural s)."""
+    """Every skeleton a word in Latin letters may have ("airpods" also without its plural s; a possessive with and
+    without its s: "hill's" is 힐스, "trader joe's" 트레이더조)."""
+    if _POSSESSIVE.search(word):
+        return latin_skeletons(word[:-2]) | latin_skeletons(word[:-2] + "s")
     letters = re.sub(r"[^a-z]", "", word.lower())
     tokens = _LATIN_TOKEN.findall(letters)
     choices: list[tuple[str, ...]] = []
@@ -117,6 +120,10 @@ def latin_skeletons(word: str) -> frozenset[str]:
     if len(letters) > 3 and letters.endswith("s") and letters[-2] not in _VOWELS | {"s"}:
         skeletons |= latin_skeletons(letters[:-1])  # Hangul drops the plural: 에어팟 for "AirPods"
     return frozenset(skeletons)
+
+
+#: A possessive's 's ending a Latin word, which Hangul writes (힐스 for Hill's) or drops (트레이더조 for Trader Joe's).
+_POSSESSIVE = re.compile(r"['’]s$")
 
 
 # --- Hangul --------------------------------------------------------------------------------------------------
@@ -161,8 +168,8 @@ def hangul_consonants(word: str) -> str:
 
 HANGUL_RUN = re.compile(r"[가-힣]+")
 _LATIN_RUN = re.compile(r"[a-z]+(?:-[a-z]+)*")
-#: Latin words in a row, whole.
-_LATIN_PHRASE = re.compile(r"(?<![a-z])[a-z]+(?:-[a-z]+)*(?: [a-z]+(?:-[a-z]+)*)*(?![a-z])")
+#: Latin words in a row, whole, a possessive's 's with its word ("hill's").
+_LATIN_PHRASE = re.compile(r"(?<![a-z])[a-z]+(?:-[a-z]+)*(?:['’]s)?(?: [a-z]+(?:-[a-z]+)*(?:['’]s)?)*(?![a-z])")
 #: A Hangul word and a keyword's spelled otherwise are one when both have this many syllables and their skeletons
 #: this many consonants: 케찹 for 케첩 is too short to tell from other words, 골드바렌 for 골드베렌 is not.
 _LONG_HANGUL = 3

@@ -922,8 +922,10 @@ def test_another_pack_size_is_compared_per_unit_against_the_cluster():
         # a glued Hangul word the analyzer splits (디 + 봇) is still one loanword
         ("에코백스 디봇 X2 옴니", "ECOVACS DEEBOT X2 OMNI 로봇청소기"),
         ("HP 스마트탱크 670", "HP Smart Tank 670 무한잉크 복합기"),
-        # an apostrophe inside a Latin word is read through ("Hill's" is 힐스)
+        # a possessive's s, which Hangul writes or drops (a reviewer's Trader Joe's, lost when it was always kept)
         ("힐스 사이언스다이어트 어덜트 2kg", "Hill's 사이언스다이어트 어덜트 2kg"),
+        ("힐스 사이언스다이어트 어덜트 2kg", "HILL’S 사이언스다이어트 어덜트 2kg"),
+        ("트레이더조 베이글 시즈닝", "Trader Joe's Everything but the Bagel 시즈닝"),
     ],
 )
 def test_a_keyword_word_written_in_the_other_script_is_the_same_word(keyword: str, title: str):
