@@ -170,10 +170,10 @@ HANGUL_RUN = re.compile(r"[가-힣]+")
 _LATIN_RUN = re.compile(r"[a-z]+(?:-[a-z]+)*")
 #: Latin words in a row, whole, a possessive's 's with its word ("hill's").
 _LATIN_PHRASE = re.compile(r"(?<![a-z])[a-z]+(?:-[a-z]+)*(?:['’]s)?(?: [a-z]+(?:-[a-z]+)*(?:['’]s)?)*(?![a-z])")
-#: A Hangul word and a keyword's spelled otherwise are one when both have this many syllables and their skeletons
-#: this many consonants: 케찹 for 케첩 is too short to tell from other words, 골드바렌 for 골드베렌 is not.
+#: A Hangul word and a keyword's spelled with other vowels are one when both have this many syllables and this many
+#: consonant letters: 케찹 for 케첩 is too short to tell from other words (블랙, 블록), 골드바렌 for 골드베렌 is not.
 _LONG_HANGUL = 3
-_LONG_SKELETON = 3
+_LONG_CONSONANTS = 3
 #: How many Latin words one Hangul word may stand for.
 _MAX_PHRASE = 3
 
@@ -211,7 +211,7 @@ class Spellings:
             title = _LATIN_PHRASE.sub(self._as_hangul, title)
         if self.latin_by_skeleton:
             title = HANGUL_RUN.sub(self._as_latin, title)
-        if self.hangul_by_skeleton:
+        if self.hangul_by_consonants:
             title = HANGUL_RUN.sub(self._as_the_keywords_hangul, title)
         return title
 
@@ -260,7 +260,7 @@ class Spellings:
         for 노르웨이젼): a long one, for a short word's consonants are shared by other words (블랙 and 블록)."""
         word = match.group()
         consonants = hangul_consonants(word)
-        if len(word) < _LONG_HANGUL or len(consonants) < _LONG_SKELETON:
+        if len(word) < _LONG_HANGUL or len(consonants) < _LONG_CONSONANTS:
             return word
         return self.hangul_by_consonants.get(consonants, word)
 
