@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from statistics import median
 from typing import Any
 
-from actors.matching.buyable import a_mix, not_buyable, not_everyones_price, one_of_several
+from actors.matching.buyable import not_buyable, not_everyones_price, one_of_several
 from actors.matching.identity import (
     ModelName,
     Word,
@@ -160,7 +160,6 @@ def _not_everyones_price(offer: Offer, folded: str, wanted: _Wanted) -> str | No
     return (
         not_everyones_price(offer, folded, wanted.quantities, wanted.keyword)
         or one_of_several(folded, wanted.words)
-        or a_mix(folded, wanted.words, wanted.quantities)
         or against_target(offer.price, wanted.target_price)
     )
 

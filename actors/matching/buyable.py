@@ -311,26 +311,3 @@ def one_of_several(folded_title: str, words: tuple[Word, ...]) -> str | None:
             if named_only_within(word, title, [(start, end)]):
                 return f"price of one of several: {title[start:end]}"
     return None
-
-
-#: "각 12캔", "각 1박스": a count that each of several things comes in.
-_EACH = re.compile(r"(?<![가-힣])각\s?\d")
-#: Two words joined by a +, a / or a & ("라임 + 망고", "콜라/사이다").
-_JOINED_WORDS = re.compile(r"(?P<one>[^\s+/&()\[\]]+)\s?[+/&]\s?(?P<other>[^\s+/&()\[\]]+)")
-
-
-def a_mix(folded_title: str, words: tuple[Word, ...], wanted: tuple[Quantity, ...]) -> str | None:
-    """A pack the keyword counts ("… 24캔") sold as a mix of the product and something else, so many of each ("펩시
-    제로슈거 라임 + 망고 355ml 각 12캔 혼합"): only part of the pack is the product. A keyword word joined to a word the
-    keyword does not write, in a title that counts each of them; not when the keyword asks for no pack of several (a
-    device "+ 케이스 각 1개" is the device with a case)."""
-    if not any(want.dimension == "pack" and want.amount > 1 for want in wanted):
-        return None
-    title = folded_title.lower()
-    if not _EACH.search(title):
-        return None
-    for joined in _JOINED_WORDS.finditer(title):
-        sides = [any(word.pattern.fullmatch(side) for word in words) for side in (joined["one"], joined["other"])]
-        if any(sides) and not all(sides) and not joined.group().replace(" ", "")[0].isdigit():
-            return f"a mix: {joined.group()}"
-    return None

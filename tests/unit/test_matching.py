@@ -1181,27 +1181,6 @@ def test_a_title_that_binds_its_price_to_who_buys_is_a_conditional_price(title: 
 
 
 @pytest.mark.parametrize(
-    ("keyword", "title", "reason"),
-    [
-        (
-            "펩시 제로슈거 라임 355ml 24캔",
-            "펩시 제로슈거 라임 + 망고 355ml 각 12캔 혼합 (총 24캔)",
-            "a mix: 라임 + 망고",
-        ),
-        ("펩시 제로슈거 라임 355ml 24캔", "펩시 제로슈거 라임/망고 355ml 각 12캔 총 24캔", "a mix: 라임/망고"),
-        # no pack of several asked: a device with a case; sizes joined by a +; the product twelve twice
-        ("갤럭시 버즈3", "갤럭시 버즈3 + 케이스 각 1개", None),
-        ("보쉬 에어로트윈 와이퍼 세트 2개", "보쉬 에어로트윈 와이퍼 650+400 각 1개 세트 2개", None),
-        ("펩시 제로슈거 라임 355ml 24캔", "펩시 제로슈거 라임 355ml 12캔 x 2 (각 12캔)", None),
-    ],
-)
-def test_a_pack_sold_as_a_mix_of_the_product_and_another_is_not_the_products_pack(
-    keyword: str, title: str, reason: str | None
-):
-    assert verdict({"keyword": keyword}, title, 16_000) == reason
-
-
-@pytest.mark.parametrize(
     "title",
     [
         "갤럭시 북4 프로 14 [온라인 전용가]",  # a channel's price, which everyone there pays
