@@ -156,24 +156,12 @@ def hangul_skeleton(word: str) -> str | None:
     return _collapsed(classes) if _long_enough(classes) else None
 
 
-@lru_cache(maxsize=1 << 12)
-def hangul_consonants(word: str) -> str:
-    """A Hangul word's consonant letters as written, its vowels and a syllable's silent ㅇ left out: 골드베렌 and
-    골드바렌 write the same ones, 팬티형 and 밴드형 do not (their skeletons are one)."""
-    letters = unicodedata.normalize("NFD", word)
-    return "".join(letter for letter in letters if letter in _INITIAL or letter in _FINAL).replace("ᄋ", "")
-
-
 # --- a title in the keyword's spelling -----------------------------------------------------------------------
 
 HANGUL_RUN = re.compile(r"[가-힣]+")
 _LATIN_RUN = re.compile(r"[a-z]+(?:-[a-z]+)*")
-#: Latin words in a row, whole, a possessive's 's with its word ("hill's").
-_LATIN_PHRASE = re.compile(r"(?<![a-z])[a-z]+(?:-[a-z]+)*(?:['’]s)?(?: [a-z]+(?:-[a-z]+)*(?:['’]s)?)*(?![a-z])")
-#: A Hangul word and a keyword's spelled with other vowels are one when both have this many syllables and this many
-#: consonant letters: 케찹 for 케첩 is too short to tell from other words (블랙, 블록), 골드바렌 for 골드베렌 is not.
-_LONG_HANGUL = 3
-_LONG_CONSONANTS = 3
+#: Latin words in a row, whole.
+_LATIN_PHRASE = re.compile(r"(?<![a-z])[a-z]+(?:-[a-z]+)*(?: [a-z]+(?:-[a-z]+)*)*(?![a-z])")
 #: How many Latin words one Hangul word may stand for.
 _MAX_PHRASE = 3
 
@@ -195,8 +183,6 @@ class Spellings:
         # A skeleton two of the keyword's words share (애플 and 프로 are both ㅍㄹ) cannot tell them apart: neither
         # is respelled by it.
         self.hangul_by_skeleton = {skeleton: runs.pop() for skeleton, runs in hangul.items() if len(runs) == 1}
-        long_hangul = {run for run in keyword_runs if HANGUL_RUN.fullmatch(run) and len(run) >= _LONG_HANGUL}
-        self.hangul_by_consonants = {hangul_consonants(run): run for run in sorted(long_hangul)}
         self.latin_by_skeleton = {skeleton: runs.pop() for skeleton, runs in latin.items() if len(runs) == 1}
         #: The keyword's Latin runs, short ones too, longest first: the tail of a word it writes in both scripts
         #: ("마이크로SD"); the order makes the reading the same in every process.
@@ -211,8 +197,6 @@ class Spellings:
             title = _LATIN_PHRASE.sub(self._as_hangul, title)
         if self.latin_by_skeleton:
             title = HANGUL_RUN.sub(self._as_latin, title)
-        if self.hangul_by_consonants:
-            title = HANGUL_RUN.sub(self._as_the_keywords_hangul, title)
         return title
 
     def _as_hangul(self, match: re.Match[str]) -> str:
@@ -254,15 +238,6 @@ class Spellings:
             if skeleton in self.hangul_by_skeleton
         }
         return found.pop() if len(found) == 1 else None
-
-    def _as_the_keywords_hangul(self, match: re.Match[str]) -> str:
-        """A Hangul word spelled otherwise than a keyword's word in its vowels only (골드바렌 for 골드베렌, 노르웨이지안
-        for 노르웨이젼): a long one, for a short word's consonants are shared by other words (블랙 and 블록)."""
-        word = match.group()
-        consonants = hangul_consonants(word)
-        if len(word) < _LONG_HANGUL or len(consonants) < _LONG_CONSONANTS:
-            return word
-        return self.hangul_by_consonants.get(consonants, word)
 
     def _as_latin(self, match: re.Match[str]) -> str:
         skeleton = hangul_skeleton(match.group())
