@@ -26,6 +26,8 @@ from math import prod
 
 #: How few consonants a skeleton needs before two words are taken as one.
 _MIN_SKELETON = 2
+#: How many consonants a skeleton keeps where a reading drops a letter that may be silent (a final s after a vowel).
+_LONG_ENOUGH = 3
 #: How many readings of a Latin word are tried at most (each unsure letter doubles them).
 _MAX_READINGS = 64
 
@@ -99,10 +101,8 @@ def _long_enough(classes: Iterable[str]) -> bool:
 
 @lru_cache(maxsize=1 << 12)
 def latin_skeletons(word: str) -> frozenset[str]:
-    """Every skeleton a word in Latin letters may have ("airpods" also without its plural s; a possessive with and
-    without its s: "hill's" is 힐스, "trader joe's" 트레이더조)."""
-    if _POSSESSIVE.search(word):
-        return latin_skeletons(word[:-2]) | latin_skeletons(word[:-2] + "s")
+    """Every skeleton a word in Latin letters may have ("airpods" also without its plural s, "traderjoes" without a
+    possessive's: 트레이더조, while "hills" keeps it: 힐스)."""
     letters = re.sub(r"[^a-z]", "", word.lower())
     tokens = _LATIN_TOKEN.findall(letters)
     choices: list[tuple[str, ...]] = []
@@ -119,11 +119,11 @@ def latin_skeletons(word: str) -> frozenset[str]:
     skeletons = {lead + _collapsed(chosen) for chosen in chosen_readings if _long_enough(chosen)}
     if len(letters) > 3 and letters.endswith("s") and letters[-2] not in _VOWELS | {"s"}:
         skeletons |= latin_skeletons(letters[:-1])  # Hangul drops the plural: 에어팟 for "AirPods"
+    elif len(letters) > 3 and letters.endswith("s") and letters[-2] in _VOWELS:
+        # A possessive's or a plural's s after a vowel: dropped only where enough is left to tell ("traderjoes" is
+        # 트레이더조; "plus" is no 블루).
+        skeletons |= {found for found in latin_skeletons(letters[:-1]) if len(found.replace("V", "")) >= _LONG_ENOUGH}
     return frozenset(skeletons)
-
-
-#: A possessive's 's ending a Latin word, which Hangul writes (힐스 for Hill's) or drops (트레이더조 for Trader Joe's).
-_POSSESSIVE = re.compile(r"['’]s$")
 
 
 # --- Hangul --------------------------------------------------------------------------------------------------

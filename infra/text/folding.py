@@ -1,5 +1,5 @@
 """Titles and keywords as one comparable form: no markup, NFKC, one kind of dash, single spaces, Latin letters without
-their accents, a model's generation in Roman numerals as its number."""
+their accents, Latin words without apostrophes, a model's generation in Roman numerals as its number."""
 
 from __future__ import annotations
 
@@ -21,6 +21,9 @@ _ROMAN_VALUES = {"ii": "2", "iii": "3", "iv": "4"}
 #: A Latin letter with an accent ("POÄNG", "Nestlé", "Häagen-Dazs"): sellers write a maker's name as the maker does,
 #: back offices and Korean spellings without its accents.
 _ACCENTED = re.compile(r"[\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]")  # not × and ÷
+#: An apostrophe inside a Latin word ("Hill's", "HILL’S", "L'Oreal"): sellers drop it or write another one, and a
+#: Korean reader reads the word whole (힐스), so keywords and titles are compared without it.
+_APOSTROPHE = re.compile(r"(?<=[a-z])['’](?=[a-z])", re.IGNORECASE)
 #: What a model number or a word may be written with or without.
 SEPARATORS = re.compile(r"[\s-]+")
 
@@ -31,6 +34,7 @@ def fold(text: str) -> str:
     text = _TAG.sub("", html.unescape(text))
     text = unicodedata.normalize("NFKC", text).translate(_DASHES)
     text = _ACCENTED.sub(_without_accent, text)
+    text = _APOSTROPHE.sub("", text)
     text = _ROMAN.sub(lambda numeral: _ROMAN_VALUES[numeral.group(1).lower()], text)
     return _SPACES.sub(" ", text).strip()
 
