@@ -6,9 +6,9 @@ spellings are reduced to what Korean loanword spelling keeps of a word: its cons
 letter writes it with (f, p, ph, b and v as ㅍ/ㅂ; s, sh and th as ㅅ; z, j and ch as ㅈ/ㅊ; an r that no vowel
 follows is not written, as in 마스터; an n before a k sound is ㅇ, as in 탱크; a gh inside a word is silent, as in
 나이트; an s after t or d is ㅊ/ㅈ, as in 버즈; sch is ㅅ, as in 보쉬, or ㅅㅋ, as in 스쿨; the r of a final "re" may
-go unwritten, as in 스토어), with the vowels dropped, since Hangul puts ㅡ between consonants that English runs together
-and English vowels have no one spelling. What a word starts with is kept: a vowel (Hangul's ㅇ: "oled" is 올레드, not
-라이트), or a w or y before a vowel, which Hangul writes in the vowel after ㅇ (와, 예).
+go unwritten, as in 애니웨어), with the vowels dropped, since Hangul puts ㅡ between consonants that English runs
+together and English vowels have no one spelling. What a word starts with is kept: a vowel (Hangul's ㅇ: "oled" is
+올레드, not 라이트), or a w or y before a vowel, which Hangul writes in the vowel after ㅇ (와, 예).
 
 Two words with the same skeleton of at least two consonants are taken as one. A false pair can only make one
 keyword word look present; every other rule still judges the title, and a word too short to tell (에어, "LG") is
@@ -108,15 +108,15 @@ def latin_skeletons(word: str) -> frozenset[str]:
     choices: list[tuple[str, ...]] = []
     for index, token in enumerate(tokens):
         following = "".join(tokens[index + 1 : index + 2])
-        if token == "r" and tokens[index + 1 :] == ["e"]:
-            choices.append(("", "L"))  # a final "re" is 어: "store" is 스토어, "anywhere" 애니웨어
-            continue
         choices.append(("K",) if index == 0 and token == "gh" else _latin_sounds(token, following))
     # A word that starts with a vowel starts with ㅇ in Hangul: "oled" (올레드) is not 라이트.
     lead = "V" if tokens and tokens[0] in _VOWELS and choices[0] == ("",) else ""
-    readings = prod(len(options) for options in choices)
-    chosen_readings = list(product(*choices)) if readings <= _MAX_READINGS else []
-    skeletons = {lead + _collapsed(chosen) for chosen in chosen_readings if _long_enough(chosen)}
+    skeletons = _skeletons(lead, choices)
+    if tokens[-2:] == ["r", "e"]:
+        # A final "re" is often 어, its r unwritten ("anywhere" is 애니웨어), where enough is left to tell ("store" is
+        # no 세트): the r-less readings need three letters of skeleton.
+        unwritten_r = [*choices[:-2], ("",), choices[-1]]
+        skeletons |= {found for found in _skeletons(lead, unwritten_r) if len(found) >= _LONG_ENOUGH}
     if len(letters) > 3 and letters.endswith("s") and letters[-2] not in _VOWELS | {"s"}:
         skeletons |= latin_skeletons(letters[:-1])  # Hangul drops the plural: 에어팟 for "AirPods"
     elif len(letters) > 3 and letters.endswith("s") and letters[-2] in _VOWELS:
@@ -124,6 +124,13 @@ def latin_skeletons(word: str) -> frozenset[str]:
         # 트레이더조; "plus" is no 블루).
         skeletons |= {found for found in latin_skeletons(letters[:-1]) if len(found.replace("V", "")) >= _LONG_ENOUGH}
     return frozenset(skeletons)
+
+
+def _skeletons(lead: str, choices: list[tuple[str, ...]]) -> set[str]:
+    """The skeletons of every reading of a word's letter groups (none when they are too many to try)."""
+    readings = prod(len(options) for options in choices)
+    chosen_readings = list(product(*choices)) if readings <= _MAX_READINGS else []
+    return {lead + _collapsed(chosen) for chosen in chosen_readings if _long_enough(chosen)}
 
 
 # --- Hangul --------------------------------------------------------------------------------------------------
