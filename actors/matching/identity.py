@@ -54,8 +54,8 @@ def _spellings(run: str) -> tuple[str, ...]:
 
 def _spelled(run: str) -> str:
     """A run as a pattern; Hangul with a space allowed between its syllables ("에어팟프로" finds "에어팟 프로");
-    "+" only where it is a tier, right after a model's number ("s24+"), or joins two Latin words ("GPS+Cellular"),
-    not in "1+1"."""
+    "+" only where it is a tier, right after a model's number ("s24+"), or after a letter ("GPS+Cellular"), not in
+    "1+1"."""
     if run == "+":
         return r"(?<=[\da-z])\+(?!\d)"
     if run.isascii():
@@ -256,10 +256,11 @@ _GLUED = re.compile(r"\+|[a-z]++(?!\d{2})")
 #: "이어폰c타입", "홍삼정+쇼핑백": a second letter, a digit or Hangul after it make it something else).
 _GLUED_TO_NAME = re.compile(r"(?:[a-z]|\+)(?![0-9a-z가-힣+])")
 _HANGUL_END = re.compile(r"[가-힣]$")
-#: A Latin word joined to a keyword word by a + ("GPS+Cellular", "Wi-Fi+Cellular"): an edition of the product that
-#: carries more, or another product sold with it; either way not the one the keyword names alone. Not spaced
-#: ("… + 케이스 증정" gives a gift).
-_JOINED_BY_PLUS = re.compile(r"\+(?P<other>[a-z]{2,})(?![a-z])")
+#: A Latin word joined by a + to a keyword's Latin word ("GPS+Cellular", "Wi-Fi+Cellular"): an edition of the product
+#: that carries more. Not spaced ("… + 케이스 증정" gives a gift), not glued to a Hangul word ("화이트+SD카드"), not a
+#: gift ("Go+HDMI 케이블 증정": a second reviewer's counter-examples).
+_JOINED_BY_PLUS = re.compile(r"\+(?P<other>[a-z]{2,})(?![a-z가-힣])")
+_GIVEN_IN_THE_CLAUSE = re.compile(r"[^,()\[\]]*?(?:증정|사은품|포함|선물|gift)")
 #: A model's generation number ends a keyword word: one or two digits ("s25", "16", "워치7"). Longer numbers are
 #: codes, whose glued letters are colours and regions ("DW-5600BB", "SM-S928NZKE").
 _GENERATION = re.compile(r"(?<!\d)\d{1,2}$")
@@ -315,8 +316,13 @@ def other_variant(title: str, model: ModelName) -> str | None:
                 glued = _GLUED_TO_NAME.match(undashed, after) if _HANGUL_END.search(word.text) else None
             if glued and glued.group() not in MEASURE_SYMBOLS and not _named_by_keyword(model, word, glued.group()):
                 return f"another model: {word.text}{glued.group()}"
-            joined = _JOINED_BY_PLUS.match(undashed, after)
-            if joined and not _named_by_keyword(model, word, joined["other"]) and joined.group() not in model.named:
+            joined = _JOINED_BY_PLUS.match(undashed, after) if word.text[-1].isascii() else None
+            if (
+                joined
+                and not _named_by_keyword(model, word, joined["other"])  # "GPS Cellular" asked
+                and joined.group() not in model.named  # "GPS+Cellular" asked
+                and not _GIVEN_IN_THE_CLAUSE.match(undashed, joined.end())
+            ):
                 return f"another model: {word.text}{joined.group()}"
             tier = _TIER_AFTER.match(undashed, after)
             if tier is None or _named_by_keyword(model, word, tier["tier"]):

@@ -1143,6 +1143,10 @@ def test_a_generation_is_also_its_number_glued_to_the_name(keyword: str, title: 
         # the keyword that names the edition finds it; a gift spaced after a + is no edition
         ("애플워치 SE 40mm GPS+Cellular", "애플워치 SE 40mm GPS+Cellular 미드나이트", None),
         ("아이패드 에어 11 Wi-Fi 128GB", "아이패드 에어 11 Wi-Fi 128GB + 케이스 증정", None),
+        ("애플워치 SE 40mm GPS Cellular", "애플워치 SE 40mm GPS+Cellular 미드나이트", None),
+        # a second reviewer's: a gift glued to a Hangul word, or named as a gift in its clause
+        ("닌텐도 스위치 OLED 화이트", "닌텐도 스위치 OLED 화이트+SD카드 128GB 증정", None),
+        ("LG 스탠바이미 Go", "LG 스탠바이미 Go+HDMI 케이블 증정", None),
     ],
 )
 def test_a_latin_word_joined_to_a_keyword_word_by_a_plus_is_another_edition(
