@@ -179,10 +179,10 @@ _GENERATION_WORD = re.compile(r"(?P<number>\d{1,2})세대")
 def missing_word(title: str, words: tuple[Word, ...]) -> str | None:
     undashed = title.replace("-", "")
     compact = undashed.replace(" ", "")
-    for before, word in zip((None, *words), words, strict=False):
+    for index, word in enumerate(words):
         if word.pattern.search(undashed) or (not word.digit_edged and word.pattern.search(compact)):
             continue
-        if before is not None and _generation_on_the_name(undashed, before, word):
+        if index and _generation_on_the_name(undashed, words[index - 1], word):
             continue
         return f"keyword word missing: {word.text}"
     return None
@@ -190,13 +190,13 @@ def missing_word(title: str, words: tuple[Word, ...]) -> str | None:
 
 def _generation_on_the_name(title: str, name: Word, word: Word) -> bool:
     """Whether a keyword's generation word ("2세대") is written as its number on the keyword word before it, the
-    name ("SE2", "SE 2", "프로2"), the number ending there."""
+    name ("SE2", "SE 2", "프로2"), the number ending there (not "2개", "2.0", "25년형"), in a title that names no
+    generation of its own ("SE 40mm 1세대": a second reviewer's)."""
     generation = _GENERATION_WORD.fullmatch(word.text)
-    if generation is None:
+    if generation is None or _GENERATION_WORD.search(title):
         return False
-    return any(
-        re.match(rf"\s?{generation['number']}(?![\d.])", title[found.end() :]) for found in name.pattern.finditer(title)
-    )
+    number = re.compile(rf"\s?{generation['number']}(?![\d.a-z가-힣])")
+    return any(number.match(title, found.end()) for found in name.pattern.finditer(title))
 
 
 #: Things a title says are not in the box: the word right before 미포함, 불포함, 별매, 별도 (구매 / 판매), 없음 or 없이

@@ -1129,6 +1129,9 @@ def test_a_latin_letter_with_an_accent_is_the_letter(keyword: str, title: str):
         ("애플워치 SE 2세대 40mm GPS", "애플워치 SE 40mm GPS", "keyword word missing: 2세대"),
         ("에어팟 프로 2세대", "에어팟 프로 2.0", "keyword word missing: 2세대"),
         ("에어팟 프로 2세대", "에어팟 프로 25년형", "keyword word missing: 2세대"),
+        # a second reviewer's: a count, not a generation, and a title naming its own generation
+        ("에어팟 프로 2세대", "에어팟 프로 2개 묶음 1세대", "keyword word missing: 2세대"),
+        ("애플워치 SE 2세대 40mm GPS", "애플워치 SE 40mm GPS 1세대 (SE2 아님)", "keyword word missing: 2세대"),
     ],
 )
 def test_a_generation_is_also_its_number_glued_to_the_name(keyword: str, title: str, reason: str | None):
