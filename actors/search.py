@@ -11,8 +11,7 @@ import dramatiq
 
 from actors import metrics
 from actors.errors import DeferredJobError, JobError, PermanentJobError, RetryableJobError
-from actors.matching import match_offers
-from actors.matching.prices import doubt_about_the_lowest
+from actors.matching import doubts_about_the_lowest, match_offers
 from actors.outbox import spawn_outbox
 from actors.proxies import ProxiesBenched
 from actors.runtime import WorkerRuntime
@@ -54,19 +53,12 @@ def summarize(results: dict[str, SourceResult], failed: dict[str, BaseException]
             "outcome": str(outcome),
             "complete": complete,
             "lowest": winners[0].as_document() if winners else None,
-            "doubts": _doubts(winners) or None,
+            "doubts": doubts_about_the_lowest(winners) or None,
             "offers": [offer.as_document() for offer in sorted(offers, key=lambda offer: offer.price)],
             "failed_sources": {name: _failure_summary(error) for name, error in failed.items()} or None,
             "searched_at": searched_at,
         }
     )
-
-
-def _doubts(winners: list[Offer]) -> list[str]:
-    """What leaves the delivered lowest in doubt, for a person to look at (the matcher accepted it: it stays the
-    lowest)."""
-    doubt = doubt_about_the_lowest([offer.price for offer in winners])
-    return [doubt] if doubt else []
 
 
 def _failure_summary(error: BaseException) -> dict[str, str]:

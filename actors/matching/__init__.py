@@ -50,13 +50,19 @@ from actors.matching.identity import (
 )
 from actors.matching.lines import NamePair, inside_the_name, name_pairs
 from actors.matching.loanwords import Spellings
-from actors.matching.prices import against_target, cluster_of, priced_like_an_accessory, priced_without_a_part
+from actors.matching.prices import (
+    against_target,
+    cluster_of,
+    doubt_about_the_lowest,
+    priced_like_an_accessory,
+    priced_without_a_part,
+)
 from actors.matching.quantities import Quantity, quantities, unit_conflict
 from actors.matching.sells import Allowed, allowed_by, excluded, sold_for_it, sold_without_something
 from infra.text.folding import fold
 from schemas.offers import Offer
 
-__all__ = ["match_offers"]
+__all__ = ["doubts_about_the_lowest", "match_offers"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,3 +262,12 @@ def _pack_count(folded_title: str) -> int | None:
     """How many units an offer's (folded) title says it sells (its pack count), if it says."""
     packs = [quantity.amount for quantity in quantities(folded_title) if quantity.dimension == "pack"]
     return int(packs[0]) if packs and packs[0] >= 1 else None
+
+
+def doubts_about_the_lowest(accepted: list[Offer]) -> list[str]:
+    """What leaves the lowest of the accepted offers in doubt (`prices.doubt_about_the_lowest`), for a person to look
+    at: the matcher accepted it, and it stays the lowest. Offers of different pack sizes explain a gap between them
+    (one pouch beside 36), so where the accepted offers count their packs differently, their disagreement is none."""
+    packs = {_pack_count(fold(offer.title)) or 1 for offer in accepted}
+    doubt = doubt_about_the_lowest([offer.price for offer in accepted], packs_differ=len(packs) > 1)
+    return [doubt] if doubt else []

@@ -111,13 +111,14 @@ def priced_without_a_part(
     return f"a part alone: {without}, at {compared * 100 // cluster}% of the {cluster:,} most offers ask"
 
 
-def doubt_about_the_lowest(accepted_prices: list[int]) -> str | None:
+def doubt_about_the_lowest(accepted_prices: list[int], *, packs_differ: bool = False) -> str | None:
     """What leaves the lowest of the accepted offers in doubt: it is far under the price the accepted offers cluster
     around (under `DOUBT_PERCENT` of it), where a bait listing, a look-alike or a part whose noun no rule knows would
     be; or, where they cluster around no price, far under what some of them agree on (under
     `ACCESSORY_PRICE_PERCENT` of it): parts nobody listed outnumbering the product (brushes, cups and a lid beside two
     juicers) leave no cluster to refuse them by. None when nothing does. The offer was accepted and stays the lowest;
-    the result says what a person should look at."""
+    the result says what a person should look at. `packs_differ`: the offers count their packs differently, which
+    explains a gap where they cluster around no price (one pouch beside packs of 12 to 48), so they do not disagree."""
     lowest = min(accepted_prices, default=0)
     cluster = cluster_price(accepted_prices)
     if cluster is not None:
@@ -125,7 +126,7 @@ def doubt_about_the_lowest(accepted_prices: list[int]) -> str | None:
             return None
         share = lowest * 100 // cluster
         return f"priced far under the others: the lowest, {lowest:,}, is {share}% of the {cluster:,} most offers ask"
-    agreed = _dearest_agreement(accepted_prices)
+    agreed = None if packs_differ else _dearest_agreement(accepted_prices)
     if agreed is None or lowest * 100 >= agreed * ACCESSORY_PRICE_PERCENT:
         return None
     share = lowest * 100 // agreed

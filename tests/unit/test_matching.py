@@ -8,7 +8,7 @@ import hypothesis
 import pytest
 from hypothesis import strategies as st
 
-from actors.matching import match_offers
+from actors.matching import doubts_about_the_lowest, match_offers
 from actors.matching.loanwords import Spellings, hangul_skeleton, latin_skeletons
 from actors.matching.prices import cluster_price, doubt_about_the_lowest
 from schemas.offers import Offer
@@ -731,6 +731,20 @@ def test_a_lowest_far_under_what_two_offers_agree_on_is_in_doubt_where_no_cluste
         "the offers disagree: the lowest, 9,900, is 2% of the 457,000 others agree on"
     )
     assert doubt_about_the_lowest([9_900, 455_000]) is None  # no two others agree
+    # a second reviewer's: one pouch beside packs of 3 to 48 is no part; offers counting their packs differently
+    # explain their gap where they cluster around no price
+    rice = [
+        offer("햇반 백미밥 210g", 1_500),
+        offer("햇반 백미밥 210g 3개", 4_200),
+        offer("햇반 백미밥 210g 12개", 13_900),
+    ]
+    rice += [offer("햇반 백미밥 210g 36개", 36_900), offer("햇반 백미밥 210g 48개", 52_900)]
+    assert doubts_about_the_lowest(rice) == []
+    juicers = [offer("휴롬 H400 세척솔", 9_900), offer("휴롬 H400 주스컵", 19_000), offer("휴롬 H400 원액기", 455_000)]
+    juicers += [offer("휴롬 H400 호퍼 뚜껑", 59_000), offer("휴롬 H400 원액기 샌드골드", 459_000)]
+    assert doubts_about_the_lowest(juicers) == [
+        "the offers disagree: the lowest, 9,900, is 2% of the 457,000 others agree on"
+    ]
     assert doubt_about_the_lowest([200_000, 455_000, 459_000]) is None  # they cluster, and it is near enough
 
 
