@@ -26,7 +26,9 @@ from math import prod
 
 #: How few consonants a skeleton needs before two words are taken as one.
 _MIN_SKELETON = 2
-#: How many consonants a skeleton keeps where a reading drops a letter that may be silent (a final s after a vowel).
+#: How long a skeleton must stay where a reading drops a letter that may be silent: a final "re"'s r counts the
+#: leading vowel's mark too ("anywhere", ㅇㄴㅇ), a final s after a vowel only consonants ("traderjoes"; "plus" is
+#: no 블루).
 _LONG_ENOUGH = 3
 #: How many readings of a Latin word are tried at most (each unsure letter doubles them).
 _MAX_READINGS = 64
