@@ -30,8 +30,11 @@ def eligible(offer: Offer) -> bool:
     return offer.rejected is None
 
 
-def summarize(results: dict[str, SourceResult], failed: dict[str, BaseException], searched_at: Any) -> dict[str, Any]:
-    """The search's `result` over the sources that answered; `complete` only when none failed.
+def summarize(
+    product: dict[str, Any], results: dict[str, SourceResult], failed: dict[str, BaseException], searched_at: Any
+) -> dict[str, Any]:
+    """The search's `result` over the sources that answered; `complete` only when none failed; `doubts` what the
+    matcher says leaves the lowest in doubt for `product`.
 
     NO_MATCH and NO_RESULTS are final answers, so they are only claimed when every source answered; an
     incomplete search without an eligible offer is INCOMPLETE. Offers of the same price keep the order of `results`
@@ -53,7 +56,7 @@ def summarize(results: dict[str, SourceResult], failed: dict[str, BaseException]
             "outcome": str(outcome),
             "complete": complete,
             "lowest": winners[0].as_document() if winners else None,
-            "doubts": doubts_about_the_lowest(winners) or None,
+            "doubts": doubts_about_the_lowest(product, winners) or None,
             "offers": [offer.as_document() for offer in sorted(offers, key=lambda offer: offer.price)],
             "failed_sources": {name: _failure_summary(error) for name, error in failed.items()} or None,
             "searched_at": searched_at,
@@ -184,7 +187,7 @@ async def work_search(job: dict[str, Any], runtime: WorkerRuntime) -> dict[str, 
     failed |= {name: SourceDeferred(str(turn), retry_after=turn.retry_in) for name, turn in deferred.items()}
     # In the product's source order, whichever attempt each answer came from: a tie on price goes to the same offer.
     answers = answered | partial
-    result = summarize({name: answers[name] for name in names if name in answers}, failed, utcnow())
+    result = summarize(product, {name: answers[name] for name in names if name in answers}, failed, utcnow())
     result["sources"] = per_source
     if not failed:
         return {"result": result}

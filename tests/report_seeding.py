@@ -90,7 +90,7 @@ class Seeder:
             else:
                 summary["error"] = f"{source.outcome.lower()} on purpose"
             per_source[name] = summary
-        result = summarize(answered, {}, at)
+        result = summarize(job["product"], answered, {}, at)
         result["sources"] = per_source
         assert await self.jobs.complete(job, now=at, output={"result": result})
         await self.history.record(job | {"result": result})

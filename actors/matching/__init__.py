@@ -14,7 +14,8 @@ gives the reason, which keeps verdicts deterministic:
    another option, no pick among listings the product is only one of;
 7. judged over all accepted offers at once (`identity`, `lines`): it names no model code but others than the one most of
    them share, and no word inside the product's name that none of the others writes (another line: 포엥 어린이
-   암체어 beside 포엥 암체어);
+   암체어 beside 포엥 암체어; right after the maker or before the size, such a word in the lowest leaves it in doubt:
+   `doubts_about_the_lowest`);
 8. its price is plausible (`prices`): not far under the target price (judged with rule 6); and, without one, judged
    over all the search's offers at once, not far under the price the product's offers cluster around (every offer
    of it at a price anyone pays, even one that cannot be bought now; per unit for another pack size), nor, when its
@@ -48,7 +49,7 @@ from actors.matching.identity import (
     other_variant,
     other_year,
 )
-from actors.matching.lines import NamePair, inside_the_name, name_pairs
+from actors.matching.lines import PLAIN_NAMES_NEEDED, NamePair, inside_the_name, name_pairs, unvouched
 from actors.matching.loanwords import Spellings
 from actors.matching.prices import (
     against_target,
@@ -80,6 +81,9 @@ class _Wanted:
     name: ModelName
     #: The keyword's words side by side inside its name: what a word put between them would make another line.
     pairs: tuple[NamePair, ...]
+    #: The same up to the name's size, the maker's place too: where a word no other offer writes leaves the lowest in
+    #: doubt (sellers put a line there as often as a category word or a descriptor).
+    pairs_to_the_size: tuple[NamePair, ...]
     #: The keyword's loanwords: a title that writes them in the other script is read in the keyword's.
     spellings: Spellings
     target_price: int | None
@@ -90,6 +94,7 @@ def _wanted(product: Mapping[str, Any]) -> _Wanted:
     keyword = folded.lower()
     model_no = (product.get("model_no") or "").strip()
     words = keyword_words(folded)
+    anchors = keyword_words(folded, quantities=True)
     allowed = allowed_by(keyword)
     return _Wanted(
         keyword=keyword,
@@ -98,9 +103,10 @@ def _wanted(product: Mapping[str, Any]) -> _Wanted:
         allowed=allowed,
         quantities=quantities(folded),
         words=words,
-        anchors=keyword_words(folded, quantities=True),
+        anchors=anchors,
         name=model_name(folded, words, names_accessory=allowed.accessory),
         pairs=name_pairs(keyword, words),
+        pairs_to_the_size=name_pairs(keyword, anchors, to_the_size=True),
         spellings=loanword_spellings(keyword, words),
         target_price=product.get("target_price") or None,
     )
@@ -208,33 +214,27 @@ def _refuse_other_model_codes(accepted: list[Offer], titles: Mapping[int, str]) 
         offer.rejected = other_code(found, agreed)
 
 
-#: How many other accepted offers must write the keyword's words side by side before a word between them is another
-#: line: one could be the odd listing itself.
-_PLAIN_NAMES_NEEDED = 2
-
-
 def _refuse_other_lines(accepted: list[Offer], titles: Mapping[int, str], wanted: _Wanted) -> None:
     """Refuse the accepted offers that write a noun inside the product's name, between two words the keyword writes
     side by side, when at least two other accepted offers write those words side by side and no other accepted offer
     writes that noun anywhere: another line or flavour named inside the name (포엥 어린이 암체어, 비비고 김치왕교자). A
     word another offer writes too is the product's ("브리타 마렐라 화이트" beside "… 2.4L 화이트", "눕시 다운 자켓"
     twice), though two sellers of another line then vouch for each other too: a word alone cannot tell which."""
-    if not wanted.pairs or len(accepted) <= _PLAIN_NAMES_NEEDED:
+    if not wanted.pairs or len(accepted) <= PLAIN_NAMES_NEEDED:
         return
-    compact = {id(offer): titles[id(offer)].lower().replace(" ", "").replace("-", "") for offer in accepted}
-    written = {
-        id(offer): inside_the_name(wanted.spellings.respell(titles[id(offer)].lower()), wanted.pairs)
-        for offer in accepted
-    }
-    for offer in accepted:
-        others = [other for other in accepted if other is not offer]
-        for pair, between in written[id(offer)].items():
-            if not between or sum(written[id(other)].get(pair) == "" for other in others) < _PLAIN_NAMES_NEEDED:
-                continue
-            noun = between.replace(" ", "")
-            if not any(noun in compact[id(other)] for other in others):
-                offer.rejected = f"another line: {between} inside {pair.first.text} … {pair.second.text}"
-                break
+    lowered = [titles[id(offer)].lower() for offer in accepted]
+    written = [inside_the_name(wanted.spellings.respell(title), wanted.pairs) for title in lowered]
+    compact = [_compact(title) for title in lowered]
+    for index, offer in enumerate(accepted):
+        others = [*written[:index], *written[index + 1 :]]
+        if found := unvouched(written[index], others, [*compact[:index], *compact[index + 1 :]], wanted.words):
+            pair, between = found
+            offer.rejected = f"another line: {between} inside {pair.first.text} … {pair.second.text}"
+
+
+def _compact(title: str) -> str:
+    """A lower-case title without spaces and dashes: where a word another offer writes is looked for."""
+    return title.replace(" ", "").replace("-", "")
 
 
 def _refuse_prices_like_an_accessory(
@@ -264,10 +264,33 @@ def _pack_count(folded_title: str) -> int | None:
     return int(packs[0]) if packs and packs[0] >= 1 else None
 
 
-def doubts_about_the_lowest(accepted: list[Offer]) -> list[str]:
-    """What leaves the lowest of the accepted offers in doubt (`prices.doubt_about_the_lowest`), for a person to look
-    at: the matcher accepted it, and it stays the lowest. Offers of different pack sizes explain a gap between them
-    (one pouch beside 36), so where the accepted offers count their packs differently, their disagreement is none."""
-    packs = {_pack_count(fold(offer.title)) or 1 for offer in accepted}
-    doubt = doubt_about_the_lowest([offer.price for offer in accepted], packs_differ=len(packs) > 1)
-    return [doubt] if doubt else []
+def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -> list[str]:
+    """What leaves the lowest of the accepted offers (`accepted`, cheapest first) in doubt, for a person to look at:
+    the matcher accepted it, and it stays the lowest.
+    - Its price (`prices.doubt_about_the_lowest`). Offers of different pack sizes explain a gap between them (one
+      pouch beside 36), so where the accepted offers count their packs differently, their disagreement is none.
+    - A word it writes inside the product's name that no other accepted offer writes, right after the maker or
+      before the size, where the matcher refuses nothing ("하리보 사워 골드베렌", "코카콜라 제로 체리 355ml"): a
+      maker's line or a flavour sits there as often as a category word or a descriptor."""
+    titles = [fold(offer.title) for offer in accepted]
+    packs = {_pack_count(title) or 1 for title in titles}
+    doubts = [doubt_about_the_lowest([offer.price for offer in accepted], packs_differ=len(packs) > 1)]
+    doubts.append(_another_line_in_the_lowest(_wanted(product), [title.lower() for title in titles]))
+    return [doubt for doubt in doubts if doubt]
+
+
+def _another_line_in_the_lowest(wanted: _Wanted, lowered: list[str]) -> str | None:
+    """The doubt a word inside the lowest offer's name leaves (`lowered`: the accepted offers' titles, cheapest first,
+    folded and in lower case), judged as `_refuse_other_lines` judges a word between the name's words."""
+    if not wanted.pairs_to_the_size or len(lowered) <= PLAIN_NAMES_NEEDED:
+        return None
+    written = [
+        inside_the_name(wanted.spellings.respell(title), wanted.pairs_to_the_size, after_the_maker=True)
+        for title in lowered
+    ]
+    found = unvouched(written[0], written[1:], [_compact(title) for title in lowered[1:]], wanted.words)
+    if found is None:
+        return None
+    pair, between = found
+    first, second = pair.first.text, pair.second.text
+    return f"another line?: the lowest writes {between} between {first} and {second}, which no other offer does"

@@ -4,7 +4,10 @@
 A word alone cannot tell a line from what sellers put inside a name (a maker's line, a category noun, a marketing
 word): refusing every word between the keyword's words was measured to refuse about fifty right answers for eight
 wrong ones. So the offers decide together (`actors.matching`): a noun between two words the keyword writes side by
-side names another line when other accepted offers write those words side by side and none writes that noun.
+side names another line when other accepted offers write those words side by side and none writes that
+noun. Where sellers put a maker's line as often as a category word (right after the maker) or a flavour as often as
+a descriptor (after the name, before its size), such a noun in the lowest offer only leaves it in doubt
+(`actors.matching.doubts_about_the_lowest`).
 """
 
 from __future__ import annotations
@@ -30,21 +33,26 @@ class NamePair:
     after_the_maker: bool
 
 
-def name_pairs(keyword: str, words: tuple[Word, ...]) -> tuple[NamePair, ...]:
+def name_pairs(keyword: str, words: tuple[Word, ...], *, to_the_size: bool = False) -> tuple[NamePair, ...]:
     """The keyword's words that stand side by side in it, where a word put between them would change the name: only
     before the keyword's first word with a digit, a model's number, which names the model whole; what follows it
-    describes it ("갤럭시 S25 울트라 티타늄블랙 자급제", "MX Master 3S 퍼포먼스 무선")."""
+    describes it ("갤럭시 S25 울트라 티타늄블랙 자급제", "MX Master 3S 퍼포먼스 무선"). `to_the_size`: `words` hold the
+    keyword's quantities too, and the last pair is the name's last word and a quantity right after it ("제로" and
+    "355ml": a flavour written there, "제로 체리 355ml", names another product as often as a descriptor sits there)."""
     pairs = []
     # The maker is the keyword's first word as written, though the analyzer may split it (일룸: 일 + 룸).
     maker_end = keyword.find(" ") if " " in keyword else len(keyword)
     for first, second in pairwise(words):
-        if any(char.isdigit() for char in first.text + second.text):
+        sized = any(char.isdigit() for char in second.text)
+        if any(char.isdigit() for char in first.text) or (sized and not to_the_size):
             break
         written = first.pattern.search(keyword)
         following = second.pattern.search(keyword, written.end()) if written else None
-        if written is None or following is None or keyword[written.end() : following.start()].strip(" /"):
-            continue
-        pairs.append(NamePair(first, second, after_the_maker=written.start() < maker_end))
+        side_by_side = written and following and not keyword[written.end() : following.start()].strip(" /")
+        if written and side_by_side:
+            pairs.append(NamePair(first, second, after_the_maker=written.start() < maker_end))
+        if sized:
+            break
     return tuple(pairs)
 
 
@@ -58,9 +66,20 @@ _DIGIT_NEAR = re.compile(r"(?<=[a-z])\d|\d(?=[a-z])")
 _GLUED_BEFORE = re.compile(r"(?<![가-힣])[가-힣]+$")
 
 
+#: A suffix that makes a verb or an adjective of the noun before it: "고소" + 한 is "savoury", no name.
+_VERB_SUFFIXES = frozenset({"XSV", "XSA"})
+
+
 @lru_cache(maxsize=1 << 12)
 def _name_morphemes(text: str) -> tuple[Morpheme, ...]:
-    return tuple(morpheme for morpheme in morphemes(text) if morpheme.tag in _NAME_TAGS)
+    """A text's nouns and Latin words, but a noun a verb or an adjective is made of ("고소한", "촉촉한")."""
+    analysed = morphemes(text)
+    return tuple(
+        morpheme
+        for morpheme, following in zip(analysed, (*analysed[1:], None), strict=True)
+        if morpheme.tag in _NAME_TAGS
+        and not (following and following.start == morpheme.end and following.tag.split("-")[0] in _VERB_SUFFIXES)
+    )
 
 
 def _nouns_between(text: str, start: int, end: int) -> str:
@@ -79,9 +98,10 @@ def _nouns_between(text: str, start: int, end: int) -> str:
     return text[min(spans)[0] : max(spans)[1]] if spans else ""
 
 
-def inside_the_name(title: str, pairs: tuple[NamePair, ...]) -> dict[NamePair, str]:
+def inside_the_name(title: str, pairs: tuple[NamePair, ...], *, after_the_maker: bool = False) -> dict[NamePair, str]:
     """For each pair the title names in order, the words it writes between them ("" for none), where the two stand
-    nearest each other ("BRITA 브리타 마렐라" writes nothing between 브리타 and 마렐라)."""
+    nearest each other ("BRITA 브리타 마렐라" writes nothing between 브리타 and 마렐라). Right after the maker only a
+    word glued to the next one counts, unless `after_the_maker`."""
     undashed = title.replace("-", "")
     found: dict[NamePair, str] = {}
     for pair in pairs:
@@ -96,8 +116,30 @@ def inside_the_name(title: str, pairs: tuple[NamePair, ...]) -> dict[NamePair, s
         if nearest is None:
             continue
         start, end = nearest
-        between = "" if pair.after_the_maker else _nouns_between(undashed, start, end)
+        between = "" if pair.after_the_maker and not after_the_maker else _nouns_between(undashed, start, end)
         if not between and (glued := _GLUED_BEFORE.search(undashed, start, end)):
             between = glued.group()
         found[pair] = between
     return found
+
+
+#: How many other accepted offers must write the keyword's words side by side before a word between them is another
+#: line: one could be the odd listing itself.
+PLAIN_NAMES_NEEDED = 2
+
+
+def unvouched(
+    own: dict[NamePair, str], others: list[dict[NamePair, str]], others_compact: list[str], words: tuple[Word, ...]
+) -> tuple[NamePair, str] | None:
+    """The first pair an offer writes a word between (`own`, from `inside_the_name`) that at least
+    `PLAIN_NAMES_NEEDED` other offers write side by side and none writes anywhere (`others_compact`: their titles
+    without spaces and dashes), with that word; None when every word it writes there is vouched for. A word holding a
+    keyword word is the name written again ("DJI Osmo Pocket 3 … 오즈모 포켓 3"), no line."""
+    for pair, between in own.items():
+        if not between or sum(written.get(pair) == "" for written in others) < PLAIN_NAMES_NEEDED:
+            continue
+        noun = between.replace(" ", "")
+        if any(noun in compact for compact in others_compact) or any(word.pattern.search(between) for word in words):
+            continue
+        return pair, between
+    return None

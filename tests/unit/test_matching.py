@@ -739,10 +739,10 @@ def test_a_lowest_far_under_what_two_offers_agree_on_is_in_doubt_where_no_cluste
         offer("햇반 백미밥 210g 12개", 13_900),
     ]
     rice += [offer("햇반 백미밥 210g 36개", 36_900), offer("햇반 백미밥 210g 48개", 52_900)]
-    assert doubts_about_the_lowest(rice) == []
+    assert doubts_about_the_lowest({"keyword": "햇반 백미밥 210g"}, rice) == []
     juicers = [offer("휴롬 H400 세척솔", 9_900), offer("휴롬 H400 주스컵", 19_000), offer("휴롬 H400 원액기", 455_000)]
     juicers += [offer("휴롬 H400 호퍼 뚜껑", 59_000), offer("휴롬 H400 원액기 샌드골드", 459_000)]
-    assert doubts_about_the_lowest(juicers) == [
+    assert doubts_about_the_lowest({"keyword": "휴롬 H400"}, juicers) == [
         "the offers disagree: the lowest, 9,900, is 2% of the 457,000 others agree on"
     ]
     assert doubt_about_the_lowest([200_000, 455_000, 459_000]) is None  # they cluster, and it is near enough
@@ -1646,6 +1646,78 @@ def test_a_word_two_sellers_write_inside_the_name_is_kept_and_the_maker_is_its_f
         offer("일룸 링키 책상 화이트", 399_000),
     ]
     assert [item.rejected for item in match_offers({"keyword": "일룸 링키 책상"}, desk)] == [None] * 3
+
+
+def _lowest_doubts(keyword: str, priced_titles: list[tuple[str, int]]) -> list[str]:
+    """What the search's result would say of its lowest: the offers matched, the accepted ones cheapest first."""
+    matched = match_offers({"keyword": keyword}, [offer(title, price) for title, price in priced_titles])
+    accepted = sorted((item for item in matched if item.rejected is None), key=lambda item: item.price)
+    return doubts_about_the_lowest({"keyword": keyword}, accepted)
+
+
+def test_a_lowest_that_writes_a_word_before_the_size_that_no_other_offer_writes_is_in_doubt():
+    # The eighth reader's cherry Coke: a flavour after the name, where descriptors sit as often, so nothing refuses
+    # it; the result says what a person should look at.
+    cokes = [
+        ("코카콜라 제로 체리 355ml x 24캔", 16_500),
+        ("코카콜라 제로 355ml x 24캔", 18_900),
+        ("코카콜라 제로 355ml 24캔 1박스", 17_200),
+        ("Coca-Cola Zero 355ml x 24 CANS", 18_500),
+    ]
+    assert _lowest_doubts("코카콜라 제로 355ml 24캔", cokes) == [
+        "another line?: the lowest writes 체리 between 제로 and 355ml, which no other offer does"
+    ]
+    assert _lowest_doubts("코카콜라 제로 355ml 24캔", cokes[1:]) == []  # the plain Coke is the lowest: no doubt
+
+
+def test_a_lowest_that_writes_a_word_right_after_the_maker_that_no_other_offer_writes_is_in_doubt():
+    # The ninth reader's sour Haribo: right after the maker sellers put its line as often as a category word, so
+    # nothing refuses it, and the result says so.
+    gummies = [
+        ("하리보 사워 골드베렌 100g x 10개", 13_900),
+        ("하리보 골드베렌 100g 10개", 15_200),
+        ("하리보 골드베렌 100g x 10봉", 14_300),
+        ("하리보 골드베렌 100g 10개입 젤리", 15_900),
+    ]
+    assert _lowest_doubts("하리보 골드베렌 100g 10개", gummies) == [
+        "another line?: the lowest writes 사워 between 하리보 and 골드베렌, which no other offer does"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("keyword", "titles"),
+    [
+        (  # another offer writes the word too: it is the product's (a colour, a category word)
+            "라네즈 워터 슬리핑 마스크 70ml",
+            [
+                "라네즈 워터 슬리핑 마스크 대용량 70ml",
+                "라네즈 워터 슬리핑 마스크 70ml",
+                "라네즈 워터 슬리핑 마스크 70ml 대용량",
+            ],
+        ),
+        (  # only one other offer writes the name plain before its size: too little to tell
+            "코카콜라 제로 355ml 24캔",
+            ["코카콜라 제로 체리 355ml x 24캔", "코카콜라 제로 355ml x 24캔", "코카콜라 제로 슬림캔 355ml 24캔"],
+        ),
+        (  # the name written again in the other script holds keyword words: no line (a reviewer's counter-example)
+            "DJI 오즈모 포켓 3 크리에이터 콤보",
+            [
+                "DJI Osmo Pocket 3 Creator Combo 오즈모 포켓 3 크리에이터 콤보",
+                "DJI 오즈모 포켓 3 크리에이터 콤보",
+                "DJI 오즈모 포켓 3 크리에이터 콤보 정품",
+            ],
+        ),
+        (  # an adjective before the size is no name
+            "오뚜기 참기름 500ml",
+            ["오뚜기 참기름 고소한 500ml", "오뚜기 참기름 500ml", "오뚜기 참기름 500ml 1병"],
+        ),
+    ],
+)
+def test_a_word_in_the_lowest_leaves_no_doubt_where_the_others_vouch_for_it_or_it_names_no_line(
+    keyword: str, titles: list[str]
+):
+    priced = [(title, 10_000 + 100 * index) for index, title in enumerate(titles)]
+    assert _lowest_doubts(keyword, priced) == []
 
 
 def test_a_flavour_glued_before_the_name_is_another_line():
