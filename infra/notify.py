@@ -18,7 +18,8 @@ class Verdict:
 
 
 def seen_of(search: dict[str, Any], target_price: int | None) -> dict[str, Any]:
-    """What the decision compares of a finished search: its outcome, lowest price and lowest offer."""
+    """What the decision compares of a finished search: its outcome, lowest price and lowest offer, and what the result
+    says leaves that lowest in doubt."""
     result = search.get("result") or {}
     lowest = result.get("lowest") or {}
     price = lowest.get("price")
@@ -28,6 +29,7 @@ def seen_of(search: dict[str, Any], target_price: int | None) -> dict[str, Any]:
         "outcome": result.get("outcome"),
         "lowest_price": price,
         "lowest_offer": {key: lowest[key] for key in ("source", "product_id", "url") if key in lowest} or None,
+        "doubts": result.get("doubts") or None,
     }
     if target_price is not None:
         seen["below_target"] = price is not None and price < target_price
@@ -37,7 +39,9 @@ def seen_of(search: dict[str, Any], target_price: int | None) -> dict[str, Any]:
 def _signature(seen: dict[str, Any] | None) -> tuple[Any, ...] | None:
     if seen is None:
         return None
-    return (seen.get("outcome"), seen.get("lowest_price"), seen.get("lowest_offer"))
+    # A result recorded before doubts were compared has none, as a result without doubts has.
+    doubts = tuple(sorted(seen.get("doubts") or ()))
+    return (seen.get("outcome"), seen.get("lowest_price"), seen.get("lowest_offer"), doubts)
 
 
 def _after(a: datetime | None, b: datetime | None) -> bool:
@@ -55,8 +59,9 @@ def decide_delivery(
     """Deliver `current` (from `seen_of`)?
 
     - always: yes;
-    - on_change: when the outcome, the lowest price or the lowest offer differs from the last delivered result
-      (the first result is always delivered);
+    - on_change: when the outcome, the lowest price, the lowest offer or what leaves it in doubt (`result.doubts`)
+      differs from the last delivered result (the first result is always delivered): a price now said to be in
+      doubt, or no longer, is news to the receiver as a new price is;
     - below_target: when the lowest price is below target_price and no result below it was delivered since the
       last one at or above it (`last_above_at`: when the newest such result finished) — once per crossing.
 

@@ -22,7 +22,7 @@ class Notify(StrEnum):
     """When a watch's result is delivered."""
 
     ALWAYS = "always"  # every result
-    ON_CHANGE = "on_change"  # the lowest price, the lowest offer or the outcome changed since the last delivery
+    ON_CHANGE = "on_change"  # the lowest price or offer, its doubts or the outcome changed since the last delivery
     BELOW_TARGET = "below_target"  # the lowest price crossed below target_price
 
 
@@ -184,7 +184,8 @@ class WatchSchema(Schema):
     deliveries_skipped = fields.Integer(metadata={"description": "results not delivered: unchanged, not a crossing"})
     last_delivered = fields.Dict(
         metadata={
-            "description": "the last result the receiver answered 2xx to: job_id, outcome, lowest_price, lowest_offer"
+            "description": "the last result the receiver answered 2xx to: "
+            "job_id, outcome, lowest_price, lowest_offer, doubts"
         }
     )
     last_seen = fields.Dict(metadata={"description": "the last result the outbox judged (delivered or not)"})

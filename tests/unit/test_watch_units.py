@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from bson import ObjectId
 
-from infra.notify import decide_delivery, seen_of
+from infra.notify import Verdict, decide_delivery, seen_of
 from schemas.schedule import Schedule, check_cron, jitter_fraction, parse_every, shortest_cron_gap
 from schemas.watches import Notify
 
@@ -100,13 +100,12 @@ def test_cron_catches_up_once_and_its_jitter_is_within_the_cap():
     assert following == datetime(2026, 12, 1, 0, 5, 30, tzinfo=UTC)
 
 
-def _search(price: int | None, *, outcome: str = "FOUND", url: str = "u1", minutes: int = 0) -> dict[str, Any]:
+def _search(
+    price: int | None, *, outcome: str = "FOUND", url: str = "u1", minutes: int = 0, doubts: list[str] | None = None
+) -> dict[str, Any]:
     lowest = {"source": "static", "price": price, "product_id": url, "url": url} if price is not None else None
-    return {
-        "_id": ObjectId(),
-        "finished_at": NOW + timedelta(minutes=minutes),
-        "result": {"outcome": outcome, "lowest": lowest},
-    }
+    result = {"outcome": outcome, "lowest": lowest} | ({"doubts": doubts} if doubts else {})
+    return {"_id": ObjectId(), "finished_at": NOW + timedelta(minutes=minutes), "result": result}
 
 
 def _run(
@@ -140,6 +139,27 @@ def test_on_change_delivers_the_first_result_then_only_changes_of_price_offer_or
         _search(None, outcome="NO_MATCH", minutes=5),
     ]
     assert _run(Notify.ON_CHANGE, searches) == ["+first", "unchanged", "+changed", "+changed", "+changed", "unchanged"]
+
+
+def test_on_change_delivers_a_lowest_newly_in_doubt_or_no_longer_in_doubt():
+    doubt = ["another line?: the lowest writes 체리 between 제로 and 355ml, which no other offer does"]
+    searches = [
+        _search(16_500, minutes=0),
+        _search(16_500, minutes=1, doubts=doubt),  # the same price, now said to be in doubt
+        _search(16_500, minutes=2, doubts=doubt),
+        _search(16_500, minutes=3),  # no longer in doubt
+    ]
+    assert _run(Notify.ON_CHANGE, searches) == ["+first", "+changed", "unchanged", "+changed"]
+    # a result delivered before doubts were compared records none: the same price without doubts is no change
+    recorded_before = seen_of(_search(16_500, minutes=0), None)
+    del recorded_before["doubts"]
+    verdict = decide_delivery(
+        Notify.ON_CHANGE,
+        current=seen_of(_search(16_500, minutes=1), None),
+        last_seen=None,
+        last_delivered=recorded_before,
+    )
+    assert verdict == Verdict(False, "unchanged")
 
 
 def test_below_target_fires_once_per_crossing_and_again_after_going_back_above():
