@@ -6,9 +6,10 @@ spellings are reduced to what Korean loanword spelling keeps of a word: its cons
 letter writes it with (f, p, ph, b and v as ㅍ/ㅂ; s, sh and th as ㅅ; z, j and ch as ㅈ/ㅊ; an r that no vowel
 follows is not written, as in 마스터; an n before a k sound is ㅇ, as in 탱크; a gh inside a word is silent, as in
 나이트; an s after t or d is ㅊ/ㅈ, as in 버즈; sch is ㅅ, as in 보쉬, or ㅅㅋ, as in 스쿨; the r of a final "re" may
-go unwritten, as in 애니웨어), with the vowels dropped, since Hangul puts ㅡ between consonants that English runs
-together and English vowels have no one spelling. What a word starts with is kept: a vowel (Hangul's ㅇ: "oled" is
-올레드, not 라이트), or a w or y before a vowel, which Hangul writes in the vowel after ㅇ (와, 예).
+go unwritten, as in 애니웨어; a Japanese name's fu is 후, as in 후지필름), with the vowels dropped, since Hangul
+puts ㅡ between consonants that English runs together and English vowels have no one spelling. What a word starts
+with is kept: a vowel (Hangul's ㅇ: "oled" is 올레드, not 라이트), or a w or y before a vowel, which Hangul writes in
+the vowel after ㅇ (와, 예).
 
 Two words with the same skeleton of at least two consonants are taken as one. A false pair can only make one
 keyword word look present; every other rule still judges the title, and a word too short to tell (에어, "LG") is
@@ -21,7 +22,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
-from itertools import product
+from itertools import pairwise, product
 from math import prod
 
 #: How few consonants a skeleton needs before two words are taken as one.
@@ -114,6 +115,13 @@ def latin_skeletons(word: str) -> frozenset[str]:
     # A word that starts with a vowel starts with ㅇ in Hangul: "oled" (올레드) is not 라이트.
     lead = "V" if tokens and tokens[0] in _VOWELS and choices[0] == ("",) else ""
     skeletons = _skeletons(lead, choices)
+    if "f" in tokens and any(token == "f" and following == "u" for token, following in pairwise(tokens)):
+        # A Japanese name's "fu" is written 후 ("Fujifilm" is 후지필름), where enough is left to tell ("full" is no 힐).
+        japanese_fu = [
+            ("H",) if token == "f" and following == "u" else sounds
+            for token, following, sounds in zip(tokens, [*tokens[1:], ""], choices, strict=True)
+        ]
+        skeletons |= {found for found in _skeletons(lead, japanese_fu) if len(found) >= _LONG_ENOUGH}
     if tokens[-2:] == ["r", "e"]:
         # A final "re" is often 어, its r unwritten ("anywhere" is 애니웨어), where enough is left to tell ("store" is
         # no 세트): the r-less readings need three letters of skeleton.

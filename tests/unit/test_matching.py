@@ -975,7 +975,9 @@ def test_a_word_in_the_other_script_counts_only_when_it_sounds_the_same(keyword:
      # sch is German ㅅ or English ㅅㅋ
      ("보쉬", "bosch"), ("스쿨", "school"),
      # the r of a final "re" may go unwritten, where three letters of skeleton are left
-     ("애니웨어", "anywhere"), ("소프트웨어", "software")],
+     ("애니웨어", "anywhere"), ("소프트웨어", "software"),
+     # a Japanese name's fu is 후, where three letters of skeleton are left
+     ("후지필름", "fujifilm")],
 )  # fmt: skip
 def test_a_loanword_and_its_latin_spelling_share_a_skeleton(hangul: str, latin: str):
     assert hangul_skeleton(hangul) in latin_skeletons(latin)
@@ -990,6 +992,8 @@ def test_a_loanword_and_its_latin_spelling_share_a_skeleton(hangul: str, latin: 
         ("실버", "sharp"), ("필터", "part"), ("베르사체", "porsche"), ("포르쉐", "force"),
         # a second reviewer's: too little left without a final "re"'s r
         ("세트", "store"), ("나주", "nature"), ("피자", "future"),
+        # fu read as 후 only where three letters of skeleton are left: "full" is no 힐, "fuji" alone no 후지
+        ("힐", "full"), ("후지", "fuji"),
     ],
 )  # fmt: skip
 def test_words_that_sound_otherwise_do_not_share_a_skeleton(hangul: str, latin: str):
