@@ -14,7 +14,7 @@ gives the reason, which keeps verdicts deterministic:
    another option, no pick among listings the product is only one of;
 7. judged over all accepted offers at once (`identity`, `lines`): it names no model code but others than the one most of
    them share, and no word inside the product's name that none of the others writes (another line: 포엥 어린이
-   암체어 beside 포엥 암체어; right after the maker or before the size, such a word in the lowest leaves it in doubt:
+   암체어 beside 포엥 암체어; before the size, such a word in the lowest leaves it in doubt:
    `doubts_about_the_lowest`);
 8. its price is plausible (`prices`): not far under the target price (judged with rule 6); and, without one, judged
    over all the search's offers at once, not far under the price the product's offers cluster around (every offer
@@ -49,7 +49,14 @@ from actors.matching.identity import (
     other_variant,
     other_year,
 )
-from actors.matching.lines import PLAIN_NAMES_NEEDED, NamePair, inside_the_name, name_pairs, unvouched
+from actors.matching.lines import (
+    PLAIN_NAMES_NEEDED,
+    NamePair,
+    before_the_size,
+    inside_the_name,
+    name_pairs,
+    unvouched,
+)
 from actors.matching.loanwords import Spellings
 from actors.matching.prices import (
     against_target,
@@ -81,9 +88,9 @@ class _Wanted:
     name: ModelName
     #: The keyword's words side by side inside its name: what a word put between them would make another line.
     pairs: tuple[NamePair, ...]
-    #: The same up to the name's size, the maker's place too: where a word no other offer writes leaves the lowest in
-    #: doubt (sellers put a line there as often as a category word or a descriptor).
-    pairs_to_the_size: tuple[NamePair, ...]
+    #: The name's last word and the size right after it: where a word no other offer writes leaves the lowest in doubt
+    #: (sellers put a flavour there as often as a descriptor).
+    before_the_size: NamePair | None
     #: The keyword's loanwords: a title that writes them in the other script is read in the keyword's.
     spellings: Spellings
     target_price: int | None
@@ -106,7 +113,7 @@ def _wanted(product: Mapping[str, Any]) -> _Wanted:
         anchors=anchors,
         name=model_name(folded, words, names_accessory=allowed.accessory),
         pairs=name_pairs(keyword, words),
-        pairs_to_the_size=name_pairs(keyword, anchors, to_the_size=True),
+        before_the_size=before_the_size(keyword, words, anchors),
         spellings=loanword_spellings(keyword, words),
         target_price=product.get("target_price") or None,
     )
@@ -269,9 +276,10 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
     the matcher accepted it, and it stays the lowest.
     - Its price (`prices.doubt_about_the_lowest`). Offers of different pack sizes explain a gap between them (one
       pouch beside 36), so where the accepted offers count their packs differently, their disagreement is none.
-    - A word it writes inside the product's name that no other accepted offer writes, right after the maker or
-      before the size, where the matcher refuses nothing ("하리보 사워 골드베렌", "코카콜라 제로 체리 355ml"): a
-      maker's line or a flavour sits there as often as a category word or a descriptor."""
+    - A word it writes between the name and the size that no other accepted offer writes, where the matcher refuses
+      nothing ("코카콜라 제로 체리 355ml"): a flavour sits there as often as a descriptor. (Right after the maker,
+      where a maker's line sits as often as its company suffix or a category word, it was tried and flagged more
+      right answers than wrong ones: "LG전자 코드제로", "하리보 젤리 골드베렌".)"""
     titles = [fold(offer.title) for offer in accepted]
     packs = {_pack_count(title) or 1 for title in titles}
     doubts = [doubt_about_the_lowest([offer.price for offer in accepted], packs_differ=len(packs) > 1)]
@@ -282,15 +290,12 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
 def _another_line_in_the_lowest(wanted: _Wanted, lowered: list[str]) -> str | None:
     """The doubt a word inside the lowest offer's name leaves (`lowered`: the accepted offers' titles, cheapest first,
     folded and in lower case), judged as `_refuse_other_lines` judges a word between the name's words."""
-    if not wanted.pairs_to_the_size or len(lowered) <= PLAIN_NAMES_NEEDED:
+    pair = wanted.before_the_size
+    if pair is None or len(lowered) <= PLAIN_NAMES_NEEDED:
         return None
-    written = [
-        inside_the_name(wanted.spellings.respell(title), wanted.pairs_to_the_size, after_the_maker=True)
-        for title in lowered
-    ]
+    written = [inside_the_name(wanted.spellings.respell(title), (pair,)) for title in lowered]
     found = unvouched(written[0], written[1:], [_compact(title) for title in lowered[1:]], wanted.words)
     if found is None:
         return None
-    pair, between = found
-    first, second = pair.first.text, pair.second.text
-    return f"another line?: the lowest writes {between} between {first} and {second}, which no other offer does"
+    between = found[1]
+    return f"another line?: the lowest writes {between} before {pair.second.text}, which no other offer does"

@@ -5,9 +5,8 @@ A word alone cannot tell a line from what sellers put inside a name (a maker's l
 word): refusing every word between the keyword's words was measured to refuse about fifty right answers for eight
 wrong ones. So the offers decide together (`actors.matching`): a noun between two words the keyword writes side by
 side names another line when other accepted offers write those words side by side and none writes that
-noun. Where sellers put a maker's line as often as a category word (right after the maker) or a flavour as often as
-a descriptor (after the name, before its size), such a noun in the lowest offer only leaves it in doubt
-(`actors.matching.doubts_about_the_lowest`).
+noun. After the name, before its size, where sellers put a flavour as often as a descriptor, such a noun in the
+lowest offer only leaves it in doubt (`actors.matching.doubts_about_the_lowest`).
 """
 
 from __future__ import annotations
@@ -33,27 +32,39 @@ class NamePair:
     after_the_maker: bool
 
 
-def name_pairs(keyword: str, words: tuple[Word, ...], *, to_the_size: bool = False) -> tuple[NamePair, ...]:
+def name_pairs(keyword: str, words: tuple[Word, ...]) -> tuple[NamePair, ...]:
     """The keyword's words that stand side by side in it, where a word put between them would change the name: only
     before the keyword's first word with a digit, a model's number, which names the model whole; what follows it
-    describes it ("갤럭시 S25 울트라 티타늄블랙 자급제", "MX Master 3S 퍼포먼스 무선"). `to_the_size`: `words` hold the
-    keyword's quantities too, and the last pair is the name's last word and a quantity right after it ("제로" and
-    "355ml": a flavour written there, "제로 체리 355ml", names another product as often as a descriptor sits there)."""
+    describes it ("갤럭시 S25 울트라 티타늄블랙 자급제", "MX Master 3S 퍼포먼스 무선")."""
     pairs = []
+    for first, second in pairwise(words):
+        if any(char.isdigit() for char in first.text + second.text):
+            break
+        if pair := _side_by_side(keyword, first, second):
+            pairs.append(pair)
+    return tuple(pairs)
+
+
+def before_the_size(keyword: str, words: tuple[Word, ...], anchors: tuple[Word, ...]) -> NamePair | None:
+    """The name's last word and the keyword's size written right after it ("제로" and "355ml" in "코카콜라 제로 355ml
+    24캔"), where a flavour ("제로 체리 355ml") sits as often as a descriptor; None when the keyword has no size there
+    (`anchors`: its words with its quantities, `words` without them; a model's number is no size)."""
+    for first, second in pairwise(anchors):
+        if any(char.isdigit() for char in second.text):
+            is_a_size = second not in words and not any(char.isdigit() for char in first.text)
+            return _side_by_side(keyword, first, second) if is_a_size else None
+    return None
+
+
+def _side_by_side(keyword: str, first: Word, second: Word) -> NamePair | None:
+    """The pair, when the keyword writes the two words with nothing between them (a space, a "/")."""
     # The maker is the keyword's first word as written, though the analyzer may split it (일룸: 일 + 룸).
     maker_end = keyword.find(" ") if " " in keyword else len(keyword)
-    for first, second in pairwise(words):
-        sized = any(char.isdigit() for char in second.text)
-        if any(char.isdigit() for char in first.text) or (sized and not to_the_size):
-            break
-        written = first.pattern.search(keyword)
-        following = second.pattern.search(keyword, written.end()) if written else None
-        side_by_side = written and following and not keyword[written.end() : following.start()].strip(" /")
-        if written and side_by_side:
-            pairs.append(NamePair(first, second, after_the_maker=written.start() < maker_end))
-        if sized:
-            break
-    return tuple(pairs)
+    written = first.pattern.search(keyword)
+    following = second.pattern.search(keyword, written.end()) if written else None
+    if written is None or following is None or keyword[written.end() : following.start()].strip(" /"):
+        return None
+    return NamePair(first, second, after_the_maker=written.start() < maker_end)
 
 
 #: What a word inside a name is made of: nouns and Latin words, not a verb or an adjective ("오뚜기 고소한 참기름").
@@ -116,7 +127,7 @@ def inside_the_name(title: str, pairs: tuple[NamePair, ...], *, after_the_maker:
         if nearest is None:
             continue
         start, end = nearest
-        between = "" if pair.after_the_maker and not after_the_maker else _nouns_between(undashed, start, end)
+        between = "" if pair.after_the_maker else _nouns_between(undashed, start, end)
         if not between and (glued := _GLUED_BEFORE.search(undashed, start, end)):
             between = glued.group()
         found[pair] = between
@@ -126,6 +137,9 @@ def inside_the_name(title: str, pairs: tuple[NamePair, ...], *, after_the_maker:
 #: How many other accepted offers must write the keyword's words side by side before a word between them is another
 #: line: one could be the odd listing itself.
 PLAIN_NAMES_NEEDED = 2
+#: How many words a line's name takes at most ("실버", "롱 헤어"): more describe the product ("First Care Activating
+#: Serum", "st 경량 캠핑의자").
+LINE_WORDS = 2
 
 
 def unvouched(
@@ -134,9 +148,12 @@ def unvouched(
     """The first pair an offer writes a word between (`own`, from `inside_the_name`) that at least
     `PLAIN_NAMES_NEEDED` other offers write side by side and none writes anywhere (`others_compact`: their titles
     without spaces and dashes), with that word; None when every word it writes there is vouched for. A word holding a
-    keyword word is the name written again ("DJI Osmo Pocket 3 … 오즈모 포켓 3"), no line."""
+    keyword word is the name written again ("DJI Osmo Pocket 3 … 오즈모 포켓 3"), no line; so is one of more than
+    `LINE_WORDS` words, a description."""
     for pair, between in own.items():
         if not between or sum(written.get(pair) == "" for written in others) < PLAIN_NAMES_NEEDED:
+            continue
+        if len(between.split()) > LINE_WORDS:
             continue
         noun = between.replace(" ", "")
         if any(noun in compact for compact in others_compact) or any(word.pattern.search(between) for word in words):

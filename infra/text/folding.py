@@ -1,5 +1,6 @@
-"""Titles and keywords as one comparable form: no markup, NFKC, one kind of dash, single spaces, Latin letters without
-their accents, Latin words without apostrophes, a model's generation in Roman numerals as its number."""
+"""Titles and keywords as one comparable form: no markup, NFKC, no invisible characters, one kind of dash, single
+spaces, Latin letters without their accents, Latin words without apostrophes, a model's generation in Roman numerals
+as its number."""
 
 from __future__ import annotations
 
@@ -12,6 +13,9 @@ _TAG = re.compile(r"</?[a-z][a-z0-9]*(?:\s[^<>]*)?/?>", re.IGNORECASE)
 # Dashes NFKC leaves alone (hyphen, figure dash, en/em dash, minus …); full-width forms are folded by NFKC.
 _DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58", "-"))
 _SPACES = re.compile(r"\s+")
+#: Characters that show nothing (a zero-width space or joiner, a byte-order mark, a soft hyphen: Unicode's format
+#: characters, NFKC keeps them): pasted into a title, one splits a word a reader sees whole ("코카\u200b콜라").
+_INVISIBLE = dict.fromkeys(code for code in (0x00AD, 0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF))
 #: A model's generation in Roman numerals after its name, as sellers write it ("Emberton III" is Emberton3, "A7C II"
 #: is A7C2, "Mark IV" is Mark4): spaced or dashed after a word that ends in a letter, and glued to it as its number.
 #: Not after a number ("Z50 II", "Z50II" stay as written: "Z50 2" would find the 2 of "2년"), never inside a word
@@ -32,7 +36,7 @@ def fold(text: str) -> str:
     """The comparable form, letter case kept: "x2" after product words is a count, "X5" a model name."""
     # Unescape first so entity-encoded tags ("&lt;b&gt;") are stripped too.
     text = _TAG.sub("", html.unescape(text))
-    text = unicodedata.normalize("NFKC", text).translate(_DASHES)
+    text = unicodedata.normalize("NFKC", text).translate(_DASHES).translate(_INVISIBLE)
     text = _ACCENTED.sub(_without_accent, text)
     text = _APOSTROPHE.sub("", text)
     text = _ROMAN.sub(lambda numeral: _ROMAN_VALUES[numeral.group(1).lower()], text)
