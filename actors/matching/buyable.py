@@ -2,7 +2,8 @@
 
 - Ads compete only as the organic listings they duplicate; sold-out items never win (the source's stock field).
 - A title that says the item cannot be bought now is not an offer ([품절], 일시품절, 재입고 예정 / 알림 / 미정,
-  입고예정, 판매종료 / 완료, 구매불가, 재고없음, 단종상품):
+  입고예정, 판매종료 / 완료, 구매불가, 재고없음, 재고 0개, 현재 판매하지 않음, 사전예약 마감, 단종상품; not "낱개
+  판매하지 않음", which says how it is sold):
   Naver's API has no stock field, and sellers write it into titles on both sources. 품절임박 (almost sold out) is
   on sale: 품절 counts only as the head of its word, and none of them said of a time ahead (판매종료 임박). Not 매진,
   which sellers write as hype more than as stock ("홈쇼핑 완판 매진", "3회 연속 매진", "1차 매진 2차 입고 완료").
@@ -21,7 +22,7 @@ from collections.abc import Sequence
 
 from actors.matching.identity import Word, named_only_within
 from actors.matching.loanwords import HANGUL_RUN
-from actors.matching.quantities import Quantity, first_stated
+from actors.matching.quantities import Quantity, first_stated, quantities
 from actors.matching.sells import DENIALS
 from infra.text.analyzer import Morpheme, morphemes
 from infra.text.folding import english
@@ -35,7 +36,8 @@ _SOLD_OUT = re.compile(rf"(?:일시)?품절{_HYPE}|" + english(r"sold\s?out", r"
 #: ("단종모델 아님") or a region ("도서산간 주문불가").
 _NOT_ON_SALE = re.compile(
     r"(?:재?입고\s?(?:예정|알림|대기|신청|예약|미정)|판매\s?(?:종료|중지|중단|완료)"
-    r"|(?<!산간 )(?<!산간)(?:구매|주문)\s?불가|재고\s?(?:없음|소진)|단종\s?(?:상품|모델))"
+    r"|(?<!산간 )(?<!산간)(?:구매|주문)\s?불가|재고\s?(?:없음|소진|0(?![\d.,])\s?개?)|단종\s?(?:상품|모델)"
+    r"|판매하지\s?않는\s?상품|현재\s?판매\s?(?:하지\s?않|안\s?함)|(?:사전\s?)?예약\s?마감)"
     rf"{_HYPE}(?!\s?(?:아님|까지|시까지))"
 )
 
@@ -292,11 +294,13 @@ _A_SET = re.compile(r"세트|기획")
 _PICK_SAID = re.compile(r"선택|골라|모음|기획전|택\s?\d")
 
 
-def one_of_several(folded_title: str, words: tuple[Word, ...]) -> str | None:
+def one_of_several(folded_title: str, words: tuple[Word, ...], wanted: Sequence[Quantity] = ()) -> str | None:
     """A title that offers a pick (모음전, 택1, … 선택) in which the product is only one of the alternatives ("아카나 독
     사료 모음전 (와일드프레리/그래스랜드/퍼시픽카) 2kg"): its price is the cheapest alternative's, not the asked one's.
     Alternatives the keyword does not name (colours, "색상 택1") leave the product the one sold. A title that names
-    the product and N others ("M9160C 외 5종") is always such a pick: which one its price is for is not said."""
+    the product and N others ("M9160C 외 5종") is always such a pick: which one its price is for is not said. So is
+    a pick of sizes that lists the keyword's quantity (`wanted`) after another ("400g / 2kg / 3.4kg 택1" for 2kg):
+    its price is the first size's, as a range's start is (`not_everyones_price`)."""
     title = folded_title.lower()
     if _PICK_SAID.search(title) and (others := _AND_OTHERS_ANYHOW.search(title)):
         return f"price of one of several: {others.group()}"
@@ -310,4 +314,17 @@ def one_of_several(folded_title: str, words: tuple[Word, ...]) -> str | None:
         for start, end in runs:
             if named_only_within(word, title, [(start, end)]):
                 return f"price of one of several: {title[start:end]}"
+    for start, end in runs:
+        if _a_later_size(folded_title[start:end], wanted):
+            return f"price of one of several: {title[start:end]}"
     return None
+
+
+def _a_later_size(alternatives: str, wanted: Sequence[Quantity]) -> bool:
+    """Whether alternatives of sizes ("400g / 2kg / 3.4kg") list a quantity the keyword asks for after another of the
+    same dimension."""
+    for want in wanted:
+        sizes = [quantity.amount for quantity in quantities(alternatives) if quantity.dimension == want.dimension]
+        if len(sizes) > 1 and want.amount in sizes and sizes[0] != want.amount:
+            return True
+    return False

@@ -123,6 +123,9 @@ _CONCEPTS: tuple[_Concept, ...] = (
     # A B or C grade is a second: a scratched, dented or blemished item ("스크래치 B급"). Not A or S, the top grades of
     # fresh produce and materials ("특A급 샤인머스캣", "A급 원단").
     _condition("seconds", "(?<![0-9a-z])[bc]급"),
+    # Stock near its use-by date, cleared cheap ("유통기한 임박", "소비기한 임박 특가"): not the product as its maker
+    # sells it, as a second is not. Not 임박 alone: "품절 임박 특가" is on sale, and soon sold out.
+    _condition("short-dated", r"(?:유통|소비)\s?기한\s?임박"),
     # A phone sold without a line and graded is a used one ("S급 공기계", "공기계 A급").
     _condition("used", r"중고|(?<![0-9a-z])[sa]급\s?공기계|공기계\s?[sa]급|" + english("used", r"pre[\s-]?owned")),
     _condition("refurbished", "(?<!슬)리퍼(?:브|비시|폰)?|" + english("refurb(?:ished)?", "renewed")),

@@ -600,6 +600,10 @@ def test_when_the_keyword_names_an_accessory_the_first_accessory_the_title_sells
         # the eleventh reader's other words for it
         ("오뚜기 진라면 순한맛 120g 40개 판매완료", "not buyable: 판매완료"),
         ("오뚜기 진라면 순한맛 120g 40개 완판 - 재입고 미정", "not buyable: 재입고 미정"),
+        # the twelfth reader's
+        ("오뚜기 진라면 순한맛 120g 40개 재고 0개", "not buyable: 재고 0개"),
+        ("오뚜기 진라면 순한맛 120g 40개 현재 판매하지 않는 상품입니다", "not buyable: 현재 판매하지 않"),
+        ("오뚜기 진라면 순한맛 120g 40개 사전예약 마감", "not buyable: 사전예약 마감"),
     ],
 )
 def test_a_title_saying_it_cannot_be_bought_now_is_not_an_offer(title: str, reason: str):
@@ -899,10 +903,38 @@ def test_a_refill_or_a_replacement_part_given_with_the_product_is_the_product():
     "title",
     ["갤럭시 S25 256GB 재고소진시 종료", "갤럭시 S25 256GB 재고 소진 시까지 특가", "갤럭시 S25 256GB 품절 대란 특가",
      "갤럭시 S25 256GB 조기품절 주의", "갤럭시 S25 256GB 판매종료 임박", "갤럭시 S25 256GB 단종모델 아님",
-     "갤럭시 S25 256GB 제주 도서산간 주문불가"],
+     "갤럭시 S25 256GB 제주 도서산간 주문불가",
+     # how it is sold, a stock count, a deadline ahead
+     "갤럭시 S25 256GB 낱개 판매하지 않음 (박스 단위)", "갤럭시 S25 256GB 재고 10개",
+     "갤럭시 S25 256GB 사전예약 마감 임박", "갤럭시 S25 256GB 당일발송 주문마감 오후 2시"],
 )  # fmt: skip
 def test_marketing_phrases_about_stock_are_not_a_title_saying_it_cannot_be_bought(title: str):
     assert verdict({"keyword": "갤럭시 S25 256GB"}, title, price=1_000_000) is None
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        ("오리온 포카칩 오리지널 66g 20개 (유통기한 임박 ~2026.01.20)", "short-dated: 유통기한 임박"),
+        ("오리온 포카칩 오리지널 66g 20개 소비기한임박 특가", "short-dated: 소비기한임박"),
+        ("오리온 포카칩 오리지널 66g 20개 품절 임박 특가", None),  # almost sold out: on sale
+        ("오리온 포카칩 오리지널 66g 20개 유통기한 임박 아님", None),
+    ],
+)
+def test_stock_near_its_use_by_date_is_not_the_product_as_its_maker_sells_it(title: str, reason: str | None):
+    assert verdict({"keyword": "오리온 포카칩 오리지널 66g 20개"}, title, price=14_900) == reason
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        ("밥이보약 CAT 걱정없는 헤어볼 400g / 2kg / 3.4kg 택1", "price of one of several: 400g / 2kg / 3.4kg"),
+        ("밥이보약 CAT 걱정없는 헤어볼 2kg / 3.4kg 택1", None),  # the asked size first: its price, as a range's
+        ("밥이보약 CAT 걱정없는 헤어볼 2kg (치킨/연어 택1)", None),  # a pick of what the keyword leaves open
+    ],
+)
+def test_a_pick_of_sizes_that_lists_the_asked_one_after_another_is_priced_for_the_first(title: str, reason: str | None):
+    assert verdict({"keyword": "밥이보약 CAT 걱정없는 헤어볼 2kg"}, title, price=8_500) == reason
 
 
 def test_a_tier_written_as_plus_or_as_a_sign_is_one_tier():
