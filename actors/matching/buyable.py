@@ -63,7 +63,8 @@ def not_buyable(offer: Offer, title: str) -> str | None:
 #: month of an instalment (월 60,375원), a duty-free sale (출국자, 인도장 수령, 면세가: for travellers leaving the
 #: country), a minimum order (단체 50더즌 이상, 최소주문 30개, 2개 이상 구매시 개당), a card's discount (삼성카드
 #: 결제시 청구할인, 카드 즉시할인), business members (사업자 전용), a subscription (정기배송 전용, 정기구독 첫 회), a
-#: deposit (예약금: part of a price, not the price). Not what every buyer gets
+#: deposit (예약금: part of a price, not the price), every benefit stacked (최대혜택가), a return or a contract asked
+#: for (반납조건, 약정 조건). Not what every buyer gets
 #: ("온라인 전용가", "쿠팡 전용 특가": a channel's price; "면세점 정품": a claim; "단체주문 환영", "2개 이상 구매시
 #: 무료배송", "카드 무이자 24개월 할부"). The parser reads such conditions from a price line's place; sellers also
 #: write them into the title, where only their words tell. Hints, not the rule: the price cluster still judges what
@@ -84,7 +85,10 @@ _CONDITION_OF_SALE = re.compile(
     r"(?!\s?(?:별도|추가|미적용|\d+(?:\.\d+)?\s?%(?!\s?(?:적용|최종))))"
     # A business's price; not a business that sells or invoices ("사업자가 직접 판매", "사업자 전용 세금계산서").
     r"|사업자\s?(?:전용|회원)\s?(?:가|특가|할인가)?(?![가-힣])(?!\s?(?:세금|계산서))"
-    rf"|{_SUBSCRIPTION}\s?(?:전용|할인|특가|가(?![가-힣])|첫\s?회)|(?:예약|계약)금(?![가-힣]))"
+    rf"|{_SUBSCRIPTION}\s?(?:전용|할인|특가|가(?![가-힣])|첫\s?회)|(?:예약|계약)금(?![가-힣])"
+    # Every benefit stacked (coupons, cards, points: "[최대혜택가]", "최대 할인가"), or something handed back or signed
+    # for ("폐전지 반납조건", "약정 조건"): not what a buyer pays who has none of them.
+    r"|최대\s?(?:혜택|할인)\s?(?:적용\s?)?가(?![가-힣])|(?:반납|약정|가입)\s?조건)"
     # Not when the title says it is not so, or not needed ("교육할인 없이", "번호이동 불가", "회원가 아님").
     rf"(?!\s?(?:{DENIALS}|없이|무관|자유|가능))"
 )

@@ -108,7 +108,8 @@ _CONCEPTS: tuple[_Concept, ...] = (
         re.compile(r"교체용|교환용|교체(?!\s?(?:가능|형))|" + english("replacements?")),
         _ConceptKind.REPLACEMENT,
     ),
-    _Concept("refill", re.compile("리필(?:용)?|" + english("refills?")), _ConceptKind.SOLD_ALONE),
+    # 리필만: the refill only (만, "only", glued to it).
+    _Concept("refill", re.compile("리필(?:용|만)?|" + english("refills?")), _ConceptKind.SOLD_ALONE),
     # 소분: a seller's repack of the product into small bags or tubs.
     # 샘플, 체험분, 견본, 테스터: a sample or a tester.
     _Concept(
@@ -128,7 +129,12 @@ _CONCEPTS: tuple[_Concept, ...] = (
     _condition("short-dated", r"(?:유통|소비)\s?기한\s?임박"),
     # A phone sold without a line and graded is a used one ("S급 공기계", "공기계 A급").
     _condition("used", r"중고|(?<![0-9a-z])[sa]급\s?공기계|공기계\s?[sa]급|" + english("used", r"pre[\s-]?owned")),
-    _condition("refurbished", "(?<!슬)리퍼(?:브|비시|폰)?|" + english("refurb(?:ished)?", "renewed")),
+    # A consumable remanufactured from used ones ("재생 배터리", "재생토너"); 재생 alone is also playback ("연속 재생").
+    _condition(
+        "refurbished",
+        r"(?<!슬)리퍼(?:브|비시|폰)?|재생(?=\s?(?:배터리|토너|잉크|카트리지))|"
+        + english("refurb(?:ished)?", "renewed"),
+    ),
     # 무료반품 / 반품불가 / 반품 가능: return-policy words in the title of a new item.
     _condition("returned", r"(?<!무료)(?<!무료 )반품(?!\s?(?:불가|가능|무료|보장|안내|비용))"),
     _condition(

@@ -937,6 +937,40 @@ def test_a_pick_of_sizes_that_lists_the_asked_one_after_another_is_priced_for_th
     assert verdict({"keyword": "밥이보약 CAT 걱정없는 헤어볼 2kg"}, title, price=8_500) == reason
 
 
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # every benefit stacked, a return asked for: not what a buyer pays who has none of them (the twelfth reader's)
+        (
+            "쿠첸 브레인 IH 전기압력밥솥 6인용",
+            "[최대혜택가] 쿠첸 브레인 IH 전기압력밥솥 6인용",
+            "conditional price: 최대혜택가 249,000",
+        ),
+        (
+            "로케트 GB80L 배터리",
+            "로케트 GB80L 배터리 폐전지 반납조건 (미반납 시 +20,000원)",
+            "conditional price: 반납조건 249,000",
+        ),
+        (
+            "쿠첸 브레인 IH 전기압력밥솥 6인용",
+            "쿠첸 브레인 IH 전기압력밥솥 6인용 최대 20% 할인",
+            None,
+        ),  # a sale, no price word
+        ("로케트 GB80L 배터리", "로케트 GB80L 배터리 반납조건 없음", None),
+        # a consumable remanufactured from used ones; 재생 alone is also playback
+        ("로케트 GB80L 배터리", "로케트 GB80L 재생 배터리", "refurbished: 재생"),
+        ("소니 WH-1000XM5 헤드폰", "소니 WH-1000XM5 헤드폰 연속 재생 30시간", None),
+        # the refill only
+        ("클리오 킬커버 쿠션 03 리넨", "클리오 킬커버 쿠션 03 리넨 리필만", "refill: 리필만"),
+        ("클리오 킬커버 쿠션 03 리넨", "클리오 킬커버 쿠션 03 리넨 본품+리필", None),
+    ],
+)
+def test_a_price_with_every_benefit_or_a_return_and_a_remanufactured_or_refill_only_offer_are_refused(
+    keyword: str, title: str, reason: str | None
+):
+    assert verdict({"keyword": keyword}, title, price=249_000) == reason
+
+
 def test_a_tier_written_as_plus_or_as_a_sign_is_one_tier():
     assert verdict({"keyword": "갤럭시 S24 플러스"}, "갤럭시 S24+ 256GB", price=1_000_000) is None
     assert verdict({"keyword": "갤럭시 S24+"}, "갤럭시 S24 플러스 256GB", price=1_000_000) is None
