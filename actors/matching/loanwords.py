@@ -175,6 +175,21 @@ def hangul_skeleton(word: str) -> str | None:
 
 # --- a title in the keyword's spelling -----------------------------------------------------------------------
 
+
+def _one_word_each(runs_by_skeleton: dict[str, set[str]], every_run: Iterable[str]) -> dict[str, str]:
+    """The keyword word each skeleton stands for. A skeleton two of the keyword's words share (애플 and 프로 are both
+    ㅍㄹ) cannot tell them apart: neither is respelled by it; but the analyzer's pieces of a word (클 of 클리오, 킬 of
+    킬커버, all three ㅋㄹ) are no words of their own there: 클리오 is the one whole word."""
+    every_run = set(every_run)
+    chosen = {}
+    for skeleton, runs in runs_by_skeleton.items():
+        whole = {run for run in runs if not any(run != other and run in other for other in every_run)}
+        candidates = runs if len(runs) == 1 else whole
+        if len(candidates) == 1:
+            chosen[skeleton] = next(iter(candidates))
+    return chosen
+
+
 HANGUL_RUN = re.compile(r"[가-힣]+")
 _LATIN_RUN = re.compile(r"[a-z]+(?:-[a-z]+)*")
 #: Latin words in a row, whole.
@@ -197,10 +212,8 @@ class Spellings:
             elif _LATIN_RUN.fullmatch(run) and len(run) >= 3:
                 for skeleton in latin_skeletons(run):
                     latin.setdefault(skeleton, set()).add(run)
-        # A skeleton two of the keyword's words share (애플 and 프로 are both ㅍㄹ) cannot tell them apart: neither
-        # is respelled by it.
-        self.hangul_by_skeleton = {skeleton: runs.pop() for skeleton, runs in hangul.items() if len(runs) == 1}
-        self.latin_by_skeleton = {skeleton: runs.pop() for skeleton, runs in latin.items() if len(runs) == 1}
+        self.hangul_by_skeleton = _one_word_each(hangul, keyword_runs)
+        self.latin_by_skeleton = _one_word_each(latin, keyword_runs)
         #: The keyword's Latin runs, short ones too, longest first: the tail of a word it writes in both scripts
         #: ("마이크로SD"); the order makes the reading the same in every process.
         latin_runs = {run for run in keyword_runs if _LATIN_RUN.fullmatch(run)}

@@ -1073,6 +1073,27 @@ def test_a_latin_word_that_sounds_like_two_of_the_keywords_words_is_read_as_writ
     assert Spellings(["신"]).respell("thin") == "신"
 
 
+def test_the_analyzers_pieces_of_a_keyword_word_do_not_hide_its_spelling_in_the_other_script():
+    # The twelfth reader's: Kiwi splits 클리오 (클 + 리 + 오) and 킬커버 (킬 + 커버); 클, 킬 and 클리오 all sound
+    # ㅋㄹ, so no word was respelled by that skeleton and "CLIO" never read as 클리오. The pieces are no words alone.
+    keyword = {"keyword": "클리오 킬커버 더뉴 파운웨어 쿠션 03 리넨"}
+    assert verdict(keyword, "CLIO 킬커버 더뉴 파운웨어 쿠션 03 리넨 본품+리필", 24_900) is None
+    assert Spellings(["프로", "플레"]).hangul_by_skeleton == {}  # two whole words alike (ㅍㄹ): neither
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        ("클리오 킬커버 쿠션 3호 리넨", None),
+        ("클리오 킬커버 쿠션 3번 리넨", None),
+        ("클리오 킬커버 쿠션 리넨 3개", "keyword word missing: 03"),  # a bare 3 is anything's count
+        ("클리오 킬커버 쿠션 13호 리넨", "keyword word missing: 03"),
+    ],
+)
+def test_a_number_with_a_leading_zero_is_found_as_its_number_with_ho_or_beon(title: str, reason: str | None):
+    assert verdict({"keyword": "클리오 킬커버 쿠션 03 리넨"}, title, 24_900) == reason
+
+
 def test_a_consonant_written_twice_tells_nothing_alone():
     """쿠쿠 would be "cook", "cake", "coke" and "quick" alike (a reviewer's 쿠첸 … Quick, taken for a 쿠쿠)."""
     assert hangul_skeleton("쿠쿠") is None
