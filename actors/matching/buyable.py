@@ -3,7 +3,7 @@
 - Ads compete only as the organic listings they duplicate; sold-out items never win (the source's stock field).
 - A title that says the item cannot be bought now is not an offer ([품절], 일시품절, 재입고 예정 / 알림 / 미정,
   입고예정, 판매종료 / 완료, 구매불가, 재고없음, 재고 0개, 현재 판매하지 않음, 사전예약 마감, 단종상품; not "낱개
-  판매하지 않음", which says how it is sold):
+  판매하지 않음" or "마트에서 판매하지 않는 상품", which say how or where it is sold, nor "사전예약 마감 후 순차발송"):
   Naver's API has no stock field, and sellers write it into titles on both sources. 품절임박 (almost sold out) is
   on sale: 품절 counts only as the head of its word, and none of them said of a time ahead (판매종료 임박). Not 매진,
   which sellers write as hype more than as stock ("홈쇼핑 완판 매진", "3회 연속 매진", "1차 매진 2차 입고 완료").
@@ -37,7 +37,7 @@ _SOLD_OUT = re.compile(rf"(?:일시)?품절{_HYPE}|" + english(r"sold\s?out", r"
 _NOT_ON_SALE = re.compile(
     r"(?:재?입고\s?(?:예정|알림|대기|신청|예약|미정)|판매\s?(?:종료|중지|중단|완료)"
     r"|(?<!산간 )(?<!산간)(?:구매|주문)\s?불가|재고\s?(?:없음|소진|0(?![\d.,])\s?개?)|단종\s?(?:상품|모델)"
-    r"|판매하지\s?않는\s?상품|현재\s?판매\s?(?:하지\s?않|안\s?함)|(?:사전\s?)?예약\s?마감)"
+    r"|현재\s?판매\s?(?:하지\s?않|안\s?함)|사전\s?예약\s?마감(?!\s?(?:후|일|d-|\d)))"
     rf"{_HYPE}(?!\s?(?:아님|까지|시까지))"
 )
 
@@ -86,11 +86,13 @@ _CONDITION_OF_SALE = re.compile(
     # A business's price; not a business that sells or invoices ("사업자가 직접 판매", "사업자 전용 세금계산서").
     r"|사업자\s?(?:전용|회원)\s?(?:가|특가|할인가)?(?![가-힣])(?!\s?(?:세금|계산서))"
     rf"|{_SUBSCRIPTION}\s?(?:전용|할인|특가|가(?![가-힣])|첫\s?회)|(?:예약|계약)금(?![가-힣])"
-    # Every benefit stacked (coupons, cards, points: "[최대혜택가]", "최대 할인가"), or something handed back or signed
-    # for ("폐전지 반납조건", "약정 조건"): not what a buyer pays who has none of them.
-    r"|최대\s?(?:혜택|할인)\s?(?:적용\s?)?가(?![가-힣])|(?:반납|약정|가입)\s?조건)"
+    # Every benefit stacked (coupons, cards, points: "[최대혜택가]", "최대 할인가"; not a sale's boast, "역대 최대
+    # 할인가"), or something handed back or signed for ("폐전지 반납조건", "약정 조건"; not "미반납 조건", the price
+    # for keeping it): not what a buyer pays who has none of them.
+    r"|(?<!역대)(?<!역대 )(?<!연중)(?<!연중 )(?<!올해)(?<!올해 )최대\s?(?:혜택|할인)\s?(?:적용\s?)?가(?![가-힣])"
+    r"|(?<!미)반납\s?조건|약정\s?조건)"
     # Not when the title says it is not so, or not needed ("교육할인 없이", "번호이동 불가", "회원가 아님").
-    rf"(?!\s?(?:{DENIALS}|없이|무관|자유|가능))"
+    rf"(?!\s?(?:{DENIALS}|없이|없는|無|필요\s?없|무관|자유|가능))"
 )
 
 
@@ -324,10 +326,19 @@ def one_of_several(folded_title: str, words: tuple[Word, ...], wanted: Sequence[
     return None
 
 
+#: The sizes a pick lists as alternatives of one product: a weight or a volume ("400g / 2kg"). Not a memory's and a
+#: storage's bytes ("12GB/256GB" is one phone), nor a pack count.
+_PICKED_DIMENSIONS = frozenset({"weight", "volume"})
+
+
 def _a_later_size(alternatives: str, wanted: Sequence[Quantity]) -> bool:
     """Whether alternatives of sizes ("400g / 2kg / 3.4kg") list a quantity the keyword asks for after another of the
-    same dimension."""
+    same dimension; not alternatives that add up ("1kg+1kg/2kg")."""
+    if "+" in alternatives:
+        return False
     for want in wanted:
+        if want.dimension not in _PICKED_DIMENSIONS:
+            continue
         sizes = [quantity.amount for quantity in quantities(alternatives) if quantity.dimension == want.dimension]
         if len(sizes) > 1 and want.amount in sizes and sizes[0] != want.amount:
             return True

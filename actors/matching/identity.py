@@ -71,8 +71,8 @@ def _word(compact: str) -> Word:
         "(?:" + "|".join(_spelled(spelling) for spelling in _spellings(run)) + ")" for run in _RUNS.findall(compact)
     ]
     if compact.isdigit() and len(compact) > 1 and compact.startswith("0"):
-        # A shade's or a size's number ("03"): sellers write "3호" or "3번", never a bare 3 (anything's count).
-        runs = [f"(?:{compact}|{int(compact)}(?:호|번))"]
+        # A shade's or a size's number ("03"): sellers write "3호", never a bare 3 (anything's count) nor "3번" (times).
+        runs = [f"(?:{compact}|{int(compact)}호)"]
     digit_edged = compact[0].isdigit() or compact[-1].isdigit()
     lead = _EDGE.get(_script(compact[0]), "")
     tail = _EDGE.get(_script(compact[-1]), "").replace("(?<!", "(?!")

@@ -6,7 +6,7 @@ spellings are reduced to what Korean loanword spelling keeps of a word: its cons
 letter writes it with (f, p, ph, b and v as ㅍ/ㅂ; s, sh and th as ㅅ; z, j and ch as ㅈ/ㅊ; an r that no vowel
 follows is not written, as in 마스터; an n before a k sound is ㅇ, as in 탱크; a gh inside a word is silent, as in
 나이트; an s after t or d is ㅊ/ㅈ, as in 버즈; sch is ㅅ, as in 보쉬, or ㅅㅋ, as in 스쿨; the r of a final "re" may
-go unwritten, as in 애니웨어; a Japanese name's fu is 후, as in 후지필름), with the vowels dropped, since Hangul
+go unwritten, as in 애니웨어; a fu may be 후, as in 후지필름, in a long word), with the vowels dropped, since Hangul
 puts ㅡ between consonants that English runs together and English vowels have no one spelling. What a word starts
 with is kept: a vowel (Hangul's ㅇ: "oled" is 올레드, not 라이트), or a w or y before a vowel, which Hangul writes in
 the vowel after ㅇ (와, 예).
@@ -31,6 +31,8 @@ _MIN_SKELETON = 2
 #: leading vowel's mark too ("anywhere", ㅇㄴㅇ), a final s after a vowel only consonants ("traderjoes"; "plus" is
 #: no 블루).
 _LONG_ENOUGH = 3
+#: How long a skeleton must be where "fu" is read as 후: four consonants ("fujifilm", ㅎㅈㅍㄹㅁ).
+_FU_LONG_ENOUGH = 4
 #: How many readings of a Latin word are tried at most (each unsure letter doubles them).
 _MAX_READINGS = 64
 
@@ -116,12 +118,13 @@ def latin_skeletons(word: str) -> frozenset[str]:
     lead = "V" if tokens and tokens[0] in _VOWELS and choices[0] == ("",) else ""
     skeletons = _skeletons(lead, choices)
     if "f" in tokens and any(token == "f" and following == "u" for token, following in pairwise(tokens)):
-        # A Japanese name's "fu" is written 후 ("Fujifilm" is 후지필름), where enough is left to tell ("full" is no 힐).
+        # A "fu" is written 후 in names taken from Japanese ("Fujifilm" is 후지필름), where four consonants are left:
+        # fewer read "fuzzy", "fusion" or "future" as Hangul words they are not (a reviewer's 휴센 for FUSION).
         japanese_fu = [
             ("H",) if token == "f" and following == "u" else sounds
             for token, following, sounds in zip(tokens, [*tokens[1:], ""], choices, strict=True)
         ]
-        skeletons |= {found for found in _skeletons(lead, japanese_fu) if len(found) >= _LONG_ENOUGH}
+        skeletons |= {found for found in _skeletons(lead, japanese_fu) if len(found) >= _FU_LONG_ENOUGH}
     if tokens[-2:] == ["r", "e"]:
         # A final "re" is often 어, its r unwritten ("anywhere" is 애니웨어), where enough is left to tell ("store" is
         # no 세트): the r-less readings need three letters of skeleton.
@@ -176,18 +179,12 @@ def hangul_skeleton(word: str) -> str | None:
 # --- a title in the keyword's spelling -----------------------------------------------------------------------
 
 
-def _one_word_each(runs_by_skeleton: dict[str, set[str]], every_run: Iterable[str]) -> dict[str, str]:
+def _one_word_each(runs_by_skeleton: dict[str, set[str]]) -> dict[str, str]:
     """The keyword word each skeleton stands for. A skeleton two of the keyword's words share (애플 and 프로 are both
-    ㅍㄹ) cannot tell them apart: neither is respelled by it; but the analyzer's pieces of a word (클 of 클리오, 킬 of
-    킬커버, all three ㅋㄹ) are no words of their own there: 클리오 is the one whole word."""
-    every_run = set(every_run)
-    chosen = {}
-    for skeleton, runs in runs_by_skeleton.items():
-        whole = {run for run in runs if not any(run != other and run in other for other in every_run)}
-        candidates = runs if len(runs) == 1 else whole
-        if len(candidates) == 1:
-            chosen[skeleton] = next(iter(candidates))
-    return chosen
+    ㅍㄹ) cannot tell them apart: neither is respelled by it. So are the analyzer's pieces of a word (클 of 클리오,
+    ㅋㄹ as 클리오 is): reading the whole word past them was tried and taken back, since two consonants tell too
+    little (COOL, CURL, CLEAR and COLOR all read as 클리오)."""
+    return {skeleton: next(iter(runs)) for skeleton, runs in runs_by_skeleton.items() if len(runs) == 1}
 
 
 HANGUL_RUN = re.compile(r"[가-힣]+")
@@ -212,8 +209,8 @@ class Spellings:
             elif _LATIN_RUN.fullmatch(run) and len(run) >= 3:
                 for skeleton in latin_skeletons(run):
                     latin.setdefault(skeleton, set()).add(run)
-        self.hangul_by_skeleton = _one_word_each(hangul, keyword_runs)
-        self.latin_by_skeleton = _one_word_each(latin, keyword_runs)
+        self.hangul_by_skeleton = _one_word_each(hangul)
+        self.latin_by_skeleton = _one_word_each(latin)
         #: The keyword's Latin runs, short ones too, longest first: the tail of a word it writes in both scripts
         #: ("마이크로SD"); the order makes the reading the same in every process.
         latin_runs = {run for run in keyword_runs if _LATIN_RUN.fullmatch(run)}

@@ -74,7 +74,8 @@ _NOT_SO = rf"(?!\s?(?:{DENIALS}))"
 def _condition(category: str, pattern: str) -> _Concept:
     # "반품상품", "중고품", "전시상품": the condition's word with the word for an item is one segment, the same idea.
     # Not when the title denies it ("전시품 아닌 새상품", "병행수입 아님").
-    return _Concept(category, re.compile(f"(?:{pattern})(?:상품|품)?{_NOT_SO}"), _ConceptKind.CONDITION)
+    # Possessive (?+): "중고상품 아님" is denied as a whole, not read as 중고 followed by "상품 아님".
+    return _Concept(category, re.compile(f"(?:{pattern})(?:상품|품|\\s?제품)?+{_NOT_SO}"), _ConceptKind.CONDITION)
 
 
 _CONCEPTS: tuple[_Concept, ...] = (
@@ -129,10 +130,11 @@ _CONCEPTS: tuple[_Concept, ...] = (
     _condition("short-dated", r"(?:유통|소비)\s?기한\s?임박"),
     # A phone sold without a line and graded is a used one ("S급 공기계", "공기계 A급").
     _condition("used", r"중고|(?<![0-9a-z])[sa]급\s?공기계|공기계\s?[sa]급|" + english("used", r"pre[\s-]?owned")),
-    # A consumable remanufactured from used ones ("재생 배터리", "재생토너"); 재생 alone is also playback ("연속 재생").
+    # A consumable remanufactured from used ones ("재생 배터리", "재생토너"); 재생 alone is also playback ("연속 재생",
+    # "30시간 재생 배터리", "음악 재생").
     _condition(
         "refurbished",
-        r"(?<!슬)리퍼(?:브|비시|폰)?|재생(?=\s?(?:배터리|토너|잉크|카트리지))|"
+        r"(?<!슬)리퍼(?:브|비시|폰)?|(?<!시간 )(?<!시간)(?<!음악 )재생\s?(?:배터리|토너|잉크|카트리지)|"
         + english("refurb(?:ished)?", "renewed"),
     ),
     # 무료반품 / 반품불가 / 반품 가능: return-policy words in the title of a new item.
