@@ -1057,7 +1057,9 @@ def test_a_word_in_the_other_script_counts_only_when_it_sounds_the_same(keyword:
      # the r of a final "re" may go unwritten, where three letters of skeleton are left
      ("애니웨어", "anywhere"), ("소프트웨어", "software"),
      # a Japanese name's fu is 후, where three letters of skeleton are left
-     ("후지필름", "fujifilm")],
+     ("후지필름", "fujifilm"),
+     # a consonant repeated across a vowel is kept: 코카콜라 is ㅋㅋㅋㄹ, as "coca-cola" is
+     ("코카콜라", "coca-cola"), ("롯데", "lotte")],
 )  # fmt: skip
 def test_a_loanword_and_its_latin_spelling_share_a_skeleton(hangul: str, latin: str):
     assert hangul_skeleton(hangul) in latin_skeletons(latin)
@@ -1075,6 +1077,8 @@ def test_a_loanword_and_its_latin_spelling_share_a_skeleton(hangul: str, latin: 
         # fu read as 후 only where four consonants are left: "full" is no 힐, "fuji" alone no 후지, and a
         # reviewer's "FUSION" no 휴센, "FUZZY" no 후지
         ("힐", "full"), ("후지", "fuji"), ("휴센", "fusion"), ("후즈", "fuzzy"), ("휘슬러", "fusilli"),
+        # a reviewer's: "cola" (ㅋㄹ) is no 코카콜라, whose three ㅋ a vowel separates
+        ("코카콜라", "cola"),
     ],
 )  # fmt: skip
 def test_words_that_sound_otherwise_do_not_share_a_skeleton(hangul: str, latin: str):
@@ -1109,6 +1113,15 @@ def test_the_analyzers_pieces_of_a_keyword_word_share_its_skeleton_and_hide_it()
 )
 def test_a_number_with_a_leading_zero_is_found_as_its_number_with_ho(title: str, reason: str | None):
     assert verdict({"keyword": "클리오 킬커버 쿠션 03 리넨"}, title, 24_900) == reason
+
+
+def test_a_latin_phrase_reads_as_a_keyword_word_in_the_fewest_words_that_do():
+    # "canon" alone is 캐논: the "eos" after it stays a word of its own, which the keyword asks for.
+    assert Spellings(["캐논", "eos", "r50", "바디"]).respell("canon eos r50 body 화이트") == "캐논 eos r50 바디 화이트"
+    assert verdict({"keyword": "캐논 EOS R50 바디"}, "Canon EOS R50 Body 화이트 정품", 845_000) is None
+    # and another cola is no 코카콜라 (a reviewer's)
+    pepsi = "펩시 제로 슈거 라임 COLA 355ml 24캔"
+    assert verdict({"keyword": "코카콜라 제로 355ml 24개"}, pepsi, 16_000) == "keyword word missing: 코카콜라"
 
 
 def test_a_consonant_written_twice_tells_nothing_alone():
