@@ -90,7 +90,9 @@ _CONDITION_OF_SALE = re.compile(
     # 할인가"), or something handed back or signed for ("폐전지 반납조건", "약정 조건"; not "미반납 조건", the price
     # for keeping it): not what a buyer pays who has none of them.
     r"|(?<!역대)(?<!역대 )(?<!연중)(?<!연중 )(?<!올해)(?<!올해 )최대\s?(?:혜택|할인)\s?(?:적용\s?)?가(?![가-힣])"
-    r"|(?<!미)반납\s?조건|약정\s?조건)"
+    r"|(?<!미)반납\s?조건|약정\s?조건"
+    # A price for some of a shop's customers ("찜 고객 3천원 할인가", "신규 고객 특가"); not all of them ("전 고객").
+    r"|(?<!전 )(?<!모든 )(?<!전체 )고객\s?(?:[\d,]+\s?천?\s?원\s?)?(?:전용|할인가|특가|가(?![가-힣])))"
     # Not when the title says it is not so, or not needed ("교육할인 없이", "번호이동 불가", "회원가 아님").
     rf"(?!\s?(?:{DENIALS}|없이|없는|無|필요\s?없|무관|자유|가능))"
 )

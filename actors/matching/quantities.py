@@ -114,8 +114,12 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         else:  # 1+1 is two units for the price, 2+1 three
             terms = match["bonus"].split("+")
             found.append((match.start(), Quantity("pack", Decimal(sum(int(term) for term in terms)), match["bonus"])))
+    # 낱 ("single") before a counter is a pack of one ("낱캔 가격"); not "낱개 포장", each unit wrapped.
+    found.extend((match.start(), Quantity("pack", Decimal(1), match.group())) for match in _SINGLE.finditer(text))
     return tuple(quantity for _, quantity in sorted(found, key=lambda item: item[0]))
 
+
+_SINGLE = re.compile(r"낱\s?(?:개|캔|병|봉|팩)(?!\s?포장)")
 
 #: A number multiplied or added, or followed by a counter the unit rule does not read ("10P", "10pcs", "24can", "100T",
 #: "4통", "20PET"): the title may count the units it sells.

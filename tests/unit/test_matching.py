@@ -985,6 +985,36 @@ def test_a_price_with_every_benefit_or_a_return_and_a_remanufactured_or_refill_o
     assert verdict({"keyword": keyword}, title, price=249_000) == reason
 
 
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # 낱 ("single") before a counter is a pack of one (the eleventh reader's one-can price)
+        (
+            "윌슨 US오픈 테니스공 24캔",
+            "윌슨 US오픈 테니스공 4구 낱캔 가격 (24캔 이상 구매 시 박스 포장)",
+            "pack 낱캔 ≠ 24캔",
+        ),
+        ("KF94 마스크 50매", "KF94 마스크 50매 낱개 포장", None),  # each unit wrapped, fifty of them
+        # a price for some of a shop's customers, not all of them
+        (
+            "라네즈 워터 슬리핑 마스크 70ml",
+            "라네즈 워터 슬리핑 마스크 70ml 찜 고객 3천원 할인가",
+            "conditional price: 고객 3천원 할인가 7,500",
+        ),
+        (
+            "라네즈 워터 슬리핑 마스크 70ml",
+            "라네즈 워터 슬리핑 마스크 70ml 신규 고객 특가",
+            "conditional price: 고객 특가 7,500",
+        ),
+        ("라네즈 워터 슬리핑 마스크 70ml", "라네즈 워터 슬리핑 마스크 70ml 전 고객 할인가", None),
+    ],
+)
+def test_a_single_units_price_and_a_price_for_some_customers_are_not_the_asked_ones(
+    keyword: str, title: str, reason: str | None
+):
+    assert verdict({"keyword": keyword}, title, price=7_500) == reason
+
+
 def test_a_tier_written_as_plus_or_as_a_sign_is_one_tier():
     assert verdict({"keyword": "갤럭시 S24 플러스"}, "갤럭시 S24+ 256GB", price=1_000_000) is None
     assert verdict({"keyword": "갤럭시 S24+"}, "갤럭시 S24 플러스 256GB", price=1_000_000) is None
