@@ -35,7 +35,7 @@ _SOLD_OUT = re.compile(rf"(?:일시)?품절{_HYPE}|" + english(r"sold\s?out", r"
 #: Phrases saying an item is not on sale, unless said of a time ahead ("재고소진시 종료", "판매종료 임박"), a denial
 #: ("단종모델 아님") or a region ("도서산간 주문불가").
 _NOT_ON_SALE = re.compile(
-    r"(?:재?입고\s?(?:예정|알림|대기|신청|예약|미정)|판매\s?(?:종료|중지|중단|완료)"
+    r"(?:재?입고\s?(?:예정|알림|대기|신청|예약|미정)|판매\s?(?:일시\s?)?(?:종료|중지|중단|완료)"
     r"|(?<!산간 )(?<!산간)(?:구매|주문)\s?불가|재고\s?(?:없음|소진|0(?![\d.,])\s?개?)|단종\s?(?:상품|모델)"
     r"|현재\s?판매\s?(?:하지\s?않|안\s?함)|사전\s?예약\s?마감(?!\s?(?:후|일|d-|\d)))"
     rf"{_HYPE}(?!\s?(?:아님|까지|시까지))"
@@ -72,7 +72,8 @@ def not_buyable(offer: Offer, title: str) -> str | None:
 #: A subscription: a keyword that asks for one ("과학동아 1년 정기구독") asks for its price.
 _SUBSCRIPTION = r"정기\s?(?:배송|구독)"
 _CONDITION_OF_SALE = re.compile(
-    r"(?:(?:임직원|직원|회원|멤버십|학생|교직원|법인|신규\s?가입자?)\s?(?:전용|가(?![가-힣])|할인|특가)|교육\s?할인"
+    r"(?:(?:임직원|직원|회원|멤버십|학생|교직원|법인|신규\s?가입자?|체험단)\s?(?:전용|가(?![가-힣])|할인|특가|모집가)"
+    r"|교육\s?할인"
     r"|(?:구매|자격|재직|재학|학생|신분)\s?인증|번호\s?이동|기기\s?변경|공시\s?지원"
     r"|요금제\s?(?:\d+\s?개월\s?)?(?:유지|의무|필수|조건|가입)|첫\s?(?:달|구매)\s?(?:반값|할인|특가|\d)"
     r"|면세\s?(?:가|특가)(?![가-힣])|출국자|인도장\s?수령"
@@ -90,7 +91,10 @@ _CONDITION_OF_SALE = re.compile(
     # 할인가"), or something handed back or signed for ("폐전지 반납조건", "약정 조건"; not "미반납 조건", the price
     # for keeping it): not what a buyer pays who has none of them.
     r"|(?<!역대)(?<!역대 )(?<!연중)(?<!연중 )(?<!올해)(?<!올해 )최대\s?(?:혜택|할인)\s?(?:적용\s?)?가(?![가-힣])"
-    r"|(?<!미)반납\s?조건|약정\s?조건"
+    r"|(?<!미)반납\s?조건|(?:약정|작성)\s?조건"
+    # A price to come, not the price now ("타임딜 예정가"); a price before the duties every importer pays ("관부가세
+    # 별도").
+    r"|예정\s?가(?![가-힣])|관\s?부가세\s?별도"
     # A price for some of a shop's customers ("찜 고객 3천원 할인가", "신규 고객 특가"); not all of them ("전 고객").
     r"|(?<!전 )(?<!모든 )(?<!전체 )고객\s?(?:[\d,]+\s?천?\s?원\s?)?(?:전용|할인가|특가|가(?![가-힣])))"
     # Not when the title says it is not so, or not needed ("교육할인 없이", "번호이동 불가", "회원가 아님").
@@ -282,9 +286,11 @@ def not_everyones_price(offer: Offer, folded_title: str, wanted: tuple[Quantity,
     return None
 
 
-#: A title offering a pick among several listings: its price is the cheapest pick's. Not a bare 선택 ("사이즈 선택",
-#: "색상선택": a variant of the same product).
-_CHOICE = re.compile(r"모음전?|택\s?\d|골라\s?담기|(?:중|에서)\s?(?:택|선택)")
+#: A title offering a pick among several listings: its price is the cheapest pick's ("용량별 가격 상이": the price
+#: differs by size). Not a bare 선택 ("사이즈 선택", "색상선택": a variant of the same product).
+_CHOICE = re.compile(
+    r"모음전?|택\s?\d|골라\s?담기|(?:중|에서)\s?(?:택|선택)|(?:용량|사이즈|중량|옵션)별\s?가격\s?(?:상이|다름)"
+)
 #: Alternatives written with slashes ("와일드프레리/그래스랜드/퍼시픽카"); not both at once ("인덕션/가스렌지 겸용").
 _ALTERNATIVES = re.compile(r"[^\s/()\[\]]+(?:\s?/\s?[^\s/()\[\]]+)+(?!\s?(?:겸용|공용|호환))")
 #: "… 외 5종": the listing sells the product named and N others, at the cheapest one's price, whichever it is. Not what
@@ -330,7 +336,7 @@ def one_of_several(folded_title: str, words: tuple[Word, ...], wanted: Sequence[
 
 #: The sizes a pick lists as alternatives of one product: a weight or a volume ("400g / 2kg"). Not a memory's and a
 #: storage's bytes ("12GB/256GB" is one phone), nor a pack count.
-_PICKED_DIMENSIONS = frozenset({"weight", "volume"})
+_PICKED_DIMENSIONS = frozenset({"weight", "volume", "tablets"})
 
 
 def _a_later_size(alternatives: str, wanted: Sequence[Quantity]) -> bool:

@@ -207,7 +207,7 @@ def _generation_on_the_name(title: str, name: Word, word: Word) -> bool:
 #: ("본체만 (배터리/충전기 미포함)", "(배터리 및 충전기 미포함)"). Outside brackets a list is not read as one: in
 #: "EOS R50, 블랙, 바디, 렌즈 미포함" only the lens is left out. Not 제외, which shipping notes use ("제주/도서산간
 #: 제외").
-_NOT_IN_THE_BOX = r"\s?(?:미포함|불포함|별매|별도(?:\s?(?:구매|판매))?|없음|없이)(?![가-힣])"
+_NOT_IN_THE_BOX = r"\s?(?:미포함|불포함|별매|별도(?:\s?(?:구매|판매))?|없음|없이|불가|아님|아닌)(?![가-힣])"
 _LEFT_OUT = re.compile(rf"[(\[](?P<inside>[^()\[\]]*?){_NOT_IN_THE_BOX}|(?P<word>[^\s()\[\]/,+&]+){_NOT_IN_THE_BOX}")
 
 

@@ -1015,6 +1015,52 @@ def test_a_single_units_price_and_a_price_for_some_customers_are_not_the_asked_o
     assert verdict({"keyword": keyword}, title, price=7_500) == reason
 
 
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # the thirteenth reader's: sales paused, a reviewers' price, a price to come, duties on top
+        ("다마고치 파라다이스", "반다이 다마고치 파라다이스 퍼플 (판매 일시중지)", "not buyable: 판매 일시중지"),
+        (
+            "마녀공장 퓨어 클렌징 오일 200ml",
+            "마녀공장 퓨어 클렌징 오일 200ml 체험단 모집가",
+            "conditional price: 체험단 모집가 9,900",
+        ),
+        (
+            "마녀공장 퓨어 클렌징 오일 200ml",
+            "마녀공장 퓨어 클렌징 오일 200ml (리뷰 작성 조건)",
+            "conditional price: 작성 조건 9,900",
+        ),
+        (
+            "마녀공장 퓨어 클렌징 오일 200ml",
+            "마녀공장 퓨어 클렌징 오일 200ml [1/5 10시 오픈] 타임딜 예정가",
+            "conditional price: 예정가 9,900",
+        ),
+        (
+            "소니 WH-1000XM6",
+            "[해외직구] 소니 WH-1000XM6 블랙 (관부가세 별도)",
+            "conditional price: 관부가세 별도 9,900",
+        ),
+        ("소니 WH-1000XM6", "[해외직구] 소니 WH-1000XM6 블랙 (관부가세 포함)", None),
+        # a keyword word the title denies is not there
+        ("제주 한라봉 3kg 선물용", "제주 한라봉 못난이 3kg 파지 (선물용 불가)", "left out: 선물용 불가"),
+        ("제주 한라봉 3kg 선물용", "제주 한라봉 3kg 선물용 (가정용 아님)", None),
+        # a pick of tablet counts, and prices said to differ by size
+        (
+            "닥터스베스트 마그네슘 240정",
+            "닥터스베스트 마그네슘 120정 / 240정 택1",
+            "price of one of several: 120정 / 240정",
+        ),
+        (
+            "닥터스베스트 마그네슘 240정",
+            "닥터스베스트 마그네슘 120정/240정 (용량별 가격 상이)",
+            "price of one of several: 120정/240정",
+        ),
+    ],
+)
+def test_more_prices_not_everyone_pays_and_words_a_title_denies(keyword: str, title: str, reason: str | None):
+    assert verdict({"keyword": keyword}, title, price=9_900) == reason
+
+
 def test_a_tier_written_as_plus_or_as_a_sign_is_one_tier():
     assert verdict({"keyword": "갤럭시 S24 플러스"}, "갤럭시 S24+ 256GB", price=1_000_000) is None
     assert verdict({"keyword": "갤럭시 S24+"}, "갤럭시 S24 플러스 256GB", price=1_000_000) is None
