@@ -63,6 +63,10 @@ def _spelled(run: str) -> str:
     return r"\s?".join(re.escape(char) for char in run)
 
 
+#: A number that names one of a line's numbered things: with a leading zero ("03") or with 번 ("3번").
+_NUMBERED = re.compile(r"0(?P<zero>\d)|(?P<beon>\d+)번")
+
+
 def _word(compact: str) -> Word:
     """A keyword word as a pattern: each run of letters, Hangul or digits in any of its spellings, a space allowed
     between runs and between Hangul syllables ("버즈3" finds "버즈 3", "아이폰15" finds "iPhone 15"), and only whole at
@@ -70,9 +74,11 @@ def _word(compact: str) -> Word:
     runs = [
         "(?:" + "|".join(_spelled(spelling) for spelling in _spellings(run)) + ")" for run in _RUNS.findall(compact)
     ]
-    if compact.isdigit() and len(compact) > 1 and compact.startswith("0"):
-        # A shade's or a size's number ("03"): sellers write "3호", never a bare 3 (anything's count) nor "3번" (times).
-        runs = [f"(?:{compact}|{int(compact)}호)"]
+    if numbered := _NUMBERED.fullmatch(compact):
+        # A shade's, a size's or a line's number ("03", "3번"): sellers also write "3호", "No.3" or "#3"; never a bare
+        # 3 (anything's count), nor "3번" for "03" ("3번 사용" is three times).
+        number = int(numbered["zero"] or numbered["beon"])
+        runs = [f"(?:{compact}|{number}호|(?<![a-z])no\\.?\\s?{number}(?!\\d)|#\\s?{number}(?!\\d))"]
     digit_edged = compact[0].isdigit() or compact[-1].isdigit()
     lead = _EDGE.get(_script(compact[0]), "")
     tail = _EDGE.get(_script(compact[-1]), "").replace("(?<!", "(?!")

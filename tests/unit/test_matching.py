@@ -1183,12 +1183,22 @@ def test_the_analyzers_pieces_of_a_keyword_word_share_its_skeleton_and_hide_it()
     [
         ("클리오 킬커버 쿠션 3호 리넨", None),
         ("클리오 킬커버 쿠션 02 란제리 리넨커버 3번 사용", "keyword word missing: 03"),  # three times (a reviewer's)
+        ("클리오 킬커버 쿠션 No.3 리넨", None),
+        ("클리오 킬커버 쿠션 #3 리넨", None),
+        ("클리오 킬커버 쿠션 No.35 리넨", "keyword word missing: 03"),
         ("클리오 킬커버 쿠션 리넨 3개", "keyword word missing: 03"),  # a bare 3 is anything's count
         ("클리오 킬커버 쿠션 13호 리넨", "keyword word missing: 03"),
     ],
 )
 def test_a_number_with_a_leading_zero_is_found_as_its_number_with_ho(title: str, reason: str | None):
     assert verdict({"keyword": "클리오 킬커버 쿠션 03 리넨"}, title, 24_900) == reason
+
+
+def test_a_number_with_beon_is_found_as_no_or_a_hash():
+    # The thirteenth reader's "numbuzin No.3 보들보들 결 세럼" for 넘버즈인 3번 …; never the No.5 serum.
+    keyword = {"keyword": "넘버즈인 3번 보들보들 결 세럼 50ml"}
+    assert verdict(keyword, "numbuzin No.3 보들보들 결 세럼 50ml", 16_800) is None
+    assert verdict(keyword, "넘버즈인 No.5 보들보들 결 세럼 50ml", 16_800) == "keyword word missing: 3번"
 
 
 def test_a_latin_phrase_reads_as_a_keyword_word_in_the_fewest_words_that_do():
