@@ -39,7 +39,6 @@ from actors.matching.identity import (
     Word,
     agreed_code,
     keyword_words,
-    left_out,
     loanword_spellings,
     missing_word,
     model_codes,
@@ -49,6 +48,7 @@ from actors.matching.identity import (
     other_variant,
     other_year,
 )
+from actors.matching.left_out import left_out
 from actors.matching.lines import (
     PLAIN_NAMES_NEEDED,
     NamePair,

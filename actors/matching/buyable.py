@@ -20,7 +20,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from actors.matching.identity import Word, named_only_within
+from actors.matching.identity import Word
+from actors.matching.left_out import named_only_within
 from actors.matching.loanwords import HANGUL_RUN
 from actors.matching.quantities import Quantity, first_stated, quantities
 from actors.matching.sells import DENIALS

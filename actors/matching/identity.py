@@ -12,7 +12,6 @@ keyword names another product unless the keyword names that variant too.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -206,40 +205,6 @@ def _generation_on_the_name(title: str, name: Word, word: Word) -> bool:
         return False
     number = re.compile(rf"\s?{generation['number']}(?![\d.a-z가-힣])")
     return any(number.match(title, found.end()) for found in name.pattern.finditer(title))
-
-
-#: Things a title says are not in the box: the word right before 미포함, 불포함, 별매, 별도 (구매 / 판매), 없음 or 없이
-#: ("배터리 별도 구매", "배터리 없이"); inside brackets, every word before it there, joined by /, +, &, 및 or spaces
-#: ("본체만 (배터리/충전기 미포함)", "(배터리 및 충전기 미포함)"). Outside brackets a list is not read as one: in
-#: "EOS R50, 블랙, 바디, 렌즈 미포함" only the lens is left out. Not 제외, which shipping notes use ("제주/도서산간
-#: 제외").
-_NOT_IN_THE_BOX = r"\s?(?:미포함|불포함|별매|별도(?:\s?(?:구매|판매))?|없음|없이|불가|아님|아닌)(?![가-힣])"
-_LEFT_OUT = re.compile(rf"[(\[](?P<inside>[^()\[\]]*?){_NOT_IN_THE_BOX}|(?P<word>[^\s()\[\]/,+&]+){_NOT_IN_THE_BOX}")
-
-
-def named_only_within(word: Word, title: str, spans: Sequence[tuple[int, int]]) -> re.Match[str] | None:
-    """The first place the title names the word, when it names it and every time inside one of the spans (a "not
-    included" clause, a pick's alternatives); None otherwise."""
-    hits = list(word.pattern.finditer(title))
-    if hits and all(any(start <= hit.start() and hit.end() <= end for start, end in spans) for hit in hits):
-        return hits[0]
-    return None
-
-
-def left_out(title: str, keyword: str, words: tuple[Word, ...]) -> str | None:
-    """A keyword word the title names only to say it is not in the box: "… 2.0Ah 배터리 2개 세트" asked, "베어툴
-    본체만 (배터리/충전기 미포함)" sold. The keyword's own "… 배터리 미포함" asks for that."""
-    clauses = list(_LEFT_OUT.finditer(title))
-    if not clauses:
-        return None
-    spans = [clause.span("inside" if clause["inside"] is not None else "word") for clause in clauses]
-    asked_out = " ".join(match.group() for match in _LEFT_OUT.finditer(keyword))
-    for word in words:
-        if word.pattern.search(asked_out) or (first := named_only_within(word, title, spans)) is None:
-            continue
-        clause = next(clause for clause in clauses if clause.start() <= first.start() < clause.end())
-        return f"left out: {clause.group().strip('([')}"
-    return None
 
 
 # --- the whole model name -------------------------------------------------------------------------------------
