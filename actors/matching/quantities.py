@@ -86,6 +86,20 @@ _PACKS_OF_PACKS = re.compile(
 )
 
 
+_COUNTED_UNIT = "|".join(unit for unit, found in UNITS.items() if found.dimension in ("sheets", "tablets", "rolls"))
+#: Sheets, tablets or rolls in each pack, then the packs: "1매입 100EA", "1매입 x 100개" and "5매입 x 10팩" sell 100,
+#: 100 and 50 masks.
+_COUNTED_PER_PACK = re.compile(
+    rf"(?<![\d.])(?P<each>\d+)\s?(?P<unit>{_COUNTED_UNIT})입\s?(?:[x×*]\s?)?(?P<packs>\d+)\s?(?:{_PACK_UNIT})",
+    re.IGNORECASE,
+)
+
+
+def _counted_in_packs(match: re.Match[str]) -> Quantity:
+    unit = UNITS[match["unit"].lower()]
+    return Quantity(unit.dimension, Decimal(int(match["each"]) * int(match["packs"])), match.group())
+
+
 #: Words that make a count an order's minimum: 최소 (주문/구매) before it, 이상 (or more) after it.
 _MINIMUM_BEFORE = re.compile(r"최소\s?(?:주문|구매)?\s?(?:수량)?\s?:?\s?$")
 _MINIMUM_AFTER = re.compile(r"\s?이상")
@@ -98,8 +112,11 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         (match.start(), Quantity("pack", Decimal(int(match["each"]) * int(match["packs"])), match.group()))
         for match in packs_of_packs
     ]
+    per_pack = list(_COUNTED_PER_PACK.finditer(text))
+    found.extend((match.start(), _counted_in_packs(match)) for match in per_pack)
+    read_whole = packs_of_packs + per_pack
     for match in STATED.finditer(text):
-        if any(outer.start() <= match.start() < outer.end() for outer in packs_of_packs):
+        if any(outer.start() <= match.start() < outer.end() for outer in read_whole):
             continue
         counts = not match["unit"] or UNITS[match["unit"].lower()].dimension == "pack"
         if counts and (_MINIMUM_BEFORE.search(text, 0, match.start()) or _MINIMUM_AFTER.match(text, match.end())):
@@ -114,12 +131,19 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         else:  # 1+1 is two units for the price, 2+1 three
             terms = match["bonus"].split("+")
             found.append((match.start(), Quantity("pack", Decimal(sum(int(term) for term in terms)), match["bonus"])))
-    # 낱 ("single") before a counter is a pack of one ("낱캔 가격"); not "낱개 포장", each unit wrapped.
+    # 낱 ("single") before a counter is a pack of one ("낱캔 가격"); not "낱개 포장", each unit wrapped. A double or a
+    # triple pack is two or three ("370ml 더블팩").
     found.extend((match.start(), Quantity("pack", Decimal(1), match.group())) for match in _SINGLE.finditer(text))
+    found.extend(
+        (match.start(), Quantity("pack", Decimal(_PACKED_TIMES[match["times"]]), match.group()))
+        for match in _PACKED.finditer(text)
+    )
     return tuple(quantity for _, quantity in sorted(found, key=lambda item: item[0]))
 
 
 _SINGLE = re.compile(r"낱\s?(?:개|캔|병|봉|팩)(?!\s?포장)")
+_PACKED_TIMES = {"더블": 2, "듀오": 2, "트리플": 3}
+_PACKED = re.compile(r"(?P<times>더블|듀오|트리플)\s?팩")
 
 #: A number multiplied or added, or followed by a counter the unit rule does not read ("10P", "10pcs", "24can", "100T",
 #: "4통", "20PET"): the title may count the units it sells.

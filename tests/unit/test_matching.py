@@ -1061,6 +1061,22 @@ def test_more_prices_not_everyone_pays_and_words_a_title_denies(keyword: str, ti
     assert verdict({"keyword": keyword}, title, price=9_900) == reason
 
 
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # a double or a triple pack is two or three (the thirteenth reader's)
+        ("페브리즈 섬유탈취제 370ml 2개", "P&G Febreze 섬유탈취제 370ml 더블팩", None),
+        ("페브리즈 섬유탈취제 370ml 2개", "페브리즈 섬유탈취제 370ml 트리플팩", "pack 트리플팩 ≠ 2개"),
+        # masks in each pack, then the packs
+        ("웰킵스 KF94 마스크 대형 100매", "웰킵스 KF94 마스크 대형 1매입 100EA", None),
+        ("웰킵스 KF94 마스크 대형 100매", "웰킵스 KF94 마스크 대형 1매입 x 100개 (개별포장)", None),
+        ("웰킵스 KF94 마스크 대형 100매", "웰킵스 KF94 마스크 대형 5매입 x 10팩", "sheets 5매입 x 10팩 ≠ 100매"),
+    ],
+)
+def test_packs_counted_in_words_or_per_pack_are_the_count_they_sell(keyword: str, title: str, reason: str | None):
+    assert verdict({"keyword": keyword}, title, price=12_000) == reason
+
+
 def test_a_tier_written_as_plus_or_as_a_sign_is_one_tier():
     assert verdict({"keyword": "갤럭시 S24 플러스"}, "갤럭시 S24+ 256GB", price=1_000_000) is None
     assert verdict({"keyword": "갤럭시 S24+"}, "갤럭시 S24 플러스 256GB", price=1_000_000) is None
