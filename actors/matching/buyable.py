@@ -39,7 +39,7 @@ _NOT_ON_SALE = re.compile(
     r"(?:재?입고\s?(?:예정|알림|대기|신청|예약|미정)|판매\s?(?:일시\s?)?(?:종료|중지|중단|완료)"
     r"|(?<!산간 )(?<!산간)(?:구매|주문)\s?불가|재고\s?(?:없음|소진|0(?![\d.,])\s?개?)|단종\s?(?:상품|모델)"
     r"|현재\s?판매\s?(?:하지\s?않|안\s?함)|사전\s?예약\s?마감(?!\s?(?:후|일|d-|\d)))"
-    rf"{_HYPE}(?!\s?(?:아님|까지|시까지))"
+    rf"{_HYPE}(?!\s?(?:아님|까지|시까지|해제|예정))"
 )
 
 
@@ -95,9 +95,11 @@ _CONDITION_OF_SALE = re.compile(
     r"|(?<!미)반납\s?조건|(?:약정|작성)\s?조건"
     # A price to come, not the price now ("타임딜 예정가"); a price before the duties every importer pays ("관부가세
     # 별도").
-    r"|예정\s?가(?![가-힣])|관\s?부가세\s?별도"
-    # A price for some of a shop's customers ("찜 고객 3천원 할인가", "신규 고객 특가"); not all of them ("전 고객").
-    r"|(?<!전 )(?<!모든 )(?<!전체 )고객\s?(?:[\d,]+\s?천?\s?원\s?)?(?:전용|할인가|특가|가(?![가-힣])))"
+    r"|(?<!인상)(?<!인상 )예정\s?가(?![가-힣])|관\s?부가세\s?별도(?!\s?(?:부담|청구|발생)?\s?(?:없|x\b|無))"
+    # A price for some of a shop's customers ("찜 고객 3천원 할인가", "신규 고객 특가"); not all of them ("전 고객",
+    # "일반고객가", "쿠팡 고객 특가").
+    r"|(?:찜|신규|재구매|기존|우수|vip|단골|알림\s?받기|소식\s?받기|와우|첫\s?구매|가입)\s?고객\s?(?:[\d,]+\s?천?\s?원\s?)?"
+    r"(?:전용|할인가|특가|가(?![가-힣])))"
     # Not when the title says it is not so, or not needed ("교육할인 없이", "번호이동 불가", "회원가 아님").
     rf"(?!\s?(?:{DENIALS}|없이|없는|無|필요\s?없|무관|자유|가능))"
 )
@@ -289,9 +291,8 @@ def not_everyones_price(offer: Offer, folded_title: str, wanted: tuple[Quantity,
 
 #: A title offering a pick among several listings: its price is the cheapest pick's ("용량별 가격 상이": the price
 #: differs by size). Not a bare 선택 ("사이즈 선택", "색상선택": a variant of the same product).
-_CHOICE = re.compile(
-    r"모음전?|택\s?\d|골라\s?담기|(?:중|에서)\s?(?:택|선택)|(?:용량|사이즈|중량|옵션)별\s?가격\s?(?:상이|다름)"
-)
+_PRICES_DIFFER = re.compile(r"(?:용량|사이즈|중량|옵션)별\s?가격\s?(?:상이|다름)")
+_CHOICE = re.compile(rf"모음전?|택\s?\d|골라\s?담기|(?:중|에서)\s?(?:택|선택)|{_PRICES_DIFFER.pattern}")
 #: Alternatives written with slashes ("와일드프레리/그래스랜드/퍼시픽카"); not both at once ("인덕션/가스렌지 겸용").
 _ALTERNATIVES = re.compile(r"[^\s/()\[\]]+(?:\s?/\s?[^\s/()\[\]]+)+(?!\s?(?:겸용|공용|호환))")
 #: "… 외 5종": the listing sells the product named and N others, at the cheapest one's price, whichever it is. Not what
@@ -329,8 +330,9 @@ def one_of_several(folded_title: str, words: tuple[Word, ...], wanted: Sequence[
         for start, end in runs:
             if named_only_within(word, title, [(start, end)]):
                 return f"price of one of several: {title[start:end]}"
+    prices_differ = _PRICES_DIFFER.search(title) is not None
     for start, end in runs:
-        if _a_later_size(folded_title[start:end], wanted):
+        if _a_later_size(folded_title[start:end], wanted, any_dimension=prices_differ):
             return f"price of one of several: {title[start:end]}"
     return None
 
@@ -340,13 +342,14 @@ def one_of_several(folded_title: str, words: tuple[Word, ...], wanted: Sequence[
 _PICKED_DIMENSIONS = frozenset({"weight", "volume", "tablets"})
 
 
-def _a_later_size(alternatives: str, wanted: Sequence[Quantity]) -> bool:
+def _a_later_size(alternatives: str, wanted: Sequence[Quantity], *, any_dimension: bool) -> bool:
     """Whether alternatives of sizes ("400g / 2kg / 3.4kg") list a quantity the keyword asks for after another of the
-    same dimension; not alternatives that add up ("1kg+1kg/2kg")."""
+    same dimension; not alternatives that add up ("1kg+1kg/2kg"). `any_dimension`: the title says its prices differ by
+    option, so a storage's sizes are a pick too ("128GB/256GB/512GB 옵션별 가격 상이")."""
     if "+" in alternatives:
         return False
     for want in wanted:
-        if want.dimension not in _PICKED_DIMENSIONS:
+        if want.dimension not in _PICKED_DIMENSIONS and not any_dimension:
             continue
         sizes = [quantity.amount for quantity in quantities(alternatives) if quantity.dimension == want.dimension]
         if len(sizes) > 1 and want.amount in sizes and sizes[0] != want.amount:

@@ -10,12 +10,17 @@ from collections.abc import Sequence
 from actors.matching.identity import Word
 
 #: Things a title says are not in the box, or are not so: the word right before 미포함, 불포함, 별매, 별도 (구매 /
-#: 판매), 없음 or 없이, or denied by 불가, 아님 or 아닌 ("배터리 별도 구매", "배터리 없이", "선물용 불가"); inside
+#: 판매), 없음 or 없이, or denied by 불가 or 아님 ("배터리 별도 구매", "배터리 없이", "선물용 불가"); inside
 #: brackets, every word before it there, joined by /, +, &, 및 or spaces ("본체만 (배터리/충전기 미포함)", "(배터리 및
 #: 충전기 미포함)"). Outside brackets a list is not read as one: in "EOS R50, 블랙, 바디, 렌즈 미포함" only the lens is
 #: left out. Not 제외, which shipping notes use ("제주/도서산간 제외").
-_NOT_IN_THE_BOX = r"\s?(?:미포함|불포함|별매|별도(?:\s?(?:구매|판매))?|없음|없이|불가|아님|아닌)(?![가-힣])"
-_LEFT_OUT = re.compile(rf"[(\[](?P<inside>[^()\[\]]*?){_NOT_IN_THE_BOX}|(?P<word>[^\s()\[\]/,+&]+){_NOT_IN_THE_BOX}")
+_NOT_IN_THE_BOX = r"\s?(?:미포함|불포함|별매|별도(?:\s?(?:구매|판매))?|없음|없이)(?![가-힣])"
+#: A denial reads the one word before it, and never a shop's policy ("반품 불가", "제주 지역 배송 불가"), nor a denial
+#: denied ("정품 아님 X"), nor 아닌, which sellers write to praise ("그냥 생수가 아닌 삼다수").
+_DENIED = r"(?<!반품)(?<!교환)(?<!환불)(?<!취소)(?<!배송)(?<!발송)(?<!설치)\s?(?:불가|아님)(?![가-힣])(?!\s?x\b)"
+_LEFT_OUT = re.compile(
+    rf"[(\[](?P<inside>[^()\[\]]*?){_NOT_IN_THE_BOX}|(?P<word>[^\s()\[\]/,+&]+)(?:{_NOT_IN_THE_BOX}|{_DENIED})"
+)
 
 
 def named_only_within(word: Word, title: str, spans: Sequence[tuple[int, int]]) -> re.Match[str] | None:

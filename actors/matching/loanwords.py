@@ -98,18 +98,6 @@ def _collapsed(classes: Iterable[str]) -> str:
     return re.sub(r"(.)\1+", r"\1", joined)
 
 
-def _skeleton_of(classes: Iterable[str]) -> str:
-    """Classes joined, a class repeated side by side once (the pp of "apple", 갤럭시's final ㄹ and next ㄹ), but not
-    across a vowel (an empty class): 코카콜라 keeps its three ㅋ (ㅋㅋㅋㄹ), so "cola" (ㅋㄹ) is not it."""
-    runs: list[list[str]] = [[]]
-    for found in classes:
-        if found:
-            runs[-1].append(found)
-        elif runs[-1]:
-            runs.append([])
-    return "".join(_collapsed(run) for run in runs)
-
-
 def _long_enough(classes: Iterable[str]) -> bool:
     """Whether a word writes enough consonants to tell it: counted after a repeated class is merged, so 쿠쿠 (ㅋ twice)
     counts one and tells nothing (it would be "cook", "cake" and "quick" alike)."""
@@ -155,7 +143,7 @@ def _skeletons(lead: str, choices: list[tuple[str, ...]]) -> set[str]:
     """The skeletons of every reading of a word's letter groups (none when they are too many to try)."""
     readings = prod(len(options) for options in choices)
     chosen_readings = list(product(*choices)) if readings <= _MAX_READINGS else []
-    return {lead + _skeleton_of(chosen) for chosen in chosen_readings if _long_enough(chosen)}
+    return {lead + _collapsed(chosen) for chosen in chosen_readings if _long_enough(chosen)}
 
 
 # --- Hangul --------------------------------------------------------------------------------------------------
@@ -183,10 +171,9 @@ def hangul_skeleton(word: str) -> str | None:
             classes.append(glide or ("V" if position == 0 else ""))
         else:
             classes.append(_INITIAL.get(initial, " ").strip())
-        classes.append("")  # the vowel
         if final:
             classes.append(_FINAL.get(final, " ").strip())
-    return _skeleton_of(classes) if _long_enough(classes) else None
+    return _collapsed(classes) if _long_enough(classes) else None
 
 
 # --- a title in the keyword's spelling -----------------------------------------------------------------------

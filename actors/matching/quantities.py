@@ -131,7 +131,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         else:  # 1+1 is two units for the price, 2+1 three
             terms = match["bonus"].split("+")
             found.append((match.start(), Quantity("pack", Decimal(sum(int(term) for term in terms)), match["bonus"])))
-    # 낱 ("single") before a counter is a pack of one ("낱캔 가격"); not "낱개 포장", each unit wrapped. A double or a
+    # 낱 ("single") before a counter and a price, a sale or a 1 is a pack of one ("낱캔 가격", "낱개 1알"); not "낱개
+    # 포장" (each unit wrapped) nor "낱개로 발송" (shipped loose). A double or a
     # triple pack is two or three ("370ml 더블팩").
     found.extend((match.start(), Quantity("pack", Decimal(1), match.group())) for match in _SINGLE.finditer(text))
     found.extend(
@@ -141,7 +142,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     return tuple(quantity for _, quantity in sorted(found, key=lambda item: item[0]))
 
 
-_SINGLE = re.compile(r"낱\s?(?:개|캔|병|봉|팩)(?!\s?포장)")
+_SINGLE = re.compile(r"낱\s?(?:개|캔|병|봉|팩)(?=\s?(?:가격|판매|단위|구매|1\s?(?:개|알|봉|캔|병)))")
 _PACKED_TIMES = {"더블": 2, "듀오": 2, "트리플": 3}
 _PACKED = re.compile(r"(?P<times>더블|듀오|트리플)\s?팩")
 
