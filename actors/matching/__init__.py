@@ -40,6 +40,7 @@ from actors.matching.identity import (
     agreed_code,
     keyword_words,
     loanword_spellings,
+    maker_of,
     missing_word,
     model_codes,
     model_name,
@@ -83,6 +84,8 @@ class _Wanted:
     allowed: Allowed  # what the keyword itself asks for (a case, a refill, a used one …)
     quantities: tuple[Quantity, ...]
     words: tuple[Word, ...]
+    #: The keyword's maker: a title may write it in the other script or leave it out (`identity.missing_word`).
+    maker: Word | None
     #: The keyword's words with its quantities: what "… 전용" may follow.
     anchors: tuple[Word, ...]
     name: ModelName
@@ -110,6 +113,7 @@ def _wanted(product: Mapping[str, Any]) -> _Wanted:
         allowed=allowed,
         quantities=quantities(folded),
         words=words,
+        maker=maker_of(keyword, words),
         anchors=anchors,
         name=model_name(folded, words, names_accessory=allowed.accessory),
         pairs=name_pairs(keyword, words),
@@ -132,7 +136,7 @@ def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
         or unit_conflict(folded, wanted.quantities)
         or left_out(spelled, wanted.keyword, wanted.words)
         # The model number names the product: its title need not repeat the keyword's category words ("모니터").
-        or (None if wanted.model else missing_word(spelled, _unnamed_by_the_source(offer, wanted)))
+        or (None if wanted.model else missing_word(spelled, _unnamed_by_the_source(offer, wanted), wanted.maker))
         or other_year(title, wanted.words)
         or other_variant(spelled, wanted.name)
     )

@@ -184,7 +184,9 @@ def loanword_spellings(keyword: str, words: tuple[Word, ...]) -> Spellings:
 _GENERATION_WORD = re.compile(r"(?P<number>\d{1,2})세대")
 
 
-def missing_word(title: str, words: tuple[Word, ...]) -> str | None:
+def missing_word(title: str, words: tuple[Word, ...], maker: Word | None = None) -> str | None:
+    """The first keyword word the title does not write (`words`: those the title must write), but a generation
+    written on the name and the keyword's `maker` (`maker_of`) written in the other script or left out."""
     undashed = title.replace("-", "")
     compact = undashed.replace(" ", "")
     for index, word in enumerate(words):
@@ -192,8 +194,40 @@ def missing_word(title: str, words: tuple[Word, ...]) -> str | None:
             continue
         if index and _generation_on_the_name(undashed, words[index - 1], word):
             continue
+        if word == maker and index + 1 < len(words) and _maker_written_otherwise(undashed, words[index + 1]):
+            continue
         return f"keyword word missing: {word.text}"
     return None
+
+
+def maker_of(keyword: str, words: tuple[Word, ...]) -> Word | None:
+    """The keyword's maker: its first word, written inside the keyword's first word as typed ("닥터지 레드 블레미쉬",
+    "제주삼다수 2L": 제주), when a word of the product's own name follows it. None: the keyword starts with a number
+    or names nothing after it."""
+    if len(words) < 2 or any(char.isdigit() for char in words[0].text):
+        return None
+    first_typed = keyword.split(" ", 1)[0]
+    return words[0] if words[0].pattern.search(first_typed) else None
+
+
+#: A letter of either script: what a title writes in the maker's place is a name in that script.
+_HANGUL_LETTER = re.compile(r"[가-힣]")
+_LATIN_LETTER = re.compile(r"[a-z]")
+
+
+def _maker_written_otherwise(title: str, following: Word) -> bool:
+    """Whether the title writes, before the product's own name (the maker's `following` word), a name in the other
+    script and nothing in the keyword's: the maker as sellers write it in Latin letters, which no sound rule derives
+    ("Dr.G 레드블레미쉬" for 닥터지, "IKEA 말름" for 이케아, "Xiaomi Redmi" for 샤오미). Another maker in the keyword's
+    script is another product ("풀무원 얇은피 왕교자" for 비비고 왕교자, "수입산 냉장 삼겹살" for 한돈), and a title
+    that leaves the maker out is not vouched for: a bait or a look-alike writes the name alone as readily as a seller
+    of a name only one maker makes ("에어팟 프로 2세대 USB-C 정품" at a third of the price, "삼다수 2리터")."""
+    found = following.pattern.search(title)
+    if found is None:
+        return False
+    own, other = (_LATIN_LETTER, _HANGUL_LETTER) if following.text.isascii() else (_HANGUL_LETTER, _LATIN_LETTER)
+    before = title[: found.start()]
+    return bool(other.search(before)) and not own.search(before)
 
 
 def _generation_on_the_name(title: str, name: Word, word: Word) -> bool:

@@ -98,6 +98,11 @@ _CONCEPTS: tuple[_Concept, ...] = (
     _accessory("이어팁|이어캡|" + english("ear\\s?tips?")),
     _accessory("키링|" + english("keyrings?")),
     _accessory("어댑터|젠더|" + english("adapters?")),
+    # A book about a work, not the work: a workbook, a transcription notebook, a guide ("작별하지 않는다 독서 워크북",
+    # "소년이 온다 필사 노트", "… 공식 가이드북").
+    _Concept(
+        "a book about it", re.compile(r"워크북|필사\s?(?:노트|책)|해설서|가이드북|공략집"), _ConceptKind.ACCESSORY
+    ),
     # The word for a part ending the title: "스텐 뚜껑 부품" sells a lid, whatever a lid is called. Not where it
     # describes the product ("시마노 부품 21단", "정품 부품 사용", "(부품 누락 없음)"); nor 액세서리, which sellers of
     # jewellery and car goods write as their category ("여성 액세서리 선물").
@@ -127,7 +132,9 @@ _CONCEPTS: tuple[_Concept, ...] = (
     _condition("seconds", "(?<![0-9a-z])[bc]급"),
     # Stock near its use-by date, cleared cheap ("유통기한 임박", "소비기한 임박 특가"): not the product as its maker
     # sells it, as a second is not. Not 임박 alone: "품절 임박 특가" is on sale, and soon sold out.
-    _condition("short-dated", r"(?:유통|소비)\s?기한\s?임박"),
+    _condition("short-dated", r"(?:유통|소비)\s?기한\s?임박|떨이"),
+    # "OO st": the style of the product, a look-alike, as sellers write it ("에어팟 프로2 st", "헬리녹스 st 체어").
+    _condition("look-alike", r"(?<![0-9a-z])st(?![0-9a-z])"),
     # A phone sold without a line and graded is a used one ("S급 공기계", "공기계 A급").
     _condition("used", r"중고|(?<![0-9a-z])[sa]급\s?공기계|공기계\s?[sa]급|" + english("used", r"pre[\s-]?owned")),
     # A consumable remanufactured from used ones ("재생 배터리", "재생토너"); 재생 alone is also playback ("연속 재생",
@@ -143,6 +150,8 @@ _CONCEPTS: tuple[_Concept, ...] = (
         "display", "전시(?:상품|품)?|진열(?:상품|품)|오픈박스|" + english(r"open\s?box")
     ),  # 진열대 alone is a shelf
     _condition("rental", "렌탈|대여|" + english("rental")),
+    # A book in another language is another book for a reader of the keyword's ("작별하지 않는다 영문판", "원서").
+    _condition("another language", r"(?:영문|영어|일어|일본어|중국어|중문)판|원서|" + english(r"english\sedition")),
     # A file, not the thing: an e-book, a PDF, a download. Not the reader that shows one ("이북리더기", "ebook reader").
     _Concept(
         "digital copy",

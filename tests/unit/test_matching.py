@@ -2166,3 +2166,45 @@ def test_the_brand_vouches_only_for_the_words_it_names():
     keyword = {"keyword": "마샬 엠버튼3 블루투스 스피커"}
     assert verdict(keyword, "마샬 엠버튼3 스피커 블루", 224_000, brand="투스") == "keyword word missing: 블루투스"
     assert verdict(keyword, "엠버튼3 스피커 블루", 224_000, brand="마샬") == "keyword word missing: 블루투스"
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # The maker as sellers write it in Latin letters, before the product's own name.
+        ("닥터지 레드 블레미쉬 클리어 수딩 크림 70ml", "Dr.G 레드블레미쉬 클리어수딩크림 70mL", None),
+        ("이케아 말름 6칸 서랍장", "IKEA 말름 6칸서랍장 160x78 화이트", None),
+        ("샤오미 레드미 노트14 프로 5G 256GB", "Xiaomi Redmi Note 14 Pro 5G 8GB/256GB 자급제", None),
+        # Another maker in the keyword's script, alone or beside Latin letters, is another product.
+        ("비비고 왕교자 1.05kg 2개", "풀무원 얇은피 꽉찬속 왕교자 1.05kg 2개", "keyword word missing: 비비고"),
+        ("비비고 왕교자 1.05kg 2개", "CJ 풀무원 왕교자 1.05kg 2개", "keyword word missing: 비비고"),
+        ("한돈 냉장 삼겹살 구이용 1kg", "수입산 냉장 삼겹살 구이용 1kg", "keyword word missing: 한돈"),
+        # Left out, the maker is not vouched for: a bait or a look-alike writes the name alone as readily.
+        ("애플 에어팟 프로 2세대", "에어팟 프로 2세대 USB-C 정품", "keyword word missing: 애플"),
+        # Only where the product's own name follows: a title that leaves out its first word waives nothing.
+        ("닥터지 레드 블레미쉬 크림", "Dr.G 블레미쉬 크림 70ml", "keyword word missing: 닥터지"),
+    ],
+)
+def test_the_maker_may_be_written_in_latin_letters_but_not_left_out_or_replaced(
+    keyword: str, title: str, reason: str | None
+):
+    assert verdict({"keyword": keyword}, title, 30_000) == reason
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        ("애플 에어팟 프로 2세대", "애플 에어팟 프로2 st 노이즈캔슬링 이어폰", "look-alike: st"),
+        ("헬리녹스 체어원", "헬리녹스 st 체어원 경량 캠핑의자", "look-alike: st"),
+        ("해리포터 마법사의 돌", "해리포터 마법사의 돌 1st 에디션 복각판", None),  # first, not a style
+        ("오리온 포카칩 오리지널 66g 20개", "오리온 포카칩 오리지널 66g 20개 떨이", "short-dated: 떨이"),
+        ("한강 작별하지 않는다", "한강 작별하지 않는다 독서 워크북 (청소년용)", "a book about it: 워크북"),
+        ("한강 소년이 온다", "한강 소년이 온다 필사 노트", "a book about it: 필사 노트"),
+        ("쎈 수학 워크북", "쎈 수학 워크북 중등 1-1", None),  # the keyword asks for the workbook
+        ("한강 작별하지 않는다", "한강 작별하지 않는다 영문판 We Do Not Part", "another language: 영문판"),
+    ],
+)
+def test_a_look_alike_clearance_stock_a_book_about_the_work_or_its_translation_is_not_the_product(
+    keyword: str, title: str, reason: str | None
+):
+    assert verdict({"keyword": keyword}, title, 30_000) == reason
