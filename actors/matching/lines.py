@@ -45,6 +45,20 @@ def name_pairs(keyword: str, words: tuple[Word, ...]) -> tuple[NamePair, ...]:
     return tuple(pairs)
 
 
+def after_the_number(keyword: str, words: tuple[Word, ...]) -> tuple[NamePair, ...]:
+    """The keyword's words that stand side by side in it after its first word with a digit ("카야노 31 남성 러닝화": 31
+    and 남성, 남성 and 러닝화; "프로V1 골프공"), where sellers write a descriptor between them as often as a fit or a
+    line ("MX Master 3S 퍼포먼스 무선" beside "카야노 31 와이드 2E 남성"): such a word only leaves the lowest in
+    doubt. Not before the number ("에어팟 프로 정품 2세대")."""
+    pairs = []
+    numbered = False
+    for first, second in pairwise(words):
+        numbered = numbered or any(char.isdigit() for char in first.text)
+        if numbered and (pair := _side_by_side(keyword, first, second)):
+            pairs.append(pair)
+    return tuple(pairs)
+
+
 def before_the_size(keyword: str, words: tuple[Word, ...], anchors: tuple[Word, ...]) -> NamePair | None:
     """The name's last word and the keyword's size written right after it ("제로" and "355ml" in "코카콜라 제로 355ml
     24캔"), where a flavour ("제로 체리 355ml") sits as often as a descriptor; None when the keyword has no size there

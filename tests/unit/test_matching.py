@@ -1926,6 +1926,25 @@ def test_a_lowest_that_writes_a_word_before_the_size_that_no_other_offer_writes_
     ]
 
 
+def test_a_lowest_that_writes_a_word_after_the_models_number_that_no_other_offer_writes_is_in_doubt():
+    # The eleventh reader's wide Kayano: a fit between the model's number and the rest of the name, where sellers put
+    # descriptors as often ("MX Master 3S 퍼포먼스 무선"), so nothing refuses it; the result says so.
+    shoes = [
+        ("아식스 젤 카야노 31 와이드 2E 남성 러닝화 270", 165_000),
+        ("아식스 젤 카야노 31 남성 러닝화 270", 176_500),
+        ("아식스 젤 카야노 31 남성 러닝화 270 블랙", 179_000),
+        ("아식스 젤 카야노 31 남성 러닝화 270mm 정품", 181_000),
+    ]
+    keyword = "아식스 젤 카야노 31 남성 러닝화 270"
+    assert _lowest_doubts(keyword, shoes) == [
+        "another line?: the lowest writes 와이드 inside 31 … 남성, which no other offer does"
+    ]
+    assert _lowest_doubts(keyword, shoes[1:]) == []
+    # another offer writing the word vouches for it
+    vouched = [*shoes, ("아식스 젤 카야노 31 와이드 남성 러닝화 270", 190_000)]
+    assert _lowest_doubts(keyword, vouched) == []
+
+
 @pytest.mark.parametrize(
     ("keyword", "titles"),
     [
