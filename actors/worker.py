@@ -144,7 +144,8 @@ class AnalyzerWarmUp(Middleware):
     """Loads the matcher's Korean analyzer (`infra.text.analyzer`, ~3 s) once a pool that searches has booted.
 
     In a thread of its own, so the worker consumes at once: a search that comes before the load is done waits for
-    the same load instead of starting another. Pools that only deliver never load it.
+    the same load instead of starting another. Pools that only deliver never load it, nor any pool with
+    LPS_ANALYZER_WARM_UP off (then the first search that needs it loads it).
     """
 
     def __init__(self, settings: Settings) -> None:
@@ -152,6 +153,8 @@ class AnalyzerWarmUp(Middleware):
 
     def after_worker_boot(self, broker: dramatiq.Broker, worker: dramatiq.Worker) -> None:
         queues = worker.consumer_whitelist
+        if not self.settings.analyzer_warm_up:
+            return
         if not queues or not set(self.settings.job(JobType.SEARCH).queues).isdisjoint(queues):
             threading.Thread(target=self._load, name="lps-analyzer-load", daemon=True).start()
 

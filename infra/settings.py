@@ -154,6 +154,11 @@ class Settings:
     # TEST ONLY: lets the static source's keyword directives (#fail, #slow=N, #crash, …) misbehave on purpose.
     # Off, they are plain keyword text: no client can make a worker crash or stall through a keyword.
     test_directives: bool = False
+    # Load the matcher's Korean analyzer (~1-3 s, ~330 MB) as a search pool boots, so that its first search does not
+    # wait for it (actors.worker.AnalyzerWarmUp). Off, the first search that needs it loads it; a keyword and titles
+    # in Latin letters never do. The tests turn it off for the pools they start (tests/conftest.py). The gateway
+    # always loads it as it starts: a job's words are split within the request's MongoDB budget, which a load blows.
+    analyzer_warm_up: bool = True
     # Per job type (read through `Settings.job`): attempts, time limit, pool size, metrics port.
     search_max_attempts: int = 5
     outbox_max_attempts: int = 8

@@ -42,6 +42,10 @@ _test_numbers = itertools.count(1)
 #: wait 100 ms for a message before looking again, not 1 s: stopping a pool, which waits for them, takes ~2 s
 #: instead of ~3 s. What a pool does with a message is the same.
 os.environ.setdefault("dramatiq_worker_timeout", "100")
+#: No worker pool the tests start warms the Korean analyzer up as it boots (LPS_ANALYZER_WARM_UP; the warm-up itself
+#: is tests/unit/test_analyzer.py's): a pool loads it when a search first needs it, and most tests' keywords and
+#: titles, in Latin letters, never do. Warming up cost ~80 loads of ~1-3 CPU-s a run, ~1/7 of the suite's CPU.
+os.environ.setdefault("LPS_ANALYZER_WARM_UP", "false")
 
 # --- tiers ------------------------------------------------------------------------------------------------------
 #: Fixtures that reach the wire store or RabbitMQ: a test that asks for none of them is a unit test.

@@ -100,7 +100,10 @@ _TYPE_SUFFIXES = frozenset({"형", "용"})
 
 @lru_cache(maxsize=1024)
 def _type_suffix_ends(text: str) -> frozenset[int]:
-    """Where a type or use suffix ends in a text (a keyword is read once per search, twice by `_wanted`)."""
+    """Where a type or use suffix ends in a text (a keyword is read once per search, twice by `_wanted`). A text
+    without 형 or 용 has none: it is not analysed (a keyword in Latin letters never loads the analyzer)."""
+    if not any(suffix in text for suffix in _TYPE_SUFFIXES):
+        return frozenset()
     return frozenset(
         morpheme.end for morpheme in morphemes(text) if morpheme.tag == "XSN" and morpheme.surface in _TYPE_SUFFIXES
     )

@@ -1,4 +1,5 @@
-"""The Korean analyzer: loaded once per process, by a search pool when it boots, never by a pool that only delivers."""
+"""The Korean analyzer: loaded once per process, by a search pool when it boots, never by a pool that only delivers
+(nor by one with LPS_ANALYZER_WARM_UP off: its first search that needs it loads it)."""
 
 from __future__ import annotations
 
@@ -27,13 +28,16 @@ def test_the_analyzer_is_loaded_once_per_process_whatever_the_threads_asking():
     assert analyzer.load() is loaded[0]
 
 
-@pytest.mark.parametrize(("queues", "loads"), [("search", True), ("outbox", False), ("all", True)])
+@pytest.mark.parametrize(
+    ("queues", "warm_up", "loads"),
+    [("search", True, True), ("outbox", True, False), ("all", True, True), ("search", False, False)],
+)
 def test_a_pool_that_searches_loads_the_analyzer_when_it_boots(
-    monkeypatch: pytest.MonkeyPatch, queues: str, loads: bool
+    monkeypatch: pytest.MonkeyPatch, queues: str, warm_up: bool, loads: bool
 ):
     asked = threading.Event()
     monkeypatch.setattr(analyzer, "load", asked.set)
-    settings = Settings()
+    settings = Settings(analyzer_warm_up=warm_up)
     whitelist = settings.job(JobType[queues.upper()]).queues if queues != "all" else None
 
     AnalyzerWarmUp(settings).after_worker_boot(StubBroker(), SimpleNamespace(consumer_whitelist=whitelist))  # type: ignore[arg-type]
