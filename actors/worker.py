@@ -152,9 +152,9 @@ class AnalyzerWarmUp(Middleware):
         self.settings = settings
 
     def after_worker_boot(self, broker: dramatiq.Broker, worker: dramatiq.Worker) -> None:
-        queues = worker.consumer_whitelist
         if not self.settings.analyzer_warm_up:
             return
+        queues = worker.consumer_whitelist
         if not queues or not set(self.settings.job(JobType.SEARCH).queues).isdisjoint(queues):
             threading.Thread(target=self._load, name="lps-analyzer-load", daemon=True).start()
 

@@ -85,7 +85,7 @@ class _Wanted:
     allowed: Allowed  # what the keyword itself asks for (a case, a refill, a used one …)
     quantities: tuple[Quantity, ...]
     words: tuple[Word, ...]
-    #: The keyword's maker: a title may write it in the other script or leave it out (`identity.missing_word`).
+    #: The keyword's maker: a title may write it in Latin letters before the product's name (`identity.missing_word`).
     maker: Word | None
     #: The keyword's words with its quantities: what "… 전용" may follow.
     anchors: tuple[Word, ...]

@@ -189,7 +189,7 @@ _GENERATION_WORD = re.compile(r"(?P<number>\d{1,2})세대")
 
 def missing_word(title: str, words: tuple[Word, ...], maker: Word | None = None) -> str | None:
     """The first keyword word the title does not write (`words`: those the title must write), but a generation
-    written on the name and the keyword's `maker` (`maker_of`) written in the other script or left out."""
+    written on the name and the keyword's `maker` (`maker_of`) written in the other script (never left out)."""
     undashed = title.replace("-", "")
     compact = undashed.replace(" ", "")
     for index, word in enumerate(words):
