@@ -18,6 +18,7 @@ from actors.runtime import WorkerRuntime
 from actors.sources import Source, SourceBlocked, SourceDeferred, SourceError
 from infra.clock import utcnow
 from infra.source_limits import Deferral, SourceGates
+from infra.text import analyzer
 from schemas.codes import JobErrorType
 from schemas.envelope import drop_none
 from schemas.offers import SOURCES_ANSWERED, Offer, SearchOutcome, SourceOutcome, SourceResult
@@ -141,6 +142,11 @@ async def work_search(job: dict[str, Any], runtime: WorkerRuntime) -> dict[str, 
     kept_answers = job.get(SOURCES_ANSWERED) or {}
     kept: dict[str, dict[str, Any]] = {name: kept_answers[name] for name in kept_answers if name in names}
     to_run = [name for name in names if name not in kept and name in sources]
+    if runtime.settings.analyzer_warm_up and not analyzer.loaded():
+        # A source's turn is the fleet's (`infra.source_limits`): take it only when this process can send at once.
+        # The warm-up's load holds the interpreter up to half a second at a time, so a request whose turn was taken
+        # meanwhile would leave late and reach the shop bunched with the next. Waits for the same load.
+        await asyncio.to_thread(analyzer.load)
     outcomes = await asyncio.gather(*(_in_turn(name, sources[name], product, runtime.gates) for name in to_run))
 
     answered = {name: _kept_result(entry) for name, entry in kept.items()}

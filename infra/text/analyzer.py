@@ -40,6 +40,11 @@ def load() -> Any:
     return _kiwi
 
 
+def loaded() -> bool:
+    """The analyzer is ready: `load` returns at once."""
+    return _kiwi is not None
+
+
 @dataclass(frozen=True, slots=True)
 class Morpheme:
     tag: str  # Kiwi's part-of-speech tag (Sejong tag set): NNG common noun, SN number, XSN suffix …

@@ -33,8 +33,8 @@ async def test_pacing_holds_across_two_worker_processes_at_the_shop_and_costs_no
         retry_min_backoff=0.2,
         retry_max_backoff=1.0,
         search_max_attempts=1,  # a wait that cost an attempt would leave the job DEAD
-        # As a deployed pool: the Korean analyzer loaded as it boots. Loaded by the first search instead, it holds the
-        # interpreter for a second or more while the other thread's token is spent: a late request, a short gap.
+        # As a deployed pool: the Korean analyzer loaded as it boots, and no turn taken before it has (the load holds
+        # the interpreter up to half a second at a time: a turn taken meanwhile would leave late, a short gap).
         analyzer_warm_up=True,
     )
     gateway = await aiohttp_client(create_app(paced))

@@ -15,6 +15,8 @@ from actors.middleware import failure_of
 from actors.proxies import ProxiesBenched
 from actors.sources import SourceBlocked, SourceError, SourceParseFailed
 from infra.lifecycle import decide_after_failure
+from infra.source_limits import Deferral, Ticket
+from infra.text import analyzer
 from schemas.codes import AttemptOutcome, JobErrorType
 from schemas.offers import SOURCES_ANSWERED, Offer, SourceOutcome, SourceResult
 from tests.search_attempt_fakes import NOW, POLICY, Gates, Runtime, Scripted, attempt, found, search_job
@@ -370,3 +372,33 @@ async def test_a_lowest_near_the_others_or_without_others_is_delivered_without_d
     output = await attempt(search_job(), runtime)
 
     assert "doubts" not in output["result"]  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("warm_up", "first"), [(True, "analyzer loaded"), (False, "naver's turn")], ids=["warming-up", "on-demand"]
+)
+async def test_a_pool_that_warms_the_analyzer_up_takes_no_sources_turn_before_it_has_loaded(
+    monkeypatch: pytest.MonkeyPatch, warm_up: bool, first: str
+):
+    # Loading holds the interpreter: a turn taken meanwhile would send its request late, bunched with the next.
+    # Off (LPS_ANALYZER_WARM_UP), a search does not load it before its turn: one in Latin letters may never need it.
+    runtime = Runtime(Scripted("naver", found("naver", 1_000)))
+    runtime.settings = runtime.settings.with_overrides(analyzer_warm_up=warm_up)
+    order: list[str] = []
+    load, acquire = analyzer.load, runtime.gates.acquire
+
+    def loading() -> Any:
+        order.append("analyzer loaded")
+        return load()
+
+    async def taking(source: str) -> Ticket | Deferral:
+        order.append(f"{source}'s turn")
+        return await acquire(source)
+
+    monkeypatch.setattr(analyzer, "loaded", lambda: False)  # as in a pool whose warm-up is still running
+    monkeypatch.setattr(analyzer, "load", loading)
+    monkeypatch.setattr(runtime.gates, "acquire", taking)
+
+    await attempt(search_job(), runtime)
+
+    assert order[0] == first
