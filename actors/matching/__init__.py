@@ -48,6 +48,7 @@ from actors.matching.identity import (
     other_code,
     other_variant,
     other_year,
+    suffix_only_the_lowest_writes,
 )
 from actors.matching.left_out import left_out
 from actors.matching.lines import (
@@ -67,9 +68,9 @@ from actors.matching.prices import (
     priced_like_an_accessory,
     priced_without_a_part,
 )
-from actors.matching.quantities import Quantity, quantities, unit_conflict
+from actors.matching.quantities import Quantity, quantities, several_of_one, unit_conflict
 from actors.matching.sells import Allowed, allowed_by, excluded, sold_for_it, sold_without_something
-from infra.text.folding import fold
+from infra.text.folding import SEPARATORS, fold
 from schemas.offers import Offer
 
 __all__ = ["doubts_about_the_lowest", "match_offers"]
@@ -144,6 +145,7 @@ def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
         or (None if wanted.model else missing_word(spelled, _unnamed_by_the_source(offer, wanted), wanted.maker))
         or other_year(title, wanted.words)
         or other_variant(spelled, wanted.name)
+        or several_of_one(folded, wanted.keyword, wanted.quantities)
     )
 
 
@@ -294,7 +296,15 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
     titles = [fold(offer.title) for offer in accepted]
     packs = {_pack_count(title) or 1 for title in titles}
     doubts = [doubt_about_the_lowest([offer.price for offer in accepted], packs_differ=len(packs) > 1)]
-    doubts.append(_another_line_in_the_lowest(_wanted(product), [title.lower() for title in titles]))
+    wanted = _wanted(product)
+    lowered = [title.lower() for title in titles]
+    doubts.append(_another_line_in_the_lowest(wanted, lowered))
+    if lowered:
+        asked = model_codes(wanted.keyword) | (
+            {SEPARATORS.sub("", wanted.model_no.lower())} if wanted.model_no else set()
+        )
+        codes = [model_codes(title) for title in lowered]
+        doubts.append(suffix_only_the_lowest_writes(asked, codes[0], codes[1:], bare_needed=PLAIN_NAMES_NEEDED))
     return [doubt for doubt in doubts if doubt]
 
 

@@ -290,7 +290,8 @@ def not_everyones_price(offer: Offer, folded_title: str, wanted: tuple[Quantity,
 
 
 #: A title offering a pick among several listings: its price is the cheapest pick's ("용량별 가격 상이": the price
-#: differs by size). Not a bare 선택 ("사이즈 선택", "색상선택": a variant of the same product).
+#: differs by size). A bare 선택 ("사이즈 선택", "색상선택") only where its alternatives name a keyword word beside
+#: others ("크기 선택 (소과/로얄과/대과)"): otherwise it offers variants of the product asked.
 _PRICES_DIFFER = re.compile(r"(?:용량|사이즈|중량|옵션)별\s?가격\s?(?:상이|다름)")
 _CHOICE = re.compile(rf"모음전?|택\s?\d|골라\s?담기|(?:중|에서)\s?(?:택|선택)|{_PRICES_DIFFER.pattern}")
 #: Alternatives written with slashes ("와일드프레리/그래스랜드/퍼시픽카"); not both at once ("인덕션/가스렌지 겸용").
@@ -323,13 +324,16 @@ def one_of_several(folded_title: str, words: tuple[Word, ...], wanted: Sequence[
     for others in _AND_OTHERS.finditer(title):
         if not (_WITH_THE_PRODUCT.search(title, 0, others.start()) or _A_SET.search(title)):
             return f"price of one of several: {others.group()}"
-    if not _CHOICE.search(title):
+    choice = _CHOICE.search(title)
+    if not choice and not _PICK_SAID.search(title):
         return None
     runs = [match.span() for match in _ALTERNATIVES.finditer(title)]
     for word in words:
         for start, end in runs:
             if named_only_within(word, title, [(start, end)]):
                 return f"price of one of several: {title[start:end]}"
+    if not choice:
+        return None
     prices_differ = _PRICES_DIFFER.search(title) is not None
     for start, end in runs:
         if _a_later_size(folded_title[start:end], wanted, any_dimension=prices_differ):
@@ -337,9 +341,9 @@ def one_of_several(folded_title: str, words: tuple[Word, ...], wanted: Sequence[
     return None
 
 
-#: The sizes a pick lists as alternatives of one product: a weight or a volume ("400g / 2kg"). Not a memory's and a
-#: storage's bytes ("12GB/256GB" is one phone), nor a pack count.
-_PICKED_DIMENSIONS = frozenset({"weight", "volume", "tablets"})
+#: The sizes a pick lists as alternatives of one product: a weight, a volume or a count ("400g / 2kg", "3개/6개/12개
+#: 택1"). Not a memory's and a storage's bytes ("12GB/256GB" is one phone).
+_PICKED_DIMENSIONS = frozenset({"weight", "volume", "tablets", "pack"})
 
 
 def _a_later_size(alternatives: str, wanted: Sequence[Quantity], *, any_dimension: bool) -> bool:

@@ -216,6 +216,9 @@ def maker_of(keyword: str, words: tuple[Word, ...]) -> Word | None:
 #: A letter of either script: what a title writes in the maker's place is a name in that script.
 _HANGUL_LETTER = re.compile(r"[가-힣]")
 _LATIN_LETTER = re.compile(r"[a-z]")
+#: A name in Latin letters: a word of two letters or more, a dot, +, & or ' inside it ("dr.g", "dr.jart+", "ikea"),
+#: no digit ("14k" is a grade of gold, "2026" a year).
+_LATIN_NAME = re.compile(r"(?<![\w.&'+-])[a-z][a-z.&'-]*[a-z+](?![\w.&'+-])")
 
 
 def _maker_written_otherwise(title: str, following: Word) -> bool:
@@ -228,9 +231,9 @@ def _maker_written_otherwise(title: str, following: Word) -> bool:
     found = following.pattern.search(title)
     if found is None:
         return False
-    own, other = (_LATIN_LETTER, _HANGUL_LETTER) if following.text.isascii() else (_HANGUL_LETTER, _LATIN_LETTER)
+    own, name = (_LATIN_LETTER, _HANGUL_LETTER) if following.text.isascii() else (_HANGUL_LETTER, _LATIN_NAME)
     before = title[: found.start()]
-    return bool(other.search(before)) and not own.search(before)
+    return bool(name.search(before)) and not own.search(before)
 
 
 def _generation_on_the_name(title: str, name: Word, word: Word) -> bool:
@@ -409,3 +412,23 @@ def other_code(codes: frozenset[str], agreed: str) -> str | None:
     if not codes or any(_same_code(code, agreed) for code in codes):
         return None
     return f"another model code: {', '.join(sorted(codes))} (the others: {agreed})"
+
+
+def suffix_only_the_lowest_writes(
+    asked: frozenset[str], lowest: frozenset[str], others: list[frozenset[str]], *, bare_needed: int
+) -> str | None:
+    """The letters the lowest offer glues to a code the keyword asks for (`asked`) that no other accepted offer
+    writes, where at least `bare_needed` of them write the code bare ("RB2140F 52" beside "RB2140 901 50"): a suffix
+    may be a region or a colour as often as another model (an Asian fit, a variant), so the lowest is in doubt."""
+    bare_codes = [{code.replace("-", "") for code in found} for found in others]
+    for written in sorted(lowest):
+        code = written.replace("-", "")
+        for asked_code in (one.replace("-", "") for one in asked):
+            suffix = code[len(asked_code) :]
+            if not (code.startswith(asked_code) and suffix.isalpha()):
+                continue
+            bare = sum(asked_code in found for found in bare_codes)
+            suffixed = any(other.startswith(code) for found in bare_codes for other in found)
+            if bare >= bare_needed and not suffixed:
+                return f"another model?: the lowest writes {written}, the others {asked_code}"
+    return None

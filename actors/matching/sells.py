@@ -31,7 +31,8 @@ class _ConceptKind(Enum):
     #: Something a title sells instead of the product: only as the head of a word, and not when it is bundled with
     #: the product; the first one a title sells decides.
     ACCESSORY = auto()
-    #: A kind of the product sold on its own (a refill): only as the head of a word, and not when it is bundled.
+    #: A kind of the product sold on its own (a refill): only as the head of a word or glued before it ("리필액"), and
+    #: not when it is bundled.
     SOLD_ALONE = auto()
     #: A part sold to replace the product's own (교체용): as any whole segment, and not when it is bundled.
     REPLACEMENT = auto()
@@ -182,9 +183,20 @@ def _named(text: str) -> list[tuple[int, Aligned]]:
         (index, match)
         for index, concept in enumerate(_CONCEPTS)
         for match in aligned(concept.pattern, text)
-        if not concept.kind.head_only or parts[match.last].head
+        if not concept.kind.head_only
+        or parts[match.last].head
+        or (concept.kind is _ConceptKind.SOLD_ALONE and _modifies_its_words_head(parts, match))
     ]
     return sorted(found, key=lambda item: (item[1].first, item[0]))
+
+
+def _modifies_its_words_head(parts: tuple[Segment, ...], match: Aligned) -> bool:
+    """Whether the match is glued before the head of its own word: a compound that names a kind of it ("리필액",
+    "리필팩" are refills, as "리필" is). Not 가능, which says the product takes one ("리필가능 디퓨저")."""
+    following = match.last + 1
+    if following >= len(parts) or parts[following].start != parts[match.last].end:
+        return False
+    return parts[following].head and parts[following].text != "가능"
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +210,9 @@ class Allowed:
 
     #: The keyword asks for the domestic release (국내정품): an import is another offer.
     domestic: bool = False
+    #: The keyword without its spaces: a thing's word it glues to the next word is part of the product's name
+    #: ("스탠드믹서"), which a title may space ("스탠드 믹서").
+    written: str = ""
 
     @property
     def accessory(self) -> bool:
@@ -209,7 +224,9 @@ def allowed_by(keyword: str) -> Allowed:
     """What a normalized keyword asks for: "갤럭시버즈3케이스" asks for a case and "… 중고" for a used one; "필름카메라"
     asks for a camera, not a film, and "커버걸" for nothing."""
     concepts = frozenset(index for index, _ in _named(keyword)) | _ended_with(keyword)
-    return Allowed(concepts, last_noun(keyword), domestic=bool(_DOMESTIC.search(keyword)))
+    return Allowed(
+        concepts, last_noun(keyword), domestic=bool(_DOMESTIC.search(keyword)), written=keyword.replace(" ", "")
+    )
 
 
 def _ended_with(keyword: str) -> frozenset[int]:
@@ -274,6 +291,8 @@ def excluded(title: str, allowed: Allowed) -> str | None:
             continue
         if concept.kind is _ConceptKind.SOLD_ALONE and _modifies(parts, match, allowed.head):
             continue
+        if concept.kind.head_only and _inside_the_name(parts, match, allowed.written):
+            continue
         if concept.kind is _ConceptKind.ACCESSORY:
             if sells_what_the_keyword_names:
                 continue
@@ -282,6 +301,13 @@ def excluded(title: str, allowed: Allowed) -> str | None:
         if index not in allowed.concepts:
             return f"{concept.category}: {match.text}"
     return None
+
+
+def _inside_the_name(parts: tuple[Segment, ...], match: Aligned, written: str) -> bool:
+    """Whether the match and the word after it are written together in the keyword (`written`, without spaces): part
+    of the product's name there ("스탠드 믹서" for "… 스탠드믹서"), not a thing sold instead."""
+    following = match.last + 1
+    return following < len(parts) and (match.text + parts[following].text).replace(" ", "") in written
 
 
 def _modifies(parts: tuple[Segment, ...], match: Aligned, noun: str | None) -> bool:
