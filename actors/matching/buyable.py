@@ -38,7 +38,9 @@ _SOLD_OUT = re.compile(rf"(?:일시)?품절{_HYPE}|" + english(r"sold\s?out", r"
 _NOT_ON_SALE = re.compile(
     r"(?:재?입고\s?(?:예정|알림|대기|신청|예약|미정)|판매\s?(?:일시\s?)?(?:종료|중지|중단|완료)"
     r"|(?<!산간 )(?<!산간)(?:구매|주문)\s?불가|재고\s?(?:없음|소진|0(?![\d.,])\s?개?)|단종\s?(?:상품|모델)"
-    r"|현재\s?판매\s?(?:하지\s?않|안\s?함)|사전\s?예약\s?마감(?!\s?(?:후|일|d-|\d)))"
+    r"|현재\s?판매\s?(?:하지\s?않|안\s?함)|사전\s?예약\s?마감(?!\s?(?:후|일|d-|\d))"
+    # A shop that buys the item ("[매입] … 최고가 매입합니다", "카메라 삽니다") sells none.
+    r"|^\s?[(\[]\s?매입\s?[)\]]|매입\s?합니다|(?<![가-힣])삽니다)"
     rf"{_HYPE}(?!\s?(?:아님|까지|시까지|해제|예정))"
 )
 
@@ -55,7 +57,14 @@ def not_buyable(offer: Offer, title: str) -> str | None:
             return f"sold out: {match.text}"
     if said := _NOT_ON_SALE.search(title):
         return f"not buyable: {said.group()}"
+    if said := _SOLD_OUT_LAST.search(title):
+        return f"sold out: {said.group().strip()}"
     return None
+
+
+#: 매진 ending a title says the item is gone ("… 세럼 80ml 매진"); elsewhere, and after a sale's boast ("홈쇼핑 완판
+#: 매진", "3회 연속 매진", "조기 매진"), sellers write it as hype.
+_SOLD_OUT_LAST = re.compile(r"(?<!완판)(?<!완판 )(?<!연속)(?<!연속 )(?<!조기)(?<!조기 )(?<![가-힣])매진[\s)\].!]*$")
 
 
 #: A title that binds its price to who the buyer is or what else they sign: a group it is reserved for (임직원 전용,
@@ -91,6 +100,9 @@ _CONDITION_OF_SALE = re.compile(
     # Every benefit stacked (coupons, cards, points: "[최대혜택가]", "최대 할인가"; not a sale's boast, "역대 최대
     # 할인가"), or something handed back or signed for ("폐전지 반납조건", "약정 조건"; not "미반납 조건", the price
     # for keeping it): not what a buyer pays who has none of them.
+    # A price for paying outside the shop's checkout ("[현금가] … 계좌이체 시", "카드결제 불가"), or for one region's
+    # buyers ("[서울·경기 새벽배송 지역 한정]"; not a limit per buyer, "1인 1대 한정").
+    r"|현금\s?(?:가|특가|결제\s?시)(?![가-힣])|계좌\s?이체\s?시|카드\s?결제\s?불가|지역\s?한정"
     r"|(?<!역대)(?<!역대 )(?<!연중)(?<!연중 )(?<!올해)(?<!올해 )최대\s?(?:혜택|할인)\s?(?:적용\s?)?가(?![가-힣])"
     r"|(?<!미)반납\s?조건|(?:약정|작성)\s?조건"
     # A price to come, not the price now ("타임딜 예정가"); a price before the duties every importer pays ("관부가세

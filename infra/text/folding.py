@@ -40,7 +40,13 @@ def fold(text: str) -> str:
     text = _ACCENTED.sub(_without_accent, text)
     text = _APOSTROPHE.sub("", text)
     text = _ROMAN.sub(lambda numeral: _ROMAN_VALUES[numeral.group(1).lower()], text)
+    text = _DEGREES.sub("도", text)
     return _SPACES.sub(" ", text).strip()
+
+
+#: An angle's degree sign is the word a Korean title writes for it ("10.5°" is "10.5도", a driver's loft); not a
+#: temperature's ("85°C").
+_DEGREES = re.compile(r"(?<=\d)\s?°(?!\s?[cfCF](?![a-zA-Z]))")
 
 
 def _without_accent(letter: re.Match[str]) -> str:

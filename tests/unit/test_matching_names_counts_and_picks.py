@@ -131,3 +131,82 @@ def test_a_lowest_that_glues_a_suffix_to_the_model_code_no_other_offer_writes_is
         "another model?: the lowest writes rb2140f, the others rb2140"
     ]
     assert doubts_about_the_lowest(product, accepted[1:]) == []
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        ("[매입] 소니 A7C2 바디 최고가 매입합니다 (카메라 삽니다)", "not buyable: [매입]"),
+        ("소니 A7C II 바디 매입합니다", "not buyable: 매입합니다"),
+        ("소니 A7C II 바디 ILCE-7CM2 (매입가 비교 불가 최저가)", None),
+    ],
+)
+def test_a_listing_that_buys_the_item_sells_none(title: str, reason: str | None):
+    assert verdict("소니 A7C II 바디", title, 1_650_000) == reason
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        ("이니스프리 그린티 씨드 히알루론산 세럼 80ml 매진", "sold out: 매진"),
+        ("이니스프리 그린티 씨드 히알루론산 세럼 80ml 홈쇼핑 완판 매진", None),  # a sale's boast
+        ("이니스프리 그린티 씨드 히알루론산 세럼 80ml 3회 연속 매진", None),
+        ("[매진 임박] 이니스프리 그린티 씨드 히알루론산 세럼 80ml", None),
+    ],
+)
+def test_sold_out_ending_a_title_is_not_an_offer(title: str, reason: str | None):
+    assert verdict("이니스프리 그린티 씨드 히알루론산 세럼 80ml", title, 16_500) == reason
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        (
+            "갤럭시 탭 S11 울트라 256GB",
+            "[현금가] 갤럭시탭 S11 울트라 256GB 새상품 계좌이체 시 (카드결제 불가)",
+            "conditional price: 현금가",
+        ),
+        (
+            "풀무원 동물복지 유정란 대란 10구",
+            "[서울·경기 새벽배송 지역 한정] 풀무원 동물복지 유정란 대란 10구",
+            "conditional price: 지역 한정",
+        ),
+        ("닌텐도 스위치 2 본체", "닌텐도 스위치2 한국정발 본체 (1인 1대 한정)", None),  # a limit per buyer
+    ],
+)
+def test_a_price_for_cash_outside_the_checkout_or_for_one_region_is_not_everyones(
+    keyword: str, title: str, reason: str | None
+):
+    said = verdict(keyword, title)
+    assert said == reason if reason is None else (said or "").startswith(reason), said
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        (
+            "테일러메이드 Qi35 드라이버 10.5도 R",
+            "테일러메이드 Qi35 드라이버 왼손용(LH) 10.5도 R",
+            "the other hand: 왼손용",
+        ),
+        ("테일러메이드 Qi35 드라이버 10.5도 R", "테일러메이드 Qi35 드라이버 10.5도 R LH", "the other hand: lh"),
+        ("테일러메이드 Qi35 드라이버 왼손용 10.5도 R", "테일러메이드 Qi35 드라이버 왼손용 10.5도 R", None),
+        (
+            "닌텐도 스위치 2 본체",
+            "Nintendo Switch 2 일본판 본체 (일본어 전용 모델)",
+            "another region's release: 일본판",
+        ),
+        ("샤오미 미밴드9 블랙", "샤오미 미밴드9 중국 내수용 블랙", "another region's release: 내수용"),
+    ],
+)
+def test_the_other_hands_model_or_another_regions_release_is_another_product(
+    keyword: str, title: str, reason: str | None
+):
+    assert verdict(keyword, title) == reason
+
+
+def test_an_angles_degree_sign_is_the_word_for_degrees():
+    keyword = "테일러메이드 Qi35 드라이버 10.5도 R"
+
+    assert verdict(keyword, "TaylorMade 2025 Qi35 DRIVER 10.5° Flex R 테일러메이드코리아 정품") is None
+    assert verdict(keyword, "테일러메이드 Qi35 드라이버 9° R") == "keyword word missing: 10.5도"
