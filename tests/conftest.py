@@ -105,24 +105,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             misplaced.append(f"{item.nodeid} is {why}: its file belongs in {folder.relative_to(TESTS.parent)}/")
     if misplaced:
         raise pytest.UsageError("tests outside their tier's folder (tests/tiers.py):\n  " + "\n  ".join(misplaced))
-    items.sort(key=lambda item: item.path.name not in STARTED_FIRST)
-
-
-#: The modules whose tests run longest one after another (`--durations` of a full run, 2026-12-04: the benchmark smoke
-#: run 136 s, the RabbitMQ cluster's group ~150 s in one test process, the stop and dev-stack tests 15-30 s each). The
-#: parallel run hands out tests in collection order, so these start first: collected where their names fall, one
-#: started late leaves the run waiting for it alone at the end (that run: 8:28 in all, 7:57 of pytest).
-STARTED_FIRST = frozenset(
-    {
-        "test_rabbitmq_cluster.py",
-        "test_bench.py",
-        "test_fuzz.py",
-        "test_stopping.py",
-        "test_operator_cli.py",
-        "test_compose_image.py",
-        "test_dev_stack.py",
-    }
-)
 
 
 def _run_in_the_browsers_loop(item: pytest.Item, fixtures: set[str]) -> None:
