@@ -68,7 +68,7 @@ from actors.matching.prices import (
     priced_like_an_accessory,
     priced_without_a_part,
 )
-from actors.matching.quantities import Quantity, quantities, several_of_one, unit_conflict
+from actors.matching.quantities import Quantity, quantities, unit_conflict
 from actors.matching.sells import Allowed, allowed_by, excluded, sold_for_it, sold_without_something
 from infra.text.folding import SEPARATORS, fold
 from schemas.offers import Offer
@@ -145,7 +145,6 @@ def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
         or (None if wanted.model else missing_word(spelled, _unnamed_by_the_source(offer, wanted), wanted.maker))
         or other_year(title, wanted.words)
         or other_variant(spelled, wanted.name)
-        or several_of_one(folded, wanted.keyword, wanted.quantities)
     )
 
 

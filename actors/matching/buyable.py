@@ -39,8 +39,8 @@ _NOT_ON_SALE = re.compile(
     r"(?:재?입고\s?(?:예정|알림|대기|신청|예약|미정)|판매\s?(?:일시\s?)?(?:종료|중지|중단|완료)"
     r"|(?<!산간 )(?<!산간)(?:구매|주문)\s?불가|재고\s?(?:없음|소진|0(?![\d.,])\s?개?)|단종\s?(?:상품|모델)"
     r"|현재\s?판매\s?(?:하지\s?않|안\s?함)|사전\s?예약\s?마감(?!\s?(?:후|일|d-|\d))"
-    # A shop that buys the item ("[매입] … 최고가 매입합니다", "카메라 삽니다") sells none.
-    r"|^\s?[(\[]\s?매입\s?[)\]]|매입\s?합니다|(?<![가-힣])삽니다)"
+    # A shop that buys the item ("[매입] … 최고가 매입합니다") sells none.
+    r"|^\s?[(\[]\s?매입\s?[)\]]|매입\s?합니다)"
     rf"{_HYPE}(?!\s?(?:아님|까지|시까지|해제|예정))"
 )
 
@@ -57,14 +57,7 @@ def not_buyable(offer: Offer, title: str) -> str | None:
             return f"sold out: {match.text}"
     if said := _NOT_ON_SALE.search(title):
         return f"not buyable: {said.group()}"
-    if said := _SOLD_OUT_LAST.search(title):
-        return f"sold out: {said.group().strip()}"
     return None
-
-
-#: 매진 ending a title says the item is gone ("… 세럼 80ml 매진"); elsewhere, and after a sale's boast ("홈쇼핑 완판
-#: 매진", "3회 연속 매진", "조기 매진"), sellers write it as hype.
-_SOLD_OUT_LAST = re.compile(r"(?<!완판)(?<!완판 )(?<!연속)(?<!연속 )(?<!조기)(?<!조기 )(?<![가-힣])매진[\s)\].!]*$")
 
 
 #: A title that binds its price to who the buyer is or what else they sign: a group it is reserved for (임직원 전용,
@@ -100,9 +93,10 @@ _CONDITION_OF_SALE = re.compile(
     # Every benefit stacked (coupons, cards, points: "[최대혜택가]", "최대 할인가"; not a sale's boast, "역대 최대
     # 할인가"), or something handed back or signed for ("폐전지 반납조건", "약정 조건"; not "미반납 조건", the price
     # for keeping it): not what a buyer pays who has none of them.
-    # A price for paying outside the shop's checkout ("[현금가] … 계좌이체 시", "카드결제 불가"), or for one region's
-    # buyers ("[서울·경기 새벽배송 지역 한정]"; not a limit per buyer, "1인 1대 한정").
-    r"|현금\s?(?:가|특가|결제\s?시)(?![가-힣])|계좌\s?이체\s?시|카드\s?결제\s?불가|지역\s?한정"
+    # A price for paying outside the shop's checkout ("[현금가] … 계좌이체 시", "카드결제 불가"; not "현금가 카드가
+    # 동일"), or for one region's buyers ("그 외 지역 주문 시 취소"; not a regional edition, "제주 지역 한정 에디션").
+    r"|현금\s?(?:가|특가|결제\s?시)(?![가-힣])(?!\s?(?:카드\s?가?\s?)?동일)|계좌\s?이체\s?시|카드\s?결제\s?불가"
+    r"|(?:그\s?)?외\s?지역\s?(?:주문|구매)\s?시?\s?(?:취소|불가)"
     r"|(?<!역대)(?<!역대 )(?<!연중)(?<!연중 )(?<!올해)(?<!올해 )최대\s?(?:혜택|할인)\s?(?:적용\s?)?가(?![가-힣])"
     r"|(?<!미)반납\s?조건|(?:약정|작성)\s?조건"
     # A price to come, not the price now ("타임딜 예정가"); a price before the duties every importer pays ("관부가세
@@ -302,8 +296,9 @@ def not_everyones_price(offer: Offer, folded_title: str, wanted: tuple[Quantity,
 
 
 #: A title offering a pick among several listings: its price is the cheapest pick's ("용량별 가격 상이": the price
-#: differs by size). A bare 선택 ("사이즈 선택", "색상선택") only where its alternatives name a keyword word beside
-#: others ("크기 선택 (소과/로얄과/대과)"): otherwise it offers variants of the product asked.
+#: differs by size). Not a bare 선택 ("사이즈 선택", "색상선택": a variant of the same product, which the options
+#: of one listing mostly share a price with; reading one whose alternatives name a keyword word as a pick was tried
+#: and taken back: it refused the asked colour or size among "화이트/블랙 색상 선택").
 _PRICES_DIFFER = re.compile(r"(?:용량|사이즈|중량|옵션)별\s?가격\s?(?:상이|다름)")
 _CHOICE = re.compile(rf"모음전?|택\s?\d|골라\s?담기|(?:중|에서)\s?(?:택|선택)|{_PRICES_DIFFER.pattern}")
 #: Alternatives written with slashes ("와일드프레리/그래스랜드/퍼시픽카"); not both at once ("인덕션/가스렌지 겸용").
@@ -336,16 +331,13 @@ def one_of_several(folded_title: str, words: tuple[Word, ...], wanted: Sequence[
     for others in _AND_OTHERS.finditer(title):
         if not (_WITH_THE_PRODUCT.search(title, 0, others.start()) or _A_SET.search(title)):
             return f"price of one of several: {others.group()}"
-    choice = _CHOICE.search(title)
-    if not choice and not _PICK_SAID.search(title):
+    if not _CHOICE.search(title):
         return None
     runs = [match.span() for match in _ALTERNATIVES.finditer(title)]
     for word in words:
         for start, end in runs:
             if named_only_within(word, title, [(start, end)]):
                 return f"price of one of several: {title[start:end]}"
-    if not choice:
-        return None
     prices_differ = _PRICES_DIFFER.search(title) is not None
     for start, end in runs:
         if _a_later_size(folded_title[start:end], wanted, any_dimension=prices_differ):

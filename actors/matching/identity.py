@@ -216,9 +216,9 @@ def maker_of(keyword: str, words: tuple[Word, ...]) -> Word | None:
 #: A letter of either script: what a title writes in the maker's place is a name in that script.
 _HANGUL_LETTER = re.compile(r"[가-힣]")
 _LATIN_LETTER = re.compile(r"[a-z]")
-#: A name in Latin letters: a word of two letters or more, a dot, +, & or ' inside it ("dr.g", "dr.jart+", "ikea"),
-#: no digit ("14k" is a grade of gold, "2026" a year).
-_LATIN_NAME = re.compile(r"(?<![\w.&'+-])[a-z][a-z.&'-]*[a-z+](?![\w.&'+-])")
+#: A name in Latin letters: a word that starts with a letter ("dr.g", "dr.jart+", "ikea", "k2"), not a number with a
+#: letter after it ("14k" is a grade of gold, "2026" a year).
+_LATIN_NAME = re.compile(r"(?<![\w.&'+-])[a-z][a-z0-9.&'+-]*")
 
 
 def _maker_written_otherwise(title: str, following: Word) -> bool:

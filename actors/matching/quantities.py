@@ -15,9 +15,8 @@ from infra.text.units import PACK_UNITS, UNITS
 
 # How reasons spell units whose lower-cased form reads oddly; any other unit is shown as normalized.
 _UNIT_DISPLAY = {"tb": "TB", "gb": "GB", "l": "L", "w": "W", "mah": "mAh"}
-# Words that start like a unit but are not one: 개월 (months), 개봉 (opened), 개국 (countries), 정품 (genuine),
-# 본체 (the body), 돈까스.
-_UNIT_GUARDS = {"개": "(?![월봉국])", "정": "(?!품)", "본": "(?![체품사점])", "돈": "(?![까가])"}
+# Words that start like a unit but are not one: 개월 (months), 개봉 (opened), 개국 (countries), 정품 (genuine).
+_UNIT_GUARDS = {"개": "(?![월봉국])", "정": "(?!품)"}
 
 
 def _unit_pattern(unit: str) -> str:
@@ -201,25 +200,6 @@ def unit_conflict(title: str, wanted: tuple[Quantity, ...]) -> str | None:
             # several the keyword asks for. A multiplication it does not read as a count ("x 100T", "1.05kg+1.05kg")
             # is not nothing; a title that states no quantity at all describes the product, not an amount of it.
             return f"pack: one, not {want.text}"
-    return None
-
-
-#: What comes with the product or beside it: what follows a +, and a bracket's words ("+ 7ml 3개 증정", "(본체 +
-#: 배터리 2개)").
-_BESIDE_THE_PRODUCT = re.compile(r"[(\[][^()\[\]]*[)\]]|\+.*$")
-
-
-def several_of_one(title: str, keyword: str, wanted: tuple[Quantity, ...]) -> str | None:
-    """A keyword whose numbers name the item and measure no amount of it (a model's number, a tyre's size:
-    "벤투스 S1 에보3 245/45R18") names one item: a title whose own words count only several sells several ("4본 세트").
-    Not a count of what comes with it or beside it. A keyword without a number ("코카콜라 제로") takes any pack, and
-    so does one that measures its unit ("햇반 210g": packs of 12 to 36 are how it is sold; `unit_conflict` compares
-    the counts it asks for)."""
-    if wanted or not any(char.isdigit() for char in keyword):
-        return None
-    packs = [quantity for quantity in quantities(_BESIDE_THE_PRODUCT.sub(" ", title)) if quantity.dimension == "pack"]
-    if packs and all(quantity.amount > 1 for quantity in packs):
-        return f"pack {', '.join(dict.fromkeys(quantity.text for quantity in packs))}, not one"
     return None
 
 

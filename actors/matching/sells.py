@@ -151,12 +151,8 @@ _CONCEPTS: tuple[_Concept, ...] = (
         "display", "전시(?:상품|품)?|진열(?:상품|품)|오픈박스|" + english(r"open\s?box")
     ),  # 진열대 alone is a shelf
     _condition("rental", "렌탈|대여|" + english("rental")),
-    # The other hand's model of a club, a glove or a tool ("왼손용(LH)", "좌타"): another product for a right hand.
-    _condition(
-        "the other hand", r"왼손\s?(?:용|잡이)?|좌타|(?<![0-9a-z])lh(?![0-9a-z])|" + english(r"left[\s-]?hand(?:ed)?")
-    ),
     # Another region's release, locked to its language or its power ("일본판", "북미판", "중국 내수용", "일본어 전용").
-    _condition("another region's release", r"(?:일본|일|북미|미국|유럽|홍콩|중국|대만)\s?판|내수용|일본어\s?전용"),
+    _condition("another region's release", r"(?:일본|일|북미|유럽|홍콩|중국|대만)\s?판|내수용|일본어\s?전용"),
     # A book in another language is another book for a reader of the keyword's ("작별하지 않는다 영문판", "원서").
     _condition("another language", r"(?:영문|영어|일어|일본어|중국어|중문)판|원서|" + english(r"english\sedition")),
     # A file, not the thing: an e-book, a PDF, a download. Not the reader that shows one ("이북리더기", "ebook reader").
@@ -198,11 +194,12 @@ def _named(text: str) -> list[tuple[int, Aligned]]:
 
 def _modifies_its_words_head(parts: tuple[Segment, ...], match: Aligned) -> bool:
     """Whether the match is glued before the head of its own word: a compound that names a kind of it ("리필액",
-    "리필팩" are refills, as "리필" is). Not 가능, which says the product takes one ("리필가능 디퓨저")."""
+    "리필팩" are refills, as "리필" is). Not 가능 nor 식, which say the product takes one ("리필가능 디퓨저", "멀티펜
+    리필식")."""
     following = match.last + 1
     if following >= len(parts) or parts[following].start != parts[match.last].end:
         return False
-    return parts[following].head and parts[following].text != "가능"
+    return parts[following].head and parts[following].text not in ("가능", "식")
 
 
 @dataclass(frozen=True, slots=True)

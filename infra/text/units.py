@@ -13,9 +13,9 @@ class Unit:
     factor: Decimal  # base units in one of this unit, so 1TB and 1024GB compare equal
 
 
-# 24캔, 24개, 24입 and 24펫 (PET bottles) state the same thing, and 4본 (tyres, pens) and 12자루 (pens) count too.
-# Sheets, tablets and rolls are counted apart so that "물티슈 100매 10팩" or "60정 3개" do not mix two counts into one.
-PACK_UNITS = ("개입", "개", "입", "캔", "병", "페트", "펫", "팩", "봉지", "봉", "박스", "box", "ea", "본", "자루")
+# 24캔, 24개, 24입 and 24펫 (PET bottles) state the same thing. Sheets, tablets and rolls are counted apart so that
+# "물티슈 100매 10팩" or "60정 3개" do not mix two counts into one.
+PACK_UNITS = ("개입", "개", "입", "캔", "병", "페트", "펫", "팩", "봉지", "봉", "박스", "box", "ea")
 UNITS: dict[str, Unit] = {
     **dict.fromkeys(("tb", "테라"), Unit("capacity", Decimal(1024))),
     **dict.fromkeys(("gb", "기가"), Unit("capacity", Decimal(1))),
@@ -24,7 +24,6 @@ UNITS: dict[str, Unit] = {
     **dict.fromkeys(("kg", "킬로", "키로"), Unit("weight", Decimal(1000))),
     **dict.fromkeys(("g", "그램"), Unit("weight", Decimal(1))),
     "mg": Unit("weight", Decimal("0.001")),
-    "돈": Unit("weight", Decimal("3.75")),  # gold's weight: one 돈 is 3.75 g
     **dict.fromkeys(PACK_UNITS, Unit("pack", Decimal(1))),
     **dict.fromkeys(("매", "장"), Unit("sheets", Decimal(1))),
     **dict.fromkeys(("정", "캡슐"), Unit("tablets", Decimal(1))),
