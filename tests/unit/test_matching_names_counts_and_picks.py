@@ -187,3 +187,30 @@ def test_a_reviewers_counter_examples_to_broader_readings_keep_their_verdicts(
     keyword: str, title: str, reason: str | None
 ):
     assert verdict(keyword, title) == reason
+
+
+@pytest.mark.parametrize(
+    ("lowest", "doubt"),
+    [
+        (
+            "소다스트림 테라 본체만 (가스 실린더·전용 보틀 미포함)",
+            "a part only?: the lowest says 본체만, which no other offer does",
+        ),
+        ("이케아 포엥 암체어 프레임 (쿠션 별도)", "a part only?: the lowest says 쿠션 별도, which no other offer does"),
+        ("이케아 포엥 암체어 자작나무 (배송비 별도)", None),  # a cost, not a part
+    ],
+)
+def test_a_lowest_that_says_it_sells_a_part_only_which_no_other_offer_says_is_in_doubt(lowest: str, doubt: str | None):
+    keyword = {"소": "소다스트림 테라", "이": "이케아 포엥 암체어"}[lowest[0]]
+    others = [f"{keyword} 블랙", f"{keyword} 화이트 정품"]
+    offers = [
+        Offer(source="static", title=title, price=price, url="https://example.test/p")
+        for title, price in [(lowest, 89_000), (others[0], 119_000), (others[1], 125_000)]
+    ]
+    accepted = sorted(
+        (item for item in match_offers({"keyword": keyword}, offers) if item.rejected is None),
+        key=lambda item: item.price,
+    )
+
+    assert accepted[0].title == lowest
+    assert doubts_about_the_lowest({"keyword": keyword}, accepted) == ([doubt] if doubt else [])
