@@ -187,6 +187,8 @@ def unit_conflict(title: str, wanted: tuple[Quantity, ...]) -> str | None:
     title that measures one item and counts none sells one) and a weight for a volume or the reverse (one no
     density reconciles is another form: `_DENSITIES`).
     """
+    if not wanted:
+        return None
     stated = quantities(title)
     for want in wanted:
         same = [quantity for quantity in stated if quantity.dimension == want.dimension]
