@@ -38,6 +38,7 @@ from actors.matching.identity import (
     ModelName,
     Word,
     agreed_code,
+    compact_code,
     keyword_words,
     loanword_spellings,
     maker_of,
@@ -70,7 +71,7 @@ from actors.matching.prices import (
 )
 from actors.matching.quantities import Quantity, quantities, unit_conflict
 from actors.matching.sells import Allowed, allowed_by, excluded, sold_for_it, sold_without_something
-from infra.text.folding import SEPARATORS, fold
+from infra.text.folding import fold
 from schemas.offers import Offer
 
 __all__ = ["doubts_about_the_lowest", "match_offers"]
@@ -303,9 +304,7 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
     lowered = [title.lower() for title in titles]
     doubts.append(_another_line_in_the_lowest(wanted, lowered))
     if lowered:
-        asked = model_codes(wanted.keyword) | (
-            {SEPARATORS.sub("", wanted.model_no.lower())} if wanted.model_no else set()
-        )
+        asked = model_codes(wanted.keyword) | ({compact_code(wanted.model_no)} if wanted.model_no else set())
         codes = [model_codes(title) for title in lowered]
         doubts.append(suffix_only_the_lowest_writes(asked, codes[0], codes[1:], bare_needed=PLAIN_NAMES_NEEDED))
         doubts.append(_a_part_only_in_the_lowest(lowered))

@@ -351,6 +351,11 @@ def other_variant(title: str, model: ModelName) -> str | None:
 # --- the model number -----------------------------------------------------------------------------------------
 
 
+def compact_code(model_no: str) -> str:
+    """A model number as the matcher compares it: normalized, without separators ("SM-S928N" is "sms928n")."""
+    return SEPARATORS.sub("", normalize(model_no))
+
+
 def model_number(model_no: str) -> re.Pattern[str] | None:
     """A pattern for "SM-S928N" that also finds "sms928n", "SM S928N" and the same with an en dash.
 
@@ -358,7 +363,7 @@ def model_number(model_no: str) -> re.Pattern[str] | None:
     colour) that titles may leave out ("LS32CG510E" for "LS32CG510EKXKR", "SM-S928" for "SM-S928N") or carry on
     ("SM-S928NZKEKOO"), but never replace ("SM-S928B" is another region's model).
     """
-    compact = SEPARATORS.sub("", normalize(model_no))
+    compact = compact_code(model_no)
     if not compact:
         return None
     last_digit = max((index for index, char in enumerate(compact) if char.isdigit()), default=len(compact) - 1)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from math import prod
 
+from infra.text.folding import ENDS_THE_TITLE
 from infra.text.units import PACK_UNITS, UNITS
 
 # How reasons spell units whose lower-cased form reads oddly; any other unit is shown as normalized.
@@ -143,7 +144,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
 
 
 _SINGLE = re.compile(
-    r"낱\s?(?:개|캔|병|봉|팩)(?=\s?(?:가격|판매|단위|구매|1\s?(?:개|알|봉|캔|병))|\s*(?:[(\[][^()\[\]]*[)\]]\s*)*$)"
+    rf"낱\s?(?:개|캔|병|봉|팩)(?:(?=\s?(?:가격|판매|단위|구매|1\s?(?:개|알|봉|캔|병)))|{ENDS_THE_TITLE})"
 )
 _PACKED_TIMES = {"더블": 2, "듀오": 2, "트리플": 3}
 _PACKED = re.compile(r"(?P<times>더블|듀오|트리플)\s?팩")

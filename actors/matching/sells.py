@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from enum import Enum, auto
 
 from actors.matching.identity import Word
-from infra.text.folding import english
+from infra.text.folding import ENDS_THE_TITLE, english
 from infra.text.words import Aligned, Segment, aligned, segments
 
 
@@ -57,10 +57,6 @@ class _Concept:
     category: str  # the verdict's first word
     pattern: re.Pattern[str]
     kind: _ConceptKind
-
-
-#: Nothing follows but brackets: the last word of what a title sells.
-_ENDS_THE_TITLE = r"(?=\s*(?:[(\[][^()\[\]]*[)\]]\s*)*$)"
 
 
 def _accessory(pattern: str) -> _Concept:
@@ -107,7 +103,7 @@ _CONCEPTS: tuple[_Concept, ...] = (
     # The word for a part ending the title: "스텐 뚜껑 부품" sells a lid, whatever a lid is called. Not where it
     # describes the product ("시마노 부품 21단", "정품 부품 사용", "(부품 누락 없음)"); nor 액세서리, which sellers of
     # jewellery and car goods write as their category ("여성 액세서리 선물").
-    _Concept("part", re.compile(rf"(?:부품|소모품){_ENDS_THE_TITLE}"), _ConceptKind.ACCESSORY),
+    _Concept("part", re.compile(rf"(?:부품|소모품){ENDS_THE_TITLE}"), _ConceptKind.ACCESSORY),
     _condition("compatible", "호환(?:용)?|" + english("compatible")),
     # 교체 가능 / 교체형: a replaceable part of the product, not a replacement sold alone.
     _Concept(
@@ -192,14 +188,19 @@ def _named(text: str) -> list[tuple[int, Aligned]]:
     return sorted(found, key=lambda item: (item[1].first, item[0]))
 
 
+def _after(parts: tuple[Segment, ...], match: Aligned) -> Segment | None:
+    """The segment right after the match, if any."""
+    return parts[match.last + 1] if match.last + 1 < len(parts) else None
+
+
 def _modifies_its_words_head(parts: tuple[Segment, ...], match: Aligned) -> bool:
     """Whether the match is glued before the head of its own word: a compound that names a kind of it ("리필액",
     "리필팩" are refills, as "리필" is). Not 가능 nor 식, which say the product takes one ("리필가능 디퓨저", "멀티펜
     리필식")."""
-    following = match.last + 1
-    if following >= len(parts) or parts[following].start != parts[match.last].end:
+    following = _after(parts, match)
+    if following is None or following.start != parts[match.last].end:
         return False
-    return parts[following].head and parts[following].text not in ("가능", "식")
+    return following.head and following.text not in ("가능", "식")
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,13 +310,14 @@ def excluded(title: str, allowed: Allowed) -> str | None:
 def _inside_the_name(parts: tuple[Segment, ...], match: Aligned, written: str) -> bool:
     """Whether the match and the word after it are written together in the keyword (`written`, without spaces): part
     of the product's name there ("스탠드 믹서" for "… 스탠드믹서"), not a thing sold instead."""
-    following = match.last + 1
-    return following < len(parts) and (match.text + parts[following].text).replace(" ", "") in written
+    following = _after(parts, match)
+    return following is not None and (match.text + following.text).replace(" ", "") in written
 
 
 def _modifies(parts: tuple[Segment, ...], match: Aligned, noun: str | None) -> bool:
     """Whether the match is written right before the keyword's own noun, as its modifier ("리필 면도날")."""
-    return noun is not None and match.last + 1 < len(parts) and parts[match.last + 1].text == noun
+    following = _after(parts, match)
+    return noun is not None and following is not None and following.text == noun
 
 
 _FOR_IT = re.compile(r"\s?(?:전용|용)(?![가-힣])")

@@ -59,6 +59,10 @@ def normalize(text: str) -> str:
     return fold(text).lower()
 
 
+#: Nothing follows but brackets: a pattern ending with it matches the last word of a title ("… 부품 (정품)").
+ENDS_THE_TITLE = r"(?=\s*(?:[(\[][^()\[\]]*[)\]]\s*)*$)"
+
+
 def english(*words: str) -> str:
     """A pattern of English words that count only whole: "case" does not fire inside "showcase" or "briefcase"."""
     return r"(?<![a-z])(?:" + "|".join(words) + r")(?![a-z])"

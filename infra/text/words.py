@@ -102,11 +102,11 @@ def _word_spans(word: tuple[Morpheme, ...]) -> list[tuple[int, int, int]]:
         if kind is _MorphemeKind.PUNCTUATION:
             current, prefix_start, chunk = None, None, chunk + 1
             continue
-        if kind is _MorphemeKind.SUFFIX and (current is not None or prefix_start is not None):
-            if current is not None and morpheme.start <= current.end:
-                current.end = max(current.end, morpheme.end)
-            continue
         if kind is _MorphemeKind.SUFFIX:
+            if current is not None or prefix_start is not None:
+                if current is not None and morpheme.start <= current.end:
+                    current.end = max(current.end, morpheme.end)
+                continue
             # A word does not start with an ending or a particle: what the analyzer read as one there is a word it
             # does not know ("라지" of "다이어리 라지 하드커버", read as the ending of 이라지), a name of its own.
             kind = _MorphemeKind.NOUN

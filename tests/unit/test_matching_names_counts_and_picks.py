@@ -18,6 +18,18 @@ def verdict(keyword: str, title: str, price: int = 100_000, **product: Any) -> s
     return matched.rejected
 
 
+def lowest_doubts(product: dict[str, Any], priced_titles: list[tuple[str, int]]) -> list[str]:
+    """What the search's result would say of its lowest: the offers matched, the accepted ones cheapest first."""
+    offers = [
+        Offer(source="static", title=title, price=price, url="https://example.test/p") for title, price in priced_titles
+    ]
+    accepted = sorted(
+        (item for item in match_offers(product, offers) if item.rejected is None), key=lambda item: item.price
+    )
+    assert accepted[0].title == priced_titles[0][0], "the case's lowest must be accepted"
+    return doubts_about_the_lowest(product, accepted)
+
+
 def test_a_word_the_analyzer_reads_as_an_ending_is_still_a_keyword_word():
     # Kiwi reads a lone 라지 as the ending of 이라지: the large diary must not let the pocket one through.
     keyword = "몰스킨 2026 데일리 다이어리 라지 하드커버 블랙"
@@ -84,13 +96,9 @@ def test_a_lowest_that_glues_a_suffix_to_the_model_code_no_other_offer_writes_is
         ("RAY-BAN 레이밴 RB2140 901 50mm 웨이페어러 클래식 블랙 G-15 선글라스", 205_000),
         ("레이밴 오리지널 웨이페어러 RB2140 901 50 선글라스 블랙 국내정품", 219_000),
     ]
-    offers = [Offer(source="static", title=title, price=price, url="https://example.test/p") for title, price in titles]
-    accepted = [item for item in match_offers(product, offers) if item.rejected is None]
 
-    assert doubts_about_the_lowest(product, accepted) == [
-        "another model?: the lowest writes rb2140f, the others rb2140"
-    ]
-    assert doubts_about_the_lowest(product, accepted[1:]) == []
+    assert lowest_doubts(product, titles) == ["another model?: the lowest writes rb2140f, the others rb2140"]
+    assert lowest_doubts(product, titles[1:]) == []
 
 
 @pytest.mark.parametrize(
@@ -190,27 +198,24 @@ def test_a_reviewers_counter_examples_to_broader_readings_keep_their_verdicts(
 
 
 @pytest.mark.parametrize(
-    ("lowest", "doubt"),
+    ("keyword", "lowest", "doubt"),
     [
         (
+            "소다스트림 테라",
             "소다스트림 테라 본체만 (가스 실린더·전용 보틀 미포함)",
             "a part only?: the lowest says 본체만, which no other offer does",
         ),
-        ("이케아 포엥 암체어 프레임 (쿠션 별도)", "a part only?: the lowest says 쿠션 별도, which no other offer does"),
-        ("이케아 포엥 암체어 자작나무 (배송비 별도)", None),  # a cost, not a part
+        (
+            "이케아 포엥 암체어",
+            "이케아 포엥 암체어 프레임 (쿠션 별도)",
+            "a part only?: the lowest says 쿠션 별도, which no other offer does",
+        ),
+        ("이케아 포엥 암체어", "이케아 포엥 암체어 자작나무 (배송비 별도)", None),  # a cost, not a part
     ],
 )
-def test_a_lowest_that_says_it_sells_a_part_only_which_no_other_offer_says_is_in_doubt(lowest: str, doubt: str | None):
-    keyword = {"소": "소다스트림 테라", "이": "이케아 포엥 암체어"}[lowest[0]]
-    others = [f"{keyword} 블랙", f"{keyword} 화이트 정품"]
-    offers = [
-        Offer(source="static", title=title, price=price, url="https://example.test/p")
-        for title, price in [(lowest, 89_000), (others[0], 119_000), (others[1], 125_000)]
-    ]
-    accepted = sorted(
-        (item for item in match_offers({"keyword": keyword}, offers) if item.rejected is None),
-        key=lambda item: item.price,
-    )
+def test_a_lowest_that_says_it_sells_a_part_only_which_no_other_offer_says_is_in_doubt(
+    keyword: str, lowest: str, doubt: str | None
+):
+    titles = [(lowest, 89_000), (f"{keyword} 블랙", 119_000), (f"{keyword} 화이트 정품", 125_000)]
 
-    assert accepted[0].title == lowest
-    assert doubts_about_the_lowest({"keyword": keyword}, accepted) == ([doubt] if doubt else [])
+    assert lowest_doubts({"keyword": keyword}, titles) == ([doubt] if doubt else [])
