@@ -34,22 +34,24 @@ from statistics import median
 from typing import Any
 
 from actors.matching.buyable import not_buyable, not_everyones_price, one_of_several
+from actors.matching.codes import (
+    agreed_code,
+    compact_code,
+    model_codes,
+    model_number,
+    other_code,
+    suffix_only_the_lowest_writes,
+)
 from actors.matching.identity import (
     ModelName,
     Word,
-    agreed_code,
-    compact_code,
     keyword_words,
     loanword_spellings,
     maker_of,
     missing_word,
-    model_codes,
     model_name,
-    model_number,
-    other_code,
     other_variant,
     other_year,
-    suffix_only_the_lowest_writes,
 )
 from actors.matching.left_out import left_out
 from actors.matching.lines import (

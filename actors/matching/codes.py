@@ -1,0 +1,103 @@
+"""Model codes: the model number a back office gives, and the codes titles write that the offers agree on.
+
+A model number names one product whole ("SM-S928N"), whatever the separators and case, and a title may leave out or
+carry on its suffix (region, colour) but never replace it. Offers that name codes mostly share one: an offer naming
+only another is another model.
+"""
+
+from __future__ import annotations
+
+import re
+
+from infra.text.folding import SEPARATORS, normalize
+from infra.text.units import LATIN_UNITS
+
+# --- the model number -----------------------------------------------------------------------------------------
+
+
+def compact_code(model_no: str) -> str:
+    """A model number as the matcher compares it: normalized, without separators ("SM-S928N" is "sms928n")."""
+    return SEPARATORS.sub("", normalize(model_no))
+
+
+def model_number(model_no: str) -> re.Pattern[str] | None:
+    """A pattern for "SM-S928N" that also finds "sms928n", "SM S928N" and the same with an en dash.
+
+    A code is its digits and what comes before them; the letters after its last digit are suffixes (region,
+    colour) that titles may leave out ("LS32CG510E" for "LS32CG510EKXKR", "SM-S928" for "SM-S928N") or carry on
+    ("SM-S928NZKEKOO"), but never replace ("SM-S928B" is another region's model).
+    """
+    compact = compact_code(model_no)
+    if not compact:
+        return None
+    last_digit = max((index for index, char in enumerate(compact) if char.isdigit()), default=len(compact) - 1)
+    base, suffix = compact[: last_digit + 1], compact[last_digit + 1 :]
+
+    def spaced(text: str) -> str:
+        return r"[\s-]*".join(re.escape(char) for char in text)
+
+    # Not the tail of a longer code ("XSM-S928N"), and a trailing digit must end the number: "DW-5600" is not
+    # "DW-56001". The whole suffix may run on; a part of it must end the code.
+    tail = r"(?!\d)" if base[-1].isdigit() else ""
+    cut_short = [spaced(suffix[:length]) + r"(?![0-9a-z])" for length in range(len(suffix))]
+    ends = "|".join([spaced(suffix) + tail if suffix else tail, *cut_short])
+    return re.compile(rf"(?<![0-9a-z]){spaced(base)}(?:{ends})")
+
+
+# --- model codes the offers agree on ----------------------------------------------------------------------------
+
+#: A maker's model code as titles write it: letters, then at least three digits, then a suffix or a dashed part
+#: ("CW2288-111", "CFI-7020", "SM-X520", "EC9155"). Units ("500ml", "2500mah") are not codes.
+_CODE = re.compile(r"(?<![0-9a-z])[a-z]{1,4}-?\d{3,6}(?:-\d{2,4}|[a-z]{1,4})?(?![0-9a-z])")
+
+
+def model_codes(title: str) -> frozenset[str]:
+    """The model codes a normalized title names, as written."""
+    codes = (match.group() for match in _CODE.finditer(title))
+    return frozenset(code for code in codes if not any(code.endswith(unit) for unit in LATIN_UNITS))
+
+
+def _same_code(one: str, other: str) -> bool:
+    """Whether two codes name one model, dashes aside: one may leave out the other's suffix (a region, a colour:
+    "SM-S931N" and "SM-S931NZKA")."""
+    one, other = one.replace("-", ""), other.replace("-", "")
+    return one.startswith(other) or other.startswith(one)
+
+
+def agreed_code(codes: list[frozenset[str]]) -> str | None:
+    """The code most offers that name a code share: one that at least two of them carry and more than half do."""
+    naming = [found for found in codes if found]
+    counts = {
+        code: sum(any(_same_code(code, other) for other in found) for found in naming)
+        for found in naming
+        for code in found
+    }
+    best = max(counts.items(), key=lambda item: item[1], default=None)
+    return best[0] if best and best[1] >= 2 and best[1] * 2 > len(naming) else None
+
+
+def other_code(codes: frozenset[str], agreed: str) -> str | None:
+    """Why an offer whose codes are all another model's is not the product the other offers agree on."""
+    if not codes or any(_same_code(code, agreed) for code in codes):
+        return None
+    return f"another model code: {', '.join(sorted(codes))} (the others: {agreed})"
+
+
+def suffix_only_the_lowest_writes(
+    asked: frozenset[str], lowest: frozenset[str], others: list[frozenset[str]], *, bare_needed: int
+) -> str | None:
+    """The letters the lowest offer glues to a code the keyword asks for (`asked`) that no other accepted offer
+    writes, where at least `bare_needed` of them write the code bare ("RB2140F 52" beside "RB2140 901 50"): a suffix
+    may be a region or a colour as often as another model (an Asian fit, a variant), so the lowest is in doubt."""
+    bare_codes = [{code.replace("-", "") for code in found} for found in others]
+    for written in sorted(lowest):
+        code = written.replace("-", "")
+        for asked_code in (one.replace("-", "") for one in asked):
+            suffix = code[len(asked_code) :]
+            if not (code.startswith(asked_code) and suffix.isalpha()):
+                continue
+            bare = sum(asked_code in found for found in bare_codes)
+            suffixed = any(other.startswith(code) for found in bare_codes for other in found)
+            if bare >= bare_needed and not suffixed:
+                return f"another model?: the lowest writes {written}, the others {asked_code}"
+    return None
