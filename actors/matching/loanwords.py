@@ -176,6 +176,64 @@ def hangul_skeleton(word: str) -> str | None:
     return _collapsed(classes) if _long_enough(classes) else None
 
 
+# --- two Hangul spellings of one loanword ------------------------------------------------------------------
+
+#: Vowels with a w glide, as the vowel after it: after a consonant, Hangul spellings of one loanword keep or drop the
+#: glide (모이스춰/모이스처, 훼이셜/페이셜, 휘슬러/피슬러).
+_UNGLIDED = dict(zip("ᅪᅫᅬᅯᅰᅱ", "ᅡᅦᅦᅥᅦᅵ", strict=True))
+#: Vowels with a y glide, as the vowel after it: after ㅈ and ㅊ the glide is not heard (쥬스/주스, 쵸코/초코).
+_UNPALATAL = dict(zip("ᅣᅤᅧᅨᅭᅲ", "ᅡᅦᅥᅦᅩᅮ", strict=True))
+_PALATAL_INITIALS = frozenset("ᄌᄍᄎ")
+#: ㅐ and ㅔ are one sound to today's readers (블렌더/블랜더, 매트리스/메트리스).
+_ONE_SOUND = {"ᅢ": "ᅦ"}
+#: In a word this long, ㅏ, ㅓ and ㅔ spell one English vowel several ways (오리지널/오리지날, 골드베렌/골드바렌); in a
+#: shorter one they tell words apart (블랙 is no 블럭, 마스크 no 머스크, 머리 no 마리).
+_OPEN_VOWELS_LONG_ENOUGH = 4
+_OPEN_VOWELS = dict.fromkeys("ᅡᅥᅦ", "ᅡ")
+
+
+def hangul_sounds(word: str) -> tuple[str, ...] | None:
+    """How a Hangul word sounds as a loanword, a syllable at a time, with the differences its spellings make left out:
+    a w glide after a consonant, a y glide after ㅈ or ㅊ, ㅐ against ㅔ, an f written ㅎ (후라이팬/프라이팬, 훼이셜/
+    페이셜) and, in a word of four syllables or more, ㅏ against ㅓ and ㅔ. None: not Hangul syllables only."""
+    if not HANGUL_RUN.fullmatch(word):
+        return None
+    sounds = []
+    for syllable in word:
+        jamo = unicodedata.normalize("NFD", syllable)
+        initial, vowel, final = jamo[0], jamo[1], jamo[2:]
+        if initial == "ᄒ" and (vowel in _UNGLIDED or vowel == "ᅮ"):
+            # An f written ㅎ: 후 for 프, 훼 for 페, 휘 for 피.
+            initial, vowel = "ᄑ", "ᅳ" if vowel == "ᅮ" else vowel
+        if initial != "ᄋ":  # after ㅇ a glide is the word's w or y sound (웨이, 요가): kept
+            vowel = _UNGLIDED.get(vowel, vowel)
+            if initial in _PALATAL_INITIALS:
+                vowel = _UNPALATAL.get(vowel, vowel)
+        vowel = _ONE_SOUND.get(vowel, vowel)
+        if len(word) >= _OPEN_VOWELS_LONG_ENOUGH:
+            vowel = _OPEN_VOWELS.get(vowel, vowel)
+        sounds.append(initial + vowel + final)
+    return tuple(sounds)
+
+
+def _same_sound_in(run: str, word: str, sounds: tuple[str, ...]) -> str:
+    """`run` (a title's Hangul run) with each stretch that sounds as the keyword's `word` (`sounds`) written as `word`;
+    a two-syllable word only as a whole run, since a stretch of a longer run is often another word (바지 in 아버지)."""
+    size = len(word)
+    if len(run) < size or word in run:
+        return run
+    if size < 3:
+        return word if hangul_sounds(run) == sounds else run
+    start = 0
+    while start + size <= len(run):
+        if hangul_sounds(run[start : start + size]) == sounds:
+            run = run[:start] + word + run[start + size :]
+            start += size
+        else:
+            start += 1
+    return run
+
+
 # --- a title in the keyword's spelling -----------------------------------------------------------------------
 
 
@@ -210,6 +268,11 @@ class Spellings:
                 for skeleton in latin_skeletons(run):
                     latin.setdefault(skeleton, set()).add(run)
         self.hangul_by_skeleton = _one_word_each(hangul)
+        #: The keyword's Hangul words of two syllables or more, with how they sound, to read another Hangul spelling
+        #: of them as the keyword's.
+        self.hangul_sounds = {
+            run: sounds for run in keyword_runs if len(run) > 1 and (sounds := hangul_sounds(run)) is not None
+        }
         self.latin_by_skeleton = _one_word_each(latin)
         #: The keyword's Latin runs, short ones too, longest first: the tail of a word it writes in both scripts
         #: ("마이크로SD"); the order makes the reading the same in every process.
@@ -224,6 +287,8 @@ class Spellings:
             title = _LATIN_PHRASE.sub(self._as_hangul, title)
         if self.latin_by_skeleton:
             title = HANGUL_RUN.sub(self._as_latin, title)
+        if self.hangul_sounds:
+            title = HANGUL_RUN.sub(self._as_keyword_hangul, title)
         return title
 
     def _as_hangul(self, match: re.Match[str]) -> str:
@@ -267,6 +332,12 @@ class Spellings:
             if skeleton in self.hangul_by_skeleton
         }
         return found.pop() if len(found) == 1 else None
+
+    def _as_keyword_hangul(self, match: re.Match[str]) -> str:
+        run = match.group()
+        for word, sounds in self.hangul_sounds.items():
+            run = _same_sound_in(run, word, sounds)
+        return run
 
     def _as_latin(self, match: re.Match[str]) -> str:
         skeleton = hangul_skeleton(match.group())

@@ -41,12 +41,20 @@ def fold(text: str) -> str:
     text = _APOSTROPHE.sub("", text)
     text = _ROMAN.sub(lambda numeral: _ROMAN_VALUES[numeral.group(1).lower()], text)
     text = _DEGREES.sub("도", text)
+    text = _CENTIMETRES.sub("cm", text)
+    text = _MILLIMETRES.sub("mm", text)
     return _SPACES.sub(" ", text).strip()
 
 
 #: An angle's degree sign is the word a Korean title writes for it ("10.5°" is "10.5도", a driver's loft); not a
 #: temperature's ("85°C").
 _DEGREES = re.compile(r"(?<=\d)\s?°(?!\s?[cfCF](?![a-zA-Z]))")
+
+
+#: A length written with its unit's Hangul name is the unit's symbol ("28센치" is "28cm", "3미리" is "3mm"): keywords
+#: and titles write either. Not 밀리 (also "500밀리" for millilitres) and not a spaced 미리 ("3 미리 주문": in advance).
+_CENTIMETRES = re.compile(r"(?<=\d)\s?(?:센티미터|센치미터|센치|센티)(?![가-힣])")
+_MILLIMETRES = re.compile(r"(?<=\d)(?:밀리미터|미리)(?![가-힣])")
 
 
 def _without_accent(letter: re.Match[str]) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from actors.matching import doubts_about_the_lowest, match_offers
+from infra.text.folding import fold
 from schemas.offers import Offer
 
 
@@ -219,3 +220,57 @@ def test_a_lowest_that_says_it_sells_a_part_only_which_no_other_offer_says_is_in
     titles = [(lowest, 89_000), (f"{keyword} 블랙", 119_000), (f"{keyword} 화이트 정품", 125_000)]
 
     assert lowest_doubts({"keyword": keyword}, titles) == ([doubt] if doubt else [])
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title"),
+    [
+        # a w glide after a consonant kept or dropped
+        ("세라비 모이스처라이징 크림 453g", "CeraVe 모이스춰라이징크림 453g 보습크림"),
+        ("키엘 울트라 훼이셜 크림 125ml", "KIEHL'S 키엘 울트라 페이셜 크림 125ml"),
+        # ㅐ and ㅔ
+        ("바이타믹스 E320 블렌더", "Vitamix 비타믹스 E320 블랜더 2.0L"),
+        # an f written ㅎ
+        ("테팔 인덕션 프라이팬 28cm", "테팔 인덕션 후라이팬 28cm"),
+        # a y glide after ㅈ
+        ("델몬트 오렌지 주스 1.5L", "델몬트 오렌지 쥬스 1.5L"),
+        # ㅏ, ㅓ and ㅔ for one vowel in a long word
+        ("하리보 골드베렌 100g", "HARIBO 골드바렌 100g"),
+        ("동원 리챔 오리지널 200g", "동원 리챔 오리지날 200g"),
+    ],
+)
+def test_two_hangul_spellings_of_one_loanword_are_one_word(keyword: str, title: str):
+    assert verdict(keyword, title) is None
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # In a short word ㅏ and ㅓ tell words apart: black is no block, a mask no musk, hair no counter.
+        ("레고 클래식 블랙 브릭", "레고 클래식 블럭 브릭", "keyword word missing: 블랙"),
+        ("웰킵스 KF94 마스크 화이트", "웰킵스 KF94 머스크 화이트", "keyword word missing: 마스크"),
+        ("아이 머리끈 고무줄 세트", "아이 마리끈 고무줄 세트", "keyword word missing: 머리"),
+        # a two-syllable word is not read inside a longer run: 바지 (trousers) is not in 아버지 (father)
+        ("면 바지 블랙", "아버지 면 셔츠 블랙", "keyword word missing: 바지"),
+        # other vowels than the open ones still tell words apart
+        ("레몬 사탕 100g", "라면 사탕 100g", "keyword word missing: 레몬"),
+    ],
+)
+def test_hangul_words_that_differ_in_sound_stay_apart(keyword: str, title: str, reason: str):
+    assert verdict(keyword, title) == reason
+
+
+@pytest.mark.parametrize(
+    ("written", "folded"),
+    [
+        ("28센치", "28cm"),
+        ("28 센티미터", "28cm"),
+        ("0.7미리", "0.7mm"),
+        ("3 미리 주문", "3 미리 주문"),
+        ("500밀리", "500밀리"),
+    ],
+)
+def test_a_length_written_with_its_units_hangul_name_is_the_units_symbol(written: str, folded: str):
+    assert fold(written) == folded
+    if folded != written:
+        assert verdict(f"프라이팬 {folded}", f"프라이팬 {written}") is None
