@@ -274,3 +274,49 @@ def test_a_length_written_with_its_units_hangul_name_is_the_units_symbol(written
     assert fold(written) == folded
     if folded != written:
         assert verdict(f"프라이팬 {folded}", f"프라이팬 {written}") is None
+
+
+def verdicts(keyword: str, priced_titles: list[tuple[str, int]]) -> list[str | None]:
+    """Each offer's verdict, judged together as one search's offers."""
+    offers = [
+        Offer(source="static", title=title, price=price, url="https://example.test/p") for title, price in priced_titles
+    ]
+    return [offer.rejected for offer in match_offers({"keyword": keyword}, offers)]
+
+
+NAMED_BY_TWO = [("농심 백산수 2L 12병", 12_800), ("농심 백산수 무라벨 2L, 12개", 12_900)]
+
+
+def test_a_title_leaving_out_only_the_maker_is_the_product_where_two_offers_name_it_at_its_price():
+    assert verdicts("농심 백산수 2L 12병", [("백산수 2리터 6병 x 2팩 (총 12병) 무라벨", 12_400), *NAMED_BY_TWO]) == [
+        None,
+        None,
+        None,
+    ]
+    assert verdicts("농심 백산수 2L 12병", [("[당일발송] 백산수 2L 12병", 12_400), *NAMED_BY_TWO])[0] is None
+
+
+@pytest.mark.parametrize(
+    ("title", "price", "others"),
+    [
+        # alone: nothing vouches for a seller who writes the name only
+        ("백산수 2L 12병", 12_400, NAMED_BY_TWO[:1]),
+        # well under what the others agree the product costs: a bait or a look-alike
+        ("백산수 2L 12병", 9_900, NAMED_BY_TWO),
+        # another maker written in the maker's place
+        ("롯데 백산수 2L 12병", 12_400, NAMED_BY_TWO),
+    ],
+)
+def test_a_title_leaving_out_the_maker_stays_refused_without_the_others_price_or_with_another_maker_there(
+    title: str, price: int, others: list[tuple[str, int]]
+):
+    assert verdicts("농심 백산수 2L 12병", [(title, price), *others])[0] == "keyword word missing: 농심"
+
+
+def test_a_lowest_that_leaves_out_the_maker_is_in_doubt():
+    product = {"keyword": "농심 백산수 2L 12병"}
+    doubts = lowest_doubts(product, [("백산수 2L 12병", 12_400), *NAMED_BY_TWO])
+    assert doubts == ["the maker left out?: the lowest does not name 농심, which the other offers do"]
+    assert lowest_doubts(product, NAMED_BY_TWO) == []
+    # a maker written in Latin letters before the name is named
+    assert lowest_doubts({"keyword": "닥터지 레드 블레미쉬 크림"}, [("Dr.G 레드 블레미쉬 크림", 20_000)]) == []
