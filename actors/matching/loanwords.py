@@ -184,6 +184,9 @@ _UNGLIDED = dict(zip("ᅪᅫᅬᅯᅰᅱ", "ᅡᅦᅦᅥᅦᅵ", strict=True))
 #: Vowels with a y glide, as the vowel after it: after ㅈ and ㅊ the glide is not heard (쥬스/주스, 쵸코/초코).
 _UNPALATAL = dict(zip("ᅣᅤᅧᅨᅭᅲ", "ᅡᅦᅥᅦᅩᅮ", strict=True))
 _PALATAL_INITIALS = frozenset("ᄌᄍᄎ")
+#: Tense consonants, as the aspirated ones: French and Italian names are written with either (에끌라/에클라,
+#: 까르띠에/카르티에, 쁘띠/프티).
+_UNTENSED = dict(zip("ᄁᄄᄈᄊᄍ", "ᄏᄐᄑᄉᄎ", strict=True))
 #: ㅐ and ㅔ are one sound to today's readers (블렌더/블랜더, 매트리스/메트리스).
 _ONE_SOUND = {"ᅢ": "ᅦ"}
 #: In a word this long, ㅏ, ㅓ and ㅔ spell one English vowel several ways (오리지널/오리지날, 골드베렌/골드바렌); in a
@@ -194,14 +197,16 @@ _OPEN_VOWELS = dict.fromkeys("ᅡᅥᅦ", "ᅡ")
 
 def hangul_sounds(word: str) -> tuple[str, ...] | None:
     """How a Hangul word sounds as a loanword, a syllable at a time, with the differences its spellings make left out:
-    a w glide after a consonant, a y glide after ㅈ or ㅊ, ㅐ against ㅔ, an f written ㅎ (후라이팬/프라이팬, 훼이셜/
-    페이셜) and, in a word of four syllables or more, ㅏ against ㅓ and ㅔ. None: not Hangul syllables only."""
+    a w glide after a consonant, a y glide after ㅈ or ㅊ, ㅐ against ㅔ, a tense consonant against an aspirated one
+    (에끌라/에클라), an f written ㅎ (후라이팬/프라이팬, 훼이셜/페이셜) and, in a word of four syllables or more, ㅏ
+    against ㅓ and ㅔ. None: not Hangul syllables only."""
     if not HANGUL_RUN.fullmatch(word):
         return None
     sounds = []
     for syllable in word:
         jamo = unicodedata.normalize("NFD", syllable)
         initial, vowel, final = jamo[0], jamo[1], jamo[2:]
+        initial = _UNTENSED.get(initial, initial)
         if initial == "ᄒ" and (vowel in _UNGLIDED or vowel == "ᅮ"):
             # An f written ㅎ: 후 for 프, 훼 for 페, 휘 for 피.
             initial, vowel = "ᄑ", "ᅳ" if vowel == "ᅮ" else vowel

@@ -237,6 +237,8 @@ def test_a_lowest_that_says_it_sells_a_part_only_which_no_other_offer_says_is_in
         # ㅏ, ㅓ and ㅔ for one vowel in a long word
         ("하리보 골드베렌 100g", "HARIBO 골드바렌 100g"),
         ("동원 리챔 오리지널 200g", "동원 리챔 오리지날 200g"),
+        # a tense consonant for an aspirated one, as French names are written
+        ("랑방 에클라 드 아르페쥬 50ml", "랑방 에끌라 드 아르페쥬 50ml"),
     ],
 )
 def test_two_hangul_spellings_of_one_loanword_are_one_word(keyword: str, title: str):
@@ -320,3 +322,21 @@ def test_a_lowest_that_leaves_out_the_maker_is_in_doubt():
     assert lowest_doubts(product, NAMED_BY_TWO) == []
     # a maker written in Latin letters before the name is named
     assert lowest_doubts({"keyword": "닥터지 레드 블레미쉬 크림"}, [("Dr.G 레드 블레미쉬 크림", 20_000)]) == []
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        ("아토팜 MLE 크림 160ml", "아토팜 엠엘이 크림 160ml 유아 보습크림", None),
+        ("LG 울트라기어 TV 65인치", "엘지 울트라기어 티비 65인치", None),
+        ("아토팜 MLE 크림 160ml", "아토팜 엠엘 크림 160ml", "keyword word missing: mle"),
+    ],
+)
+def test_a_short_latin_run_is_also_read_by_its_letters_hangul_names(keyword: str, title: str, reason: str | None):
+    assert verdict(keyword, title) == reason
+
+
+def test_a_maker_before_a_numbered_name_may_be_written_in_latin_letters():
+    keyword = "닥터마틴 1460 스무스 8홀 부츠 블랙 260"
+    assert verdict(keyword, "Dr.Martens 1460 스무스 8홀 부츠 블랙 260mm") is None
+    assert verdict(keyword, "워커 1460 스무스 8홀 부츠 블랙 260mm") == "keyword word missing: 닥터마틴"
