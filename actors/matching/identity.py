@@ -199,7 +199,7 @@ def loanword_spellings(keyword: str, words: tuple[Word, ...]) -> Spellings:
     """The keyword's words as loanwords, to read a title that writes them in the other script; also each Hangul run
     of the keyword whole, which the analyzer may have split where the loanword is one word (디봇: 디 + 봇, "Deebot")."""
     runs = [run for word in words for run in _RUNS.findall(word.text)]
-    return Spellings([*runs, *HANGUL_RUN.findall(keyword)])
+    return Spellings(runs, HANGUL_RUN.findall(keyword))
 
 
 #: A generation written as one ("2세대", "7세대"): titles also glue its number to the name ("애플워치 SE2" for "SE

@@ -178,60 +178,74 @@ def hangul_skeleton(word: str) -> str | None:
 
 # --- two Hangul spellings of one loanword ------------------------------------------------------------------
 
-#: Vowels with a w glide, as the vowel after it: after a consonant, Hangul spellings of one loanword keep or drop the
-#: glide (모이스춰/모이스처, 훼이셜/페이셜, 휘슬러/피슬러).
-_UNGLIDED = dict(zip("ᅪᅫᅬᅯᅰᅱ", "ᅡᅦᅦᅥᅦᅵ", strict=True))
+#: Vowels with a w glide that loanword spellings keep or drop after a consonant, as the vowel after it (모이스춰/
+#: 모이스처, 훼이셜/페이셜). Not ㅘ, ㅚ and ㅙ, nor ㅟ but after ㅅ (쉬림프/시림프): native and Sino-Korean words tell
+#: words apart by them (좌석 is no 자석, 퀴즈 no 키즈, "건조되는" no 건조대: a reviewer's).
+_UNGLIDED = {"ᅯ": "ᅥ", "ᅰ": "ᅦ"}
+_UNGLIDED_AFTER_S = {"ᅱ": "ᅵ"}
 #: Vowels with a y glide, as the vowel after it: after ㅈ and ㅊ the glide is not heard (쥬스/주스, 쵸코/초코).
 _UNPALATAL = dict(zip("ᅣᅤᅧᅨᅭᅲ", "ᅡᅦᅥᅦᅩᅮ", strict=True))
 _PALATAL_INITIALS = frozenset("ᄌᄍᄎ")
 #: Tense consonants, as the aspirated ones: French and Italian names are written with either (에끌라/에클라,
-#: 까르띠에/카르티에, 쁘띠/프티).
+#: 까르띠에/카르티에).
 _UNTENSED = dict(zip("ᄁᄄᄈᄊᄍ", "ᄏᄐᄑᄉᄎ", strict=True))
 #: ㅐ and ㅔ are one sound to today's readers (블렌더/블랜더, 매트리스/메트리스).
 _ONE_SOUND = {"ᅢ": "ᅦ"}
-#: In a word this long, ㅏ, ㅓ and ㅔ spell one English vowel several ways (오리지널/오리지날, 골드베렌/골드바렌); in a
-#: shorter one they tell words apart (블랙 is no 블럭, 마스크 no 머스크, 머리 no 마리).
+#: How long a word must be for a tense consonant or an f written ㅎ to be read as a loanword's: in a shorter one they
+#: tell native words apart (꿀잠 is no 쿨잠, 화채 no 파채, 화초 no 파초: a reviewer's).
+_FOREIGN_CONSONANTS_LONG_ENOUGH = 3
+#: In a word this long, ㅏ, ㅓ and ㅔ spell one English vowel several ways in its last two syllables
+#: (오리지널/오리지날, 골드베렌/골드바렌); in a shorter one, or earlier in the word, they tell words apart (블랙 is no
+#: 블럭, 마스크 no 머스크, 머리 no 마리, 블랙박스 no 블럭박스). Only in one of the analyzer's words, never across a
+#: keyword's glued compound (강아지간식 is no 강아지건식, 텀블러컵 no 텀블러캡: a reviewer's).
 _OPEN_VOWELS_LONG_ENOUGH = 4
+_OPEN_VOWEL_SYLLABLES = 2
 _OPEN_VOWELS = dict.fromkeys("ᅡᅥᅦ", "ᅡ")
 
 
-def hangul_sounds(word: str) -> tuple[str, ...] | None:
+def hangul_sounds(word: str, *, open_vowels: bool = True) -> tuple[str, ...] | None:
     """How a Hangul word sounds as a loanword, a syllable at a time, with the differences its spellings make left out:
-    a w glide after a consonant, a y glide after ㅈ or ㅊ, ㅐ against ㅔ, a tense consonant against an aspirated one
-    (에끌라/에클라), an f written ㅎ (후라이팬/프라이팬, 훼이셜/페이셜) and, in a word of four syllables or more, ㅏ
-    against ㅓ and ㅔ. None: not Hangul syllables only."""
+    a w glide in ㅝ and ㅞ after a consonant (and ㅟ after ㅅ), a y glide after ㅈ or ㅊ, ㅐ against ㅔ; in a word of
+    three syllables or more a tense consonant against an aspirated one (에끌라/에클라) and an f written ㅎ (후라이팬/
+    프라이팬, 훼이셜/페이셜); and, where `open_vowels` (one word, not a compound), in the last two syllables of a word
+    of four or more, ㅏ against ㅓ and ㅔ. None: not Hangul syllables only."""
     if not HANGUL_RUN.fullmatch(word):
         return None
+    foreign_consonants = len(word) >= _FOREIGN_CONSONANTS_LONG_ENOUGH
+    open_from = len(word) - _OPEN_VOWEL_SYLLABLES if open_vowels and len(word) >= _OPEN_VOWELS_LONG_ENOUGH else None
     sounds = []
-    for syllable in word:
+    for position, syllable in enumerate(word):
         jamo = unicodedata.normalize("NFD", syllable)
         initial, vowel, final = jamo[0], jamo[1], jamo[2:]
-        initial = _UNTENSED.get(initial, initial)
-        if initial == "ᄒ" and (vowel in _UNGLIDED or vowel == "ᅮ"):
-            # An f written ㅎ: 후 for 프, 훼 for 페, 휘 for 피.
-            initial, vowel = "ᄑ", "ᅳ" if vowel == "ᅮ" else vowel
+        if foreign_consonants:
+            initial = _UNTENSED.get(initial, initial)
+            if initial == "ᄒ" and vowel in ("ᅮ", *_UNGLIDED, *_UNGLIDED_AFTER_S):
+                # An f written ㅎ: 후 for 프, 훼 for 페, 휘 for 피.
+                initial, vowel = "ᄑ", "ᅳ" if vowel == "ᅮ" else _UNGLIDED.get(vowel) or _UNGLIDED_AFTER_S[vowel]
         if initial != "ᄋ":  # after ㅇ a glide is the word's w or y sound (웨이, 요가): kept
             vowel = _UNGLIDED.get(vowel, vowel)
+            if initial == "ᄉ":
+                vowel = _UNGLIDED_AFTER_S.get(vowel, vowel)
             if initial in _PALATAL_INITIALS:
                 vowel = _UNPALATAL.get(vowel, vowel)
         vowel = _ONE_SOUND.get(vowel, vowel)
-        if len(word) >= _OPEN_VOWELS_LONG_ENOUGH:
+        if open_from is not None and position >= open_from:
             vowel = _OPEN_VOWELS.get(vowel, vowel)
         sounds.append(initial + vowel + final)
     return tuple(sounds)
 
 
-def _same_sound_in(run: str, word: str, sounds: tuple[str, ...]) -> str:
+def _same_sound_in(run: str, word: str, sounds: tuple[str, ...], *, open_vowels: bool) -> str:
     """`run` (a title's Hangul run) with each stretch that sounds as the keyword's `word` (`sounds`) written as `word`;
     a two-syllable word only as a whole run, since a stretch of a longer run is often another word (바지 in 아버지)."""
     size = len(word)
     if len(run) < size or word in run:
         return run
     if size < 3:
-        return word if hangul_sounds(run) == sounds else run
+        return word if hangul_sounds(run, open_vowels=open_vowels) == sounds else run
     start = 0
     while start + size <= len(run):
-        if hangul_sounds(run[start : start + size]) == sounds:
+        if hangul_sounds(run[start : start + size], open_vowels=open_vowels) == sounds:
             run = run[:start] + word + run[start + size :]
             start += size
         else:
@@ -261,8 +275,11 @@ _MAX_PHRASE = 3
 class Spellings:
     """The keyword's loanwords, to write a title's other-script spelling of them as the keyword does."""
 
-    def __init__(self, keyword_runs: Iterable[str]) -> None:
-        keyword_runs = tuple(keyword_runs)
+    def __init__(self, word_runs: Iterable[str], whole_runs: Iterable[str] = ()) -> None:
+        """`word_runs`: the runs of the keyword's words as the analyzer splits them; `whole_runs`: the keyword's Hangul
+        runs as typed, which may glue several words (a loanword the analyzer split, or a compound)."""
+        word_runs = tuple(word_runs)
+        keyword_runs = (*word_runs, *whole_runs)
         hangul: dict[str, set[str]] = {}
         latin: dict[str, set[str]] = {}
         for run in keyword_runs:
@@ -276,7 +293,9 @@ class Spellings:
         #: The keyword's Hangul words of two syllables or more, with how they sound, to read another Hangul spelling
         #: of them as the keyword's.
         self.hangul_sounds = {
-            run: sounds for run in keyword_runs if len(run) > 1 and (sounds := hangul_sounds(run)) is not None
+            run: (sounds, run in word_runs)
+            for run in keyword_runs
+            if len(run) > 1 and (sounds := hangul_sounds(run, open_vowels=run in word_runs)) is not None
         }
         self.latin_by_skeleton = _one_word_each(latin)
         #: The keyword's Latin runs, short ones too, longest first: the tail of a word it writes in both scripts
@@ -340,8 +359,8 @@ class Spellings:
 
     def _as_keyword_hangul(self, match: re.Match[str]) -> str:
         run = match.group()
-        for word, sounds in self.hangul_sounds.items():
-            run = _same_sound_in(run, word, sounds)
+        for word, (sounds, one_word) in self.hangul_sounds.items():
+            run = _same_sound_in(run, word, sounds, open_vowels=one_word)
         return run
 
     def _as_latin(self, match: re.Match[str]) -> str:

@@ -256,6 +256,19 @@ def test_two_hangul_spellings_of_one_loanword_are_one_word(keyword: str, title: 
         ("면 바지 블랙", "아버지 면 셔츠 블랙", "keyword word missing: 바지"),
         # other vowels than the open ones still tell words apart
         ("레몬 사탕 100g", "라면 사탕 100g", "keyword word missing: 레몬"),
+        # A reviewer's: native and Sino-Korean words told apart by what loanword spellings vary. The open vowels only
+        # in one word's last two syllables, never across a glued compound:
+        ("강아지간식 2kg", "강아지건식사료 2kg", "keyword word missing: 간식"),
+        ("스텐텀블러컵 500ml", "스텐텀블러캡 500ml", "keyword word missing: 컵"),
+        ("블랙박스 2채널", "레고 블럭박스 2채널 수납", "keyword word missing: 블랙박스"),
+        ("라이스페이퍼 원형 100매", "레이스페이퍼 원형 100매", "keyword word missing: 라이스"),
+        # the w glide of ㅘ, ㅚ and ㅟ
+        ("차량용 자석 거치대", "차량용 좌석 태블릿 거치대", "keyword word missing: 자석"),
+        ("키즈 보드게임", "퀴즈 보드게임 가족 파티게임", "keyword word missing: 키즈"),
+        ("빨래 건조대", "제습기 빨래 빠르게 건조되는 10L", "keyword word missing: 건조대"),
+        # a tense consonant and an f written ㅎ in a short word
+        ("꿀잠 베개", "쿨잠 베개 냉감", "keyword word missing: 꿀"),
+        ("파채 1kg", "수박 화채 1kg", "keyword word missing: 파채"),
     ],
 )
 def test_hangul_words_that_differ_in_sound_stay_apart(keyword: str, title: str, reason: str):
