@@ -12,10 +12,11 @@ gives the reason, which keeps verdicts deterministic:
    offer's brand or category), and no variant the keyword does not name (`identity`);
 6. its price is what a buyer of the asked product pays (`buyable`): no conditional price, no range start for
    another option, no pick among listings the product is only one of;
-7. judged over all accepted offers at once (`identity`, `lines`): it names no model code but others than the one most of
-   them share, and no word inside the product's name that none of the others writes (another line: 포엥 어린이
-   암체어 beside 포엥 암체어; before the size, such a word in the lowest leaves it in doubt:
-   `doubts_about_the_lowest`);
+7. judged over all accepted offers at once (`codes`, `lines`, `wearers`): it names no model code but others than the
+   one most of them share, no word inside the product's name that none of the others writes (another line: 포엥
+   어린이 암체어 beside 포엥 암체어; before the size, such a word in the lowest leaves it in doubt:
+   `doubts_about_the_lowest`), and no child before the name that none of the others names (MLB 키즈 루키 볼캡); a
+   title that leaves out only the maker is the product where the others' price vouches for it;
 8. its price is plausible (`prices`): not far under the target price (judged with rule 6); and, without one, judged
    over all the search's offers at once, not far under the price the product's offers cluster around (every offer
    of it at a price anyone pays, even one that cannot be bought now; per unit for another pack size), nor, when its
@@ -73,6 +74,7 @@ from actors.matching.prices import (
 )
 from actors.matching.quantities import Quantity, quantities, unit_conflict
 from actors.matching.sells import Allowed, allowed_by, excluded, sold_for_it, sold_without_something
+from actors.matching.wearers import for_a_child
 from infra.text.folding import fold
 from schemas.offers import Offer
 
@@ -223,6 +225,7 @@ def match_offers(product: Mapping[str, Any], offers: Iterable[Offer]) -> list[Of
     the_product += _accept_the_maker_left_out(maker_left_out, [offer for offer in judged if offer.rejected is None])
     _refuse_other_model_codes([offer for offer in judged if offer.rejected is None], titles)
     _refuse_other_lines([offer for offer in judged if offer.rejected is None], titles, wanted)
+    _refuse_what_is_for_a_child([offer for offer in judged if offer.rejected is None], titles, wanted)
     if wanted.target_price is None:  # the target price vouches for prices; a model number does not (parts carry it)
         accepted = [offer for offer in the_product if offer.rejected is None]
         _refuse_prices_like_an_accessory(accepted, the_product, titles)
@@ -292,6 +295,19 @@ def _refuse_other_lines(accepted: list[Offer], titles: Mapping[int, str], wanted
         if found := unvouched(written[index], others, [*compact[:index], *compact[index + 1 :]], wanted.words):
             pair, between = found
             offer.rejected = f"another line: {between} inside {pair.first.text} … {pair.second.text}"
+
+
+def _refuse_what_is_for_a_child(accepted: list[Offer], titles: Mapping[int, str], wanted: _Wanted) -> None:
+    """Refuse the accepted offers whose titles name a child before a word of the keyword, where at least two other
+    accepted offers exist and none of them writes that word (`wearers.for_a_child`): the kids' cap beside the cap,
+    the junior racket beside the racket."""
+    if len(accepted) <= PLAIN_NAMES_NEEDED:
+        return
+    spelled = [wanted.spellings.respell(titles[id(offer)].lower()) for offer in accepted]
+    for index, offer in enumerate(accepted):
+        child = for_a_child(spelled[index], wanted.keyword, wanted.words)
+        if child and not any(child in title for other, title in enumerate(spelled) if other != index):
+            offer.rejected = f"for a child: {child}"
 
 
 def _compact(title: str) -> str:

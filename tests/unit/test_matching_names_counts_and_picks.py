@@ -353,3 +353,38 @@ def test_a_maker_before_a_numbered_name_may_be_written_in_latin_letters():
     keyword = "닥터마틴 1460 스무스 8홀 부츠 블랙 260"
     assert verdict(keyword, "Dr.Martens 1460 스무스 8홀 부츠 블랙 260mm") is None
     assert verdict(keyword, "워커 1460 스무스 8홀 부츠 블랙 260mm") == "keyword word missing: 닥터마틴"
+
+
+CAPS = [("MLB 루키 볼캡 뉴욕양키스 블랙", 39_000), ("[MLB] 공용 루키 볼캡 뉴욕양키스 블랙", 34_900)]
+
+
+def test_a_childs_version_named_before_the_name_is_another_product():
+    assert verdicts("MLB 루키 볼캡 뉴욕양키스 블랙", [("MLB 키즈 루키 볼캡 뉴욕양키스 블랙", 29_000), *CAPS]) == [
+        "for a child: 키즈",
+        None,
+        None,
+    ]
+    rackets = [("바볼랏 퓨어드라이브 2025 300g", 309_000), ("바볼랏 퓨어드라이브 2025 300g G2", 359_000)]
+    assert verdicts("바볼랏 퓨어드라이브 2025", [("바볼랏 퓨어드라이브 주니어 26 (2025)", 139_000), *rackets])[0] == (
+        "for a child: 주니어"
+    )
+
+
+@pytest.mark.parametrize(
+    ("keyword", "priced_titles"),
+    [
+        # after the name it says who may use the product
+        ("아토팜 크림 160ml", [("아토팜 크림 160ml 유아 보습크림", 25_900), ("아토팜 크림 160ml", 27_000)] * 2),
+        # the keyword asks for the child's version
+        ("MLB 키즈 루키 볼캡", [("MLB 키즈 루키 볼캡 블랙", 29_000), ("MLB 키즈 루키 볼캡", 31_000)] * 2),
+        # a brand for children: its other sellers write the word too
+        (
+            "뽀로로 칫솔 3개",
+            [("유아 뽀로로 칫솔 3개", 5_900), ("유아 뽀로로 칫솔 3개입", 6_200), ("뽀로로 칫솔 3개", 6_500)],
+        ),
+    ],
+)
+def test_a_childs_word_after_the_name_asked_for_or_written_by_other_sellers_is_the_product(
+    keyword: str, priced_titles: list[tuple[str, int]]
+):
+    assert verdicts(keyword, priced_titles)[0] is None

@@ -1,0 +1,31 @@
+"""Who a product is for: a child's version of it is another product (a kids' cap, a junior racket, a toddler's shoe),
+smaller and cheaper, sold on the same page under the same name ("MLB 키즈 루키 볼캡" beside "MLB 루키 볼캡").
+
+A child's word counts where it stands before a word of the keyword, inside or ahead of the product's name; after the
+name it describes who may use the product ("아토팜 크림 160ml 유아 보습크림"). A brand for children is written so
+by its other sellers too, so the offers decide together (`actors.matching`): an offer is another product only where
+no other accepted offer writes the word.
+"""
+
+from __future__ import annotations
+
+import re
+
+from actors.matching.identity import Word
+
+#: A child, as titles name who a product is for. Not 베이비, also a colour ("베이비핑크") and a brand's word
+#: ("베이비뵨"); not 공용 (unisex).
+_CHILD = re.compile(
+    r"(?<![가-힣])(?:키즈|아동|유아|어린이|주니어|토들러)|(?<![a-z])(?:kids?|junior|jr|youth|toddler)(?![a-z])"
+)
+
+
+def for_a_child(title: str, keyword: str, words: tuple[Word, ...]) -> str | None:
+    """The child's word a (lower-case, respelled) title writes before a word of the keyword (where the title first
+    writes it: "크림 … 유아 보습크림" names the cream before the child), which the keyword does not write; None when
+    it writes none."""
+    firsts = [found.start() for word in words if (found := word.pattern.search(title))]
+    for found in _CHILD.finditer(title):
+        if found.group() not in keyword and any(first >= found.end() for first in firsts):
+            return found.group()
+    return None
