@@ -2,7 +2,7 @@
 smaller and cheaper, sold on the same page under the same name ("MLB 키즈 루키 볼캡" beside "MLB 루키 볼캡").
 
 A child's word counts where it stands before a word of the keyword, inside or ahead of the product's name; after the
-name it describes who may use the product ("아토팜 크림 160ml 유아 보습크림"). A brand for children is written so
+name it describes who may use the product ("아토팜 크림 160ml 키즈 보습크림"). A brand for children is written so
 by its other sellers too, so the offers decide together (`actors.matching`): an offer is another product only where
 no other accepted offer writes the word.
 """
@@ -13,11 +13,11 @@ import re
 
 from actors.matching.identity import Word
 
-#: A child, as titles name who a product is for. Not 베이비, also a colour ("베이비핑크") and a brand's word
-#: ("베이비뵨"); not 공용 (unisex).
-_CHILD = re.compile(
-    r"(?<![가-힣])(?:키즈|아동|유아|어린이|주니어|토들러)|(?<![a-z])(?:kids?|junior|jr|youth|toddler)(?![a-z])"
-)
+#: A child's version, as brands name the line they make for children ("MLB 키즈", "나이키 키즈", "주니어 26" for a
+#: racket, "토들러"). Not the plain nouns 어린이, 유아 and 아동, which describe a product made only for children as
+#: often ("일룸 어린이 링키 책상" is the 링키 desk: a reviewer's) and inside a name are left to the lines rule; not
+#: 베이비, also a colour ("베이비핑크") and a brand's word ("베이비뵨"); not 공용 (unisex).
+_CHILD = re.compile(r"(?<![가-힣])(?:키즈|주니어|토들러)|(?<![a-z])(?:kids?|junior|jr|youth|toddler)(?![a-z])")
 
 
 def for_a_child(title: str, keyword: str, words: tuple[Word, ...]) -> str | None:

@@ -374,13 +374,13 @@ def test_a_childs_version_named_before_the_name_is_another_product():
     ("keyword", "priced_titles"),
     [
         # after the name it says who may use the product
-        ("아토팜 크림 160ml", [("아토팜 크림 160ml 유아 보습크림", 25_900), ("아토팜 크림 160ml", 27_000)] * 2),
+        ("아토팜 크림 160ml", [("아토팜 크림 160ml 키즈 보습크림", 25_900), ("아토팜 크림 160ml", 27_000)] * 2),
         # the keyword asks for the child's version
         ("MLB 키즈 루키 볼캡", [("MLB 키즈 루키 볼캡 블랙", 29_000), ("MLB 키즈 루키 볼캡", 31_000)] * 2),
         # a brand for children: its other sellers write the word too
         (
             "뽀로로 칫솔 3개",
-            [("유아 뽀로로 칫솔 3개", 5_900), ("유아 뽀로로 칫솔 3개입", 6_200), ("뽀로로 칫솔 3개", 6_500)],
+            [("키즈 뽀로로 칫솔 3개", 5_900), ("키즈 뽀로로 칫솔 3개입", 6_200), ("뽀로로 칫솔 3개", 6_500)],
         ),
     ],
 )
