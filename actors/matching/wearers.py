@@ -22,7 +22,7 @@ _CHILD = re.compile(r"(?<![가-힣])(?:키즈|주니어|토들러)|(?<![a-z])(?:
 
 def for_a_child(title: str, keyword: str, words: tuple[Word, ...]) -> str | None:
     """The child's word a (lower-case, respelled) title writes before a word of the keyword (where the title first
-    writes it: "크림 … 유아 보습크림" names the cream before the child), which the keyword does not write; None when
+    writes it: "크림 … 키즈 보습크림" names the cream before the child), which the keyword does not write; None when
     it writes none."""
     firsts = [found.start() for word in words if (found := word.pattern.search(title))]
     for found in _CHILD.finditer(title):
