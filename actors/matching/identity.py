@@ -299,6 +299,9 @@ _HANGUL_END = re.compile(r"[가-힣]$")
 #: gift ("Go+HDMI 케이블 증정": a second reviewer's counter-examples).
 _JOINED_BY_PLUS = re.compile(r"\+(?P<other>[a-z]{2,})(?![a-z가-힣])")
 _GIVEN_IN_THE_CLAUSE = re.compile(r"[^,()\[\]]*?(?:증정|사은품|포함|선물|gift)")
+#: A number with a + right after the name: a formula for an age or over ("어덜트 8+", "어덜트 7+", "실버 50+": for dogs
+#: of eight and over), not a count ("1+1") nor a gift ("2+케이스").
+_AGE_AFTER = re.compile(r"\s?\d{1,2}\+(?![\d가-힣a-z])")
 #: A model's generation number ends a keyword word: one or two digits ("s25", "16", "워치7"). Longer numbers are
 #: codes, whose glued letters are colours and regions ("DW-5600BB", "SM-S928NZKE").
 _GENERATION = re.compile(r"(?<!\d)\d{1,2}$")
@@ -362,6 +365,9 @@ def other_variant(title: str, model: ModelName) -> str | None:
                 and not _GIVEN_IN_THE_CLAUSE.match(undashed, joined.end())
             ):
                 return f"another model: {word.text}{joined.group()}"
+            aged = _AGE_AFTER.match(undashed, after)
+            if aged and aged.group().strip() not in model.named:
+                return f"another model: {word.text} {aged.group().strip()}"
             tier = _TIER_AFTER.match(undashed, after)
             if tier is None or _named_by_keyword(model, word, tier["tier"]):
                 continue

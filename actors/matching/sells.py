@@ -124,12 +124,17 @@ _CONCEPTS: tuple[_Concept, ...] = (
     ),
     # One earbud or one side of what is sold as a pair ("왼쪽 유닛 단품", "한쪽 단품").
     _condition("one side of a pair", r"(?:왼쪽|오른쪽|좌측|우측|한쪽)\s?(?:유닛|이어버드|버드|이어폰)|한쪽\s?단품"),
-    # A B or C grade is a second: a scratched, dented or blemished item ("스크래치 B급"). Not A or S, the top grades of
-    # fresh produce and materials ("특A급 샤인머스캣", "A급 원단").
-    _condition("seconds", "(?<![0-9a-z])[bc]급"),
+    # A B or C grade is a second: a scratched, dented or blemished item ("스크래치 B급", "B품"), or blemished
+    # produce ("못난이 흠과", "파치"). Not A or S, the top grades of fresh produce and materials ("특A급 샤인머스캣",
+    # "A급 원단").
+    _condition("seconds", "(?<![0-9a-z])[bc](?:급|품)|흠과|못난이|(?<![가-힣])파치(?![가-힣])"),
     # Stock near its use-by date, cleared cheap ("유통기한 임박", "소비기한 임박 특가"): not the product as its maker
     # sells it, as a second is not. Not 임박 alone: "품절 임박 특가" is on sale, and soon sold out.
-    _condition("short-dated", r"(?:유통|소비)\s?기한\s?임박|떨이"),
+    # So is a title giving the date it must be used by ("유통기한 26.01.20까지"): fresh stock does not say.
+    _condition(
+        "short-dated",
+        r"(?:유통|소비)\s?기한\s?임박|떨이|(?:유통|소비)\s?기한\s?:?\s?~?\s?\d{2,4}[./-]\d{1,2}(?:[./-]\d{1,2})?\s?까지",
+    ),
     # "OO st": the style of the product, a look-alike, as sellers write it ("에어팟 프로2 st", "헬리녹스 st 체어").
     _condition("look-alike", r"(?<![0-9a-z])st(?![0-9a-z])"),
     # A phone sold without a line and graded is a used one ("S급 공기계", "공기계 A급").
@@ -155,7 +160,8 @@ _CONCEPTS: tuple[_Concept, ...] = (
     _Concept(
         "digital copy",
         re.compile(
-            r"(?:전자책|이북|e-?book|pdf)(?!\s?(?:리더|뷰어|단말기|reader|viewer))|다운로드\s?(?:판|버전)|"
+            r"(?:전자책|이북|e-?book|pdf)(?!\s?(?:리더|뷰어|단말기|reader|viewer))|다운로드\s?(?:판|버전|코드)|"
+            r"디지털\s?(?:다운로드|코드)|"
             + english(r"digital\s(?:edition|download|code)")
         ),
         _ConceptKind.STAND_IN,

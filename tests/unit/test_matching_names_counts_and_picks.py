@@ -388,3 +388,43 @@ def test_a_childs_word_after_the_name_asked_for_or_written_by_other_sellers_is_t
     keyword: str, priced_titles: list[tuple[str, int]]
 ):
     assert verdicts(keyword, priced_titles)[0] is None
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # blemished produce and B-grade goods are seconds
+        ("샤인머스캣 특품 2kg", "샤인머스캣 특품 2kg 못난이 흠과 (맛은 특품)", "seconds: 못난이"),
+        ("샤인머스캣 특품 2kg", "샤인머스캣 특품 2kg 가정용 B품", "seconds: b품"),
+        # a title giving the date its stock must be used by sells short-dated stock
+        (
+            "상하목장 유기농 멸균우유 125ml 24팩",
+            "상하목장 유기농 멸균우유 125ml 24팩 (유통기한 26.01.20까지)",
+            "short-dated",
+        ),
+        # a download code is a digital copy, not the disc
+        ("몬스터헌터 와일즈 PS5", "몬스터헌터 와일즈 PS5 코드 (디지털 다운로드)", "digital copy: 디지털 다운로드"),
+        # a price for those who come to the shop
+        ("LG 27GR75Q", "LG 울트라기어 27GR75Q [매장 방문 수령 전용] 현장결제", "conditional price"),
+        # a formula for an age and over after the name
+        ("로얄캐닌 미니 어덜트 8kg", "로얄캐닌 미니 어덜트 8+ (8세 이상) 8kg", "another model: 어덜트 8+"),
+    ],
+)
+def test_seconds_short_dated_stock_download_codes_shop_pickup_and_age_formulas_are_refused(
+    keyword: str, title: str, reason: str
+):
+    assert (verdict(keyword, title) or "").startswith(reason)
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title"),
+    [
+        ("상하목장 유기농 멸균우유 125ml 24팩", "상하목장 유기농 멸균우유 125ml 24팩 유통기한 넉넉 2027년 이후"),
+        ("몬스터헌터 와일즈 PS5", "PS5 몬스터헌터 와일즈 스틸북 (초회 특전 코드 포함)"),
+        ("LG 27GR75Q", "LG 울트라기어 27GR75Q 매장 방문 수령 가능 택배 발송"),
+        ("로얄캐닌 미니 어덜트 8kg", "로얄캐닌 미니 어덜트 1+1 8kg"),
+        ("힐스 어덜트 7+ 스몰바이트 2kg", "힐스 어덜트 7+ 스몰바이트 2kg"),
+    ],
+)
+def test_their_look_alikes_are_the_product(keyword: str, title: str):
+    assert verdict(keyword, title) is None
