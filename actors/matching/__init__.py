@@ -15,8 +15,7 @@ gives the reason, which keeps verdicts deterministic:
 7. judged over all accepted offers at once (`codes`, `lines`, `wearers`): it names no model code but others than the
    one most of them share, no word inside the product's name that none of the others writes (another line: 포엥
    어린이 암체어 beside 포엥 암체어; before the size, such a word in the lowest leaves it in doubt:
-   `doubts_about_the_lowest`), and no child before the name that none of the others names (MLB 키즈 루키 볼캡); a
-   title that leaves out only the maker is the product where the others' price vouches for it;
+   `doubts_about_the_lowest`), and no child before the name that none of the others names (MLB 키즈 루키 볼캡);
 8. its price is plausible (`prices`): not far under the target price (judged with rule 6); and, without one, judged
    over all the search's offers at once, not far under the price the product's offers cluster around (every offer
    of it at a price anyone pays, even one that cannot be bought now; per unit for another pack size), nor, when its
@@ -30,7 +29,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from statistics import median
 from typing import Any
 
@@ -210,19 +209,14 @@ def match_offers(product: Mapping[str, Any], offers: Iterable[Offer]) -> list[Of
     #: what the product costs is seen in their prices too. Not conditional prices: a carrier's subsidy or a monthly
     #: fee says nothing of it.
     the_product: list[Offer] = []
-    maker_left_out: list[Offer] = []
     for offer in judged:
         title = titles[id(offer)]
         not_it = _not_the_product(offer, title, wanted)
-        only_the_maker = not_it is not None and _only_the_maker_left_out(offer, title, wanted, not_it)
-        conditional = None if not_it and not only_the_maker else _not_everyones_price(offer, title, wanted)
+        conditional = None if not_it else _not_everyones_price(offer, title, wanted)
         if not_it is None and conditional is None:
             the_product.append(offer)
         # Rule 1 first: an ad or a sold-out item says so whatever else its title names.
         offer.rejected = not_buyable(offer, title.lower()) or not_it or conditional
-        if only_the_maker and offer.rejected == not_it and conditional is None:
-            maker_left_out.append(offer)
-    the_product += _accept_the_maker_left_out(maker_left_out, [offer for offer in judged if offer.rejected is None])
     _refuse_other_model_codes([offer for offer in judged if offer.rejected is None], titles)
     _refuse_other_lines([offer for offer in judged if offer.rejected is None], titles, wanted)
     _refuse_what_is_for_a_child([offer for offer in judged if offer.rejected is None], titles, wanted)
@@ -230,43 +224,6 @@ def match_offers(product: Mapping[str, Any], offers: Iterable[Offer]) -> list[Of
         accepted = [offer for offer in the_product if offer.rejected is None]
         _refuse_prices_like_an_accessory(accepted, the_product, titles)
     return judged
-
-
-#: How near the cheapest offer that names the maker an offer that leaves the maker out must be priced to be taken for
-#: the product (a seller of a name only one maker makes, "백산수 2리터 12병" beside "농심 백산수 2L 12병"): a bait or a
-#: look-alike that writes the name alone sits well under them ("에어팟 프로 2세대" at a third of the price).
-MAKER_LEFT_OUT_PRICE_SHARE = 0.9
-
-
-def _only_the_maker_left_out(offer: Offer, title: str, wanted: _Wanted, not_it: str) -> bool:
-    """Whether the keyword's maker is all the title leaves out, the title starting with the product's name: it
-    writes no other maker in its place ("풀무원 얇은피 왕교자" for 비비고 왕교자 is another maker's)."""
-    if wanted.maker is None or not_it != f"keyword word missing: {wanted.maker.text}":
-        return False
-    without_maker = replace(wanted, words=wanted.words[1:], maker=None)
-    if _not_the_product(offer, title, without_maker) is not None:
-        return False
-    spelled = wanted.spellings.respell(title.lower())
-    name = wanted.words[1].pattern.search(spelled)
-    return name is not None and not _A_LETTER.search(_BRACKETED.sub(" ", spelled[: name.start()]))
-
-
-#: What a title may put before the product's name without naming a maker there: bracketed tags ("[당일발송]").
-_BRACKETED = re.compile(r"\[[^\]]*\]|\([^)]*\)|【[^】]*】")
-_A_LETTER = re.compile(r"[a-z가-힣]")
-
-
-def _accept_the_maker_left_out(left_out_the_maker: list[Offer], accepted: list[Offer]) -> list[Offer]:
-    """Accept the offers whose titles leave out only the maker, where at least two accepted offers name it and the
-    offer is priced near the cheapest of them (`MAKER_LEFT_OUT_PRICE_SHARE`): what the others agree the product costs
-    vouches for a seller who wrote the name alone. Returns those accepted. A lowest so accepted is left in doubt."""
-    if len(accepted) < PLAIN_NAMES_NEEDED:
-        return []
-    floor = MAKER_LEFT_OUT_PRICE_SHARE * min(offer.price for offer in accepted)
-    vouched = [offer for offer in left_out_the_maker if offer.price >= floor]
-    for offer in vouched:
-        offer.rejected = None
-    return vouched
 
 
 def _refuse_other_model_codes(accepted: list[Offer], titles: Mapping[int, str]) -> None:
@@ -368,21 +325,7 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
         codes = [model_codes(title) for title in lowered]
         doubts.append(suffix_only_the_lowest_writes(asked, codes[0], codes[1:], bare_needed=PLAIN_NAMES_NEEDED))
         doubts.append(_a_part_only_in_the_lowest(lowered))
-        doubts.append(_the_maker_left_out_by_the_lowest(wanted, lowered))
     return [doubt for doubt in doubts if doubt]
-
-
-def _the_maker_left_out_by_the_lowest(wanted: _Wanted, lowered: list[str]) -> str | None:
-    """The lowest leaves out the keyword's maker, which the other accepted offers name: a seller of the name alone
-    (`_accept_the_maker_left_out`), which a person may want to look at. Not where a model number names the product:
-    its title need not write the keyword's words."""
-    if wanted.maker is None or wanted.model is not None:
-        return None
-    missing = f"keyword word missing: {wanted.maker.text}"
-    # The maker and the word after it: a maker written in Latin letters before the name is named ("Dr.G 레드블레미쉬").
-    if missing_word(wanted.spellings.respell(lowered[0]), wanted.words[:2], wanted.maker) != missing:
-        return None
-    return f"the maker left out?: the lowest does not name {wanted.maker.text}, which the other offers do"
 
 
 #: A title saying it sells a thing alone ("본체만", "설명서만", "프레임만") or without something ("(실린더 미포함)",

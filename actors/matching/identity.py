@@ -46,10 +46,10 @@ _RUNS = re.compile(r"\d+(?:\.\d+)?|[a-z]+|[^\da-z]+")
 
 
 def _spellings(run: str) -> tuple[str, ...]:
-    """A run and how sellers write it in the other script ("울트라", "ultra"; "플러스", "plus", "+"; "mle", 엠엘이)."""
+    """A run and how sellers write it in the other script ("울트라", "ultra"; "플러스", "plus", "+")."""
     if hangul := _HANGUL_SPELLING.get(run):
         return (run, hangul, *(other for other in _SPELLINGS[hangul] if other != run))
-    return (run, *_SPELLINGS.get(run, ()), *letter_names(run))
+    return (run, *_SPELLINGS.get(run, ()))
 
 
 #: How a Latin letter is read by its name in Hangul (several where sellers write it several ways: 씨 and 시 for C).
@@ -62,6 +62,12 @@ _LETTER_NAMES: dict[str, tuple[str, ...]] = {
 #: An initialism: a Latin run this short is read letter by letter ("MLE" is 엠엘이, "LG" 엘지, "TV" 티비); a longer one
 #: is a word (`loanwords`).
 _INITIALISM_LETTERS = range(2, 5)
+
+
+def _whole_hangul_word(hangul: str) -> str:
+    """A Hangul spelling as a pattern that finds it only as a word of its own: a letter-name reading inside another
+    word is that word's ("티비" in 스마트티비 and 티비장, "피시" across "커피 시럽": a reviewer's)."""
+    return rf"(?<![가-힣]){_spelled(hangul)}(?![가-힣])"
 
 
 def letter_names(run: str) -> tuple[str, ...]:
@@ -91,7 +97,8 @@ def _word(compact: str) -> Word:
     between runs and between Hangul syllables ("버즈3" finds "버즈 3", "아이폰15" finds "iPhone 15"), and only whole at
     its edges."""
     runs = [
-        "(?:" + "|".join(_spelled(spelling) for spelling in _spellings(run)) + ")" for run in _RUNS.findall(compact)
+        "(?:" + "|".join([*map(_spelled, _spellings(run)), *map(_whole_hangul_word, letter_names(run))]) + ")"
+        for run in _RUNS.findall(compact)
     ]
     if numbered := _NUMBERED.fullmatch(compact):
         # A shade's, a size's or a line's number ("03", "3번"): sellers also write "3호", "No.3" or "#3"; never a bare
@@ -217,7 +224,7 @@ def missing_word(title: str, words: tuple[Word, ...], maker: Word | None = None)
             continue
         if index and _generation_on_the_name(undashed, words[index - 1], word):
             continue
-        if word == maker and index + 1 < len(words) and _maker_written_otherwise(undashed, maker, words[index + 1]):
+        if word == maker and index + 1 < len(words) and _maker_written_otherwise(undashed, words[index + 1]):
             continue
         return f"keyword word missing: {word.text}"
     return None
@@ -236,26 +243,23 @@ def maker_of(keyword: str, words: tuple[Word, ...]) -> Word | None:
 #: A letter of either script: what a title writes in the maker's place is a name in that script.
 _HANGUL_LETTER = re.compile(r"[가-힣]")
 _LATIN_LETTER = re.compile(r"[a-z]")
-_A_LETTER = re.compile(r"[a-z가-힣]")
 #: A name in Latin letters: a word that starts with a letter ("dr.g", "dr.jart+", "ikea", "k2"), not a number with a
 #: letter after it ("14k" is a grade of gold, "2026" a year).
 _LATIN_NAME = re.compile(r"(?<![\w.&'+-])[a-z][a-z0-9.&'+-]*")
 
 
-def _maker_written_otherwise(title: str, maker: Word, following: Word) -> bool:
+def _maker_written_otherwise(title: str, following: Word) -> bool:
     """Whether the title writes, before the product's own name (the maker's `following` word), a name in the other
     script and nothing in the keyword's: the maker as sellers write it in Latin letters, which no sound rule derives
     ("Dr.G 레드블레미쉬" for 닥터지, "IKEA 말름" for 이케아, "Xiaomi Redmi" for 샤오미). Another maker in the keyword's
     script is another product ("풀무원 얇은피 왕교자" for 비비고 왕교자, "수입산 냉장 삼겹살" for 한돈), and a title
-    that leaves the maker out is not vouched for by its own words: a bait or a look-alike writes the name alone as
-    readily as a seller of a name only one maker makes ("에어팟 프로 2세대 USB-C 정품" at a third of the price, "삼다수
-    2리터"); only the other offers' price can vouch for it (`actors.matching._accept_the_maker_left_out`)."""
+    that leaves the maker out is not vouched for: a bait or a look-alike writes the name alone as readily as a seller
+    of a name only one maker makes ("에어팟 프로 2세대 USB-C 정품" at a third of the price, "삼다수 2리터"), and so
+    does another maker's product of a common name ("[사조] 살코기 참치", "왕교자 1.05kg"), priced as the asked one."""
     found = following.pattern.search(title)
     if found is None:
         return False
-    # The script the keyword writes the name in; where the name is a number ("닥터마틴 1460"), the maker's own.
-    script = following.text if _A_LETTER.search(following.text) else maker.text
-    own, name = (_LATIN_LETTER, _HANGUL_LETTER) if script.isascii() else (_HANGUL_LETTER, _LATIN_NAME)
+    own, name = (_LATIN_LETTER, _HANGUL_LETTER) if following.text.isascii() else (_HANGUL_LETTER, _LATIN_NAME)
     before = title[: found.start()]
     return bool(name.search(before)) and not own.search(before)
 
