@@ -161,8 +161,7 @@ _CONCEPTS: tuple[_Concept, ...] = (
         "digital copy",
         re.compile(
             r"(?:전자책|이북|e-?book|pdf)(?!\s?(?:리더|뷰어|단말기|reader|viewer))|다운로드\s?(?:판|버전|코드)|"
-            r"디지털\s?(?:다운로드|코드)|"
-            + english(r"digital\s(?:edition|download|code)")
+            r"디지털\s?(?:다운로드|코드)|" + english(r"digital\s(?:edition|download|code)")
         ),
         _ConceptKind.STAND_IN,
     ),

@@ -40,6 +40,8 @@ BASE_PORT = 5711
 @pytest.fixture(scope="module")
 def nodes() -> Iterator[list[cluster.Node]]:
     base = cluster.DEFAULT_BASE.with_name("lps-rabbitmq-cluster-test")
+    if base.exists():  # a run killed before its clean-up left its nodes behind, with its queues: start afresh
+        cluster.down(base, BASE_PORT)
     try:
         yield cluster.up(base, BASE_PORT)
     finally:  # a start that failed half-way leaves nodes too
