@@ -256,15 +256,17 @@ def _refuse_other_lines(accepted: list[Offer], titles: Mapping[int, str], wanted
 
 def _refuse_what_is_for_a_child(accepted: list[Offer], titles: Mapping[int, str], wanted: _Wanted) -> None:
     """Refuse the accepted offers whose titles name a child before a word of the keyword, where at least two other
-    accepted offers exist and none of them writes that word (`wearers.for_a_child`): the kids' cap beside the cap,
-    the junior racket beside the racket."""
+    accepted offers exist and fewer of them write that word than leave it out (`wearers.for_a_child`): the kids'
+    caps beside the caps, the junior racket beside the racket; a brand for children is written so by most of its
+    sellers."""
     if len(accepted) <= PLAIN_NAMES_NEEDED:
         return
     spelled = [wanted.spellings.respell(titles[id(offer)].lower()) for offer in accepted]
     for index, offer in enumerate(accepted):
-        child = for_a_child(spelled[index], wanted.keyword, wanted.words)
-        if child and not any(child in title for other, title in enumerate(spelled) if other != index):
-            offer.rejected = f"for a child: {child}"
+        if child := for_a_child(spelled[index], wanted.keyword, wanted.words):
+            writing = sum(child in title for other, title in enumerate(spelled) if other != index)
+            if writing < len(spelled) - 1 - writing:  # fewer of the others write it than leave it out
+                offer.rejected = f"for a child: {child}"
 
 
 def _compact(title: str) -> str:

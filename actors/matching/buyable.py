@@ -96,8 +96,10 @@ _CONDITION_OF_SALE = re.compile(
     # A price for paying outside the shop's checkout ("[현금가] … 계좌이체 시", "카드결제 불가"; not "현금가 카드가
     # 동일"), or for one region's buyers ("그 외 지역 주문 시 취소"; not a regional edition, "제주 지역 한정 에디션").
     r"|현금\s?(?:가|특가|결제\s?시)(?![가-힣])(?!\s?(?:카드\s?가?\s?)?동일)|계좌\s?이체\s?시|카드\s?결제\s?불가"
-    # A price for those who come to the shop ("[매장 방문 수령 전용] 현장결제"): not an order anyone can place.
-    r"|방문\s?수령\s?전용|현장\s?결제"
+    # A price for those who come to the shop ("[매장 방문 수령 전용] 현장결제", "매장 픽업 전용"): not an order anyone
+    # can place. Not a fee paid on site ("사다리차 비용 현장결제", "배관비 현장결제": a reviewer's), nor a comparison
+    # ("현장결제 대비 30% 할인").
+    r"|방문\s?수령\s?전용|(?:매장\s?)?픽업\s?전용|(?<!비)(?<!비 )(?<!용)(?<!용 )(?<!금)(?<!금 )현장\s?결제(?!\s?대비)"
     r"|(?:그\s?)?외\s?지역\s?(?:주문|구매)\s?시?\s?(?:취소|불가)"
     r"|(?<!역대)(?<!역대 )(?<!연중)(?<!연중 )(?<!올해)(?<!올해 )최대\s?(?:혜택|할인)\s?(?:적용\s?)?가(?![가-힣])"
     r"|(?<!미)반납\s?조건|(?:약정|작성)\s?조건"

@@ -305,7 +305,9 @@ _JOINED_BY_PLUS = re.compile(r"\+(?P<other>[a-z]{2,})(?![a-z가-힣])")
 _GIVEN_IN_THE_CLAUSE = re.compile(r"[^,()\[\]]*?(?:증정|사은품|포함|선물|gift)")
 #: A number with a + right after the name: a formula for an age or over ("어덜트 8+", "어덜트 7+", "실버 50+": for dogs
 #: of eight and over), not a count ("1+1") nor a gift ("2+케이스").
-_AGE_AFTER = re.compile(r"\s?\d{1,2}\+(?![\d가-힣a-z])")
+_AGE_AFTER = re.compile(r"\s?(?P<age>\d{1,2})\+(?![\d가-힣a-z])")
+#: A keyword naming a later stage of life asks for an age formula itself ("미니 에이징 12+", "시니어 7+").
+_LATER_STAGE = re.compile(r"시니어|에이징|실버|노령|senior|aging|silver|mature")
 #: A model's generation number ends a keyword word: one or two digits ("s25", "16", "워치7"). Longer numbers are
 #: codes, whose glued letters are colours and regions ("DW-5600BB", "SM-S928NZKE").
 _GENERATION = re.compile(r"(?<!\d)\d{1,2}$")
@@ -347,6 +349,19 @@ def _named_by_keyword(model: ModelName, word: Word, variant: str) -> bool:
     return variant in model.named or any(spelling == other.text for spelling in spellings for other in model.words)
 
 
+def _an_age_formula(age: str, word: Word, model: ModelName) -> bool:
+    """Whether "N+" after a keyword `word` is a formula for an age and over the keyword does not ask for. Not the
+    keyword's own number with a plus ("아이폰 15+" for "아이폰 15 플러스"), an age rating after a set's number ("10497
+    18+"), a car seat's group ("0+"), nor where the keyword names a later stage of life itself (a reviewer's)."""
+    return (
+        age != "0"
+        and not word.text.isdigit()
+        and age not in (other.text for other in model.words)
+        and not any(age + plus in model.named for plus in ("+", "플러스"))
+        and not _LATER_STAGE.search(model.named)
+    )
+
+
 def other_variant(title: str, model: ModelName) -> str | None:
     """The variant a title names right after a word of the keyword, when the keyword does not name it."""
     undashed = title.replace("-", "")
@@ -370,7 +385,7 @@ def other_variant(title: str, model: ModelName) -> str | None:
             ):
                 return f"another model: {word.text}{joined.group()}"
             aged = _AGE_AFTER.match(undashed, after)
-            if aged and aged.group().strip() not in model.named:
+            if aged and _an_age_formula(aged["age"], word, model):
                 return f"another model: {word.text} {aged.group().strip()}"
             tier = _TIER_AFTER.match(undashed, after)
             if tier is None or _named_by_keyword(model, word, tier["tier"]):

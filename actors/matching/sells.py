@@ -125,16 +125,21 @@ _CONCEPTS: tuple[_Concept, ...] = (
     # One earbud or one side of what is sold as a pair ("왼쪽 유닛 단품", "한쪽 단품").
     _condition("one side of a pair", r"(?:왼쪽|오른쪽|좌측|우측|한쪽)\s?(?:유닛|이어버드|버드|이어폰)|한쪽\s?단품"),
     # A B or C grade is a second: a scratched, dented or blemished item ("스크래치 B급", "B품"), or blemished
-    # produce ("못난이 흠과", "파치"). Not A or S, the top grades of fresh produce and materials ("특A급 샤인머스캣",
-    # "A급 원단").
-    _condition("seconds", "(?<![0-9a-z])[bc](?:급|품)|흠과|못난이|(?<![가-힣])파치(?![가-힣])"),
+    # produce ("못난이 흠과", "파치", "파지", "비상품"). Not A or S, the top grades of fresh produce and materials
+    # ("특A급 샤인머스캣", "A급 원단").
+    # Not a blemish denied or guaranteed against ("흠과 제외 선별", "흠과 없는 정품", "흠과 100% 교환"); not 못난이,
+    # also a product's own name ("못난이 삼형제 인형", "못난이 꽈배기": a reviewer's).
+    _condition(
+        "seconds",
+        r"(?<![0-9a-z])[bc](?:급|품)|(?<![가-힣])(?:파[치지]|비상품)(?![가-힣])"
+        r"|흠과(?!\s?(?:없는|없이|제외|선별|(?:\d+%\s?)?(?:교환|보상)))",
+    ),
     # Stock near its use-by date, cleared cheap ("유통기한 임박", "소비기한 임박 특가"): not the product as its maker
     # sells it, as a second is not. Not 임박 alone: "품절 임박 특가" is on sale, and soon sold out.
-    # So is a title giving the date it must be used by ("유통기한 26.01.20까지"): fresh stock does not say.
-    _condition(
-        "short-dated",
-        r"(?:유통|소비)\s?기한\s?임박|떨이|(?:유통|소비)\s?기한\s?:?\s?~?\s?\d{2,4}[./-]\d{1,2}(?:[./-]\d{1,2})?\s?까지",
-    ),
+    # (A title giving the date it must be used by, "유통기한 26.01.20까지", was read so and taken back: fresh stock
+    # states its long shelf life the same way, "유통기한 2027.12.31까지", and telling them apart needs the day of the
+    # search, which would make a verdict change with the calendar.)
+    _condition("short-dated", r"(?:유통|소비)\s?기한\s?임박|떨이"),
     # "OO st": the style of the product, a look-alike, as sellers write it ("에어팟 프로2 st", "헬리녹스 st 체어").
     _condition("look-alike", r"(?<![0-9a-z])st(?![0-9a-z])"),
     # A phone sold without a line and graded is a used one ("S급 공기계", "공기계 A급").
@@ -161,7 +166,7 @@ _CONCEPTS: tuple[_Concept, ...] = (
         "digital copy",
         re.compile(
             r"(?:전자책|이북|e-?book|pdf)(?!\s?(?:리더|뷰어|단말기|reader|viewer))|다운로드\s?(?:판|버전|코드)|"
-            r"디지털\s?(?:다운로드|코드)|" + english(r"digital\s(?:edition|download|code)")
+            r"디지털\s?(?:다운로드|코드(?!\s?(?:도어|락|자물쇠)))|" + english(r"digital\s(?:edition|download|code)")
         ),
         _ConceptKind.STAND_IN,
     ),

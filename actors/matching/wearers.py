@@ -17,7 +17,13 @@ from actors.matching.identity import Word
 #: racket, "토들러"). Not the plain nouns 어린이, 유아 and 아동, which describe a product made only for children as
 #: often ("일룸 어린이 링키 책상" is the 링키 desk: a reviewer's) and inside a name are left to the lines rule; not
 #: 베이비, also a colour ("베이비핑크") and a brand's word ("베이비뵨"); not 공용 (unisex).
-_CHILD = re.compile(r"(?<![가-힣])(?:키즈|주니어|토들러)|(?<![a-z])(?:kids?|junior|jr|youth|toddler)(?![a-z])")
+#: Only a word of its own or with 용 ("키즈용"; not a publisher's "[주니어김영사]" nor "키즈카페"), and not a
+#: product for both ("[성인/키즈 공용]", "키즈 성인 겸용"), nor a brand's word ("Youth To The People"): a reviewer's.
+_CHILD = re.compile(
+    r"(?<![가-힣])(?<!성인/)(?<!성인 )(?:키즈|주니어|토들러)(?=용|[^가-힣a-z]|$)"
+    r"(?!\s?[/&·,]?\s?(?:성인|어른|공용|겸용))"
+    r"|(?<![a-z])(?:kids?|junior|jr|youth(?!\sto\b)|toddler)(?![a-z])"
+)
 
 
 def for_a_child(title: str, keyword: str, words: tuple[Word, ...]) -> str | None:

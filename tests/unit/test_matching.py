@@ -1052,11 +1052,11 @@ def test_a_single_units_price_and_a_price_for_some_customers_are_not_the_asked_o
         ),
         ("소니 WH-1000XM6", "[해외직구] 소니 WH-1000XM6 블랙 (관부가세 포함)", None),
         # a keyword word the title denies is not there
-        ("제주 한라봉 3kg 선물용", "제주 한라봉 3kg 파지 (선물용 불가)", "left out: 선물용 불가"),
+        ("제주 한라봉 3kg 선물용", "제주 한라봉 3kg 가정용 (선물용 불가)", "left out: 선물용 불가"),
         (
             "제주 한라봉 3kg 선물용",
             "제주 한라봉 못난이 3kg 파지 (선물용 불가)",
-            "seconds: 못난이",
+            "seconds: 파지",
         ),  # a grade, read first
         ("제주 한라봉 3kg 선물용", "제주 한라봉 3kg 선물용 (가정용 아님)", None),
         # a reviewer's: a shop's policy, praise, a denial denied
