@@ -105,7 +105,9 @@ FIGURE_KEYS = {
 
 
 def base_settings(store_kind: str) -> Settings:
-    settings = Settings.from_env()
+    # The benchmark's pools serve no metrics: the default ports are a person's `lps dev` (and the test suite's, which
+    # runs the smoke benchmark beside `lps dev --demo`; a pool holding 9191 made that start fail).
+    settings = Settings.from_env().with_overrides(search_metrics_port=0, outbox_metrics_port=0)
     if store_kind == "embedded":
         # The embedded store runs one command at a time and an insert scans the collection: 8 batches of 100
         # can queue for longer than the default 10 s socket timeout. Real MongoDB keeps the defaults.
