@@ -1,4 +1,4 @@
-"""Which product a title names: every word of the keyword, its whole model name, its model number.
+"""Which product a title names: every word of the keyword and its whole model name (its model number: `codes`).
 
 Search pages mix in neighbours of the product (아이폰 14 for 아이폰 15, 펩시 for 코카콜라): a title missing a word the
 back office typed is another product. The keyword's words are its segments (`infra.text.words`), so a keyword
@@ -64,10 +64,11 @@ _LETTER_NAMES: dict[str, tuple[str, ...]] = {
 _INITIALISM_LETTERS = range(2, 5)
 
 
-def _whole_hangul_word(hangul: str) -> str:
-    """A Hangul spelling as a pattern that finds it only as a word of its own: a letter-name reading inside another
-    word is that word's ("티비" in 스마트티비 and 티비장, "피시" across "커피 시럽": a reviewer's)."""
-    return rf"(?<![가-힣]){_spelled(hangul)}(?![가-힣])"
+def _letter_names_pattern(names: str, *, first: bool, last: bool) -> str:
+    """An initialism's letter-name reading as a pattern that finds it only where the keyword word's edges are its
+    own (`first`, `last`: the run starts or ends the word): inside another word it is that word's ("티비" in
+    스마트티비 and 티비장, "피시" across "커피 시럽": a reviewer's), while "비비크림" is "BB크림"."""
+    return ("(?<![가-힣])" if first else "") + _spelled(names) + ("(?![가-힣])" if last else "")
 
 
 def letter_names(run: str) -> tuple[str, ...]:
@@ -96,9 +97,20 @@ def _word(compact: str) -> Word:
     """A keyword word as a pattern: each run of letters, Hangul or digits in any of its spellings, a space allowed
     between runs and between Hangul syllables ("버즈3" finds "버즈 3", "아이폰15" finds "iPhone 15"), and only whole at
     its edges."""
+    found_runs = _RUNS.findall(compact)
     runs = [
-        "(?:" + "|".join([*map(_spelled, _spellings(run)), *map(_whole_hangul_word, letter_names(run))]) + ")"
-        for run in _RUNS.findall(compact)
+        "(?:"
+        + "|".join(
+            [
+                *map(_spelled, _spellings(run)),
+                *(
+                    _letter_names_pattern(names, first=index == 0, last=index == len(found_runs) - 1)
+                    for names in letter_names(run)
+                ),
+            ]
+        )
+        + ")"
+        for index, run in enumerate(found_runs)
     ]
     if numbered := _NUMBERED.fullmatch(compact):
         # A shade's, a size's or a line's number ("03", "3번"): sellers also write "3호", "No.3" or "#3"; never a bare
@@ -243,6 +255,7 @@ def maker_of(keyword: str, words: tuple[Word, ...]) -> Word | None:
 #: A letter of either script: what a title writes in the maker's place is a name in that script.
 _HANGUL_LETTER = re.compile(r"[가-힣]")
 _LATIN_LETTER = re.compile(r"[a-z]")
+_LETTER = re.compile(r"[a-z가-힣]")
 #: A name in Latin letters: a word that starts with a letter ("dr.g", "dr.jart+", "ikea", "k2"), not a number with a
 #: letter after it ("14k" is a grade of gold, "2026" a year).
 _LATIN_NAME = re.compile(r"(?<![\w.&'+-])[a-z][a-z0-9.&'+-]*")
@@ -257,7 +270,9 @@ def _maker_written_otherwise(title: str, following: Word) -> bool:
     of a name only one maker makes ("에어팟 프로 2세대 USB-C 정품" at a third of the price, "삼다수 2리터"), and so
     does another maker's product of a common name ("[사조] 살코기 참치", "왕교자 1.05kg"), priced as the asked one."""
     found = following.pattern.search(title)
-    if found is None:
+    if found is None or not _LETTER.search(following.text):
+        # A name that is a number has no script: any maker's name before it would do ("랭글러 501" for 리바이스 501,
+        # "Xiaomi 14 Pro" for 아이폰 14 프로: a reviewer's).
         return False
     own, name = (_LATIN_LETTER, _HANGUL_LETTER) if following.text.isascii() else (_HANGUL_LETTER, _LATIN_NAME)
     before = title[: found.start()]
@@ -304,8 +319,8 @@ _HANGUL_END = re.compile(r"[가-힣]$")
 _JOINED_BY_PLUS = re.compile(r"\+(?P<other>[a-z]{2,})(?![a-z가-힣])")
 _GIVEN_IN_THE_CLAUSE = re.compile(r"[^,()\[\]]*?(?:증정|사은품|포함|선물|gift)")
 #: A number with a + right after the name: a formula for an age or over ("어덜트 8+", "어덜트 7+", "실버 50+": for dogs
-#: of eight and over), not a count ("1+1") nor a gift ("2+케이스").
-_AGE_AFTER = re.compile(r"\s?(?P<age>\d{1,2})\+(?![\d가-힣a-z])")
+#: of eight and over), not a count ("1+1", "1+ 1") nor a gift ("2+케이스", "2+ 케이스 증정").
+_AGE_AFTER = re.compile(r"\s?(?P<age>\d{1,2})\+(?![\d가-힣a-z+])(?!\s?\d)")
 #: A keyword naming a later stage of life asks for an age formula itself ("미니 에이징 12+", "시니어 7+").
 _LATER_STAGE = re.compile(r"시니어|에이징|실버|노령|senior|aging|silver|mature")
 #: A model's generation number ends a keyword word: one or two digits ("s25", "16", "워치7"). Longer numbers are
@@ -357,7 +372,7 @@ def _an_age_formula(age: str, word: Word, model: ModelName) -> bool:
         age != "0"
         and not word.text.isdigit()
         and age not in (other.text for other in model.words)
-        and not any(age + plus in model.named for plus in ("+", "플러스"))
+        and not any(other.text in (f"{age}+", f"{age}플러스") for other in model.words)
         and not _LATER_STAGE.search(model.named)
     )
 
@@ -385,7 +400,7 @@ def other_variant(title: str, model: ModelName) -> str | None:
             ):
                 return f"another model: {word.text}{joined.group()}"
             aged = _AGE_AFTER.match(undashed, after)
-            if aged and _an_age_formula(aged["age"], word, model):
+            if aged and _an_age_formula(aged["age"], word, model) and not _GIVEN_IN_THE_CLAUSE.match(undashed, after):
                 return f"another model: {word.text} {aged.group().strip()}"
             tier = _TIER_AFTER.match(undashed, after)
             if tier is None or _named_by_keyword(model, word, tier["tier"]):

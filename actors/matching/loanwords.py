@@ -14,6 +14,10 @@ the vowel after ㅇ (와, 예).
 Two words with the same skeleton of at least two consonants are taken as one. A false pair can only make one
 keyword word look present; every other rule still judges the title, and a word too short to tell (에어, "LG") is
 left to the small list of spellings in `identity`.
+
+Two Hangul spellings of one loanword are one word too (모이스춰/모이스처, 블랜더/블렌더, 후라이팬/프라이팬): read a
+syllable at a time with only what loanword spellings vary left out (`hangul_sounds`), narrowed so that native and
+Sino-Korean words stay apart (좌석 is no 자석, 꿀잠 no 쿨잠).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from itertools import pairwise, product
 from math import prod
+from typing import NamedTuple
 
 #: How few consonants a skeleton needs before two words are taken as one.
 _MIN_SKELETON = 2
@@ -203,12 +208,13 @@ _OPEN_VOWEL_SYLLABLES = 2
 _OPEN_VOWELS = dict.fromkeys("ᅡᅥᅦ", "ᅡ")
 
 
-def hangul_sounds(word: str, *, open_vowels: bool = True) -> tuple[str, ...] | None:
+def hangul_sounds(word: str, *, open_vowels: bool) -> tuple[str, ...] | None:
     """How a Hangul word sounds as a loanword, a syllable at a time, with the differences its spellings make left out:
     a w glide in ㅝ and ㅞ after a consonant (and ㅟ after ㅅ), a y glide after ㅈ or ㅊ, ㅐ against ㅔ; in a word of
-    three syllables or more a tense consonant against an aspirated one (에끌라/에클라) and an f written ㅎ (후라이팬/
-    프라이팬, 훼이셜/페이셜); and, where `open_vowels` (one word, not a compound), in the last two syllables of a word
-    of four or more, ㅏ against ㅓ and ㅔ. None: not Hangul syllables only."""
+    three syllables or more a tense consonant against an aspirated one (에끌라/에클라, ㅆ as ㅅ) and an f written ㅎ
+    before ㅜ, ㅝ, ㅞ or ㅟ (후라이팬/프라이팬, 훼이셜/페이셜, 휘슬러/피슬러); and, where `open_vowels` (one word, not a
+    compound), in the last two syllables of a word of four or more, ㅏ against ㅓ and ㅔ. None: not Hangul syllables
+    only."""
     if not HANGUL_RUN.fullmatch(word):
         return None
     foreign_consonants = len(word) >= _FOREIGN_CONSONANTS_LONG_ENOUGH
@@ -272,8 +278,17 @@ _LATIN_PHRASE = re.compile(r"(?<![a-z])[a-z]+(?:-[a-z]+)*(?: [a-z]+(?:-[a-z]+)*)
 _MAX_PHRASE = 3
 
 
+class _Sounding(NamedTuple):
+    """How a keyword's Hangul word sounds (`hangul_sounds`), and whether it is one of the analyzer's words (open vowels
+    are read only in one)."""
+
+    sounds: tuple[str, ...]
+    one_word: bool
+
+
 class Spellings:
-    """The keyword's loanwords, to write a title's other-script spelling of them as the keyword does."""
+    """The keyword's loanwords, to write a title's other spelling of them (the other script, or another Hangul
+    spelling) as the keyword does."""
 
     def __init__(self, word_runs: Iterable[str], whole_runs: Iterable[str] = ()) -> None:
         """`word_runs`: the runs of the keyword's words as the analyzer splits them; `whole_runs`: the keyword's Hangul
@@ -292,8 +307,8 @@ class Spellings:
         self.hangul_by_skeleton = _one_word_each(hangul)
         #: The keyword's Hangul words of two syllables or more, with how they sound, to read another Hangul spelling
         #: of them as the keyword's.
-        self.hangul_sounds = {
-            run: (sounds, run in word_runs)
+        self.soundings = {
+            run: _Sounding(sounds, run in word_runs)
             for run in keyword_runs
             if len(run) > 1 and (sounds := hangul_sounds(run, open_vowels=run in word_runs)) is not None
         }
@@ -306,12 +321,13 @@ class Spellings:
     def respell(self, title: str) -> str:
         """`title` (lower case) with each word the keyword writes in the other script written as the keyword does:
         for "로지텍MX마스터3S", "mx master 3s" reads "mx 마스터 3s"; for "다이슨에어스트레이트", "dyson airstrait" reads
-        "다이슨에어스트레이트"; for "wifi", "와이파이" reads "wifi"."""
+        "다이슨에어스트레이트"; for "wifi", "와이파이" reads "wifi"; for "모이스처라이징", "모이스춰라이징" reads
+        "모이스처라이징"."""
         if self.hangul_by_skeleton:
             title = _LATIN_PHRASE.sub(self._as_hangul, title)
         if self.latin_by_skeleton:
             title = HANGUL_RUN.sub(self._as_latin, title)
-        if self.hangul_sounds:
+        if self.soundings:
             title = HANGUL_RUN.sub(self._as_keyword_hangul, title)
         return title
 
@@ -358,9 +374,10 @@ class Spellings:
         return found.pop() if len(found) == 1 else None
 
     def _as_keyword_hangul(self, match: re.Match[str]) -> str:
+        """A title's Hangul run with each stretch that sounds as one of the keyword's Hangul words written as it."""
         run = match.group()
-        for word, (sounds, one_word) in self.hangul_sounds.items():
-            run = _same_sound_in(run, word, sounds, open_vowels=one_word)
+        for word, sounding in self.soundings.items():
+            run = _same_sound_in(run, word, sounding.sounds, open_vowels=sounding.one_word)
         return run
 
     def _as_latin(self, match: re.Match[str]) -> str:

@@ -166,7 +166,8 @@ _CONCEPTS: tuple[_Concept, ...] = (
         "digital copy",
         re.compile(
             r"(?:전자책|이북|e-?book|pdf)(?!\s?(?:리더|뷰어|단말기|reader|viewer))|다운로드\s?(?:판|버전|코드)|"
-            r"디지털\s?(?:다운로드|코드(?!\s?(?:도어|락|자물쇠)))|" + english(r"digital\s(?:edition|download|code)")
+            r"디지털\s?(?:다운로드|코드(?!\s?(?:도어|락|자물쇠|잠금)))|"
+            + english(r"digital\s(?:edition|download|code(?!\s(?:door|lock)))")
         ),
         _ConceptKind.STAND_IN,
     ),

@@ -3,8 +3,8 @@ smaller and cheaper, sold on the same page under the same name ("MLB 키즈 루�
 
 A child's word counts where it stands before a word of the keyword, inside or ahead of the product's name; after the
 name it describes who may use the product ("아토팜 크림 160ml 키즈 보습크림"). A brand for children is written so
-by its other sellers too, so the offers decide together (`actors.matching`): an offer is another product only where
-no other accepted offer writes the word.
+by most of its sellers, so the offers decide together (`actors.matching`): an offer is another product only where
+fewer of the other accepted offers write the word than leave it out.
 """
 
 from __future__ import annotations
@@ -16,22 +16,27 @@ from actors.matching.identity import Word
 #: A child's version, as brands name the line they make for children ("MLB 키즈", "나이키 키즈", "주니어 26" for a
 #: racket, "토들러"). Not the plain nouns 어린이, 유아 and 아동, which describe a product made only for children as
 #: often ("일룸 어린이 링키 책상" is the 링키 desk: a reviewer's) and inside a name are left to the lines rule; not
-#: 베이비, also a colour ("베이비핑크") and a brand's word ("베이비뵨"); not 공용 (unisex).
-#: Only a word of its own or with 용 ("키즈용"; not a publisher's "[주니어김영사]" nor "키즈카페"), and not a
-#: product for both ("[성인/키즈 공용]", "키즈 성인 겸용"), nor a brand's word ("Youth To The People"): a reviewer's.
+#: 베이비, also a colour ("베이비핑크") and a brand's word ("베이비뵨"). Only a word of its own or with 용 ("키즈용";
+#: not a publisher's "[주니어김영사]" nor "키즈카페"), nor a brand's word ("Youth To The People"): a reviewer's.
 _CHILD = re.compile(
-    r"(?<![가-힣])(?<!성인/)(?<!성인 )(?:키즈|주니어|토들러)(?=용|[^가-힣a-z]|$)"
-    r"(?!\s?[/&·,]?\s?(?:성인|어른|공용|겸용))"
-    r"|(?<![a-z])(?:kids?|junior|jr|youth(?!\sto\b)|toddler)(?![a-z])"
+    r"(?<![가-힣])(?:키즈|주니어|토들러)(?=용|[^가-힣a-z]|$)|(?<![a-z])(?:kids?|junior|jr|youth(?!\sto\b)|toddler)(?![a-z])"
 )
+#: A product for grown-ups and children alike, said beside the child's word on either side ("[성인/키즈 공용]",
+#: "키즈/어른", "adult & kids").
+_FOR_BOTH = re.compile(r"성인|어른|공용|겸용|adult|unisex")
+#: How far on either side of the child's word "for both" is looked for.
+_FOR_BOTH_REACH = 10
 
 
 def for_a_child(title: str, keyword: str, words: tuple[Word, ...]) -> str | None:
     """The child's word a (lower-case, respelled) title writes before a word of the keyword (where the title first
-    writes it: "크림 … 키즈 보습크림" names the cream before the child), which the keyword does not write; None when
-    it writes none."""
+    writes it: "크림 … 키즈 보습크림" names the cream before the child), which the keyword does not write and which
+    is not said of a product for both; None when it writes none."""
     firsts = [found.start() for word in words if (found := word.pattern.search(title))]
     for found in _CHILD.finditer(title):
-        if found.group() not in keyword and any(first >= found.end() for first in firsts):
+        beside = title[max(0, found.start() - _FOR_BOTH_REACH) : found.end() + _FOR_BOTH_REACH]
+        if found.group() in keyword or _FOR_BOTH.search(beside):
+            continue
+        if any(first >= found.end() for first in firsts):
             return found.group()
     return None
