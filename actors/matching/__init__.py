@@ -40,6 +40,7 @@ from actors.matching.codes import (
     model_codes,
     model_number,
     other_code,
+    suffix_cut_short_only_by_the_lowest,
     suffix_only_the_lowest_writes,
 )
 from actors.matching.identity import (
@@ -312,7 +313,9 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
       right answers than wrong ones: "LG전자 코드제로", "하리보 젤리 골드베렌".) So does such a word between the
       keyword's words after its model's number, where a fit sits as often as a descriptor ("카야노 31 와이드 2E
       남성" beside "MX Master 3S 퍼포먼스 무선"): refusing it there lost three right answers for four wrong ones.
-    - A suffix it glues to the asked model code that no other accepted offer writes (`suffix_only_the_lowest_writes`).
+    - A suffix it glues to the asked model code that no other accepted offer writes (`suffix_only_the_lowest_writes`),
+      or a part of the asked code's suffix it leaves off where others write it whole
+      (`suffix_cut_short_only_by_the_lowest`: "A3000U" beside "A3000UA").
     - A thing it says it sells alone or without something, which no other accepted offer says ("본체만 (가스
       실린더 미포함)", "프레임 (쿠션 별도)", "설명서만"): on the held-out corpus it flagged five wrong lowest offers
       and five right ones (a phone "충전기 미포함", a drill "본체만"), so it cannot refuse."""
@@ -326,6 +329,7 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
         asked = model_codes(wanted.keyword) | ({compact_code(wanted.model_no)} if wanted.model_no else set())
         codes = [model_codes(title) for title in lowered]
         doubts.append(suffix_only_the_lowest_writes(asked, codes[0], codes[1:], bare_needed=PLAIN_NAMES_NEEDED))
+        doubts.append(suffix_cut_short_only_by_the_lowest(asked, codes[0], codes[1:], whole_needed=PLAIN_NAMES_NEEDED))
         doubts.append(_a_part_only_in_the_lowest(lowered))
     return [doubt for doubt in doubts if doubt]
 

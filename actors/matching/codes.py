@@ -101,3 +101,23 @@ def suffix_only_the_lowest_writes(
             if bare >= bare_needed and not suffixed:
                 return f"another model?: the lowest writes {written}, the others {asked_code}"
     return None
+
+
+def suffix_cut_short_only_by_the_lowest(
+    asked: frozenset[str], lowest: frozenset[str], others: list[frozenset[str]], *, whole_needed: int
+) -> str | None:
+    """The lowest offer writes a code the keyword asks for with part of its suffix left off ("A3000U" for "A3000UA"),
+    while at least `whole_needed` other accepted offers write it whole: a suffix cut short is a region or a colour
+    left out as often as another model (the A3000U is another adapter), so the lowest is in doubt. The mirror of
+    `suffix_only_the_lowest_writes`."""
+    other_codes = [{code.replace("-", "") for code in found} for found in others]
+    lowest_codes = {code.replace("-", "") for code in lowest}
+    for asked_code in sorted(one.replace("-", "") for one in asked):
+        if any(code.startswith(asked_code) for code in lowest_codes):
+            continue  # the lowest writes it whole too
+        whole = sum(any(code.startswith(asked_code) for code in found) for found in other_codes)
+        for code in sorted(lowest_codes):
+            left_off = asked_code[len(code) :]
+            if asked_code.startswith(code) and left_off.isalpha() and whole >= whole_needed:
+                return f"another model?: the lowest writes {code}, the others {asked_code}"
+    return None

@@ -467,3 +467,16 @@ def test_seconds_download_codes_shop_pickup_and_age_formulas_are_refused(keyword
 )
 def test_titles_that_only_look_like_seconds_codes_pickup_or_age_formulas_are_the_product(keyword: str, title: str):
     assert verdict(keyword, title) is None
+
+
+ADAPTERS = [("아이피타임 A3000UA USB3.0 무선랜카드", 19_900), ("ipTIME A3000UA", 20_500)]
+
+
+def test_a_lowest_that_cuts_the_asked_codes_suffix_short_where_others_write_it_whole_is_in_doubt():
+    product = {"keyword": "ipTIME A3000UA 무선랜카드", "model_no": "A3000UA"}
+    assert lowest_doubts(product, [("ipTIME A3000U USB 3.0 무선랜카드", 17_900), *ADAPTERS]) == [
+        "another model?: the lowest writes a3000u, the others a3000ua"
+    ]
+    # written whole, or with only one other offer to say what whole is: nothing to doubt
+    assert lowest_doubts(product, [("ipTIME A3000UA 무선랜카드 특가", 17_900), *ADAPTERS]) == []
+    assert lowest_doubts(product, [("ipTIME A3000U USB 3.0 무선랜카드", 17_900), ADAPTERS[0]]) == []
