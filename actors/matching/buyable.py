@@ -75,7 +75,9 @@ def not_buyable(offer: Offer, title: str) -> str | None:
 #: A subscription: a keyword that asks for one ("과학동아 1년 정기구독") asks for its price.
 _SUBSCRIPTION = r"정기\s?(?:배송|구독)"
 _CONDITION_OF_SALE = re.compile(
-    r"(?:(?:임직원|직원|회원|멤버십|학생|교직원|법인|신규\s?가입자?|체험단)\s?(?:전용|가(?![가-힣])|할인|특가|모집가)"
+    # The group's discount may be given between them ("[T멤버십 20%할인가]").
+    r"(?:(?:임직원|직원|회원|멤버십|학생|교직원|법인|신규\s?가입자?|체험단)\s?(?:\d{1,2}\s?%\s?)?"
+    r"(?:전용|가(?![가-힣])|할인|특가|모집가)"
     r"|교육\s?할인"
     r"|(?:구매|자격|재직|재학|학생|신분)\s?인증|번호\s?이동|기기\s?변경|공시\s?지원"
     r"|요금제\s?(?:\d+\s?개월\s?)?(?:유지|의무|필수|조건|가입)|첫\s?(?:달|구매)\s?(?:반값|할인|특가|\d)"

@@ -433,6 +433,8 @@ def test_a_childs_word_after_the_name_asked_for_or_written_by_other_sellers_is_t
         ("LG 27GR75Q", "LG 27GR75Q 매장 픽업 전용 특가", "conditional price"),
         ("LG 27GR75Q", "LG 27GR75Q 매장 전용 현장결제", "conditional price"),
         ("LG 27GR75Q", "LG 27GR75Q 현금 현장결제", "conditional price"),
+        # a group's price with its discount between the group and the price word
+        ("닥터지 선플러스 50ml", "[T멤버십 20%할인가] 닥터지 선플러스 50ml", "conditional price"),
     ],
 )
 def test_seconds_download_codes_shop_pickup_and_age_formulas_are_refused(keyword: str, title: str, reason: str):
@@ -459,6 +461,7 @@ def test_seconds_download_codes_shop_pickup_and_age_formulas_are_refused(keyword
         ("로얄캐닌 미니 에이징 1.5kg", "로얄캐닌 미니 에이징 12+ 1.5kg"),
         ("종근당 락토핏 골드 50포", "종근당 락토핏 골드 50포 (유통기한 2027.12.31까지)"),
         ("삼성 도어락 SHP-DP609", "삼성 도어락 SHP-DP609 Digital Code Door Lock"),
+        ("닥터지 선플러스 50ml", "닥터지 선플러스 50ml 회원 10% 적립"),
         ("갤럭시 버즈3 프로", "갤럭시 버즈3 프로 2+ 케이스 증정"),
         ("로얄캐닌 미니 어덜트 8kg", "로얄캐닌 미니 어덜트 1+ 1 8kg"),
         ("한우 1++ 등심 구이용 600g", "[횡성축협] 한우 1++(9) 등심 1근 구이용 600g"),  # a grade
