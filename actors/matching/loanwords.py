@@ -208,6 +208,7 @@ _OPEN_VOWEL_SYLLABLES = 2
 _OPEN_VOWELS = dict.fromkeys("ᅡᅥᅦ", "ᅡ")
 
 
+@lru_cache(maxsize=1 << 14)
 def hangul_sounds(word: str, *, open_vowels: bool) -> tuple[str, ...] | None:
     """How a Hangul word sounds as a loanword, a syllable at a time, with the differences its spellings make left out:
     a w glide in ㅝ and ㅞ after a consonant (and ㅟ after ㅅ), a y glide after ㅈ or ㅊ, ㅐ against ㅔ; in a word of
@@ -317,12 +318,19 @@ class Spellings:
         #: ("마이크로SD"); the order makes the reading the same in every process.
         latin_runs = {run for run in keyword_runs if _LATIN_RUN.fullmatch(run)}
         self.latin_runs = tuple(sorted(latin_runs, key=lambda run: (-len(run), run)))
+        #: Each title respelled once: every rule that reads the keyword's spelling asks for it (one search's titles).
+        self._respelled: dict[str, str] = {}
 
     def respell(self, title: str) -> str:
         """`title` (lower case) with each word the keyword writes in the other script written as the keyword does:
         for "로지텍MX마스터3S", "mx master 3s" reads "mx 마스터 3s"; for "다이슨에어스트레이트", "dyson airstrait" reads
         "다이슨에어스트레이트"; for "wifi", "와이파이" reads "wifi"; for "모이스처라이징", "모이스춰라이징" reads
         "모이스처라이징"."""
+        if (respelled := self._respelled.get(title)) is None:
+            respelled = self._respelled[title] = self._respell(title)
+        return respelled
+
+    def _respell(self, title: str) -> str:
         if self.hangul_by_skeleton:
             title = _LATIN_PHRASE.sub(self._as_hangul, title)
         if self.latin_by_skeleton:
