@@ -8,6 +8,7 @@ only another is another model.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from infra.text.folding import SEPARATORS, normalize
 from infra.text.units import LATIN_UNITS
@@ -57,6 +58,11 @@ def model_codes(title: str) -> frozenset[str]:
     return frozenset(code for code in codes if not any(code.endswith(unit) for unit in LATIN_UNITS))
 
 
+def _undashed(codes: Iterable[str]) -> set[str]:
+    """Codes as compared, dashes aside ("cw2288-111" is "cw2288111")."""
+    return {code.replace("-", "") for code in codes}
+
+
 def _same_code(one: str, other: str) -> bool:
     """Whether two codes name one model, dashes aside: one may leave out the other's suffix (a region, a colour:
     "SM-S931N" and "SM-S931NZKA")."""
@@ -89,10 +95,10 @@ def suffix_only_the_lowest_writes(
     """The letters the lowest offer glues to a code the keyword asks for (`asked`) that no other accepted offer
     writes, where at least `bare_needed` of them write the code bare ("RB2140F 52" beside "RB2140 901 50"): a suffix
     may be a region or a colour as often as another model (an Asian fit, a variant), so the lowest is in doubt."""
-    bare_codes = [{code.replace("-", "") for code in found} for found in others]
+    bare_codes = [_undashed(found) for found in others]
     for written in sorted(lowest):
         code = written.replace("-", "")
-        for asked_code in (one.replace("-", "") for one in asked):
+        for asked_code in sorted(_undashed(asked)):
             suffix = code[len(asked_code) :]
             if not (code.startswith(asked_code) and suffix.isalpha()):
                 continue
@@ -110,9 +116,9 @@ def suffix_cut_short_only_by_the_lowest(
     while at least `whole_needed` other accepted offers write it whole: a suffix cut short is a region or a colour
     left out as often as another model (the A3000U is another adapter), so the lowest is in doubt. The mirror of
     `suffix_only_the_lowest_writes`."""
-    other_codes = [{code.replace("-", "") for code in found} for found in others]
-    lowest_codes = {code.replace("-", "") for code in lowest}
-    for asked_code in sorted(one.replace("-", "") for one in asked):
+    other_codes = [_undashed(found) for found in others]
+    lowest_codes = _undashed(lowest)
+    for asked_code in sorted(_undashed(asked)):
         if any(code.startswith(asked_code) for code in lowest_codes):
             continue  # the lowest writes it whole too
         whole = sum(any(code.startswith(asked_code) for code in found) for found in other_codes)
