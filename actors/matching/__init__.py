@@ -308,11 +308,12 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
     - Its price (`prices.doubt_about_the_lowest`). Offers of different pack sizes explain a gap between them (one
       pouch beside 36), so where the accepted offers count their packs differently, their disagreement is none.
     - A word it writes between the name and the size that no other accepted offer writes, where the matcher refuses
-      nothing ("코카콜라 제로 체리 355ml"): a flavour sits there as often as a descriptor. (Right after the maker,
-      where a maker's line sits as often as its company suffix or a category word, it was tried and flagged more
-      right answers than wrong ones: "LG전자 코드제로", "하리보 젤리 골드베렌".) So does such a word between the
-      keyword's words after its model's number, where a fit sits as often as a descriptor ("카야노 31 와이드 2E
-      남성" beside "MX Master 3S 퍼포먼스 무선"): refusing it there lost three right answers for four wrong ones.
+      nothing ("코카콜라 제로 체리 355ml"): a flavour sits there as often as a descriptor. So does such a word right
+      after the maker, where a maker's line sits as often as a category word ("하리보 사워 골드베렌" beside "하리보
+      젤리 골드베렌"), but not what is glued to the maker, its company's name ("LG전자 코드제로"). So does such a word
+      between the keyword's words after its model's number, where a fit sits as often as a descriptor ("카야노 31
+      와이드 2E 남성" beside "MX Master 3S 퍼포먼스 무선"): refusing it there lost three right answers for four
+      wrong ones.
     - A suffix it glues to the asked model code that no other accepted offer writes (`suffix_only_the_lowest_writes`),
       or a part of the asked code's suffix it leaves off where others write it whole
       (`suffix_cut_short_only_by_the_lowest`: "A3000U" beside "A3000UA").
@@ -354,10 +355,11 @@ def _another_line_in_the_lowest(wanted: _Wanted, lowered: list[str]) -> str | No
     """The doubt a word inside the lowest offer's name leaves (`lowered`: the accepted offers' titles, cheapest first,
     folded and in lower case), judged as `_refuse_other_lines` judges a word between the name's words."""
     size = wanted.before_the_size
-    pairs = (*((size,) if size else ()), *wanted.after_the_number)
+    after_the_maker = (pair for pair in wanted.pairs if pair.after_the_maker)
+    pairs = (*((size,) if size else ()), *wanted.after_the_number, *after_the_maker)
     if not pairs or len(lowered) <= PLAIN_NAMES_NEEDED:
         return None
-    written = [inside_the_name(wanted.spellings.respell(title), pairs) for title in lowered]
+    written = [inside_the_name(wanted.spellings.respell(title), pairs, after_the_maker=True) for title in lowered]
     found = unvouched(written[0], written[1:], [_compact(title) for title in lowered[1:]], wanted.words)
     if found is None:
         return None

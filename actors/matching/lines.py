@@ -5,8 +5,9 @@ A word alone cannot tell a line from what sellers put inside a name (a maker's l
 word): refusing every word between the keyword's words was measured to refuse about fifty right answers for eight
 wrong ones. So the offers decide together (`actors.matching`): a noun between two words the keyword writes side by
 side names another line when other accepted offers write those words side by side and none writes that
-noun. After the name, before its size, where sellers put a flavour as often as a descriptor, such a noun in the
-lowest offer only leaves it in doubt (`actors.matching.doubts_about_the_lowest`).
+noun. Right after the maker, and after the name before its size, where sellers put a category word or a flavour as
+often as a descriptor, such a noun in the lowest offer only leaves it in doubt
+(`actors.matching.doubts_about_the_lowest`).
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ class NamePair:
     first: Word
     second: Word
     #: The first is (in) the keyword's first word, its maker: sellers put the maker's line or a category word after it
-    #: ("LG전자 코드제로", "빙그레 단지우유 바나나맛우유"), so only a word glued to the second counts there.
+    #: ("LG전자 코드제로", "빙그레 단지우유 바나나맛우유"), so only a word glued to the second refuses there; any other
+    #: only leaves the lowest in doubt.
     after_the_maker: bool
 
 
@@ -84,11 +86,14 @@ def _side_by_side(keyword: str, first: Word, second: Word) -> NamePair | None:
 #: What a word inside a name is made of: nouns and Latin words, not a verb or an adjective ("오뚜기 고소한 참기름").
 _NAME_TAGS = frozenset({"NNG", "NNP", "SL"})
 _LETTER = re.compile(r"[a-z가-힣]")
-#: A digit beside a Latin noun: part of a code (the "sms" of "sms938n", a "vs" of "vs28c972dws").
-_DIGIT_NEAR = re.compile(r"(?<=[a-z])\d|\d(?=[a-z])")
+#: A digit beside a Latin noun: part of a code (the "sms" of "sms938n", a "vs" of "vs28c972dws"); a noun right after
+#: a digit counts it ("2세대", "4개입").
+_DIGIT_NEAR = re.compile(r"(?<=[a-z])\d|\d(?=[a-z가-힣])")
 #: Hangul glued right before the keyword's word ("김치왕교자" for 왕교자, "핵불닭볶음면" for 불닭볶음면: one syllable is
 #: enough): Kiwi reads such a name as one noun.
 _GLUED_BEFORE = re.compile(r"(?<![가-힣])[가-힣]+$")
+#: What is glued right after a word: after the maker, its company's name ("LG전자", "매일유업").
+_GLUED_AFTER = re.compile(r"\S*")
 
 
 #: A suffix that makes a verb or an adjective of the noun before it: "고소" + 한 is "savoury", no name.
@@ -126,7 +131,8 @@ def _nouns_between(text: str, start: int, end: int) -> str:
 def inside_the_name(title: str, pairs: tuple[NamePair, ...], *, after_the_maker: bool = False) -> dict[NamePair, str]:
     """For each pair the title names in order, the words it writes between them ("" for none), where the two stand
     nearest each other ("BRITA 브리타 마렐라" writes nothing between 브리타 and 마렐라). Right after the maker only a
-    word glued to the next one counts, unless `after_the_maker`."""
+    word glued to the next one counts, unless `after_the_maker`; even then not what is glued to the maker, its
+    company's name ("LG전자 코드제로")."""
     undashed = title.replace("-", "")
     found: dict[NamePair, str] = {}
     for pair in pairs:
@@ -141,7 +147,9 @@ def inside_the_name(title: str, pairs: tuple[NamePair, ...], *, after_the_maker:
         if nearest is None:
             continue
         start, end = nearest
-        between = "" if pair.after_the_maker else _nouns_between(undashed, start, end)
+        if pair.after_the_maker and after_the_maker:
+            start += len(_GLUED_AFTER.match(undashed, start, end).group())  # type: ignore[union-attr]
+        between = "" if pair.after_the_maker and not after_the_maker else _nouns_between(undashed, start, end)
         if not between and (glued := _GLUED_BEFORE.search(undashed, start, end)):
             between = glued.group()
         found[pair] = between

@@ -1931,6 +1931,28 @@ def test_a_lowest_that_writes_a_word_before_the_size_that_no_other_offer_writes_
     ]
 
 
+def test_a_lowest_that_writes_a_word_right_after_the_maker_that_no_other_offer_writes_is_in_doubt():
+    # The ninth reader's sour Haribo and the sixth reader's Centrum Silver: a line right after the maker, where sellers
+    # put a category word as often, so nothing refuses it; the result says so.
+    gummies = [
+        ("하리보 사워 골드베렌 100g x 10개", 13_900),
+        ("하리보 골드베렌 100g 10개", 15_200),
+        ("하리보 골드베렌 젤리 100g x 10개", 15_900),
+    ]
+    assert _lowest_doubts("하리보 골드베렌 100g 10개", gummies) == [
+        "another line?: the lowest writes 사워 inside 하리보 … 골드베렌, which no other offer does"
+    ]
+    assert _lowest_doubts("하리보 골드베렌 100g 10개", gummies[1:]) == []
+    vitamins = [
+        ("센트룸 실버 우먼 멀티비타민 112정 50세 이상", 36_900),
+        ("센트룸 우먼 멀티비타민 미네랄 112정", 39_800),
+        ("Centrum 센트룸 우먼 멀티비타민 112정 국내정품", 38_500),
+    ]
+    assert _lowest_doubts("센트룸 우먼 멀티비타민 112정", vitamins) == [
+        "another line?: the lowest writes 실버 inside 센트룸 … 우먼, which no other offer does"
+    ]
+
+
 def test_a_lowest_that_writes_a_word_after_the_models_number_that_no_other_offer_writes_is_in_doubt():
     # The eleventh reader's wide Kayano: a fit between the model's number and the rest of the name, where sellers put
     # descriptors as often ("MX Master 3S 퍼포먼스 무선"), so nothing refuses it; the result says so.
@@ -1977,14 +1999,17 @@ def test_a_lowest_that_writes_a_word_after_the_models_number_that_no_other_offer
             "오뚜기 참기름 500ml",
             ["오뚜기 참기름 고소한 500ml", "오뚜기 참기름 500ml", "오뚜기 참기름 500ml 1병"],
         ),
-        (  # right after the maker sellers put its company suffix or a category word as often as a line (a
-            # reviewer's counter-examples): not read, so the sour Haribo goes undoubted there
+        (  # what is glued to the maker is its company's name (a reviewer's counter-example)
             "LG 코드제로 A9S 무선청소기",
             ["LG전자 코드제로 A9S 무선청소기", "LG 코드제로 A9S 무선청소기", "LG 코드제로 A9S 무선청소기 정품"],
         ),
-        (
+        (  # a category word after the maker that another offer writes elsewhere (a reviewer's counter-example)
             "하리보 골드베렌 100g 10개",
-            ["하리보 사워 골드베렌 100g x 10개", "하리보 골드베렌 100g 10개", "하리보 골드베렌 100g x 10봉"],
+            ["하리보 젤리 골드베렌 100g x 10개", "하리보 골드베렌 100g 10개", "하리보 골드베렌 젤리 100g x 10봉"],
+        ),
+        (  # a generation's counter after the name's number is no word of its own
+            "에어팟프로2 케이스",
+            ["에어팟 프로 2세대 케이스 하드", "에어팟 프로2 케이스 실리콘", "에어팟 프로2 케이스 가죽"],
         ),
         (  # a model's number is no size: what follows it describes the model
             "애플 에어팟 프로 2세대",
