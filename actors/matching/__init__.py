@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from statistics import median
 from typing import Any
 
-from actors.matching.buyable import not_buyable, not_everyones_price, one_of_several
+from actors.matching.buyable import not_buyable, not_everyones_price, one_of_several, sold_out_perhaps
 from actors.matching.codes import (
     agreed_code,
     compact_code,
@@ -319,7 +319,9 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
       (`suffix_cut_short_only_by_the_lowest`: "A3000U" beside "A3000UA").
     - A thing it says it sells alone or without something, which no other accepted offer says ("본체만 (가스
       실린더 미포함)", "프레임 (쿠션 별도)", "설명서만"): on the held-out corpus it flagged five wrong lowest offers
-      and five right ones (a phone "충전기 미포함", a drill "본체만"), so it cannot refuse."""
+      and five right ones (a phone "충전기 미포함", a drill "본체만"), so it cannot refuse.
+    - A word for sold out that sellers write as hype too (매진), which no other accepted offer writes
+      (`buyable.sold_out_perhaps`)."""
     titles = [fold(offer.title) for offer in accepted]
     packs = {_pack_count(title) or 1 for title in titles}
     doubts = [doubt_about_the_lowest([offer.price for offer in accepted], packs_differ=len(packs) > 1)]
@@ -332,6 +334,7 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
         doubts.append(suffix_only_the_lowest_writes(asked, codes[0], codes[1:], bare_needed=PLAIN_NAMES_NEEDED))
         doubts.append(suffix_cut_short_only_by_the_lowest(asked, codes[0], codes[1:], whole_needed=PLAIN_NAMES_NEEDED))
         doubts.append(_a_part_only_in_the_lowest(lowered))
+        doubts.append(sold_out_perhaps(lowered))
     return [doubt for doubt in doubts if doubt]
 
 

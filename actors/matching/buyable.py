@@ -6,7 +6,8 @@
   판매하지 않음" or "마트에서 판매하지 않는 상품", which say how or where it is sold, nor "사전예약 마감 후 순차발송"):
   Naver's API has no stock field, and sellers write it into titles on both sources. 품절임박 (almost sold out) is
   on sale: 품절 counts only as the head of its word, and none of them said of a time ahead (판매종료 임박). Not 매진,
-  which sellers write as hype more than as stock ("홈쇼핑 완판 매진", "3회 연속 매진", "1차 매진 2차 입고 완료").
+  which sellers write as hype more than as stock ("홈쇼핑 완판 매진", "3회 연속 매진", "1차 매진 2차 입고 완료"): in
+  the lowest alone it leaves the lowest in doubt.
 - Only the price every buyer pays counts: a listing that showed a member, coupon, subscription, first-purchase, app
   or card price and no plain sale price carries `price_condition` (the parser decides, `coupang_parser`). A title
   that binds its price to a condition says so in its grammar ("세탁기 동시구매 시 특가": a clause of 시, "when", that
@@ -43,6 +44,21 @@ _NOT_ON_SALE = re.compile(
     r"|^\s?[(\[]\s?매입\s?[)\]]|매입\s?합니다)"
     rf"{_HYPE}(?!\s?(?:아님|까지|시까지|해제|예정))"
 )
+
+
+#: 매진 ("sold out", said of tickets and shows): sellers write it as hype more than as stock, so it refuses nothing;
+#: in the lowest it leaves the lowest in doubt.
+_SOLD_OUT_OR_HYPE = re.compile(r"매진")
+
+
+def sold_out_perhaps(lowered: Sequence[str]) -> str | None:
+    """The doubt a word the lowest offer's title writes for sold out, as sellers write hype too ("… 세럼 80ml 매진"),
+    leaves when no other accepted offer writes it (`lowered`: their titles, cheapest first); hype a maker's
+    campaign spreads ("홈쇼핑 완판 매진") is written by several sellers."""
+    said = _SOLD_OUT_OR_HYPE.search(lowered[0])
+    if said is None or any(_SOLD_OUT_OR_HYPE.search(title) for title in lowered[1:]):
+        return None
+    return f"sold out?: the lowest's title says {said.group()}, which no other offer's does"
 
 
 def not_buyable(offer: Offer, title: str) -> str | None:

@@ -1953,6 +1953,21 @@ def test_a_lowest_that_writes_a_word_right_after_the_maker_that_no_other_offer_w
     ]
 
 
+def test_a_lowest_whose_title_alone_says_sold_out_as_hype_is_written_too_is_in_doubt():
+    # The eleventh reader's serum: 매진 is hype as often as stock, so it refuses nothing; the result says so.
+    serums = [
+        ("이니스프리 그린티 씨드 히알루론산 세럼 80ml 매진", 16_500),
+        ("이니스프리 그린티 씨드 히알루론산 세럼 80ml", 20_900),
+        ("innisfree 그린티씨드 히알루론산 세럼 80mL", 21_800),
+    ]
+    keyword = "이니스프리 그린티 씨드 히알루론산 세럼 80ml"
+    assert _lowest_doubts(keyword, serums) == ["sold out?: the lowest's title says 매진, which no other offer's does"]
+    assert _lowest_doubts(keyword, serums[1:]) == []
+    # a campaign's boast several sellers copy is hype
+    boasts = [(f"[홈쇼핑 완판 매진] {title}", price) for title, price in serums[:2]] + serums[2:]
+    assert _lowest_doubts(keyword, boasts) == []
+
+
 def test_a_lowest_that_writes_a_word_after_the_models_number_that_no_other_offer_writes_is_in_doubt():
     # The eleventh reader's wide Kayano: a fit between the model's number and the rest of the name, where sellers put
     # descriptors as often ("MX Master 3S 퍼포먼스 무선"), so nothing refuses it; the result says so.
