@@ -12,10 +12,11 @@ gives the reason, which keeps verdicts deterministic:
    offer's brand or category), and no variant the keyword does not name (`identity`);
 6. its price is what a buyer of the asked product pays (`buyable`): no conditional price, no range start for
    another option, no pick among listings the product is only one of;
-7. judged over all accepted offers at once (`codes`, `lines`, `wearers`): it names no model code but others than the
-   one most of them share, no word inside the product's name that none of the others writes (another line: 포엥
-   어린이 암체어 beside 포엥 암체어; before the size, such a word in the lowest leaves it in doubt:
-   `doubts_about_the_lowest`), and no child before the name that none of the others names (MLB 키즈 루키 볼캡);
+7. judged over all accepted offers at once (`codes`, `lines`, `wearers`, `sequels`): it names no model code but
+   others than the one most of them share, no word inside the product's name that none of the others writes
+   (another line: 포엥 어린이 암체어 beside 포엥 암체어; before the size, such a word in the lowest leaves it in doubt:
+   `doubts_about_the_lowest`), no child before the name that none of the others names (MLB 키즈 루키 볼캡), and no
+   number after the name that the keyword and most of the others do not write (불편한 편의점 2);
 8. its price is plausible (`prices`): not far under the target price (judged with rule 6); and, without one, judged
    over all the search's offers at once, not far under the price the product's offers cluster around (every offer
    of it at a price anyone pays, even one that cannot be bought now; per unit for another pack size), nor, when its
@@ -74,6 +75,7 @@ from actors.matching.prices import (
 )
 from actors.matching.quantities import Quantity, quantities, unit_conflict
 from actors.matching.sells import Allowed, allowed_by, excluded, sold_for_it, sold_without_something
+from actors.matching.sequels import sequel_number
 from actors.matching.wearers import for_a_child
 from infra.text.folding import fold
 from schemas.offers import Offer
@@ -221,6 +223,7 @@ def match_offers(product: Mapping[str, Any], offers: Iterable[Offer]) -> list[Of
     _refuse_other_model_codes([offer for offer in judged if offer.rejected is None], titles)
     _refuse_other_lines([offer for offer in judged if offer.rejected is None], titles, wanted)
     _refuse_what_is_for_a_child([offer for offer in judged if offer.rejected is None], titles, wanted)
+    _refuse_sequels([offer for offer in judged if offer.rejected is None], titles, wanted)
     if wanted.target_price is None:  # the target price vouches for prices; a model number does not (parts carry it)
         accepted = [offer for offer in the_product if offer.rejected is None]
         _refuse_prices_like_an_accessory(accepted, the_product, titles)
@@ -264,10 +267,32 @@ def _refuse_what_is_for_a_child(accepted: list[Offer], titles: Mapping[int, str]
         return
     spelled = [wanted.spellings.respell(titles[id(offer)].lower()) for offer in accepted]
     for index, offer in enumerate(accepted):
-        if child := for_a_child(spelled[index], wanted.keyword, wanted.words):
-            writing = sum(child in title for other, title in enumerate(spelled) if other != index)
-            if writing < len(spelled) - 1 - writing:  # fewer of the others write it than leave it out
-                offer.rejected = f"for a child: {child}"
+        child = for_a_child(spelled[index], wanted.keyword, wanted.words)
+        if child and _fewer_write_it(index, [child in title for title in spelled]):
+            offer.rejected = f"for a child: {child}"
+
+
+def _refuse_sequels(accepted: list[Offer], titles: Mapping[int, str], wanted: _Wanted) -> None:
+    """Refuse the accepted offers whose titles write a bare number right after the keyword's name, which names none
+    (`sequels.sequel_number`), where at least two other accepted offers exist and fewer of them write that number
+    than leave it out: volume 2 of a novel beside the novel, the Switch 2 edition of a game beside the Switch one."""
+    if len(accepted) <= PLAIN_NAMES_NEEDED:
+        return
+    numbers = [
+        sequel_number(wanted.spellings.respell(titles[id(offer)].lower()), wanted.keyword, wanted.words)
+        for offer in accepted
+    ]
+    for index, offer in enumerate(accepted):
+        number = numbers[index]
+        if number and _fewer_write_it(index, [found == number for found in numbers]):
+            offer.rejected = f"another volume or generation: {number}"
+
+
+def _fewer_write_it(index: int, writes: list[bool]) -> bool:
+    """Whether fewer of the offers but the one at `index` write what it writes (`writes`: whether each offer does)
+    than leave it out: what the product's sellers mostly write is the product's, whatever one seller adds is not."""
+    writing = sum(written for other, written in enumerate(writes) if other != index)
+    return writing < len(writes) - 1 - writing
 
 
 def _compact(title: str) -> str:

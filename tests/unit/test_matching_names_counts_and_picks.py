@@ -388,6 +388,64 @@ def test_a_childs_version_named_before_the_name_is_another_product():
     )
 
 
+BOOKS = [("불편한 편의점 1 김호연 나무옆의자", 13_400), ("불편한 편의점 - 김호연 장편소설", 13_500)]
+
+
+def test_a_number_after_the_name_that_the_keyword_does_not_write_is_another_volume():
+    # The seventeenth reader's novel: volume 2 beside the book, which its sellers write alone or with a 1
+    assert verdicts("불편한 편의점", [("불편한 편의점 2 - 김호연", 12_600), *BOOKS]) == [
+        "another volume or generation: 2",
+        None,
+        None,
+    ]
+    # the Switch 2 edition of a game beside its Switch edition
+    games = [
+        ("젤다의 전설 티어스 오브 더 킹덤 스위치 한글판", 54_800),
+        ("젤다의 전설 티어스 오브 더 킹덤 스위치", 56_000),
+    ]
+    assert (
+        verdicts(
+            "젤다의 전설 티어스 오브 더 킹덤 스위치",
+            [("젤다의 전설 티어스 오브 더 킹덤 스위치2 에디션", 49_800), *games],
+        )[0]
+        == "another volume or generation: 2"
+    )
+
+
+@pytest.mark.parametrize(
+    ("keyword", "priced_titles"),
+    [
+        # the first volume, a count, a set, a sum, a size
+        ("불편한 편의점", [("불편한 편의점 1 김호연", 12_900), *BOOKS]),
+        ("불편한 편의점", [("불편한 편의점 2권 세트", 12_900), *BOOKS]),
+        ("불편한 편의점", [("불편한 편의점 1+2 세트 (전2권)", 12_900), *BOOKS]),
+        ("불편한 편의점", [("불편한 편의점 2 + 굿즈", 12_900), *BOOKS]),
+        (
+            "폴로 옥스포드 셔츠",
+            [
+                ("폴로 옥스포드 셔츠 95 화이트", 89_000),
+                ("폴로 옥스포드 셔츠 화이트", 99_000),
+                ("폴로 옥스포드 셔츠", 99_500),
+            ],
+        ),
+        # a number most sellers write is the product's
+        (
+            "불편한 편의점",
+            [("불편한 편의점 2 김호연", 12_900), ("불편한 편의점 2 나무옆의자", 13_000), ("불편한 편의점 2", 13_500)],
+        ),
+        # the keyword writes a number: the model's rules judge it
+        (
+            "모나미 153 볼펜",
+            [("모나미 153 볼펜 2 블랙", 2_900), ("모나미 153 볼펜 블랙", 3_000), ("모나미 153 볼펜", 3_100)],
+        ),
+    ],
+)
+def test_a_number_after_the_name_that_is_the_first_a_count_a_size_or_the_sellers_own_is_the_product(
+    keyword: str, priced_titles: list[tuple[str, int]]
+):
+    assert verdicts(keyword, priced_titles)[0] is None
+
+
 @pytest.mark.parametrize(
     ("keyword", "priced_titles"),
     [
