@@ -92,7 +92,9 @@ def not_buyable(offer: Offer, title: str) -> str | None:
 _SUBSCRIPTION = r"정기\s?(?:배송|구독)"
 _CONDITION_OF_SALE = re.compile(
     # The group's discount may be given between them ("[T멤버십 20%할인가]").
-    r"(?:(?:임직원|직원|회원|멤버십|학생|교직원|법인|신규\s?가입자?|체험단)\s?(?:\d{1,2}\s?%\s?)?"
+    # Or a channel the shop reserves it for ("(모바일 전용가)", "앱 전용 특가"); not "온라인 전용", which anyone
+    # ordering online is.
+    r"(?:(?:임직원|직원|회원|멤버십|학생|교직원|법인|신규\s?가입자?|체험단|앱|어플|모바일)\s?(?:\d{1,2}\s?%\s?)?"
     r"(?:전용|가(?![가-힣])|할인|특가|모집가)"
     r"|교육\s?할인"
     r"|(?:구매|자격|재직|재학|학생|신분)\s?인증|번호\s?이동|기기\s?변경|공시\s?지원"

@@ -148,7 +148,7 @@ _CONCEPTS: tuple[_Concept, ...] = (
     # "30시간 재생 배터리", "음악 재생").
     _condition(
         "refurbished",
-        r"(?<!슬)리퍼(?:브|비시|폰)?|(?<!시간 )(?<!시간)(?<!음악 )재생\s?(?:배터리|토너|잉크|카트리지)|"
+        r"(?<!슬)리퍼(?:브|비[시쉬]드?|폰)?|(?<!시간 )(?<!시간)(?<!음악 )재생\s?(?:배터리|토너|잉크|카트리지)|"
         + english("refurb(?:ished)?", "renewed"),
     ),
     # 무료반품 / 반품불가 / 반품 가능: return-policy words in the title of a new item.

@@ -493,6 +493,11 @@ def test_a_childs_word_after_the_name_asked_for_or_written_by_other_sellers_is_t
         ("LG 27GR75Q", "LG 27GR75Q 현금 현장결제", "conditional price"),
         # a group's price with its discount between the group and the price word
         ("닥터지 선플러스 50ml", "[T멤버십 20%할인가] 닥터지 선플러스 50ml", "conditional price"),
+        # a price for the shop's app only, and a refurbished unit spelled otherwise (the eighteenth reader's)
+        ("라운드랩 1025 독도 토너 200ml", "라운드랩 1025 독도 토너 200ml (모바일 전용가)", "conditional price"),
+        ("라운드랩 1025 독도 토너 200ml", "[앱 전용 특가] 라운드랩 1025 독도 토너 200ml", "conditional price"),
+        ("맥북 에어 13 M4", "맥북에어 M4 13인치 미드나이트 16/256 애플 공인 리퍼비쉬드", "refurbished"),
+        ("맥북 에어 13 M4", "맥북에어 M4 13인치 리퍼비시드 제품", "refurbished"),
     ],
 )
 def test_seconds_download_codes_shop_pickup_and_age_formulas_are_refused(keyword: str, title: str, reason: str):
@@ -524,6 +529,7 @@ def test_seconds_download_codes_shop_pickup_and_age_formulas_are_refused(keyword
         ("로얄캐닌 미니 어덜트 8kg", "로얄캐닌 미니 어덜트 1+ 1 8kg"),
         ("한우 1++ 등심 구이용 600g", "[횡성축협] 한우 1++(9) 등심 1근 구이용 600g"),  # a grade
         ("베이비젠 요요2 6+ 유모차", "베이비젠 요요2 6+ 휴대용 유모차"),  # the keyword's own 6+
+        ("라운드랩 1025 독도 토너 200ml", "라운드랩 1025 독도 토너 200ml 온라인 전용 기획"),  # anyone orders online
     ],
 )
 def test_titles_that_only_look_like_seconds_codes_pickup_or_age_formulas_are_the_product(keyword: str, title: str):
