@@ -78,12 +78,21 @@ def letter_names(run: str) -> tuple[str, ...]:
     return tuple("".join(names) for names in product(*(_LETTER_NAMES[letter] for letter in run)))
 
 
+#: How many digits a thousands separator groups.
+_GROUP = 3
+
+
 def _spelled(run: str) -> str:
     """A run as a pattern; Hangul with a space allowed between its syllables ("에어팟프로" finds "에어팟 프로");
     "+" only where it is a tier, right after a model's number ("s24+"), or after a letter ("GPS+Cellular"), not in
     "1+1"."""
     if run == "+":
         return r"(?<=[\da-z])\+(?!\d)"
+    if run.isdigit() and len(run) > _GROUP:
+        # A number of thousands may be written with its separators ("5,000 IU" for 5000IU, "1,500mAh").
+        head = len(run) % _GROUP or _GROUP
+        groups = [run[:head], *(run[index : index + _GROUP] for index in range(head, len(run), _GROUP))]
+        return ",?".join(groups)
     if run.isascii():
         return re.escape(run)
     return r"\s?".join(re.escape(char) for char in run)

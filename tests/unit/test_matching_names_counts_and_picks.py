@@ -547,3 +547,12 @@ def test_a_lowest_that_cuts_the_asked_codes_suffix_short_where_others_write_it_w
     # written whole, or with only one other offer to say what whole is: nothing to doubt
     assert lowest_doubts(product, [("ipTIME A3000UA 무선랜카드 특가", 17_900), *ADAPTERS]) == []
     assert lowest_doubts(product, [("ipTIME A3000U USB 3.0 무선랜카드", 17_900), ADAPTERS[0]]) == []
+
+
+def test_a_number_of_thousands_is_found_with_its_separators():
+    # The seventeenth reader's vitamin D: "5,000 IU" is the keyword's 5000IU; another number is not
+    keyword = "나우푸드 비타민D3 5000IU 240소프트젤"
+    assert verdict(keyword, "NOW Foods 비타민 D-3 5,000 IU 240 Softgels") is None
+    assert verdict(keyword, "나우푸드 비타민 D3 5,000IU 240소프트젤") is None
+    assert verdict(keyword, "나우푸드 비타민 D3 15,000IU 240소프트젤") == "keyword word missing: 5000iu"
+    assert verdict(keyword, "나우푸드 비타민 D3 5,0000IU 240소프트젤") == "keyword word missing: 5000iu"
