@@ -128,13 +128,17 @@ def _word(compact: str) -> Word:
         runs = [f"(?:{compact}|{number}호|(?<![a-z])no\\.?\\s?{number}(?!\\d)|#\\s?{number}(?!\\d))"]
     digit_edged = compact[0].isdigit() or compact[-1].isdigit()
     lead = _EDGE.get(_script(compact[0]), "")
-    tail = _EDGE.get(_script(compact[-1]), "").replace("(?<!", "(?!")
+    tail = _TAIL.get(_script(compact[-1]), "")
     return Word(compact, re.compile(lead + r"\s?".join(runs) + tail), digit_edged)
 
 
+#: A times sign, written between a size's numbers.
+_TIMES = frozenset({"x", "×", "*"})
 #: What may not stand right beside a word's edge: a digit beside a number ("15" is not in "150"), a letter beside
 #: Latin letters ("aa" is not in "AAA", "pro" not in "prod").
 _EDGE = {"digit": r"(?<!\d)", "latin": r"(?<![a-z])"}
+#: The same after a word's end; but a unit may be followed by the times sign of a size ("30cmX50m", "27cmx40cm").
+_TAIL = {"digit": r"(?!\d)", "latin": r"(?![a-wyz]|x(?!\d))"}
 
 
 def _script(char: str) -> str:
@@ -211,9 +215,12 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
     suffixes = _type_suffix_ends(lowered)
     words: dict[str, Word] = {}
     previous_end = None
-    for segment in segments(lowered):
+    parts = segments(lowered)
+    for index, segment in enumerate(parts):
         compact = SEPARATORS.sub("", segment.text)
         inside_quantity = any(start <= segment.start and segment.end <= end for start, end in stated)
+        if compact in _TIMES and 0 < index < len(parts) - 1 and parts[index + 1].text[:1].isdigit():
+            continue  # the times sign of a size ("30cm x 50m"), which titles glue ("30cmX50m")
         # "매운맛", "바나나맛우유": the flavour is the word before 맛, which a title may write alone ("매운 120g").
         flavour_of_the_word_before = compact == _FLAVOUR and segment.start == previous_end
         previous_end = segment.end

@@ -556,3 +556,13 @@ def test_a_number_of_thousands_is_found_with_its_separators():
     assert verdict(keyword, "나우푸드 비타민 D3 5,000IU 240소프트젤") is None
     assert verdict(keyword, "나우푸드 비타민 D3 15,000IU 240소프트젤") == "keyword word missing: 5000iu"
     assert verdict(keyword, "나우푸드 비타민 D3 5,0000IU 240소프트젤") == "keyword word missing: 5000iu"
+
+
+def test_a_sizes_times_sign_is_no_word_and_may_be_glued():
+    # The seventeenth reader's wrap: "30cmX50m" is the keyword's "30cm x 50m"; another size is not
+    keyword = "크린랩 30cm x 50m"
+    assert verdict(keyword, "크린랩 위생랩 30cmX50m 1롤 가정용") is None
+    assert verdict(keyword, "크린랩 30cm X 50m") is None
+    assert verdict(keyword, "크린랩 30cmX20m") == "keyword word missing: 50m"
+    assert verdict(keyword, "크린랩 22cmX50m") == "keyword word missing: 30cm"
+    assert verdict("아이폰 15 프로 맥스", "아이폰 15 프로 maxx 케이스") is not None  # a letter still ends a word
