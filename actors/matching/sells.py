@@ -263,11 +263,18 @@ def last_noun(text: str) -> str | None:
     return nouns[-1] if nouns else None
 
 
+#: A bracket opened right after a bundle word, still open: it says what is given ("+ 샘플 증정 (자음생 샘플 파우치
+#: 10매)").
+_DESCRIBES_A_GIFT = re.compile(r"(?:증정|사은품|포함)\s?[(\[][^)\]]*$")
+
+
 def _bundled(title: str, match: Aligned) -> bool:
     """Whether the title says the thing comes with the product (or without it): a bundle word within its clause
-    after it (포함, 미포함, 증정, 사은품, 별매 …), or "with", "+", 사은품, 증정 right before it."""
+    after it (포함, 미포함, 증정, 사은품, 별매 …), or "with", "+", 사은품, 증정 right before it, or before the bracket
+    it stands in."""
     parts = segments(title)
-    if _GIVEN_BEFORE.search(title[: parts[match.first].start]):
+    before = title[: parts[match.first].start]
+    if _GIVEN_BEFORE.search(before) or _DESCRIBES_A_GIFT.search(before):
         return True
     for after in parts[match.last + 1 : match.last + 1 + _BUNDLE_REACH]:
         if _CLAUSE_END.search(title, parts[match.last].end, after.start):

@@ -89,6 +89,7 @@ def test_used_refurbished_returned_display_and_rental_items_are_rejected(title: 
         ("센트룸 우먼 멀티비타민 112정", "센트룸 우먼 멀티비타민 112정 소분 30정 샘플", "소분"),
         ("키엘 울트라 훼이셜 크림 50ml", "키엘 울트라 훼이셜 크림 50ml 테스터", "테스터"),
         ("키엘 울트라 훼이셜 크림 50ml", "[샘플] 키엘 울트라 훼이셜 크림 50ml", "샘플"),
+        ("키엘 울트라 훼이셜 크림 50ml", "키엘 울트라 훼이셜 크림 50ml (샘플 파우치 10매)", "샘플"),  # no gift said
     ],
 )
 def test_a_sellers_repack_a_sample_or_a_tester_is_not_the_product(keyword: str, title: str, word: str):
@@ -101,6 +102,8 @@ def test_a_sellers_repack_a_sample_or_a_tester_is_not_the_product(keyword: str, 
         ("설화수 윤조에센스 90ml", "설화수 윤조에센스 90ml + 샘플 증정"),
         ("설화수 윤조에센스 90ml", "설화수 윤조에센스 90ml 샘플 5종 증정"),
         ("로얄캐닌 미니 어덜트 2kg", "로얄캐닌 미니 어덜트 2kg 체험분 50g 증정"),
+        # the gift described in a bracket after it (the eighteenth reader's)
+        ("설화수 자음생크림 소프트 50ml", "설화수 자음생크림 소프트 50ml + 샘플 증정 (자음생 샘플 파우치 10매)"),
         ("네스프레소 캡슐 샘플러", "네스프레소 캡슐 샘플러 10종"),
         ("오디오테크니카 AT-LP60X", "오디오테크니카 AT-LP60X 턴테이블 샘플링 레이트 지원"),
     ],
