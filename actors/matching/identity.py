@@ -326,8 +326,9 @@ _TIERS_AFTER = re.compile(f"(?:{_ONE_TIER.replace('?P<tier>', '')})+")
 #: unit ("256gb") or two digits or more follow them: then the number starts a maker's code ("16Z90TP" for a 16).
 _GLUED = re.compile(r"\+|[a-z]++(?!\d{2})")
 #: One letter, or a +, glued to a Hangul name and ending the word ("팔콘s", "프로+"; not "갤럭시s24", "밥솥ih",
-#: "이어폰c타입", "홍삼정+쇼핑백": a second letter, a digit or Hangul after it make it something else).
-_GLUED_TO_NAME = re.compile(r"(?:[a-z]|\+)(?![0-9a-z가-힣+])")
+#: "이어폰c타입", "홍삼정+쇼핑백": a second letter, a digit or Hangul after it make it something else; nor a
+#: company's "동원F&B").
+_GLUED_TO_NAME = re.compile(r"(?:[a-z]|\+)(?![0-9a-z가-힣+]|&[a-z])")
 _HANGUL_END = re.compile(r"[가-힣]$")
 #: A Latin word joined by a + to a keyword's Latin word ("GPS+Cellular", "Wi-Fi+Cellular"): an edition of the product
 #: that carries more. Not spaced ("… + 케이스 증정" gives a gift), not glued to a Hangul word ("화이트+SD카드"), not a

@@ -1310,6 +1310,7 @@ def test_the_words_after_a_model_are_never_left_out(keyword: str, title: str):
         # a gift after a +, two letters glued to a name: not another model
         ("정관장 홍삼정 240g", "정관장 홍삼정+쇼핑백 240g", None),
         ("쿠쿠 전기밥솥 6인용", "쿠쿠 전기밥솥IH 6인용", None),
+        ("동원 리챔 오리지널 200g 10개", "Richam 리챔 오리지널 200g*10EA 동원F&B", None),  # a company's F&B
         # counts the unit rule does not read are counts all the same; a minimum is one for counts only
         ("스팸 클래식 200g 10개", "스팸 클래식 200g 10P", None),
         ("맥심 모카골드 12g 100개", "맥심 모카골드 마일드 커피믹스 12g 100T", None),
