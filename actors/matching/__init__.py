@@ -75,7 +75,7 @@ from actors.matching.prices import (
 )
 from actors.matching.quantities import Quantity, quantities, unit_conflict
 from actors.matching.sells import Allowed, allowed_by, excluded, sold_for_it, sold_without_something
-from actors.matching.sequels import sequel_number
+from actors.matching.sequels import numbers_after, sequel_number
 from actors.matching.wearers import for_a_child
 from infra.text.folding import fold
 from schemas.offers import Offer
@@ -276,15 +276,13 @@ def _refuse_sequels(accepted: list[Offer], titles: Mapping[int, str], wanted: _W
     """Refuse the accepted offers whose titles write a bare number right after the keyword's name, which names none
     (`sequels.sequel_number`), where at least two other accepted offers exist and fewer of them write that number
     than leave it out: volume 2 of a novel beside the novel, the Switch 2 edition of a game beside the Switch one."""
-    if len(accepted) <= PLAIN_NAMES_NEEDED:
+    if wanted.model or len(accepted) <= PLAIN_NAMES_NEEDED:  # a model number names the generation itself
         return
-    numbers = [
-        sequel_number(wanted.spellings.respell(titles[id(offer)].lower()), wanted.keyword, wanted.words)
-        for offer in accepted
-    ]
+    spelled = [wanted.spellings.respell(titles[id(offer)].lower()) for offer in accepted]
+    written = [numbers_after(title, wanted.words) for title in spelled]
     for index, offer in enumerate(accepted):
-        number = numbers[index]
-        if number and _fewer_write_it(index, [found == number for found in numbers]):
+        number = sequel_number(spelled[index], wanted.keyword, wanted.words)
+        if number and _fewer_write_it(index, [number in numbers for numbers in written]):
             offer.rejected = f"another volume or generation: {number}"
 
 

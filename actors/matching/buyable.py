@@ -48,7 +48,7 @@ _NOT_ON_SALE = re.compile(
 
 #: 매진 ("sold out", said of tickets and shows): sellers write it as hype more than as stock, so it refuses nothing;
 #: in the lowest it leaves the lowest in doubt.
-_SOLD_OUT_OR_HYPE = re.compile(r"매진")
+_SOLD_OUT_OR_HYPE = re.compile(rf"매진{_HYPE}")
 
 
 def sold_out_perhaps(lowered: Sequence[str]) -> str | None:
@@ -92,11 +92,12 @@ def not_buyable(offer: Offer, title: str) -> str | None:
 _SUBSCRIPTION = r"정기\s?(?:배송|구독)"
 _CONDITION_OF_SALE = re.compile(
     # The group's discount may be given between them ("[T멤버십 20%할인가]").
-    # Or a channel the shop reserves it for ("(모바일 전용가)", "앱 전용 특가"); not "온라인 전용", which anyone
-    # ordering online is.
-    r"(?:(?:임직원|직원|회원|멤버십|학생|교직원|법인|신규\s?가입자?|체험단|앱|어플|모바일)\s?(?:\d{1,2}\s?%\s?)?"
+    r"(?:(?:임직원|직원|회원|멤버십|학생|교직원|법인|신규\s?가입자?|체험단)\s?(?:\d{1,2}\s?%\s?)?"
     r"(?:전용|가(?![가-힣])|할인|특가|모집가)"
     r"|교육\s?할인"
+    # A channel the shop reserves a price for ("(모바일 전용가)", "앱 전용 특가", "어플할인"); not the device a thing
+    # is for ("모바일 전용 게임패드": a reviewer's), nor "온라인 전용", which anyone ordering online is.
+    r"|(?:앱|어플|모바일)\s?(?:\d{1,2}\s?%\s?)?(?:전용\s?)?(?:가(?![가-힣])|할인|특가)"
     r"|(?:구매|자격|재직|재학|학생|신분)\s?인증|번호\s?이동|기기\s?변경|공시\s?지원"
     r"|요금제\s?(?:\d+\s?개월\s?)?(?:유지|의무|필수|조건|가입)|첫\s?(?:달|구매)\s?(?:반값|할인|특가|\d)"
     r"|면세\s?(?:가|특가)(?![가-힣])|출국자|인도장\s?수령"

@@ -89,10 +89,11 @@ def _spelled(run: str) -> str:
     if run == "+":
         return r"(?<=[\da-z])\+(?!\d)"
     if run.isdigit() and len(run) > _GROUP:
-        # A number of thousands may be written with its separators ("5,000 IU" for 5000IU, "1,500mAh").
+        # A number of thousands may be written with its separators ("5,000 IU" for 5000IU, "1,500mAh"), but not as
+        # a price ("5000mAh 10,000원 할인쿠폰" has no 10000: a reviewer's).
         head = len(run) % _GROUP or _GROUP
         groups = [run[:head], *(run[index : index + _GROUP] for index in range(head, len(run), _GROUP))]
-        return ",?".join(groups)
+        return f"(?:{run}|{','.join(groups)}(?!\\s?원))"
     if run.isascii():
         return re.escape(run)
     return r"\s?".join(re.escape(char) for char in run)
@@ -219,7 +220,7 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
     for index, segment in enumerate(parts):
         compact = SEPARATORS.sub("", segment.text)
         inside_quantity = any(start <= segment.start and segment.end <= end for start, end in stated)
-        if compact in _TIMES and 0 < index < len(parts) - 1 and parts[index + 1].text[:1].isdigit():
+        if compact in _TIMES and _between_numbers(parts, index):
             continue  # the times sign of a size ("30cm x 50m"), which titles glue ("30cmX50m")
         # "매운맛", "바나나맛우유": the flavour is the word before 맛, which a title may write alone ("매운 120g").
         flavour_of_the_word_before = compact == _FLAVOUR and segment.start == previous_end
@@ -228,6 +229,12 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
             word = _year_word(compact) or _suffix_word(compact, segment, suffixes) or _word(compact)
             words.setdefault(word.text, word)
     return tuple(words.values())
+
+
+def _between_numbers(parts: tuple[Segment, ...], index: int) -> bool:
+    """Whether the segment at `index` stands between two that start with a digit, as a size's times sign does
+    ("30cm x 50m"; not the X of "Series X 1TB": a reviewer's)."""
+    return 0 < index < len(parts) - 1 and parts[index - 1].text[:1].isdigit() and parts[index + 1].text[:1].isdigit()
 
 
 def loanword_spellings(keyword: str, words: tuple[Word, ...]) -> Spellings:

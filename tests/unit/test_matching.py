@@ -1970,6 +1970,8 @@ def test_a_lowest_whose_title_alone_says_sold_out_as_hype_is_written_too_is_in_d
     # a campaign's boast several sellers copy is hype
     boasts = [(f"[홈쇼핑 완판 매진] {title}", price) for title, price in serums[:2]] + serums[2:]
     assert _lowest_doubts(keyword, boasts) == []
+    # almost sold out is on sale (a reviewer's)
+    assert _lowest_doubts(keyword, [(f"{serums[0][0]}임박", serums[0][1]), *serums[1:]]) == []
 
 
 def test_a_lowest_that_writes_a_word_after_the_models_number_that_no_other_offer_writes_is_in_doubt():

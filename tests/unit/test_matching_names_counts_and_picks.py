@@ -398,6 +398,15 @@ def test_a_number_after_the_name_that_the_keyword_does_not_write_is_another_volu
         None,
         None,
     ]
+    # written with a counter, a bracket, a colon or as a season (a reviewer's)
+    for sequel in [
+        "불편한 편의점 2권 김호연",
+        "불편한 편의점2탄 김호연",
+        "불편한 편의점 2(양장)",
+        "불편한 편의점2: 김호연",
+        "불편한 편의점 시즌2",
+    ]:
+        assert verdicts("불편한 편의점", [(sequel, 12_600), *BOOKS])[0] == "another volume or generation: 2"
     # the Switch 2 edition of a game beside its Switch edition
     games = [
         ("젤다의 전설 티어스 오브 더 킹덤 스위치 한글판", 54_800),
@@ -417,7 +426,7 @@ def test_a_number_after_the_name_that_the_keyword_does_not_write_is_another_volu
     [
         # the first volume, a count, a set, a sum, a size
         ("불편한 편의점", [("불편한 편의점 1 김호연", 12_900), *BOOKS]),
-        ("불편한 편의점", [("불편한 편의점 2권 세트", 12_900), *BOOKS]),
+        ("불편한 편의점", [("불편한 편의점 2개 묶음", 12_900), *BOOKS]),
         ("불편한 편의점", [("불편한 편의점 1+2 세트 (전2권)", 12_900), *BOOKS]),
         ("불편한 편의점", [("불편한 편의점 2 + 굿즈", 12_900), *BOOKS]),
         (
@@ -433,6 +442,48 @@ def test_a_number_after_the_name_that_the_keyword_does_not_write_is_another_volu
             "불편한 편의점",
             [("불편한 편의점 2 김호연", 12_900), ("불편한 편의점 2 나무옆의자", 13_000), ("불편한 편의점 2", 13_500)],
         ),
+        # a shade's number written otherwise by the others, a size in inches, a generation with 세대, a count spaced
+        # from its counter, a digit of a Latin name (a reviewer's)
+        (
+            "클리오 킬커버 파운웨어 쿠션 린넨",
+            [
+                ("클리오 킬커버 파운웨어 쿠션 3 린넨 15g", 24_000),
+                ("클리오 킬커버 파운웨어 쿠션 03 린넨", 25_000),
+                ("클리오 킬커버 파운웨어 쿠션 3호 린넨", 26_000),
+            ],
+        ),
+        (
+            "맥북 에어",
+            [
+                ("Apple 맥북 에어 13 M3 8GB 256GB", 1_390_000),
+                ("맥북에어 13인치 M3", 1_400_000),
+                ("맥북 에어 13인치 M3 미드나이트", 1_420_000),
+            ],
+        ),
+        (
+            "에어팟 프로",
+            [
+                ("Apple 에어팟 프로 2 USB-C", 299_000),
+                ("애플 에어팟 프로 2세대 USB-C", 309_000),
+                ("에어팟 프로 2세대 정품", 319_000),
+            ],
+        ),
+        (
+            "파버카스텔 수채색연필",
+            [
+                ("파버카스텔 수채색연필 12 색", 9_000),
+                ("파버카스텔 수채색연필 12색", 9_500),
+                ("파버카스텔 수채색연필 12색 세트", 9_900),
+            ],
+        ),
+        (
+            "종근당 비타민D",
+            [
+                ("종근당 비타민D3 1000IU 90정", 9_000),
+                ("종근당 비타민D 1000IU 90정", 9_500),
+                ("종근당 비타민D 1000IU 90정 정품", 9_900),
+            ],
+        ),
         # the keyword writes a number: the model's rules judge it
         (
             "모나미 153 볼펜",
@@ -440,10 +491,21 @@ def test_a_number_after_the_name_that_the_keyword_does_not_write_is_another_volu
         ),
     ],
 )
-def test_a_number_after_the_name_that_is_the_first_a_count_a_size_or_the_sellers_own_is_the_product(
+def test_a_number_after_the_name_that_is_the_first_a_count_a_size_a_name_or_the_sellers_own_is_the_product(
     keyword: str, priced_titles: list[tuple[str, int]]
 ):
     assert verdicts(keyword, priced_titles)[0] is None
+
+
+def test_a_model_number_names_the_generation_itself():
+    # the screen size after 그램 is no sequel where the model number is asked (a reviewer's)
+    titles = [("LG전자 2024 그램 16 코어 울트라5 16Z90S-GA5CK", 1_500_000), ("LG 그램 16Z90S-GA5CK", 1_600_000)]
+    offers = [Offer(source="static", title=title, price=price, url="https://example.test/p") for title, price in titles]
+    offers.append(
+        Offer(source="static", title="LG그램 16Z90S-GA5CK 정품", price=1_650_000, url="https://example.test/p")
+    )
+    matched = match_offers({"keyword": "LG 그램", "model_no": "16Z90S-GA5CK"}, offers)
+    assert [offer.rejected for offer in matched] == [None, None, None]
 
 
 @pytest.mark.parametrize(
@@ -530,6 +592,8 @@ def test_seconds_download_codes_shop_pickup_and_age_formulas_are_refused(keyword
         ("한우 1++ 등심 구이용 600g", "[횡성축협] 한우 1++(9) 등심 1근 구이용 600g"),  # a grade
         ("베이비젠 요요2 6+ 유모차", "베이비젠 요요2 6+ 휴대용 유모차"),  # the keyword's own 6+
         ("라운드랩 1025 독도 토너 200ml", "라운드랩 1025 독도 토너 200ml 온라인 전용 기획"),  # anyone orders online
+        ("레이저 키시 V2", "레이저 Razer Kishi V2 키시 V2 안드로이드 모바일 전용 게임패드"),  # a device for phones
+        ("샤오미 스마트 체중계", "샤오미 스마트 체중계 Mi Fit 앱 전용 연동"),
     ],
 )
 def test_titles_that_only_look_like_seconds_codes_pickup_or_age_formulas_are_the_product(keyword: str, title: str):
@@ -556,6 +620,9 @@ def test_a_number_of_thousands_is_found_with_its_separators():
     assert verdict(keyword, "나우푸드 비타민 D3 5,000IU 240소프트젤") is None
     assert verdict(keyword, "나우푸드 비타민 D3 15,000IU 240소프트젤") == "keyword word missing: 5000iu"
     assert verdict(keyword, "나우푸드 비타민 D3 5,0000IU 240소프트젤") == "keyword word missing: 5000iu"
+    # a price is no such number (a reviewer's)
+    battery = "샤오미 보조배터리 5000mAh 10,000원 할인쿠폰"
+    assert verdict("샤오미 보조배터리 10000", battery) == "keyword word missing: 10000"
 
 
 def test_a_sizes_times_sign_is_no_word_and_may_be_glued():
@@ -566,3 +633,5 @@ def test_a_sizes_times_sign_is_no_word_and_may_be_glued():
     assert verdict(keyword, "크린랩 30cmX20m") == "keyword word missing: 50m"
     assert verdict(keyword, "크린랩 22cmX50m") == "keyword word missing: 30cm"
     assert verdict("아이폰 15 프로 맥스", "아이폰 15 프로 maxx 케이스") is not None  # a letter still ends a word
+    # an X between a name and a number is the model's (a reviewer's)
+    assert verdict("Xbox Series X 1TB", "마이크로소프트 Xbox Series S 1TB 블랙 카본") == "keyword word missing: x"
