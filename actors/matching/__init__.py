@@ -75,7 +75,7 @@ from actors.matching.prices import (
 )
 from actors.matching.quantities import Quantity, quantities, unit_conflict
 from actors.matching.sells import Allowed, allowed_by, excluded, sold_for_it, sold_without_something
-from actors.matching.sequels import numbers_after, sequel_number
+from actors.matching.sequels import FIRST, numbers_after, sequel_number
 from actors.matching.wearers import for_a_child
 from infra.text.folding import fold
 from schemas.offers import Offer
@@ -282,7 +282,14 @@ def _refuse_sequels(accepted: list[Offer], titles: Mapping[int, str], wanted: _W
     written = [numbers_after(title, wanted.words) for title in spelled]
     for index, offer in enumerate(accepted):
         number = sequel_number(spelled[index], wanted.keyword, wanted.words)
-        if number and _fewer_write_it(index, [number in numbers for numbers in written]):
+        # The plain name must be vouched for: where every offer writes its own number after it (a rank, a shade),
+        # none is the sequel of another.
+        plain = sum(numbers <= FIRST for other, numbers in enumerate(written) if other != index)
+        if (
+            number
+            and plain >= PLAIN_NAMES_NEEDED
+            and _fewer_write_it(index, [number in numbers for numbers in written])
+        ):
             offer.rejected = f"another volume or generation: {number}"
 
 

@@ -7,7 +7,8 @@ count, and one of 20 or more a size or a code; a digit glued to a Latin letter i
 number is read in every way sellers write one thing's number (2, 02, 2호, #2, 2세대, 2권, 2탄, 시즌2, 13인치), so
 that sellers writing a shade's or a size's number one way vouch for those writing it another. Sellers of the asked
 product write its name the same way, so the offers decide together (`actors.matching`): a number is another product
-only where fewer of the other accepted offers write it than leave it out.
+only where fewer of the other accepted offers write it than leave it out, and two or more write the name plain:
+where every offer writes its own number after the name (a shade's, a rank's), none is another's sequel.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ _NUMBER_AFTER = re.compile(
 #: for when another offer's number is judged.
 _ANY_NUMBER_AFTER = re.compile(r"\s?(?:시즌\s?|#\s?|no\.?\s?)?0?(?P<number>[1-9]\d*)")
 _LATIN_END = re.compile(r"[a-z]$")
+#: What an offer of the first of a series writes after its name, if anything: the name alone or with a 1.
+FIRST = frozenset({"1"})
 
 
 def sequel_number(title: str, keyword: str, words: tuple[Word, ...]) -> str | None:

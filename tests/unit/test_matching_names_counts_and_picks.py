@@ -484,6 +484,15 @@ def test_a_number_after_the_name_that_the_keyword_does_not_write_is_another_volu
                 ("종근당 비타민D 1000IU 90정 정품", 9_900),
             ],
         ),
+        # every offer writes its own number after the name (a shade, a rank): none is another's sequel
+        (
+            "롬앤 쥬시 래스팅 틴트",
+            [
+                ("롬앤 쥬시 래스팅 틴트 6 피그피그", 9_000),
+                ("롬앤 쥬시 래스팅 틴트 12 체리", 9_100),
+                ("롬앤 쥬시 래스팅 틴트 25 베어", 9_200),
+            ],
+        ),
         # the keyword writes a number: the model's rules judge it
         (
             "모나미 153 볼펜",
