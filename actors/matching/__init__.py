@@ -40,6 +40,7 @@ from actors.matching.codes import (
     compact_code,
     model_codes,
     model_number,
+    number_tokens,
     other_code,
     suffix_cut_short_only_by_the_lowest,
     suffix_only_the_lowest_writes,
@@ -346,7 +347,9 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
       wrong ones.
     - A suffix it glues to the asked model code that no other accepted offer writes (`suffix_only_the_lowest_writes`),
       or a part of the asked code's suffix it leaves off where others write it whole
-      (`suffix_cut_short_only_by_the_lowest`: "A3000U" beside "A3000UA").
+      (`suffix_cut_short_only_by_the_lowest`: "A3000U" beside "A3000UA"); so do letters it glues to the keyword's
+      one- or two-digit model number where others write it bare: a unit's letter is no tier, so nothing refuses
+      "프로스태프 97L" beside "프로스태프 97".
     - A thing it says it sells alone or without something, which no other accepted offer says ("본체만 (가스
       실린더 미포함)", "프레임 (쿠션 별도)", "설명서만"): on the held-out corpus it flagged five wrong lowest offers
       and five right ones (a phone "충전기 미포함", a drill "본체만"), so it cannot refuse.
@@ -363,6 +366,10 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
         codes = [model_codes(title) for title in lowered]
         doubts.append(suffix_only_the_lowest_writes(asked, codes[0], codes[1:], bare_needed=PLAIN_NAMES_NEEDED))
         doubts.append(suffix_cut_short_only_by_the_lowest(asked, codes[0], codes[1:], whole_needed=PLAIN_NAMES_NEEDED))
+        if numbers := frozenset(word.text for word in wanted.words if word.text.isdigit() and len(word.text) <= 2):
+            # a unit's letter glued to a model's number is no tier, so nothing refuses it ("프로스태프 97L")
+            tokens = [number_tokens(title) for title in lowered]
+            doubts.append(suffix_only_the_lowest_writes(numbers, tokens[0], tokens[1:], bare_needed=PLAIN_NAMES_NEEDED))
         doubts.append(_a_part_only_in_the_lowest(lowered))
         doubts.append(sold_out_perhaps(lowered))
     return [doubt for doubt in doubts if doubt]

@@ -58,6 +58,16 @@ def model_codes(title: str) -> frozenset[str]:
     return frozenset(code for code in codes if not any(code.endswith(unit) for unit in LATIN_UNITS))
 
 
+#: A model's number of one or two digits as a title writes it, with the letters glued to it ("97", "97l", "15pro"):
+#: not part of a longer number, a decimal or a code (three digits are as often a size: a shoe's "260mm").
+_NUMBER_TOKEN = re.compile(r"(?<![\da-z.,])\d{1,2}[a-z]*(?![\da-z.,])")
+
+
+def number_tokens(title: str) -> frozenset[str]:
+    """The one- or two-digit numbers a normalized title writes, each with the letters glued to it."""
+    return frozenset(_NUMBER_TOKEN.findall(title))
+
+
 def _undashed(codes: Iterable[str]) -> set[str]:
     """Codes as compared, dashes aside ("cw2288-111" is "cw2288111")."""
     return {code.replace("-", "") for code in codes}

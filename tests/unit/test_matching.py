@@ -1974,6 +1974,25 @@ def test_a_lowest_whose_title_alone_says_sold_out_as_hype_is_written_too_is_in_d
     assert _lowest_doubts(keyword, [(f"{serums[0][0]}임박", serums[0][1]), *serums[1:]]) == []
 
 
+def test_a_lowest_that_glues_letters_to_the_keywords_model_number_that_the_others_write_bare_is_in_doubt():
+    # The tenth reader's 97L racket: L is a litre's symbol, so no tier rule refuses it; the result says so.
+    rackets = [
+        ("윌슨 프로스태프 97L v14 테니스라켓 290g", 319_000),
+        ("윌슨 프로스태프 97 V14 테니스라켓 315g", 329_000),
+        ("WILSON PRO STAFF 97 v14 16x19 315g 테니스 라켓", 335_000),
+    ]
+    keyword = "윌슨 프로스태프 97 v14 테니스 라켓"
+    assert _lowest_doubts(keyword, rackets) == ["another model?: the lowest writes 97l, the others 97"]
+    assert _lowest_doubts(keyword, rackets[1:]) == []
+    # a three-digit number is as often a size written with its unit
+    shoes = [
+        ("반스 올드스쿨 블랙 260mm", 69_000),
+        ("반스 올드스쿨 블랙 260", 72_000),
+        ("반스 올드스쿨 블랙 260 정품", 75_000),
+    ]
+    assert _lowest_doubts("반스 올드스쿨 블랙 260", shoes) == []
+
+
 def test_a_lowest_that_writes_a_word_after_the_models_number_that_no_other_offer_writes_is_in_doubt():
     # The eleventh reader's wide Kayano: a fit between the model's number and the rest of the name, where sellers put
     # descriptors as often ("MX Master 3S 퍼포먼스 무선"), so nothing refuses it; the result says so.
