@@ -37,7 +37,7 @@ _SOLD_OUT = re.compile(rf"(?:일시)?품절{_HYPE}|" + english(r"sold\s?out", r"
 #: Phrases saying an item is not on sale, unless said of a time ahead ("재고소진시 종료", "판매종료 임박"), a denial
 #: ("단종모델 아님") or a region ("도서산간 주문불가").
 _NOT_ON_SALE = re.compile(
-    r"(?:재?입고\s?(?:예정|알림|대기|신청|예약|미정)|판매\s?(?:일시\s?)?(?:종료|중지|중단|완료)"
+    r"(?:재?입고\s?(?:예정|알림|대기|신청|예약|미정)|판매\s?(?:일시\s?)?(?:종료|중지|중단|완료)|출하\s?(?:종료|중단|마감)"
     r"|(?<!산간 )(?<!산간)(?:구매|주문)\s?불가|재고\s?(?:없음|소진|0(?![\d.,])\s?개?)|단종\s?(?:상품|모델)"
     r"|현재\s?판매\s?(?:하지\s?않|안\s?함)|사전\s?예약\s?마감(?!\s?(?:후|일|d-|\d))"
     # A shop that buys the item ("[매입] … 최고가 매입합니다") sells none.

@@ -142,8 +142,14 @@ _CONCEPTS: tuple[_Concept, ...] = (
     _condition("short-dated", r"(?:유통|소비)\s?기한\s?임박|떨이"),
     # "OO st": the style of the product, a look-alike, as sellers write it ("에어팟 프로2 st", "헬리녹스 st 체어").
     _condition("look-alike", r"(?<![0-9a-z])st(?![0-9a-z])"),
-    # A phone sold without a line and graded is a used one ("S급 공기계", "공기계 A급").
-    _condition("used", r"중고|(?<![0-9a-z])[sa]급\s?공기계|공기계\s?[sa]급|" + english("used", r"pre[\s-]?owned")),
+    # A phone sold without a line and graded is a used one ("S급 공기계", "공기계 A급"); so is an item graded like new
+    # or said to be worn or used a few times ("새상품급", "실착 1회", "3회 사용", "매장 시착품"). Not a dose or a
+    # disposable ("1회 사용량", "1회용"), nor what it may be used for ("3회 사용 가능").
+    _condition(
+        "used",
+        r"중고|(?<![0-9a-z])[sa]급\s?공기계|공기계\s?[sa]급|새\s?상품\s?급|(?:실착|시착)(?:품|\s?\d+\s?회)?"
+        r"|(?<!\d)\d\s?회\s?(?:사용|착용)(?!\s?(?:량|가능|분))|" + english("used", r"pre[\s-]?owned"),
+    ),
     # A consumable remanufactured from used ones ("재생 배터리", "재생토너"); 재생 alone is also playback ("연속 재생",
     # "30시간 재생 배터리", "음악 재생").
     _condition(

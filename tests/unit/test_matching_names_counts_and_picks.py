@@ -569,6 +569,11 @@ def test_a_childs_word_after_the_name_asked_for_or_written_by_other_sellers_is_t
         ("라운드랩 1025 독도 토너 200ml", "[앱 전용 특가] 라운드랩 1025 독도 토너 200ml", "conditional price"),
         ("맥북 에어 13 M4", "맥북에어 M4 13인치 미드나이트 16/256 애플 공인 리퍼비쉬드", "refurbished"),
         ("맥북 에어 13 M4", "맥북에어 M4 13인치 리퍼비시드 제품", "refurbished"),
+        # like new, worn or used a few times, tried on in a shop; a season's shipping over (the nineteenth reader's)
+        ("온러닝 클라우드몬스터 2 남성 블랙 270", "온러닝 클라우드몬스터 2 남성 블랙 270 새상품급 실착 1회", "used"),
+        ("드롱기 데디카 EC685 실버", "드롱기 데디카 EC685 실버 (3회 사용, 풀박스)", "used"),
+        ("온러닝 클라우드몬스터 2 남성 블랙 270", "온러닝 클라우드몬스터 2 남성 블랙 270 매장 시착품", "used"),
+        ("청송 부사 5kg 선물용", "청송 부사 5kg 선물용 [산지 출하 종료 · 내년 10월 재개]", "not buyable"),
     ],
 )
 def test_seconds_download_codes_shop_pickup_and_age_formulas_are_refused(keyword: str, title: str, reason: str):
@@ -601,6 +606,10 @@ def test_seconds_download_codes_shop_pickup_and_age_formulas_are_refused(keyword
         ("한우 1++ 등심 구이용 600g", "[횡성축협] 한우 1++(9) 등심 1근 구이용 600g"),  # a grade
         ("베이비젠 요요2 6+ 유모차", "베이비젠 요요2 6+ 휴대용 유모차"),  # the keyword's own 6+
         ("라운드랩 1025 독도 토너 200ml", "라운드랩 1025 독도 토너 200ml 온라인 전용 기획"),  # anyone orders online
+        # a dose, a disposable, what it may be used for
+        ("종근당 락토핏 골드 50포", "종근당 락토핏 골드 50포 1회 사용량 2g"),
+        ("3M 마스크 KF94 50매", "3M 마스크 KF94 50매 1회용"),
+        ("브리타 막스트라 필터 3개", "브리타 막스트라 필터 3개 (각 4주 사용, 3회 사용 가능)"),
         ("레이저 키시 V2", "레이저 Razer Kishi V2 키시 V2 안드로이드 모바일 전용 게임패드"),  # a device for phones
         ("샤오미 스마트 체중계", "샤오미 스마트 체중계 Mi Fit 앱 전용 연동"),
     ],
