@@ -180,13 +180,33 @@ def _other_measure(stated: tuple[Quantity, ...], want: Quantity) -> str | None:
     return ", ".join(dict.fromkeys(quantity.text for quantity in measured)) if measured else None
 
 
+#: A screen's diagonal written in centimetres, as Korean makers label a size ("138cm" for a 55-inch TV, "68cm" for a
+#: 27-inch monitor: the visible area, a little under inches times 2.54).
+_CENTIMETRES = re.compile(r"(?<![\d.])(\d{2,3}(?:\.\d)?)\s?cm(?![a-z])")
+_CM_PER_INCH = Decimal("2.54")
+#: How far, in inches, a label in centimetres may stray from the inches it stands for.
+_INCH_SLACK = Decimal("1.5")
+
+
+def _other_diagonal(title: str, want: Quantity) -> str | None:
+    """The centimetres a title gives for a screen's size the keyword asks in inches, when none of them is that size
+    ("125cm" is a 50-inch set, not a 55-inch one); None when one is, or the title gives none."""
+    if want.dimension != "size":
+        return None
+    given = _CENTIMETRES.findall(title.lower())
+    if not given or any(abs(Decimal(cm) / _CM_PER_INCH - want.amount) <= _INCH_SLACK for cm in given):
+        return None
+    return ", ".join(f"{cm}cm" for cm in dict.fromkeys(given))
+
+
 def unit_conflict(title: str, wanted: tuple[Quantity, ...]) -> str | None:
     """A keyword's quantity must appear in the folded title whenever the title states that dimension at all.
 
     "Appear among" rather than "equal" because titles often state a dimension twice ("12GB 256GB": memory and
     storage; "100매 10팩"), and a title silent about a dimension proves nothing either way, except the count (a
-    title that measures one item and counts none sells one) and a weight for a volume or the reverse (one no
-    density reconciles is another form: `_DENSITIES`).
+    title that measures one item and counts none sells one), a weight for a volume or the reverse (one no
+    density reconciles is another form: `_DENSITIES`), and a screen's size in centimetres for inches ("125cm" is no
+    55-inch set: `_other_diagonal`).
     """
     if not wanted:
         return None
@@ -198,6 +218,8 @@ def unit_conflict(title: str, wanted: tuple[Quantity, ...]) -> str | None:
             return f"{want.dimension} {texts} ≠ {want.text}"
         if not same and (weighed := _other_measure(stated, want)):
             return f"{weighed} for {want.text}: another form or size"
+        if not same and (diagonal := _other_diagonal(title, want)):
+            return f"{diagonal} for {want.text}: another size"
         if not same and stated and want.dimension == "pack" and want.amount > 1 and not _MULTIPLIED.search(title):
             # A title that measures its item ("50ml") and counts nothing sells one: its price is not the price of the
             # several the keyword asks for. A multiplication it does not read as a count ("x 100T", "1.05kg+1.05kg")

@@ -653,3 +653,14 @@ def test_a_sizes_times_sign_is_no_word_and_may_be_glued():
     assert verdict("아이폰 15 프로 맥스", "아이폰 15 프로 maxx 케이스") is not None  # a letter still ends a word
     # an X between a name and a number is the model's (a reviewer's)
     assert verdict("Xbox Series X 1TB", "마이크로소프트 Xbox Series S 1TB 블랙 카본") == "keyword word missing: x"
+
+
+def test_a_screens_size_in_centimetres_is_its_inches():
+    # The nineteenth reader's TV: makers label a 55-inch set 138cm and a 50-inch one 125cm
+    keyword = "삼성 크리스탈 UHD 55인치"
+    assert verdict(keyword, "삼성전자 4K UHD Crystal TV KU55UD7000FXKR 138cm 스탠드형") is None
+    assert verdict(keyword, "삼성전자 4K UHD Crystal TV KU50UD7000FXKR 125cm 스탠드형") == (
+        "125cm for 55인치: another size"
+    )
+    assert verdict("LG 울트라기어 27인치 모니터", "LG 울트라기어 68cm 게이밍 모니터") is None
+    assert verdict(keyword, "삼성 크리스탈 UHD 55인치 스탠드 포함 높이 25cm") is None  # inches written: they decide
