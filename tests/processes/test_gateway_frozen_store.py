@@ -27,6 +27,9 @@ MARGIN = 1.5
 #: timeout passed: a freeze this long after the last one was answered 5 to 9 s later, with a 1 s timeout.
 QUIET_BEFORE_FREEZE = 3.0
 FREEZES = 2
+#: How many times the client posts the batch again once the store runs: more than once only where a loaded machine's
+#: store answers the first repost 503 as well (seen on a machine running Python three times slower, at a load of 9).
+REPOSTS = 3
 
 
 async def settled_count(jobs: JobsView, query: dict[str, Any], *, within: float = 20.0) -> int:
@@ -78,8 +81,15 @@ async def test_a_frozen_store_is_answered_503_within_the_timeout_and_a_retried_p
         # The store runs the refused batches' inserts once it runs again: wait until it has settled.
         landed = await settled_count(jobs, {"product_code": {"$in": codes}})
 
-        reposted_at = datetime.now(UTC)
-        status, body = await search(gateway, products)
+        for _ in range(REPOSTS):
+            reposted_at = datetime.now(UTC)
+            status, body = await search(gateway, products)
+            if status != 503:
+                break
+            # A loaded machine's store may not write the batch within the 1 s timeout: the client is told so (503,
+            # nothing lost) and posts again, as a client does; what that try wrote comes back as duplicates.
+            await ready(gateway)
+            await settled_count(jobs, {"product_code": {"$in": codes}})
         assert (status, body["result"]) == (200, 0)
         answered = {job["product_code"]: job for job in body["jobs"]}
         assert list(answered) == codes
