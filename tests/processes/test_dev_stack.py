@@ -22,6 +22,7 @@ import pytest
 
 from embedded_store.server import free_port
 from infra.settings import Settings
+from tests.harness import SCHEDULING_SLACK
 from tests.process_output import ProcessOutput
 from tests.process_tree import alive, chromium_of, descendants
 from tools import dev
@@ -198,7 +199,10 @@ async def test_a_second_ctrl_c_during_the_demo_kills_every_process_at_once_and_p
 
         left = await until_dead(family | chromium_of(stack.prefix), within=dev.KILL_BOUND)
         took = time.monotonic() - again
-        assert await stack.exited(within=dev.KILL_BOUND) == dev.INTERRUPTED, stack.text[-3000:]
+        # Its family is dead within the bound (asserted below); noticing `lps dev`'s own exit may take a loaded
+        # machine's scheduling slack more (seen in CI at a load of 9 on two cores).
+        exited = await stack.exited(within=dev.KILL_BOUND + SCHEDULING_SLACK)
+        assert exited == dev.INTERRUPTED, stack.text[-3000:]
     assert left == set(), stack.text[-3000:]
     assert took <= dev.KILL_BOUND, stack.text[-3000:]
     after_the_stop = stack.text.split("stopping (Ctrl-C again kills at once)", 1)[1]
