@@ -40,6 +40,7 @@ from actors.matching.codes import (
     compact_code,
     model_codes,
     model_number,
+    model_numbers,
     number_tokens,
     other_code,
     suffix_cut_short_only_by_the_lowest,
@@ -76,7 +77,7 @@ from actors.matching.prices import (
 )
 from actors.matching.quantities import Quantity, quantities, unit_conflict
 from actors.matching.sells import Allowed, allowed_by, excluded, sold_for_it, sold_without_something
-from actors.matching.sequels import FIRST, numbers_after, sequel_number
+from actors.matching.sequels import names_a_number, numbers_after, sequel_number, writes_the_name_plain
 from actors.matching.wearers import for_a_child
 from infra.text.folding import fold
 from schemas.offers import Offer
@@ -266,7 +267,7 @@ def _refuse_what_is_for_a_child(accepted: list[Offer], titles: Mapping[int, str]
     sellers."""
     if len(accepted) <= PLAIN_NAMES_NEEDED:
         return
-    spelled = [wanted.spellings.respell(titles[id(offer)].lower()) for offer in accepted]
+    spelled = _spelled_titles(accepted, titles, wanted)
     for index, offer in enumerate(accepted):
         child = for_a_child(spelled[index], wanted.keyword, wanted.words)
         if child and _fewer_write_it(index, [child in title for title in spelled]):
@@ -274,24 +275,27 @@ def _refuse_what_is_for_a_child(accepted: list[Offer], titles: Mapping[int, str]
 
 
 def _refuse_sequels(accepted: list[Offer], titles: Mapping[int, str], wanted: _Wanted) -> None:
-    """Refuse the accepted offers whose titles write a bare number right after the keyword's name, which names none
-    (`sequels.sequel_number`), where at least two other accepted offers exist and fewer of them write that number
-    than leave it out: volume 2 of a novel beside the novel, the Switch 2 edition of a game beside the Switch one."""
-    if wanted.model or len(accepted) <= PLAIN_NAMES_NEEDED:  # a model number names the generation itself
+    """Refuse the accepted offers whose titles write a number right after the keyword's name, which names none
+    (`sequels.sequel_number`), where at least two other accepted offers write the name plain and fewer of them write
+    that number than leave it out: volume 2 of a novel beside the novel, the Switch 2 edition of a game beside the
+    Switch one. Where every offer writes its own number after the name (a rank, a shade), none is another's sequel."""
+    # A model number names the generation itself, and the model's rules judge a keyword's own number.
+    if wanted.model or names_a_number(wanted.keyword) or len(accepted) <= PLAIN_NAMES_NEEDED:
         return
-    spelled = [wanted.spellings.respell(titles[id(offer)].lower()) for offer in accepted]
+    spelled = _spelled_titles(accepted, titles, wanted)
     written = [numbers_after(title, wanted.words) for title in spelled]
+    plain = [writes_the_name_plain(numbers) for numbers in written]
     for index, offer in enumerate(accepted):
-        number = sequel_number(spelled[index], wanted.keyword, wanted.words)
-        # The plain name must be vouched for: where every offer writes its own number after it (a rank, a shade),
-        # none is the sequel of another.
-        plain = sum(numbers <= FIRST for other, numbers in enumerate(written) if other != index)
-        if (
-            number
-            and plain >= PLAIN_NAMES_NEEDED
-            and _fewer_write_it(index, [number in numbers for numbers in written])
-        ):
+        number = sequel_number(spelled[index], wanted.words)
+        if number is None or sum(plain) - plain[index] < PLAIN_NAMES_NEEDED:
+            continue
+        if _fewer_write_it(index, [number in numbers for numbers in written]):
             offer.rejected = f"another volume or generation: {number}"
+
+
+def _spelled_titles(accepted: list[Offer], titles: Mapping[int, str], wanted: _Wanted) -> list[str]:
+    """The accepted offers' titles in lower case, the keyword's loanwords written as the keyword writes them."""
+    return [wanted.spellings.respell(titles[id(offer)].lower()) for offer in accepted]
 
 
 def _fewer_write_it(index: int, writes: list[bool]) -> bool:
@@ -366,7 +370,7 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
         codes = [model_codes(title) for title in lowered]
         doubts.append(suffix_only_the_lowest_writes(asked, codes[0], codes[1:], bare_needed=PLAIN_NAMES_NEEDED))
         doubts.append(suffix_cut_short_only_by_the_lowest(asked, codes[0], codes[1:], whole_needed=PLAIN_NAMES_NEEDED))
-        if numbers := frozenset(word.text for word in wanted.words if word.text.isdigit() and len(word.text) <= 2):
+        if numbers := model_numbers(word.text for word in wanted.words):
             # a unit's letter glued to a model's number is no tier, so nothing refuses it ("프로스태프 97L")
             tokens = [number_tokens(title) for title in lowered]
             doubts.append(suffix_only_the_lowest_writes(numbers, tokens[0], tokens[1:], bare_needed=PLAIN_NAMES_NEEDED))

@@ -68,6 +68,11 @@ def number_tokens(title: str) -> frozenset[str]:
     return frozenset(_NUMBER_TOKEN.findall(title))
 
 
+def model_numbers(words: Iterable[str]) -> frozenset[str]:
+    """The keyword's words that are such a number alone ("97" of "프로스태프 97 v14")."""
+    return frozenset(word for word in words if word.isdigit() and _NUMBER_TOKEN.fullmatch(word))
+
+
 def _undashed(codes: Iterable[str]) -> set[str]:
     """Codes as compared, dashes aside ("cw2288-111" is "cw2288111")."""
     return {code.replace("-", "") for code in codes}

@@ -92,8 +92,6 @@ _DIGIT_NEAR = re.compile(r"(?<=[a-z])\d|\d(?=[a-z가-힣])")
 #: Hangul glued right before the keyword's word ("김치왕교자" for 왕교자, "핵불닭볶음면" for 불닭볶음면: one syllable is
 #: enough): Kiwi reads such a name as one noun.
 _GLUED_BEFORE = re.compile(r"(?<![가-힣])[가-힣]+$")
-#: What is glued right after a word: after the maker, its company's name ("LG전자", "매일유업").
-_GLUED_AFTER = re.compile(r"\S*")
 
 
 #: A suffix that makes a verb or an adjective of the noun before it: "고소" + 한 is "savoury", no name.
@@ -147,8 +145,9 @@ def inside_the_name(title: str, pairs: tuple[NamePair, ...], *, after_the_maker:
         if nearest is None:
             continue
         start, end = nearest
-        if pair.after_the_maker and after_the_maker:
-            start += len(_GLUED_AFTER.match(undashed, start, end).group())  # type: ignore[union-attr]
+        if pair.after_the_maker and after_the_maker:  # past what is glued to the maker, its company's name ("LG전자")
+            space = undashed.find(" ", start, end)
+            start = end if space < 0 else space
         between = "" if pair.after_the_maker and not after_the_maker else _nouns_between(undashed, start, end)
         if not between and (glued := _GLUED_BEFORE.search(undashed, start, end)):
             between = glued.group()
