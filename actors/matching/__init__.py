@@ -61,10 +61,13 @@ from actors.matching.left_out import left_out
 from actors.matching.lines import (
     PLAIN_NAMES_NEEDED,
     NamePair,
+    after_the_name,
     after_the_number,
     before_the_size,
     inside_the_name,
+    is_unvouched,
     name_pairs,
+    the_names_end,
     unvouched,
 )
 from actors.matching.loanwords import Spellings
@@ -108,6 +111,8 @@ class _Wanted:
     #: The keyword's words side by side from its model's number on: a word between them that no other offer writes
     #: leaves the lowest in doubt too (a fit or a line sits there as often as a descriptor).
     after_the_number: tuple[NamePair, ...]
+    #: The name's last word: a word after it that no other offer writes leaves the lowest in doubt (`after_the_name`).
+    names_end: Word | None
     #: The keyword's loanwords: a title that writes them in the other script is read in the keyword's.
     spellings: Spellings
     target_price: int | None
@@ -133,6 +138,7 @@ def _wanted(product: Mapping[str, Any]) -> _Wanted:
         pairs=name_pairs(keyword, words),
         before_the_size=before_the_size(keyword, words, anchors),
         after_the_number=after_the_number(keyword, words),
+        names_end=the_names_end(words),
         spellings=loanword_spellings(keyword, words),
         target_price=product.get("target_price") or None,
     )
@@ -348,7 +354,8 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
       젤리 골드베렌"), but not what is glued to the maker, its company's name ("LG전자 코드제로"). So does such a word
       between the keyword's words after its model's number, where a fit sits as often as a descriptor ("카야노 31
       와이드 2E 남성" beside "MX Master 3S 퍼포먼스 무선"): refusing it there lost three right answers for four
-      wrong ones.
+      wrong ones. So does a thing it names right after the name's last word, before its size, number or colour, that
+      no other accepted offer writes ("짭짤이 토마토 모종 5포트" beside "… 토마토 2kg": `lines.after_the_name`).
     - A suffix it glues to the asked model code that no other accepted offer writes (`suffix_only_the_lowest_writes`),
       or a part of the asked code's suffix it leaves off where others write it whole
       (`suffix_cut_short_only_by_the_lowest`: "A3000U" beside "A3000UA"); so do letters it glues to the keyword's
@@ -401,12 +408,17 @@ def _another_line_in_the_lowest(wanted: _Wanted, lowered: list[str]) -> str | No
     size = wanted.before_the_size
     after_the_maker = (pair for pair in wanted.pairs if pair.after_the_maker)
     pairs = (*((size,) if size else ()), *wanted.after_the_number, *after_the_maker)
-    if not pairs or len(lowered) <= PLAIN_NAMES_NEEDED:
+    if len(lowered) <= PLAIN_NAMES_NEEDED:
         return None
-    written = [inside_the_name(wanted.spellings.respell(title), pairs, after_the_maker=True) for title in lowered]
-    found = unvouched(written[0], written[1:], [_compact(title) for title in lowered[1:]], wanted.words)
-    if found is None:
-        return None
-    pair, between = found
-    where = f"before {pair.second.text}" if pair == size else f"inside {pair.first.text} … {pair.second.text}"
-    return f"another line?: the lowest writes {between} {where}, which no other offer does"
+    respelled = [wanted.spellings.respell(title) for title in lowered]
+    others_compact = [_compact(title) for title in lowered[1:]]
+    written = [inside_the_name(title, pairs, after_the_maker=True) for title in respelled]
+    if found := unvouched(written[0], written[1:], others_compact, wanted.words):
+        pair, between = found
+        where = f"before {pair.second.text}" if pair == size else f"inside {pair.first.text} … {pair.second.text}"
+        return f"another line?: the lowest writes {between} {where}, which no other offer does"
+    if end := wanted.names_end:
+        after = [after_the_name(title, end) for title in respelled]
+        if after[0] and is_unvouched(after[0], after[1:], others_compact, wanted.words):
+            return f"another thing?: the lowest writes {after[0]} after {end.text}, which no other offer does"
+    return None

@@ -19,6 +19,7 @@ from itertools import pairwise
 
 from actors.matching.identity import Word
 from infra.text.analyzer import Morpheme, morphemes
+from infra.text.colours import COLOUR, is_a_colour
 from infra.text.units import LATIN_UNITS
 
 
@@ -70,6 +71,33 @@ def before_the_size(keyword: str, words: tuple[Word, ...], anchors: tuple[Word, 
             is_a_size = second not in words and not any(char.isdigit() for char in first.text)
             return _side_by_side(keyword, first, second) if is_a_size else None
     return None
+
+
+def the_names_end(words: tuple[Word, ...]) -> Word | None:
+    """The name's last word ("토마토" of "대저 짭짤이 토마토 2kg", "서랍장" of "… 서랍장 화이트": a colour is an
+    option): what a title writes right after it up to its size names what it sells ("토마토 모종 5포트", seedlings)
+    as often as a descriptor ("토마토 로얄과"); None when that word has a digit, a model's number, which names the
+    model whole."""
+    named = [word for word in words if not is_a_colour(word.text)]
+    last = named[-1] if named else None
+    return None if last is None or any(char.isdigit() for char in last.text) else last
+
+
+#: Where a title's name ends after its last word: a number (its size or count), a bracket, a comma, a slash or a plus.
+_NAME_STOPS = re.compile(r"[\d(\[{<,/+]")
+
+
+def after_the_name(title: str, last: Word) -> str | None:
+    """The nouns a title writes right after the name's last word (`the_names_end`), up to its first number, bracket,
+    comma or colour ("모종" in "짭짤이 토마토 모종 5포트"; "" for none); None when the title does not write that
+    word."""
+    undashed = title.replace("-", "")
+    written = last.pattern.search(undashed)
+    if written is None:
+        return None
+    stops = (_NAME_STOPS.search(undashed, written.end()), COLOUR.search(undashed, written.end()))
+    end = min((stop.start() for stop in stops if stop), default=len(undashed))
+    return _nouns_between(undashed, written.end(), end)
 
 
 def _side_by_side(keyword: str, first: Word, second: Word) -> NamePair | None:
@@ -172,12 +200,21 @@ def unvouched(
     keyword word is the name written again ("DJI Osmo Pocket 3 … 오즈모 포켓 3"), no line; so is one of more than
     `LINE_WORDS` words, a description."""
     for pair, between in own.items():
-        if not between or sum(written.get(pair) == "" for written in others) < PLAIN_NAMES_NEEDED:
-            continue
-        if len(between.split()) > LINE_WORDS:
-            continue
-        noun = between.replace(" ", "")
-        if any(noun in compact for compact in others_compact) or any(word.pattern.search(between) for word in words):
-            continue
-        return pair, between
+        if is_unvouched(between, [written.get(pair) for written in others], others_compact, words):
+            return pair, between
     return None
+
+
+def is_unvouched(between: str, others: list[str | None], others_compact: list[str], words: tuple[Word, ...]) -> bool:
+    """Whether a word an offer writes at a place in the name (`between`) is vouched for by none of the other offers
+    (`others`: what each writes at that place, "" for nothing, None where it does not write the place): at least
+    `PLAIN_NAMES_NEEDED` of them write nothing there and none writes the word anywhere (`others_compact`), and it is
+    neither a keyword word written again nor a description of more than `LINE_WORDS` words."""
+    if not between or sum(written == "" for written in others) < PLAIN_NAMES_NEEDED:
+        return False
+    if len(between.split()) > LINE_WORDS:
+        return False
+    noun = between.replace(" ", "")
+    return not any(noun in compact for compact in others_compact) and not any(
+        word.pattern.search(between) for word in words
+    )

@@ -752,7 +752,15 @@ def test_a_lowest_far_under_what_two_offers_agree_on_is_in_doubt_where_no_cluste
     assert doubts_about_the_lowest({"keyword": "휴롬 H400"}, juicers) == [
         "the offers disagree: the lowest, 9,900, is 2% of the 457,000 others agree on"
     ]
-    assert doubt_about_the_lowest([200_000, 455_000, 459_000]) is None  # they cluster, and it is near enough
+    assert doubt_about_the_lowest([240_000, 455_000, 459_000]) is None  # they cluster, and it is near enough
+
+
+def test_a_lowest_under_half_of_what_the_offers_cluster_around_is_in_doubt():
+    # The seventeenth reader's bait: a "new, sealed" AirPods Max at 43 % of what every other seller asks.
+    assert doubt_about_the_lowest([299_000, 689_000, 695_000, 699_000]) == (
+        "priced far under the others: the lowest, 299,000, is 43% of the 692,000 most offers ask"
+    )
+    assert doubt_about_the_lowest([349_000, 689_000, 695_000, 699_000]) is None  # half of it is a sale's price
 
 
 def test_prices_that_do_not_cluster_refuse_nothing():
@@ -1955,6 +1963,45 @@ def test_a_lowest_that_writes_a_word_right_after_the_maker_that_no_other_offer_w
     assert _lowest_doubts("센트룸 우먼 멀티비타민 112정", vitamins) == [
         "another line?: the lowest writes 실버 inside 센트룸 … 우먼, which no other offer does"
     ]
+
+
+def test_a_lowest_that_writes_a_thing_right_after_the_names_last_word_that_no_other_offer_writes_is_in_doubt():
+    # The nineteenth reader's tomato seedlings and the thirteenth's magnesium powder: what a title writes right after
+    # the name's last word names what it sells ("토마토 모종", seedlings) as often as a descriptor ("토마토 로얄과"),
+    # so nothing refuses it; where two others write the name and then only its size, the result says so.
+    tomatoes = [
+        ("짭짤이 토마토 모종 5포트 (대저 토마토 품종)", 12_900),
+        ("대저농협 짭짤이토마토 2키로 로얄과 산지직송", 21_900),
+        ("부산 대저 짭짤이 토마토 2kg (L 중과)", 23_900),
+    ]
+    assert _lowest_doubts("대저 짭짤이 토마토 2kg", tomatoes) == [
+        "another thing?: the lowest writes 모종 after 토마토, which no other offer does"
+    ]
+    assert _lowest_doubts("대저 짭짤이 토마토 2kg", tomatoes[1:]) == []
+    # one plain offer is not enough to say what the name alone is
+    assert _lowest_doubts("대저 짭짤이 토마토 2kg", tomatoes[:2]) == []
+    # a word another offer writes too vouches for it; a colour is an option, not a thing ("빈카블루", "화이트")
+    vouched = [tomatoes[0], (f"{tomatoes[1][0]} 모종", 21_900), tomatoes[2]]
+    assert _lowest_doubts("대저 짭짤이 토마토 2kg", vouched) == []
+    dryers = [
+        ("다이슨 슈퍼소닉 뉴럴 헤어드라이어 빈카블루 HD16", 559_000),
+        ("다이슨 슈퍼소닉 뉴럴 헤어드라이어 HD16 세라믹핑크", 599_000),
+        ("다이슨 슈퍼소닉 뉴럴 헤어드라이어 (HD16)", 609_000),
+    ]
+    assert _lowest_doubts("다이슨 슈퍼소닉 뉴럴 헤어드라이어", dryers) == []
+    # a keyword ending in a colour names the thing before it: the seller's word after the colour is no thing
+    drawers = [
+        ("이케아 말름 6칸 서랍장 화이트 구매대행", 249_000),
+        ("이케아 말름 6칸 서랍장 화이트", 259_000),
+        ("IKEA 말름 6칸 서랍장 화이트", 269_000),
+    ]
+    assert _lowest_doubts("이케아 말름 6칸 서랍장 화이트", drawers) == []
+    # a keyword whose last word is a model's number names the model whole: what follows describes it
+    phones = [("갤럭시 S25 자급제 정품", 1_090_000), ("갤럭시 S25", 1_150_000), ("삼성 갤럭시 S25", 1_155_000)]
+    assert [item.rejected for item in match_offers({"keyword": "갤럭시 S25"}, [offer(*phone) for phone in phones])] == [
+        None
+    ] * 3
+    assert _lowest_doubts("갤럭시 S25", phones) == []
 
 
 def test_a_lowest_whose_title_alone_says_sold_out_as_hype_is_written_too_is_in_doubt():
