@@ -19,6 +19,7 @@ from itertools import product
 from actors.matching.loanwords import HANGUL_RUN, Spellings
 from actors.matching.quantities import STATED
 from infra.text.analyzer import morphemes
+from infra.text.colours import spellings_of
 from infra.text.folding import SEPARATORS
 from infra.text.units import MEASURE_SYMBOLS
 from infra.text.words import Segment, segments
@@ -206,6 +207,17 @@ def other_year(title: str, words: tuple[Word, ...]) -> str | None:
     return None
 
 
+def _colour_word(text: str) -> Word | None:
+    """A hue the keyword names, found however a title writes it: "검정" as 블랙, 검은색 or black, "화이트" as 흰색
+    (`infra.text.colours`). None: the word is no hue's whole name."""
+    if not (spellings := spellings_of(text)):
+        return None
+    alternatives = "|".join(
+        rf"(?<![a-z]){spelling}(?![a-z])" if spelling.isascii() else _spelled(spelling) for spelling in spellings
+    )
+    return Word(text, re.compile(f"(?:{alternatives})"), False)
+
+
 def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
     """Every word of a folded keyword a title must contain. Quantities and pack counts are the unit rule's
     ("355ml", the "x 24" of "355ml x 24", "1+1") unless `quantities` asks for them too (a code such as "9465cc" reads
@@ -226,7 +238,8 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
         flavour_of_the_word_before = compact == _FLAVOUR and segment.start == previous_end
         previous_end = segment.end
         if compact and not inside_quantity and not flavour_of_the_word_before:
-            word = _year_word(compact) or _suffix_word(compact, segment, suffixes) or _word(compact)
+            special = _year_word(compact) or _colour_word(compact) or _suffix_word(compact, segment, suffixes)
+            word = special or _word(compact)
             words.setdefault(word.text, word)
     return tuple(words.values())
 

@@ -666,3 +666,25 @@ def test_a_screens_size_in_centimetres_is_its_inches():
     )
     assert verdict("LG 울트라기어 27인치 모니터", "LG 울트라기어 68cm 게이밍 모니터") is None
     assert verdict(keyword, "삼성 크리스탈 UHD 55인치 스탠드 포함 높이 25cm") is None  # inches written: they decide
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # The twentieth reader's ink and the thirteenth's masks: a hue written as its loanword, its native or
+        # Sino-Korean word, or in English is the keyword's hue.
+        ("HP 680 정품 잉크 검정", "HP680 블랙 정품잉크 F6V27AA", None),
+        ("HP 680 정품 잉크 검정", "HP 680 정품 잉크 BLACK", None),
+        ("웰킵스 KF94 마스크 대형 화이트 100매", "웰킵스 KF94 마스크 대형 흰색 100매", None),
+        ("파이롯트 프릭션볼 노크 0.5 블랙", "파이롯트 프릭션볼 노크 0.5 BK", None),
+        ("코닥 M35 필름카메라 블랙", "코닥 M35 필름카메라 미드나이트블랙", None),  # a shade of it
+        # another hue is still another product, however it is written
+        ("HP 680 정품 잉크 검정", "HP 680 정품 잉크 컬러", "keyword word missing: 검정"),
+        ("웰킵스 KF94 마스크 대형 화이트 100매", "웰킵스 KF94 마스크 대형 블랙 100매", "keyword word missing: 화이트"),
+        ("모나미 153 볼펜 0.7mm 검정 12자루", "모나미 153 볼펜 0.7mm 청색 12자루", "keyword word missing: 검정"),
+        # an English word that holds a hue's letters is no hue
+        ("코닥 M35 필름카메라 레드", "코닥 M35 필름카메라 hundred edition", "keyword word missing: 레드"),
+    ],
+)
+def test_a_hue_the_keyword_names_is_found_however_the_title_writes_it(keyword: str, title: str, reason: str | None):
+    assert verdict(keyword, title) == reason
