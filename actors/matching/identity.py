@@ -218,6 +218,19 @@ def _colour_word(text: str) -> Word | None:
     return Word(text, re.compile(f"(?:{alternatives})"), False)
 
 
+#: Domestic origin, as sellers write it: 국산 and 국내산 say the same; glued after another syllable it is another
+#: country's (중국산, "made in China").
+_DOMESTIC = ("국산", "국내산")
+
+
+def _origin_word(text: str) -> Word | None:
+    """Domestic origin the keyword asks for ("국산 깐마늘"), found as either word sellers use and only where it starts
+    a word: "의성 깐마늘 국내산" is domestic, "중국산 깐마늘" is not. None: the word is no such origin."""
+    if text not in _DOMESTIC:
+        return None
+    return Word(text, re.compile("(?<![가-힣])(?:" + "|".join(map(_spelled, _DOMESTIC)) + ")"), False)
+
+
 def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
     """Every word of a folded keyword a title must contain. Quantities and pack counts are the unit rule's
     ("355ml", the "x 24" of "355ml x 24", "1+1") unless `quantities` asks for them too (a code such as "9465cc" reads
@@ -238,7 +251,12 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
         flavour_of_the_word_before = compact == _FLAVOUR and segment.start == previous_end
         previous_end = segment.end
         if compact and not inside_quantity and not flavour_of_the_word_before:
-            special = _year_word(compact) or _colour_word(compact) or _suffix_word(compact, segment, suffixes)
+            special = (
+                _year_word(compact)
+                or _colour_word(compact)
+                or _origin_word(compact)
+                or _suffix_word(compact, segment, suffixes)
+            )
             word = special or _word(compact)
             words.setdefault(word.text, word)
     return tuple(words.values())

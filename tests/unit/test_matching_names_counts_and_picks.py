@@ -688,3 +688,20 @@ def test_a_screens_size_in_centimetres_is_its_inches():
 )
 def test_a_hue_the_keyword_names_is_found_however_the_title_writes_it(keyword: str, title: str, reason: str | None):
     assert verdict(keyword, title) == reason
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # The twentieth reader's sesame and the seventeenth's garlic: 국산 inside 중국산 is China's, and 국내산 is 국산.
+        ("국산 깐마늘 1kg", "중국산 깐마늘 1kg", "keyword word missing: 국산"),
+        ("국산 볶음참깨 1kg", "볶음참깨 1kg 중국산", "keyword word missing: 국산"),
+        ("국산 깐마늘 1kg", "의성 깐마늘 1kg 국내산", None),
+        ("국산 깐마늘 1kg", "[국산] 깐마늘 1kg", None),
+        ("국내산 깐마늘 1kg", "국산 깐마늘 1kg", None),
+    ],
+)
+def test_domestic_origin_is_either_word_sellers_write_and_never_another_countrys(
+    keyword: str, title: str, reason: str | None
+):
+    assert verdict(keyword, title) == reason
