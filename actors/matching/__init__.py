@@ -54,6 +54,7 @@ from actors.matching.identity import (
     maker_of,
     missing_word,
     model_name,
+    other_colour,
     other_variant,
     other_year,
 )
@@ -158,6 +159,8 @@ def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
         or left_out(spelled, wanted.keyword, wanted.words)
         # The model number names the product: its title need not repeat the keyword's category words ("모니터").
         or (None if wanted.model else missing_word(spelled, _unnamed_by_the_source(offer, wanted), wanted.maker))
+        # ... but not another colour than the keyword's ("CT-S1 화이트" for "CT-S1 … 블랙").
+        or other_colour(spelled, wanted.words)
         or other_year(title, wanted.words)
         or other_variant(spelled, wanted.name)
     )

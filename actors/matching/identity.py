@@ -19,7 +19,7 @@ from itertools import product
 from actors.matching.loanwords import HANGUL_RUN, Spellings
 from actors.matching.quantities import STATED
 from infra.text.analyzer import morphemes
-from infra.text.colours import spellings_of
+from infra.text.colours import HUE, spellings_of
 from infra.text.folding import SEPARATORS
 from infra.text.units import MEASURE_SYMBOLS
 from infra.text.words import Segment, segments
@@ -193,6 +193,17 @@ def _year_word(text: str) -> Word | None:
         return None
     pattern = rf"(?<!\d)(?:20)?{year['year']}\s?년\s?{year['suffix']}"
     return Word(text, re.compile(pattern), True)
+
+
+def other_colour(title: str, words: tuple[Word, ...]) -> str | None:
+    """Another hue than the keyword's: a title that names a hue (`infra.text.colours.HUE`) and none of the keyword's
+    sells that colour ("CT-S1 전자키보드 화이트" for "CT-S1 … 블랙"), even where a model number names the product and
+    its other words may be left out. A title that names no hue may leave the colour out."""
+    asked = [word for word in words if spellings_of(word.text)]
+    if not asked or any(word.pattern.search(title) for word in asked):
+        return None
+    named = HUE.search(title)
+    return f"another colour: {named.group()}" if named else None
 
 
 def other_year(title: str, words: tuple[Word, ...]) -> str | None:

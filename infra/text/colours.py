@@ -32,11 +32,14 @@ HUES: tuple[tuple[str, ...], ...] = (
     ("버건디", "burgundy"),
 )
 _SPELLINGS_OF = {spelling: hue for hue in HUES for spelling in hue}
-#: The hues' loanwords and English words, which sellers glue a shade's name to ("빈카블루", "스페이스그레이").
-_HUES = "|".join(spelling for hue in HUES for spelling in hue if spelling.isascii() or "색" not in spelling)
-#: A colour word: a hue, with what is glued before it ("빈카블루", "스페이스그레이"), or a Hangul word for a colour
-#: ("검정색", "흰색": what ends in 색).
-COLOUR = re.compile(rf"(?<![가-힣a-z])[가-힣]*(?:{_HUES})(?![가-힣a-z])|(?<![가-힣])[가-힣]{{1,3}}색(?![가-힣])")
+#: A hue's word, with the shade's name glued before it ("빈카블루", "스페이스그레이", "흰색", "검정색").
+HUE = re.compile(
+    "(?<![가-힣a-z])[가-힣]*(?:"
+    + "|".join(sorted((spelling for hue in HUES for spelling in hue), key=len, reverse=True))
+    + ")(?![가-힣a-z])"
+)
+#: A colour word: a hue's (`HUE`), or any Hangul word for a colour ("갈색", "하늘색": what ends in 색).
+COLOUR = re.compile(rf"{HUE.pattern}|(?<![가-힣])[가-힣]{{1,3}}색(?![가-힣])")
 
 
 def is_a_colour(word: str) -> bool:

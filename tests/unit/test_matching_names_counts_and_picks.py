@@ -705,3 +705,13 @@ def test_domestic_origin_is_either_word_sellers_write_and_never_another_countrys
     keyword: str, title: str, reason: str | None
 ):
     assert verdict(keyword, title) == reason
+
+
+def test_another_hue_than_the_keywords_is_another_product_even_where_a_model_number_names_it():
+    # The twentieth reader's keyboard: with a model number the keyword's other words may be left out, but a title
+    # that names another hue sells that colour.
+    keyword = "카시오 CT-S1 전자키보드 블랙"
+    assert verdict(keyword, "카시오 CT-S1 전자키보드 화이트", model_no="CT-S1") == "another colour: 화이트"
+    assert verdict(keyword, "CASIO Casiotone CT-S1 BK 61건반 휴대용 키보드", model_no="CT-S1") is None
+    assert verdict(keyword, "카시오 CT-S1 61건반 키보드", model_no="CT-S1") is None  # no hue named: left out
+    assert verdict(keyword, "카시오 CT-S1 블랙/화이트 색상 선택", model_no="CT-S1") is None  # the asked hue among them
