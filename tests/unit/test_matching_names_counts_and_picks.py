@@ -715,3 +715,19 @@ def test_another_hue_than_the_keywords_is_another_product_even_where_a_model_num
     assert verdict(keyword, "CASIO Casiotone CT-S1 BK 61건반 휴대용 키보드", model_no="CT-S1") is None
     assert verdict(keyword, "카시오 CT-S1 61건반 키보드", model_no="CT-S1") is None  # no hue named: left out
     assert verdict(keyword, "카시오 CT-S1 블랙/화이트 색상 선택", model_no="CT-S1") is None  # the asked hue among them
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        # The twentieth reader's genuine cartridge lists the printers it fits: a list, not a stand-in.
+        ("[캐논정품] PG245 검정잉크 PIXMA MG2520 MG2920 TS3120 iP2820 호환기종", None),
+        ("캐논 PG-245 검정 잉크 정품 (호환 모델 MG2520 MG2920)", None),
+        # a cartridge sold as compatible with the asked one is still refused
+        ("캐논 PG-245 호환 재생잉크 검정 대용량", "compatible: 호환"),
+        ("캐논 PG-245 검정 호환용 잉크", "compatible: 호환용"),
+        ("[호환] 캐논 PG-245 검정 잉크", "compatible: 호환"),
+    ],
+)
+def test_a_list_of_the_machines_a_part_fits_is_no_compatible_stand_in(title: str, reason: str | None):
+    assert verdict("캐논 PG-245 검정 잉크", title) == reason
