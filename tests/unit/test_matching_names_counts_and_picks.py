@@ -731,3 +731,18 @@ def test_another_hue_than_the_keywords_is_another_product_even_where_a_model_num
 )
 def test_a_list_of_the_machines_a_part_fits_is_no_compatible_stand_in(title: str, reason: str | None):
     assert verdict("캐논 PG-245 검정 잉크", title) == reason
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        # The twentieth reader's bookcase: a seller's label in brackets before the maker's Latin name is no maker.
+        ("[구매대행] IKEA BILLY 책장, 화이트, 80x28x202 cm", None),
+        ("【무료배송】 IKEA BILLY 책장 화이트 80x28x202", None),
+        # another maker in the keyword's script is still another product, labelled or not
+        ("[풀무원] 빌리 책장 화이트 80x28x202", "keyword word missing: 이케아"),
+        ("[특가] 한샘 BILLY 책장 화이트 80x28x202", "keyword word missing: 이케아"),
+    ],
+)
+def test_a_sellers_label_in_brackets_is_no_makers_name(title: str, reason: str | None):
+    assert verdict("이케아 빌리 책장 화이트 80x28x202", title) == reason
