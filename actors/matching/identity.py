@@ -223,23 +223,43 @@ def _colour_word(text: str) -> Word | None:
     (`infra.text.colours`). None: the word is no hue's whole name."""
     if not (spellings := spellings_of(text)):
         return None
-    alternatives = "|".join(
-        rf"(?<![a-z]){spelling}(?![a-z])" if spelling.isascii() else _spelled(spelling) for spelling in spellings
+    # The keyword's own spelling is found as any keyword word is ("레드블레미쉬" for 레드 블레미쉬); another spelling
+    # may have a shade's name glued before it ("미드나이트블랙"), but nothing after it but 색: the 블루 of 블루투스, the
+    # 블랙 of 블랙야크 and the 핑크 of 핑크퐁 are names, not the keyword's 파란색, 검정 or 분홍색 (a reviewer's).
+    others = "|".join(
+        rf"(?<![a-z]){spelling}(?![a-z])" if spelling.isascii() else _spelled(spelling)
+        for spelling in spellings
+        if spelling != text
     )
-    return Word(text, re.compile(f"(?:{alternatives})"), False)
+    return Word(text, re.compile(f"{_word(text).pattern.pattern}|(?:{others})(?:색상?)?(?![가-힣a-z])"), False)
 
 
-#: Domestic origin, as sellers write it: 국산 and 국내산 say the same; glued after another syllable it is another
-#: country's (중국산, "made in China").
-_DOMESTIC = ("국산", "국내산")
+def _hues_glued(parts: list[Segment]) -> list[Segment]:
+    """The keyword's segments with a hue the splitter cut in two glued back ("검정" + "색", "차" + "콜")."""
+    glued: list[Segment] = []
+    for segment in parts:
+        previous = glued[-1] if glued else None
+        if previous and previous.end == segment.start and spellings_of(previous.text + segment.text):
+            glued[-1] = Segment(previous.text + segment.text, previous.start, segment.end, segment.head)
+        else:
+            glued.append(segment)
+    return glued
+
+
+#: Domestic origin, as sellers write it: 국산, 국내산 and 한국산 say the same ("순국산", "원산지:국산" too) …
+_DOMESTIC = ("국산", "국내산", "한국산")
+#: … but 국산 glued after the syllable that ends another country's name is that country's origin: 중국산 (China),
+#: 미국산, 영국산, 태국산, and 외국산 or 타국산 (foreign).
+_ANOTHER_COUNTRYS = "(?<![중미영태외타])"
 
 
 def _origin_word(text: str) -> Word | None:
-    """Domestic origin the keyword asks for ("국산 깐마늘"), found as either word sellers use and only where it starts
-    a word: "의성 깐마늘 국내산" is domestic, "중국산 깐마늘" is not. None: the word is no such origin."""
+    """Domestic origin the keyword asks for ("국산 깐마늘"), found as any word sellers use for it and never inside
+    another country's origin: "의성 깐마늘 국내산" and "순국산 참기름" are domestic, "중국산 깐마늘" is not. None: the
+    word is no such origin."""
     if text not in _DOMESTIC:
         return None
-    return Word(text, re.compile("(?<![가-힣])(?:" + "|".join(map(_spelled, _DOMESTIC)) + ")"), False)
+    return Word(text, re.compile(_ANOTHER_COUNTRYS + "(?:" + "|".join(map(_spelled, _DOMESTIC)) + ")"), False)
 
 
 def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
@@ -252,7 +272,7 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
     suffixes = _type_suffix_ends(lowered)
     words: dict[str, Word] = {}
     previous_end = None
-    parts = segments(lowered)
+    parts = _hues_glued(segments(lowered))
     for index, segment in enumerate(parts):
         compact = SEPARATORS.sub("", segment.text)
         inside_quantity = any(start <= segment.start and segment.end <= end for start, end in stated)
@@ -262,9 +282,11 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
         flavour_of_the_word_before = compact == _FLAVOUR and segment.start == previous_end
         previous_end = segment.end
         if compact and not inside_quantity and not flavour_of_the_word_before:
+            # A hue glued to the next word is part of a name ("블랙야크" splits into 블랙 and 야크).
+            glued_to_the_next = index + 1 < len(parts) and parts[index + 1].start == segment.end
             special = (
                 _year_word(compact)
-                or _colour_word(compact)
+                or (None if glued_to_the_next else _colour_word(compact))
                 or _origin_word(compact)
                 or _suffix_word(compact, segment, suffixes)
             )

@@ -119,8 +119,9 @@ def latin_skeletons(word: str) -> frozenset[str]:
     for index, token in enumerate(tokens):
         following = "".join(tokens[index + 1 : index + 2])
         choices.append(("K",) if index == 0 and token == "gh" else _latin_sounds(token, following))
-    # A word that starts with a vowel starts with ㅇ in Hangul: "oled" (올레드) is not 라이트.
-    lead = "V" if tokens and tokens[0] in _VOWELS and choices[0] == ("",) else ""
+    # A word that starts with a vowel starts with ㅇ in Hangul: "oled" (올레드) is not 라이트. So does an English word
+    # that starts with x, read "ex" (엑스박스 for "Xbox", 익스트림 for "Xtreme").
+    lead = "V" if tokens and (tokens[0] == "x" or (tokens[0] in _VOWELS and choices[0] == ("",))) else ""
     skeletons = _skeletons(lead, choices)
     if "f" in tokens and any(token == "f" and following == "u" for token, following in pairwise(tokens)):
         # A "fu" is written 후 in names taken from Japanese ("Fujifilm" is 후지필름), where four consonants are left:
@@ -350,9 +351,9 @@ class Spellings:
                 window = words[start : start + length]
                 if length > 1 and any(len(word) < 3 for word in window):
                     continue  # the "s" of "galaxy s24" is the model's, not part of a name
-                if hangul := self._hangul_for("".join(window)):
+                if hangul := self._hangul_for(window):
                     # The fewest words that read as it: "canon" alone is 캐논, so "canon eos" leaves "eos" a word.
-                    length = next(n for n in range(1, length + 1) if self._hangul_for("".join(window[:n])) == hangul)
+                    length = next(n for n in range(1, length + 1) if self._hangul_for(window[:n]) == hangul)
                     written.append(hangul)
                     start += length
                     break
@@ -365,20 +366,21 @@ class Spellings:
         """A Latin word that the keyword writes half in Hangul: its head sounding like a Hangul word of the keyword and
         its tail one of the keyword's Latin runs ("microsd" for 마이크로SD reads "마이크로sd")."""
         for tail in self.latin_runs:
-            if word.endswith(tail) and (hangul := self._hangul_for(word[: -len(tail)])):
+            if word.endswith(tail) and (hangul := self._hangul_for([word[: -len(tail)]])):
                 return hangul + tail
         return word
 
-    def _hangul_for(self, latin: str) -> str | None:
-        """The keyword's Hangul word a Latin word sounds like; None when it sounds like none or like two of them
-        ("thin" read as 신 and as 틴): a word read two ways is read as written, not by a set's order."""
-        if len(latin.replace("-", "")) < 3:
+    def _hangul_for(self, words: list[str]) -> str | None:
+        """The keyword's Hangul word a Latin word, or a few written apart, sound like; None when they sound like none or
+        like two of them ("thin" read as 신 and as 틴): a word read two ways is read as written, not by a set's order.
+        Words written apart are read together and each on its own, one after the other: "brilliant shine" is
+        브릴리언트샤인, though "tsh" read as one string is no 트샤."""
+        if len("".join(words).replace("-", "")) < 3:
             return None
-        found = {
-            self.hangul_by_skeleton[skeleton]
-            for skeleton in latin_skeletons(latin)
-            if skeleton in self.hangul_by_skeleton
-        }
+        skeletons = latin_skeletons("".join(words))
+        if len(words) > 1:
+            skeletons |= {"".join(parts) for parts in product(*map(latin_skeletons, words))}
+        found = {self.hangul_by_skeleton[skeleton] for skeleton in skeletons if skeleton in self.hangul_by_skeleton}
         return found.pop() if len(found) == 1 else None
 
     def _as_keyword_hangul(self, match: re.Match[str]) -> str:

@@ -684,6 +684,17 @@ def test_a_screens_size_in_centimetres_is_its_inches():
         ("모나미 153 볼펜 0.7mm 검정 12자루", "모나미 153 볼펜 0.7mm 청색 12자루", "keyword word missing: 검정"),
         # an English word that holds a hue's letters is no hue
         ("코닥 M35 필름카메라 레드", "코닥 M35 필름카메라 hundred edition", "keyword word missing: 레드"),
+        # a reviewer's: another spelling of the hue inside a name is no colour (블루투스, 블랙야크, 핑크퐁, 화이트보드)
+        ("JBL GO3 블루투스 스피커 파란색", "JBL GO3 블루투스 스피커 블랙", "keyword word missing: 파란색"),
+        ("블랙야크 경량패딩 조끼 검정", "블랙야크 남성 경량패딩 조끼 네이비", "keyword word missing: 검정"),
+        ("아동 장화 분홍색", "핑크퐁 아기상어 아동 장화 옐로우", "keyword word missing: 분홍색"),
+        ("보드마카 흰색", "모나미 화이트보드 마카 블랙", "keyword word missing: 흰색"),
+        # … while the keyword's own spelling is found as any word is, glued too ("레드블레미쉬")
+        ("닥터지 레드 블레미쉬 클리어 수딩 크림 70ml", "Dr.G 레드블레미쉬 클리어수딩크림 70mL", None),
+        # a hue the splitter cuts in two is one word ("검정" + "색", "차" + "콜"); a hue glued into a name is no hue
+        ("모나미 153 볼펜 검정색 12개", "모나미 153 볼펜 블랙 12개", None),
+        ("무지 후드티 차콜", "무지 후드티 charcoal", None),
+        ("블랙야크 경량패딩 조끼", "블랙야크 경량패딩 조끼 네이비", None),
     ],
 )
 def test_a_hue_the_keyword_names_is_found_however_the_title_writes_it(keyword: str, title: str, reason: str | None):
@@ -699,6 +710,13 @@ def test_a_hue_the_keyword_names_is_found_however_the_title_writes_it(keyword: s
         ("국산 깐마늘 1kg", "의성 깐마늘 1kg 국내산", None),
         ("국산 깐마늘 1kg", "[국산] 깐마늘 1kg", None),
         ("국내산 깐마늘 1kg", "국산 깐마늘 1kg", None),
+        # a reviewer's: pure, stated as the origin, or written 한국산, it is domestic; after another country's name
+        # it is that country's
+        ("국산 참기름 350ml", "100% 순국산 참깨로 짠 참기름 350ml", None),
+        ("국산 참기름 350ml", "참기름 350ml 원산지국산", None),
+        ("국산 참깨 1kg", "한국산 참깨 1kg", None),
+        ("국산 깐마늘 1kg", "미국산 깐마늘 1kg", "keyword word missing: 국산"),
+        ("국산 깐마늘 1kg", "외국산 깐마늘 1kg", "keyword word missing: 국산"),
     ],
 )
 def test_domestic_origin_is_either_word_sellers_write_and_never_another_countrys(
@@ -746,3 +764,18 @@ def test_a_list_of_the_machines_a_part_fits_is_no_compatible_stand_in(title: str
 )
 def test_a_sellers_label_in_brackets_is_no_makers_name(title: str, reason: str | None):
     assert verdict("이케아 빌리 책장 화이트 80x28x202", title) == reason
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        # The twentieth reader's detailer, wholly in English: a keyword's glued loanword written as two English words
+        # ("Brilliant Shine" for 브릴리언트샤인), and an English word's initial x read "ex" (Xtreme for 익스트림).
+        ("SONAX Xtreme Brilliant Shine Detailer 750ml 퀵디테일러 (독일 정품)", None),
+        ("소낙스 익스트림 브릴리언트 샤인 디테일러 750ml", None),
+        ("소낙스 브릴리언트샤인 디테일러 750ml", "keyword word missing: 익스트림"),
+        ("SONAX Xtreme Ceramic Spray Coating 750ml", "keyword word missing: 브릴리언트샤인"),
+    ],
+)
+def test_a_keywords_loanwords_are_read_in_an_english_title_word_by_word(title: str, reason: str | None):
+    assert verdict("소낙스 익스트림 브릴리언트샤인 디테일러 750ml", title) == reason
