@@ -234,7 +234,7 @@ def _colour_word(text: str) -> Word | None:
     return Word(text, re.compile(f"{_word(text).pattern.pattern}|(?:{others})(?:색상?)?(?![가-힣a-z])"), False)
 
 
-def _hues_glued(parts: list[Segment]) -> list[Segment]:
+def _hues_glued(parts: tuple[Segment, ...]) -> tuple[Segment, ...]:
     """The keyword's segments with a hue the splitter cut in two glued back ("검정" + "색", "차" + "콜")."""
     glued: list[Segment] = []
     for segment in parts:
@@ -243,7 +243,7 @@ def _hues_glued(parts: list[Segment]) -> list[Segment]:
             glued[-1] = Segment(previous.text + segment.text, previous.start, segment.end, segment.head)
         else:
             glued.append(segment)
-    return glued
+    return tuple(glued)
 
 
 #: Domestic origin, as sellers write it: 국산, 국내산 and 한국산 say the same ("순국산", "원산지:국산" too) …
