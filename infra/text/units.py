@@ -13,9 +13,9 @@ class Unit:
     factor: Decimal  # base units in one of this unit, so 1TB and 1024GB compare equal
 
 
-# 24캔, 24개, 24입 and 24펫 (PET bottles) state the same thing. Sheets, tablets and rolls are counted apart so that
-# "물티슈 100매 10팩" or "60정 3개" do not mix two counts into one.
-PACK_UNITS = ("개입", "개", "입", "캔", "병", "페트", "펫", "팩", "봉지", "봉", "박스", "box", "ea")
+# 24캔, 24can, 24개, 24입 and 24펫 (PET bottles) state the same thing. Sheets, tablets and rolls are counted apart so
+# that "물티슈 100매 10팩" or "60정 3개" do not mix two counts into one.
+PACK_UNITS = ("개입", "개", "입", "캔", "cans", "can", "병", "페트", "펫", "팩", "봉지", "봉", "박스", "box", "ea")
 UNITS: dict[str, Unit] = {
     **dict.fromkeys(("tb", "테라"), Unit("capacity", Decimal(1024))),
     **dict.fromkeys(("gb", "기가"), Unit("capacity", Decimal(1))),

@@ -779,3 +779,16 @@ def test_a_sellers_label_in_brackets_is_no_makers_name(title: str, reason: str |
 )
 def test_a_keywords_loanwords_are_read_in_an_english_title_word_by_word(title: str, reason: str | None):
     assert verdict("소낙스 익스트림 브릴리언트샤인 디테일러 750ml", title) == reason
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        # The twenty-first reader's beer counts its cans in English ("x 24can"): the same count as 24캔.
+        ("하이네켄 0.0 무알콜 맥주 330ml x 24can", None),
+        ("하이네켄 0.0 무알콜 맥주 330ml 24 cans", None),
+        ("하이네켄 0.0 무알콜 맥주 330ml 12can", "pack 12can ≠ 24캔"),
+    ],
+)
+def test_cans_counted_in_english_are_a_pack_count(title: str, reason: str | None):
+    assert verdict("하이네켄 0.0 무알콜 맥주 330ml 24캔", title) == reason
