@@ -42,7 +42,20 @@ def model_number(model_no: str) -> re.Pattern[str] | None:
     tail = r"(?!\d)" if base[-1].isdigit() else ""
     cut_short = [spaced(suffix[:length]) + r"(?![0-9a-z])" for length in range(len(suffix))]
     ends = "|".join([spaced(suffix) + tail if suffix else tail, *cut_short])
-    return re.compile(rf"(?<![0-9a-z]){spaced(base)}(?:{ends})")
+    series = _SERIES.match(model_no.strip().lower())
+    if series and len(compact) - len(series["series"]) < _OWN_CODE_LENGTH:
+        series = None  # "X520" alone is anyone's code (SM-X520)
+    # The series' letters may be left out where a code of its own is left ("DP609" for "SHP-DP609").
+    lead = f"(?:{spaced(series['series'])}[\\s-]*)?" if series else ""
+    body = spaced(base[len(series["series"]) :]) if series else spaced(base)
+    return re.compile(rf"(?<![0-9a-z]){lead}{body}(?:{ends})")
+
+
+#: How long what follows the series must be to name the model alone ("DP609", "S928N").
+_OWN_CODE_LENGTH = 5
+#: A code written with its maker's series before a dash ("SHP-DP609", "SM-S928N"), what follows a code of its own:
+#: letters, then three digits or more. Not a number alone after it ("CFI-7020", "DW-5600": the series names them).
+_SERIES = re.compile(r"(?P<series>[a-z]{2,4})[\s-]+(?=[a-z]{1,3}\d{3})")
 
 
 # --- model codes the offers agree on ----------------------------------------------------------------------------

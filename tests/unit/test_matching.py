@@ -243,6 +243,20 @@ def test_a_wrong_or_missing_model_number_is_rejected():
     assert verdict(apple, "Apple 아이폰 15 128GB 블루 MTP13KH/A") == "model number MTP03KH/A missing"
 
 
+def test_a_model_numbers_series_may_be_left_out_where_a_code_of_its_own_is_left():
+    # The twenty-first reader's door lock: "DP609" for SHP-DP609, as sellers shorten it.
+    lock = {"keyword": "삼성 도어락 SHP-DP609", "model_no": "SHP-DP609"}
+    assert verdict(lock, "SAMSUNG SDS 삼성 DP609 푸쉬풀 디지털 도어록 블랙 자가설치") is None
+    assert verdict(lock, "삼성SDS 푸시풀 도어락 SHP-DP728") == "model number SHP-DP609 missing"
+    assert verdict({**S24_ULTRA, "model_no": "SM-S928N"}, "갤럭시 S24 울트라 S928N 256GB") is None
+    # what is left must name the model alone: "X520" is anyone's, a number alone is the series'
+    tab = {"keyword": "갤럭시 탭 S9 FE SM-X520", "model_no": "SM-X520"}
+    assert verdict(tab, "ASUS 비보북 X520 노트북") == "model number SM-X520 missing"
+    assert verdict({"keyword": "PS5 슬림 CFI-2018", "model_no": "CFI-2018"}, "PS5 슬림 2018") == (
+        "model number CFI-2018 missing"
+    )
+
+
 def test_a_model_number_inside_a_longer_code_is_not_a_match():
     product = {"keyword": "카시오 지샥 DW-5600", "model_no": "DW-5600"}
     assert verdict(product, "카시오 지샥 DW-5600BB-1 올블랙", price=99_000) is None
