@@ -21,6 +21,7 @@ from actors.matching.quantities import STATED
 from infra.text.analyzer import morphemes
 from infra.text.colours import HUE, spellings_of
 from infra.text.folding import SEPARATORS
+from infra.text.sizes import size_spellings
 from infra.text.units import MEASURE_SYMBOLS
 from infra.text.words import Segment, segments
 
@@ -234,6 +235,19 @@ def _colour_word(text: str) -> Word | None:
     return Word(text, re.compile(f"{_word(text).pattern.pattern}|(?:{others})(?:색상?)?(?![가-힣a-z])"), False)
 
 
+def _size_word(text: str) -> Word | None:
+    """A letter size the keyword names, found however a title writes it: "M" as 미디엄, 미디움 or Medium
+    (`infra.text.sizes`); the letter stands alone, neither after a digit ("60m" is metres) nor inside a word. None:
+    the word is no size."""
+    if not (spellings := size_spellings(text)):
+        return None
+    alternatives = "|".join(
+        rf"(?<![0-9a-z.]){re.escape(spelling)}(?![0-9a-z])" if spelling.isascii() else _spelled(spelling)
+        for spelling in spellings
+    )
+    return Word(text, re.compile(f"(?:{alternatives})"), False)
+
+
 def _hues_glued(parts: tuple[Segment, ...]) -> tuple[Segment, ...]:
     """The keyword's segments with a hue the splitter cut in two glued back ("검정" + "색", "차" + "콜")."""
     glued: list[Segment] = []
@@ -288,6 +302,7 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
                 _year_word(compact)
                 or (None if glued_to_the_next else _colour_word(compact))
                 or _origin_word(compact)
+                or _size_word(compact)
                 or _suffix_word(compact, segment, suffixes)
             )
             word = special or _word(compact)

@@ -792,3 +792,19 @@ def test_a_keywords_loanwords_are_read_in_an_english_title_word_by_word(title: s
 )
 def test_cans_counted_in_english_are_a_pack_count(title: str, reason: str | None):
     assert verdict("하이네켄 0.0 무알콜 맥주 330ml 24캔", title) == reason
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        # The twentieth reader's dog toy: a letter size written as its name or in English is the keyword's size.
+        ("KONG Classic 미디움 (Medium) 레드 강아지 노즈워크 장난감", None),
+        ("콩 클래식 강아지 장난감 미디엄", None),
+        # another size is another product, however written; metres are no size
+        ("KONG 콩 클래식 강아지 장난감 S (스몰)", "keyword word missing: m"),
+        ("콩 클래식 L 라지 레드 강아지 장난감", "keyword word missing: m"),
+        ("콩 클래식 강아지 장난감 60m", "keyword word missing: m"),
+    ],
+)
+def test_a_letter_size_the_keyword_names_is_found_however_the_title_writes_it(title: str, reason: str | None):
+    assert verdict("콩 클래식 강아지 장난감 M", title) == reason

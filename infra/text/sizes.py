@@ -1,0 +1,22 @@
+"""Letter sizes as titles write them: the letter, its name in Hangul, the English word ("M", "미디엄", "Medium").
+
+A closed set, one concept per size, like the hues of `infra.text.colours`: a keyword's "M" is a size wherever a title
+writes it, in any of its spellings.
+"""
+
+from __future__ import annotations
+
+#: Each size's spellings, lower case, its letter first.
+SIZES: tuple[tuple[str, ...], ...] = (
+    ("xs", "엑스스몰", "extra small"),
+    ("s", "스몰", "small"),
+    ("m", "미디엄", "미디움", "medium"),
+    ("l", "라지", "large"),
+    ("xl", "엑스라지", "extra large"),
+)
+_SPELLINGS_OF = {spelling: size for size in SIZES for spelling in size}
+
+
+def size_spellings(word: str) -> tuple[str, ...]:
+    """Every way a letter size is written, when the word is one of them ("m": 미디엄, medium …); () otherwise."""
+    return _SPELLINGS_OF.get(word, ())
