@@ -26,7 +26,7 @@ UNITS: dict[str, Unit] = {
     "mg": Unit("weight", Decimal("0.001")),
     **dict.fromkeys(PACK_UNITS, Unit("pack", Decimal(1))),
     **dict.fromkeys(("매", "장"), Unit("sheets", Decimal(1))),
-    **dict.fromkeys(("정", "캡슐"), Unit("tablets", Decimal(1))),
+    **dict.fromkeys(("정", "캡슐", "소프트젤", "softgels", "softgel"), Unit("tablets", Decimal(1))),
     "롤": Unit("rolls", Decimal(1)),
     **dict.fromkeys(("인치", "inch"), Unit("size", Decimal(1))),
     "w": Unit("power", Decimal(1)),

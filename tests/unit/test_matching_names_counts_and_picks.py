@@ -808,3 +808,16 @@ def test_cans_counted_in_english_are_a_pack_count(title: str, reason: str | None
 )
 def test_a_letter_size_the_keyword_names_is_found_however_the_title_writes_it(title: str, reason: str | None):
     assert verdict("콩 클래식 강아지 장난감 M", title) == reason
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        # The twenty-first reader's omega-3: softgels are counted as tablets and capsules are ("100캡슐 x 2병").
+        ("NOW Foods 오메가-3 1000mg 100캡슐 x 2병 (총 200캡슐)", None),
+        ("나우푸드 오메가3 1000mg 200 Softgels", None),
+        ("나우푸드 오메가3 1000mg 500소프트젤", "tablets 500소프트젤 ≠ 200소프트젤"),
+    ],
+)
+def test_softgels_are_counted_as_tablets(title: str, reason: str | None):
+    assert verdict("나우푸드 오메가3 1000mg 200소프트젤", title) == reason
