@@ -363,10 +363,6 @@ _LETTER = re.compile(r"[a-z가-힣]")
 _LATIN_NAME = re.compile(r"(?<![\w.&'+-])[a-z][a-z0-9.&'+-]*")
 
 
-#: A seller's label in square brackets ("[구매대행]", "[무료배송]", "【특가】"): no maker's name.
-_SELLER_LABEL = re.compile(r"[\[【][^\]】]*[\]】]")
-
-
 def _maker_written_otherwise(title: str, following: Word) -> bool:
     """Whether the title writes, before the product's own name (the maker's `following` word), a name in the other
     script and nothing in the keyword's: the maker as sellers write it in Latin letters, which no sound rule derives
@@ -381,7 +377,7 @@ def _maker_written_otherwise(title: str, following: Word) -> bool:
         # "Xiaomi 14 Pro" for 아이폰 14 프로: a reviewer's).
         return False
     own, name = (_LATIN_LETTER, _HANGUL_LETTER) if following.text.isascii() else (_HANGUL_LETTER, _LATIN_NAME)
-    before = _SELLER_LABEL.sub(" ", title[: found.start()])
+    before = title[: found.start()]
     return bool(name.search(before)) and not own.search(before)
 
 

@@ -104,8 +104,7 @@ _CONCEPTS: tuple[_Concept, ...] = (
     # describes the product ("시마노 부품 21단", "정품 부품 사용", "(부품 누락 없음)"); nor 액세서리, which sellers of
     # jewellery and car goods write as their category ("여성 액세서리 선물").
     _Concept("part", re.compile(rf"(?:부품|소모품){ENDS_THE_TITLE}"), _ConceptKind.ACCESSORY),
-    # Not a list of the machines it fits ("… MG2520 MG2920 호환기종", "호환 모델: …"): a genuine part writes one too.
-    _condition("compatible", r"호환(?:용)?(?!\s?(?:기종|모델))|" + english("compatible")),
+    _condition("compatible", "호환(?:용)?|" + english("compatible")),
     # 교체 가능 / 교체형: a replaceable part of the product, not a replacement sold alone.
     _Concept(
         "replacement",

@@ -736,34 +736,34 @@ def test_another_hue_than_the_keywords_is_another_product_even_where_a_model_num
 
 
 @pytest.mark.parametrize(
-    ("title", "reason"),
+    "title",
     [
-        # The twentieth reader's genuine cartridge lists the printers it fits: a list, not a stand-in.
-        ("[캐논정품] PG245 검정잉크 PIXMA MG2520 MG2920 TS3120 iP2820 호환기종", None),
-        ("캐논 PG-245 검정 잉크 정품 (호환 모델 MG2520 MG2920)", None),
-        # a cartridge sold as compatible with the asked one is still refused
-        ("캐논 PG-245 호환 재생잉크 검정 대용량", "compatible: 호환"),
-        ("캐논 PG-245 검정 호환용 잉크", "compatible: 호환용"),
-        ("[호환] 캐논 PG-245 검정 잉크", "compatible: 호환"),
+        # A reviewer's: "호환기종" is as often the only word a third-party cartridge says it is compatible with; reading
+        # it as a list of the machines a genuine one fits let these through, so it still refuses (and the twentieth
+        # reader's genuine "[캐논정품] … 호환기종" stays refused).
+        "캐논 PG245 비정품 잉크 호환기종 MG2520 MG2920 TS3120",
+        "캐논 PG-245 잉크 재제조 호환기종 MG2520 MG2920",
+        "캐논 PG-245 호환 재생잉크 검정 대용량",
+        "[호환] 캐논 PG-245 검정 잉크",
     ],
 )
-def test_a_list_of_the_machines_a_part_fits_is_no_compatible_stand_in(title: str, reason: str | None):
-    assert verdict("캐논 PG-245 검정 잉크", title) == reason
+def test_a_title_that_says_it_is_compatible_with_the_product_is_refused_however_it_says_it(title: str):
+    assert (verdict("캐논 PG-245 검정 잉크", title) or "").startswith("compatible")
 
 
 @pytest.mark.parametrize(
-    ("title", "reason"),
+    ("keyword", "title", "reason"),
     [
-        # The twentieth reader's bookcase: a seller's label in brackets before the maker's Latin name is no maker.
-        ("[구매대행] IKEA BILLY 책장, 화이트, 80x28x202 cm", None),
-        ("【무료배송】 IKEA BILLY 책장 화이트 80x28x202", None),
-        # another maker in the keyword's script is still another product, labelled or not
-        ("[풀무원] 빌리 책장 화이트 80x28x202", "keyword word missing: 이케아"),
-        ("[특가] 한샘 BILLY 책장 화이트 80x28x202", "keyword word missing: 이케아"),
+        # A reviewer's: a bracketed label before a Latin name is as often another maker's name ("[쿠첸] CUCHEN") as a
+        # seller's word ("[구매대행] IKEA"), and a maker written in brackets is a maker ("[IKEA] 빌리"): the brackets
+        # are read as any words are (the twentieth reader's "[구매대행] IKEA BILLY" stays refused).
+        ("쿠쿠 전기밥솥 6인용", "[쿠첸] CUCHEN 전기밥솥 6인용", "keyword word missing: 쿠쿠"),
+        ("이케아 빌리 책장 화이트 80x28x202", "[IKEA] 빌리 책장 80x28x202 화이트", None),
+        ("쿠쿠 전기밥솥 6인용", "[CUCKOO] 전기밥솥 6인용 CRP-P0660FD", None),
     ],
 )
-def test_a_sellers_label_in_brackets_is_no_makers_name(title: str, reason: str | None):
-    assert verdict("이케아 빌리 책장 화이트 80x28x202", title) == reason
+def test_a_bracketed_label_is_read_as_any_words_before_the_name(keyword: str, title: str, reason: str | None):
+    assert verdict(keyword, title) == reason
 
 
 @pytest.mark.parametrize(
