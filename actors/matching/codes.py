@@ -46,7 +46,8 @@ def model_number(model_no: str) -> re.Pattern[str] | None:
     if series and len(compact) - len(series["series"]) < _OWN_CODE_LENGTH:
         series = None  # "X520" alone is anyone's code (SM-X520)
     # The series' letters may be left out where a code of its own is left ("DP609" for "SHP-DP609").
-    lead = f"(?:{spaced(series['series'])}[\\s-]*)?" if series else ""
+    # … but not after another series' letters and a dash ("GM-B2100" is no GA-B2100: a reviewer's).
+    lead = f"(?:{spaced(series['series'])}[\\s-]*|(?<![a-z]-))" if series else ""
     body = spaced(base[len(series["series"]) :]) if series else spaced(base)
     return re.compile(rf"(?<![0-9a-z]){lead}{body}(?:{ends})")
 

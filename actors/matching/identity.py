@@ -219,20 +219,29 @@ def other_year(title: str, words: tuple[Word, ...]) -> str | None:
     return None
 
 
+#: What a colour's other spelling may have glued after it and stay the colour: 색, 컬러, 계열 or 톤 ("블랙컬러"), a
+#: particle ("블랙과 네이비"), a letter size ("화이트XL").
+_AFTER_A_HUE = r"색|컬러|color|계열|톤|[과와](?![가-힣])|(?:xs|s|m|l|xl|xxl|xxxl)(?![a-z])"
+
+
 def _colour_word(text: str) -> Word | None:
     """A hue the keyword names, found however a title writes it: "검정" as 블랙, 검은색 or black, "화이트" as 흰색
     (`infra.text.colours`). None: the word is no hue's whole name."""
     if not (spellings := spellings_of(text)):
         return None
     # The keyword's own spelling is found as any keyword word is ("레드블레미쉬" for 레드 블레미쉬); another spelling
-    # may have a shade's name glued before it ("미드나이트블랙"), but nothing after it but 색: the 블루 of 블루투스, the
-    # 블랙 of 블랙야크 and the 핑크 of 핑크퐁 are names, not the keyword's 파란색, 검정 or 분홍색 (a reviewer's).
+    # may have a shade's name glued before it ("미드나이트블랙"), and after it only what keeps it a colour: the 블루 of
+    # 블루투스, the 블랙 of 블랙야크 and the 핑크 of 핑크퐁 are names, not the keyword's 파란색, 검정 or 분홍색, while
+    # "블랙컬러" and "화이트XL" are colours (two reviewers'). Not a word of the keyword's glued after it: "화이트보드"
+    # would be white for "보드마카 흰색", as "블랙야크" black for "블랙야크 … 검정"; "화이트마스크" is refused.
     others = "|".join(
-        rf"(?<![a-z]){spelling}(?![a-z])" if spelling.isascii() else _spelled(spelling)
+        rf"(?<![a-z]){spelling}" if spelling.isascii() else _spelled(spelling)
         for spelling in spellings
         if spelling != text
     )
-    return Word(text, re.compile(f"{_word(text).pattern.pattern}|(?:{others})(?:색상?)?(?![가-힣a-z])"), False)
+    return Word(
+        text, re.compile(f"{_word(text).pattern.pattern}|(?:{others})(?:(?={_AFTER_A_HUE})|(?![가-힣a-z]))"), False
+    )
 
 
 def _size_word(text: str) -> Word | None:
@@ -262,9 +271,10 @@ def _hues_glued(parts: tuple[Segment, ...]) -> tuple[Segment, ...]:
 
 #: Domestic origin, as sellers write it: 국산, 국내산 and 한국산 say the same ("순국산", "원산지:국산" too) …
 _DOMESTIC = ("국산", "국내산", "한국산")
-#: … but 국산 glued after the syllable that ends another country's name is that country's origin: 중국산 (China),
-#: 미국산, 영국산, 태국산, and 외국산 or 타국산 (foreign).
-_ANOTHER_COUNTRYS = "(?<![중미영태외타])"
+#: … but 국산 glued after the syllable that ends another word in 국 is that word's: another country's origin
+#: (중국산, 미국산, 영국산, 태국산, 외국산, 타국산) or the whole country's growing areas (전국산지); and 한국산 glued
+#: before more Hangul is another word (한국산업, 한국산림: a reviewer's).
+_ANOTHER_COUNTRYS = "(?<![중미영태외타전한])"
 
 
 def _origin_word(text: str) -> Word | None:
@@ -273,7 +283,7 @@ def _origin_word(text: str) -> Word | None:
     word is no such origin."""
     if text not in _DOMESTIC:
         return None
-    return Word(text, re.compile(_ANOTHER_COUNTRYS + "(?:" + "|".join(map(_spelled, _DOMESTIC)) + ")"), False)
+    return Word(text, re.compile(f"{_ANOTHER_COUNTRYS}(?:국산|국내산)|한국산(?![가-힣])"), False)
 
 
 def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:

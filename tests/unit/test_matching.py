@@ -250,6 +250,10 @@ def test_a_model_numbers_series_may_be_left_out_where_a_code_of_its_own_is_left(
     assert verdict(lock, "삼성SDS 푸시풀 도어락 SHP-DP728") == "model number SHP-DP609 missing"
     assert verdict({**S24_ULTRA, "model_no": "SM-S928N"}, "갤럭시 S24 울트라 S928N 256GB") is None
     # what is left must name the model alone: "X520" is anyone's, a number alone is the series'
+    # not after another series' letters and a dash: the full-metal GM-B2100 is no GA-B2100 (a reviewer's)
+    casio = {"keyword": "카시오 지샥 GA-B2100", "model_no": "GA-B2100"}
+    assert verdict(casio, "카시오 지샥 GM-B2100D-1A 풀메탈") == "model number GA-B2100 missing"
+    assert verdict(casio, "지샥 B2100 솔라") is None
     tab = {"keyword": "갤럭시 탭 S9 FE SM-X520", "model_no": "SM-X520"}
     assert verdict(tab, "ASUS 비보북 X520 노트북") == "model number SM-X520 missing"
     assert verdict({"keyword": "PS5 슬림 CFI-2018", "model_no": "CFI-2018"}, "PS5 슬림 2018") == (

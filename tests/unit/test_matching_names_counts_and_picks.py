@@ -695,6 +695,14 @@ def test_a_screens_size_in_centimetres_is_its_inches():
         ("모나미 153 볼펜 검정색 12개", "모나미 153 볼펜 블랙 12개", None),
         ("무지 후드티 차콜", "무지 후드티 charcoal", None),
         ("블랙야크 경량패딩 조끼", "블랙야크 경량패딩 조끼 네이비", None),
+        # a second reviewer's: what keeps another spelling a colour may be glued after it (컬러, 계열, a size, a
+        # particle); nothing else (블랙프라이데이, and 화이트보드 above)
+        ("나이키 반팔티 검정", "나이키 반팔티 블랙컬러 DX1234", None),
+        ("나이키 반팔티 검정", "나이키 반팔티 BLACK컬러", None),
+        ("나이키 반팔티 검정", "나이키 반팔티 블랙L", None),
+        ("나이키 반팔티 흰색", "나이키 반팔티 화이트XL", None),
+        ("나이키 반팔티 검정", "나이키 반팔티 블랙과 네이비 2종", None),
+        ("노스페이스 눕시 패딩 검정", "노스페이스 눕시 패딩 블랙프라이데이 특가 화이트", "keyword word missing: 검정"),
     ],
 )
 def test_a_hue_the_keyword_names_is_found_however_the_title_writes_it(keyword: str, title: str, reason: str | None):
@@ -717,6 +725,11 @@ def test_a_hue_the_keyword_names_is_found_however_the_title_writes_it(keyword: s
         ("국산 참깨 1kg", "한국산 참깨 1kg", None),
         ("국산 깐마늘 1kg", "미국산 깐마늘 1kg", "keyword word missing: 국산"),
         ("국산 깐마늘 1kg", "외국산 깐마늘 1kg", "keyword word missing: 국산"),
+        # a second reviewer's: 국산 inside another word in 국 or 한국 is no origin
+        ("국산 편백 베개", "편백 베개 한국산림과학원 시험성적서 일본산 편백", "keyword word missing: 국산"),
+        ("국산 안전화", "KS 한국산업표준 인증 안전화 중국산", "keyword word missing: 국산"),
+        ("국산 깐마늘 1kg", "베트남산 깐마늘 1kg 전국산지직송", "keyword word missing: 국산"),
+        ("국산 두부", "국산콩 두부", None),
     ],
 )
 def test_domestic_origin_is_either_word_sellers_write_and_never_another_countrys(
