@@ -193,7 +193,9 @@ async def work_search(job: dict[str, Any], runtime: WorkerRuntime) -> dict[str, 
     failed |= {name: SourceDeferred(str(turn), retry_after=turn.retry_in) for name, turn in deferred.items()}
     # In the product's source order, whichever attempt each answer came from: a tie on price goes to the same offer.
     answers = answered | partial
-    result = summarize(product, {name: answers[name] for name in names if name in answers}, failed, utcnow())
+    # Off the event loop too: the doubts about the lowest read its title with the analyzer.
+    ordered = {name: answers[name] for name in names if name in answers}
+    result = await asyncio.to_thread(summarize, product, ordered, failed, utcnow())
     result["sources"] = per_source
     if not failed:
         return {"result": result}

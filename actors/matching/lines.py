@@ -97,7 +97,8 @@ def after_the_name(title: str, last: Word) -> str | None:
         return None
     stops = (_NAME_STOPS.search(undashed, written.end()), COLOUR.search(undashed, written.end()))
     end = min((stop.start() for stop in stops if stop), default=len(undashed))
-    return _nouns_between(undashed, written.end(), end)
+    # Nothing to read ("k 3"): the analyzer is not asked, so a keyword in Latin letters still never loads it.
+    return _nouns_between(undashed, written.end(), end) if _LETTER.search(undashed, written.end(), end) else ""
 
 
 def _side_by_side(keyword: str, first: Word, second: Word) -> NamePair | None:

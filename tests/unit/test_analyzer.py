@@ -9,11 +9,13 @@ from types import SimpleNamespace
 import pytest
 from dramatiq.brokers.stub import StubBroker
 
+from actors.matching import doubts_about_the_lowest, lines
 from actors.worker import AnalyzerWarmUp
 from infra.settings import Settings
 from infra.text import analyzer
 from infra.text.words import segments
 from schemas.codes import JobType
+from schemas.offers import Offer
 
 
 def test_the_analyzer_is_loaded_once_per_process_whatever_the_threads_asking():
@@ -48,3 +50,17 @@ def test_a_pool_that_searches_loads_the_analyzer_when_it_boots(
 def test_a_words_segments_are_read_in_their_context():
     # Alone, "재입고" reads as a verb form; in a title it is the noun 입고 with its prefix 재 ("restocking").
     assert [segment.text for segment in segments("오뚜기 진라면 재입고 알림")][:3] == ["오뚜기", "진라면", "재입고"]
+
+
+def test_the_doubts_about_a_latin_keywords_lowest_never_ask_the_analyzer(monkeypatch: pytest.MonkeyPatch):
+    # A search pool may still be loading it when its first search ends (CI saw a job wait on it after a restart):
+    # titles that write nothing after the name but its number give the after-the-name doubt nothing to read.
+    def refuse(text: str) -> None:
+        raise AssertionError(f"the analyzer was asked to read {text!r}")
+
+    monkeypatch.setattr(lines, "morphemes", refuse)
+    offers = [
+        Offer(source="static", title=f"zq {number}", price=1_000 * number, url="https://example.test/p")
+        for number in (3, 4, 5)
+    ]
+    assert doubts_about_the_lowest({"keyword": "zq"}, offers) == []
