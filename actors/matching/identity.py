@@ -19,7 +19,7 @@ from itertools import product
 from actors.matching.loanwords import HANGUL_RUN, Spellings
 from actors.matching.quantities import STATED
 from infra.text.analyzer import morphemes
-from infra.text.colours import HUE, spellings_of
+from infra.text.colours import HUE, HUE_END, hue_spellings
 from infra.text.folding import SEPARATORS
 from infra.text.sizes import size_spellings
 from infra.text.units import MEASURE_SYMBOLS
@@ -200,7 +200,7 @@ def other_colour(title: str, words: tuple[Word, ...]) -> str | None:
     """Another hue than the keyword's: a title that names a hue (`infra.text.colours.HUE`) and none of the keyword's
     sells that colour ("CT-S1 전자키보드 화이트" for "CT-S1 … 블랙"), even where a model number names the product and
     its other words may be left out. A title that names no hue may leave the colour out."""
-    asked = [word for word in words if spellings_of(word.text)]
+    asked = [word for word in words if hue_spellings(word.text)]
     if not asked or any(word.pattern.search(title) for word in asked):
         return None
     named = HUE.search(title)
@@ -219,29 +219,22 @@ def other_year(title: str, words: tuple[Word, ...]) -> str | None:
     return None
 
 
-#: What a colour's other spelling may have glued after it and stay the colour: 색, 컬러, 계열 or 톤 ("블랙컬러"), a
-#: particle ("블랙과 네이비"), a letter size ("화이트XL").
-_AFTER_A_HUE = r"색|컬러|color|계열|톤|[과와](?![가-힣])|(?:xs|s|m|l|xl|xxl|xxxl)(?![a-z])"
-
-
 def _colour_word(text: str) -> Word | None:
     """A hue the keyword names, found however a title writes it: "검정" as 블랙, 검은색 or black, "화이트" as 흰색
     (`infra.text.colours`). None: the word is no hue's whole name."""
-    if not (spellings := spellings_of(text)):
+    if not (spellings := hue_spellings(text)):
         return None
     # The keyword's own spelling is found as any keyword word is ("레드블레미쉬" for 레드 블레미쉬); another spelling
-    # may have a shade's name glued before it ("미드나이트블랙"), and after it only what keeps it a colour: the 블루 of
-    # 블루투스, the 블랙 of 블랙야크 and the 핑크 of 핑크퐁 are names, not the keyword's 파란색, 검정 or 분홍색, while
-    # "블랙컬러" and "화이트XL" are colours (two reviewers'). Not a word of the keyword's glued after it: "화이트보드"
-    # would be white for "보드마카 흰색", as "블랙야크" black for "블랙야크 … 검정"; "화이트마스크" is refused.
+    # may have a shade's name glued before it ("미드나이트블랙"), and ends as a hue's word does (`HUE_END`): the 블루 of
+    # 블루투스 is no 파란색, while "블랙컬러" and "화이트XL" are colours (two reviewers'). Not a word of the keyword's
+    # glued after it: "화이트보드" would be white for "보드마카 흰색", as "블랙야크" black for "블랙야크 … 검정";
+    # "화이트마스크" is refused.
     others = "|".join(
         rf"(?<![a-z]){spelling}" if spelling.isascii() else _spelled(spelling)
         for spelling in spellings
         if spelling != text
     )
-    return Word(
-        text, re.compile(f"{_word(text).pattern.pattern}|(?:{others})(?:(?={_AFTER_A_HUE})|(?![가-힣a-z]))"), False
-    )
+    return Word(text, re.compile(f"{_word(text).pattern.pattern}|(?:{others}){HUE_END}"), False)
 
 
 def _size_word(text: str) -> Word | None:
@@ -262,7 +255,7 @@ def _hues_glued(parts: tuple[Segment, ...]) -> tuple[Segment, ...]:
     glued: list[Segment] = []
     for segment in parts:
         previous = glued[-1] if glued else None
-        if previous and previous.end == segment.start and spellings_of(previous.text + segment.text):
+        if previous and previous.end == segment.start and hue_spellings(previous.text + segment.text):
             glued[-1] = Segment(previous.text + segment.text, previous.start, segment.end, segment.head)
         else:
             glued.append(segment)

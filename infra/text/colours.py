@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from infra.text.sizes import LETTERS
+
 #: Each hue's spellings, its loanword first: what a keyword's colour is found as in a title.
 HUES: tuple[tuple[str, ...], ...] = (
     ("블랙", "검정색", "검정", "검은색", "흑색", "black", "bk"),
@@ -32,11 +34,16 @@ HUES: tuple[tuple[str, ...], ...] = (
     ("버건디", "burgundy"),
 )
 _SPELLINGS_OF = {spelling: hue for hue in HUES for spelling in hue}
+#: Where a hue's word ends: nothing glued after it but what keeps it a colour, 색, 컬러, 계열 or 톤 ("블랙컬러"), a
+#: particle ("블랙과 네이비") or a letter size ("화이트XL"). The 블루 of 블루투스, the 블랙 of 블랙야크 and the 핑크 of
+#: 핑크퐁 are names, not colours.
+HUE_END = rf"(?:(?=색|컬러|color|계열|톤|[과와](?![가-힣])|{LETTERS})|(?![가-힣a-z]))"
 #: A hue's word, with the shade's name glued before it ("빈카블루", "스페이스그레이", "흰색", "검정색").
 HUE = re.compile(
     "(?<![가-힣a-z])[가-힣]*(?:"
     + "|".join(sorted((spelling for hue in HUES for spelling in hue), key=len, reverse=True))
-    + ")(?![가-힣a-z])"
+    + ")"
+    + HUE_END
 )
 #: A colour word: a hue's (`HUE`), or any Hangul word for a colour ("갈색", "하늘색": what ends in 색).
 COLOUR = re.compile(rf"{HUE.pattern}|(?<![가-힣])[가-힣]{{1,3}}색(?![가-힣])")
@@ -47,7 +54,7 @@ def is_a_colour(word: str) -> bool:
     return COLOUR.fullmatch(word) is not None
 
 
-def spellings_of(word: str) -> tuple[str, ...]:
+def hue_spellings(word: str) -> tuple[str, ...]:
     """Every way a hue is written, when the word is one of them, in lower case ("검정": 블랙, 검정색, black …); ()
     for a word that is no hue's whole name (a shade such as "빈카블루" is its own)."""
     return _SPELLINGS_OF.get(word, ())

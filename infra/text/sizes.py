@@ -15,6 +15,8 @@ SIZES: tuple[tuple[str, ...], ...] = (
     ("xl", "엑스라지", "extra large"),
 )
 _SPELLINGS_OF = {spelling: size for size in SIZES for spelling in size}
+#: A letter size as a title glues it after a word ("블랙L", "화이트XL"), lower case.
+LETTERS = r"(?:xs|s|m|l|xl|xxl|xxxl)(?![a-z])"
 
 
 def size_spellings(word: str) -> tuple[str, ...]:

@@ -746,6 +746,9 @@ def test_another_hue_than_the_keywords_is_another_product_even_where_a_model_num
     assert verdict(keyword, "CASIO Casiotone CT-S1 BK 61건반 휴대용 키보드", model_no="CT-S1") is None
     assert verdict(keyword, "카시오 CT-S1 61건반 키보드", model_no="CT-S1") is None  # no hue named: left out
     assert verdict(keyword, "카시오 CT-S1 블랙/화이트 색상 선택", model_no="CT-S1") is None  # the asked hue among them
+    # a hue's word ends where a keyword's does: what keeps it a colour may be glued after it, a name may not
+    assert verdict(keyword, "카시오 CT-S1 전자키보드 화이트컬러", model_no="CT-S1") == "another colour: 화이트"
+    assert verdict(keyword, "카시오 CT-S1 블루투스 미디 키보드", model_no="CT-S1") is None
 
 
 @pytest.mark.parametrize(
