@@ -42,6 +42,8 @@ class Word:
     pattern: re.Pattern[str]
     #: A digit at either edge: spaces must still separate it ("아이폰 15 128GB" is not "아이폰 15128gb").
     digit_edged: bool
+    #: The keyword's hue, found in any of its spellings (`_colour_word`); not a hue's letters inside a name (블랙야크).
+    hue: bool = False
 
 
 _RUNS = re.compile(r"\d+(?:\.\d+)?|[a-z]+|[^\da-z]+")
@@ -199,8 +201,9 @@ def _year_word(text: str) -> Word | None:
 def other_colour(title: str, words: tuple[Word, ...]) -> str | None:
     """Another hue than the keyword's: a title that names a hue (`infra.text.colours.HUE`) and none of the keyword's
     sells that colour ("CT-S1 전자키보드 화이트" for "CT-S1 … 블랙"), even where a model number names the product and
-    its other words may be left out. A title that names no hue may leave the colour out."""
-    asked = [word for word in words if hue_spellings(word.text)]
+    its other words may be left out. A title that names no hue may leave the colour out; a keyword whose hue's letters
+    are a name's (블랙야크) asks no colour."""
+    asked = [word for word in words if word.hue]
     if not asked or any(word.pattern.search(title) for word in asked):
         return None
     named = HUE.search(title)
@@ -234,7 +237,7 @@ def _colour_word(text: str) -> Word | None:
         for spelling in spellings
         if spelling != text
     )
-    return Word(text, re.compile(f"{_word(text).pattern.pattern}|(?:{others}){HUE_END}"), False)
+    return Word(text, re.compile(f"{_word(text).pattern.pattern}|(?:{others}){HUE_END}"), False, hue=True)
 
 
 def _size_word(text: str) -> Word | None:

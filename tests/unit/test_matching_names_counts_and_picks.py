@@ -749,6 +749,8 @@ def test_another_hue_than_the_keywords_is_another_product_even_where_a_model_num
     # a hue's word ends where a keyword's does: what keeps it a colour may be glued after it, a name may not
     assert verdict(keyword, "카시오 CT-S1 전자키보드 화이트컬러", model_no="CT-S1") == "another colour: 화이트"
     assert verdict(keyword, "카시오 CT-S1 블루투스 미디 키보드", model_no="CT-S1") is None
+    # a hue's letters inside the keyword's maker ask no colour
+    assert verdict("블랙야크 경량패딩 조끼 ABZ1234", "경량패딩 조끼 ABZ1234 네이비", model_no="ABZ1234") is None
 
 
 @pytest.mark.parametrize(
