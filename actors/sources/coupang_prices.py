@@ -13,9 +13,10 @@ from selectolax.lexbor import LexborNode
 
 from actors.sources.coupang_markup import Layout, attribute, first_int, normalized_text
 
-#: An amount written as a price, a rate or a grouped number: what a label never holds. A label may hold a count
-#: ("2개 이상 구매시 개당", "T멤버십 3개월"); an element holding an amount is another price, a rate or a unit price.
-_AMOUNT = re.compile(r"\d[\d,]*\s*만?\s*(?:원|%)|\d{1,3}(?:,\d{3})+")
+#: An amount written as a price or a grouped number: what a label never holds. A label may hold a count
+#: ("2개 이상 구매시 개당", "T멤버십 3개월") or a rate ("정기배송 5% 할인가", "카드 10% 청구할인"); an element holding an
+#: amount is another price or a unit price, and a rate alone ("12%") has no words to be a label.
+_AMOUNT = re.compile(r"\d[\d,]*\s*만?\s*원|\d{1,3}(?:,\d{3})+")
 #: A label is words: at least two letters, so a bare rate ("12"), a count ("10개") or "1+1" is no label.
 _LABEL_LETTERS = re.compile(r"[^\W\d_].*[^\W\d_]")
 _WON_AMOUNT = re.compile(r"(\d[\d,]*)\s*원")
@@ -34,6 +35,8 @@ _SALE_TEXT = re.compile(r"~?\s*(\d[\d,]*)\s*원?\s*(?:~\s*(?:\d[\d,]*\s*원?)?)?
 _MIN_BARE_PRICE = 100
 #: Texts beside a price that are part of writing it, not a label.
 _PRICE_MARKS = frozenset({"원", "~", "원~"})
+#: The condition of a price line out of the sale price's place whose label could not be read.
+_UNREAD_LABEL = "a price line of its own"
 #: The headline sale price is bold; so is the discount rate, but its "%" already rules it out.
 _BOLD = "fw-font-bold"
 #: A unit price as the utility markup writes it: "(100g당 1,230원)".
@@ -86,7 +89,7 @@ def sale_price(item: LexborNode, layout: Layout) -> _Sale | None:
 def _price_value_sale(item: LexborNode, layout: Layout) -> _Sale | None:
     """The `Price_priceValue` (older layout: `.price-value`) price: the plain one when the item shows it, else the
     first labelled one. The plain sale price sits in the price block itself (older layout: `em.sale`); a
-    `Price_priceValue` inside a block of its own beside a label is a conditional price line."""
+    `Price_priceValue` inside a block of its own is a conditional price line, beside a label or not."""
     area = item.css_first(_PRICE_AREA)
     candidates: list[tuple[bool, int, _Sale]] = []
     for index, node in enumerate(item.css(layout.price)):
@@ -95,7 +98,8 @@ def _price_value_sale(item: LexborNode, layout: Layout) -> _Sale | None:
             continue
         parent = node.parent
         in_place = area is None or parent is None or parent.mem_id == area.mem_id
-        label = None if in_place else _label_beside(node)
+        # Out of its place it is conditional even when its label cannot be read (an allow-list of the place).
+        label = None if in_place else (_label_beside(node) or _UNREAD_LABEL)
         sale = _Sale(amount, label, _written_as_range(node))
         candidates.append((label is not None, index, sale))
     return min(candidates, key=lambda candidate: candidate[:2])[2] if candidates else None

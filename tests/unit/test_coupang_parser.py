@@ -537,9 +537,11 @@ _LABELS = [
     "카드할인가",
     "최대 할인가",
     "오늘만 이 가격",
-    # A label may hold a count, never an amount: a multi-buy price, a membership's months.
+    # A label may hold a count or a rate, never an amount: a multi-buy price, a membership's months, a discount.
     "2개 이상 구매시 개당",
     "T멤버십 3개월 할인가",
+    "정기배송 5% 할인가",
+    "카드 10% 청구할인",
 ]
 
 
@@ -568,6 +570,16 @@ def test_a_labelled_price_value_line_before_the_sale_price_is_conditional(label:
     [alone] = parse_search_page(_utility_item(conditional + delivery), base_url=BASE_URL).offers
     assert (both.price, both.price_condition) == (13_900, None)
     assert (alone.price, alone.price_condition) == (9_900, label)
+
+
+def test_a_price_value_line_in_a_block_of_its_own_is_conditional_even_without_a_readable_label() -> None:
+    # The sale price's own place is the price block itself; a price in a block of its own is some buyers' price.
+    unlabelled = '<div class="PriceArea_benefitPrice__u7"><strong class="Price_priceValue__A4KOr">9,900원</strong></div>'
+    plain = '<strong class="Price_priceValue__A4KOr">13,900<span class="Price_won__c0">원</span></strong>'
+    [both] = parse_search_page(_utility_item(unlabelled + plain), base_url=BASE_URL).offers
+    [alone] = parse_search_page(_utility_item(unlabelled), base_url=BASE_URL).offers
+    assert (both.price, both.price_condition) == (13_900, None)
+    assert (alone.price, alone.price_condition) == (9_900, "a price line of its own")
 
 
 def test_a_price_written_as_a_range_start_is_marked_in_every_markup() -> None:
