@@ -14,8 +14,8 @@ from selectolax.lexbor import LexborNode
 from actors.sources.coupang_markup import Layout, attribute, first_int, normalized_text
 
 #: An amount written as a price or a grouped number: what a label never holds. A label may hold a count
-#: ("2개 이상 구매시 개당", "T멤버십 3개월") or a rate ("정기배송 5% 할인가", "카드 10% 청구할인"); an element holding an
-#: amount is another price or a unit price, and a rate alone ("12%") has no words to be a label.
+#: ("2개 이상 구매시 개당", "T멤버십 3개월") or a rate ("정기배송 5% 할인가", "카드 10% 청구할인"); an element
+#: holding an amount is another price or a unit price, and a rate alone ("12%") has no words to be a label.
 _AMOUNT = re.compile(r"\d[\d,]*\s*만?\s*원|\d{1,3}(?:,\d{3})+")
 #: A label is words: at least two letters, so a bare rate ("12"), a count ("10개") or "1+1" is no label.
 _LABEL_LETTERS = re.compile(r"[^\W\d_].*[^\W\d_]")

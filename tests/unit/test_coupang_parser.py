@@ -574,7 +574,9 @@ def test_a_labelled_price_value_line_before_the_sale_price_is_conditional(label:
 
 def test_a_price_value_line_in_a_block_of_its_own_is_conditional_even_without_a_readable_label() -> None:
     # The sale price's own place is the price block itself; a price in a block of its own is some buyers' price.
-    unlabelled = '<div class="PriceArea_benefitPrice__u7"><strong class="Price_priceValue__A4KOr">9,900원</strong></div>'
+    unlabelled = (
+        '<div class="PriceArea_benefitPrice__u7"><strong class="Price_priceValue__A4KOr">9,900원</strong></div>'
+    )
     plain = '<strong class="Price_priceValue__A4KOr">13,900<span class="Price_won__c0">원</span></strong>'
     [both] = parse_search_page(_utility_item(unlabelled + plain), base_url=BASE_URL).offers
     [alone] = parse_search_page(_utility_item(unlabelled), base_url=BASE_URL).offers
