@@ -79,7 +79,7 @@ from actors.matching.prices import (
     priced_like_an_accessory,
     priced_without_a_part,
 )
-from actors.matching.quantities import Quantity, quantities, unit_conflict
+from actors.matching.quantities import Quantity, quantities, uncounted, unit_conflict
 from actors.matching.sells import Allowed, allowed_by, excluded, sold_for_it, sold_without_something
 from actors.matching.sequels import names_a_number, numbers_after, sequel_number, writes_the_name_plain
 from actors.matching.wearers import for_a_child
@@ -159,6 +159,7 @@ def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
         or left_out(spelled, wanted.keyword, wanted.words)
         # The model number names the product: its title need not repeat the keyword's category words ("모니터").
         or (None if wanted.model else missing_word(spelled, _unnamed_by_the_source(offer, wanted), wanted.maker))
+        or uncounted(folded, wanted.quantities)
         # ... but not another colour than the keyword's ("CT-S1 화이트" for "CT-S1 … 블랙").
         or other_colour(spelled, wanted.words)
         or other_year(title, wanted.words)

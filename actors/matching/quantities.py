@@ -12,12 +12,19 @@ from decimal import Decimal
 from math import prod
 
 from infra.text.folding import ENDS_THE_TITLE
-from infra.text.units import PACK_UNITS, UNITS
+from infra.text.units import COLLECTIVE_COUNTERS, PACK_UNITS, PIECE_COUNTERS, UNITS
 
 # How reasons spell units whose lower-cased form reads oddly; any other unit is shown as normalized.
 _UNIT_DISPLAY = {"tb": "TB", "gb": "GB", "l": "L", "w": "W", "mah": "mAh"}
-# Words that start like a unit but are not one: 개월 (months), 개봉 (opened), 개국 (countries), 정품 (genuine).
-_UNIT_GUARDS = {"개": "(?![월봉국])", "정": "(?!품)"}
+# Words that start like a unit but are not one: 개월 (months), 개봉 (opened), 개국 (countries), 정품 (genuine). A
+# counter of pieces ends its word (입 aside: "12본입"), since its syllable begins many words: 구강, 구성, 통신, 본품,
+# 접시 ("WP660 구강세정기" counts no 660 pieces).
+_ENDS_A_COUNTER = "(?!(?!입)[가-힣])"
+_UNIT_GUARDS = {
+    "개": "(?![월봉국])",
+    "정": "(?!품)",
+    **dict.fromkeys(("갑", *PIECE_COUNTERS, *COLLECTIVE_COUNTERS), _ENDS_A_COUNTER),
+}
 
 
 def _unit_pattern(unit: str) -> str:
@@ -81,9 +88,9 @@ def _multiplied(quantity: Quantity, times: str) -> tuple[Quantity, ...]:
 
 
 _PACK_UNIT = "|".join(_unit_pattern(unit) for unit in sorted(PACK_UNITS, key=len, reverse=True))
-#: Packs of packs: "12개 x 2박스" and "4입 x 5팩" sell 24 and 20 units.
+#: Packs of packs: "12개 x 2박스", "4입 x 5팩" and "1갑(12개입) x 10갑" sell 24, 20 and 120 units.
 _PACKS_OF_PACKS = re.compile(
-    rf"(?<![\d.])(?P<each>\d+)\s?(?:{_PACK_UNIT})\s?[x×*]\s?(?P<packs>\d+)\s?(?:{_PACK_UNIT})", re.IGNORECASE
+    rf"(?<![\d.])(?P<each>\d+)\s?(?:{_PACK_UNIT})\)?\s?[x×*]\s?(?P<packs>\d+)\s?(?:{_PACK_UNIT})", re.IGNORECASE
 )
 
 
@@ -149,11 +156,9 @@ _SINGLE = re.compile(
 _PACKED_TIMES = {"더블": 2, "듀오": 2, "트리플": 3}
 _PACKED = re.compile(r"(?P<times>더블|듀오|트리플)\s?팩")
 
-#: A number multiplied or added, or followed by a counter the unit rule does not read ("10P", "10pcs", "24can", "100T",
-#: "4통", "20PET"): the title may count the units it sells.
-_MULTIPLIED = re.compile(
-    r"[x×*+]\s?\d|\d\s?[x×*+](?!\w)|\d\s?(?:pcs|p|cans?|t|pet|통|포|구|알)(?![a-z])", re.IGNORECASE
-)
+#: A number multiplied or added, or followed by a counter the unit rule does not read ("10P", "10pcs", "100T", "20PET",
+#: "10포", "30알"): the title may count the units it sells.
+_MULTIPLIED = re.compile(r"[x×*+]\s?\d|\d\s?[x×*+](?!\w)|\d\s?(?:pcs|p|cans?|t|pet|포|알)(?![a-z])", re.IGNORECASE)
 
 
 #: A volume and a weight of one product agree within its density: what shops sell by the ml or the gram (drinks,
@@ -220,12 +225,26 @@ def unit_conflict(title: str, wanted: tuple[Quantity, ...]) -> str | None:
             return f"{weighed} for {want.text}: another form or size"
         if not same and (diagonal := _other_diagonal(title, want)):
             return f"{diagonal} for {want.text}: another size"
-        if not same and stated and want.dimension == "pack" and want.amount > 1 and not _MULTIPLIED.search(title):
+        if not same and stated and _asks_several(want) and not _MULTIPLIED.search(title):
             # A title that measures its item ("50ml") and counts nothing sells one: its price is not the price of the
             # several the keyword asks for. A multiplication it does not read as a count ("x 100T", "1.05kg+1.05kg")
-            # is not nothing; a title that states no quantity at all describes the product, not an amount of it.
+            # is not nothing.
             return f"pack: one, not {want.text}"
     return None
+
+
+def _asks_several(want: Quantity) -> bool:
+    return want.dimension == "pack" and want.amount > 1
+
+
+def uncounted(title: str, wanted: tuple[Quantity, ...]) -> str | None:
+    """A folded title that states no quantity at all, for a keyword that asks for several: it describes the product
+    and may sell one ("모나미 153 볼펜 0.7 검정" is no dozen, one tyre no set of four). Judged after the title's words,
+    which say more when they differ."""
+    several = next((want for want in wanted if _asks_several(want)), None)
+    if several is None or quantities(title) or _MULTIPLIED.search(title):
+        return None
+    return f"pack: none counted, not {several.text}"
 
 
 def first_stated(title: str, dimension: str) -> Quantity | None:

@@ -15,7 +15,15 @@ class Unit:
 
 # 24캔, 24can, 24개, 24입 and 24펫 (PET bottles) state the same thing. Sheets, tablets and rolls are counted apart so
 # that "물티슈 100매 10팩" or "60정 3개" do not mix two counts into one.
-PACK_UNITS = ("개입", "개", "입", "캔", "cans", "can", "병", "페트", "펫", "팩", "봉지", "봉", "박스", "box", "ea")
+PACK_UNITS = (
+    "개입", "개", "입", "캔", "cans", "can", "병", "페트", "펫", "팩", "봉지", "봉", "갑", "박스", "box", "ea",
+)  # fmt: skip
+#: Korean counters of single pieces: 12구 (balls, eggs), 12자루 (pens), 2마리, 12본, 100통 (garlic bulbs) count what
+#: 12개 counts. Not packs: "4구 x 24캔" is 24 cans of 4 balls, not packs of packs.
+PIECE_COUNTERS = ("구", "자루", "마리", "본", "통")
+#: Counters that name a fixed number of pieces, as Korean trade counts them: a dozen (다스, 더즌, 다즌, 타) is 12, a
+#: 판 (a tray of eggs) 30, a 접 (garlic bulbs, dried persimmons, cabbages) 100.
+COLLECTIVE_COUNTERS = {"다스": 12, "더즌": 12, "다즌": 12, "dozen": 12, "타": 12, "판": 30, "접": 100}
 UNITS: dict[str, Unit] = {
     **dict.fromkeys(("tb", "테라"), Unit("capacity", Decimal(1024))),
     **dict.fromkeys(("gb", "기가"), Unit("capacity", Decimal(1))),
@@ -24,7 +32,8 @@ UNITS: dict[str, Unit] = {
     **dict.fromkeys(("kg", "킬로", "키로"), Unit("weight", Decimal(1000))),
     **dict.fromkeys(("g", "그램"), Unit("weight", Decimal(1))),
     "mg": Unit("weight", Decimal("0.001")),
-    **dict.fromkeys(PACK_UNITS, Unit("pack", Decimal(1))),
+    **dict.fromkeys(PACK_UNITS + PIECE_COUNTERS, Unit("pack", Decimal(1))),
+    **{counter: Unit("pack", Decimal(pieces)) for counter, pieces in COLLECTIVE_COUNTERS.items()},
     **dict.fromkeys(("매", "장"), Unit("sheets", Decimal(1))),
     **dict.fromkeys(("정", "캡슐", "소프트젤", "softgels", "softgel"), Unit("tablets", Decimal(1))),
     "롤": Unit("rolls", Decimal(1)),
@@ -33,7 +42,7 @@ UNITS: dict[str, Unit] = {
     "mah": Unit("battery", Decimal(1)),
 }
 #: Units written in Hangul, counters among them: a number glued before one is a count ("2매"), not a model's number.
-COUNTERS = frozenset(unit for unit in UNITS if not unit.isascii()) | {"쌍", "세트", "구", "인분"}
+COUNTERS = frozenset(unit for unit in UNITS if not unit.isascii()) | {"쌍", "세트", "인분"}
 #: Units written in Latin letters: a letter suffix glued to a number that is one of these is a quantity, not a
 #: model's variant ("256gb", not "s25fe").
 LATIN_UNITS = frozenset(unit for unit in UNITS if unit.isascii())

@@ -211,8 +211,13 @@ def test_other_dimensions_must_agree_too(keyword: str, title: str, reason: str):
     assert verdict({"keyword": keyword}, title, price=50_000) == reason
 
 
-def test_an_offer_without_numbers_in_the_title_is_not_rejected_for_units():
-    assert verdict({"keyword": "코카콜라 제로 355ml 24캔"}, "코카콜라 제로 제로콜라 탄산음료", price=19_900) is None
+def test_an_offer_without_numbers_in_the_title_is_not_rejected_for_its_measures_but_counts_none():
+    # A title silent about the volume may still be the product; one silent about the count may sell one can.
+    assert verdict({"keyword": "코카콜라 제로 355ml"}, "코카콜라 제로 제로콜라 탄산음료", price=19_900) is None
+    assert (
+        verdict({"keyword": "코카콜라 제로 355ml 24캔"}, "코카콜라 제로 제로콜라 탄산음료", price=19_900)
+        == "pack: none counted, not 24캔"
+    )
 
 
 def test_a_keyword_without_numbers_accepts_any_quantity():
@@ -1021,7 +1026,7 @@ def test_a_price_with_every_benefit_or_a_return_and_a_remanufactured_or_refill_o
         (
             "윌슨 US오픈 테니스공 24캔",
             "윌슨 US오픈 테니스공 4구 낱캔 가격 (24캔 이상 구매 시 박스 포장)",
-            "pack 낱캔 ≠ 24캔",
+            "pack 4구, 낱캔 ≠ 24캔",
         ),
         ("KF94 마스크 50매", "KF94 마스크 50매 낱개 포장", None),  # each unit wrapped, fifty of them
         # a price for some of a shop's customers, not all of them

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from actors.matching import doubts_about_the_lowest, match_offers
+from actors.matching.quantities import quantities
 from infra.text.folding import fold
 from schemas.offers import Offer
 
@@ -167,14 +168,14 @@ def test_an_angles_degree_sign_is_the_word_for_degrees():
 @pytest.mark.parametrize(
     ("keyword", "title", "reason"),
     [
-        # Counts and weights a keyword writes stay words a title must write: read as units, a title silent about them
-        # (one tyre, one pen, a chain of no stated weight) passed for the set, the dozen, three 돈.
+        # Counts and weights a keyword writes must be written by the title: a title silent about them (one tyre, one
+        # pen, a chain of no stated weight) passed for the set, the dozen, three 돈.
         (
             "한국타이어 벤투스 S1 에보3 245/45R18 4본",
             "한국타이어 벤투스 S1 에보3 K127 245/45R18",
-            "keyword word missing: 4본",
+            "pack: none counted, not 4본",
         ),
-        ("모나미 153 볼펜 12자루", "모나미 153 볼펜 0.7 검정", "keyword word missing: 12자루"),
+        ("모나미 153 볼펜 12자루", "모나미 153 볼펜 0.7 검정", "pack: none counted, not 12자루"),
         ("순금 목걸이 3돈", "순금 24K 목걸이 반돈 체인", "keyword word missing: 3돈"),
         # A keyword that counts nothing takes the packs a product is sold in, and a count of what a product holds.
         ("비타500", "광동 비타500 100ml 20병", None),
@@ -839,3 +840,38 @@ def test_a_letter_size_the_keyword_names_is_found_however_the_title_writes_it(ti
 )
 def test_softgels_are_counted_as_tablets(title: str, reason: str | None):
     assert verdict("나우푸드 오메가3 1000mg 200소프트젤", title) == reason
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # Counters of single pieces count what 개 counts: eggs, balls, pens, bulbs.
+        ("무항생제 특란 30구", "무항생제 인증 계란 특란 30입 (산란일 표기)", None),
+        ("무항생제 특란 30구", "무항생제 특란 15구", "pack 15구 ≠ 30구"),
+        ("스테들러 노리스 연필 HB 12자루", "STAEDTLER 노리스 120 HB 연필 12본입", None),
+        # A dozen is twelve, a 접 a hundred, however the title writes them.
+        ("스테들러 노리스 연필 HB 12자루", "STAEDTLER 노리스 120 HB 연필 1다스", None),
+        ("테일러메이드 TP5 골프공 12구", "테일러메이드 TP5 골프공 1더즌", None),
+        ("테일러메이드 TP5 골프공 12구", "테일러메이드 TP5 골프공 3구 슬리브", "pack 3구 ≠ 12구"),
+        ("의성 육쪽마늘 100통", "경북 의성 토종 육쪽마늘 1접 (대) 햇마늘", None),
+        ("의성 육쪽마늘 100통", "의성 육쪽마늘 2접 (200통) 특", "pack 2접, 200통 ≠ 100통"),
+        # A box of boxes multiplies, a bracket between them or not: ten boxes of twelve pens are no dozen.
+        ("모나미 153 볼펜 12자루", "모나미 153 볼펜 흑색 1갑(12개입) x 10갑", "pack 1갑, 12개입) x 10갑 ≠ 12자루"),
+    ],
+)
+def test_korean_counters_count_pieces_and_a_dozen_or_a_jeop_is_its_number(keyword: str, title: str, reason: str | None):
+    assert verdict(keyword, title) == reason
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        # A counter's syllable that begins another word counts nothing: 구강 (mouth), 본품, 통신, 접시.
+        "워터픽 아쿠아리우스 WP660 구강세정기 국내정품",
+        "워터픽 아쿠아리우스 WP-660 2본품 구성",
+        "워터픽 아쿠아리우스 WP-660 LTE 통신",
+        "워터픽 아쿠아리우스 WP-660 3접시",
+    ],
+)
+def test_a_counters_syllable_beginning_another_word_counts_nothing(title: str):
+    assert quantities(fold(title)) == ()
