@@ -12,7 +12,7 @@ keyword names another product unless the keyword names that variant too.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import product
 
@@ -44,6 +44,9 @@ class Word:
     digit_edged: bool
     #: The keyword's hue, found in any of its spellings (`_colour_word`); not a hue's letters inside a name (블랙야크).
     hue: bool = False
+    #: How many times the keyword writes it as a word of its own: "아미보 마리오 슈퍼 마리오 시리즈" names the figure
+    #: and the series, and a title naming only the series ("루이지 (슈퍼 마리오 시리즈)") sells another figure.
+    times: int = 1
 
 
 _RUNS = re.compile(r"\d+(?:\.\d+)?|[a-z]+|[^\da-z]+")
@@ -98,6 +101,8 @@ def _spelled(run: str) -> str:
         head = len(run) % _GROUP or _GROUP
         groups = [run[:head], *(run[index : index + _GROUP] for index in range(head, len(run), _GROUP))]
         return f"(?:{run}|{','.join(groups)}(?!\\s?원))"
+    if run.isalpha() and run.isascii() and len(run) in _INITIALISM_LETTERS:
+        return r"\.?".join(run)  # an initialism may be dotted ("C.E.T" for CET)
     if run.isascii():
         return re.escape(run)
     return r"\s?".join(re.escape(char) for char in run)
@@ -107,10 +112,16 @@ def _spelled(run: str) -> str:
 _NUMBERED = re.compile(r"0(?P<zero>\d)|(?P<beon>\d+)번")
 
 
+#: An initialism written with dots between its letters ("n.m.f", "c.e.t."): the letters, read as one run.
+_DOTTED_INITIALISM = re.compile(r"(?:[a-z]\.){1,3}[a-z]\.?")
+
+
 def _word(compact: str) -> Word:
     """A keyword word as a pattern: each run of letters, Hangul or digits in any of its spellings, a space allowed
     between runs and between Hangul syllables ("버즈3" finds "버즈 3", "아이폰15" finds "iPhone 15"), and only whole at
     its edges."""
+    if _DOTTED_INITIALISM.fullmatch(compact):
+        compact = compact.replace(".", "")
     found_runs = _RUNS.findall(compact)
     runs = [
         "(?:"
@@ -313,7 +324,10 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
             )
             word = special or _word(compact)
             words.setdefault(word.text, word)
-    return tuple(words.values())
+    tokens = lowered.split()
+    return tuple(
+        replace(word, times=times) if (times := tokens.count(word.text)) > 1 else word for word in words.values()
+    )
 
 
 def _between_numbers(parts: tuple[Segment, ...], index: int) -> bool:
@@ -340,6 +354,8 @@ def missing_word(title: str, words: tuple[Word, ...], maker: Word | None = None)
     undashed = title.replace("-", "")
     compact = undashed.replace(" ", "")
     for index, word in enumerate(words):
+        if word.times > 1 and len(word.pattern.findall(undashed)) < word.times:
+            return f"keyword word missing: {word.text} ({word.times} times)"
         if word.pattern.search(undashed) or (not word.digit_edged and word.pattern.search(compact)):
             continue
         if index and _generation_on_the_name(undashed, words[index - 1], word):

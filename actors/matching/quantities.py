@@ -95,17 +95,19 @@ _PACKS_OF_PACKS = re.compile(
 
 
 _COUNTED_UNIT = "|".join(unit for unit, found in UNITS.items() if found.dimension in ("sheets", "tablets", "rolls"))
-#: Sheets, tablets or rolls in each pack, then the packs: "1매입 100EA", "1매입 x 100개" and "5매입 x 10팩" sell 100,
-#: 100 and 50 masks.
+#: Sheets, tablets or rolls in each pack, then the packs: "1매입 100EA", "1매입 x 100개", "5매입 x 10팩" and
+#: "10매입 x 2" sell 100, 100, 50 and 20.
 _COUNTED_PER_PACK = re.compile(
-    rf"(?<![\d.])(?P<each>\d+)\s?(?P<unit>{_COUNTED_UNIT})입\s?(?:[x×*]\s?)?(?P<packs>\d+)\s?(?:{_PACK_UNIT})",
+    rf"(?<![\d.])(?P<each>\d+)\s?(?P<unit>{_COUNTED_UNIT})입\s?"
+    rf"(?:(?:[x×*]\s?)?(?P<packs>\d+)\s?(?:{_PACK_UNIT})|[x×*]\s?(?P<times>\d+){_BARE})",
     re.IGNORECASE,
 )
 
 
 def _counted_in_packs(match: re.Match[str]) -> Quantity:
     unit = UNITS[match["unit"].lower()]
-    return Quantity(unit.dimension, Decimal(int(match["each"]) * int(match["packs"])), match.group())
+    packs = match["packs"] or match["times"]
+    return Quantity(unit.dimension, Decimal(int(match["each"]) * int(packs)), match.group())
 
 
 #: Words that make a count an order's minimum: 최소 (주문/구매) before it, 이상 (or more) after it.
@@ -233,6 +235,10 @@ def unit_conflict(title: str, wanted: tuple[Quantity, ...]) -> str | None:
     return None
 
 
+#: A number glued to a Hangul noun, which may count what the title sells in a counter nobody listed ("100티백").
+_NUMBER_BEFORE_A_NOUN = re.compile(r"\d[가-힣]")
+
+
 def _asks_several(want: Quantity) -> bool:
     return want.dimension == "pack" and want.amount > 1
 
@@ -242,7 +248,7 @@ def uncounted(title: str, wanted: tuple[Quantity, ...]) -> str | None:
     and may sell one ("모나미 153 볼펜 0.7 검정" is no dozen, one tyre no set of four). Judged after the title's words,
     which say more when they differ."""
     several = next((want for want in wanted if _asks_several(want)), None)
-    if several is None or quantities(title) or _MULTIPLIED.search(title):
+    if several is None or quantities(title) or _MULTIPLIED.search(title) or _NUMBER_BEFORE_A_NOUN.search(title):
         return None
     return f"pack: none counted, not {several.text}"
 

@@ -895,3 +895,53 @@ def test_korean_counters_count_pieces_and_a_dozen_or_a_jeop_is_its_number(keywor
 )
 def test_a_counters_syllable_beginning_another_word_counts_nothing(title: str):
     assert quantities(fold(title)) == ()
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # An initialism is the same written with dots between its letters, or by its letters' names.
+        ("버박 CET 강아지 치약 70g", "Virbac C.E.T 강아지 효소 치약 70g", None),
+        ("메디힐 N.M.F 아쿠아링 앰플 마스크 10매", "메디힐 엔엠에프 아쿠아링 앰플 마스크팩 10매", None),
+        ("메디힐 N.M.F 아쿠아링 앰플 마스크 10매", "메디힐 NMF 아쿠아링 앰플 마스크 10매", None),
+        ("메디힐 N.M.F 아쿠아링 앰플 10매", "메디힐 티트리 아쿠아링 앰플 10매", "keyword word missing: nmf"),
+    ],
+)
+def test_a_dotted_initialism_is_its_letters(keyword: str, title: str, reason: str | None):
+    assert verdict(keyword, title) == reason
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        # Sheets in each pack times a bare count: two packs of ten are twenty.
+        ("FUJIFILM instax mini 필름 2팩 (10매입 x 2)", None),
+        ("후지필름 인스탁스 미니 필름 (10매입 x 3)", "sheets 10매입 x 3 ≠ 20매"),
+    ],
+)
+def test_sheets_in_each_pack_times_a_bare_count_are_the_sheets_sold(title: str, reason: str | None):
+    assert verdict("후지필름 인스탁스 미니 필름 20매", title) == reason
+
+
+def test_a_number_glued_to_a_noun_counts_in_a_counter_nobody_listed():
+    # "100티백" counts the tea bags: no title silent about the count.
+    assert verdict("트와이닝 얼그레이 티백 100개", "TWININGS 트와이닝 얼그레이 티 100티백") is None
+    assert verdict("트와이닝 얼그레이 티백 100개", "트와이닝 얼그레이 티백") == "pack: none counted, not 100개"
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        # A word the keyword writes twice names two things: the figure and its series.
+        ("닌텐도 아미보 루이지 (슈퍼 마리오 시리즈)", "keyword word missing: 마리오 (2 times)"),
+        ("닌텐도 아미보 마리오 (슈퍼마리오 시리즈)", None),
+        ("닌텐도 amiibo 마리오 Super Mario 시리즈 정품", None),
+    ],
+)
+def test_a_word_the_keyword_writes_twice_must_be_written_twice(title: str, reason: str | None):
+    assert verdict("닌텐도 아미보 마리오 슈퍼 마리오 시리즈", title) == reason
+
+
+def test_a_word_written_twice_only_inside_the_keywords_words_is_asked_once():
+    # 닭 of 허닭 and of 닭가슴살: no word of its own written twice.
+    assert verdict("허닭 닭가슴살 스테이크 오리지널 100g 5개", "허닭 닭가슴살 스테이크 오리지널 100g 5팩") is None
