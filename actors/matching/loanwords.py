@@ -358,9 +358,14 @@ class Spellings:
                     start += length
                     break
             else:
-                written.append(self._mixed(words[start]))
+                written.append(self._by_parts(words[start]))
                 start += 1
         return " ".join(written)
+
+    def _by_parts(self, word: str) -> str:
+        """A Latin word that does not read whole, read a hyphenated part at a time ("gel-kayano" for 젤 카야노 reads
+        "젤-카야노"; "wi-fi" reads whole, as 와이파이)."""
+        return "-".join(self._hangul_for([part]) or self._mixed(part) for part in word.split("-"))
 
     def _mixed(self, word: str) -> str:
         """A Latin word that the keyword writes half in Hangul: its head sounding like a Hangul word of the keyword and

@@ -945,3 +945,19 @@ def test_a_word_the_keyword_writes_twice_must_be_written_twice(title: str, reaso
 def test_a_word_written_twice_only_inside_the_keywords_words_is_asked_once():
     # 닭 of 허닭 and of 닭가슴살: no word of its own written twice.
     assert verdict("허닭 닭가슴살 스테이크 오리지널 100g 5개", "허닭 닭가슴살 스테이크 오리지널 100g 5팩") is None
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        # A hyphenated Latin word that does not read whole is read a part at a time: GEL-KAYANO is 젤 카야노.
+        ("ASICS GEL-KAYANO 31 남성 1011B867-001 270mm", None),
+        ("ASICS GEL-NIMBUS 26 남성 270mm", "keyword word missing: 카야노"),
+    ],
+)
+def test_a_hyphenated_latin_word_is_read_a_part_at_a_time(title: str, reason: str | None):
+    assert verdict("아식스 젤 카야노 남성 270", title) == reason
+
+
+def test_a_hyphenated_latin_word_that_reads_whole_stays_whole():
+    assert verdict("넷기어 와이파이 공유기", "NETGEAR Wi-Fi 공유기") is None
