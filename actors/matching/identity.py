@@ -91,10 +91,10 @@ _GROUP = 3
 
 def _spelled(run: str) -> str:
     """A run as a pattern; Hangul with a space allowed between its syllables ("에어팟프로" finds "에어팟 프로");
-    "+" only where it is a tier, right after a model's number ("s24+"), or after a letter ("GPS+Cellular"), not in
-    "1+1"."""
+    "+" only where it is a tier, right after a model's number ("s24+"), a letter ("GPS+Cellular") or a name
+    ("시칼파트+"), not in "1+1" nor joining two things ("홍삼정+쇼핑백")."""
     if run == "+":
-        return r"(?<=[\da-z])\+(?!\d)"
+        return r"(?<=[\da-z가-힣])\+(?![\d가-힣])"
     if run.isdigit() and len(run) > _GROUP:
         # A number of thousands may be written with its separators ("5,000 IU" for 5000IU, "1,500mAh"), but not as
         # a price ("5000mAh 10,000원 할인쿠폰" has no 10000: a reviewer's).

@@ -62,12 +62,15 @@ class Quantity:
     dimension: str
     amount: Decimal  # in the dimension's base unit
     text: str  # as the title or keyword wrote it, for reasons
+    #: The counter of single pieces it was written with (`PIECE_COUNTERS`: 2마리), if any.
+    counter: str | None = None
 
 
 def _measured(number: str, unit: str) -> Quantity:
     unit = unit.lower()
     amount = Decimal(number.replace(",", "")) * UNITS[unit].factor
-    return Quantity(UNITS[unit].dimension, amount, number + _UNIT_DISPLAY.get(unit, unit))
+    counter = unit if unit in PIECE_COUNTERS else None
+    return Quantity(UNITS[unit].dimension, amount, number + _UNIT_DISPLAY.get(unit, unit), counter)
 
 
 def _multiplied(quantity: Quantity, times: str) -> tuple[Quantity, ...]:
@@ -220,6 +223,10 @@ def unit_conflict(title: str, wanted: tuple[Quantity, ...]) -> str | None:
     stated = quantities(title)
     for want in wanted:
         same = [quantity for quantity in stated if quantity.dimension == want.dimension]
+        if want.counter and (counted_alike := [quantity for quantity in same if quantity.counter == want.counter]):
+            # Counted with the keyword's own counter, that count is the product's: "치킨 1마리 + 치킨무 2개" is one
+            # chicken, whatever its side dish counts.
+            same = counted_alike
         if same and all(quantity.amount != want.amount for quantity in same):
             texts = ", ".join(dict.fromkeys(quantity.text for quantity in same))
             return f"{want.dimension} {texts} ≠ {want.text}"

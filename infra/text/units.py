@@ -18,12 +18,14 @@ class Unit:
 PACK_UNITS = (
     "개입", "개", "입", "캔", "cans", "can", "병", "페트", "펫", "팩", "봉지", "봉", "갑", "박스", "box", "ea",
 )  # fmt: skip
-#: Korean counters of single pieces: 12구 (balls, eggs), 12자루 (pens), 2마리, 12본, 100통 (garlic bulbs) count what
-#: 12개 counts. Not packs: "4구 x 24캔" is 24 cans of 4 balls, not packs of packs.
-PIECE_COUNTERS = ("구", "자루", "마리", "본", "통")
-#: Counters that name a fixed number of pieces, as Korean trade counts them: a dozen (다스, 더즌, 다즌, 타) is 12, a
-#: 판 (a tray of eggs) 30, a 접 (garlic bulbs, dried persimmons, cabbages) 100.
-COLLECTIVE_COUNTERS = {"다스": 12, "더즌": 12, "다즌": 12, "dozen": 12, "타": 12, "판": 30, "접": 100}
+#: Korean counters of single pieces: 12자루 (pens), 2마리, 12본, 100통 (garlic bulbs) count what 12개 counts. Not 구,
+#: which counts a multi-tap's outlets, a toaster's slots and a tray's cells as often as eggs and balls ("2구 토스터").
+#: Not packs: "24본 x 2박스" is no pack of packs.
+PIECE_COUNTERS = ("자루", "마리", "본", "통")
+#: Counters that name a fixed number of pieces, as Korean trade counts them: a dozen (다스, 더즌, 다즌) is 12, a 접
+#: (garlic bulbs, dried persimmons, cabbages) 100. Not 판 (a tray of eggs holds 30, 20 or 15, a pizza is one) nor 타
+#: (also "1타 강사", the top lecturer).
+COLLECTIVE_COUNTERS = {"다스": 12, "더즌": 12, "다즌": 12, "dozen": 12, "접": 100}
 UNITS: dict[str, Unit] = {
     **dict.fromkeys(("tb", "테라"), Unit("capacity", Decimal(1024))),
     **dict.fromkeys(("gb", "기가"), Unit("capacity", Decimal(1))),
@@ -42,7 +44,7 @@ UNITS: dict[str, Unit] = {
     "mah": Unit("battery", Decimal(1)),
 }
 #: Units written in Hangul, counters among them: a number glued before one is a count ("2매"), not a model's number.
-COUNTERS = frozenset(unit for unit in UNITS if not unit.isascii()) | {"쌍", "세트", "인분"}
+COUNTERS = frozenset(unit for unit in UNITS if not unit.isascii()) | {"쌍", "세트", "구", "인분"}
 #: Units written in Latin letters: a letter suffix glued to a number that is one of these is a quantity, not a
 #: model's variant ("256gb", not "s25fe").
 LATIN_UNITS = frozenset(unit for unit in UNITS if unit.isascii())

@@ -865,18 +865,20 @@ def test_softgels_are_counted_as_tablets(title: str, reason: str | None):
 @pytest.mark.parametrize(
     ("keyword", "title", "reason"),
     [
-        # Counters of single pieces count what 개 counts: eggs, balls, pens, bulbs.
-        ("무항생제 특란 30구", "무항생제 인증 계란 특란 30입 (산란일 표기)", None),
-        ("무항생제 특란 30구", "무항생제 특란 15구", "pack 15구 ≠ 30구"),
+        # Counters of single pieces count what 개 counts: pens, chickens, bulbs.
         ("스테들러 노리스 연필 HB 12자루", "STAEDTLER 노리스 120 HB 연필 12본입", None),
+        ("스테들러 노리스 연필 HB 12자루", "스테들러 노리스 연필 HB 12개입", None),
+        ("스테들러 노리스 연필 HB 12자루", "스테들러 노리스 연필 HB 6자루", "pack 6자루 ≠ 12자루"),
         # A dozen is twelve, a 접 a hundred, however the title writes them.
         ("스테들러 노리스 연필 HB 12자루", "STAEDTLER 노리스 120 HB 연필 1다스", None),
-        ("테일러메이드 TP5 골프공 12구", "테일러메이드 TP5 골프공 1더즌", None),
-        ("테일러메이드 TP5 골프공 12구", "테일러메이드 TP5 골프공 3구 슬리브", "pack 3구 ≠ 12구"),
+        ("테일러메이드 TP5 골프공 12개", "테일러메이드 TP5 골프공 1더즌", None),
         ("의성 육쪽마늘 100통", "경북 의성 토종 육쪽마늘 1접 (대) 햇마늘", None),
-        ("의성 육쪽마늘 100통", "의성 육쪽마늘 2접 (200통) 특", "pack 2접, 200통 ≠ 100통"),
+        ("의성 육쪽마늘 100통", "의성 육쪽마늘 2접 (200통) 특", "pack 200통 ≠ 100통"),
         # A box of boxes multiplies, a bracket between them or not: ten boxes of twelve pens are no dozen.
         ("모나미 153 볼펜 12자루", "모나미 153 볼펜 흑색 1갑(12개입) x 10갑", "pack 1갑, 12개입) x 10갑 ≠ 12자루"),
+        # A count in the keyword's own counter is the product's; what else the title counts is a side dish's.
+        ("양념 치킨 2마리", "양념 치킨 1마리 + 치킨무 2개", "pack 1마리 ≠ 2마리"),
+        ("양념 치킨 2마리", "양념 치킨 2마리 + 치킨무 1개", None),
     ],
 )
 def test_korean_counters_count_pieces_and_a_dozen_or_a_jeop_is_its_number(keyword: str, title: str, reason: str | None):
@@ -886,8 +888,7 @@ def test_korean_counters_count_pieces_and_a_dozen_or_a_jeop_is_its_number(keywor
 @pytest.mark.parametrize(
     "title",
     [
-        # A counter's syllable that begins another word counts nothing: 구강 (mouth), 본품, 통신, 접시.
-        "워터픽 아쿠아리우스 WP660 구강세정기 국내정품",
+        # A counter's syllable that begins another word counts nothing: 본품, 통신, 접시.
         "워터픽 아쿠아리우스 WP-660 2본품 구성",
         "워터픽 아쿠아리우스 WP-660 LTE 통신",
         "워터픽 아쿠아리우스 WP-660 3접시",
@@ -895,6 +896,24 @@ def test_korean_counters_count_pieces_and_a_dozen_or_a_jeop_is_its_number(keywor
 )
 def test_a_counters_syllable_beginning_another_word_counts_nothing(title: str):
     assert quantities(fold(title)) == ()
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason", "product"),
+    [
+        # A reviewer's: 구 counts outlets, slots and burners as often as eggs, so it stays a word of the name.
+        ("스메그 2구 토스터 TSF01", "스메그 토스터기 TSF01 크림 국내정품", None, {"model_no": "TSF01"}),
+        ("멀티탭 4구 1.5m", "멀티탭 2구 1.5m x 2", "keyword word missing: 4구", {}),
+        ("무항생제 특란 30구", "무항생제 특란 15구 1판", "keyword word missing: 30구", {}),
+        # 판 holds 30 eggs, 20 or 15, and a pizza is one; 타 is also the top lecturer.
+        ("고메 냉동피자 3개", "고메 냉동피자 3판", None, {}),
+        ("제도 샤프 12개", "1타 강사 추천 제도 샤프 2개", "pack 2개 ≠ 12개", {}),
+    ],
+)
+def test_counters_that_count_other_things_than_pieces_are_not_read_as_counts(
+    keyword: str, title: str, reason: str | None, product: dict[str, str]
+):
+    assert verdict(keyword, title, **product) == reason
 
 
 @pytest.mark.parametrize(
@@ -961,3 +980,15 @@ def test_a_hyphenated_latin_word_is_read_a_part_at_a_time(title: str, reason: st
 
 def test_a_hyphenated_latin_word_that_reads_whole_stays_whole():
     assert verdict("넷기어 와이파이 공유기", "NETGEAR Wi-Fi 공유기") is None
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        # 플러스 written as a + glued to the name is the keyword's; a + joining two things is not.
+        ("아벤느 시칼파트+ 크림 100ml", None),
+        ("아벤느 시칼파트 크림 100ml+미니 증정", "keyword word missing: 플러스"),
+    ],
+)
+def test_a_plus_glued_to_a_hangul_name_is_the_keywords_plus(title: str, reason: str | None):
+    assert verdict("아벤느 시칼파트 플러스 크림 100ml", title) == reason
