@@ -66,10 +66,14 @@ _SERIES = re.compile(r"(?P<series>[a-z]{2,4})[\s-]+(?=[a-z]{1,3}\d{3})")
 _CODE = re.compile(r"(?<![0-9a-z])[a-z]{1,4}-?\d{3,6}(?:-\d{2,4}|[a-z]{1,4})?(?![0-9a-z])")
 
 
+#: The letters a code ends with: a unit when they are one whole ("2500mah"), a model's suffix otherwise ("c3000hg").
+_LETTERS_AT_THE_END = re.compile(r"[a-z]*$")
+
+
 def model_codes(title: str) -> frozenset[str]:
     """The model codes a normalized title names, as written."""
     codes = (match.group() for match in _CODE.finditer(title))
-    return frozenset(code for code in codes if not any(code.endswith(unit) for unit in LATIN_UNITS))
+    return frozenset(code for code in codes if _LETTERS_AT_THE_END.search(code).group() not in LATIN_UNITS)
 
 
 #: A model's number of one or two digits as a title writes it, with the letters glued to it ("97", "97l", "15pro"):

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from actors.matching import doubts_about_the_lowest, match_offers
+from actors.matching.codes import model_codes
 from actors.matching.quantities import quantities
 from infra.text.folding import fold
 from schemas.offers import Offer
@@ -121,6 +122,19 @@ def test_a_lowest_that_glues_a_suffix_to_the_model_code_no_other_offer_writes_is
 
     assert lowest_doubts(product, titles) == ["another model?: the lowest writes rb2140f, the others rb2140"]
     assert lowest_doubts(product, titles[1:]) == []
+
+
+def test_a_codes_suffix_that_ends_in_a_units_letter_is_still_a_suffix():
+    # C3000HG is the high-gear reel: its g is no gram, so the code is read and the suffix leaves the lowest in doubt.
+    product = {"keyword": "시마노 23 스트라딕 C3000"}
+    titles = [
+        ("시마노 23 스트라딕 C3000HG 스피닝릴 하이기어", 215_000),
+        ("SHIMANO 23 STRADIC C3000 스피닝 릴 정품", 219_000),
+        ("시마노 23 스트라딕 C3000 스피닝릴", 229_000),
+    ]
+
+    assert lowest_doubts(product, titles) == ["another model?: the lowest writes c3000hg, the others c3000"]
+    assert model_codes("보조배터리 10000mah 2500mah") == frozenset()
 
 
 @pytest.mark.parametrize(
