@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from string import ascii_lowercase
 
 from infra.text.folding import SEPARATORS, normalize
 from infra.text.units import LATIN_UNITS
@@ -66,14 +67,16 @@ _SERIES = re.compile(r"(?P<series>[a-z]{2,4})[\s-]+(?=[a-z]{1,3}\d{3})")
 _CODE = re.compile(r"(?<![0-9a-z])[a-z]{1,4}-?\d{3,6}(?:-\d{2,4}|[a-z]{1,4})?(?![0-9a-z])")
 
 
-#: The letters a code ends with: a unit when they are one whole ("2500mah"), a model's suffix otherwise ("c3000hg").
-_LETTERS_AT_THE_END = re.compile(r"[a-z]*$")
-
-
 def model_codes(title: str) -> frozenset[str]:
-    """The model codes a normalized title names, as written."""
+    """The model codes a normalized title names, as written: not a unit, which its final letters are whole
+    ("2500mah"), but a model's suffix that only ends in a unit's letter ("c3000hg")."""
     codes = (match.group() for match in _CODE.finditer(title))
-    return frozenset(code for code in codes if _LETTERS_AT_THE_END.search(code).group() not in LATIN_UNITS)
+    return frozenset(code for code in codes if _final_letters(code) not in LATIN_UNITS)
+
+
+def _final_letters(code: str) -> str:
+    """The letters a code ends with: "hg" of "c3000hg", "mah" of "2500mah", "" of "cw2288-111"."""
+    return code[len(code.rstrip(ascii_lowercase)) :]
 
 
 #: A model's number of one or two digits as a title writes it, with the letters glued to it ("97", "97l", "15pro"):
