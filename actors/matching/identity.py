@@ -209,6 +209,18 @@ def _year_word(text: str) -> Word | None:
     return Word(text, re.compile(pattern), True)
 
 
+def _generation_word(text: str) -> Word | None:
+    """A generation ("2세대"), found as English titles write it too: "2nd Gen", "(2nd generation)", "Gen 2"."""
+    if not (generation := _GENERATION_WORD.fullmatch(text)):
+        return None
+    number = generation["number"]
+    pattern = (
+        rf"(?<!\d){number}\s?세대|(?<![\da-z]){number}(?:st|nd|rd|th)\s?gen(?:eration)?(?![a-z])"
+        rf"|(?<![a-z])gen(?:eration)?\.?\s?{number}(?![\d.])"
+    )
+    return Word(text, re.compile(pattern), True)
+
+
 def other_colour(title: str, words: tuple[Word, ...]) -> str | None:
     """Another hue than the keyword's: a title that names a hue (`infra.text.colours.HUE`) and none of the keyword's
     sells that colour ("CT-S1 전자키보드 화이트" for "CT-S1 … 블랙"), even where a model number names the product and
@@ -317,6 +329,7 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
             glued_to_the_next = index + 1 < len(parts) and parts[index + 1].start == segment.end
             special = (
                 _year_word(compact)
+                or _generation_word(compact)
                 or (None if glued_to_the_next else _colour_word(compact))
                 or _origin_word(compact)
                 or _size_word(compact)
@@ -348,15 +361,24 @@ def loanword_spellings(keyword: str, words: tuple[Word, ...]) -> Spellings:
 _GENERATION_WORD = re.compile(r"(?P<number>\d{1,2})세대")
 
 
-def missing_word(title: str, words: tuple[Word, ...], maker: Word | None = None) -> str | None:
+def missing_word(
+    title: str, words: tuple[Word, ...], maker: Word | None = None, as_written: str | None = None
+) -> str | None:
     """The first keyword word the title does not write (`words`: those the title must write), but a generation
-    written on the name and the keyword's `maker` (`maker_of`) written in the other script (never left out)."""
+    written on the name and the keyword's `maker` (`maker_of`) written in the other script (never left out).
+    `title` is respelled as the keyword spells its loanwords; a word the title writes as the keyword does before that
+    (`as_written`) is written too: "(2nd Gen)" stays the 2세대 asked, though "gen" reads as the 건 of 테라건."""
     undashed = title.replace("-", "")
     compact = undashed.replace(" ", "")
+    written = as_written.replace("-", "") if as_written is not None else undashed
     for index, word in enumerate(words):
-        if word.times > 1 and len(word.pattern.findall(undashed)) < word.times:
+        if word.times > 1 and max(len(word.pattern.findall(text)) for text in (undashed, written)) < word.times:
             return f"keyword word missing: {word.text} ({word.times} times)"
-        if word.pattern.search(undashed) or (not word.digit_edged and word.pattern.search(compact)):
+        if (
+            word.pattern.search(undashed)
+            or (not word.digit_edged and word.pattern.search(compact))
+            or word.pattern.search(written)
+        ):
             continue
         if index and _generation_on_the_name(undashed, words[index - 1], word):
             continue

@@ -234,7 +234,7 @@ def unit_conflict(title: str, wanted: tuple[Quantity, ...]) -> str | None:
             return f"{weighed} for {want.text}: another form or size"
         if not same and (diagonal := _other_diagonal(title, want)):
             return f"{diagonal} for {want.text}: another size"
-        if not same and stated and _asks_several(want) and not _MULTIPLIED.search(title):
+        if not same and stated and _asks_several(want) and not _MULTIPLIED.search(title) and not _counted(stated, want):
             # A title that measures its item ("50ml") and counts nothing sells one: its price is not the price of the
             # several the keyword asks for. A multiplication it does not read as a count ("x 100T", "1.05kg+1.05kg")
             # is not nothing.
@@ -244,6 +244,15 @@ def unit_conflict(title: str, wanted: tuple[Quantity, ...]) -> str | None:
 
 #: A number glued to a Hangul noun, which may count what the title sells in a counter nobody listed ("100티백").
 _NUMBER_BEFORE_A_NOUN = re.compile(r"\d[가-힣]")
+
+
+#: What a title counts one by one besides packs: "식기세척기 세제 60정" counts the 60 tablets a keyword's 60개 asks.
+_COUNTED_ONE_BY_ONE = frozenset({"tablets", "sheets", "rolls"})
+
+
+def _counted(stated: tuple[Quantity, ...], want: Quantity) -> bool:
+    """Whether a title that counts no packs counts the keyword's number of pieces in tablets, sheets or rolls."""
+    return any(quantity.dimension in _COUNTED_ONE_BY_ONE and quantity.amount == want.amount for quantity in stated)
 
 
 def _asks_several(want: Quantity) -> bool:

@@ -1006,3 +1006,30 @@ def test_a_hyphenated_latin_word_that_reads_whole_stays_whole():
 )
 def test_a_plus_glued_to_a_hangul_name_is_the_keywords_plus(title: str, reason: str | None):
     assert verdict("아벤느 시칼파트 플러스 크림 100ml", title) == reason
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        # A generation as English titles write it is the keyword's 2세대, though "gen" reads as the 건 of 테라건.
+        ("Therabody Theragun mini (2nd Gen) 휴대용 마사지건 정품", None),
+        ("Theragun mini 2nd generation 마사지건", None),
+        ("Theragun mini 1st Gen 마사지건", "keyword word missing: 2세대"),
+        ("테라건 미니 1세대 마사지건 (구형)", "keyword word missing: 2세대"),
+    ],
+)
+def test_a_generation_written_in_english_is_the_keywords_generation(title: str, reason: str | None):
+    assert verdict("테라건 미니 2세대 마사지건", title) == reason
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        # Tablets counted one by one are the pieces a keyword's 60개 asks, where the title counts no packs.
+        ("피니시 퀀텀 올인원 식기세척기 세제 60정", None),
+        ("피니시 퀀텀 올인원 식기세척기 세제 40정", "pack: one, not 60개"),
+        ("피니시 퀀텀 올인원 식기세척기 세제 60정 x 2개", "pack 2개 ≠ 60개"),
+    ],
+)
+def test_tablets_counted_one_by_one_are_the_pieces_the_keyword_counts(title: str, reason: str | None):
+    assert verdict("피니시 퀀텀 올인원 식기세척기 세제 60개", title) == reason
