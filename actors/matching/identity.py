@@ -112,6 +112,22 @@ def _spelled(run: str) -> str:
 _NUMBERED = re.compile(r"0(?P<zero>\d)|(?P<beon>\d+)번")
 
 
+#: Each Latin letter's Hangul names of two syllables or more, longest first: what a Hangul word may start with where a
+#: title writes the letter instead ("브이가드" as "V가드", "에스라인" as "S라인").
+_LETTER_OF_NAME = sorted(
+    ((name, letter) for letter, names in _LETTER_NAMES.items() for name in names if len(name) > 1),
+    key=lambda pair: -len(pair[0]),
+)
+
+
+def _lettered(run: str) -> tuple[str, ...]:
+    """A Hangul run that starts with a Latin letter's name, written with the letter: "브이가드" as "v\\s?가드"."""
+    for name, letter in _LETTER_OF_NAME:
+        if run.startswith(name) and len(run) > len(name) and not run[len(name) :].isascii():
+            return (f"(?<![a-z]){letter}\\s?{_spelled(run[len(name) :])}",)
+    return ()
+
+
 #: An initialism written with dots between its letters ("n.m.f", "c.e.t."): the letters, read as one run.
 _DOTTED_INITIALISM = re.compile(r"(?:[a-z]\.){1,3}[a-z]\.?")
 
@@ -132,6 +148,7 @@ def _word(compact: str) -> Word:
                     _letter_names_pattern(names, first=index == 0, last=index == len(found_runs) - 1)
                     for names in letter_names(run)
                 ),
+                *(_lettered(run) if index == 0 else ()),
             ]
         )
         + ")"

@@ -1033,3 +1033,20 @@ def test_a_generation_written_in_english_is_the_keywords_generation(title: str, 
 )
 def test_tablets_counted_one_by_one_are_the_pieces_the_keyword_counts(title: str, reason: str | None):
     assert verdict("피니시 퀀텀 올인원 식기세척기 세제 60개", title) == reason
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # A Hangul word that starts with a Latin letter's name may be written with the letter.
+        ("다이치 브이가드 토들러 카시트", "DAIICHI 다이치 V가드 토들러 아이소픽스 카시트 정품", None),
+        ("에스라인 레깅스 블랙", "S라인 레깅스 블랙 기모", None),
+        # not another letter, nor the letter glued after Latin letters
+        ("다이치 브이가드 토들러 카시트", "다이치 W가드 토들러 카시트", "keyword word missing: 브이가드"),
+        ("다이치 브이가드 토들러 카시트", "다이치 NV가드 토들러 카시트", "keyword word missing: 브이가드"),
+    ],
+)
+def test_a_hangul_word_starting_with_a_letters_name_may_be_written_with_the_letter(
+    keyword: str, title: str, reason: str | None
+):
+    assert verdict(keyword, title) == reason
