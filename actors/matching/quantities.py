@@ -156,7 +156,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
 
 
 _SINGLE = re.compile(
-    rf"낱\s?(?:개|캔|병|봉|팩)(?:(?=\s?(?:가격|판매|단위|구매|1\s?(?:개|알|봉|캔|병)))|{ENDS_THE_TITLE})"
+    rf"낱\s?(?:개|캔|병|봉|팩)(?:(?=\s?(?:가격|판매|단위|구매|1\s?(?:개|알|봉|캔|병|롤)))|{ENDS_THE_TITLE})"
 )
 _PACKED_TIMES = {"더블": 2, "듀오": 2, "트리플": 3}
 _PACKED = re.compile(r"(?P<times>더블|듀오|트리플)\s?팩")
@@ -221,7 +221,11 @@ def unit_conflict(title: str, wanted: tuple[Quantity, ...]) -> str | None:
     if not wanted:
         return None
     stated = quantities(title)
+    single = _SINGLE.search(title)
     for want in wanted:
+        if single and want.dimension in _SOLD_BY_THE_PIECE and want.amount > 1:
+            # One taken out of a pack ("낱개 1롤 (6롤 묶음 해체)"): whatever else the title counts is that pack.
+            return f"{want.dimension} {single.group()} ≠ {want.text}"
         same = [quantity for quantity in stated if quantity.dimension == want.dimension]
         if want.counter and (counted_alike := [quantity for quantity in same if quantity.counter == want.counter]):
             # Counted with the keyword's own counter, that count is the product's: "치킨 1마리 + 치킨무 2개" is one
@@ -246,6 +250,8 @@ def unit_conflict(title: str, wanted: tuple[Quantity, ...]) -> str | None:
 _NUMBER_BEFORE_A_NOUN = re.compile(r"\d[가-힣]")
 
 
+#: What a single (낱개) is one of: a pack's units or a roll; not sheets or tablets ("낱개 포장" wraps each of them).
+_SOLD_BY_THE_PIECE = frozenset({"pack", "rolls"})
 #: What a title counts one by one besides packs: "식기세척기 세제 60정" counts the 60 tablets a keyword's 60개 asks.
 _COUNTED_ONE_BY_ONE = frozenset({"tablets", "sheets", "rolls"})
 

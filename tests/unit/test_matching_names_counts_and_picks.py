@@ -1050,3 +1050,16 @@ def test_a_hangul_word_starting_with_a_letters_name_may_be_written_with_the_lett
     keyword: str, title: str, reason: str | None
 ):
     assert verdict(keyword, title) == reason
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        # One roll taken out of a six-pack sells one roll, whatever pack it names.
+        ("크리넥스 안심 키친타월 150매 낱개 1롤 (6롤 묶음 해체)", "rolls 낱개 ≠ 6롤"),
+        ("크리넥스 안심 키친타월 150매 6롤", None),
+        ("크리넥스 안심 키친타월 150매 6롤 (낱개 포장)", None),
+    ],
+)
+def test_a_single_taken_out_of_a_pack_is_one_whatever_pack_it_names(title: str, reason: str | None):
+    assert verdict("크리넥스 안심 키친타월 150매 6롤", title) == reason
