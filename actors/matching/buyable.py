@@ -27,9 +27,7 @@ from actors.matching.loanwords import HANGUL_RUN
 from actors.matching.quantities import Quantity, first_stated, quantities
 from actors.matching.sells import DENIALS
 from infra.text.analyzer import Morpheme, morphemes
-from infra.text.colours import is_a_colour
 from infra.text.folding import english
-from infra.text.sizes import size_spellings
 from infra.text.words import aligned, segments
 from schemas.offers import Offer
 
@@ -325,27 +323,13 @@ def not_everyones_price(offer: Offer, folded_title: str, wanted: tuple[Quantity,
 
 
 #: A title offering a pick among several listings: its price is the cheapest pick's ("용량별 가격 상이": the price
-#: differs by size). A bare 선택 ("크기 선택 (소과/로얄과/대과)") is one too, unless its alternatives are the one
-#: product's colours or sizes (`_share_a_price`: "화이트/블랙 색상 선택", which a reviewer's counter-example kept).
+#: differs by size). Not a bare 선택 ("사이즈 선택", "색상선택": a variant of the same product, which the options
+#: of one listing mostly share a price with; reading one whose alternatives name a keyword word as a pick was tried
+#: and taken back: it refused the asked colour or size among "화이트/블랙 색상 선택").
 _PRICES_DIFFER = re.compile(r"(?:용량|사이즈|중량|옵션)별\s?가격\s?(?:상이|다름)")
 _CHOICE = re.compile(rf"모음전?|택\s?\d|골라\s?담기|(?:중|에서)\s?(?:택|선택)|{_PRICES_DIFFER.pattern}")
-#: 선택 naming the pick: not praise, where a modifier's ending comes before it ("현명한 선택", "최고의 선택",
-#: "후회 없는 선택").
-_CHOICE_SAID = re.compile(r"(?<![한의는은])(?<![한의는은]\s)선택")
 #: Alternatives written with slashes ("와일드프레리/그래스랜드/퍼시픽카"); not both at once ("인덕션/가스렌지 겸용").
 _ALTERNATIVES = re.compile(r"[^\s/()\[\]]+(?:\s?/\s?[^\s/()\[\]]+)+(?!\s?(?:겸용|공용|호환))")
-_SLASH = re.compile(r"\s?/\s?")
-
-
-def _share_a_price(alternatives: str) -> bool:
-    """Whether alternatives are the one product's colours or sizes (a hue, a letter size or a bare number such as a
-    shoe's 250): the options of one listing that mostly share its price."""
-    return all(
-        is_a_colour(alternative) or size_spellings(alternative) or alternative.isdigit()
-        for alternative in _SLASH.split(alternatives)
-    )
-
-
 #: "… 외 5종": the listing sells the product named and N others, at the cheapest one's price, whichever it is. Not what
 #: comes with the product ("샘플 외 3종 증정", "비타민B군 외 20종 함유"): not followed by a word of giving or holding.
 _AND_N_OTHERS = r"(?<![가-힣])외\s?\d+\s?(?:종|가지)"
@@ -374,10 +358,9 @@ def one_of_several(folded_title: str, words: tuple[Word, ...], wanted: Sequence[
     for others in _AND_OTHERS.finditer(title):
         if not (_WITH_THE_PRODUCT.search(title, 0, others.start()) or _A_SET.search(title)):
             return f"price of one of several: {others.group()}"
-    said = _CHOICE.search(title) is not None
-    if not said and not _CHOICE_SAID.search(title):
+    if not _CHOICE.search(title):
         return None
-    runs = [match.span() for match in _ALTERNATIVES.finditer(title) if said or not _share_a_price(match.group())]
+    runs = [match.span() for match in _ALTERNATIVES.finditer(title)]
     for word in words:
         for start, end in runs:
             if named_only_within(word, title, [(start, end)]):

@@ -69,10 +69,6 @@ def test_a_refill_glued_before_its_words_head_is_a_refill(title: str, reason: st
     [
         # the three's price:
         ("브리타 맥스트라 프로 올인원 필터 6개입", "브리타 맥스트라 프로 올인원 필터 3개/6개/12개 택1"),
-        # a bare 선택 over grades or kinds, as over sizes: the small fruit's price, the plain dumplings' perhaps
-        ("제주 노지감귤 로얄과 5kg", "제주 노지감귤 5kg 크기 선택 (소과/로얄과/대과)"),
-        ("비비고 왕교자 1.05kg", "비비고 왕교자/김치왕교자 1.05kg 선택"),
-        ("제주 노지감귤 로얄과 5kg", "제주 노지감귤 로얄과 3kg/5kg/10kg 선택"),
     ],
 )
 def test_a_pick_that_lists_the_asked_count_or_grade_beside_others_is_the_price_of_one_of_several(
@@ -84,16 +80,15 @@ def test_a_pick_that_lists_the_asked_count_or_grade_beside_others_is_the_price_o
 @pytest.mark.parametrize(
     ("keyword", "title"),
     [
-        # The one product's colours, letter sizes or numbered sizes: options that mostly share the listing's price.
-        ("유니클로 에어리즘 티셔츠 M", "유니클로 에어리즘 티셔츠 S/M/L 사이즈 선택"),
-        ("아디다스 삼바 OG 250", "아디다스 삼바 OG 230/240/250/260 선택"),
-        ("카시오 CT-S1 블랙", "카시오 CT-S1 블랙/화이트 선택"),
-        # 선택 as praise, after a modifier's ending, offers no pick: the set sells both.
-        ("설화수 자음 스킨 로션 세트", "설화수 자음 스킨/로션 세트 현명한 선택"),
-        ("설화수 자음 스킨 로션 세트", "설화수 자음 스킨/로션 세트 최고의 선택"),
+        # A second reviewer's, which took back reading a bare 선택 as a pick: the options of one listing, colours and
+        # sizes no list holds, and slashes that list uses or audiences, not options.
+        ("남성 가죽 벨트 블랙", "남성 소가죽 자동 벨트 블랙/브라운 색상선택"),
+        ("맨투맨 남성 XL", "오버핏 맨투맨 남성 M/L/XL/2XL/3XL 사이즈선택"),
+        ("무선 마우스", "로지텍 무선/블루투스 마우스 M196 색상선택"),
+        ("강아지 샴푸", "강아지/고양이 저자극 샴푸 500ml 향선택"),
     ],
 )
-def test_a_bare_choice_of_colours_or_sizes_or_a_choice_as_praise_sells_the_product(keyword: str, title: str):
+def test_a_bare_choice_of_the_listings_own_options_sells_the_product(keyword: str, title: str):
     assert verdict(keyword, title) is None
 
 
