@@ -91,10 +91,10 @@ _GROUP = 3
 
 def _spelled(run: str) -> str:
     """A run as a pattern; Hangul with a space allowed between its syllables ("에어팟프로" finds "에어팟 프로");
-    "+" only where it is a tier, right after a model's number ("s24+"), a letter ("GPS+Cellular") or a name
-    ("시칼파트+"), not in "1+1" nor joining two things ("홍삼정+쇼핑백")."""
+    "+" only where it is a tier, right after a model's number ("s24+"), or after a letter ("GPS+Cellular"), not in
+    "1+1" (nor after a Hangul name: "정품+ 쇼핑백" is a gift, a reviewer showed)."""
     if run == "+":
-        return r"(?<=[\da-z가-힣])\+(?![\d가-힣])"
+        return r"(?<=[\da-z])\+(?!\d)"
     if run.isdigit() and len(run) > _GROUP:
         # A number of thousands may be written with its separators ("5,000 IU" for 5000IU, "1,500mAh"), but not as
         # a price ("5000mAh 10,000원 할인쿠폰" has no 10000: a reviewer's).
@@ -136,7 +136,9 @@ def _word(compact: str) -> Word:
     """A keyword word as a pattern: each run of letters, Hangul or digits in any of its spellings, a space allowed
     between runs and between Hangul syllables ("버즈3" finds "버즈 3", "아이폰15" finds "iPhone 15"), and only whole at
     its edges."""
+    written = compact
     if _DOTTED_INITIALISM.fullmatch(compact):
+        # Its letters, read as letters: "c.e.t" keeps its dots as the word's text (`loanword_spellings`).
         compact = compact.replace(".", "")
     found_runs = _RUNS.findall(compact)
     runs = [
@@ -162,7 +164,7 @@ def _word(compact: str) -> Word:
     digit_edged = compact[0].isdigit() or compact[-1].isdigit()
     lead = _EDGE.get(_script(compact[0]), "")
     tail = _TAIL.get(_script(compact[-1]), "")
-    return Word(compact, re.compile(lead + r"\s?".join(runs) + tail), digit_edged)
+    return Word(written, re.compile(lead + r"\s?".join(runs) + tail), digit_edged)
 
 
 #: A times sign, written between a size's numbers.
@@ -354,7 +356,9 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
             )
             word = special or _word(compact)
             words.setdefault(word.text, word)
-    tokens = lowered.split()
+    # A word written twice names two things, but the maker written again ("오뚜기 진라면 매운맛 오뚜기") and a keyword
+    # that joins two products ("왕교자 1.05kg + 김치왕교자 1.05kg", "… 40ml + … 40ml") repeat words by nature.
+    tokens = [] if "+" in lowered else lowered.split()[1:]
     return tuple(
         replace(word, times=times) if (times := tokens.count(word.text)) > 1 else word for word in words.values()
     )
@@ -369,7 +373,8 @@ def _between_numbers(parts: tuple[Segment, ...], index: int) -> bool:
 def loanword_spellings(keyword: str, words: tuple[Word, ...]) -> Spellings:
     """The keyword's words as loanwords, to read a title that writes them in the other script; also each Hangul run
     of the keyword whole, which the analyzer may have split where the loanword is one word (디봇: 디 + 봇, "Deebot")."""
-    runs = [run for word in words for run in _RUNS.findall(word.text)]
+    # A dotted initialism is letters, read by their names, no loanword ("c.e.t" is no 세트).
+    runs = [run for word in words if not _DOTTED_INITIALISM.fullmatch(word.text) for run in _RUNS.findall(word.text)]
     return Spellings(runs, HANGUL_RUN.findall(keyword))
 
 

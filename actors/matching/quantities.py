@@ -107,15 +107,25 @@ _COUNTED_PER_PACK = re.compile(
 )
 
 
-def _counted_in_packs(match: re.Match[str]) -> Quantity:
+def _counted_in_packs(match: re.Match[str]) -> tuple[Quantity, ...]:
+    """The total; with a bare multiplier ("100매입 x 10") also each pack's count and the packs, since a keyword may
+    ask either way ("필름 20매" for "10매입 x 2", "물티슈 100매 10팩" for "100매입 x 10": a reviewer's)."""
     unit = UNITS[match["unit"].lower()]
-    packs = match["packs"] or match["times"]
-    return Quantity(unit.dimension, Decimal(int(match["each"]) * int(packs)), match.group())
+    each = int(match["each"])
+    if match["packs"]:
+        return (Quantity(unit.dimension, Decimal(each * int(match["packs"])), match.group()),)
+    times = int(match["times"])
+    return (
+        Quantity(unit.dimension, Decimal(each), f"{each}{match['unit']}"),
+        Quantity("pack", Decimal(times), f"x{times}"),
+        Quantity(unit.dimension, Decimal(each * times), match.group()),
+    )
 
 
-#: Words that make a count an order's minimum: 최소 (주문/구매) before it, 이상 (or more) after it.
+#: Words that make a count an order's minimum or a condition: 최소 (주문/구매) before it, 이상 (or more) or 구매시 (when
+#: buying: "1개 (2통 구매시 쉐이커 증정)") after it.
 _MINIMUM_BEFORE = re.compile(r"최소\s?(?:주문|구매)?\s?(?:수량)?\s?:?\s?$")
-_MINIMUM_AFTER = re.compile(r"\s?이상")
+_MINIMUM_AFTER = re.compile(r"\s?(?:이상|구매\s?시)")
 
 
 def quantities(text: str) -> tuple[Quantity, ...]:
@@ -126,7 +136,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         for match in packs_of_packs
     ]
     per_pack = list(_COUNTED_PER_PACK.finditer(text))
-    found.extend((match.start(), _counted_in_packs(match)) for match in per_pack)
+    found.extend((match.start(), quantity) for match in per_pack for quantity in _counted_in_packs(match))
     read_whole = packs_of_packs + per_pack
     for match in STATED.finditer(text):
         if any(outer.start() <= match.start() < outer.end() for outer in read_whole):
@@ -158,12 +168,12 @@ def quantities(text: str) -> tuple[Quantity, ...]:
 _SINGLE = re.compile(
     rf"낱\s?(?:개|캔|병|봉|팩)(?:(?=\s?(?:가격|판매|단위|구매|1\s?(?:개|알|봉|캔|병|롤)))|{ENDS_THE_TITLE})"
 )
-_PACKED_TIMES = {"더블": 2, "듀오": 2, "트리플": 3}
-_PACKED = re.compile(r"(?P<times>더블|듀오|트리플)\s?팩")
+_PACKED_TIMES = {"더블": 2, "듀오": 2, "트윈": 2, "트리플": 3}
+_PACKED = re.compile(r"(?P<times>더블|듀오|트윈|트리플)\s?팩")
 
 #: A number multiplied or added, or followed by a counter the unit rule does not read ("10P", "10pcs", "100T", "20PET",
-#: "10포", "30알"): the title may count the units it sells.
-_MULTIPLIED = re.compile(r"[x×*+]\s?\d|\d\s?[x×*+](?!\w)|\d\s?(?:pcs|p|cans?|t|pet|포|알)(?![a-z])", re.IGNORECASE)
+#: "10포", "30구", "30알"): the title may count the units it sells.
+_MULTIPLIED = re.compile(r"[x×*+]\s?\d|\d\s?[x×*+](?!\w)|\d\s?(?:pcs|p|cans?|t|pet|포|구|알)(?![a-z])", re.IGNORECASE)
 
 
 #: A volume and a weight of one product agree within its density: what shops sell by the ml or the gram (drinks,
@@ -231,6 +241,9 @@ def unit_conflict(title: str, wanted: tuple[Quantity, ...]) -> str | None:
             # Counted with the keyword's own counter, that count is the product's: "치킨 1마리 + 치킨무 2개" is one
             # chicken, whatever its side dish counts.
             same = counted_alike
+        elif not want.counter and (packs := [quantity for quantity in same if quantity.counter is None]):
+            # Pieces counted beside packs are what a pack holds: "고등어 1팩 (2마리)" is one pack for 2팩.
+            same = packs
         if same and all(quantity.amount != want.amount for quantity in same):
             texts = ", ".join(dict.fromkeys(quantity.text for quantity in same))
             return f"{want.dimension} {texts} ≠ {want.text}"

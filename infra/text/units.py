@@ -17,6 +17,7 @@ class Unit:
 # that "물티슈 100매 10팩" or "60정 3개" do not mix two counts into one.
 PACK_UNITS = (
     "개입", "개", "입", "캔", "cans", "can", "병", "페트", "펫", "팩", "봉지", "봉", "갑", "박스", "box", "ea",
+    "packs", "pack", "pk",
 )  # fmt: skip
 #: Korean counters of single pieces: 12자루 (pens), 2마리, 12본, 100통 (garlic bulbs) count what 12개 counts. Not 구,
 #: which counts a multi-tap's outlets, a toaster's slots and a tray's cells as often as eggs and balls ("2구 토스터").

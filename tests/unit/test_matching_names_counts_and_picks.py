@@ -932,7 +932,9 @@ def test_counters_that_count_other_things_than_pieces_are_not_read_as_counts(
         ("버박 CET 강아지 치약 70g", "Virbac C.E.T 강아지 효소 치약 70g", None),
         ("메디힐 N.M.F 아쿠아링 앰플 마스크 10매", "메디힐 엔엠에프 아쿠아링 앰플 마스크팩 10매", None),
         ("메디힐 N.M.F 아쿠아링 앰플 마스크 10매", "메디힐 NMF 아쿠아링 앰플 마스크 10매", None),
-        ("메디힐 N.M.F 아쿠아링 앰플 10매", "메디힐 티트리 아쿠아링 앰플 10매", "keyword word missing: nmf"),
+        ("메디힐 N.M.F 아쿠아링 앰플 10매", "메디힐 티트리 아쿠아링 앰플 10매", "keyword word missing: n.m.f"),
+        # A reviewer's: read as letters, a dotted initialism is no loanword ("cet" had read as 세트).
+        ("C.E.T 강아지 치약 70g", "강아지 치약 칫솔 세트 70g", "keyword word missing: c.e.t"),
     ],
 )
 def test_a_dotted_initialism_is_its_letters(keyword: str, title: str, reason: str | None):
@@ -944,7 +946,7 @@ def test_a_dotted_initialism_is_its_letters(keyword: str, title: str, reason: st
     [
         # Sheets in each pack times a bare count: two packs of ten are twenty.
         ("FUJIFILM instax mini 필름 2팩 (10매입 x 2)", None),
-        ("후지필름 인스탁스 미니 필름 (10매입 x 3)", "sheets 10매입 x 3 ≠ 20매"),
+        ("후지필름 인스탁스 미니 필름 (10매입 x 3)", "sheets 10매, 10매입 x 3 ≠ 20매"),
     ],
 )
 def test_sheets_in_each_pack_times_a_bare_count_are_the_sheets_sold(title: str, reason: str | None):
@@ -991,16 +993,12 @@ def test_a_hyphenated_latin_word_that_reads_whole_stays_whole():
     assert verdict("넷기어 와이파이 공유기", "NETGEAR Wi-Fi 공유기") is None
 
 
-@pytest.mark.parametrize(
-    ("title", "reason"),
-    [
-        # 플러스 written as a + glued to the name is the keyword's; a + joining two things is not.
-        ("아벤느 시칼파트+ 크림 100ml", None),
-        ("아벤느 시칼파트 크림 100ml+미니 증정", "keyword word missing: 플러스"),
-    ],
-)
-def test_a_plus_glued_to_a_hangul_name_is_the_keywords_plus(title: str, reason: str | None):
-    assert verdict("아벤느 시칼파트 플러스 크림 100ml", title) == reason
+def test_a_plus_after_a_hangul_word_is_no_plus_but_a_gift_or_a_bundle():
+    # A reviewer's, which took back reading "시칼파트+" as 플러스: "정품+ 쇼핑백" is the older cream and a gift.
+    assert (
+        verdict("아벤느 시칼파트 플러스 크림 40ml", "아벤느 시칼파트 리페어 크림 40ml 정품+ 쇼핑백")
+        == "keyword word missing: 플러스"
+    )
 
 
 @pytest.mark.parametrize(
@@ -1058,3 +1056,26 @@ def test_a_hangul_word_starting_with_a_letters_name_may_be_written_with_the_lett
 )
 def test_a_single_taken_out_of_a_pack_is_one_whatever_pack_it_names(title: str, reason: str | None):
     assert verdict("크리넥스 안심 키친타월 150매 6롤", title) == reason
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # A second reviewer's: pieces counted beside packs are what a pack holds, and a count bought for a gift is a
+        # condition, not the count sold.
+        ("순살 고등어 2팩", "노르웨이 순살 고등어 1팩 (2마리)", "pack 1팩 ≠ 2팩"),
+        ("마이프로틴 임팩트 웨이 1kg 2개", "마이프로틴 임팩트 웨이 1kg 1개 (2통 구매시 쉐이커 증정)", "pack 1개 ≠ 2개"),
+        # ... and counts written as a pack in English, a twin pack, 30구 beside a weight, each pack's sheets: counted.
+        ("듀라셀 AA 건전지 24개", "듀라셀 AA 건전지 24PK", None),
+        ("려 샴푸 2개", "려 샴푸 트윈팩", None),
+        ("무항생제 특란 30개", "무항생제 특란 30구 (개당 60g 이상)", None),
+        ("코디 물티슈 100매 10팩", "코디 물티슈 100매입 x 10", None),
+        # A keyword joining two products, or naming its maker again, repeats words by nature.
+        ("비비고 왕교자 1.05kg + 비비고 김치왕교자 1.05kg", "비비고 왕교자 1.05kg + 김치왕교자 1.05kg 세트", None),
+        ("오뚜기 진라면 매운맛 오뚜기", "오뚜기 진라면 매운맛 120g 5개", None),
+    ],
+)
+def test_a_second_reviewers_counter_examples_to_this_stops_counts_keep_their_verdicts(
+    keyword: str, title: str, reason: str | None
+):
+    assert verdict(keyword, title) == reason
