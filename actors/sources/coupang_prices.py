@@ -89,17 +89,17 @@ def sale_price(item: LexborNode, layout: Layout) -> _Sale | None:
 def _price_value_sale(item: LexborNode, layout: Layout) -> _Sale | None:
     """The `Price_priceValue` (older layout: `.price-value`) price: the plain one when the item shows it, else the
     first labelled one. The plain sale price sits in the price block itself (older layout: `em.sale`); a
-    `Price_priceValue` inside a block of its own is a conditional price line, beside a label or not."""
+    `Price_priceValue` inside a block of its own is a conditional price line: beside a label, or beside a price in the
+    sale price's place."""
     area = item.css_first(_PRICE_AREA)
+    priced = [(node, amount) for node in item.css(layout.price) if (amount := _price(node)) is not None]
+    placed = [area is None or node.parent is None or node.parent.mem_id == area.mem_id for node, _ in priced]
     candidates: list[tuple[bool, int, _Sale]] = []
-    for index, node in enumerate(item.css(layout.price)):
-        amount = _price(node)
-        if amount is None:
-            continue
-        parent = node.parent
-        in_place = area is None or parent is None or parent.mem_id == area.mem_id
-        # Out of its place it is conditional even when its label cannot be read (an allow-list of the place).
-        label = None if in_place else (_label_beside(node) or _UNREAD_LABEL)
+    for index, ((node, amount), in_place) in enumerate(zip(priced, placed, strict=True)):
+        # Beside a price in the sale price's own place, a line out of it is conditional even when its label cannot be
+        # read (an allow-list of the place); an item whose only prices sit out of it may be a wrapper Coupang added.
+        unread = _UNREAD_LABEL if any(placed) else None
+        label = None if in_place else (_label_beside(node) or unread)
         sale = _Sale(amount, label, _written_as_range(node))
         candidates.append((label is not None, index, sale))
     return min(candidates, key=lambda candidate: candidate[:2])[2] if candidates else None
