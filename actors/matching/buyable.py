@@ -78,16 +78,15 @@ def not_buyable(offer: Offer, title: str) -> str | None:
 
 #: A title that binds its price to who the buyer is or what else they sign: a group it is reserved for (임직원 전용,
 #: 임직원가, 멤버십 전용가, 교육할인), a proof to show (구매인증, 인증 필요), a carrier contract (번호이동, 공시지원,
-#: 요금제), an introductory period (첫달 반값), a coupon's price (쿠폰 적용가), a trade-in price (보상판매가), a
-#: month of an instalment (월 60,375원), a duty-free sale (출국자, 인도장 수령, 면세가: for travellers leaving the
-#: country), a minimum order (단체 50더즌 이상, 최소주문 30개, 2개 이상 구매시 개당), a card's discount (삼성카드
-#: 결제시 청구할인, 카드 즉시할인), business members (사업자 전용), a subscription (정기배송 전용, 정기구독 첫 회), a
-#: deposit (예약금: part of a price, not the price), every benefit stacked (최대혜택가), a return or a contract asked
-#: for (반납조건, 약정 조건). Not what every buyer gets
-#: ("온라인 전용가", "쿠팡 전용 특가": a channel's price; "면세점 정품": a claim; "단체주문 환영", "2개 이상 구매시
-#: 무료배송", "카드 무이자 24개월 할부"). The parser reads such conditions from a price line's place; sellers also
-#: write them into the title, where only their words tell. Hints, not the rule: the price cluster still judges what
-#: they miss.
+#: 요금제), an introductory period (첫달 반값, "첫 달 가격"), a coupon's price (쿠폰 적용가), a trade-in price
+#: (보상판매가), a month of an instalment (월 60,375원), a duty-free sale (출국자, 인도장 수령, 면세가: for travellers
+#: leaving the country), a minimum order (단체 50더즌 이상, 최소주문 30개, 2개 이상 구매시 개당), a card's discount
+#: (삼성카드 결제시 청구할인, 카드 즉시할인), business members (사업자 전용), a subscription (정기배송 전용, 정기구독 첫
+#: 회, 정기구독 첫 달), a deposit (예약금: part of a price, not the price), every benefit stacked (최대혜택가), a return
+#: or a contract asked for (반납조건, 약정 조건). Not what every buyer gets ("온라인 전용가", "쿠팡 전용 특가": a
+#: channel's price; "면세점 정품": a claim; "단체주문 환영", "2개 이상 구매시 무료배송", "카드 무이자 24개월 할부"). The
+#: parser reads such conditions from a price line's place; sellers also write them into the title, where only their
+#: words tell. Hints, not the rule: the price cluster still judges what they miss.
 #: A subscription: a keyword that asks for one ("과학동아 1년 정기구독") asks for its price.
 _SUBSCRIPTION = r"정기\s?(?:배송|구독)"
 _CONDITION_OF_SALE = re.compile(
@@ -99,7 +98,7 @@ _CONDITION_OF_SALE = re.compile(
     # is for ("모바일 전용 게임패드": a reviewer's), nor "온라인 전용", which anyone ordering online is.
     r"|(?:앱|어플|모바일)\s?(?:\d{1,2}\s?%\s?)?(?:전용\s?)?(?:가(?![가-힣])|할인|특가)"
     r"|(?:구매|자격|재직|재학|학생|신분)\s?인증|번호\s?이동|기기\s?변경|공시\s?지원"
-    r"|요금제\s?(?:\d+\s?개월\s?)?(?:유지|의무|필수|조건|가입)|첫\s?(?:달|구매)\s?(?:반값|할인|특가|\d)"
+    r"|요금제\s?(?:\d+\s?개월\s?)?(?:유지|의무|필수|조건|가입)|첫\s?(?:달|구매)\s?(?:반값|할인|특가|가격|\d)"
     r"|면세\s?(?:가|특가)(?![가-힣])|출국자|인도장\s?수령"
     r"|쿠폰\s?(?:적용|할인)?\s?가(?![가-힣])|보상\s?판매\s?가|월\s?[\d,]+\s?원"
     r"|(?:단체|대량)\s?\d+[^\s)\]]*\s?이상|최소\s?(?:주문|구매)\s?(?:수량\s?)?\d"

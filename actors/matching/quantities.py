@@ -244,7 +244,11 @@ def unit_conflict(title: str, wanted: tuple[Quantity, ...]) -> str | None:
         elif not want.counter and (packs := [quantity for quantity in same if quantity.counter is None]):
             # Pieces counted beside packs are what a pack holds: "고등어 1팩 (2마리)" is one pack for 2팩.
             same = packs
-        if same and all(quantity.amount != want.amount for quantity in same):
+        if (
+            same
+            and all(quantity.amount != want.amount for quantity in same)
+            and not _weighs_in_all(stated, want, wanted)
+        ):
             texts = ", ".join(dict.fromkeys(quantity.text for quantity in same))
             return f"{want.dimension} {texts} ≠ {want.text}"
         if not same and (weighed := _other_measure(stated, want)):
@@ -272,6 +276,16 @@ _COUNTED_ONE_BY_ONE = frozenset({"tablets", "sheets", "rolls"})
 def _counted(stated: tuple[Quantity, ...], want: Quantity) -> bool:
     """Whether a title that counts no packs counts the keyword's number of pieces in tablets, sheets or rolls."""
     return any(quantity.dimension in _COUNTED_ONE_BY_ONE and quantity.amount == want.amount for quantity in stated)
+
+
+def _weighs_in_all(stated: tuple[Quantity, ...], want: Quantity, wanted: tuple[Quantity, ...]) -> bool:
+    """Whether a title's bags weigh the keyword's weight together, where the keyword counts no packs: "아몬드 200g x
+    2봉" is 400g of almonds. Not volumes: a drink's size is each can's or bottle's ("250ml x 2" is no 500ml bottle)."""
+    if want.dimension != "weight" or any(quantity.dimension == "pack" for quantity in wanted):
+        return False
+    weights = [quantity.amount for quantity in stated if quantity.dimension == "weight"]
+    packs = [quantity.amount for quantity in stated if quantity.dimension == "pack"]
+    return any(weight * pack == want.amount for weight in weights for pack in packs)
 
 
 def _asks_several(want: Quantity) -> bool:

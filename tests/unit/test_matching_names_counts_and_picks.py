@@ -1079,3 +1079,28 @@ def test_a_second_reviewers_counter_examples_to_this_stops_counts_keep_their_ver
     keyword: str, title: str, reason: str | None
 ):
     assert verdict(keyword, title) == reason
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        # Bags that weigh the keyword's weight together are that weight, where the keyword counts no packs.
+        ("HBAF 바프 허니버터 아몬드 200g x 2봉", None),
+        ("바프 허니버터 아몬드 190g x 3봉", "weight 190g ≠ 400g"),
+        ("바프 허니버터 아몬드 200g", "weight 200g ≠ 400g"),
+    ],
+)
+def test_bags_that_weigh_the_keywords_weight_together_are_that_weight(title: str, reason: str | None):
+    assert verdict("바프 허니버터 아몬드 400g", title) == reason
+
+
+def test_a_drinks_volume_is_each_bottles_and_a_counted_keyword_asks_each_bags_weight():
+    assert verdict("코카콜라 500ml", "코카콜라 250ml x 2") == "volume 250ml ≠ 500ml"
+    assert verdict("바프 허니버터 아몬드 400g 2개", "바프 허니버터 아몬드 200g x 2봉") == "weight 200g ≠ 400g"
+
+
+def test_a_subscriptions_first_month_price_is_a_condition():
+    assert (
+        verdict("지리산 아카시아꿀 2.4kg", "국산 지리산 아카시아 벌꿀 2.4kg (정기구독 첫 달 가격)", 39_000)
+        == "conditional price: 첫 달 가격 39,000"
+    )
