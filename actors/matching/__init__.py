@@ -71,7 +71,7 @@ from actors.matching.lines import (
     the_names_end,
     unvouched,
 )
-from actors.matching.loanwords import Spellings
+from actors.matching.loanwords import HANGUL_RUN, Spellings
 from actors.matching.prices import (
     against_target,
     cluster_of,
@@ -99,6 +99,8 @@ class _Wanted:
     allowed: Allowed  # what the keyword itself asks for (a case, a refill, a used one …)
     quantities: tuple[Quantity, ...]
     words: tuple[Word, ...]
+    #: The keyword's Hangul words: a title may count in one of them ("100티백", `quantities.unit_conflict`).
+    nouns: tuple[str, ...]
     #: The keyword's maker: a title may write it in Latin letters before the product's name (`identity.missing_word`).
     maker: Word | None
     #: The keyword's words with its quantities: what "… 전용" may follow.
@@ -133,6 +135,7 @@ def _wanted(product: Mapping[str, Any]) -> _Wanted:
         allowed=allowed,
         quantities=quantities(folded),
         words=words,
+        nouns=tuple(word.text for word in words if HANGUL_RUN.fullmatch(word.text)),
         maker=maker_of(keyword, words),
         anchors=anchors,
         name=model_name(folded, words, names_accessory=allowed.accessory),
@@ -155,11 +158,11 @@ def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
     return (
         excluded(title, wanted.allowed)
         or sold_for_it(spelled, wanted.keyword, wanted.anchors, wanted.model, names_accessory=wanted.allowed.accessory)
-        or unit_conflict(folded, wanted.quantities)
+        or unit_conflict(folded, wanted.quantities, wanted.nouns)
         or left_out(spelled, wanted.keyword, wanted.words)
         # The model number names the product: its title need not repeat the keyword's category words ("모니터").
         or (None if wanted.model else missing_word(spelled, _unnamed_by_the_source(offer, wanted), wanted.maker, title))
-        or uncounted(folded, wanted.quantities)
+        or uncounted(folded, wanted.quantities, wanted.nouns)
         # ... but not another colour than the keyword's ("CT-S1 화이트" for "CT-S1 … 블랙").
         or other_colour(spelled, wanted.words)
         or other_year(title, wanted.words)

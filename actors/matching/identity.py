@@ -228,6 +228,11 @@ def _year_word(text: str) -> Word | None:
     return Word(text, re.compile(pattern), True)
 
 
+#: A generation written as one ("2세대", "7세대"): titles also glue its number to the name ("애플워치 SE2" for "SE
+#: 2세대", "에어팟프로2").
+_GENERATION_WORD = re.compile(r"(?P<number>\d{1,2})세대")
+
+
 def _generation_word(text: str) -> Word | None:
     """A generation ("2세대"), found as English titles write it too: "2nd Gen", "(2nd generation)", "Gen 2"."""
     if not (generation := _GENERATION_WORD.fullmatch(text)):
@@ -356,9 +361,9 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
             )
             word = special or _word(compact)
             words.setdefault(word.text, word)
-    # A word written twice names two things, but the maker written again ("오뚜기 진라면 매운맛 오뚜기") and a keyword
-    # that joins two products ("왕교자 1.05kg + 김치왕교자 1.05kg", "… 40ml + … 40ml") repeat words by nature.
-    tokens = [] if "+" in lowered else lowered.split()[1:]
+    # A word written twice names two things, but a keyword that joins two products ("왕교자 1.05kg + 김치왕교자
+    # 1.05kg", "… 40ml + … 40ml") repeats words by nature; so does one naming its maker again (`missing_word`).
+    tokens = [] if "+" in lowered else lowered.split()
     return tuple(
         replace(word, times=times) if (times := tokens.count(word.text)) > 1 else word for word in words.values()
     )
@@ -378,11 +383,6 @@ def loanword_spellings(keyword: str, words: tuple[Word, ...]) -> Spellings:
     return Spellings(runs, HANGUL_RUN.findall(keyword))
 
 
-#: A generation written as one ("2세대", "7세대"): titles also glue its number to the name ("애플워치 SE2" for "SE
-#: 2세대", "에어팟프로2").
-_GENERATION_WORD = re.compile(r"(?P<number>\d{1,2})세대")
-
-
 def missing_word(
     title: str, words: tuple[Word, ...], maker: Word | None = None, as_written: str | None = None
 ) -> str | None:
@@ -394,7 +394,11 @@ def missing_word(
     compact = undashed.replace(" ", "")
     written = as_written.replace("-", "") if as_written is not None else undashed
     for index, word in enumerate(words):
-        if word.times > 1 and max(len(word.pattern.findall(text)) for text in (undashed, written)) < word.times:
+        if (
+            word.times > 1
+            and word != maker  # the maker written again ("오뚜기 진라면 매운맛 오뚜기") names nothing more
+            and max(len(word.pattern.findall(text)) for text in (undashed, written)) < word.times
+        ):
             return f"keyword word missing: {word.text} ({word.times} times)"
         if (
             word.pattern.search(undashed)

@@ -365,6 +365,8 @@ class Spellings:
     def _by_parts(self, word: str) -> str:
         """A Latin word that does not read whole, read a hyphenated part at a time ("gel-kayano" for 젤 카야노 reads
         "젤-카야노"; "wi-fi" reads whole, as 와이파이)."""
+        if "-" not in word:
+            return self._mixed(word)
         return "-".join(self._hangul_for([part]) or self._mixed(part) for part in word.split("-"))
 
     def _mixed(self, word: str) -> str:

@@ -7,12 +7,13 @@ packs of packs multiply ("12개 x 2박스" is 24).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from math import prod
 
 from infra.text.folding import ENDS_THE_TITLE
-from infra.text.units import COLLECTIVE_COUNTERS, PACK_UNITS, PIECE_COUNTERS, UNITS
+from infra.text.units import COLLECTIVE_COUNTERS, CONTAINERS, PACK_UNITS, PIECE_COUNTERS, UNITS
 
 # How reasons spell units whose lower-cased form reads oddly; any other unit is shown as normalized.
 _UNIT_DISPLAY = {"tb": "TB", "gb": "GB", "l": "L", "w": "W", "mah": "mAh"}
@@ -23,7 +24,9 @@ _ENDS_A_COUNTER = "(?!(?!입)[가-힣])"
 _UNIT_GUARDS = {
     "개": "(?![월봉국])",
     "정": "(?!품)",
-    **dict.fromkeys(("갑", *PIECE_COUNTERS, *COLLECTIVE_COUNTERS), _ENDS_A_COUNTER),
+    **dict.fromkeys(
+        ("갑", *PIECE_COUNTERS, *(counter for counter in COLLECTIVE_COUNTERS if not counter.isascii())), _ENDS_A_COUNTER
+    ),
 }
 
 
@@ -64,13 +67,16 @@ class Quantity:
     text: str  # as the title or keyword wrote it, for reasons
     #: The counter of single pieces it was written with (`PIECE_COUNTERS`: 2마리), if any.
     counter: str | None = None
+    #: Written as a number of containers (`CONTAINERS`: 2팩, 3박스), which hold pieces a title may count beside them.
+    contained: bool = False
 
 
 def _measured(number: str, unit: str) -> Quantity:
     unit = unit.lower()
     amount = Decimal(number.replace(",", "")) * UNITS[unit].factor
     counter = unit if unit in PIECE_COUNTERS else None
-    return Quantity(UNITS[unit].dimension, amount, number + _UNIT_DISPLAY.get(unit, unit), counter)
+    text = number + _UNIT_DISPLAY.get(unit, unit)
+    return Quantity(UNITS[unit].dimension, amount, text, counter, unit in CONTAINERS)
 
 
 def _multiplied(quantity: Quantity, times: str) -> tuple[Quantity, ...]:
@@ -109,7 +115,9 @@ _COUNTED_PER_PACK = re.compile(
 
 def _counted_in_packs(match: re.Match[str]) -> tuple[Quantity, ...]:
     """The total; with a bare multiplier ("100매입 x 10") also each pack's count and the packs, since a keyword may
-    ask either way ("필름 20매" for "10매입 x 2", "물티슈 100매 10팩" for "100매입 x 10": a reviewer's)."""
+    ask either way ("필름 20매" for "10매입 x 2", "물티슈 100매 10팩" for "100매입 x 10": a reviewer's). With the
+    packs' unit written ("1매입 x 100개", "5매입 x 10팩") only the total: read as a pack count too, the hundred
+    single masks changed how the cluster prices the other offers per unit."""
     unit = UNITS[match["unit"].lower()]
     each = int(match["each"])
     if match["packs"]:
@@ -122,6 +130,11 @@ def _counted_in_packs(match: re.Match[str]) -> tuple[Quantity, ...]:
     )
 
 
+def _unbracketed(text: str) -> str:
+    """A quantity's text without the bracket a reading spanned ("12개입) x 10갑" reads "12개입 x 10갑")."""
+    return text.replace(")", "")
+
+
 #: Words that make a count an order's minimum or a condition: 최소 (주문/구매) before it, 이상 (or more) or 구매시 (when
 #: buying: "1개 (2통 구매시 쉐이커 증정)") after it.
 _MINIMUM_BEFORE = re.compile(r"최소\s?(?:주문|구매)?\s?(?:수량)?\s?:?\s?$")
@@ -132,7 +145,10 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     """Every quantity a folded text states, in order, pack counts written as multipliers ("x 24", "1+1") included."""
     packs_of_packs = list(_PACKS_OF_PACKS.finditer(text))
     found: list[tuple[int, Quantity]] = [
-        (match.start(), Quantity("pack", Decimal(int(match["each"]) * int(match["packs"])), match.group()))
+        (
+            match.start(),
+            Quantity("pack", Decimal(int(match["each"]) * int(match["packs"])), _unbracketed(match.group())),
+        )
         for match in packs_of_packs
     ]
     per_pack = list(_COUNTED_PER_PACK.finditer(text))
@@ -165,6 +181,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     return tuple(quantity for _, quantity in sorted(found, key=lambda item: item[0]))
 
 
+#: One taken out of a pack, counted as one ("낱개 1롤 (6롤 묶음 해체)"); not "낱개 판매 불가" (a reviewer's).
+_ONE_TAKEN_OUT = re.compile(r"낱\s?(?:개|캔|병|봉|팩)\s?1\s?[가-힣a-z]")
 _SINGLE = re.compile(
     rf"낱\s?(?:개|캔|병|봉|팩)(?:(?=\s?(?:가격|판매|단위|구매|1\s?(?:개|알|봉|캔|병|롤)))|{ENDS_THE_TITLE})"
 )
@@ -172,8 +190,10 @@ _PACKED_TIMES = {"더블": 2, "듀오": 2, "트윈": 2, "트리플": 3}
 _PACKED = re.compile(r"(?P<times>더블|듀오|트윈|트리플)\s?팩")
 
 #: A number multiplied or added, or followed by a counter the unit rule does not read ("10P", "10pcs", "100T", "20PET",
-#: "10포", "30구", "30알"): the title may count the units it sells.
-_MULTIPLIED = re.compile(r"[x×*+]\s?\d|\d\s?[x×*+](?!\w)|\d\s?(?:pcs|p|cans?|t|pet|포|구|알)(?![a-z])", re.IGNORECASE)
+#: "10포", "30구", "30알", "2통세트"): the title may count the units it sells.
+_MULTIPLIED = re.compile(
+    r"[x×*+]\s?\d|\d\s?[x×*+](?!\w)|\d\s?(?:pcs|p|cans?|t|pet|통|포|구|알)(?![a-z])", re.IGNORECASE
+)
 
 
 #: A volume and a weight of one product agree within its density: what shops sell by the ml or the gram (drinks,
@@ -219,19 +239,20 @@ def _other_diagonal(title: str, want: Quantity) -> str | None:
     return ", ".join(f"{cm}cm" for cm in dict.fromkeys(given))
 
 
-def unit_conflict(title: str, wanted: tuple[Quantity, ...]) -> str | None:
+def unit_conflict(title: str, wanted: tuple[Quantity, ...], nouns: Sequence[str] = ()) -> str | None:
     """A keyword's quantity must appear in the folded title whenever the title states that dimension at all.
 
     "Appear among" rather than "equal" because titles often state a dimension twice ("12GB 256GB": memory and
     storage; "100매 10팩"), and a title silent about a dimension proves nothing either way, except the count (a
     title that measures one item and counts none sells one), a weight for a volume or the reverse (one no
     density reconciles is another form: `_DENSITIES`), and a screen's size in centimetres for inches ("125cm" is no
-    55-inch set: `_other_diagonal`).
+    55-inch set: `_other_diagonal`). `nouns`: the keyword's Hangul words, which a title may count in
+    (`_counts_otherwise`).
     """
     if not wanted:
         return None
     stated = quantities(title)
-    single = _SINGLE.search(title)
+    single = _ONE_TAKEN_OUT.search(title)
     for want in wanted:
         if single and want.dimension in _SOLD_BY_THE_PIECE and want.amount > 1:
             # One taken out of a pack ("낱개 1롤 (6롤 묶음 해체)"): whatever else the title counts is that pack.
@@ -241,8 +262,9 @@ def unit_conflict(title: str, wanted: tuple[Quantity, ...]) -> str | None:
             # Counted with the keyword's own counter, that count is the product's: "치킨 1마리 + 치킨무 2개" is one
             # chicken, whatever its side dish counts.
             same = counted_alike
-        elif not want.counter and (packs := [quantity for quantity in same if quantity.counter is None]):
-            # Pieces counted beside packs are what a pack holds: "고등어 1팩 (2마리)" is one pack for 2팩.
+        elif want.contained and (packs := [quantity for quantity in same if quantity.counter is None]):
+            # Pieces counted beside containers are what a container holds: "고등어 1팩 (2마리)" is one pack for 2팩;
+            # not beside a count of pieces ("볼펜 1갑 (12자루)" is the 12개 asked: a reviewer's).
             same = packs
         if (
             same
@@ -255,16 +277,29 @@ def unit_conflict(title: str, wanted: tuple[Quantity, ...]) -> str | None:
             return f"{weighed} for {want.text}: another form or size"
         if not same and (diagonal := _other_diagonal(title, want)):
             return f"{diagonal} for {want.text}: another size"
-        if not same and stated and _asks_several(want) and not _MULTIPLIED.search(title) and not _counted(stated, want):
+        if not same and stated and _asks_several(want) and not _counts_otherwise(title, stated, want, nouns):
             # A title that measures its item ("50ml") and counts nothing sells one: its price is not the price of the
-            # several the keyword asks for. A multiplication it does not read as a count ("x 100T", "1.05kg+1.05kg")
-            # is not nothing.
+            # several the keyword asks for.
             return f"pack: one, not {want.text}"
     return None
 
 
-#: A number glued to a Hangul noun, which may count what the title sells in a counter nobody listed ("100티백").
-_NUMBER_BEFORE_A_NOUN = re.compile(r"\d[가-힣]")
+def _counts_otherwise(title: str, stated: tuple[Quantity, ...], want: Quantity, nouns: Sequence[str]) -> bool:
+    """Whether a title that states no pack count counts what it sells all the same: a multiplication or a counter the
+    unit rule does not read ("x 100T", "1.05kg+1.05kg", "2통세트"), the keyword's number of tablets, sheets or rolls
+    ("세제 60정" for 60개), or a number glued to a counter of one syllable nobody listed ("3판" of pizza) or to one of
+    the keyword's nouns ("100티백" for "티백 100개"; not any noun: "2024년식" counts no tyres, a reviewer's)."""
+    if _MULTIPLIED.search(title) or _counted(stated, want) or _ONE_SYLLABLE_COUNTER.search(title):
+        return True
+    glued = "|".join(re.escape(noun) for noun in nouns)
+    return bool(glued) and re.search(rf"\d(?:{glued})", title) is not None
+
+
+#: A number glued to one syllable that ends the word: a counter ("3판", "5단"), not a word ("2024년식", "1세대"), nor
+#: a unit the rule reads ("40정" counts 40 tablets, not the 60개 asked).
+_ONE_SYLLABLE_COUNTER = re.compile(
+    rf"\d(?![{''.join(unit for unit in UNITS if len(unit) == 1 and not unit.isascii())}])[가-힣](?![가-힣])"
+)
 
 
 #: What a single (낱개) is one of: a pack's units or a roll; not sheets or tablets ("낱개 포장" wraps each of them).
@@ -292,12 +327,12 @@ def _asks_several(want: Quantity) -> bool:
     return want.dimension == "pack" and want.amount > 1
 
 
-def uncounted(title: str, wanted: tuple[Quantity, ...]) -> str | None:
+def uncounted(title: str, wanted: tuple[Quantity, ...], nouns: Sequence[str] = ()) -> str | None:
     """A folded title that states no quantity at all, for a keyword that asks for several: it describes the product
     and may sell one ("모나미 153 볼펜 0.7 검정" is no dozen, one tyre no set of four). Judged after the title's words,
-    which say more when they differ."""
+    which say more when they differ; `nouns` as in `unit_conflict`."""
     several = next((want for want in wanted if _asks_several(want)), None)
-    if several is None or quantities(title) or _MULTIPLIED.search(title) or _NUMBER_BEFORE_A_NOUN.search(title):
+    if several is None or (stated := quantities(title)) or _counts_otherwise(title, stated, several, nouns):
         return None
     return f"pack: none counted, not {several.text}"
 

@@ -95,10 +95,10 @@ def _price_value_sale(item: LexborNode, layout: Layout) -> _Sale | None:
     priced = [(node, amount) for node in item.css(layout.price) if (amount := _price(node)) is not None]
     placed = [area is None or node.parent is None or node.parent.mem_id == area.mem_id for node, _ in priced]
     candidates: list[tuple[bool, int, _Sale]] = []
+    # Beside a price in the sale price's own place, a line out of it is conditional even when its label cannot be
+    # read (an allow-list of the place); an item whose only prices sit out of it may be a wrapper Coupang added.
+    unread = _UNREAD_LABEL if any(placed) else None
     for index, ((node, amount), in_place) in enumerate(zip(priced, placed, strict=True)):
-        # Beside a price in the sale price's own place, a line out of it is conditional even when its label cannot be
-        # read (an allow-list of the place); an item whose only prices sit out of it may be a wrapper Coupang added.
-        unread = _UNREAD_LABEL if any(placed) else None
         label = None if in_place else (_label_beside(node) or unread)
         sale = _Sale(amount, label, _written_as_range(node))
         candidates.append((label is not None, index, sale))
@@ -138,10 +138,10 @@ def _utility_sale_price(item: LexborNode) -> _Sale | None:
 
 
 def _label_beside(node: LexborNode, parts: str | None = None) -> str | None:
-    """The label of a price line: the element written right before the price, when it holds no amount (a label
-    precedes its price: "와우할인가 26,900원", "2개 이상 구매시 개당 125,100원"; an element holding an amount is another
-    price, a rate or a unit price), its text or, for an image, its alt text. None: no label. `parts`: only an element
-    matching it counts."""
+    """The label of a price line: the element written right before the price, when it is words holding no amount (a
+    label precedes its price: "와우할인가 26,900원", "2개 이상 구매시 개당 125,100원", "정기배송 5% 할인가"; an element
+    holding a won amount is another price or a unit price, and a rate alone, "12%", is no words), its text or, for an
+    image, its alt text. None: no label. `parts`: only an element matching it counts."""
     sibling = _element_before(node)
     if sibling is None or (parts is not None and not sibling.css_matches(parts)):
         return None

@@ -19,6 +19,8 @@ PACK_UNITS = (
     "개입", "개", "입", "캔", "cans", "can", "병", "페트", "펫", "팩", "봉지", "봉", "갑", "박스", "box", "ea",
     "packs", "pack", "pk",
 )  # fmt: skip
+#: Units that count containers, which hold pieces a title may count beside them ("1팩 (2마리)", "1갑 (12개입)").
+CONTAINERS = frozenset({"팩", "봉지", "봉", "갑", "박스", "box", "pack", "packs", "pk"})
 #: Korean counters of single pieces: 12자루 (pens), 2마리, 12본, 100통 (garlic bulbs) count what 12개 counts. Not 구,
 #: which counts a multi-tap's outlets, a toaster's slots and a tray's cells as often as eggs and balls ("2구 토스터").
 #: Not packs: "24본 x 2박스" is no pack of packs.

@@ -884,7 +884,7 @@ def test_softgels_are_counted_as_tablets(title: str, reason: str | None):
         ("의성 육쪽마늘 100통", "경북 의성 토종 육쪽마늘 1접 (대) 햇마늘", None),
         ("의성 육쪽마늘 100통", "의성 육쪽마늘 2접 (200통) 특", "pack 200통 ≠ 100통"),
         # A box of boxes multiplies, a bracket between them or not: ten boxes of twelve pens are no dozen.
-        ("모나미 153 볼펜 12자루", "모나미 153 볼펜 흑색 1갑(12개입) x 10갑", "pack 1갑, 12개입) x 10갑 ≠ 12자루"),
+        ("모나미 153 볼펜 12자루", "모나미 153 볼펜 흑색 1갑(12개입) x 10갑", "pack 1갑, 12개입 x 10갑 ≠ 12자루"),
         # A count in the keyword's own counter is the product's; what else the title counts is a side dish's.
         ("양념 치킨 2마리", "양념 치킨 1마리 + 치킨무 2개", "pack 1마리 ≠ 2마리"),
         ("양념 치킨 2마리", "양념 치킨 2마리 + 치킨무 1개", None),
@@ -1049,7 +1049,7 @@ def test_a_hangul_word_starting_with_a_letters_name_may_be_written_with_the_lett
     ("title", "reason"),
     [
         # One roll taken out of a six-pack sells one roll, whatever pack it names.
-        ("크리넥스 안심 키친타월 150매 낱개 1롤 (6롤 묶음 해체)", "rolls 낱개 ≠ 6롤"),
+        ("크리넥스 안심 키친타월 150매 낱개 1롤 (6롤 묶음 해체)", "rolls 낱개 1롤 ≠ 6롤"),
         ("크리넥스 안심 키친타월 150매 6롤", None),
         ("크리넥스 안심 키친타월 150매 6롤 (낱개 포장)", None),
     ],
@@ -1104,3 +1104,36 @@ def test_a_subscriptions_first_month_price_is_a_condition():
         verdict("지리산 아카시아꿀 2.4kg", "국산 지리산 아카시아 벌꿀 2.4kg (정기구독 첫 달 가격)", 39_000)
         == "conditional price: 첫 달 가격 39,000"
     )
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # A third reviewer's, re-reading the whole change: a single not sold, each pack's sheets however the packs are
+        # written, a dozen of pieces in a box, a count glued to the keyword's own noun or a one-syllable counter ...
+        ("코카콜라 제로 355ml 24캔", "코카콜라 제로 355ml 24캔 (낱개 판매 불가)", None),
+        ("크리넥스 안심 키친타월 150매 6롤", "크리넥스 안심 키친타월 150매 6롤 낱개판매 안함", None),
+        ("모나미 153 볼펜 12개", "모나미 153 볼펜 검정 1갑 (12자루)", None),
+        ("트와이닝 얼그레이 티백 100개", "트와이닝 얼그레이 티 2g 100티백", None),
+        ("마이프로틴 임팩트 웨이 1kg 2개", "마이프로틴 임팩트 웨이 1kg 2통세트", None),
+        ("골프공 12개", "타이틀리스트 골프공 1 dozen", None),
+        ("듀라셀 AA 건전지 24개", "듀라셀 AA 건전지 24 pack", None),
+        # ... but not any number glued to a word: a model year counts no tyres.
+        (
+            "한국타이어 벤투스 S1 에보3 245/45R18 4본",
+            "한국타이어 벤투스 S1 에보3 245/45R18 2024년식 DOT",
+            "pack: none counted, not 4본",
+        ),
+    ],
+)
+def test_a_third_reviewers_counter_examples_keep_their_verdicts(keyword: str, title: str, reason: str | None):
+    assert verdict(keyword, title) == reason
+
+
+def test_a_generation_written_gen_and_its_number_is_the_keywords_generation():
+    assert verdict("테라건 미니 2세대 마사지건", "Theragun mini Gen 2 마사지건") is None
+
+
+def test_a_code_that_ends_in_a_unit_whole_is_a_quantity_not_a_code():
+    assert model_codes("보조배터리 x2500mah") == frozenset()
+    assert model_codes("시마노 스트라딕 c3000hg") == frozenset({"c3000hg"})
