@@ -4,7 +4,8 @@
 Back offices and sellers write brand and model words in either script, and no list keeps up with them. So both
 spellings are reduced to what Korean loanword spelling keeps of a word: its consonants, each as the class a Hangul
 letter writes it with (f, p, ph, b and v as ㅍ/ㅂ; s, sh and th as ㅅ; z, j and ch as ㅈ/ㅊ; an r that no vowel
-follows is not written, as in 마스터; an n before a k sound is ㅇ, as in 탱크; a gh inside a word is silent, as in
+follows is not written, as in 마스터; an n before a k sound is ㅇ, as in 탱크, and an ng may have its g heard again,
+as in 싱글; a gh inside a word is silent, as in
 나이트; an s after t or d is ㅊ/ㅈ, as in 버즈; sch is ㅅ, as in 보쉬, or ㅅㅋ, as in 스쿨; the r of a final "re" may
 go unwritten, as in 애니웨어; a fu may be 후, as in 후지필름, in a long word), with the vowels dropped, since Hangul
 puts ㅡ between consonants that English runs together and English vowels have no one spelling. What a word starts
@@ -60,7 +61,7 @@ _LATIN_SOUNDS: dict[str, tuple[str, ...]] = {
     "ck": ("K",),
     "qu": ("K",),  # the w is in the vowel after a consonant (쿼), which the Hangul side does not keep either
     "wh": ("W", "H"),  # "white" is 화이트, "whale" 웨일
-    "ng": ("ŋ",),
+    "ng": ("ŋ", "ŋK"),  # "single" is 싱글, "angle" 앵글: the g may be heard again
     "ts": ("TS", "J"),  # "sports" is 스포츠, "buds" 버즈: an s after t or d is written with ㅊ/ㅈ
     "ds": ("TS", "J"),
     "b": ("P",), "p": ("P",), "f": ("P",), "v": ("P",),

@@ -1137,3 +1137,15 @@ def test_a_generation_written_gen_and_its_number_is_the_keywords_generation():
 def test_a_code_that_ends_in_a_unit_whole_is_a_quantity_not_a_code():
     assert model_codes("보조배터리 x2500mah") == frozenset()
     assert model_codes("시마노 스트라딕 c3000hg") == frozenset({"c3000hg"})
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        # An English ng may be written with its g heard again: Single is 싱글, as Angle is 앵글.
+        ("RODE Wireless GO II Single 무선 마이크 + 윈드실드 증정", None),
+        ("RODE Wireless GO II Dual 무선 마이크", "keyword word missing: 싱글"),
+    ],
+)
+def test_an_english_ng_may_be_written_with_its_g_heard_again(title: str, reason: str | None):
+    assert verdict("로데 와이어리스 GO II 싱글 무선 마이크", title) == reason
