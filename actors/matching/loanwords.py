@@ -215,9 +215,9 @@ def hangul_sounds(word: str, *, open_vowels: bool) -> tuple[str, ...] | None:
     """How a Hangul word sounds as a loanword, a syllable at a time, with the differences its spellings make left out:
     a w glide in ㅝ and ㅞ after a consonant (and ㅟ after ㅅ), a y glide after ㅈ or ㅊ, ㅐ against ㅔ; in a word of
     three syllables or more a tense consonant against an aspirated one (에끌라/에클라, ㅆ as ㅅ) and an f written ㅎ
-    before ㅜ, ㅝ, ㅞ or ㅟ (후라이팬/프라이팬, 훼이셜/페이셜, 휘슬러/피슬러); and, where `open_vowels` (one word, not a
-    compound), in the last two syllables of a word of four or more, ㅏ against ㅓ and ㅔ. None: not Hangul syllables
-    only."""
+    before ㅜ, ㅝ, ㅞ or ㅟ (후라이팬/프라이팬, 훼이셜/페이셜, 휘슬러/피슬러), and 푸 for 프 (콘푸로스트/콘프로스트);
+    and, where `open_vowels` (one word, not a compound), in the last two syllables of a word of four or more, ㅏ
+    against ㅓ and ㅔ. None: not Hangul syllables only."""
     if not HANGUL_RUN.fullmatch(word):
         return None
     foreign_consonants = len(word) >= _FOREIGN_CONSONANTS_LONG_ENOUGH
@@ -231,6 +231,9 @@ def hangul_sounds(word: str, *, open_vowels: bool) -> tuple[str, ...] | None:
             if initial == "ᄒ" and vowel in ("ᅮ", *_UNGLIDED, *_UNGLIDED_AFTER_S):
                 # An f written ㅎ: 후 for 프, 훼 for 페, 휘 for 피.
                 initial, vowel = "ᄑ", "ᅳ" if vowel == "ᅮ" else _UNGLIDED.get(vowel) or _UNGLIDED_AFTER_S[vowel]
+            elif initial == "ᄑ" and vowel == "ᅮ" and not final:
+                # An f before another consonant written 푸 as often as 프: 콘푸로스트, 콘프로스트 ("Frost").
+                vowel = "ᅳ"
         if initial != "ᄋ":  # after ㅇ a glide is the word's w or y sound (웨이, 요가): kept
             vowel = _UNGLIDED.get(vowel, vowel)
             if initial == "ᄉ":

@@ -1149,3 +1149,15 @@ def test_a_code_that_ends_in_a_unit_whole_is_a_quantity_not_a_code():
 )
 def test_an_english_ng_may_be_written_with_its_g_heard_again(title: str, reason: str | None):
     assert verdict("로데 와이어리스 GO II 싱글 무선 마이크", title) == reason
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        # An f before another consonant is written 푸 as often as 프 in a loanword: 콘프로스트 is 콘푸로스트.
+        ("Kellogg's 켈로그 콘프로스트 시리얼, 600g, 1개", None),
+        ("켈로그 콘푸레이크 시리얼 600g", "keyword word missing: 콘푸로스트"),
+    ],
+)
+def test_a_loanwords_f_written_pu_or_peu_is_one_word(title: str, reason: str | None):
+    assert verdict("켈로그 콘푸로스트 600g", title) == reason
