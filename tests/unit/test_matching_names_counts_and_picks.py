@@ -1161,3 +1161,15 @@ def test_an_english_ng_may_be_written_with_its_g_heard_again(title: str, reason:
 )
 def test_a_loanwords_f_written_pu_or_peu_is_one_word(title: str, reason: str | None):
     assert verdict("켈로그 콘푸로스트 600g", title) == reason
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        # A t and an h of a compound's two parts are read apart: Lighthouse is 라이트하우스.
+        ("GOAL ZERO Lighthouse Micro Flash 캠핑 랜턴", None),
+        ("GOAL ZERO Crush Light Micro Flash 캠핑 랜턴", "keyword word missing: 라이트하우스"),
+    ],
+)
+def test_a_t_and_an_h_of_two_parts_are_read_apart(title: str, reason: str | None):
+    assert verdict("골제로 라이트하우스 마이크로 플래시 랜턴", title) == reason
