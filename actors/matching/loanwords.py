@@ -231,7 +231,7 @@ def hangul_sounds(word: str, *, open_vowels: bool) -> tuple[str, ...] | None:
                 # An f written ㅎ: 후 for 프, 훼 for 페, 휘 for 피.
                 initial, vowel = "ᄑ", "ᅳ" if vowel == "ᅮ" else _UNGLIDED.get(vowel) or _UNGLIDED_AFTER_S[vowel]
             elif initial == "ᄑ" and vowel == "ᅮ" and not final:
-                # An f before another consonant written 푸 as often as 프: 콘푸로스트, 콘프로스트 ("Frost").
+                # An f written 푸 as often as 프 where no vowel follows it in English: 콘푸로스트, 콘프로스트 ("Frost").
                 vowel = "ᅳ"
         if initial != "ᄋ":  # after ㅇ a glide is the word's w or y sound (웨이, 요가): kept
             vowel = _UNGLIDED.get(vowel, vowel)

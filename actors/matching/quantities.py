@@ -7,9 +7,9 @@ packs of packs multiply ("12개 x 2박스" is 24).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 from math import prod
 
 from infra.text.folding import ENDS_THE_TITLE
@@ -141,8 +141,11 @@ _MINIMUM_BEFORE = re.compile(r"최소\s?(?:주문|구매)?\s?(?:수량)?\s?:?\s?
 _MINIMUM_AFTER = re.compile(r"\s?(?:이상|구매\s?시)")
 
 
+@lru_cache(maxsize=4096)
 def quantities(text: str) -> tuple[Quantity, ...]:
-    """Every quantity a folded text states, in order, pack counts written as multipliers ("x 24", "1+1") included."""
+    """Every quantity a folded text states, in order, pack counts written as multipliers ("x 24", "1+1") included.
+    Kept per text: several rules read one title's quantities (`unit_conflict`, `uncounted`, the cluster's pack counts),
+    and the result is immutable."""
     packs_of_packs = list(_PACKS_OF_PACKS.finditer(text))
     found: list[tuple[int, Quantity]] = [
         (
@@ -181,11 +184,11 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     return tuple(quantity for _, quantity in sorted(found, key=lambda item: item[0]))
 
 
+#: A single, as sellers write it: 낱개, 낱캔, 낱병 …
+_A_SINGLE = r"낱\s?(?:개|캔|병|봉|팩)"
 #: One taken out of a pack, counted as one ("낱개 1롤 (6롤 묶음 해체)"); not "낱개 판매 불가" (a reviewer's).
-_ONE_TAKEN_OUT = re.compile(r"낱\s?(?:개|캔|병|봉|팩)\s?1\s?[가-힣a-z]")
-_SINGLE = re.compile(
-    rf"낱\s?(?:개|캔|병|봉|팩)(?:(?=\s?(?:가격|판매|단위|구매|1\s?(?:개|알|봉|캔|병|롤)))|{ENDS_THE_TITLE})"
-)
+_ONE_TAKEN_OUT = re.compile(rf"{_A_SINGLE}\s?1\s?[가-힣a-z]")
+_SINGLE = re.compile(rf"{_A_SINGLE}(?:(?=\s?(?:가격|판매|단위|구매|1\s?(?:개|알|봉|캔|병|롤)))|{ENDS_THE_TITLE})")
 _PACKED_TIMES = {"더블": 2, "듀오": 2, "트윈": 2, "트리플": 3}
 _PACKED = re.compile(r"(?P<times>더블|듀오|트윈|트리플)\s?팩")
 
@@ -239,7 +242,7 @@ def _other_diagonal(title: str, want: Quantity) -> str | None:
     return ", ".join(f"{cm}cm" for cm in dict.fromkeys(given))
 
 
-def unit_conflict(title: str, wanted: tuple[Quantity, ...], nouns: Sequence[str] = ()) -> str | None:
+def unit_conflict(title: str, wanted: tuple[Quantity, ...], nouns: tuple[str, ...] = ()) -> str | None:
     """A keyword's quantity must appear in the folded title whenever the title states that dimension at all.
 
     "Appear among" rather than "equal" because titles often state a dimension twice ("12GB 256GB": memory and
@@ -284,15 +287,21 @@ def unit_conflict(title: str, wanted: tuple[Quantity, ...], nouns: Sequence[str]
     return None
 
 
-def _counts_otherwise(title: str, stated: tuple[Quantity, ...], want: Quantity, nouns: Sequence[str]) -> bool:
+def _counts_otherwise(title: str, stated: tuple[Quantity, ...], want: Quantity, nouns: tuple[str, ...]) -> bool:
     """Whether a title that states no pack count counts what it sells all the same: a multiplication or a counter the
     unit rule does not read ("x 100T", "1.05kg+1.05kg", "2통세트"), the keyword's number of tablets, sheets or rolls
     ("세제 60정" for 60개), or a number glued to a counter of one syllable nobody listed ("3판" of pizza) or to one of
     the keyword's nouns ("100티백" for "티백 100개"; not any noun: "2024년식" counts no tyres, a reviewer's)."""
     if _MULTIPLIED.search(title) or _counted(stated, want) or _ONE_SYLLABLE_COUNTER.search(title):
         return True
-    glued = "|".join(re.escape(noun) for noun in nouns)
-    return bool(glued) and re.search(rf"\d(?:{glued})", title) is not None
+    glued = _glued_to(nouns)
+    return glued is not None and glued.search(title) is not None
+
+
+@lru_cache(maxsize=256)
+def _glued_to(nouns: tuple[str, ...]) -> re.Pattern[str] | None:
+    """A number glued to one of a keyword's nouns, compiled once per keyword; None: the keyword has none."""
+    return re.compile(rf"\d(?:{'|'.join(map(re.escape, nouns))})") if nouns else None
 
 
 #: A number glued to one syllable that ends the word: a counter ("3판", "5단"), not a word ("2024년식", "1세대"), nor
@@ -327,7 +336,7 @@ def _asks_several(want: Quantity) -> bool:
     return want.dimension == "pack" and want.amount > 1
 
 
-def uncounted(title: str, wanted: tuple[Quantity, ...], nouns: Sequence[str] = ()) -> str | None:
+def uncounted(title: str, wanted: tuple[Quantity, ...], nouns: tuple[str, ...] = ()) -> str | None:
     """A folded title that states no quantity at all, for a keyword that asks for several: it describes the product
     and may sell one ("모나미 153 볼펜 0.7 검정" is no dozen, one tyre no set of four). Judged after the title's words,
     which say more when they differ; `nouns` as in `unit_conflict`."""
