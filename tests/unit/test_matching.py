@@ -273,6 +273,70 @@ def test_a_model_number_inside_a_longer_code_is_not_a_match():
     assert verdict(product, "카시오 지샥 GDW-5600", price=99_000) == "model number DW-5600 missing"
 
 
+@pytest.mark.parametrize(
+    ("keyword", "title"),
+    [
+        ("휴롬 H400 원액기", "휴롬 H400 착즙기 정품 당일발송"),  # the kind in the title's own word
+        ("로지텍 MK295 무선 키보드 마우스 세트", "Logitech MK295 Silent Wireless Combo 한글 자판"),
+        ("소니 알파 A6400 바디", "SONY a6400 바디 ILCE-6400 국내정품"),  # the line before the code left out
+        ("카시오 공학용 계산기 FX-570ES PLUS", "CASIO 공학용계산기 FX-570ES PLUS 정품"),
+    ],
+)
+def test_a_keyword_model_code_written_in_the_title_names_the_words_describing_it(keyword: str, title: str):
+    assert verdict({"keyword": keyword}, title, price=100_000) is None
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # following the keyword's description in part, the title leaves out an option
+        ("로지텍 M650 무선 마우스 그래파이트", "로지텍 M650 무선 마우스 로즈", "keyword word missing: 그래파이트"),
+        ("휴롬 H400 원액기", "H400 착즙기", "keyword word missing: 휴롬"),  # the maker: a look-alike writes codes too
+        ("휴롬 H400 원액기 화이트", "휴롬 H400 착즙기", "keyword word missing: 화이트"),  # a hue is no code's
+        ("휴롬 H400 원액기", "휴롬 H300 착즙기", "keyword word missing: h400"),
+        ("휴롬 H400 원액기", "휴롬 착즙기 정품", "keyword word missing: h400"),
+        # a keyword asking for an accessory: the product's own title writes the code as readily
+        ("소니 A6400 가죽 케이스", "소니 알파 A6400 바디", "keyword word missing: 가죽"),
+    ],
+)
+def test_a_keyword_model_code_names_neither_the_maker_nor_an_option_nor_a_part(keyword: str, title: str, reason: str):
+    assert verdict({"keyword": keyword}, title, price=100_000) == reason
+
+
+def test_an_offer_only_the_code_names_must_cost_what_the_offers_naming_it_whole_ask():
+    brush = {"keyword": "휴롬 H400 세척솔"}  # a part no accessory word names: the juicer's title writes H400 too
+    offers = [
+        offer("휴롬 H400 세척솔 정품", 9_900),
+        offer("휴롬 H400 전용 세척솔 2개", 12_000),
+        offer("휴롬 H400 원액기 화이트", 459_000),
+        offer("휴롬 H400 세척 브러쉬", 11_000),
+    ]
+    verdicts = [matched.rejected for matched in match_offers(brush, offers)]
+    assert verdicts[:2] == [None, None]
+    assert verdicts[2] == "priced unlike the offers naming it whole: 459,000 against the 10,950 they ask"
+    assert verdicts[3] is None  # the brush in its seller's words, at a brush's price
+
+
+def test_the_lowest_only_the_code_names_is_in_doubt_where_too_few_offers_name_the_product_whole():
+    brush = {"keyword": "휴롬 H400 세척솔"}
+    (juicer,) = match_offers(brush, [offer("휴롬 H400 원액기 화이트", 459_000)])
+    assert juicer.rejected is None
+    assert doubts_about_the_lowest(brush, [juicer]) == [
+        "named by its code only?: the lowest leaves out 세척솔, and too few offers name the product whole"
+    ]
+    juicers = {"keyword": "휴롬 H400 원액기"}
+    offers = match_offers(
+        juicers,
+        [
+            offer("휴롬 H400 착즙기", 399_000),
+            offer("휴롬 H400 원액기", 429_000),
+            offer("휴롬 H400 원액기 정품", 439_000),
+        ],
+    )
+    assert [matched.rejected for matched in offers] == [None, None, None]
+    assert doubts_about_the_lowest(juicers, offers) == []  # two name it whole at its price
+
+
 def test_naver_titles_with_b_tags_entities_and_full_width_characters_are_normalized():
     product = {**S24_ULTRA, "model_no": "SM-S928N"}
     naver = "<b>삼성전자</b> <b>갤럭시</b> S24 <b>울트라</b> <b>SM</b>-<b>S928N</b> <b>256GB</b> &amp; 케어플러스"
