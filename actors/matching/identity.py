@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from decimal import Decimal
 from functools import lru_cache
 from itertools import product
 
@@ -408,10 +409,48 @@ def missing_word(
             continue
         if index and _generation_on_the_name(undashed, words[index - 1], word):
             continue
+        if _length_written_bare(undashed, word, words):
+            continue
         if word == maker and index + 1 < len(words) and _maker_written_otherwise(undashed, words[index + 1]):
             continue
         return f"keyword word missing: {word.text}"
     return None
+
+
+#: A keyword's length in millimetres or centimetres: a pen's tip ("0.7mm"), a shoe's size ("260mm"), a blade's
+#: ("650mm").
+_LENGTH = re.compile(r"(?P<number>\d+(?:\.\d+)?)(?P<unit>mm|cm)")
+
+
+#: A number standing alone: not glued to a letter, a unit or another digit ("0.75", "180g", "42P"), nor measured.
+_BARE_NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?![\d.a-z가-힣%]|\s(?:mm|cm|m|인치|inch)(?![a-z]))")
+#: How far apart two bare numbers of one form must be for the title's to be told from another length: a shoe's 250
+#: and 260, a wiper's 600 and 650, a tip's 0.5 and 0.7 are alike; a plier's model "87 01" and its 250 are not.
+_ALIKE = 2
+
+
+def _length_written_bare(title: str, word: Word, words: tuple[Word, ...]) -> bool:
+    """Whether a keyword's length ("0.7mm") is written as its number alone ("모나미 153 볼펜 0.7 블랙",
+    "PV574 키즈 운동화 180", "와이퍼 650+400"): sellers leave the unit out where the kind of thing says it. Not in a
+    title that measures anything in that unit, whose own lengths say which number is its ("… 270 … 250mm" is a
+    250mm shoe of model 270), nor beside another bare number like it, which may as well be its length ("볼펜 0.5
+    (0.7 리필 별매)"), but the keyword's other lengths (`words`: "650mm 400mm")."""
+    length = _LENGTH.fullmatch(word.text)
+    if length is None or re.search(rf"\d\s?{length['unit']}(?![a-z])", title):
+        return False
+    number = Decimal(length["number"])
+    asked = {Decimal(other["number"]) for other in map(_LENGTH.fullmatch, (each.text for each in words)) if other}
+    bare = [Decimal(found.group()) for found in _BARE_NUMBER.finditer(title)]
+    alike = [
+        other
+        for other in bare
+        if other not in asked and ("." in str(other)) == ("." in length["number"]) and _within(other, number, _ALIKE)
+    ]
+    return number in bare and not alike
+
+
+def _within(first: Decimal, second: Decimal, factor: int) -> bool:
+    return first > 0 and second > 0 and max(first, second) <= min(first, second) * factor
 
 
 def maker_of(keyword: str, words: tuple[Word, ...]) -> Word | None:

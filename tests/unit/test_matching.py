@@ -337,6 +337,35 @@ def test_the_lowest_only_the_code_names_is_in_doubt_where_too_few_offers_name_th
     assert doubts_about_the_lowest(juicers, offers) == []  # two name it whole at its price
 
 
+@pytest.mark.parametrize(
+    ("keyword", "title"),
+    [
+        ("모나미 153 볼펜 0.7mm 검정", "MONAMI 153 볼펜 0.7 블랙"),
+        ("뉴발란스 PV574 네이비 180mm", "New Balance 뉴발란스 PV574 네이비 운동화 180"),
+        ("보쉬 에어로트윈 와이퍼 650mm 400mm 세트", "BOSCH 에어로트윈 와이퍼 650+400 세트 (운전석/조수석)"),
+        ("크니펙스 코브라 250mm", "KNIPEX 87 01 250 코브라 워터펌프 플라이어"),  # the model's numbers are not alike
+        ("마와 실루엣 옷걸이 42cm", "MAWA 마와 실루엣 42/P 논슬립 옷걸이"),
+    ],
+)
+def test_a_keyword_length_is_written_as_its_number_alone(keyword: str, title: str):
+    assert verdict({"keyword": keyword}, title, price=20_000) is None
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "missing"),
+    [
+        ("나이키 에어맥스 270 260mm", "나이키 에어맥스 270 250mm", "260mm"),  # its own length says which number is
+        ("모나미 153 볼펜 0.7mm", "모나미 153 볼펜 0.75", "0.7mm"),
+        ("모나미 153 볼펜 0.7mm", "모나미 153 볼펜 0.5 (0.7 리필 별매)", "0.7mm"),  # a number like it beside
+        ("마와 실루엣 옷걸이 42cm", "마와 실루엣 옷걸이 42P 블랙", "42cm"),  # glued to a letter: a count or a code
+        ("크록스 클래식 클로그 260mm", "크록스 클래식 클로그 260g 경량", "260mm"),
+    ],
+)
+def test_a_keyword_length_is_not_a_number_the_title_writes_otherwise(keyword: str, title: str, missing: str | None):
+    expected = f"keyword word missing: {missing}" if missing else None
+    assert verdict({"keyword": keyword}, title, price=20_000) == expected
+
+
 def test_naver_titles_with_b_tags_entities_and_full_width_characters_are_normalized():
     product = {**S24_ULTRA, "model_no": "SM-S928N"}
     naver = "<b>삼성전자</b> <b>갤럭시</b> S24 <b>울트라</b> <b>SM</b>-<b>S928N</b> <b>256GB</b> &amp; 케어플러스"
