@@ -168,6 +168,23 @@ def _word(compact: str) -> Word:
     return Word(written, re.compile(lead + r"\s?".join(runs) + tail), digit_edged)
 
 
+#: A range: two numbers joined by a dash or a tilde, and what they count ("0-6개월", "2~3인용").
+_RANGE = re.compile(r"(?P<low>\d+)\s?[-~]\s?(?P<high>\d+)(?P<counted>[^\d\s-][^\s]*)?")
+
+
+def _range_word(text: str) -> Word | None:
+    """A keyword's range ("0-6개월": a pacifier's age, "2-3인용" a tent's size), found with a dash, a tilde or
+    nothing between its numbers, as titles write it ("0~6개월", "0-6 개월"), and never inside another range ("6-18개월"
+    holds no "6개월" of it). None: the word is no range."""
+    found = _RANGE.fullmatch(text)
+    if found is None:
+        return None
+    counted = found["counted"]
+    tail = r"\s?" + _word(counted).pattern.pattern if counted else r"(?![\d.])"
+    pattern = rf"(?<![\d.~-]){found['low']}\s?[-~]?\s?{found['high']}{tail}"
+    return Word(text, re.compile(pattern), digit_edged=True)
+
+
 #: A times sign, written between a size's numbers.
 _TIMES = frozenset({"x", "×", "*"})
 #: What may not stand right beside a word's edge: a digit beside a number ("15" is not in "150"), a letter beside
@@ -353,7 +370,8 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
             # A hue glued to the next word is part of a name ("블랙야크" splits into 블랙 and 야크).
             glued_to_the_next = index + 1 < len(parts) and parts[index + 1].start == segment.end
             special = (
-                _year_word(compact)
+                _range_word(segment.text)
+                or _year_word(compact)
                 or _generation_word(compact)
                 or (None if glued_to_the_next else _colour_word(compact))
                 or _origin_word(compact)

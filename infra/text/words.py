@@ -38,7 +38,7 @@ def _kind(tag: str) -> _MorphemeKind:
         return _MorphemeKind.NOUN
     if base == "SL":
         return _MorphemeKind.LATIN
-    if base == "SN":
+    if base in ("SN", "W_SERIAL"):  # a number, or numbers joined by a dash: a range ("0-6개월", "2-3인용")
         return _MorphemeKind.DIGIT
     if base in _PREFIX_TAGS:
         return _MorphemeKind.PREFIX

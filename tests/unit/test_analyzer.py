@@ -52,6 +52,15 @@ def test_a_words_segments_are_read_in_their_context():
     assert [segment.text for segment in segments("오뚜기 진라면 재입고 알림")][:3] == ["오뚜기", "진라면", "재입고"]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("노리개젖꼭지 0-6개월", ["노리개", "젖꼭지", "0-6개월"]), ("텐트 2-3인용", ["텐트", "2-3인용"])],
+)
+def test_a_range_glued_to_its_counter_is_one_segment(text: str, expected: list[str]):
+    # Kiwi reads "0-6" as a serial number, which is a number: its counter is read with it, not dropped.
+    assert [segment.text for segment in segments(text)] == expected
+
+
 def test_the_doubts_about_a_latin_keywords_lowest_never_ask_the_analyzer(monkeypatch: pytest.MonkeyPatch):
     # A search pool may still be loading it when its first search ends (CI saw a job wait on it after a restart):
     # titles that write nothing after the name but its number give the after-the-name doubt nothing to read.

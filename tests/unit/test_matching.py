@@ -366,6 +366,21 @@ def test_a_keyword_length_is_not_a_number_the_title_writes_otherwise(keyword: st
     assert verdict({"keyword": keyword}, title, price=20_000) == expected
 
 
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        ("아벤트 울트라에어 노리개젖꼭지 0~6개월 2개입", None),
+        ("아벤트 울트라에어 노리개젖꼭지 (0-6 개월) 2개입", None),
+        ("아벤트 울트라에어 노리개젖꼭지 6-18개월 2개입", "keyword word missing: 0-6개월"),
+        ("아벤트 울트라에어 노리개젖꼭지 2개입", "keyword word missing: 0-6개월"),
+    ],
+)
+def test_a_keyword_range_is_found_however_a_title_joins_its_numbers_and_never_inside_another(
+    title: str, reason: str | None
+):
+    assert verdict({"keyword": "아벤트 울트라에어 노리개젖꼭지 0-6개월 2개입"}, title, price=14_000) == reason
+
+
 def test_naver_titles_with_b_tags_entities_and_full_width_characters_are_normalized():
     product = {**S24_ULTRA, "model_no": "SM-S928N"}
     naver = "<b>삼성전자</b> <b>갤럭시</b> S24 <b>울트라</b> <b>SM</b>-<b>S928N</b> <b>256GB</b> &amp; 케어플러스"
