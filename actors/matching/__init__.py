@@ -9,16 +9,14 @@ gives the reason, which keeps verdicts deterministic:
 3. it sells the product, not a part, an accessory, a used or rented one (`sells`);
 4. its quantities agree with the keyword's (`quantities`);
 5. it names every word of the keyword (or the model number, which names the product; or the source does, as the
-   offer's brand or category; or a model code the keyword writes, which names the words describing the model:
-   `_unnamed_by_the_code`), and no variant the keyword does not name (`identity`);
+   offer's brand or category), and no variant the keyword does not name (`identity`);
 6. its price is what a buyer of the asked product pays (`buyable`): no conditional price, no range start for
    another option, no pick among listings the product is only one of;
 7. judged over all accepted offers at once (`codes`, `lines`, `wearers`, `sequels`): it names no model code but
    others than the one most of them share, no word inside the product's name that none of the others writes
    (another line: 포엥 어린이 암체어 beside 포엥 암체어; before the size, such a word in the lowest leaves it in doubt:
-   `doubts_about_the_lowest`), no child before the name that none of the others names (MLB 키즈 루키 볼캡), no
-   number after the name that the keyword and most of the others do not write (불편한 편의점 2), and, named only by
-   the keyword's model code, no price far from what the offers naming the product whole ask;
+   `doubts_about_the_lowest`), no child before the name that none of the others names (MLB 키즈 루키 볼캡), and no
+   number after the name that the keyword and most of the others do not write (불편한 편의점 2);
 8. its price is plausible (`prices`): not far under the target price (judged with rule 6); and, without one, judged
    over all the search's offers at once, not far under the price the product's offers cluster around (every offer
    of it at a price anyone pays, even one that cannot be bought now; per unit for another pack size), nor, when its
@@ -79,7 +77,6 @@ from actors.matching.prices import (
     cluster_of,
     doubt_about_the_lowest,
     priced_like_an_accessory,
-    priced_unlike,
     priced_without_a_part,
 )
 from actors.matching.quantities import Quantity, quantities, uncounted, unit_conflict
@@ -87,7 +84,6 @@ from actors.matching.sells import Allowed, allowed_by, excluded, sold_for_it, so
 from actors.matching.sequels import names_a_number, numbers_after, sequel_number, writes_the_name_plain
 from actors.matching.wearers import for_a_child
 from infra.text.folding import fold
-from infra.text.sizes import size_spellings
 from schemas.offers import Offer
 
 __all__ = ["doubts_about_the_lowest", "match_offers"]
@@ -123,8 +119,6 @@ class _Wanted:
     #: The keyword's loanwords: a title that writes them in the other script is read in the keyword's.
     spellings: Spellings
     target_price: int | None
-    #: The keyword's model codes and the words around them they name (`_unnamed_by_the_code`); None: it writes none.
-    coded: _Coded | None
 
 
 def _wanted(product: Mapping[str, Any]) -> _Wanted:
@@ -134,7 +128,6 @@ def _wanted(product: Mapping[str, Any]) -> _Wanted:
     words = keyword_words(folded)
     anchors = keyword_words(folded, quantities=True)
     allowed = allowed_by(keyword)
-    maker = maker_of(keyword, words)
     return _Wanted(
         keyword=keyword,
         model_no=model_no,
@@ -143,7 +136,7 @@ def _wanted(product: Mapping[str, Any]) -> _Wanted:
         quantities=quantities(folded),
         words=words,
         nouns=tuple(word.text for word in words if HANGUL_RUN.fullmatch(word.text)),
-        maker=maker,
+        maker=maker_of(keyword, words),
         anchors=anchors,
         name=model_name(folded, words, names_accessory=allowed.accessory),
         pairs=name_pairs(keyword, words),
@@ -152,7 +145,6 @@ def _wanted(product: Mapping[str, Any]) -> _Wanted:
         names_end=the_names_end(words),
         spellings=loanword_spellings(keyword, words),
         target_price=product.get("target_price") or None,
-        coded=_coded(keyword, words, maker, allowed.accessory),
     )
 
 
@@ -169,72 +161,13 @@ def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
         or unit_conflict(folded, wanted.quantities, wanted.nouns)
         or left_out(spelled, wanted.keyword, wanted.words)
         # The model number names the product: its title need not repeat the keyword's category words ("모니터").
-        or (None if wanted.model else missing_word(spelled, _unnamed(offer, spelled, wanted), wanted.maker, title))
+        or (None if wanted.model else missing_word(spelled, _unnamed_by_the_source(offer, wanted), wanted.maker, title))
         or uncounted(folded, wanted.quantities, wanted.nouns)
         # ... but not another colour than the keyword's ("CT-S1 화이트" for "CT-S1 … 블랙").
         or other_colour(spelled, wanted.words)
         or other_year(title, wanted.words)
         or other_variant(spelled, wanted.name)
     )
-
-
-@dataclass(frozen=True, slots=True)
-class _Coded:
-    """The model codes a keyword writes ("로지텍 MK295 무선 키보드 마우스 세트": mk295) and its Hangul words that
-    describe the model around them, which a title writing the codes need not repeat (`_unnamed_by_the_code`)."""
-
-    codes: frozenset[str]  # compact ("fx570es" for FX-570ES)
-    #: Before the first code: the model's line or kind ("소니 알파 A6400", "카시오 공학용 계산기 FX-570ES").
-    before: tuple[Word, ...]
-    #: After it: the model's kind and description, which a title may write in its own words ("착즙기" for 원액기).
-    after: tuple[Word, ...]
-
-
-def _coded(keyword: str, words: tuple[Word, ...], maker: Word | None, accessory: bool) -> _Coded | None:
-    """What the keyword's model codes name; None: it writes none, or asks for a part or an accessory (a title of the
-    product writes the code as readily as one of its parts does)."""
-    codes = model_codes(keyword)
-    if not codes or accessory:
-        return None
-    first = min(keyword.find(code) for code in codes)
-    describing = [
-        (word, found.start())
-        for word in words
-        if word != maker
-        and HANGUL_RUN.fullmatch(word.text)
-        and not word.hue
-        and not size_spellings(word.text)
-        and (found := word.pattern.search(keyword))
-    ]
-    return _Coded(
-        frozenset(compact_code(code) for code in codes),
-        tuple(word for word, start in describing if start < first),
-        tuple(word for word, start in describing if start > first),
-    )
-
-
-def _unnamed_by_the_code(title: str, words: tuple[Word, ...], coded: _Coded) -> tuple[Word, ...]:
-    """The words a title must write (`words`) but the keyword's words its model codes name, when the title (respelled)
-    writes every one of those codes: a code names the model as a model number does, and sellers name it around the
-    code in their own words ("SONY a6400 바디" for 소니 알파 A6400, "휴롬 H400 착즙기" for … 원액기, "Logitech MK295
-    Silent Wireless Combo" for … 무선 키보드 마우스 세트). Never the maker (a look-alike writes a code as readily), a
-    hue or a size, which a code does not name; and the words after the code only where the title writes none of
-    them: a title that follows the keyword's description in part and leaves a word out leaves out an option ("로지텍
-    M650 무선 마우스 로즈" for … 무선 마우스 그래파이트)."""
-    if not coded.codes <= {compact_code(code) for code in model_codes(title)}:
-        return words
-    undashed = title.replace("-", "")
-    compact = undashed.replace(" ", "")
-    follows = any(word.pattern.search(undashed) or word.pattern.search(compact) for word in coded.after)
-    unnamed = coded.before if follows else coded.before + coded.after
-    return tuple(word for word in words if word not in unnamed)
-
-
-def _unnamed(offer: Offer, spelled: str, wanted: _Wanted) -> tuple[Word, ...]:
-    """The keyword's words an offer's title must write (`spelled`: respelled as the keyword spells its loanwords): but
-    those its source names beside the title and those the keyword's model codes name where the title writes them."""
-    words = _unnamed_by_the_source(offer, wanted)
-    return _unnamed_by_the_code(spelled, words, wanted.coded) if wanted.coded else words
 
 
 def _filed_as(category: str, word: Word) -> bool:
@@ -306,36 +239,10 @@ def match_offers(product: Mapping[str, Any], offers: Iterable[Offer]) -> list[Of
     _refuse_other_lines([offer for offer in judged if offer.rejected is None], titles, wanted)
     _refuse_what_is_for_a_child([offer for offer in judged if offer.rejected is None], titles, wanted)
     _refuse_sequels([offer for offer in judged if offer.rejected is None], titles, wanted)
-    _refuse_what_only_the_code_names([offer for offer in judged if offer.rejected is None], titles, wanted)
     if wanted.target_price is None:  # the target price vouches for prices; a model number does not (parts carry it)
         accepted = [offer for offer in the_product if offer.rejected is None]
         _refuse_prices_like_an_accessory(accepted, the_product, titles)
     return judged
-
-
-def _refuse_what_only_the_code_names(accepted: list[Offer], titles: Mapping[int, str], wanted: _Wanted) -> None:
-    """Refuse the accepted offers that only the keyword's model code names (`_unnamed_by_the_code`: their titles leave
-    out a word describing it) and whose price lies more than `CLUSTER_SPREAD` times from the price of those that name
-    it whole, where these cluster (`prices.priced_unlike`): the juicer's own title writes its code as its brush's does
-    ("휴롬 H400 원액기" for "휴롬 H400 세척솔"). Where none names it whole, the lowest is only in doubt."""
-    if wanted.coded is None:
-        return
-    only_coded = {id(offer) for offer in accepted if _named_only_by_the_code(offer, titles[id(offer)], wanted)}
-    cluster = cluster_of([offer.price for offer in accepted if id(offer) not in only_coded])
-    if cluster is None:
-        return
-    for offer in accepted:
-        if id(offer) in only_coded:
-            offer.rejected = priced_unlike(offer.price, cluster)
-
-
-def _named_only_by_the_code(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
-    """The first keyword word an accepted offer's title leaves out, which the keyword's model code names in its stead
-    (`_unnamed_by_the_code`); None: the title names the product whole."""
-    if wanted.model:  # the model number names the product, and no word is asked then
-        return None
-    title = folded.lower()
-    return missing_word(wanted.spellings.respell(title), _unnamed_by_the_source(offer, wanted), wanted.maker, title)
 
 
 def _refuse_other_model_codes(accepted: list[Offer], titles: Mapping[int, str]) -> None:
@@ -482,25 +389,8 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
             tokens = [number_tokens(title) for title in lowered]
             doubts.append(suffix_only_the_lowest_writes(numbers, tokens[0], tokens[1:], bare_needed=PLAIN_NAMES_NEEDED))
         doubts.append(_a_part_only_in_the_lowest(lowered))
-        doubts.append(_only_the_code_names_the_lowest(accepted, titles, wanted))
         doubts.append(sold_out_perhaps(lowered))
     return [doubt for doubt in doubts if doubt]
-
-
-def _only_the_code_names_the_lowest(accepted: list[Offer], titles: list[str], wanted: _Wanted) -> str | None:
-    """The lowest is named only by the keyword's model code (`_named_only_by_the_code`), and the offers that name the
-    product whole do not cluster at a price to hold it against (`_refuse_what_only_the_code_names`)."""
-    if wanted.coded is None or not (left_out := _named_only_by_the_code(accepted[0], titles[0], wanted)):
-        return None
-    whole = [
-        offer.price
-        for offer, title in zip(accepted[1:], titles[1:], strict=True)
-        if not _named_only_by_the_code(offer, title, wanted)
-    ]
-    if cluster_of(whole) is not None:
-        return None
-    word = left_out.removeprefix("keyword word missing: ")
-    return f"named by its code only?: the lowest leaves out {word}, and too few offers name the product whole"
 
 
 #: A title saying it sells a thing alone ("본체만", "설명서만", "프레임만") or without something ("(실린더 미포함)",

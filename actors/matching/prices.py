@@ -86,15 +86,6 @@ def cluster_price(prices: list[int]) -> int | None:
     return cluster.price if cluster else None
 
 
-def priced_unlike(price: int, cluster: Cluster) -> str | None:
-    """Whether a price is more than `CLUSTER_SPREAD` times above or below the price of the offers a cluster holds:
-    what an offer named only by the keyword's model code costs, against those that name the product whole (a
-    juicer's price for its cleaning brush, "휴롬 H400 세척솔")."""
-    if cluster.price <= price * CLUSTER_SPREAD and price <= cluster.price * CLUSTER_SPREAD:
-        return None
-    return f"priced unlike the offers naming it whole: {price:,} against the {cluster.price:,} they ask"
-
-
 def _per_unit(price: int, units: tuple[int, int] | None) -> int:
     """The price for the cluster's usual pack count (`units`: the offer's pack count, the cluster's): one bottle
     beside packs of 24 is compared as 24 of it."""
