@@ -177,6 +177,16 @@ _CONCEPTS: tuple[_Concept, ...] = (
         ),
         _ConceptKind.STAND_IN,
     ),
+    # An add-on to a game, sold without it: extra content, an expansion, a season pass ("모여봐요 동물의 숲 해피 홈
+    # 파라다이스 추가 콘텐츠", "카탄 확장팩"). Not an expanded edition (확장판), which is the game.
+    _Concept(
+        "an add-on, not the game",
+        re.compile(
+            r"추가\s?(?:콘텐츠|컨텐츠)|확장\s?팩|시즌\s?패스|"
+            + english("dlc", r"expansion(?:\spack)?", r"season\spass")
+        ),
+        _ConceptKind.STAND_IN,
+    ),
 )
 
 #: Words saying something comes with the product, or without it: either way the title sells the product.

@@ -113,6 +113,22 @@ def test_samples_given_with_the_product_and_words_that_contain_sample_are_not_st
 
 
 @pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        ("모여봐요 동물의 숲 닌텐도 스위치", "모여봐요 동물의 숲 해피 홈 파라다이스 추가 콘텐츠", "추가 콘텐츠"),
+        ("엘든링 PS5", "ELDEN RING PS5 Shadow of the Erdtree DLC 코드", "dlc"),
+        ("카탄 보드게임", "카탄 확장팩 항해사 5-6인", "확장팩"),
+        ("카탄 보드게임", "카탄 보드게임 확장판", None),  # an expanded edition is the game
+        ("카탄 확장팩 항해사", "카탄 확장팩 항해사", None),  # asked for
+        ("엘든링 PS5", "엘든링 PS5 (시즌패스 포함)", None),  # given with the game
+    ],
+)
+def test_an_add_on_sold_without_its_game_is_not_the_game(keyword: str, title: str, reason: str | None):
+    expected = f"an add-on, not the game: {reason}" if reason else None
+    assert verdict({"keyword": keyword}, title, price=30_000) == expected
+
+
+@pytest.mark.parametrize(
     ("title", "reason"),
     [
         ("[eBook] 트렌드 코리아 2027", "digital copy: ebook"),
