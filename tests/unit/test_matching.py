@@ -1058,6 +1058,15 @@ def test_a_pick_of_sizes_that_lists_the_asked_one_after_another_is_priced_for_th
             None,
         ),  # a sale, no price word
         ("로케트 GB80L 배터리", "로케트 GB80L 배터리 반납조건 없음", None),
+        # a group order's price, not an invitation to one
+        (
+            "윌슨 에볼루션 농구공 7호",
+            "윌슨 에볼루션 농구공 7호 단체 주문가 (10개 이상)",
+            "conditional price: 단체 주문가 249,000",
+        ),
+        ("윌슨 에볼루션 농구공 7호", "윌슨 에볼루션 농구공 7호 [대량구매가]", "conditional price: 대량구매가 249,000"),
+        ("윌슨 에볼루션 농구공 7호", "윌슨 에볼루션 농구공 7호 단체주문 환영", None),
+        ("윌슨 에볼루션 농구공 7호", "윌슨 에볼루션 농구공 7호 단체 구매 가능", None),
         # a consumable remanufactured from used ones; 재생 alone is also playback
         ("로케트 GB80L 배터리", "로케트 GB80L 재생 배터리", "refurbished: 재생 배터리"),
         ("소니 WH-1000XM5 헤드폰", "소니 WH-1000XM5 헤드폰 연속 재생 30시간", None),
