@@ -185,6 +185,25 @@ def _range_word(text: str) -> Word | None:
     return Word(text, re.compile(pattern), digit_edged=True)
 
 
+#: A size by its number: a ball's "7호", a harness's "1사이즈".
+_SIZE_NUMBER = re.compile(r"(?P<number>\d{1,3})(?:호|사이즈)")
+
+
+def _size_number_word(text: str) -> Word | None:
+    """A size the keyword gives by its number ("농구공 7호", "하네스 1사이즈"), found however a title writes a size's
+    number: with 호 or 사이즈 after it, or 사이즈 or "size" before or after it ("7사이즈", "Size 1", "사이즈 7"); never
+    inside another number ("17호"). None: the word is no numbered size."""
+    found = _SIZE_NUMBER.fullmatch(text)
+    if found is None:
+        return None
+    number = found["number"]
+    pattern = (
+        rf"(?<![\d.]){number}\s?(?:호|사이즈|size(?![a-z]))"
+        rf"|(?<![a-z가-힣])(?:사이즈|size)\s?:?\s?{number}(?![\d.])"
+    )
+    return Word(text, re.compile(pattern), digit_edged=True)
+
+
 #: A times sign, written between a size's numbers.
 _TIMES = frozenset({"x", "×", "*"})
 #: What may not stand right beside a word's edge: a digit beside a number ("15" is not in "150"), a letter beside
@@ -371,6 +390,7 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
             glued_to_the_next = index + 1 < len(parts) and parts[index + 1].start == segment.end
             special = (
                 _range_word(segment.text)
+                or _size_number_word(compact)
                 or _year_word(compact)
                 or _generation_word(compact)
                 or (None if glued_to_the_next else _colour_word(compact))

@@ -321,6 +321,22 @@ def test_a_keyword_length_is_not_a_number_the_title_writes_otherwise(keyword: st
 @pytest.mark.parametrize(
     ("title", "reason"),
     [
+        ("Wilson 윌슨 EVOLUTION 에볼루션 농구공 7사이즈 WTB0516", None),
+        ("윌슨 에볼루션 농구공 Size 7", None),
+        ("윌슨 에볼루션 농구공 (사이즈: 7)", None),
+        ("윌슨 에볼루션 농구공 6호", "keyword word missing: 7호"),
+        ("윌슨 에볼루션 농구공 17호", "keyword word missing: 7호"),
+        ("윌슨 에볼루션 농구공 사이즈 7.5", "keyword word missing: 7호"),
+        ("윌슨 에볼루션 농구공 7개", "keyword word missing: 7호"),
+    ],
+)
+def test_a_numbered_size_is_found_however_a_title_writes_a_sizes_number(title: str, reason: str | None):
+    assert verdict({"keyword": "윌슨 에볼루션 농구공 7호"}, title, price=70_000) == reason
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
         ("아벤트 울트라에어 노리개젖꼭지 0~6개월 2개입", None),
         ("아벤트 울트라에어 노리개젖꼭지 (0-6 개월) 2개입", None),
         ("아벤트 울트라에어 노리개젖꼭지 6-18개월 2개입", "keyword word missing: 0-6개월"),
