@@ -40,6 +40,7 @@ from actors.matching.codes import (
     compact_code,
     model_codes,
     model_number,
+    model_number_writings,
     model_numbers,
     number_tokens,
     other_code,
@@ -344,6 +345,10 @@ def _refuse_prices_like_an_accessory(
         )
 
 
+def _model_number_writings(title: str, model: re.Pattern[str] | None) -> frozenset[str]:
+    return model_number_writings(title, model) if model else frozenset()
+
+
 def _pack_count(folded_title: str) -> int | None:
     """How many units an offer's (folded) title says it sells (its pack count), if it says."""
     packs = [quantity.amount for quantity in quantities(folded_title) if quantity.dimension == "pack"]
@@ -381,7 +386,8 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
     doubts.append(_another_line_in_the_lowest(wanted, lowered))
     if lowered:
         asked = model_codes(wanted.keyword) | ({compact_code(wanted.model_no)} if wanted.model_no else set())
-        codes = [model_codes(title) for title in lowered]
+        # The model number as each title writes it too, with what it glues after it ("GLM 50-27 CG" for "… C").
+        codes = [model_codes(title) | _model_number_writings(title, wanted.model) for title in lowered]
         doubts.append(suffix_only_the_lowest_writes(asked, codes[0], codes[1:], bare_needed=PLAIN_NAMES_NEEDED))
         doubts.append(suffix_cut_short_only_by_the_lowest(asked, codes[0], codes[1:], whole_needed=PLAIN_NAMES_NEEDED))
         if numbers := model_numbers(word.text for word in wanted.words):

@@ -40,9 +40,12 @@ def model_number(model_no: str) -> re.Pattern[str] | None:
 
     # Not the tail of a longer code ("XSM-S928N"), and a trailing digit must end the number: "DW-5600" is not
     # "DW-56001". The whole suffix may run on; a part of it must end the code.
+    # A suffix's letters may stand apart from the number ("GLM 50-27 C"), so that what a title glues after them is
+    # seen (`model_number_writings`: "GLM 50-27 CG").
     tail = r"(?!\d)" if base[-1].isdigit() else ""
-    cut_short = [spaced(suffix[:length]) + r"(?![0-9a-z])" for length in range(len(suffix))]
-    ends = "|".join([spaced(suffix) + tail if suffix else tail, *cut_short])
+    apart = r"[\s-]*"
+    cut_short = [(apart if length else "") + spaced(suffix[:length]) + r"(?![0-9a-z])" for length in range(len(suffix))]
+    ends = "|".join([apart + spaced(suffix) + tail if suffix else tail, *cut_short])
     series = _SERIES.match(model_no.strip().lower())
     if series and len(compact) - len(series["series"]) < _OWN_CODE_LENGTH:
         series = None  # "X520" alone is anyone's code (SM-X520)
@@ -51,6 +54,21 @@ def model_number(model_no: str) -> re.Pattern[str] | None:
     lead = f"(?:{spaced(series['series'])}[\\s-]*|(?<![a-z]-))" if series else ""
     body = spaced(base[len(series["series"]) :]) if series else spaced(base)
     return re.compile(rf"(?<![0-9a-z]){lead}{body}(?:{ends})")
+
+
+#: Letters a title glues after a model number's match: a suffix run on ("GLM 50-27 CG" for "GLM 50-27 C").
+_RUN_ON = re.compile(r"[a-z]*")
+
+
+def model_number_writings(title: str, model: re.Pattern[str]) -> frozenset[str]:
+    """How a normalized title writes a model number (`model_number`), compact, with the letters it glues after it:
+    "glm5027cg" where "GLM 50-27 CG" carries on the suffix of "GLM 50-27 C", which the pattern allows (a region or a
+    colour runs on as often as another model), so that the offers can be compared on it."""
+    writings = set()
+    for found in model.finditer(title):
+        run_on = _RUN_ON.match(title, found.end())
+        writings.add(compact_code(found.group() + (run_on.group() if run_on else "")))
+    return frozenset(writings)
 
 
 #: How long what follows the series must be to name the model alone ("DP609", "S928N").

@@ -119,6 +119,28 @@ def test_a_lowest_that_glues_a_suffix_to_the_model_code_no_other_offer_writes_is
     assert lowest_doubts(product, titles[1:]) == []
 
 
+def test_a_lowest_that_runs_letters_on_the_model_numbers_suffix_is_in_doubt():
+    # GLM 50-27 CG is the green-beam model of the GLM 50-27 C: the model number allows a suffix carried on (a region, a
+    # colour), so the offers are compared on what each writes after it.
+    product = {"keyword": "보쉬 레이저 거리측정기 GLM 50-27 C", "model_no": "GLM 50-27 C"}
+    titles = [
+        ("보쉬 레이저 거리측정기 GLM 50-27 CG 그린레이저 50m", 145_000),
+        ("BOSCH GLM50-27C 레이저거리측정기 블루투스", 149_000),
+        ("보쉬 레이저 거리측정기 GLM 50-27 C 블루투스 50m", 158_000),
+    ]
+
+    assert lowest_doubts(product, titles) == ["another model?: the lowest writes glm5027cg, the others glm5027c"]
+    assert lowest_doubts(product, titles[1:]) == []
+    # a model number with no suffix sees nothing glued after a space: "42160 Audi" is the set's name
+    lego = {"keyword": "레고 테크닉 42160 아우디", "model_no": "42160"}
+    sets = [
+        ("LEGO Technic 42160 Audi RS Q e-tron", 188_900),
+        ("레고 테크닉 42160 아우디", 192_000),
+        ("레고 42160 아우디", 196_000),
+    ]
+    assert lowest_doubts(lego, sets) == []
+
+
 def test_a_codes_suffix_that_ends_in_a_units_letter_is_still_a_suffix():
     # C3000HG is the high-gear reel: its g is no gram, so the code is read and the suffix leaves the lowest in doubt.
     product = {"keyword": "시마노 23 스트라딕 C3000"}
