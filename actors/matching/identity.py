@@ -23,7 +23,7 @@ from infra.text.analyzer import morphemes
 from infra.text.colours import HUE, HUE_END, hue_spellings
 from infra.text.folding import SEPARATORS
 from infra.text.sizes import size_spellings
-from infra.text.units import MEASURE_SYMBOLS
+from infra.text.units import COUNTERS, MEASURE_SYMBOLS
 from infra.text.words import Segment, segments
 
 #: Words sellers write in either script that `loanwords` cannot derive from their sounds, or that the tier rules
@@ -48,6 +48,9 @@ class Word:
     #: How many times the keyword writes it as a word of its own: "아미보 마리오 슈퍼 마리오 시리즈" names the figure
     #: and the series, and a title naming only the series ("루이지 (슈퍼 마리오 시리즈)") sells another figure.
     times: int = 1
+    #: Found only in the title as written, dashes kept: a range ("3-6개월" is no "36개월", which a title without its
+    #: dashes would write).
+    dashed: bool = False
 
 
 _RUNS = re.compile(r"\d+(?:\.\d+)?|[a-z]+|[^\da-z]+")
@@ -168,21 +171,22 @@ def _word(compact: str) -> Word:
     return Word(written, re.compile(lead + r"\s?".join(runs) + tail), digit_edged)
 
 
-#: A range: two numbers joined by a dash or a tilde, and what they count ("0-6개월", "2~3인용").
-_RANGE = re.compile(r"(?P<low>\d+)\s?[-~]\s?(?P<high>\d+)(?P<counted>[^\d\s-][^\s]*)?")
+#: A range: two numbers joined by a dash, and what they count ("0-6개월", "2-3인용").
+_RANGE = re.compile(r"(?P<low>\d+)-(?P<high>\d+)(?P<counted>[^\d\s-][^\s]*)?")
 
 
 def _range_word(text: str) -> Word | None:
-    """A keyword's range ("0-6개월": a pacifier's age, "2-3인용" a tent's size), found with a dash, a tilde or
-    nothing between its numbers, as titles write it ("0~6개월", "0-6 개월"), and never inside another range ("6-18개월"
-    holds no "6개월" of it). None: the word is no range."""
+    """A keyword's range ("0-6개월": a pacifier's age, "2-3인용" a tent's size), found with a dash or a tilde between
+    its numbers, as titles write it ("0~6개월", "0-6 개월", "0개월~6개월"), in the title as written (`Word.dashed`:
+    "3-6개월" is no "36개월"), and never inside another range ("16-18개월", "0-60개월"). None: the word is no range."""
     found = _RANGE.fullmatch(text)
     if found is None:
         return None
     counted = found["counted"]
-    tail = r"\s?" + _word(counted).pattern.pattern if counted else r"(?![\d.])"
-    pattern = rf"(?<![\d.~-]){found['low']}\s?[-~]?\s?{found['high']}{tail}"
-    return Word(text, re.compile(pattern), digit_edged=True)
+    unit = rf"\s?(?:{_word(counted).pattern.pattern})" if counted else ""
+    # what the range counts may follow each number ("3개월~6개월")
+    pattern = rf"(?<![\d.~-]){found['low']}(?:{unit})?\s?[-~]\s?{found['high']}{unit or r'(?![\d.])'}"
+    return Word(text, re.compile(pattern), digit_edged=True, dashed=True)
 
 
 #: A size by its number: a ball's "7호", a harness's "1사이즈".
@@ -439,7 +443,10 @@ def missing_word(
             and max(len(word.pattern.findall(text)) for text in (undashed, written)) < word.times
         ):
             return f"keyword word missing: {word.text} ({word.times} times)"
-        if (
+        if word.dashed:
+            if word.pattern.search(title) or (as_written is not None and word.pattern.search(as_written)):
+                continue
+        elif (
             word.pattern.search(undashed)
             or (not word.digit_edged and word.pattern.search(compact))
             or word.pattern.search(written)
@@ -460,31 +467,53 @@ def missing_word(
 _LENGTH = re.compile(r"(?P<number>\d+(?:\.\d+)?)(?P<unit>mm|cm)")
 
 
-#: A number standing alone: not glued to a letter, a unit or another digit ("0.75", "180g", "42P"), nor measured.
-_BARE_NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?![\d.a-z가-힣%]|\s(?:mm|cm|m|인치|inch)(?![a-z]))")
+#: A number standing alone: not glued to a letter, a unit or another digit ("0.75", "180g", "42P"), nor a multiplier's
+#: ("x 1").
+_BARE_NUMBER = re.compile(r"(?<![\d.])(?<![x×*])(?<![x×*]\s)\d+(?:\.\d+)?(?![\d.a-z가-힣%])")
+#: What makes a number standing alone a count all the same: a counter or a colour's count after a space ("6 컬러",
+#: "2 개", "1 box"; not 세트, which follows a pair's lengths: "650+400 세트"), or a bonus ("1+1").
+_COUNTED_AFTER = re.compile(
+    rf"\s?(?:{'|'.join(sorted(COUNTERS - {'세트'}, key=len, reverse=True))}|컬러|색|colou?rs?|pcs|box|ea|\+\s?\d+)"
+    r"(?![가-힣a-z])"
+)
+#: A length in any unit: a title measuring one says which number is its length ("26.5cm" for a shoe of size 265).
+_ANY_LENGTH = re.compile(r"\d\s?(?:mm|cm|m|인치|inch|미리|센치)(?![a-z가-힣])")
 #: How far apart two bare numbers of one form must be for the title's to be told from another length: a shoe's 250
 #: and 260, a wiper's 600 and 650, a tip's 0.5 and 0.7 are alike; a plier's model "87 01" and its 250 are not.
 _ALIKE = 2
 
 
 def _length_written_bare(title: str, word: Word, words: tuple[Word, ...]) -> bool:
-    """Whether a keyword's length ("0.7mm") is written as its number alone ("모나미 153 볼펜 0.7 블랙",
-    "PV574 키즈 운동화 180", "와이퍼 650+400"): sellers leave the unit out where the kind of thing says it. Not in a
-    title that measures anything in that unit, whose own lengths say which number is its ("… 270 … 250mm" is a
-    250mm shoe of model 270), nor beside another bare number like it, which may as well be its length ("볼펜 0.5
-    (0.7 리필 별매)"), but the keyword's other lengths (`words`: "650mm 400mm")."""
+    """Whether a keyword's length ("0.7mm") is written as its number alone, as written ("1" is no "1.0mm"):
+    "모나미 153 볼펜 0.7 블랙", "PV574 키즈 운동화 180", "와이퍼 650+400". Sellers leave the unit out where the kind of
+    thing says it. Not in a title that measures any length (its own says which number is its: "… 270 … 250mm",
+    "26.5cm"); not where the number is another keyword word too (the 270 of "에어맥스 270 … 270mm" is the model's);
+    not a number counting something ("6 컬러", "1+1", "x 1"); nor beside another bare number like it, which may as
+    well be its length ("볼펜 0.5 (0.7 리필 별매)"), but the keyword's other lengths (`words`: "650mm 400mm")."""
     length = _LENGTH.fullmatch(word.text)
-    if length is None or re.search(rf"\d\s?{length['unit']}(?![a-z])", title):
+    if length is None or _ANY_LENGTH.search(title):
         return False
-    number = Decimal(length["number"])
-    asked = {Decimal(other["number"]) for other in map(_LENGTH.fullmatch, (each.text for each in words)) if other}
-    bare = [Decimal(found.group()) for found in _BARE_NUMBER.finditer(title)]
+    number = length["number"]
+    if any(other.text == number for other in words):
+        return False
+    asked = {found["number"] for found in map(_LENGTH.fullmatch, (each.text for each in words)) if found}
+    bare = [found.group() for found in _BARE_NUMBER.finditer(title) if not _counts(title, found.end(), asked)]
     alike = [
         other
         for other in bare
-        if other not in asked and ("." in str(other)) == ("." in length["number"]) and _within(other, number, _ALIKE)
+        if other not in asked and ("." in other) == ("." in number) and _within(Decimal(other), Decimal(number), _ALIKE)
     ]
     return number in bare and not alike
+
+
+def _counts(title: str, end: int, lengths: set[str]) -> bool:
+    """Whether the number ending at `end` counts something: a counter follows it, or a "+" and a number that is no
+    length of the keyword ("1+1"; "650+400" are a wiper pair's lengths)."""
+    counted = _COUNTED_AFTER.match(title, end)
+    if counted is None:
+        return False
+    added = re.fullmatch(r"\s?\+\s?(\d+)", counted.group())
+    return added is None or added.group(1) not in lengths
 
 
 def _within(first: Decimal, second: Decimal, factor: int) -> bool:

@@ -38,7 +38,7 @@ def _kind(tag: str) -> _MorphemeKind:
         return _MorphemeKind.NOUN
     if base == "SL":
         return _MorphemeKind.LATIN
-    if base in ("SN", "W_SERIAL"):  # a number, or numbers joined by a dash: a range ("0-6개월", "2-3인용")
+    if base == "SN":
         return _MorphemeKind.DIGIT
     if base in _PREFIX_TAGS:
         return _MorphemeKind.PREFIX
@@ -89,6 +89,24 @@ def _glues(open_: _Open, kind: _MorphemeKind, morpheme: Morpheme, following: Mor
     return kind is _MorphemeKind.VERBAL and last is _MorphemeKind.VERBAL
 
 
+#: A range Kiwi reads as a serial number ("0-6" of "0-6개월", "2-3" of "2-3인용"), and what it counts glued after it:
+#: a bound noun or a counter. Any other serial (a date, a fraction, a time, a range of sizes before "품절") names
+#: nothing, and the word after it stays a word of its own ("250-260품절" is sold out).
+_RANGE_SERIAL = re.compile(r"\d+-\d+")
+_RANGE_COUNTED = COUNTERS | {"인용"}
+
+
+def _kind_of(morpheme: Morpheme, following: Morpheme | None) -> _MorphemeKind:
+    if morpheme.tag != "W_SERIAL":
+        return _kind(morpheme.tag)
+    counted = (
+        following is not None
+        and following.start == morpheme.end
+        and (following.tag == "NNB" or following.surface in _RANGE_COUNTED)
+    )
+    return _MorphemeKind.DIGIT if counted and _RANGE_SERIAL.fullmatch(morpheme.surface) else _MorphemeKind.PUNCTUATION
+
+
 def _word_spans(word: tuple[Morpheme, ...]) -> list[tuple[int, int, int]]:
     """The segments of one whitespace-free word's morphemes: (start, end, head chunk) spans, the chunk -1 for a
     segment without a noun or Latin letters. Punctuation inside a word ends a chunk: in "케이스+필름" both are heads."""
@@ -98,7 +116,7 @@ def _word_spans(word: tuple[Morpheme, ...]) -> list[tuple[int, int, int]]:
     chunk = 0
     for position, morpheme in enumerate(word):
         following = word[position + 1] if position + 1 < len(word) else None
-        kind = _kind(morpheme.tag)
+        kind = _kind_of(morpheme, following)
         if kind is _MorphemeKind.PUNCTUATION:
             current, prefix_start, chunk = None, None, chunk + 1
             continue

@@ -54,10 +54,17 @@ def test_a_words_segments_are_read_in_their_context():
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("노리개젖꼭지 0-6개월", ["노리개", "젖꼭지", "0-6개월"]), ("텐트 2-3인용", ["텐트", "2-3인용"])],
+    [
+        ("노리개젖꼭지 0-6개월", ["노리개", "젖꼭지", "0-6개월"]),
+        ("텐트 2-3인용", ["텐트", "2-3인용"]),
+        # a reviewer's: any other serial names nothing, and the word after it stays its own (sold out, used)
+        ("에어포스 250mm 250-260품절", ["에어포스", "250mm", "품절"]),
+        ("갤럭시 2024-01-15중고", ["갤럭시", "중고"]),
+        ("12/25품절", ["품절"]),
+    ],
 )
 def test_a_range_glued_to_its_counter_is_one_segment(text: str, expected: list[str]):
-    # Kiwi reads "0-6" as a serial number, which is a number: its counter is read with it, not dropped.
+    # Kiwi reads "0-6" as a serial number: a range where what it counts follows it, read with it, not dropped.
     assert [segment.text for segment in segments(text)] == expected
 
 

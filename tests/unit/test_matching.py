@@ -311,6 +311,12 @@ def test_a_keyword_length_is_written_as_its_number_alone(keyword: str, title: st
         ("모나미 153 볼펜 0.7mm", "모나미 153 볼펜 0.5 (0.7 리필 별매)", "0.7mm"),  # a number like it beside
         ("마와 실루엣 옷걸이 42cm", "마와 실루엣 옷걸이 42P 블랙", "42cm"),  # glued to a letter: a count or a code
         ("크록스 클래식 클로그 260mm", "크록스 클래식 클로그 260g 경량", "260mm"),
+        # a reviewer's: the number as written ("1" is no 1.0), a count, the model's own number, a length in cm
+        ("모나미 153 볼펜 1.0mm 검정 12개입", "모나미 153 볼펜 검정 12개입 1+1", "1.0mm"),
+        ("제트스트림 볼펜 1.0mm 검정", "제트스트림 볼펜 검정 x 1", "1.0mm"),
+        ("요가매트 6mm", "요가매트 NBR 15 (6 컬러)", "6mm"),
+        ("나이키 에어맥스 270 블랙 270mm", "나이키 에어맥스 270 블랙 AH8050-002", "270mm"),
+        ("나이키 에어맥스 270 블랙 270mm", "[해외] 나이키 에어맥스 270 블랙 26.5cm", "270mm"),
     ],
 )
 def test_a_keyword_length_is_not_a_number_the_title_writes_otherwise(keyword: str, title: str, missing: str | None):
@@ -341,6 +347,10 @@ def test_a_numbered_size_is_found_however_a_title_writes_a_sizes_number(title: s
         ("아벤트 울트라에어 노리개젖꼭지 (0-6 개월) 2개입", None),
         ("아벤트 울트라에어 노리개젖꼭지 6-18개월 2개입", "keyword word missing: 0-6개월"),
         ("아벤트 울트라에어 노리개젖꼭지 2개입", "keyword word missing: 0-6개월"),
+        ("아벤트 울트라에어 노리개젖꼭지 0개월~6개월 2개입", None),
+        # a reviewer's: a range is read with its dash, so 0-6 is no 06 nor 3-6 a 36
+        ("아벤트 울트라에어 노리개젖꼭지 06개월 2개입", "keyword word missing: 0-6개월"),
+        ("아벤트 울트라에어 노리개젖꼭지 10-6개월 2개입", "keyword word missing: 0-6개월"),
     ],
 )
 def test_a_keyword_range_is_found_however_a_title_joins_its_numbers_and_never_inside_another(
