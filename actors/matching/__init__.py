@@ -346,6 +346,7 @@ def _refuse_prices_like_an_accessory(
 
 
 def _model_number_writings(title: str, model: re.Pattern[str] | None) -> frozenset[str]:
+    """How a title writes the model number given with the product (`codes.model_number_writings`); none without one."""
     return model_number_writings(title, model) if model else frozenset()
 
 

@@ -97,6 +97,8 @@ _RANGE_COUNTED = COUNTERS | {"인용"}
 
 
 def _kind_of(morpheme: Morpheme, following: Morpheme | None) -> _MorphemeKind:
+    """What a morpheme is to the splitter (`following`: the morpheme after it in the word): its tag's kind, but a
+    serial number is a number only as a range with what it counts glued after it (`_RANGE_SERIAL`)."""
     if morpheme.tag != "W_SERIAL":
         return _kind(morpheme.tag)
     counted = (
