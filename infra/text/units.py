@@ -21,10 +21,10 @@ PACK_UNITS = (
 )  # fmt: skip
 #: Units that count containers, which hold pieces a title may count beside them ("1팩 (2마리)", "1갑 (12개입)").
 CONTAINERS = frozenset({"팩", "봉지", "봉", "갑", "박스", "box", "pack", "packs", "pk"})
-#: Korean counters of single pieces: 12자루 (pens), 2마리, 12본, 100통 (garlic bulbs), 5알 (cells, pills, balls) count
-#: what 12개 counts. Not 구, which counts a multi-tap's outlets, a toaster's slots and a tray's cells as often as eggs
-#: and balls ("2구 토스터"). Not packs: "24본 x 2박스" is no pack of packs.
-PIECE_COUNTERS = ("자루", "마리", "본", "통", "알")
+#: Korean counters of single pieces: 12자루 (pens), 2마리, 12본, 100통 (garlic bulbs) count what 12개 counts. Not 구,
+#: which counts a multi-tap's outlets, a toaster's slots and a tray's cells as often as eggs and balls ("2구 토스터").
+#: Not packs: "24본 x 2박스" is no pack of packs.
+PIECE_COUNTERS = ("자루", "마리", "본", "통")
 #: Counters that name a fixed number of pieces, as Korean trade counts them: a dozen (다스, 더즌, 다즌) is 12, a 접
 #: (garlic bulbs, dried persimmons, cabbages) 100. Not 판 (a tray of eggs holds 30, 20 or 15, a pizza is one) nor 타
 #: (also "1타 강사", the top lecturer).

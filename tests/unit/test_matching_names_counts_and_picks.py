@@ -900,9 +900,6 @@ def test_softgels_are_counted_as_tablets(title: str, reason: str | None):
         ("스테들러 노리스 연필 HB 12자루", "STAEDTLER 노리스 120 HB 연필 12본입", None),
         ("스테들러 노리스 연필 HB 12자루", "스테들러 노리스 연필 HB 12개입", None),
         ("스테들러 노리스 연필 HB 12자루", "스테들러 노리스 연필 HB 6자루", "pack 6자루 ≠ 12자루"),
-        # 알 counts cells, pills and balls: one pack of five cells is the 5개입 asked, two cells are not
-        ("파나소닉 CR2032 코인 건전지 5개입", "Panasonic CR-2032 코인 건전지 1팩 (5알)", None),
-        ("파나소닉 CR2032 코인 건전지 5개입", "파나소닉 CR2032 코인 건전지 2알", "pack 2알 ≠ 5개입"),
         # A dozen is twelve, a 접 a hundred, however the title writes them.
         ("스테들러 노리스 연필 HB 12자루", "STAEDTLER 노리스 120 HB 연필 1다스", None),
         ("테일러메이드 TP5 골프공 12개", "테일러메이드 TP5 골프공 1더즌", None),
