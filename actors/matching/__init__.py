@@ -387,9 +387,13 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
     doubts.append(_another_line_in_the_lowest(wanted, lowered))
     if lowered:
         asked = model_codes(wanted.keyword) | ({compact_code(wanted.model_no)} if wanted.model_no else set())
-        # The model number as each title writes it too, with what it glues after it ("GLM 50-27 CG" for "… C").
-        codes = [model_codes(title) | _model_number_writings(title, wanted.model) for title in lowered]
-        doubts.append(suffix_only_the_lowest_writes(asked, codes[0], codes[1:], bare_needed=PLAIN_NAMES_NEEDED))
+        codes = [model_codes(title) for title in lowered]
+        # The model number as each title writes it too, with what it glues after it ("GLM 50-27 CG" for "… C"); not
+        # for a suffix cut short, which the model number lets titles leave off ("SEL50F18 FE" for SEL50F18F).
+        written = [
+            found | _model_number_writings(title, wanted.model) for found, title in zip(codes, lowered, strict=True)
+        ]
+        doubts.append(suffix_only_the_lowest_writes(asked, written[0], written[1:], bare_needed=PLAIN_NAMES_NEEDED))
         doubts.append(suffix_cut_short_only_by_the_lowest(asked, codes[0], codes[1:], whole_needed=PLAIN_NAMES_NEEDED))
         if numbers := model_numbers(word.text for word in wanted.words):
             # a unit's letter glued to a model's number is no tier, so nothing refuses it ("프로스태프 97L")

@@ -40,10 +40,11 @@ def model_number(model_no: str) -> re.Pattern[str] | None:
 
     # Not the tail of a longer code ("XSM-S928N"), and a trailing digit must end the number: "DW-5600" is not
     # "DW-56001". The whole suffix may run on; a part of it must end the code.
-    # A suffix's letters may stand apart from the number ("GLM 50-27 C"), so that what a title glues after them is
-    # seen (`model_number_writings`: "GLM 50-27 CG").
+    # A suffix the model number writes apart from its number ("GLM 50-27 C") may stand apart in a title too, so that
+    # what a title glues after it is seen (`model_number_writings`: "GLM 50-27 CG"); one written glued ("SEL50F18F")
+    # is not looked for in the next word ("SEL50F18 FE": a reviewer's).
     tail = r"(?!\d)" if base[-1].isdigit() else ""
-    apart = r"[\s-]*"
+    apart = r"[\s-]*" if _SUFFIX_APART.search(model_no.strip().lower()) else ""
     cut_short = [(apart if length else "") + spaced(suffix[:length]) + r"(?![0-9a-z])" for length in range(len(suffix))]
     ends = "|".join([apart + spaced(suffix) + tail if suffix else tail, *cut_short])
     series = _SERIES.match(model_no.strip().lower())
@@ -56,6 +57,8 @@ def model_number(model_no: str) -> re.Pattern[str] | None:
     return re.compile(rf"(?<![0-9a-z]){lead}{body}(?:{ends})")
 
 
+#: A model number whose letter suffix stands apart from its number: "GLM 50-27 C".
+_SUFFIX_APART = re.compile(r"\d[\s-]+[a-z]+$")
 #: Letters a title glues after a model number's match: a suffix run on ("GLM 50-27 CG" for "GLM 50-27 C").
 _RUN_ON = re.compile(r"[a-z]*")
 

@@ -194,17 +194,14 @@ _SIZE_NUMBER = re.compile(r"(?P<number>\d{1,3})(?:호|사이즈)")
 
 
 def _size_number_word(text: str) -> Word | None:
-    """A size the keyword gives by its number ("농구공 7호", "하네스 1사이즈"), found however a title writes a size's
-    number: with 호 or 사이즈 after it, or 사이즈 or "size" before or after it ("7사이즈", "Size 1", "사이즈 7"); never
-    inside another number ("17호"). None: the word is no numbered size."""
+    """A size the keyword gives by its Korean number ("농구공 7호", "하네스 1사이즈"), found with 호 or 사이즈 after the
+    number either way ("7사이즈" for 7호), never inside another number ("17호"). Not "Size 7" nor "사이즈 7", which
+    name a US ring's or a garment's size as often (US 13 is about a Korean 28호: a reviewer's). None: the word is no
+    numbered size."""
     found = _SIZE_NUMBER.fullmatch(text)
     if found is None:
         return None
-    number = found["number"]
-    pattern = (
-        rf"(?<![\d.]){number}\s?(?:호|사이즈|size(?![a-z]))"
-        rf"|(?<![a-z가-힣])(?:사이즈|size)\s?:?\s?{number}(?![\d.])"
-    )
+    pattern = rf"(?<![\d.]){found['number']}\s?(?:호|사이즈)(?![가-힣])"
     return Word(text, re.compile(pattern), digit_edged=True)
 
 

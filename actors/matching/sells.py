@@ -177,16 +177,10 @@ _CONCEPTS: tuple[_Concept, ...] = (
         ),
         _ConceptKind.STAND_IN,
     ),
-    # An add-on to a game, sold without it: extra content, an expansion, a season pass ("모여봐요 동물의 숲 해피 홈
-    # 파라다이스 추가 콘텐츠", "카탄 확장팩"). Not an expanded edition (확장판), which is the game.
-    _Concept(
-        "an add-on, not the game",
-        re.compile(
-            r"추가\s?(?:콘텐츠|컨텐츠)|확장\s?팩|시즌\s?패스|"
-            + english("dlc", r"expansion(?:\spack)?", r"season\spass")
-        ),
-        _ConceptKind.STAND_IN,
-    ),
+    # A game's additional content sold without it ("모여봐요 동물의 숲 해피 홈 파라다이스 추가 콘텐츠"). Not 확장팩, the
+    # Korean name of a card game's booster packs ("강화 확장팩 151"), nor DLC or a season pass, which name a coating
+    # ("DLC 티타늄") or come with an edition of the game ("(시즌패스1)", "(초회특전 DLC 코드)") as often: a reviewer's.
+    _Concept("an add-on, not the game", re.compile(r"추가\s?(?:콘텐츠|컨텐츠)"), _ConceptKind.STAND_IN),
 )
 
 #: Words saying something comes with the product, or without it: either way the title sells the product.
