@@ -131,10 +131,10 @@ _CONDITION_OF_SALE = re.compile(
     # A price to come, not the price now ("타임딜 예정가"); a price before the duties every importer pays ("관부가세
     # 별도").
     r"|(?<!인상)(?<!인상 )예정\s?가(?![가-힣])|관\s?부가세\s?별도(?!\s?(?:부담|청구|발생)?\s?(?:없|x\b|無))"
-    # A price for some of a shop's customers ("찜 고객 3천원 할인가", "신규 고객 특가"); not all of them ("전 고객",
-    # "일반고객가", "쿠팡 고객 특가").
+    # A price for some of a shop's customers ("찜 고객 3천원 할인가", "신규 고객 특가", "첫 구매 고객 한정 특가"); not
+    # all of them ("전 고객", "일반고객가", "쿠팡 고객 특가").
     r"|(?:찜|신규|재구매|기존|우수|vip|단골|알림\s?받기|소식\s?받기|와우|첫\s?구매|가입)\s?고객\s?(?:[\d,]+\s?천?\s?원\s?)?"
-    r"(?:전용|할인가|특가|가(?![가-힣])))"
+    r"(?:한정\s?)?(?:전용|할인가|특가|가(?![가-힣])))"
     # Not when the title says it is not so, or not needed ("교육할인 없이", "번호이동 불가", "회원가 아님").
     rf"(?!\s?(?:{DENIALS}|없이|없는|無|필요\s?없|무관|자유|가능))"
 )

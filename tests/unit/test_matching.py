@@ -1152,6 +1152,12 @@ def test_a_price_with_every_benefit_or_a_return_and_a_remanufactured_or_refill_o
             "conditional price: 신규 고객 특가 7,500",
         ),
         ("라네즈 워터 슬리핑 마스크 70ml", "라네즈 워터 슬리핑 마스크 70ml 전 고객 할인가", None),
+        (
+            "라네즈 워터 슬리핑 마스크 70ml",
+            "라네즈 워터 슬리핑 마스크 70ml (첫 구매 고객 한정 특가)",
+            "conditional price: 첫 구매 고객 한정 특가 7,500",
+        ),
+        ("라네즈 워터 슬리핑 마스크 70ml", "라네즈 워터 슬리핑 마스크 70ml 전 고객 한정 특가", None),
         # a reviewer's: every customer's, and a count shipped loose
         ("라네즈 워터 슬리핑 마스크 70ml", "라네즈 워터 슬리핑 마스크 70ml 전고객 특가", None),
         ("라네즈 워터 슬리핑 마스크 70ml", "라네즈 워터 슬리핑 마스크 70ml 쿠팡 고객 특가", None),
