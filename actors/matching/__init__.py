@@ -345,11 +345,6 @@ def _refuse_prices_like_an_accessory(
         )
 
 
-def _model_number_writings(title: str, model: re.Pattern[str] | None) -> frozenset[str]:
-    """How a title writes the model number given with the product (`codes.model_number_writings`); none without one."""
-    return model_number_writings(title, model) if model else frozenset()
-
-
 def _pack_count(folded_title: str) -> int | None:
     """How many units an offer's (folded) title says it sells (its pack count), if it says."""
     packs = [quantity.amount for quantity in quantities(folded_title) if quantity.dimension == "pack"]
@@ -391,7 +386,7 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
         # The model number as each title writes it too, with what it glues after it ("GLM 50-27 CG" for "… C"); not
         # for a suffix cut short, which the model number lets titles leave off ("SEL50F18 FE" for SEL50F18F).
         written = [
-            found | _model_number_writings(title, wanted.model) for found, title in zip(codes, lowered, strict=True)
+            found | model_number_writings(title, wanted.model) for found, title in zip(codes, lowered, strict=True)
         ]
         doubts.append(suffix_only_the_lowest_writes(asked, written[0], written[1:], bare_needed=PLAIN_NAMES_NEEDED))
         doubts.append(suffix_cut_short_only_by_the_lowest(asked, codes[0], codes[1:], whole_needed=PLAIN_NAMES_NEEDED))

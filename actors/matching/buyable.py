@@ -103,8 +103,10 @@ _CONDITION_OF_SALE = re.compile(
     r"|쿠폰\s?(?:적용|할인)?\s?가(?![가-힣])|보상\s?판매\s?가|월\s?[\d,]+\s?원"
     r"|(?:단체|대량)\s?\d+[^\s)\]]*\s?이상|최소\s?(?:주문|구매)\s?(?:수량\s?)?\d"
     # A group order's price ("단체 주문가 (10개 이상)", "단체특가"); not an invitation to one ("단체주문 환영",
-    # "단체주문가 별도문의", "단체할인가 상담"), nor a clearance sale open to anyone ("대량특가": a reviewer's).
-    r"|단체\s?(?:주문|구매)?\s?(?:가|특가|단가|할인가)(?![가-힣])(?![\s()]*(?:별도|문의|상담|협의))"
+    # "단체주문가 별도문의", "단체할인가 카톡상담"), nor a clearance sale open to anyone ("대량특가"), nor 단체 with a
+    # particle ("단체가 많이 찾는": reviewers').
+    r"|단체\s?(?:(?:주문|구매)\s?(?:가|단가)|(?:주문|구매)?\s?(?:특가|할인가))(?![가-힣])"
+    r"(?![\s()]*(?:별도|[가-힣]{0,3}\s?(?:문의|상담|협의)))"
     r"|\d+\s?(?:개|세트|박스|팩|더즌)\s?이상\s?(?:주문|구매)\s?시?\s?(?:개당|세트당|단가)"
     # A card's discount, unless said to come on top of the price shown ("카드 청구할인 별도", "+ 카드할인 추가",
     # "카드할인 미적용가", "[카드할인 7%]"; but "청구할인 10% 적용가" is the discounted price).

@@ -63,15 +63,19 @@ _SUFFIX_APART = re.compile(r"\d[\s-]+[a-z]+$")
 _RUN_ON = re.compile(r"[a-z]*")
 
 
-def model_number_writings(title: str, model: re.Pattern[str]) -> frozenset[str]:
-    """How a normalized title writes a model number (`model_number`), compact, with the letters it glues after it:
-    "glm5027cg" where "GLM 50-27 CG" carries on the suffix of "GLM 50-27 C", which the pattern allows (a region or a
-    colour runs on as often as another model), so that the offers can be compared on it."""
-    writings = set()
-    for found in model.finditer(title):
-        run_on = _RUN_ON.match(title, found.end())
-        writings.add(compact_code(found.group() + (run_on.group() if run_on else "")))
-    return frozenset(writings)
+def model_number_writings(title: str, model: re.Pattern[str] | None) -> frozenset[str]:
+    """How a normalized title writes a model number (`model_number`; none without one), compact, with the letters it
+    glues after it: "glm5027cg" where "GLM 50-27 CG" carries on the suffix of "GLM 50-27 C", which the pattern allows
+    (a region or a colour runs on as often as another model), so that the offers can be compared on it."""
+    if model is None:
+        return frozenset()
+    return frozenset(compact_code(found.group() + _run_on(title, found.end())) for found in model.finditer(title))
+
+
+def _run_on(title: str, end: int) -> str:
+    """The letters a title glues right after `end` ("" for none)."""
+    letters = _RUN_ON.match(title, end)
+    return letters.group() if letters else ""
 
 
 #: How long what follows the series must be to name the model alone ("DP609", "S928N").

@@ -171,8 +171,9 @@ def _word(compact: str) -> Word:
     return Word(written, re.compile(lead + r"\s?".join(runs) + tail), digit_edged)
 
 
-#: A range: two numbers joined by a dash, and what they count ("0-6개월", "2-3인용").
-_RANGE = re.compile(r"(?P<low>\d+)-(?P<high>\d+)(?P<counted>[^\d\s-][^\s]*)?")
+#: A range: two numbers joined by a dash, and what they count glued after them ("0-6개월", "2-3인용"), as the word
+#: splitter reads one (`infra.text.words`); a bare pair ("50-27" of a model's name) is no range.
+_RANGE = re.compile(r"(?P<low>\d+)-(?P<high>\d+)(?P<counted>[^\d\s-][^\s]*)")
 
 
 def _range_word(text: str) -> Word | None:
@@ -182,10 +183,9 @@ def _range_word(text: str) -> Word | None:
     found = _RANGE.fullmatch(text)
     if found is None:
         return None
-    counted = found["counted"]
-    unit = rf"\s?(?:{_word(counted).pattern.pattern})" if counted else ""
+    unit = rf"\s?(?:{_word(found['counted']).pattern.pattern})"
     # what the range counts may follow each number ("3개월~6개월")
-    pattern = rf"(?<![\d.~-]){found['low']}(?:{unit})?\s?[-~]\s?{found['high']}{unit or r'(?![\d.])'}"
+    pattern = rf"(?<![\d.~-]){found['low']}(?:{unit})?\s?[-~]\s?{found['high']}{unit}"
     return Word(text, re.compile(pattern), digit_edged=True, dashed=True)
 
 
@@ -437,16 +437,11 @@ def missing_word(
         if (
             word.times > 1
             and word != maker  # the maker written again ("오뚜기 진라면 매운맛 오뚜기") names nothing more
-            and max(len(word.pattern.findall(text)) for text in (undashed, written)) < word.times
+            and max(len(word.pattern.findall(text)) for text in _searched(word, title, undashed, written)) < word.times
         ):
             return f"keyword word missing: {word.text} ({word.times} times)"
-        if word.dashed:
-            if word.pattern.search(title) or (as_written is not None and word.pattern.search(as_written)):
-                continue
-        elif (
-            word.pattern.search(undashed)
-            or (not word.digit_edged and word.pattern.search(compact))
-            or word.pattern.search(written)
+        if any(word.pattern.search(text) for text in _searched(word, title, undashed, written)) or (
+            not word.digit_edged and word.pattern.search(compact)
         ):
             continue
         if index and _generation_on_the_name(undashed, words[index - 1], word):
@@ -515,6 +510,12 @@ def _counts(title: str, end: int, lengths: set[str]) -> bool:
 
 def _within(first: Decimal, second: Decimal, factor: int) -> bool:
     return first > 0 and second > 0 and max(first, second) <= min(first, second) * factor
+
+
+def _searched(word: Word, title: str, undashed: str, written: str) -> tuple[str, ...]:
+    """The texts a keyword word is looked for in: the title without its dashes and as the keyword writes its loanwords
+    (`undashed`, `written`), or, for a range, the title with its dashes (`Word.dashed`)."""
+    return (title,) if word.dashed else (undashed, written)
 
 
 def maker_of(keyword: str, words: tuple[Word, ...]) -> Word | None:

@@ -180,7 +180,13 @@ _CONCEPTS: tuple[_Concept, ...] = (
     # A game's additional content sold without it ("모여봐요 동물의 숲 해피 홈 파라다이스 추가 콘텐츠"). Not 확장팩, the
     # Korean name of a card game's booster packs ("강화 확장팩 151"), nor DLC or a season pass, which name a coating
     # ("DLC 티타늄") or come with an edition of the game ("(시즌패스1)", "(초회특전 DLC 코드)") as often: a reviewer's.
-    _Concept("an add-on, not the game", re.compile(r"추가\s?(?:콘텐츠|컨텐츠)"), _ConceptKind.STAND_IN),
+    # Not content a product offers or supports besides itself ("(추가 콘텐츠 무료 다운로드)", "앱 추가 콘텐츠 지원",
+    # "추가 콘텐츠 세트": a reviewer's).
+    _Concept(
+        "an add-on, not the game",
+        re.compile(r"추가\s?(?:콘텐츠|컨텐츠)(?!\s?(?:무료|제공|지원|세트|합본))"),
+        _ConceptKind.STAND_IN,
+    ),
 )
 
 #: Words saying something comes with the product, or without it: either way the title sells the product.

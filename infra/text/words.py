@@ -32,7 +32,7 @@ _NOUN_TAGS = frozenset({"NNG", "NNP", "NNB", "NR", "NP", "XR", "SH"})
 _PREFIX_TAGS = frozenset({"XPN", "MM", "MAG", "MAJ"})
 
 
-def _kind(tag: str) -> _MorphemeKind:
+def _tag_kind(tag: str) -> _MorphemeKind:
     base = tag.split("-")[0]  # Kiwi marks irregular inflections as VV-I, VA-R …
     if base in _NOUN_TAGS:
         return _MorphemeKind.NOUN
@@ -93,14 +93,14 @@ def _glues(open_: _Open, kind: _MorphemeKind, morpheme: Morpheme, following: Mor
 #: a bound noun or a counter. Any other serial (a date, a fraction, a time, a range of sizes before "품절") names
 #: nothing, and the word after it stays a word of its own ("250-260품절" is sold out).
 _RANGE_SERIAL = re.compile(r"\d+-\d+")
-_RANGE_COUNTED = COUNTERS | {"인용"}
+_RANGE_COUNTED = COUNTERS | {"인용", "인"}  # 인 of "1-2인용", which Kiwi reads as 인 + 용
 
 
 def _kind_of(morpheme: Morpheme, following: Morpheme | None) -> _MorphemeKind:
     """What a morpheme is to the splitter (`following`: the morpheme after it in the word): its tag's kind, but a
     serial number is a number only as a range with what it counts glued after it (`_RANGE_SERIAL`)."""
     if morpheme.tag != "W_SERIAL":
-        return _kind(morpheme.tag)
+        return _tag_kind(morpheme.tag)
     counted = (
         following is not None
         and following.start == morpheme.end

@@ -131,6 +131,9 @@ def test_samples_given_with_the_product_and_words_that_contain_sample_are_not_st
         ("포켓몬카드 151 부스터 박스", "포켓몬카드 강화 확장팩 151 부스터박스", None),
         ("가민 피닉스8 51mm", "가민 피닉스8 51mm 카본그레이 DLC 티타늄", None),
         ("철권8 얼티밋 에디션 PS5", "철권8 얼티밋 에디션 PS5 (시즌패스1)", None),
+        # content a product offers besides itself (a second reviewer's)
+        ("해커스 토익 보카", "해커스 토익 보카 (추가 콘텐츠 무료 다운로드)", None),
+        ("젤다의 전설 야생의 숨결", "젤다의 전설 야생의 숨결 추가 콘텐츠 세트", None),
     ],
 )
 def test_an_add_on_sold_without_its_game_is_not_the_game(keyword: str, title: str, reason: str | None):
@@ -327,11 +330,14 @@ def test_a_keyword_length_is_written_as_its_number_alone(keyword: str, title: st
         ("요가매트 6mm", "요가매트 NBR 15 (6 컬러)", "6mm"),
         ("나이키 에어맥스 270 블랙 270mm", "나이키 에어맥스 270 블랙 AH8050-002", "270mm"),
         ("나이키 에어맥스 270 블랙 270mm", "[해외] 나이키 에어맥스 270 블랙 26.5cm", "270mm"),
+        # a second reviewer's: a length the title measures in another unit, a multiplier's count, a bonus
+        ("크록스 클래식 클로그 260mm", "크록스 클래식 클로그 260 (실측 25cm)", "260mm"),
+        ("제트스트림 볼펜 1mm 검정", "제트스트림 볼펜 검정 x 1", "1mm"),
+        ("요가매트 6mm 블루", "요가매트 블루 6+1 이벤트", "6mm"),
     ],
 )
-def test_a_keyword_length_is_not_a_number_the_title_writes_otherwise(keyword: str, title: str, missing: str | None):
-    expected = f"keyword word missing: {missing}" if missing else None
-    assert verdict({"keyword": keyword}, title, price=20_000) == expected
+def test_a_keyword_length_is_not_a_number_the_title_writes_otherwise(keyword: str, title: str, missing: str):
+    assert verdict({"keyword": keyword}, title, price=20_000) == f"keyword word missing: {missing}"
 
 
 @pytest.mark.parametrize(
@@ -369,6 +375,20 @@ def test_a_keyword_range_is_found_however_a_title_joins_its_numbers_and_never_in
     title: str, reason: str | None
 ):
     assert verdict({"keyword": "아벤트 울트라에어 노리개젖꼭지 0-6개월 2개입"}, title, price=14_000) == reason
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # 1-2인용 as Kiwi reads it, 인 + 용 (a second reviewer's)
+        ("코베아 1-2인용 텐트", "코베아 3-4인용 텐트", "keyword word missing: 1-2인용"),
+        ("코베아 1-2인용 텐트", "코베아 텐트 1~2인용 그늘막", None),
+        # a bare dashed pair is a model's name, no range: written without its dash it is still found
+        ("보쉬 레이저 거리측정기 GLM 50-27 C", "보쉬 레이저 거리측정기 GLM 5027C", None),
+    ],
+)
+def test_only_a_range_with_what_it_counts_is_read_as_a_range(keyword: str, title: str, reason: str | None):
+    assert verdict({"keyword": keyword}, title, price=140_000) == reason
 
 
 def test_naver_titles_with_b_tags_entities_and_full_width_characters_are_normalized():
@@ -1109,6 +1129,8 @@ def test_a_pick_of_sizes_that_lists_the_asked_one_after_another_is_priced_for_th
         ("몰텐 농구공 BG3800 7호", "몰텐 농구공 BG3800 7호 단체주문가 별도문의", None),
         ("스타 폴라리스 축구공 5호", "스타 폴라리스 축구공 5호 (단체할인가 상담)", None),
         ("크리넥스 3겹 화장지 30롤", "[창고대방출 대량특가] 크리넥스 3겹 화장지 30롤", None),
+        ("윌슨 에볼루션 농구공 7호", "학교 단체가 많이 찾는 윌슨 에볼루션 농구공 7호", None),  # a particle
+        ("윌슨 에볼루션 농구공 7호", "윌슨 에볼루션 농구공 7호 단체주문가 전화문의", None),
         # a consumable remanufactured from used ones; 재생 alone is also playback
         ("로케트 GB80L 배터리", "로케트 GB80L 재생 배터리", "refurbished: 재생 배터리"),
         ("소니 WH-1000XM5 헤드폰", "소니 WH-1000XM5 헤드폰 연속 재생 30시간", None),

@@ -132,6 +132,14 @@ def test_a_lowest_that_runs_letters_on_the_model_numbers_suffix_is_in_doubt():
     assert lowest_doubts(product, titles) == ["another model?: the lowest writes glm5027cg, the others glm5027c"]
     assert lowest_doubts(product, titles[1:]) == []
     # a model number with no suffix sees nothing glued after a space: "42160 Audi" is the set's name
+    # a suffix written glued is not looked for in the next word, nor a suffix cut short compared ("SEL50F18 FE")
+    lens = {"keyword": "소니 FE 50mm F1.8 SEL50F18F", "model_no": "SEL50F18F"}
+    lenses = [
+        ("소니 SEL50F18 FE 50mm F1.8", 200_000),
+        ("소니 FE 50mm F1.8 SEL50F18F 정품", 210_000),
+        ("소니 SEL50F18F 렌즈", 220_000),
+    ]
+    assert lowest_doubts(lens, lenses) == []
     lego = {"keyword": "레고 테크닉 42160 아우디", "model_no": "42160"}
     sets = [
         ("LEGO Technic 42160 Audi RS Q e-tron", 188_900),
