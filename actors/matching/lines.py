@@ -192,11 +192,6 @@ PLAIN_NAMES_NEEDED = 2
 LINE_WORDS = 2
 
 
-#: The word for the line every other is a variant of: inside the name it names the product itself ("폴리젠 오리지널
-#: 샴푸" is 폴리젠 샴푸), never another line.
-_THE_ORIGINAL = re.compile(r"오리지[널날]|original")
-
-
 def unvouched(
     own: dict[NamePair, str], others: list[dict[NamePair, str]], others_compact: list[str], words: tuple[Word, ...]
 ) -> tuple[NamePair, str] | None:
@@ -216,7 +211,7 @@ def is_unvouched(between: str, others: list[str | None], others_compact: list[st
     (`others`: what each writes at that place, "" for nothing, None where it does not write the place): at least
     `PLAIN_NAMES_NEEDED` of them write nothing there and none writes the word anywhere (`others_compact`), and it is
     neither a keyword word written again nor a description of more than `LINE_WORDS` words."""
-    if not between or _THE_ORIGINAL.fullmatch(between) or sum(written == "" for written in others) < PLAIN_NAMES_NEEDED:
+    if not between or sum(written == "" for written in others) < PLAIN_NAMES_NEEDED:
         return False
     if len(between.split()) > LINE_WORDS:
         return False

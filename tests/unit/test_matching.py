@@ -2349,14 +2349,6 @@ def test_a_flavour_glued_before_the_name_is_another_line():
             ["오뚜기 참 고소한 기름 500ml", "오뚜기 참 기름 500ml", "오뚜기 참 기름 500ml 1병"],
             "an adjective",
         ),
-        (  # the original line is the product itself
-            [
-                "닥터포헤어 폴리젠 오리지널 샴푸 500ml",
-                "닥터포헤어 폴리젠 샴푸 500ml",
-                "닥터포헤어 폴리젠 샴푸 500ml 정품",
-            ],
-            "the original",
-        ),
     ],
 )
 def test_a_word_between_the_keywords_words_is_kept_where_it_does_not_name_a_line(titles: list[str], why: str):
@@ -2368,7 +2360,6 @@ def test_a_word_between_the_keywords_words_is_kept_where_it_does_not_name_a_line
         "an adjective": "오뚜기 참 기름 500ml",
         "not a name": "삼성 비스포크 제트 AI 무선청소기",
         "after a model's number, further on": "갤럭시 S25 울트라 자급제",
-        "the original": "닥터포헤어 폴리젠 샴푸 500ml",
     }
     matched = match_offers(
         {"keyword": keywords[why]}, [offer(title, 20_000 + index) for index, title in enumerate(titles)]
