@@ -389,27 +389,14 @@ def sold_for_it(
             if any(_FOR_IT.match(asked, own.end()) for own in pattern.finditer(asked)):
                 continue
             return f"sold for the product: {match.group()}{marker.group()}"
-    if names_accessory:
+    if names_accessory or _USABLE_WITH.search(asked):
         return None
-    for markers in (_USABLE_WITH, _FOR_IT):
-        if markers.search(asked):
-            continue  # the keyword says it itself ("… 6인용")
-        for marker in markers.finditer(undashed):
-            if (name := _named_before(undashed, marker.start(), anchors)) and not (
-                noun and undashed[marker.end() :].lstrip().startswith(noun)
-            ):
-                return f"sold for the product: {' '.join(name)}{marker.group()}"
+    for marker in _USABLE_WITH.finditer(undashed):
+        name = undashed[: marker.start()].split()[-2:]
+        named = len(name) == 2 and not any(part[0].isdigit() for part in name)  # a size is no name ("28cm 인덕션")
+        if named and all(any(word.pattern.fullmatch(part) for word in anchors) for part in name):
+            return f"sold for the product: {' '.join(name)}{marker.group()}"
     return None
-
-
-def _named_before(title: str, end: int, anchors: tuple[Word, ...]) -> list[str] | None:
-    """The two words before `end` when both are the keyword's (`anchors`): the product's name, which a thing said to
-    be for it or usable with it follows ("바라짜 엔코 사용가능", "(링피트 어드벤처용)"); one word is a feature or a use
-    ("인덕션 사용가능", "유아용"), and a size no name ("28cm 인덕션")."""
-    name = [part.strip("([") for part in title[:end].split()[-2:]]
-    if len(name) < 2 or any(not part or part[0].isdigit() for part in name):
-        return None
-    return name if all(any(word.pattern.fullmatch(part) for word in anchors) for part in name) else None
 
 
 #: A title saying it sells something without something else, which is then bought apart: "(시트 별매)", "(날

@@ -1809,16 +1809,6 @@ def test_a_title_whose_head_is_the_word_for_a_part_sells_a_part(title: str, reas
         ("락앤락 비스프리 모듈러 밀폐용기", "락앤락 비스프리 모듈러 밀폐용기 전자레인지 사용가능", None),
         # The keyword's own noun follows: the product, described.
         ("전자레인지 용기", "전자레인지 사용가능 용기 5종", None),
-        # The product's name (two of its words) with 용 glued after it, as the model's number with 용 is
-        (
-            "링피트 어드벤처 닌텐도 스위치",
-            "닌텐도 스위치 링콘 단품 (링피트 어드벤처용)",
-            "sold for the product: 링피트 어드벤처용",
-        ),
-        ("브리타 마렐라 정수기 2.4L", "브리타 마렐라용 뚜껑 2.4L 블루", "sold for the product: 브리타 마렐라용"),
-        # one word with 용 is a use, and the keyword saying it itself is its own size
-        ("유아 칫솔", "유아용 칫솔 3개", None),
-        ("쿠쿠 전기밥솥 6인용", "쿠쿠 IH 전기밥솥 6인용", None),
     ],
 )
 def test_a_title_usable_with_the_product_sells_something_for_it(keyword: str, title: str, reason: str | None):
