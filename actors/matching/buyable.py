@@ -89,16 +89,19 @@ def not_buyable(offer: Offer, title: str) -> str | None:
 #: words tell. Hints, not the rule: the price cluster still judges what they miss.
 #: A subscription: a keyword that asks for one ("과학동아 1년 정기구독") asks for its price.
 _SUBSCRIPTION = r"정기\s?(?:배송|구독)"
+#: "Only" said between who a price is for and the price, with the price's amount perhaps ("첫 구매 고객 한정 9,900원
+#: 특가", "신규회원 한정 특가").
+_ONLY = r"(?:한정\s?(?:[\d,]+\s?원\s?)?)?"
 _CONDITION_OF_SALE = re.compile(
     # The group's discount may be given between them ("[T멤버십 20%할인가]").
-    r"(?:(?:임직원|직원|회원|멤버십|학생|교직원|법인|신규\s?가입자?|체험단)\s?(?:\d{1,2}\s?%\s?)?"
-    r"(?:전용|가(?![가-힣])|할인|특가|모집가)"
+    r"(?:(?:임직원|직원|회원|멤버십|학생|교직원|법인|신규\s?(?:가입자?|회원)|체험단)\s?(?:\d{1,2}\s?%\s?)?"
+    rf"{_ONLY}(?:전용|가(?![가-힣])|할인|특가|모집가)"
     r"|교육\s?할인"
     # A channel the shop reserves a price for ("(모바일 전용가)", "앱 전용 특가", "어플할인"); not the device a thing
     # is for ("모바일 전용 게임패드": a reviewer's), nor "온라인 전용", which anyone ordering online is.
     r"|(?:앱|어플|모바일)\s?(?:\d{1,2}\s?%\s?)?(?:전용\s?)?(?:가(?![가-힣])|할인|특가)"
     r"|(?:구매|자격|재직|재학|학생|신분)\s?인증|번호\s?이동|기기\s?변경|공시\s?지원"
-    r"|요금제\s?(?:\d+\s?개월\s?)?(?:유지|의무|필수|조건|가입)|첫\s?(?:달|구매)\s?(?:반값|할인|특가|가격|\d)"
+    rf"|요금제\s?(?:\d+\s?개월\s?)?(?:유지|의무|필수|조건|가입)|첫\s?(?:달|구매)\s?{_ONLY}(?:반값|할인|특가|가격|\d)"
     r"|면세\s?(?:가|특가)(?![가-힣])|출국자|인도장\s?수령"
     r"|쿠폰\s?(?:적용|할인)?\s?가(?![가-힣])|보상\s?판매\s?가|월\s?[\d,]+\s?원"
     r"|(?:단체|대량)\s?\d+[^\s)\]]*\s?이상|최소\s?(?:주문|구매)\s?(?:수량\s?)?\d"
@@ -136,7 +139,7 @@ _CONDITION_OF_SALE = re.compile(
     # A price for some of a shop's customers ("찜 고객 3천원 할인가", "신규 고객 특가", "첫 구매 고객 한정 특가"); not
     # all of them ("전 고객", "일반고객가", "쿠팡 고객 특가").
     r"|(?:찜|신규|재구매|기존|우수|vip|단골|알림\s?받기|소식\s?받기|와우|첫\s?구매|가입)\s?고객\s?(?:[\d,]+\s?천?\s?원\s?)?"
-    r"(?:한정\s?)?(?:전용|할인가|특가|가(?![가-힣])))"
+    rf"{_ONLY}(?:전용|할인가|특가|가(?![가-힣])))"
     # Not when the title says it is not so, or not needed ("교육할인 없이", "번호이동 불가", "회원가 아님").
     rf"(?!\s?(?:{DENIALS}|없이|없는|無|필요\s?없|무관|자유|가능))"
 )

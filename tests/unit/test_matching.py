@@ -1180,6 +1180,23 @@ def test_a_price_with_every_benefit_or_a_return_and_a_remanufactured_or_refill_o
             "conditional price: 첫 구매 고객 한정 특가 7,500",
         ),
         ("라네즈 워터 슬리핑 마스크 70ml", "라네즈 워터 슬리핑 마스크 70ml 전 고객 한정 특가", None),
+        # a reviewer's: "only" with the amount after it, after 첫구매 or 신규회원 too; not a limited stock
+        (
+            "라네즈 워터 슬리핑 마스크 70ml",
+            "라네즈 워터 슬리핑 마스크 70ml 첫 구매 고객 한정 7,500원 특가",
+            "conditional price: 첫 구매 고객 한정 7,500원 특가 7,500",
+        ),
+        (
+            "라네즈 워터 슬리핑 마스크 70ml",
+            "라네즈 워터 슬리핑 마스크 70ml 첫구매 한정 특가",
+            "conditional price: 첫구매 한정 특가 7,500",
+        ),
+        (
+            "라네즈 워터 슬리핑 마스크 70ml",
+            "라네즈 워터 슬리핑 마스크 70ml 신규회원 한정 특가",
+            "conditional price: 신규회원 한정 특가 7,500",
+        ),
+        ("라네즈 워터 슬리핑 마스크 70ml", "라네즈 워터 슬리핑 마스크 70ml 한정 수량 특가", None),
         # a reviewer's: every customer's, and a count shipped loose
         ("라네즈 워터 슬리핑 마스크 70ml", "라네즈 워터 슬리핑 마스크 70ml 전고객 특가", None),
         ("라네즈 워터 슬리핑 마스크 70ml", "라네즈 워터 슬리핑 마스크 70ml 쿠팡 고객 특가", None),
