@@ -97,9 +97,11 @@ def _multiplied(quantity: Quantity, times: str) -> tuple[Quantity, ...]:
 
 
 _PACK_UNIT = "|".join(_unit_pattern(unit) for unit in sorted(PACK_UNITS, key=len, reverse=True))
-#: Packs of packs: "12개 x 2박스", "4입 x 5팩" and "1갑(12개입) x 10갑" sell 24, 20 and 120 units.
+#: Packs of packs: "12개 x 2박스", "4입 x 5팩" and "1갑(12개입) x 10갑" sell 24, 20 and 120 units; so does Coupang's
+#: option written after commas, each pack's count then the packs ("20g, 5개입, 2개" is ten bags).
 _PACKS_OF_PACKS = re.compile(
-    rf"(?<![\d.])(?P<each>\d+)\s?(?:{_PACK_UNIT})\)?\s?[x×*]\s?(?P<packs>\d+)\s?(?:{_PACK_UNIT})", re.IGNORECASE
+    rf"(?<![\d.])(?P<each>\d+)\s?(?:(?:{_PACK_UNIT})\)?\s?[x×*]|개입\s?,)\s?(?P<packs>\d+)\s?(?:{_PACK_UNIT})",
+    re.IGNORECASE,
 )
 
 

@@ -1520,6 +1520,10 @@ def test_a_keyword_word_in_latin_letters_counts_only_whole():
         ("듀라셀 알카라인 AA 건전지 20개입", "듀라셀 알카라인 AA 건전지 4입 x 5팩", None),
         ("빙그레 바나나맛우유 240ml 24개", "빙그레 바나나맛우유 240ml 12개 x 2박스", None),
         ("빙그레 바나나맛우유 240ml 24개", "빙그레 바나나맛우유 240ml 12개 x 3박스", "pack 12개 x 3박스 ≠ 24개"),
+        # Coupang's option after commas: each pack's count, then the packs
+        ("광천김 재래 전장김 20g 10봉", "광천김 재래 전장김, 20g, 5개입, 2개", None),
+        ("광천김 재래 전장김 20g 10봉", "광천김 재래 전장김, 20g, 5개입, 1개", "pack 5개입, 1개 ≠ 10봉"),
+        ("광천김 재래 전장김 20g 5개입", "광천김 재래 전장김, 20g, 5개입, 1개", None),
     ],
 )
 def test_packs_of_packs_sell_their_product(keyword: str, title: str, reason: str | None):
