@@ -1197,6 +1197,24 @@ def test_a_price_with_every_benefit_or_a_return_and_a_remanufactured_or_refill_o
             "conditional price: 신규회원 한정 특가 7,500",
         ),
         ("라네즈 워터 슬리핑 마스크 70ml", "라네즈 워터 슬리핑 마스크 70ml 한정 수량 특가", None),
+        # the customers' price as its amount alone, the offer's own
+        (
+            "라네즈 워터 슬리핑 마스크 70ml",
+            "라네즈 워터 슬리핑 마스크 70ml (첫구매 고객 7,500원)",
+            "conditional price: 첫구매 고객 7,500원 7,500",
+        ),
+        ("라네즈 워터 슬리핑 마스크 70ml", "라네즈 워터 슬리핑 마스크 70ml 전 고객 7,500원", None),
+        # a group order's minimum in brackets, a price per book from a minimum
+        (
+            "라네즈 워터 슬리핑 마스크 70ml",
+            "라네즈 워터 슬리핑 마스크 70ml 학원 단체주문 (20개 이상)",
+            "conditional price: 단체주문 (20개 이상 7,500",
+        ),
+        (
+            "라네즈 워터 슬리핑 마스크 70ml",
+            "라네즈 워터 슬리핑 마스크 70ml (20병 이상) 병당 7,500원",
+            "conditional price: 20병 이상) 병당 7,500",
+        ),
         # a reviewer's: every customer's, and a count shipped loose
         ("라네즈 워터 슬리핑 마스크 70ml", "라네즈 워터 슬리핑 마스크 70ml 전고객 특가", None),
         ("라네즈 워터 슬리핑 마스크 70ml", "라네즈 워터 슬리핑 마스크 70ml 쿠팡 고객 특가", None),
