@@ -399,13 +399,10 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
     return [doubt for doubt in doubts if doubt]
 
 
-#: A title saying it sells a thing alone ("본체만", "설명서만", "프레임만", "상부 포트 단품") or without something
-#: ("(실린더 미포함)", "(쿠션 별도)", "공임비 별도"); not shipping, which every offer leaves out alike ("배송비 별도",
-#: "택배비 별도"). 단품 says "not a set" as often as "a part alone", so it cannot refuse (`sells`), but said only by
-#: the lowest it leaves it in doubt: on the held-out corpus it flagged the twenty-sixth reader's moka pot top and no
-#: right answer.
+#: A title saying it sells a thing alone ("본체만", "설명서만", "프레임만") or without something ("(실린더 미포함)",
+#: "(쿠션 별도)", "공임비 별도"); not shipping, which every offer leaves out alike ("배송비 별도", "택배비 별도").
 _PART_ONLY = re.compile(
-    r"(?<![\w])[가-힣a-z]{1,8}만(?![가-힣])|(?<![\w])(?!배송|택배)[가-힣a-z]+\s?(?:미포함|불포함|별매|별도|단품)(?![가-힣])"
+    r"(?<![\w])[가-힣a-z]{1,8}만(?![가-힣])|(?<![\w])(?!배송|택배)[가-힣a-z]+\s?(?:미포함|불포함|별매|별도)(?![가-힣])"
 )
 
 

@@ -258,19 +258,6 @@ def test_a_reviewers_counter_examples_to_broader_readings_keep_their_verdicts(
     assert verdict(keyword, title) == reason
 
 
-def test_a_single_said_by_every_offer_leaves_the_lowest_in_no_doubt():
-    # 단품 said by the others too is how the product is sold ("not a set"), no part's
-    titles = [
-        ("설화수 윤조에센스 90ml 단품", 89_000),
-        ("설화수 윤조에센스 90ml 단품 정품", 95_000),
-        ("설화수 윤조에센스 90ml 단품 쇼핑백", 99_000),
-    ]
-    said = [
-        doubt for doubt in lowest_doubts({"keyword": "설화수 윤조에센스 90ml"}, titles) if doubt.startswith("a part")
-    ]
-    assert said == []
-
-
 @pytest.mark.parametrize(
     ("keyword", "lowest", "doubt"),
     [
@@ -285,11 +272,6 @@ def test_a_single_said_by_every_offer_leaves_the_lowest_in_no_doubt():
             "a part only?: the lowest says 쿠션 별도, which no other offer does",
         ),
         ("이케아 포엥 암체어", "이케아 포엥 암체어 자작나무 (배송비 별도)", None),  # a cost, not a part
-        (
-            "비알레띠 모카 익스프레스 3컵",
-            "비알레띠 모카 익스프레스 3컵 상부 포트 단품",
-            "a part only?: the lowest says 포트 단품, which no other offer does",
-        ),
     ],
 )
 def test_a_lowest_that_says_it_sells_a_part_only_which_no_other_offer_says_is_in_doubt(
