@@ -104,14 +104,20 @@ _CONDITION_OF_SALE = re.compile(
     rf"|요금제\s?(?:\d+\s?개월\s?)?(?:유지|의무|필수|조건|가입)|첫\s?(?:달|구매)\s?{_ONLY}(?:반값|할인|특가|가격|\d)"
     r"|면세\s?(?:가|특가)(?![가-힣])|출국자|인도장\s?수령"
     r"|쿠폰\s?(?:적용|할인)?\s?가(?![가-힣])|보상\s?판매\s?가|월\s?[\d,]+\s?원"
-    r"|(?:단체|대량)\s?(?:주문|구매)?\s?[(\[]?\s?\d+[^\s)\]]*\s?이상|최소\s?(?:주문|구매)\s?(?:수량\s?)?\d"
+    # A group's minimum ("단체 50더즌 이상", "단체주문 (20권 이상)"); not a discount or an enquiry offered to groups
+    # ("(10개 이상 할인)", "(100개 이상 문의)", "(30개 이상 주문 제작 가능)": a reviewer's).
+    r"|(?:단체|대량)\s?(?:주문|구매)?\s?[(\[]?\s?\d+[^\s)\]]*\s?이상"
+    r"(?![\s)\]]*(?:할인|문의|별도|상담|(?:주문\s?)?(?:제작|가능)))"
+    r"|최소\s?(?:주문|구매)\s?(?:수량\s?)?\d"
     # A group order's price ("단체 주문가 (10개 이상)", "단체특가"); not an invitation to one ("단체주문 환영",
     # "단체주문가 별도문의", "단체할인가 카톡상담"), nor a clearance sale open to anyone ("대량특가"), nor 단체 with a
     # particle ("단체가 많이 찾는": reviewers').
     r"|단체\s?(?:(?:주문|구매)\s?(?:가|단가)|(?:주문|구매)?\s?(?:특가|할인가))(?![가-힣])"
     r"(?![\s()]*(?:별도|[가-힣]{0,3}\s?(?:문의|상담|협의)))"
-    # A price per unit from a minimum ("2개 이상 구매시 개당", "(20권 이상) 권당 5,500원").
-    r"|\d+\s?(?:개|세트|박스|팩|더즌|권|병|캔|봉)\s?이상[\s)\]]*(?:(?:주문|구매)\s?시?\s?)?(?:[가-힣]{1,2}당|단가)"
+    # A price per unit from a minimum ("2개 이상 구매시 개당", "(20권 이상) 권당 5,500원"); an amount after it that is
+    # no price of the offer's is a note of a discount (`not_everyones_price`: "병당 2,000원 할인").
+    r"|\d+\s?(?:개|세트|박스|팩|더즌|권|병|캔|봉)\s?이상[\s)\]]*(?:(?:주문|구매)\s?시?\s?)?"
+    r"(?:(?:개|세트|박스|팩|권|병|캔|봉)당|단가)(?!\s?(?:배송|택배))"
     # A card's discount, unless said to come on top of the price shown ("카드 청구할인 별도", "+ 카드할인 추가",
     # "카드할인 미적용가", "[카드할인 7%]"; but "청구할인 10% 적용가" is the discounted price).
     r"|(?:청구\s?할인|카드\s?(?:결제\s?시?\s?)?(?:즉시\s?)?할인)"
@@ -311,7 +317,7 @@ def not_everyones_price(offer: Offer, folded_title: str, wanted: tuple[Quantity,
         if _SUBSCRIBED.search(keyword) and _SUBSCRIBED.search(said.group()):
             continue
         if not _another_price(
-            title, said.start(), said.end(), offer.price, price_word_said=said.group().endswith("가")
+            title, said.start(), said.end(), offer.price, price_word_said=said.group().endswith(("가", "당"))
         ):
             return f"conditional price: {said.group().strip()} {offer.price:,}"
     clause = price_on_a_condition(title)

@@ -97,10 +97,16 @@ def _multiplied(quantity: Quantity, times: str) -> tuple[Quantity, ...]:
 
 
 _PACK_UNIT = "|".join(_unit_pattern(unit) for unit in sorted(PACK_UNITS, key=len, reverse=True))
-#: Packs of packs: "12개 x 2박스", "4입 x 5팩" and "1갑(12개입) x 10갑" sell 24, 20 and 120 units; so does Coupang's
-#: option written after commas, each pack's count then the packs ("20g, 5개입, 2개" is ten bags).
+#: Packs of packs: "12개 x 2박스", "4입 x 5팩" and "1갑(12개입) x 10갑" sell 24, 20 and 120 units.
 _PACKS_OF_PACKS = re.compile(
-    rf"(?<![\d.])(?P<each>\d+)\s?(?:(?:{_PACK_UNIT})\)?\s?[x×*]|개입\s?,)\s?(?P<packs>\d+)\s?(?:{_PACK_UNIT})",
+    rf"(?<![\d.])(?P<each>\d+)\s?(?:{_PACK_UNIT})\)?\s?[x×*]\s?(?P<packs>\d+)\s?(?:{_PACK_UNIT})", re.IGNORECASE
+)
+#: Coupang's option written after commas, each pack's count then the packs ("20g, 5개입, 2개" is ten bags); not a
+#: list of counts to pick from ("5개입, 10개입, 20개입 택1") nor a count given with it ("100개입, 20개입 증정": a
+#: reviewer's).
+_OPTION_PACKS = re.compile(
+    r"(?<![\d.])(?P<each>\d+)\s?개입\s?,\s?(?P<packs>\d+)\s?(?P<unit>개|박스|box|팩|봉지|봉|병|캔)(?![가-힣a-z])"
+    r"(?![^,()\[\]]*(?:증정|택|선택|중\s?1))",
     re.IGNORECASE,
 )
 
@@ -132,6 +138,17 @@ def _counted_in_packs(match: re.Match[str]) -> tuple[Quantity, ...]:
     )
 
 
+def _option_packs(match: re.Match[str]) -> tuple[Quantity, ...]:
+    """Each pack's count, the packs and the total of Coupang's option ("5개입, 2개": 5, 2 and 10), since a keyword may
+    ask either way ("진라면 5개입 2개", "김 10봉"); each pack's count first, as the title wrote it before."""
+    each, packs = int(match["each"]), int(match["packs"])
+    return (
+        Quantity("pack", Decimal(each), f"{each}개입"),
+        Quantity("pack", Decimal(each * packs), f"{each}개입 x {packs}{match['unit']}"),
+        Quantity("pack", Decimal(packs), f"{packs}{match['unit']}"),
+    )
+
+
 def _unbracketed(text: str) -> str:
     """A quantity's text without the bracket a reading spanned ("12개입) x 10갑" reads "12개입 x 10갑")."""
     return text.replace(")", "")
@@ -158,7 +175,9 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     ]
     per_pack = list(_COUNTED_PER_PACK.finditer(text))
     found.extend((match.start(), quantity) for match in per_pack for quantity in _counted_in_packs(match))
-    read_whole = packs_of_packs + per_pack
+    options = list(_OPTION_PACKS.finditer(text))
+    found.extend((match.start(), quantity) for match in options for quantity in _option_packs(match))
+    read_whole = packs_of_packs + per_pack + options
     for match in STATED.finditer(text):
         if any(outer.start() <= match.start() < outer.end() for outer in read_whole):
             continue

@@ -1215,6 +1215,12 @@ def test_a_price_with_every_benefit_or_a_return_and_a_remanufactured_or_refill_o
             "라네즈 워터 슬리핑 마스크 70ml (20병 이상) 병당 7,500원",
             "conditional price: 20병 이상) 병당 7,500",
         ),
+        # a reviewer's: a discount noted for groups or per unit, an enquiry, shipping, a word ending in 당
+        ("라네즈 워터 슬리핑 마스크 70ml", "라네즈 워터 슬리핑 마스크 70ml (6병 이상 구매시 병당 2,000원 할인)", None),
+        ("라네즈 워터 슬리핑 마스크 70ml", "라네즈 워터 슬리핑 마스크 70ml 단체주문 (10개 이상 할인)", None),
+        ("라네즈 워터 슬리핑 마스크 70ml", "라네즈 워터 슬리핑 마스크 70ml 대량구매 (100개 이상 문의)", None),
+        ("라네즈 워터 슬리핑 마스크 70ml", "라네즈 워터 슬리핑 마스크 70ml (10병 이상) 병당 배송비 별도", None),
+        ("라네즈 워터 슬리핑 마스크 70ml", "라네즈 워터 슬리핑 마스크 70ml (2개 이상 구매시 해당 상품 무료배송)", None),
         # a reviewer's: every customer's, and a count shipped loose
         ("라네즈 워터 슬리핑 마스크 70ml", "라네즈 워터 슬리핑 마스크 70ml 전고객 특가", None),
         ("라네즈 워터 슬리핑 마스크 70ml", "라네즈 워터 슬리핑 마스크 70ml 쿠팡 고객 특가", None),
@@ -1540,8 +1546,16 @@ def test_a_keyword_word_in_latin_letters_counts_only_whole():
         ("빙그레 바나나맛우유 240ml 24개", "빙그레 바나나맛우유 240ml 12개 x 3박스", "pack 12개 x 3박스 ≠ 24개"),
         # Coupang's option after commas: each pack's count, then the packs
         ("광천김 재래 전장김 20g 10봉", "광천김 재래 전장김, 20g, 5개입, 2개", None),
-        ("광천김 재래 전장김 20g 10봉", "광천김 재래 전장김, 20g, 5개입, 1개", "pack 5개입, 1개 ≠ 10봉"),
+        ("광천김 재래 전장김 20g 10봉", "광천김 재래 전장김, 20g, 5개입, 1개", "pack 5개입, 5개입 x 1개, 1개 ≠ 10봉"),
         ("광천김 재래 전장김 20g 5개입", "광천김 재래 전장김, 20g, 5개입, 1개", None),
+        # a reviewer's: each pack's count and the packs asked apart, a list to pick from, a count given with it
+        ("오뚜기 진라면 5개입 2개", "오뚜기 진라면, 5개입, 2개", None),
+        (
+            "다우니 드라이시트 50개입",
+            "다우니 드라이시트 5개입, 10개입, 20개입 택1",
+            "pack 5개입, 10개입, 20개입 ≠ 50개입",
+        ),
+        ("맥심 모카골드 커피믹스 100개입", "맥심 모카골드 커피믹스 100개입, 20개입 증정", None),
     ],
 )
 def test_packs_of_packs_sell_their_product(keyword: str, title: str, reason: str | None):
