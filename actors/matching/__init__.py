@@ -77,12 +77,11 @@ from actors.matching.prices import (
     against_target,
     cluster_of,
     doubt_about_the_lowest,
-    priced_as_a_single_part,
     priced_like_an_accessory,
     priced_without_a_part,
 )
 from actors.matching.quantities import Quantity, quantities, uncounted, unit_conflict
-from actors.matching.sells import Allowed, allowed_by, excluded, sold_for_it, sold_single, sold_without_something
+from actors.matching.sells import Allowed, allowed_by, excluded, sold_for_it, sold_without_something
 from actors.matching.sequels import names_a_number, numbers_after, sequel_number, writes_the_name_plain
 from actors.matching.wearers import for_a_child
 from infra.text.folding import fold
@@ -243,7 +242,7 @@ def match_offers(product: Mapping[str, Any], offers: Iterable[Offer]) -> list[Of
     _refuse_sequels([offer for offer in judged if offer.rejected is None], titles, wanted)
     if wanted.target_price is None:  # the target price vouches for prices; a model number does not (parts carry it)
         accepted = [offer for offer in the_product if offer.rejected is None]
-        _refuse_prices_like_an_accessory(accepted, the_product, titles, wanted.words)
+        _refuse_prices_like_an_accessory(accepted, the_product, titles)
     return judged
 
 
@@ -326,12 +325,11 @@ def _compact(title: str) -> str:
 
 
 def _refuse_prices_like_an_accessory(
-    accepted: list[Offer], the_product: list[Offer], titles: Mapping[int, str], words: tuple[Word, ...]
+    accepted: list[Offer], the_product: list[Offer], titles: Mapping[int, str]
 ) -> None:
     """Refuse the accepted offers priced far under the cluster of the product's prices (every offer of it at a price
     anyone pays, whether or not it can be bought now), comparing another pack size per unit against the cluster's
-    usual pack count; further under it than it, those whose titles say they sell something without something else
-    or a thing single that is none of the keyword's `words` (a part alone)."""
+    usual pack count."""
     cluster = cluster_of([offer.price for offer in the_product])
     if cluster is None:
         return
@@ -341,11 +339,9 @@ def _refuse_prices_like_an_accessory(
     for offer in accepted:
         own = packs[id(offer)]
         units = (own, usual) if own and usual and own != usual else None
-        title = titles[id(offer)].lower()
-        offer.rejected = (
-            priced_like_an_accessory(offer.price, cluster.price, units)
-            or priced_without_a_part(offer.price, cluster.price, sold_without_something(title), units)
-            or priced_as_a_single_part(offer.price, cluster.price, sold_single(title, words), units)
+        without = sold_without_something(titles[id(offer)].lower())
+        offer.rejected = priced_like_an_accessory(offer.price, cluster.price, units) or priced_without_a_part(
+            offer.price, cluster.price, without, units
         )
 
 

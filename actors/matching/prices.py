@@ -31,10 +31,6 @@ CLUSTER_MIN_OFFERS = 2
 #: without their seat or blade asked 40-65 % of it, while a camera "메모리카드 별매" or a racket "스트링 미포함" asks
 #: what the others ask.
 PART_ALONE_PERCENT = 70
-#: An offer whose title says it sells a thing single ("유리뚜껑 단품") under this share of the price the product's
-#: offers cluster around is a part sold alone: the blind corpus's saucepan lid and Ring-Con asked 33 and 48 % of it,
-#: where a product sold single rather than in a set ("본품 단품") asks what the others ask or more than half.
-SINGLE_PART_PERCENT = 50
 #: A lowest under this share of the price the accepted offers cluster around is delivered, but in doubt
 #: (`doubt_about_the_lowest`): on the corpus every bait listing and look-alike at a third of the others fell between
 #: 25 % and 40 %, and so did genuine offers (a single unit beside packs, an outlet's sale), so the price alone cannot
@@ -114,17 +110,6 @@ def priced_without_a_part(
     if without is None or compared * 100 >= cluster * PART_ALONE_PERCENT:
         return None
     return f"a part alone: {without}, at {compared * 100 // cluster}% of the {cluster:,} most offers ask"
-
-
-def priced_as_a_single_part(
-    price: int, cluster: int, single: str | None, units: tuple[int, int] | None = None
-) -> str | None:
-    """Whether an offer whose title says it sells a thing single (`single`: its words) asks so far under the
-    cluster's price, another pack size per unit, that it is a part sold alone."""
-    compared = _per_unit(price, units)
-    if single is None or compared * 100 >= cluster * SINGLE_PART_PERCENT:
-        return None
-    return f"a part alone: {single}, at {compared * 100 // cluster}% of the {cluster:,} most offers ask"
 
 
 def doubt_about_the_lowest(accepted_prices: list[int], *, packs_differ: bool = False) -> str | None:

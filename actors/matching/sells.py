@@ -408,24 +408,6 @@ _WITHOUT_SOMETHING = re.compile(
 )
 
 
-#: A thing said to be sold single ("유리뚜껑 단품", "링콘 단품"): the thing, then 단품. Not the product itself said so
-#: ("본품 단품", "정품 단품", "본체 단품", "바디 단품", "기본형 단품", "낱개 단품": not a set, not a part).
-_SOLD_SINGLE = re.compile(
-    r"(?<![\w])(?P<thing>(?!(?:본품|정품|본체|바디|제품|상품|기본|낱개|단독)(?:형)?\s?단품)[가-힣a-z]+)\s?단품(?![가-힣])"
-)
-
-
-def sold_single(title: str, words: tuple[Word, ...]) -> str | None:
-    """The words by which a normalized title says it sells a thing single that is none of the keyword's words
-    ("유리뚜껑 단품" for a saucepan, "링콘 단품" for Ring Fit Adventure), or None. Alone it proves nothing: 단품 says
-    "not a set" as often ("윤조에센스 단품"); priced far under the product's other offers, it is a part sold alone
-    (`actors.matching.prices.priced_as_a_single_part`)."""
-    said = _SOLD_SINGLE.search(title)
-    if said is None or any(word.pattern.fullmatch(said["thing"]) for word in words):
-        return None
-    return said.group()
-
-
 def sold_without_something(title: str) -> str | None:
     """The words by which a normalized title says it sells something without something else ("시트 별매", "날
     미포함"), or None. Alone it proves nothing (a camera "메모리카드 별매" is the camera); priced far under the

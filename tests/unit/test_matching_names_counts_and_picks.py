@@ -259,40 +259,6 @@ def test_a_reviewers_counter_examples_to_broader_readings_keep_their_verdicts(
 
 
 @pytest.mark.parametrize(
-    ("keyword", "single", "price", "reason"),
-    [
-        (
-            "네오플램 피카 양수냄비 20cm",
-            "네오플램 피카 양수냄비 20cm 유리뚜껑 단품",
-            15_900,
-            "a part alone: 유리뚜껑 단품",
-        ),
-        ("링피트 어드벤처 닌텐도 스위치", "링피트 어드벤처 닌텐도 스위치 링콘 단품", 19_000, "a part alone: 링콘 단품"),
-        # the product itself sold single, not a set
-        ("설화수 윤조에센스 90ml", "설화수 윤조에센스 90ml 본품 단품", 39_000, None),
-        ("소니 알파 A6400", "소니 알파 A6400 바디 단품", 39_000, None),
-        # a keyword word sold single is the product
-        ("네오플램 피카 양수냄비 20cm", "네오플램 피카 양수냄비 단품 20cm", 15_900, None),
-        # over half of what the others ask: a single sold cheaper, not a part
-        ("네오플램 피카 양수냄비 20cm", "네오플램 피카 양수냄비 20cm 유리뚜껑 단품", 25_900, None),
-    ],
-)
-def test_a_thing_sold_single_far_under_the_products_price_is_a_part_alone(
-    keyword: str, single: str, price: int, reason: str | None
-):
-    offers = [(single, price), (f"{keyword} 정품", 47_900), (f"{keyword} 블랙", 48_900), (f"{keyword} 세트", 49_900)]
-    verdict_of_single = match_offers(
-        {"keyword": keyword},
-        [Offer(source="static", title=title, price=p, url="https://example.test/p") for title, p in offers],
-    )[0].rejected
-    if reason is None:
-        assert verdict_of_single is None
-    else:
-        assert verdict_of_single is not None
-        assert verdict_of_single.startswith(reason)
-
-
-@pytest.mark.parametrize(
     ("keyword", "lowest", "doubt"),
     [
         (
