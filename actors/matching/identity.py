@@ -465,8 +465,8 @@ _BARE_NUMBER = re.compile(r"(?<![\d.])(?<![x×*])(?<![x×*]\s)\d+(?:\.\d+)?(?![\
 #: What makes a number standing alone a count all the same: a counter or a colour's count after a space ("6 컬러",
 #: "2 개", "1 box"; not 세트, which follows a pair's lengths: "650+400 세트"), or a bonus ("1+1").
 _COUNTED_AFTER = re.compile(
-    rf"\s?(?:{'|'.join(sorted(COUNTERS - {'세트'}, key=len, reverse=True))}|컬러|색|colou?rs?|pcs|box|ea|\+\s?\d+)"
-    r"(?![가-힣a-z])"
+    rf"\s?(?:{'|'.join(sorted(COUNTERS - {'세트'}, key=len, reverse=True))}|컬러|색|colou?rs?|pcs|box|ea"
+    r"|\+\s?(?P<added>\d+))(?![가-힣a-z])"
 )
 #: A length in any unit: a title measuring one says which number is its length ("26.5cm" for a shoe of size 265).
 _ANY_LENGTH = re.compile(r"\d\s?(?:mm|cm|m|인치|inch|미리|센치)(?![a-z가-힣])")
@@ -502,13 +502,11 @@ def _counts(title: str, end: int, lengths: set[str]) -> bool:
     """Whether the number ending at `end` counts something: a counter follows it, or a "+" and a number that is no
     length of the keyword ("1+1"; "650+400" are a wiper pair's lengths)."""
     counted = _COUNTED_AFTER.match(title, end)
-    if counted is None:
-        return False
-    added = re.fullmatch(r"\s?\+\s?(\d+)", counted.group())
-    return added is None or added.group(1) not in lengths
+    return counted is not None and counted["added"] not in lengths
 
 
 def _within(first: Decimal, second: Decimal, factor: int) -> bool:
+    """Whether two positive numbers lie within `factor` of each other."""
     return first > 0 and second > 0 and max(first, second) <= min(first, second) * factor
 
 
