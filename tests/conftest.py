@@ -32,6 +32,7 @@ from infra.mongo import declared_indexes
 from infra.settings import Settings
 from service.app import create_app
 from tests.harness import ARTIFACTS, JobsView
+from tests.ports import free_port
 from tests.query_catalogue import Catalogue, catalogue_markdown, indexes_of
 from tests.tiers import TIERS, folder_of
 from tools.testbed import Receiver, delete_queues, job_queues
@@ -201,7 +202,7 @@ def mongo_url() -> Iterator[str]:
     if url := os.environ.get("LPS_MONGO_URL"):
         yield url
         return
-    with embedded_mongo() as url:
+    with embedded_mongo(free_port()) as url:
         yield url
 
 

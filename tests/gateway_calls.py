@@ -10,10 +10,10 @@ from typing import Any
 from aiohttp import web
 from aiohttp.test_utils import TestClient
 
-from embedded_store.server import free_port
 from infra.settings import Settings
 from service.app import create_app
 from service.http_server import GatewayRunner
+from tests.ports import free_port
 
 JSON = {"Content-Type": "application/json"}
 PRODUCT = {"product_code": "OK-1", "keyword": "k"}

@@ -11,8 +11,9 @@ import time
 import aiohttp
 import pytest
 
-from embedded_store.server import free_port, wait_for_port
+from embedded_store.server import wait_for_port
 from infra.settings import Settings
+from tests.ports import free_port
 
 #: Every test here starts real processes (worker pools, the CLI, Chromium): the slowest tier.
 pytestmark = pytest.mark.processes

@@ -14,11 +14,11 @@ import pytest
 from bson import ObjectId
 from pymongo import AsyncMongoClient
 
-from embedded_store.server import free_port
 from infra.settings import Settings
 from service.app import create_app
 from tests.client_commands import T0, assert_one_line_error, dead_job, lps
 from tests.harness import worker_pool
+from tests.ports import free_port
 from tests.stored_jobs import insert_job, store
 
 

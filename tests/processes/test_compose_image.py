@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from embedded_store.server import free_port, wait_for_port
+from embedded_store.server import wait_for_port
 from infra.settings import Settings
 from tests.compose_files import LPS_SERVICES, ROOT, build_context, dockerfile_instructions
 from tests.compose_files import services as services
+from tests.ports import free_port
 
 
 def copy_image_files(into: Path) -> Path:

@@ -11,9 +11,10 @@ import sys
 import aiohttp
 import pytest
 
-from embedded_store.server import free_port, wait_for_port
+from embedded_store.server import wait_for_port
 from tests.demo_shop_pages import COLA, DYSON, search_page
 from tests.demo_shop_pages import shop as shop
+from tests.ports import free_port
 
 # ------------------------------------------------------------------------------------------------ Coupang pages
 

@@ -20,9 +20,9 @@ from typing import ClassVar
 import aiohttp
 import pytest
 
-from embedded_store.server import free_port
 from infra.settings import Settings
 from tests.harness import SCHEDULING_SLACK
+from tests.ports import free_port
 from tests.process_output import ProcessOutput
 from tests.process_tree import alive, chromium_of, descendants
 from tools import dev

@@ -15,10 +15,10 @@ import pytest
 from aiohttp.test_utils import TestClient
 from bson import ObjectId
 
-from embedded_store.server import free_port
 from infra.settings import Settings
 from service.app import create_app
 from tests.harness import JobsView, MongoProcess, reconciler_process, submit, worker_pool, worker_pools
+from tests.ports import free_port
 from tools import rabbitmq_cluster as cluster
 from tools.testbed import Receiver, eventually
 

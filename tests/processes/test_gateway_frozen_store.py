@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient
 
-from embedded_store.server import free_port
 from infra.reconciler import open_reconciler
 from infra.settings import Settings
 from service.app import create_app
 from tests.gateway_calls import PRODUCT, search
 from tests.harness import JobsView, MongoProcess
+from tests.ports import free_port
 
 # --- a hung store: answered within its timeout, and a 503 never hides a completed write ---
 FROZEN_TIMEOUT_MS = 1000

@@ -3,7 +3,6 @@ recording functions."""
 
 from __future__ import annotations
 
-import socket
 from pathlib import Path
 
 import aiohttp
@@ -15,13 +14,8 @@ from actors import metrics as worker_metrics
 from infra.settings import Settings
 from service.app import create_app
 from tests.harness import JobsView, sample, worker_pool, worker_pools
+from tests.ports import free_port
 from tools.testbed import Receiver, eventually
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture

@@ -15,10 +15,10 @@ import pytest
 from actors.matching import match_offers
 from actors.search import eligible
 from actors.sources.static import StaticSource
-from embedded_store.server import free_port
 from infra.settings import Settings
 from service.app import create_app
 from tests.harness import worker_pool
+from tests.ports import free_port
 from tests.process_tree import alive, all_pids, chromium_of, command_line
 from tools.dev import DEMO_CATALOGUE
 from tools.testbed import delete_queues, job_queues

@@ -19,11 +19,11 @@ from actors import metrics
 from actors.proxies import ProxiesBenched, ProxyRotation, ProxyUnreachable
 from actors.sources import SourceBlocked
 from actors.sources.coupang import CoupangSource
-from embedded_store.server import free_port
 from infra.settings import Settings
 from schemas.offers import SourceOutcome
 from service.app import create_app
 from tests.harness import JobsView, coupang_sources, worker_pool
+from tests.ports import free_port
 from tests.proxy_credentials import SECRET
 from tools.demo_shop import SHOP_LOG, create_demo_shop_app
 from tools.forward_proxy import PROXY_LOG, create_forward_proxy_app

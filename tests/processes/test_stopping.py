@@ -34,10 +34,11 @@ import pytest
 from aiohttp.test_utils import TestClient
 from pymongo import AsyncMongoClient
 
-from embedded_store.server import free_port, local_mongo_url, wait_for_port
+from embedded_store.server import local_mongo_url, wait_for_port
 from infra.settings import Settings
 from schemas.codes import JobStatus, JobType
 from tests.harness import SCHEDULING_SLACK, JobsView, submit
+from tests.ports import free_port
 from tests.process_output import ProcessOutput, interrupted_while_python_starts
 from tools import dev
 from tools.supervisor import STOP_SIGNALS, pool_stop_bound
