@@ -27,12 +27,13 @@ import secrets
 import signal
 import socket
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import IO, Any, TextIO
 from urllib.parse import urlsplit
 
 from rich.console import Console
@@ -310,22 +311,32 @@ async def warn_past_envelope(
 
 async def _output_of(*command: str) -> str | None:
     """What the command prints, or None when it cannot run or takes longer than PLUGINS_TIMEOUT. A stop (cancelling
-    this) kills it with every process it started: `rabbitmq-plugins` is a script that starts an Erlang VM."""
-    try:
-        process = await asyncio.create_subprocess_exec(
-            *command, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL, preexec_fn=die_with_parent()
-        )
-    except OSError:
-        return None
-    try:
-        output, _ = await asyncio.wait_for(process.communicate(), PLUGINS_TIMEOUT)
-    except TimeoutError:
-        return None
-    finally:
-        if process.returncode is None:
-            kill_trees(ProcessTree(process.pid).processes())
-            await process.wait()
-    return output.decode(errors="replace")
+    this) kills it with every process it started: `rabbitmq-plugins` is a script that starts an Erlang VM.
+
+    Its output goes to a file, not a pipe: a pipe's transport closes only once every process holding the pipe has
+    ended, and one still open when a stopped `lps dev` closes its loop is closed by the garbage collector on a closed
+    loop, a traceback in the log (a stop fuzzer's trial saw it: the script had exited, its Erlang VM had not)."""
+    with tempfile.TemporaryFile() as output:
+        try:
+            process = await asyncio.create_subprocess_exec(
+                *command, stdout=output, stderr=asyncio.subprocess.DEVNULL, preexec_fn=die_with_parent()
+            )
+        except OSError:
+            return None
+        try:
+            await asyncio.wait_for(process.wait(), PLUGINS_TIMEOUT)
+        except TimeoutError:
+            return None
+        finally:
+            if process.returncode is None:
+                kill_trees(ProcessTree(process.pid).processes())
+                await process.wait()
+        return (await in_daemon_thread(_read_from_start, output)).decode(errors="replace")
+
+
+def _read_from_start(file: IO[bytes]) -> bytes:
+    file.seek(0)
+    return file.read()
 
 
 async def ensure_management_ui(amqp_host: str | None) -> str | None:

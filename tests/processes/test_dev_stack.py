@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import io
 import os
 import signal
@@ -138,6 +139,28 @@ async def test_a_stop_while_lps_dev_waits_for_a_child_to_listen_ends_it_and_ever
         took = time.monotonic() - stopped
     assert took < 3, stack.text[-3000:]  # the stack was barely started: nothing has a grace to use up
     assert alive(family) == set()
+
+
+@pytest.mark.processes
+def test_a_management_check_stopped_after_its_command_exited_leaves_nothing_for_a_closed_loop(monkeypatch):
+    """`rabbitmq-plugins` exits before the Erlang VM it started lets go of its output: a stop then left the output's
+    pipe open, and the garbage collector closed it on `lps dev`'s closed loop, a traceback after "stopped"."""
+    unraisable: list[str] = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda hooked: unraisable.append(repr(hooked.exc_value)))
+
+    async def read_then_stop() -> str | None:
+        reading = asyncio.create_task(dev._output_of("sh", "-c", "echo listed; sleep 2 & exit 0"))
+        await asyncio.sleep(0.5)  # the shell has exited; the sleep it left holds the output it was given
+        reading.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            return await reading
+        return None
+
+    output = asyncio.run(read_then_stop())
+    gc.collect()
+
+    assert output == "listed\n"
+    assert unraisable == []
 
 
 # --- 2. busy ports -----------------------------------------------------------------------------------------------
