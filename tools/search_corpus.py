@@ -484,15 +484,17 @@ class CaseResult:
         """What kind of wrong answer this is (None: right)."""
         if self.right:
             return None
-        expected = Lowest.of(self.expected.get("lowest"))
-        if self.chosen is not None and offer_key(self.chosen.source, self.chosen.product_id) in self.expected.get(
-            "why_cheaper_lose", {}
+        chosen, expected = self.chosen, Lowest.of(self.expected.get("lowest"))
+        if chosen is None:
+            return Mistake.NO_ANSWER if expected is not None else Mistake.OTHER
+        # An offer is refused at the price the case shows cheaper than the answer: one with a conditional line,
+        # delivered at its plain price dearer than the answer, is a dearer answer, not a refused offer.
+        if offer_key(chosen.source, chosen.product_id) in self.expected.get("why_cheaper_lose", {}) and (
+            expected is None or chosen.price < expected.price
         ):
             return Mistake.REFUSED_OFFER_CHOSEN
-        if self.chosen is not None and expected is not None and self.chosen.price > expected.price:
+        if expected is not None and chosen.price > expected.price:
             return Mistake.DEARER_THAN_THE_ANSWER
-        if self.chosen is None and expected is not None:
-            return Mistake.NO_ANSWER
         return Mistake.OTHER
 
     def explain(self) -> str:
