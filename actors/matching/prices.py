@@ -117,29 +117,21 @@ def doubt_about_the_lowest(accepted_prices: list[int], *, packs_differ: bool = F
     around (under `DOUBT_PERCENT` of it), where a bait listing, a look-alike or a part whose noun no rule knows would
     be; or, where they cluster around no price, far under what some of them agree on (under
     `ACCESSORY_PRICE_PERCENT` of it): parts nobody listed outnumbering the product (brushes, cups and a lid beside two
-    juicers) leave no cluster to refuse them by; or, where neither says anything, under `DOUBT_PERCENT` of the next
-    offer's price, as a part sold alone is under the one or two offers of the product it belongs to (a pot's glass
-    lid beside the pot, a moka pot's upper half beside the pot: two offers' cluster is their mean, which the lowest
-    of them is never under half of). None when nothing does. The offer was accepted and
-    stays the lowest; the result says what a person should look at. `packs_differ`: the offers count their packs
-    differently, which explains a gap where they cluster around no price (one pouch beside packs of 12 to 48), so
-    they do not disagree."""
-    ordered = sorted(accepted_prices)
-    lowest = ordered[0] if ordered else 0
-    cluster = cluster_price(ordered)
-    if cluster is not None and lowest * 100 < cluster * DOUBT_PERCENT:
+    juicers) leave no cluster to refuse them by. None when nothing does. The offer was accepted and stays the lowest;
+    the result says what a person should look at. `packs_differ`: the offers count their packs differently, which
+    explains a gap where they cluster around no price (one pouch beside packs of 12 to 48), so they do not disagree."""
+    lowest = min(accepted_prices, default=0)
+    cluster = cluster_price(accepted_prices)
+    if cluster is not None:
+        if lowest * 100 >= cluster * DOUBT_PERCENT:
+            return None
         share = lowest * 100 // cluster
         return f"priced far under the others: the lowest, {lowest:,}, is {share}% of the {cluster:,} most offers ask"
-    if packs_differ:
+    agreed = None if packs_differ else _dearest_agreement(accepted_prices)
+    if agreed is None or lowest * 100 >= agreed * ACCESSORY_PRICE_PERCENT:
         return None
-    agreed = None if cluster is not None else _dearest_agreement(ordered)
-    if agreed is not None and lowest * 100 < agreed * ACCESSORY_PRICE_PERCENT:
-        share = lowest * 100 // agreed
-        return f"the offers disagree: the lowest, {lowest:,}, is {share}% of the {agreed:,} others agree on"
-    if len(ordered) >= 2 and lowest * 100 < ordered[1] * DOUBT_PERCENT:
-        share = lowest * 100 // ordered[1]
-        return f"priced far under the next: the lowest, {lowest:,}, is {share}% of the next offer's {ordered[1]:,}"
-    return None
+    share = lowest * 100 // agreed
+    return f"the offers disagree: the lowest, {lowest:,}, is {share}% of the {agreed:,} others agree on"
 
 
 def _dearest_agreement(prices: list[int]) -> int | None:
