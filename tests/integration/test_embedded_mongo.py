@@ -64,6 +64,7 @@ from tests.embedded_mongo_jobs import (
     served,
     stored_jobs,
 )
+from tests.ports import free_port
 
 #: The store's engines run in process here, over thousands of documents: the in-process tier, not the units'.
 pytestmark = pytest.mark.integration
@@ -174,7 +175,7 @@ async def assert_refused(jobs, documents: list[dict[str, Any]]) -> None:
 @pytest.fixture(scope="module")
 def sqlite_mongo_url(tmp_path_factory) -> Iterator[str]:
     """`lps mongo --data FILE`: the SQLite engine, as the restart tests and a persistent dev store run it."""
-    with embedded_mongo(data_file=str(tmp_path_factory.mktemp("mongo") / "lps.sqlite")) as url:
+    with embedded_mongo(free_port(), data_file=str(tmp_path_factory.mktemp("mongo") / "lps.sqlite")) as url:
         yield url
 
 

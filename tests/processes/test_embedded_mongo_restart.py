@@ -15,6 +15,7 @@ from pymongo.errors import DuplicateKeyError
 from embedded_store.server import embedded_mongo
 from infra.mongo import job_indexes, retention_index
 from tests.embedded_mongo_jobs import PATIENT, answer, listing_find, served, stored_jobs
+from tests.ports import free_port
 
 # The persistent store, `lps mongo --data FILE` (issue 24): see embedded_store/sqlite.py.
 
@@ -66,7 +67,7 @@ def test_the_persistent_store_keeps_its_jobs_and_answers_as_mongoeco_across_a_re
 
     # `lps mongo --data FILE`, stopped after the load and started again on the same file.
     data_file = str(tmp_path / "lps.sqlite")
-    with embedded_mongo(data_file=data_file) as url:
+    with embedded_mongo(free_port(), data_file=data_file) as url:
         load(url)
-    with embedded_mongo(data_file=data_file) as url:
+    with embedded_mongo(free_port(), data_file=data_file) as url:
         assert answers(url) == expected

@@ -12,11 +12,12 @@ from embedded_store.server import embedded_mongo
 from infra.settings import Settings
 from service.app import create_app
 from tests.gateway_calls import PRODUCT, answer
+from tests.ports import free_port
 
 
 @pytest.mark.processes
 async def test_mongodb_down_answers_503_db_run_failed_within_seconds(aiohttp_client, settings: Settings):
-    with embedded_mongo() as url:
+    with embedded_mongo(free_port()) as url:
         client = await aiohttp_client(create_app(settings.with_overrides(mongo_url=url, mongo_timeout_ms=1500)))
         status, _ = await answer(await client.post("/v1/lps/search", json={"products": [PRODUCT]}))
         assert status == 200
