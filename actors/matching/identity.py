@@ -23,7 +23,7 @@ from infra.text.analyzer import morphemes
 from infra.text.colours import HUE, HUE_END, hue_spellings
 from infra.text.folding import SEPARATORS
 from infra.text.sizes import size_spellings
-from infra.text.units import COUNTERS, MEASURE_SYMBOLS
+from infra.text.units import COUNTERS, MEASURE_SYMBOLS, PAIR_COUNTERS
 from infra.text.words import Segment, segments
 
 #: Words sellers write in either script that `loanwords` cannot derive from their sounds, or that the tier rules
@@ -446,7 +446,9 @@ def missing_word(
             continue
         if index and _generation_on_the_name(undashed, words[index - 1], word):
             continue
-        if _length_written_bare(undashed, word, words):
+        if _length_written_bare(undashed, word, words) or _length_in_another_unit(undashed, word):
+            continue
+        if _pairs_in_packs(undashed, word):
             continue
         if word == maker and index + 1 < len(words) and _maker_written_otherwise(undashed, words[index + 1]):
             continue
@@ -496,6 +498,40 @@ def _length_written_bare(title: str, word: Word, words: tuple[Word, ...]) -> boo
         if other not in asked and ("." in other) == ("." in number) and _within(Decimal(other), Decimal(number), _ALIKE)
     ]
     return number in bare and not alike
+
+
+#: A metric length: a keyword word ("2m", "5cm", "650mm") or in a title, where m is not read (3M is a maker): its
+#: number and unit.
+_METRIC_LENGTH = re.compile(r"(?<![\w.])(?P<number>\d+(?:\.\d+)?)\s?(?P<unit>mm|cm|m)(?![a-z가-힣\d])")
+_MILLIMETRES = {"mm": Decimal(1), "cm": Decimal(10), "m": Decimal(1000)}
+
+
+def _length_in_another_unit(title: str, word: Word) -> bool:
+    """Whether a keyword's metric length ("2m", "5cm") is written in another unit, millimetres or centimetres
+    ("200cm", "50mm"): one length, whatever unit writes it. A title's metres are not read: "3M" is a maker."""
+    asked = _METRIC_LENGTH.fullmatch(word.text)
+    if asked is None:
+        return False
+    millimetres = Decimal(asked["number"]) * _MILLIMETRES[asked["unit"]]
+    return any(
+        found["unit"] not in (asked["unit"], "m")
+        and Decimal(found["number"]) * _MILLIMETRES[found["unit"]] == millimetres
+        for found in _METRIC_LENGTH.finditer(title)
+    )
+
+
+#: A keyword's count of pairs ("200쌍", "10켤레").
+_PAIRS = re.compile(rf"(?P<number>\d+)(?P<counter>{'|'.join(PAIR_COUNTERS)})")
+
+
+def _pairs_in_packs(title: str, word: Word) -> bool:
+    """Whether a keyword's count of pairs is written as packs of pairs of that counter, multiplied ("100쌍 x 2박스",
+    "5켤레 x 2팩" for 200쌍 and 10켤레)."""
+    asked = _PAIRS.fullmatch(word.text)
+    if asked is None:
+        return False
+    packs = re.compile(rf"(?<![\d.])(?P<each>\d+)\s?{asked['counter']}\s?[x×*]\s?(?P<packs>\d+)(?![\d.])")
+    return any(int(found["each"]) * int(found["packs"]) == int(asked["number"]) for found in packs.finditer(title))
 
 
 def _counts(title: str, end: int, lengths: set[str]) -> bool:

@@ -319,6 +319,39 @@ def test_a_keyword_length_is_written_as_its_number_alone(keyword: str, title: st
 @pytest.mark.parametrize(
     ("keyword", "title", "missing"),
     [
+        # the twenty-eighth reader's hair pins and a cable, a shoe's size in centimetres
+        ("실핀 흑색 5cm", "검정 실핀 50mm 300P 대용량", None),
+        ("유그린 HDMI 케이블 2m", "유그린 HDMI 케이블 8K 200cm", None),
+        ("나이키 에어맥스 270 260mm", "나이키 에어맥스 270 26cm", None),
+        ("실핀 흑색 5cm", "검정 실핀 55mm", "5cm"),  # another length
+        ("나이키 에어맥스 270 260mm", "나이키 에어맥스 270 26.5cm", "260mm"),
+        ("케이블 300cm", "3M 정품 케이블", "300cm"),  # a title's metres are not read: 3M is a maker
+    ],
+)
+def test_a_keyword_length_is_found_written_in_another_metric_unit(keyword: str, title: str, missing: str | None):
+    expected = None if missing is None else f"keyword word missing: {missing}"
+    assert verdict({"keyword": keyword}, title, price=20_000) == expected
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "missing"),
+    [
+        # the twenty-eighth reader's earplugs; gloves by the pair
+        ("3M 1100 귀마개 200쌍", "3M 1100 폼 이어플러그 귀마개 100쌍 x 2박스", None),
+        ("마미손 고무장갑 10켤레", "마미손 고무장갑 5켤레 x 2팩", None),
+        ("3M 1100 귀마개 200쌍", "3M 1100 귀마개 1쌍 x 10개", "200쌍"),
+        ("3M 1100 귀마개 200쌍", "3M 1100 귀마개 벌크 낱개 200개 (100쌍)", "200쌍"),
+        ("나이키 양말 6켤레", "나이키 양말 3족 x 2", "6켤레"),  # another counter, not read
+    ],
+)
+def test_a_keyword_count_of_pairs_is_found_as_packs_of_pairs(keyword: str, title: str, missing: str | None):
+    expected = None if missing is None else f"keyword word missing: {missing}"
+    assert verdict({"keyword": keyword}, title, price=20_000) == expected
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "missing"),
+    [
         ("나이키 에어맥스 270 260mm", "나이키 에어맥스 270 250mm", "260mm"),  # its own length says which number is
         ("모나미 153 볼펜 0.7mm", "모나미 153 볼펜 0.75", "0.7mm"),
         ("모나미 153 볼펜 0.7mm", "모나미 153 볼펜 0.5 (0.7 리필 별매)", "0.7mm"),  # a number like it beside
