@@ -23,7 +23,7 @@ from infra.text.analyzer import morphemes
 from infra.text.colours import HUE, HUE_END, hue_spellings
 from infra.text.folding import SEPARATORS
 from infra.text.sizes import size_spellings
-from infra.text.units import COUNTERS, MEASURE_SYMBOLS, PAIR_COUNTERS
+from infra.text.units import CONTAINERS, COUNTERS, MEASURE_SYMBOLS, PAIR_COUNTERS
 from infra.text.words import Segment, segments
 
 #: Words sellers write in either script that `loanwords` cannot derive from their sounds, or that the tier rules
@@ -500,28 +500,37 @@ def _length_written_bare(title: str, word: Word, words: tuple[Word, ...]) -> boo
     return number in bare and not alike
 
 
-#: A metric length: a keyword word ("2m", "5cm", "650mm") or in a title, where m is not read (3M is a maker): its
-#: number and unit.
+#: A metric length, a keyword word ("2m", "5cm", "650mm") or in a title: its number and unit.
 _METRIC_LENGTH = re.compile(r"(?<![\w.])(?P<number>\d+(?:\.\d+)?)\s?(?P<unit>mm|cm|m)(?![a-z가-힣\d])")
 _MILLIMETRES = {"mm": Decimal(1), "cm": Decimal(10), "m": Decimal(1000)}
+#: Lengths a title spans or picks among: dimensions ("1200 x 600 mm", "100cm x 200cm"), a range ("22cm~26cm",
+#: "45~50mm"), options ("25cm/100cm/200cm"), or the labels of a thing's dimensions (가로, 세로, 폭, 높이, 깊이).
+_SPANNED = re.compile(r"\d\s?(?:mm|cm|m)?\s?[x×*~∼/]\s?\d|가로|세로|폭|높이|깊이")
 
 
 def _length_in_another_unit(title: str, word: Word) -> bool:
-    """Whether a keyword's metric length ("2m", "5cm") is written in another unit, millimetres or centimetres
-    ("200cm", "50mm"): one length, whatever unit writes it. A title's metres are not read: "3M" is a maker."""
+    """Whether a keyword's metric length ("2m", "5cm") is the title's only length, written in another unit ("200cm",
+    "50mm" for 5cm): one length, whatever unit writes it. Not where the title writes another length beside it (a
+    pan's 24cm beside its handle's 280mm, a sock's kids' sizes), nor spans or picks among lengths (a desk's "1200 x
+    600 mm" for 60cm, a cable's "25cm/100cm/200cm" for 2m): a reviewer's counter-examples. A title's metres count
+    against it, never for it ("3M" is a maker as often)."""
     asked = _METRIC_LENGTH.fullmatch(word.text)
-    if asked is None:
+    if asked is None or _SPANNED.search(title):
         return False
     millimetres = Decimal(asked["number"]) * _MILLIMETRES[asked["unit"]]
-    return any(
-        found["unit"] not in (asked["unit"], "m")
-        and Decimal(found["number"]) * _MILLIMETRES[found["unit"]] == millimetres
+    written = [
+        (found["unit"], Decimal(found["number"]) * _MILLIMETRES[found["unit"]])
         for found in _METRIC_LENGTH.finditer(title)
-    )
+    ]
+    # metres count against it, never for it: "3M" may be a maker
+    return any(unit != "m" for unit, _ in written) and all(length == millimetres for _, length in written)
 
 
 #: A keyword's count of pairs ("200쌍", "10켤레").
 _PAIRS = re.compile(rf"(?P<number>\d+)(?P<counter>{'|'.join(PAIR_COUNTERS)})")
+#: What a count of packs may be written with: a container, or nothing ("x 2박스", "X 3"); not a colour's, a size's or
+#: a price's ("1쌍 x 2색 택1", "1쌍 x 6mm", "1켤레 x 10g").
+_PACKS_OF = "|".join(sorted({*CONTAINERS, "개", "세트", "set", "묶음", "ea"}, key=len, reverse=True))
 
 
 def _pairs_in_packs(title: str, word: Word) -> bool:
@@ -530,7 +539,9 @@ def _pairs_in_packs(title: str, word: Word) -> bool:
     asked = _PAIRS.fullmatch(word.text)
     if asked is None:
         return False
-    packs = re.compile(rf"(?<![\d.])(?P<each>\d+)\s?{asked['counter']}\s?[x×*]\s?(?P<packs>\d+)(?![\d.])")
+    packs = re.compile(
+        rf"(?<![\d.])(?P<each>\d+)\s?{asked['counter']}\s?[x×*]\s?(?P<packs>\d+)(?:\s?(?:{_PACKS_OF}))?(?![\w.])"
+    )
     return any(int(found["each"]) * int(found["packs"]) == int(asked["number"]) for found in packs.finditer(title))
 
 

@@ -326,6 +326,14 @@ def test_a_keyword_length_is_written_as_its_number_alone(keyword: str, title: st
         ("실핀 흑색 5cm", "검정 실핀 55mm", "5cm"),  # another length
         ("나이키 에어맥스 270 260mm", "나이키 에어맥스 270 26.5cm", "260mm"),
         ("케이블 300cm", "3M 정품 케이블", "300cm"),  # a title's metres are not read: 3M is a maker
+        # a reviewer's: another length beside it, dimensions, a range, options, a thing's dimension labels
+        ("프라이팬 28cm", "테팔 프라이팬 24cm 전체길이 280mm", "28cm"),
+        ("C타입 케이블 2m", "C타입 고속충전 케이블 25cm/100cm/200cm", "2m"),
+        ("나이키 에어포스 260mm", "나이키 에어포스 1 키즈 22cm~26cm", "260mm"),
+        ("책상 60cm", "컴퓨터 책상 1200 x 600 mm", "60cm"),
+        ("철제 선반 80cm", "철제 선반 4단 600 x 300 x 800mm", "80cm"),
+        ("롤블라인드 120cm", "롤블라인드 가로 800 세로 1200mm 암막", "120cm"),
+        ("멀티탭 1.5m", "멀티탭 4구 개별스위치 3m 150cm", "1.5m"),
     ],
 )
 def test_a_keyword_length_is_found_written_in_another_metric_unit(keyword: str, title: str, missing: str | None):
@@ -342,6 +350,11 @@ def test_a_keyword_length_is_found_written_in_another_metric_unit(keyword: str, 
         ("3M 1100 귀마개 200쌍", "3M 1100 귀마개 1쌍 x 10개", "200쌍"),
         ("3M 1100 귀마개 200쌍", "3M 1100 귀마개 벌크 낱개 200개 (100쌍)", "200쌍"),
         ("나이키 양말 6켤레", "나이키 양말 3족 x 2", "6켤레"),  # another counter, not read
+        # a reviewer's: a pick of colours, a size, a weight after the multiplier
+        ("귀걸이 2쌍", "써지컬 큐빅 귀걸이 1쌍 x 2색 택1", "2쌍"),
+        ("써지컬 피어싱 6쌍", "써지컬 티타늄 피어싱 1쌍 x 6mm", "6쌍"),
+        ("목장갑 10켤레", "목장갑 1켤레 x 10g", "10켤레"),
+        ("고무장갑 3켤레", "고무장갑 1켤레 X 3 중형", None),
     ],
 )
 def test_a_keyword_count_of_pairs_is_found_as_packs_of_pairs(keyword: str, title: str, missing: str | None):
