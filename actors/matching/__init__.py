@@ -269,9 +269,19 @@ def _refuse_other_lines(accepted: list[Offer], titles: Mapping[int, str], wanted
     compact = [_compact(title) for title in lowered]
     for index, offer in enumerate(accepted):
         others = [*written[:index], *written[index + 1 :]]
-        if found := unvouched(written[index], others, [*compact[:index], *compact[index + 1 :]], wanted.words):
+        found = unvouched(written[index], others, [*compact[:index], *compact[index + 1 :]], wanted.words)
+        if found and not _the_kind_it_is_filed_as(offer, found[1]):
             pair, between = found
             offer.rejected = f"another line: {between} inside {pair.first.text} … {pair.second.text}"
+
+
+def _the_kind_it_is_filed_as(offer: Offer, between: str) -> bool:
+    """Whether a noun written inside the product's name is one the source files the offer under, in the last level of
+    its category path ("흉터" of "더마틱스 울트라 흉터 겔" filed as 흉터/상처관리, "바디" of "… 모이스처라이징 바디
+    로션" filed as 바디로션): what kind of thing it is, not a line of it."""
+    if not offer.category or " " in between or len(between) < 2:
+        return False
+    return between in fold(offer.category).lower().rsplit(">", 1)[-1]
 
 
 def _refuse_what_is_for_a_child(accepted: list[Offer], titles: Mapping[int, str], wanted: _Wanted) -> None:

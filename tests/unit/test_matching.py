@@ -2159,6 +2159,25 @@ def test_a_word_inside_the_name_that_no_other_offer_writes_is_another_line():
     ]
 
 
+def test_a_word_inside_the_name_that_the_source_files_the_offer_under_is_the_kind_of_thing_not_a_line():
+    # The twenty-eighth reader's scar gel: "흉터 겔" filed as 흉터/상처관리; the eighteenth's body lotion, 바디로션.
+    care = "생활/건강 > 의료용품 > 흉터/상처관리"
+    plain = [offer("더마틱스 울트라 겔 15g", 30_400), offer("더마틱스 울트라 겔 15g 정품", 31_900)]
+    kids = offer("더마틱스 울트라 키즈 겔 15g", 28_900, category=care)  # a line the category does not name
+    for category, verdict in ((care, None), (None, "another line: 흉터 inside 울트라 … 겔")):
+        scar = offer("Dermatix Ultra 더마틱스울트라 흉터 겔 15그램 (의료기기)", 29_500, category=category)
+        matched = match_offers({"keyword": "더마틱스 울트라 겔 15g"}, [*plain, scar, kids])
+        assert [item.rejected for item in matched] == [None, None, verdict, "another line: 키즈 inside 울트라 … 겔"]
+    lotion = [
+        offer("아비노 데일리 모이스처라이징 로션 354ml", 16_900),
+        offer("아비노 데일리 모이스처라이징 로션 354ml 1개", 17_500),
+        offer("AVEENO 데일리 모이스춰라이징 바디 로션 354ml", 15_900, category="화장품/미용 > 바디케어 > 바디로션"),
+    ]
+    assert [item.rejected for item in match_offers({"keyword": "아비노 데일리 모이스처라이징 로션 354ml"}, lotion)] == [
+        None
+    ] * 3
+
+
 def test_a_word_two_sellers_write_inside_the_name_is_kept_and_the_maker_is_its_first_word_as_written():
     # A second reviewer's counter-examples: "다운" written by two sellers is the product's; so would a line two
     # sellers write be (a word alone cannot tell which). And 일룸, which Kiwi splits (일 + 룸), is the maker.
