@@ -270,18 +270,29 @@ def _refuse_other_lines(accepted: list[Offer], titles: Mapping[int, str], wanted
     for index, offer in enumerate(accepted):
         others = [*written[:index], *written[index + 1 :]]
         found = unvouched(written[index], others, [*compact[:index], *compact[index + 1 :]], wanted.words)
-        if found and not _the_kind_it_is_filed_as(offer, found[1]):
+        if found and not _the_kind_they_are_filed_as(index, accepted, found[1]):
             pair, between = found
             offer.rejected = f"another line: {between} inside {pair.first.text} … {pair.second.text}"
 
 
-def _the_kind_it_is_filed_as(offer: Offer, between: str) -> bool:
-    """Whether a noun written inside the product's name is one the source files the offer under, in the last level of
-    its category path ("흉터" of "더마틱스 울트라 흉터 겔" filed as 흉터/상처관리, "바디" of "… 모이스처라이징 바디
-    로션" filed as 바디로션): what kind of thing it is, not a line of it."""
-    if not offer.category or " " in between or len(between) < 2:
+def _filed_under(offer: Offer) -> str | None:
+    """The last level of the offer's category path, what the source files it as ("흉터/상처관리"); None: no category."""
+    return fold(offer.category).lower().rsplit(">", 1)[-1].strip() if offer.category else None
+
+
+def _the_kind_they_are_filed_as(index: int, accepted: list[Offer], between: str) -> bool:
+    """Whether a noun the offer at `index` writes inside the product's name is one the source files it under, in the
+    last level of its category path, and the other accepted offers the source files are all filed under that level
+    too (at least one): "흉터" of "더마틱스 울트라 흉터 겔" filed as 흉터/상처관리 beside plain offers filed so, "바디"
+    of "… 모이스처라이징 바디 로션" as 바디로션: what kind of thing they all are, not a line. Offers filed under
+    another level are evidence of another line (a reviewer's: 팬티형기저귀 beside 밴드형기저귀, 아동양말 beside
+    남성양말, 전동칫솔 beside 칫솔, 캡슐커피 beside 원두커피), and offers with no category tell nothing."""
+    level = _filed_under(accepted[index])
+    if level is None or " " in between or len(between) < 2 or between not in level:
         return False
-    return between in fold(offer.category).lower().rsplit(">", 1)[-1]
+    others = [_filed_under(offer) for position, offer in enumerate(accepted) if position != index]
+    filed = [other for other in others if other is not None]
+    return bool(filed) and all(other == level for other in filed)
 
 
 def _refuse_what_is_for_a_child(accepted: list[Offer], titles: Mapping[int, str], wanted: _Wanted) -> None:

@@ -2161,21 +2161,34 @@ def test_a_word_inside_the_name_that_no_other_offer_writes_is_another_line():
 
 def test_a_word_inside_the_name_that_the_source_files_the_offer_under_is_the_kind_of_thing_not_a_line():
     # The twenty-eighth reader's scar gel: "흉터 겔" filed as 흉터/상처관리; the eighteenth's body lotion, 바디로션.
+    # Only where the other offers the source files are filed so too: an offer filed under another level is evidence of
+    # another line (a reviewer's diapers, socks, toothbrushes, coffee).
     care = "생활/건강 > 의료용품 > 흉터/상처관리"
-    plain = [offer("더마틱스 울트라 겔 15g", 30_400), offer("더마틱스 울트라 겔 15g 정품", 31_900)]
+    plain = [offer("더마틱스 울트라 겔 15g", 30_400, category=care), offer("더마틱스 울트라 겔 15g 정품", 31_900)]
     kids = offer("더마틱스 울트라 키즈 겔 15g", 28_900, category=care)  # a line the category does not name
     for category, verdict in ((care, None), (None, "another line: 흉터 inside 울트라 … 겔")):
         scar = offer("Dermatix Ultra 더마틱스울트라 흉터 겔 15그램 (의료기기)", 29_500, category=category)
         matched = match_offers({"keyword": "더마틱스 울트라 겔 15g"}, [*plain, scar, kids])
         assert [item.rejected for item in matched] == [None, None, verdict, "another line: 키즈 inside 울트라 … 겔"]
+    body = "화장품/미용 > 바디케어 > 바디로션"
     lotion = [
-        offer("아비노 데일리 모이스처라이징 로션 354ml", 16_900),
+        offer("아비노 데일리 모이스처라이징 로션 354ml", 16_900, category=body),
         offer("아비노 데일리 모이스처라이징 로션 354ml 1개", 17_500),
-        offer("AVEENO 데일리 모이스춰라이징 바디 로션 354ml", 15_900, category="화장품/미용 > 바디케어 > 바디로션"),
+        offer("AVEENO 데일리 모이스춰라이징 바디 로션 354ml", 15_900, category=body),
     ]
     assert [item.rejected for item in match_offers({"keyword": "아비노 데일리 모이스처라이징 로션 354ml"}, lotion)] == [
         None
     ] * 3
+    diapers = [
+        offer("하기스 네이처메이드 기저귀 4단계 44매", 39_900, category="출산/육아 > 기저귀 > 밴드형기저귀"),
+        offer("하기스 네이처메이드 기저귀 4단계 44매 1팩", 39_900, category="출산/육아 > 기저귀 > 밴드형기저귀"),
+        offer("하기스 네이처메이드 팬티형 기저귀 4단계 44매", 34_900, category="출산/육아 > 기저귀 > 팬티형기저귀"),
+    ]
+    assert [item.rejected for item in match_offers({"keyword": "하기스 네이처메이드 기저귀 4단계"}, diapers)] == [
+        None,
+        None,
+        "another line: 팬티 inside 메이드 … 기저귀",
+    ]
 
 
 def test_a_word_two_sellers_write_inside_the_name_is_kept_and_the_maker_is_its_first_word_as_written():
