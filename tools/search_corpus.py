@@ -453,7 +453,8 @@ class Lowest:
 class Mistake(StrEnum):
     """How a wrong answer is wrong, worst first."""
 
-    #: An offer the case says must lose was delivered as the lowest: a wrong product or a price not everyone pays.
+    #: An offer the case says must lose was delivered as the lowest, under the answer's price: a wrong product or a
+    #: price not everyone pays (delivered at its plain price, above the answer's, it is a dearer answer).
     REFUSED_OFFER_CHOSEN = "refused offer chosen"
     #: The right product, but a dearer offer than the lowest one: the cheapest was refused.
     DEARER_THAN_THE_ANSWER = "dearer than the answer"
