@@ -23,7 +23,7 @@ from infra.text.analyzer import morphemes
 from infra.text.colours import HUE, HUE_END, hue_spellings
 from infra.text.folding import SEPARATORS
 from infra.text.sizes import size_spellings
-from infra.text.units import CONTAINERS, COUNTERS, MEASURE_SYMBOLS, PAIR_COUNTERS
+from infra.text.units import COUNTERS, MEASURE_SYMBOLS, PACK_UNITS, PAIR_COUNTERS
 from infra.text.words import Segment, segments
 
 #: Words sellers write in either script that `loanwords` cannot derive from their sounds, or that the tier rules
@@ -500,37 +500,50 @@ def _length_written_bare(title: str, word: Word, words: tuple[Word, ...]) -> boo
     return number in bare and not alike
 
 
-#: A metric length, a keyword word ("2m", "5cm", "650mm") or in a title: its number and unit.
-_METRIC_LENGTH = re.compile(r"(?<![\w.])(?P<number>\d+(?:\.\d+)?)\s?(?P<unit>mm|cm|m)(?![a-z가-힣\d])")
-_MILLIMETRES = {"mm": Decimal(1), "cm": Decimal(10), "m": Decimal(1000)}
+#: A metric length as a keyword word ("2m", "5cm", "650mm"), and as a title writes one, glued to a word before it
+#: too ("총길이60mm", "W60mm") and with a thousands separator ("1,200mm"): its number and unit.
+_KEYWORD_LENGTH = re.compile(r"(?P<number>\d+(?:\.\d+)?)(?P<unit>mm|cm|m)")
+_TITLE_LENGTH = re.compile(
+    r"(?<![\d.,])(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s?(?P<unit>mm|cm|m)(?![a-z가-힣\d])"
+)
+_MM_PER_UNIT = {"mm": Decimal(1), "cm": Decimal(10), "m": Decimal(1000)}
 #: Lengths a title spans or picks among: dimensions ("1200 x 600 mm", "100cm x 200cm"), a range ("22cm~26cm",
-#: "45~50mm"), options ("25cm/100cm/200cm"), or the labels of a thing's dimensions (가로, 세로, 폭, 높이, 깊이).
-_SPANNED = re.compile(r"\d\s?(?:mm|cm|m)?\s?[x×*~∼/]\s?\d|가로|세로|폭|높이|깊이")
+#: "45~50mm"), options ("25cm/100cm/200cm"), or a thing's dimensions labelled ("가로 800", "폭120cm"; not 폭신한).
+_SPANNED = re.compile(r"\d\s?(?:mm|cm|m)?\s?[x×*~∼/]\s?\d|(?:가로|세로|폭|높이|깊이)\s?\d")
+
+
+def _millimetres(found: re.Match[str]) -> Decimal:
+    return Decimal(found["number"].replace(",", "")) * _MM_PER_UNIT[found["unit"]]
 
 
 def _length_in_another_unit(title: str, word: Word) -> bool:
     """Whether a keyword's metric length ("2m", "5cm") is the title's only length, written in another unit ("200cm",
     "50mm" for 5cm): one length, whatever unit writes it. Not where the title writes another length beside it (a
-    pan's 24cm beside its handle's 280mm, a sock's kids' sizes), nor spans or picks among lengths (a desk's "1200 x
+    pan's 24cm beside its handle's 280mm, "50mm (총길이60mm)"), nor spans or picks among lengths (a desk's "1200 x
     600 mm" for 60cm, a cable's "25cm/100cm/200cm" for 2m): a reviewer's counter-examples. A title's metres count
     against it, never for it ("3M" is a maker as often)."""
-    asked = _METRIC_LENGTH.fullmatch(word.text)
+    asked = _KEYWORD_LENGTH.fullmatch(word.text)
     if asked is None or _SPANNED.search(title):
         return False
-    millimetres = Decimal(asked["number"]) * _MILLIMETRES[asked["unit"]]
-    written = [
-        (found["unit"], Decimal(found["number"]) * _MILLIMETRES[found["unit"]])
-        for found in _METRIC_LENGTH.finditer(title)
-    ]
+    written = [(found["unit"], _millimetres(found)) for found in _TITLE_LENGTH.finditer(title)]
     # metres count against it, never for it: "3M" may be a maker
-    return any(unit != "m" for unit, _ in written) and all(length == millimetres for _, length in written)
+    wanted = _millimetres(asked)
+    return any(unit != "m" for unit, _ in written) and all(length == wanted for _, length in written)
 
 
 #: A keyword's count of pairs ("200쌍", "10켤레").
 _PAIRS = re.compile(rf"(?P<number>\d+)(?P<counter>{'|'.join(PAIR_COUNTERS)})")
-#: What a count of packs may be written with: a container, or nothing ("x 2박스", "X 3"); not a colour's, a size's or
-#: a price's ("1쌍 x 2색 택1", "1쌍 x 6mm", "1켤레 x 10g").
-_PACKS_OF = "|".join(sorted({*CONTAINERS, "개", "세트", "set", "묶음", "ea"}, key=len, reverse=True))
+#: What a count of packs may be written with: a pack's unit or a set's word, or nothing ("x 2박스", "x 2개입", "X 3");
+#: not a colour's, a size's, a weight's or a price's ("1쌍 x 2색 택1", "1쌍 x 6mm", "1켤레 x 10g", "x 2,000원").
+_PACKS_OF = "|".join(sorted({*PACK_UNITS, "세트", "set", "묶음"}, key=len, reverse=True))
+
+
+@lru_cache(maxsize=len(PAIR_COUNTERS))
+def _packs_of_pairs(counter: str) -> re.Pattern[str]:
+    """Packs of pairs counted with `counter`, multiplied: "100쌍 x 2박스"."""
+    return re.compile(
+        rf"(?<![\d.,])(?P<each>\d+)\s?{counter}\s?[x×*]\s?(?P<packs>\d+)(?:\s?(?:{_PACKS_OF}))?(?![\w.,])"
+    )
 
 
 def _pairs_in_packs(title: str, word: Word) -> bool:
@@ -539,10 +552,8 @@ def _pairs_in_packs(title: str, word: Word) -> bool:
     asked = _PAIRS.fullmatch(word.text)
     if asked is None:
         return False
-    packs = re.compile(
-        rf"(?<![\d.])(?P<each>\d+)\s?{asked['counter']}\s?[x×*]\s?(?P<packs>\d+)(?:\s?(?:{_PACKS_OF}))?(?![\w.])"
-    )
-    return any(int(found["each"]) * int(found["packs"]) == int(asked["number"]) for found in packs.finditer(title))
+    written = _packs_of_pairs(asked["counter"]).finditer(title)
+    return any(int(found["each"]) * int(found["packs"]) == int(asked["number"]) for found in written)
 
 
 def _counts(title: str, end: int, lengths: set[str]) -> bool:

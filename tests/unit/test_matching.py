@@ -334,6 +334,12 @@ def test_a_keyword_length_is_written_as_its_number_alone(keyword: str, title: st
         ("철제 선반 80cm", "철제 선반 4단 600 x 300 x 800mm", "80cm"),
         ("롤블라인드 120cm", "롤블라인드 가로 800 세로 1200mm 암막", "120cm"),
         ("멀티탭 1.5m", "멀티탭 4구 개별스위치 3m 150cm", "1.5m"),
+        # a second reviewer's: a thousands separator, a length glued to a word, a label that is no dimension
+        ("선반 20cm", "철제 선반 1,200mm", "20cm"),
+        ("줄자 500cm", "스탠리 줄자 5,000mm", None),
+        ("실핀 흑색 5cm", "검정 실핀 50mm (총길이60mm)", "5cm"),
+        ("실핀 흑색 5cm", "검정 실핀 50mm W60mm", "5cm"),
+        ("실핀 흑색 5cm", "검정 실핀 50mm 폭신한 쿠션감", None),
     ],
 )
 def test_a_keyword_length_is_found_written_in_another_metric_unit(keyword: str, title: str, missing: str | None):
@@ -355,6 +361,8 @@ def test_a_keyword_length_is_found_written_in_another_metric_unit(keyword: str, 
         ("써지컬 피어싱 6쌍", "써지컬 티타늄 피어싱 1쌍 x 6mm", "6쌍"),
         ("목장갑 10켤레", "목장갑 1켤레 x 10g", "10켤레"),
         ("고무장갑 3켤레", "고무장갑 1켤레 X 3 중형", None),
+        ("3M 1100 귀마개 200쌍", "3M 1100 귀마개 100쌍 x 2,000원", "200쌍"),  # a second reviewer's: a price
+        ("3M 1100 귀마개 200쌍", "3M 1100 귀마개 100쌍 x 2개입", None),
     ],
 )
 def test_a_keyword_count_of_pairs_is_found_as_packs_of_pairs(keyword: str, title: str, missing: str | None):
@@ -2166,10 +2174,10 @@ def test_a_word_inside_the_name_that_the_source_files_the_offer_under_is_the_kin
     care = "생활/건강 > 의료용품 > 흉터/상처관리"
     plain = [offer("더마틱스 울트라 겔 15g", 30_400, category=care), offer("더마틱스 울트라 겔 15g 정품", 31_900)]
     kids = offer("더마틱스 울트라 키즈 겔 15g", 28_900, category=care)  # a line the category does not name
-    for category, verdict in ((care, None), (None, "another line: 흉터 inside 울트라 … 겔")):
+    for category, rejected in ((care, None), (None, "another line: 흉터 inside 울트라 … 겔")):
         scar = offer("Dermatix Ultra 더마틱스울트라 흉터 겔 15그램 (의료기기)", 29_500, category=category)
         matched = match_offers({"keyword": "더마틱스 울트라 겔 15g"}, [*plain, scar, kids])
-        assert [item.rejected for item in matched] == [None, None, verdict, "another line: 키즈 inside 울트라 … 겔"]
+        assert [item.rejected for item in matched] == [None, None, rejected, "another line: 키즈 inside 울트라 … 겔"]
     body = "화장품/미용 > 바디케어 > 바디로션"
     lotion = [
         offer("아비노 데일리 모이스처라이징 로션 354ml", 16_900, category=body),
