@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, TextIO
+from typing import Any, TextIO
 from urllib.parse import urlsplit
 
 from rich.console import Console
@@ -310,8 +310,9 @@ async def warn_past_envelope(
 
 
 async def _output_of(*command: str) -> str | None:
-    """What the command prints, or None when it cannot run or takes longer than PLUGINS_TIMEOUT. A stop (cancelling
-    this) kills it with every process it started: `rabbitmq-plugins` is a script that starts an Erlang VM.
+    """What the command prints, or None when it cannot run or takes longer than PLUGINS_TIMEOUT. It runs in a
+    process group of its own, killed whole when it ends or is stopped (cancelling this): `rabbitmq-plugins` is a
+    script that starts an Erlang VM, which may outlive it.
 
     Its output goes to a file, not a pipe: a pipe's transport closes only once every process holding the pipe has
     ended, and one still open when a stopped `lps dev` closes its loop is closed by the garbage collector on a closed
@@ -319,7 +320,11 @@ async def _output_of(*command: str) -> str | None:
     with tempfile.TemporaryFile() as output:
         try:
             process = await asyncio.create_subprocess_exec(
-                *command, stdout=output, stderr=asyncio.subprocess.DEVNULL, preexec_fn=die_with_parent()
+                *command,
+                stdout=output,
+                stderr=asyncio.subprocess.DEVNULL,
+                start_new_session=True,
+                preexec_fn=die_with_parent(),
             )
         except OSError:
             return None
@@ -331,12 +336,10 @@ async def _output_of(*command: str) -> str | None:
             if process.returncode is None:
                 kill_trees(ProcessTree(process.pid).processes())
                 await process.wait()
-        return (await in_daemon_thread(_read_from_start, output)).decode(errors="replace")
-
-
-def _read_from_start(file: IO[bytes]) -> bytes:
-    file.seek(0)
-    return file.read()
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)  # what it started and left behind
+        output.seek(0)  # a few hundred bytes of a local file: read on the loop
+        return output.read().decode(errors="replace")
 
 
 async def ensure_management_ui(amqp_host: str | None) -> str | None:

@@ -142,15 +142,24 @@ async def test_a_stop_while_lps_dev_waits_for_a_child_to_listen_ends_it_and_ever
 
 
 @pytest.mark.processes
-def test_a_management_check_stopped_after_its_command_exited_leaves_nothing_for_a_closed_loop(monkeypatch):
+@pytest.mark.parametrize(
+    ("script", "expected"),
+    [
+        # exits at once, the process it started holding its output: read whole, not left open for a closed loop
+        ("echo listed; sleep 2 & exit 0", "listed\n"),
+        ("echo listed; sleep 3", None),  # still running: the stop kills it
+    ],
+    ids=["exited-before-its-child", "stopped-while-running"],
+)
+def test_a_management_check_leaves_nothing_for_a_closed_loop(monkeypatch, script: str, expected: str | None):
     """`rabbitmq-plugins` exits before the Erlang VM it started lets go of its output: a stop then left the output's
     pipe open, and the garbage collector closed it on `lps dev`'s closed loop, a traceback after "stopped"."""
     unraisable: list[str] = []
     monkeypatch.setattr(sys, "unraisablehook", lambda hooked: unraisable.append(repr(hooked.exc_value)))
 
     async def read_then_stop() -> str | None:
-        reading = asyncio.create_task(dev._output_of("sh", "-c", "echo listed; sleep 2 & exit 0"))
-        await asyncio.sleep(0.5)  # the shell has exited; the sleep it left holds the output it was given
+        reading = asyncio.create_task(dev._output_of("sh", "-c", script))
+        await asyncio.sleep(0.5)  # the first shell has exited by now; the second still sleeps
         reading.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             return await reading
@@ -159,7 +168,7 @@ def test_a_management_check_stopped_after_its_command_exited_leaves_nothing_for_
     output = asyncio.run(read_then_stop())
     gc.collect()
 
-    assert output == "listed\n"
+    assert output == expected
     assert unraisable == []
 
 
