@@ -488,10 +488,11 @@ class CaseResult:
         chosen, expected = self.chosen, Lowest.of(self.expected.get("lowest"))
         if chosen is None:
             return Mistake.NO_ANSWER if expected is not None else Mistake.OTHER
-        # An offer is refused at the price the case shows cheaper than the answer: one with a conditional line,
-        # delivered at its plain price dearer than the answer, is a dearer answer, not a refused offer.
+        # Judged by the price alone: an offer the case refuses at a price cheaper than the answer (a conditional
+        # line), delivered at its plain price above the answer's, is a dearer answer, not a refused offer; the
+        # reason the case gives is prose, not read here.
         if offer_key(chosen.source, chosen.product_id) in self.expected.get("why_cheaper_lose", {}) and (
-            expected is None or chosen.price < expected.price
+            expected is None or chosen.price <= expected.price
         ):
             return Mistake.REFUSED_OFFER_CHOSEN
         if expected is not None and chosen.price > expected.price:

@@ -154,6 +154,7 @@ def test_the_held_out_corpus_is_large_covers_issue_32s_classes_and_shares_no_cas
         (Lowest("naver", "3", 1_200), Mistake.DEARER_THAN_THE_ANSWER),
         # refused for a conditional line cheaper than the answer, delivered at the plain price everyone pays
         (Lowest("naver", "2", 1_100), Mistake.DEARER_THAN_THE_ANSWER),
+        (Lowest("naver", "2", 1_000), Mistake.REFUSED_OFFER_CHOSEN),  # at the answer's price: the refused offer
         (None, Mistake.NO_ANSWER),
         (Lowest("naver", "1", 1_000), None),
     ],
