@@ -2,10 +2,10 @@
 
 A port `bind(("127.0.0.1", 0))` hands out lies in the ephemeral range (32768-60999 here), the range every outgoing
 connection takes its local port from. Between the probe closing such a port and a child process binding it, a
-connection to RabbitMQ or MongoDB, this worker's or the other worker's, may take it: CI once saw `lps dev`'s demo
-shop fail with "address already in use" that way. The ports here come from below that range, a block of its own for
-each xdist worker, handed out in turn and checked free, so neither an outgoing connection nor the other worker can
-be given one of them.
+connection to RabbitMQ or MongoDB, this worker's or another's, may take it: CI once saw `lps dev`'s demo shop fail
+with "address already in use" that way. The ports here come from below that range, a block of its own for each of
+the first four xdist workers, handed out in turn from a point the process id picks and checked free, so neither an
+outgoing connection nor another worker is given one of them.
 """
 
 from __future__ import annotations
@@ -29,7 +29,14 @@ def _worker_index() -> int:
 
 
 _FIRST_OF_WORKER = FIRST_PORT + PORTS_PER_WORKER * (_worker_index() % WORKER_BLOCKS)
-_turns = itertools.cycle(range(_FIRST_OF_WORKER, _FIRST_OF_WORKER + PORTS_PER_WORKER))
+#: Processes that share a block (a fifth worker, a plain pytest run beside scripts/test) start at different points.
+_START = os.getpid() % PORTS_PER_WORKER
+_turns = itertools.cycle(
+    [
+        *range(_FIRST_OF_WORKER + _START, _FIRST_OF_WORKER + PORTS_PER_WORKER),
+        *range(_FIRST_OF_WORKER, _FIRST_OF_WORKER + _START),
+    ]
+)
 
 
 def _bindable(port: int) -> bool:

@@ -13,6 +13,7 @@ def ephemeral_range() -> range:
 
 def test_a_port_given_is_below_the_kernels_ephemeral_range():
     assert ports.free_port() < ephemeral_range().start
+    assert ephemeral_range().start >= ports.FIRST_PORT + ports.PORTS_PER_WORKER * ports.WORKER_BLOCKS  # every block
 
 
 def test_a_port_something_listens_on_is_not_given():
