@@ -456,9 +456,10 @@ def missing_word(
     return None
 
 
-#: A keyword's length in millimetres or centimetres: a pen's tip ("0.7mm"), a shoe's size ("260mm"), a blade's
-#: ("650mm").
-_LENGTH = re.compile(r"(?P<number>\d+(?:\.\d+)?)(?P<unit>mm|cm)")
+#: A keyword's metric length: a pen's tip ("0.7mm"), a shoe's size ("260mm"), a cable's ("2m"): its number and unit.
+_KEYWORD_LENGTH = re.compile(r"(?P<number>\d+(?:\.\d+)?)(?P<unit>mm|cm|m)")
+#: The units a length may be written bare in: sellers leave out a tip's or a shoe's millimetres, not a cable's metres.
+_BARE_UNITS = ("mm", "cm")
 
 
 #: A number standing alone: not glued to a letter, a unit or another digit ("0.75", "180g", "42P"), nor a multiplier's
@@ -484,13 +485,14 @@ def _length_written_bare(title: str, word: Word, words: tuple[Word, ...]) -> boo
     "26.5cm"); not where the number is another keyword word too (the 270 of "에어맥스 270 … 270mm" is the model's);
     not a number counting something ("6 컬러", "1+1", "x 1"); nor beside another bare number like it, which may as
     well be its length ("볼펜 0.5 (0.7 리필 별매)"), but the keyword's other lengths (`words`: "650mm 400mm")."""
-    length = _LENGTH.fullmatch(word.text)
-    if length is None or _ANY_LENGTH.search(title):
+    length = _KEYWORD_LENGTH.fullmatch(word.text)
+    if length is None or length["unit"] not in _BARE_UNITS or _ANY_LENGTH.search(title):
         return False
     number = length["number"]
     if any(other.text == number for other in words):
         return False
-    asked = {found["number"] for found in map(_LENGTH.fullmatch, (each.text for each in words)) if found}
+    lengths = (_KEYWORD_LENGTH.fullmatch(each.text) for each in words)
+    asked = {found["number"] for found in lengths if found and found["unit"] in _BARE_UNITS}
     bare = [found.group() for found in _BARE_NUMBER.finditer(title) if not _counts(title, found.end(), asked)]
     alike = [
         other
@@ -500,9 +502,8 @@ def _length_written_bare(title: str, word: Word, words: tuple[Word, ...]) -> boo
     return number in bare and not alike
 
 
-#: A metric length as a keyword word ("2m", "5cm", "650mm"), and as a title writes one, glued to a word before it
-#: too ("총길이60mm", "W60mm") and with a thousands separator ("1,200mm"): its number and unit.
-_KEYWORD_LENGTH = re.compile(r"(?P<number>\d+(?:\.\d+)?)(?P<unit>mm|cm|m)")
+#: A metric length as a title writes one, glued to a word before it too ("총길이60mm", "W60mm") and with a thousands
+#: separator ("1,200mm"): its number and unit.
 _TITLE_LENGTH = re.compile(
     r"(?<![\d.,])(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s?(?P<unit>mm|cm|m)(?![a-z가-힣\d])"
 )
