@@ -171,13 +171,17 @@ def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
     )
 
 
-def _filed_as(category: str, word: Word) -> bool:
-    """Whether the last level of a category path, what the source files the offer as, names a keyword word: the level
-    whole, or, for a word of two syllables or more, as the level's head, the noun it ends with ("의류건조기" is a
-    건조기, "무선청소기" a 청소기). Not a level's modifier ("카메라렌즈" is a lens, "유모차용품" no 유모차, "스킨케어"
-    no 스킨), nor a level naming alternatives ("세탁기/건조기", "케첩/마요네즈": which one the offer is, it does not
-    say), nor the levels above it ("텀블러 > 텀블러 액세서리")."""
-    level = category.rsplit(">", 1)[-1].strip()
+def _filed_under(offer: Offer) -> str | None:
+    """The last level of the offer's category path, what the source files it as ("흉터/상처관리"); None: no category."""
+    return fold(offer.category).lower().rsplit(">", 1)[-1].strip() if offer.category else None
+
+
+def _filed_as(level: str, word: Word) -> bool:
+    """Whether the last level of a category path (`_filed_under`), what the source files the offer as, names a keyword
+    word: the level whole, or, for a word of two syllables or more, as the level's head, the noun it ends with
+    ("의류건조기" is a 건조기, "무선청소기" a 청소기). Not a level's modifier ("카메라렌즈" is a lens, "유모차용품" no
+    유모차, "스킨케어" no 스킨), nor a level naming alternatives ("세탁기/건조기", "케첩/마요네즈": which one the offer
+    is, it does not say), nor the levels above it ("텀블러 > 텀블러 액세서리")."""
     if "/" in level:
         return False
     if word.pattern.fullmatch(level):
@@ -195,9 +199,8 @@ def _unnamed_by_the_source(offer: Offer, wanted: _Wanted) -> tuple[Word, ...]:
       parent company (코카콜라음료 makes Fanta, LG생활건강 makes 테크), and not a brand the keyword only shares a
       word with (블랙야크 for a keyword's 블랙)."""
     words = wanted.words
-    if offer.category:
-        category = fold(offer.category).lower()
-        words = tuple(word for word in words if not _filed_as(category, word))
+    if (level := _filed_under(offer)) is not None:
+        words = tuple(word for word in words if not _filed_as(level, word))
     if not offer.brand:
         return words
     brand = wanted.spellings.respell(fold(offer.brand).lower())
@@ -273,11 +276,6 @@ def _refuse_other_lines(accepted: list[Offer], titles: Mapping[int, str], wanted
         if found and not _the_kind_they_are_filed_as(index, accepted, found[1]):
             pair, between = found
             offer.rejected = f"another line: {between} inside {pair.first.text} … {pair.second.text}"
-
-
-def _filed_under(offer: Offer) -> str | None:
-    """The last level of the offer's category path, what the source files it as ("흉터/상처관리"); None: no category."""
-    return fold(offer.category).lower().rsplit(">", 1)[-1].strip() if offer.category else None
 
 
 def _the_kind_they_are_filed_as(index: int, accepted: list[Offer], between: str) -> bool:
