@@ -29,14 +29,10 @@ def _worker_index() -> int:
 
 
 _FIRST_OF_WORKER = FIRST_PORT + PORTS_PER_WORKER * (_worker_index() % WORKER_BLOCKS)
+_BLOCK = range(_FIRST_OF_WORKER, _FIRST_OF_WORKER + PORTS_PER_WORKER)
 #: Processes that share a block (a fifth worker, a plain pytest run beside scripts/test) start at different points.
 _START = os.getpid() % PORTS_PER_WORKER
-_turns = itertools.cycle(
-    [
-        *range(_FIRST_OF_WORKER + _START, _FIRST_OF_WORKER + PORTS_PER_WORKER),
-        *range(_FIRST_OF_WORKER, _FIRST_OF_WORKER + _START),
-    ]
-)
+_turns = itertools.cycle([*_BLOCK[_START:], *_BLOCK[:_START]])
 
 
 def _bindable(port: int) -> bool:
@@ -54,4 +50,4 @@ def free_port() -> int:
         port = next(_turns)
         if _bindable(port):
             return port
-    raise RuntimeError(f"no free loopback port in {_FIRST_OF_WORKER}..{_FIRST_OF_WORKER + PORTS_PER_WORKER - 1}")
+    raise RuntimeError(f"no free loopback port in {_BLOCK.start}..{_BLOCK.stop - 1}")
