@@ -307,10 +307,10 @@ _IMPORTED = re.compile(
     rf"(?!(?:\s?(?:제품|상품))?\s?(?:{DENIALS}))"  # "병행수입 아님", "해외직구 제품 아님"
 )
 
-#: A title saying the product itself is not in the box sells something else (a service, a part, a kit), and so does
-#: one selling the box alone (공박스, 빈 박스, 박스만; not "1박스만").
+#: A title saying the product itself is not in the box, or is sold apart ("본체 별도", "제품 별매"), sells something
+#: else (a service, a part, a kit), and so does one selling the box alone (공박스, 빈 박스, 박스만; not "1박스만").
 _PRODUCT_NOT_INCLUDED = re.compile(
-    r"(?:제품|본품|본체|기기|단말기)\s?(?:미포함|불포함|제외)|(?<![가-힣])(?:공|빈)\s?박스|(?<![\d가-힣])박스만"
+    r"(?:제품|본품|본체|기기|단말기)\s?(?:미포함|불포함|제외|별도|별매)|(?<![가-힣])(?:공|빈)\s?박스|(?<![\d가-힣])박스만"
 )
 
 
