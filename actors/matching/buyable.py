@@ -372,12 +372,9 @@ def one_of_several(folded_title: str, words: tuple[Word, ...], wanted: Sequence[
     for others in _AND_OTHERS.finditer(title):
         if not (_WITH_THE_PRODUCT.search(title, 0, others.start()) or _A_SET.search(title)):
             return f"price of one of several: {others.group()}"
-    runs = [match.span() for match in _ALTERNATIVES.finditer(title)]
-    for start, end in [] if _A_SET.search(title) else runs:  # a set's sizes are what it holds, not a pick
-        if _a_rung_of_the_ladder(words, title, start, end) is not None:
-            return f"price of one of several: {title[start:end]}"
     if not _CHOICE.search(title):
         return None
+    runs = [match.span() for match in _ALTERNATIVES.finditer(title)]
     for word in words:
         for start, end in runs:
             if named_only_within(word, title, [(start, end)]):
@@ -386,27 +383,6 @@ def one_of_several(folded_title: str, words: tuple[Word, ...], wanted: Sequence[
     for start, end in runs:
         if _a_later_size(folded_title[start:end], wanted, any_dimension=prices_differ):
             return f"price of one of several: {title[start:end]}"
-    return None
-
-
-#: A number in a word, whatever it counts: what the rungs of a ladder of sizes differ by.
-_NUMBER = re.compile(r"\d+(?:\.\d+)?")
-#: How many rungs make a ladder: a pair of one form is a phone's memory and storage ("12GB/256GB") as often as a pick.
-_RUNGS = 3
-
-
-def _a_rung_of_the_ladder(words: tuple[Word, ...], title: str, start: int, end: int) -> Word | None:
-    """The keyword word with a number that the title writes only as one rung of a ladder of sizes, alternatives of
-    one form with other numbers ("소파 2인 / 3인 / 4인" for 3인): a listing of several sizes, priced at the cheapest,
-    whether or not it says it is a pick. Not in a set, whose sizes are what it holds ("6종 세트 (005/01/02/03)").
-    None: no such word."""
-    rungs = [rung.strip() for rung in title[start:end].split("/")]
-    for word in words:
-        if not _NUMBER.search(word.text) or not named_only_within(word, title, [(start, end)]):
-            continue
-        form = _NUMBER.sub("#", word.text)
-        if len({rung for rung in rungs if _NUMBER.sub("#", rung) == form}) >= _RUNGS:
-            return word
     return None
 
 

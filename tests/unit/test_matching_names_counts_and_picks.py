@@ -78,23 +78,6 @@ def test_a_pick_that_lists_the_asked_count_or_grade_beside_others_is_the_price_o
 
 
 @pytest.mark.parametrize(
-    ("keyword", "title", "reason"),
-    [
-        ("캄포 패브릭 소파 3인", "캄포 패브릭 소파 2인 / 3인 / 4인", "price of one of several: 2인 / 3인 / 4인"),
-        ("에어포스 1 화이트 260", "에어포스 1 화이트 250/260/270", "price of one of several: 250/260/270"),
-        # two of one form are a phone's memory and storage; a set's sizes are what it holds; other alternatives
-        ("갤럭시 탭 S9 FE 128GB", "갤럭시 탭 S9 FE 6GB/128GB 그레이", None),
-        ("사쿠라 피그마 마이크론 03 검정", "사쿠라 피그마 마이크론 6종 세트 검정 (005/01/02/03/05/08)", None),
-        ("남성 가죽 벨트 블랙 110", "남성 가죽 벨트 110 블랙/브라운/네이비", None),
-    ],
-)
-def test_a_keyword_size_written_only_as_a_rung_of_a_ladder_of_sizes_is_the_price_of_one_of_several(
-    keyword: str, title: str, reason: str | None
-):
-    assert verdict(keyword, title) == reason
-
-
-@pytest.mark.parametrize(
     ("keyword", "title"),
     [
         # A second reviewer's, which took back reading a bare 선택 as a pick: the options of one listing, colours and
