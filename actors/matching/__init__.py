@@ -162,11 +162,7 @@ def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
         or unit_conflict(folded, wanted.quantities, wanted.nouns)
         or left_out(spelled, wanted.keyword, wanted.words)
         # The model number names the product: its title need not repeat the keyword's category words ("모니터").
-        or (
-            None
-            if wanted.model
-            else missing_word(spelled, _unnamed_by_the_source(offer, wanted, spelled), wanted.maker, title)
-        )
+        or (None if wanted.model else missing_word(spelled, _unnamed_by_the_source(offer, wanted), wanted.maker, title))
         or uncounted(folded, wanted.quantities, wanted.nouns)
         # ... but not another colour than the keyword's ("CT-S1 화이트" for "CT-S1 … 블랙").
         or other_colour(spelled, wanted.words)
@@ -193,35 +189,18 @@ def _filed_as(level: str, word: Word) -> bool:
     return len(word.text) > 1 and any(found.end() == len(level) for found in word.pattern.finditer(level))
 
 
-def _the_keywords_compound(level: str, wanted: _Wanted, title: str) -> tuple[Word, ...]:
-    """The keyword words of a compound the keyword writes, when the level the source files the offer as
-    (`_filed_under`) is that compound whole and the title writes its head: "코드리스 청소기" filed as 무선청소기 for
-    "다이슨 V8 무선청소기", "휴지통" as 기저귀휴지통. The title says what the thing is, the source which kind of it,
-    in the keyword's own words; a title that does not write the head is not vouched for by a level (a tile rack filed
-    under 보드게임). () where the level is no compound of the keyword's (one word: `_filed_as`) or names
-    alternatives."""
-    whole = level.replace(" ", "")
-    if "/" in level or whole not in wanted.keyword.replace(" ", ""):
-        return ()
-    inside = tuple(word for word in wanted.words if word.pattern.search(whole))
-    heads = [word for word in inside if any(found.end() == len(whole) for found in word.pattern.finditer(whole))]
-    return inside if len(inside) > 1 and heads and all(head.pattern.search(title) for head in heads) else ()
-
-
-def _unnamed_by_the_source(offer: Offer, wanted: _Wanted, title: str) -> tuple[Word, ...]:
+def _unnamed_by_the_source(offer: Offer, wanted: _Wanted) -> tuple[Word, ...]:
     """The keyword's words but those the source names beside the title:
     - what it files the offer as (the last level of Naver's category path): a title need not write the kind of
       thing the source files it as ("SMEG 토스터기 TSF01" filed as 토스터, a handle as 면도기), as it need not when a
-      model number names the product; and the keyword's compound the source files it as, when the title writes its
-      head (`_the_keywords_compound`);
+      model number names the product;
     - its brand (Naver's brand field), when that brand is written in the keyword whole: a title may leave its maker
       out, or write it in another script ("Sennheiser …", brand 젠하이저). Not the maker field, which names the
       parent company (코카콜라음료 makes Fanta, LG생활건강 makes 테크), and not a brand the keyword only shares a
       word with (블랙야크 for a keyword's 블랙)."""
     words = wanted.words
     if (level := _filed_under(offer)) is not None:
-        compound = _the_keywords_compound(level, wanted, title)
-        words = tuple(word for word in words if not (_filed_as(level, word) or word in compound))
+        words = tuple(word for word in words if not _filed_as(level, word))
     if not offer.brand:
         return words
     brand = wanted.spellings.respell(fold(offer.brand).lower())
