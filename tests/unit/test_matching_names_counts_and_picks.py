@@ -92,6 +92,21 @@ def test_a_bare_choice_of_the_listings_own_options_sells_the_product(keyword: st
     assert verdict(keyword, title) is None
 
 
+@pytest.mark.parametrize(
+    ("keyword", "title"),
+    [
+        # a reviewer's: the check used to match a run cut one letter short, which nothing followed
+        ("다이슨 V8 거치대", "다이슨 V7/V8/V10/V11 공용 거치대 화이트 택1"),
+        ("해피콜 인덕션 프라이팬 28cm", "해피콜 인덕션/가스렌지 겸용 프라이팬 28cm 색상 택1"),
+    ],
+)
+def test_alternatives_that_are_all_at_once_are_no_pick_however_long_their_last_word(keyword: str, title: str):
+    assert verdict(keyword, title) is None
+    assert (verdict(keyword, title.replace(" 공용", "").replace("가스렌지 겸용", "가스")) or "").startswith(
+        "price of one of several"
+    )
+
+
 def test_a_bare_choice_among_alternatives_the_keyword_does_not_name_sells_the_product():
     assert verdict("제주 노지감귤 로얄과 5kg", "제주 노지감귤 로얄과 5kg 발송일 선택 (12/5/12/8)") is None
 
