@@ -127,14 +127,21 @@ _GLUED_BEFORE = re.compile(r"(?<![가-힣])[가-힣]+$")
 _VERB_SUFFIXES = frozenset({"XSV", "XSA"})
 
 
+def _a_numeral_word(morpheme: Morpheme) -> bool:
+    """A numeral written as a word of two syllables or more, which names a line as often as it counts: Kiwi reads the
+    제로 of "웰치스 제로 포도" as zero. Not one syllable (일, 이, 삼 …), which sits inside names ("삼다수")."""
+    return morpheme.tag == "NR" and len(morpheme.surface) > 1
+
+
 @lru_cache(maxsize=1 << 12)
 def _name_morphemes(text: str) -> tuple[Morpheme, ...]:
-    """A text's nouns and Latin words, but a noun a verb or an adjective is made of ("고소한", "촉촉한")."""
+    """A text's nouns, numeral words and Latin words, but a noun a verb or an adjective is made of ("고소한",
+    "촉촉한")."""
     analysed = morphemes(text)
     return tuple(
         morpheme
         for morpheme, following in zip(analysed, (*analysed[1:], None), strict=True)
-        if morpheme.tag in _NAME_TAGS
+        if (morpheme.tag in _NAME_TAGS or _a_numeral_word(morpheme))
         and not (following and following.start == morpheme.end and following.tag.split("-")[0] in _VERB_SUFFIXES)
     )
 

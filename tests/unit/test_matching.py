@@ -2282,6 +2282,15 @@ def test_a_lowest_that_writes_a_word_right_after_the_maker_that_no_other_offer_w
     assert _lowest_doubts("센트룸 우먼 멀티비타민 112정", vitamins) == [
         "another line?: the lowest writes 실버 inside 센트룸 … 우먼, which no other offer does"
     ]
+    # the twenty-ninth reader's Welch's Zero: Kiwi reads 제로 as a numeral, which is a word of the name all the same
+    sodas = [
+        ("웰치스 제로 포도 355ml 24캔", 16_200),
+        ("Welch's 웰치스 포도맛 탄산음료 355ml x 24캔 1박스", 16_800),
+        ("웰치스 포도 355ml 24캔", 17_400),
+    ]
+    assert _lowest_doubts("웰치스 포도 355ml 24캔", sodas) == [
+        "another line?: the lowest writes 제로 inside 웰치스 … 포도, which no other offer does"
+    ]
 
 
 def test_a_lowest_that_writes_a_thing_right_after_the_names_last_word_that_no_other_offer_writes_is_in_doubt():
