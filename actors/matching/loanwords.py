@@ -7,9 +7,10 @@ it with (f, p, ph, b and v as ㅍ/ㅂ; s, sh and th as ㅅ, th also as ㅌㅎ, a
 that no vowel follows is not written, as in 마스터; an n before a k sound is ㅇ, as in 탱크, and an ng may have its g
 heard again, as in 싱글; a gh inside a word is silent, as in 나이트; an s after t or d is ㅊ/ㅈ, as in 버즈; sch is ㅅ,
 as in 보쉬, or ㅅㅋ, as in 스쿨; the r of a final "re" may go unwritten, as in 애니웨어; a fu may be 후, as in 후지필름,
-in a long word), with the vowels dropped, since Hangul puts ㅡ between consonants that English runs together and English
-vowels have no one spelling. What a word starts with is kept: a vowel (Hangul's ㅇ: "oled" is 올레드, not 라이트), or a
-w or y before a vowel, which Hangul writes in the vowel after ㅇ (와, 예).
+in a long word; a word that starts with "one" has the w it is said with, as in 원터치), with the vowels dropped,
+since Hangul puts ㅡ between consonants that English runs together and English vowels have no one spelling. What a
+word starts with is kept: a vowel (Hangul's ㅇ: "oled" is 올레드, not 라이트), or a w or y before a vowel, which
+Hangul writes in the vowel after ㅇ (와, 예).
 
 Two words with the same skeleton of at least two consonants are taken as one. A false pair can only make one
 keyword word look present; every other rule still judges the title, and a word too short to tell (에어, "LG") is
@@ -38,6 +39,8 @@ _MIN_SKELETON = 2
 _LONG_ENOUGH = 3
 #: How long a skeleton must be where "fu" is read as 후: four consonants ("fujifilm", ㅎㅈㅍㄹㅁ).
 _FU_LONG_ENOUGH = 4
+#: The one English word that starts with a w-sound its spelling does not write.
+_SPOKEN_WITH_A_W = "one"
 #: How many readings of a Latin word are tried at most (each unsure letter doubles them).
 _MAX_READINGS = 64
 
@@ -131,6 +134,9 @@ def latin_skeletons(word: str) -> frozenset[str]:
             for token, following, sounds in zip(tokens, [*tokens[1:], ""], choices, strict=True)
         ]
         skeletons |= {found for found in _skeletons(lead, japanese_fu) if len(found) >= _FU_LONG_ENOUGH}
+    if letters.startswith(_SPOKEN_WITH_A_W):
+        # "one" is said "wun", which Hangul writes 원 ("One Touch" is 원터치, "OnePlus" 원플러스).
+        skeletons |= latin_skeletons("wun" + letters[len(_SPOKEN_WITH_A_W) :])
     if tokens[-2:] == ["r", "e"]:
         # A final "re" is often 어, its r unwritten ("anywhere" is 애니웨어), where enough is left to tell ("store" is
         # no 세트): the r-less readings need three letters of skeleton.
