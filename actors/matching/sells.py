@@ -307,12 +307,10 @@ _IMPORTED = re.compile(
     rf"(?!(?:\s?(?:제품|상품))?\s?(?:{DENIALS}))"  # "병행수입 아님", "해외직구 제품 아님"
 )
 
-#: A title saying the product itself is not in the box, or is sold apart ("본체 별도", "제품 별매"), sells something
-#: else (a service, a part, a kit), and so does one selling the box alone (공박스, 빈 박스, 박스만; not "1박스만").
-#: Not the product shipped apart ("설치 제품 별도 배송").
+#: A title saying the product itself is not in the box sells something else (a service, a part, a kit), and so does
+#: one selling the box alone (공박스, 빈 박스, 박스만; not "1박스만").
 _PRODUCT_NOT_INCLUDED = re.compile(
-    r"(?:제품|본품|본체|기기|단말기)\s?(?:미포함|불포함|제외|별매|별도(?:\s?(?:구매|판매))?(?!\s?[가-힣]))"
-    r"|(?<![가-힣])(?:공|빈)\s?박스|(?<![\d가-힣])박스만"
+    r"(?:제품|본품|본체|기기|단말기)\s?(?:미포함|불포함|제외)|(?<![가-힣])(?:공|빈)\s?박스|(?<![\d가-힣])박스만"
 )
 
 

@@ -2119,24 +2119,6 @@ def test_one_side_of_a_pair_or_the_box_alone_is_not_the_product(keyword: str, ti
 @pytest.mark.parametrize(
     ("keyword", "title", "reason"),
     [
-        ("테팔 스낵콜렉션 와플메이커", "테팔 스낵콜렉션 와플메이커 플레이트 (본체 별도)", "not the product: 본체 별도"),
-        ("플스5 프로", "플스5 프로용 디스크 드라이브 (본체 별도구매)", "not the product: 본체 별도구매"),
-        ("이케아 말름 6칸 서랍장", "이케아 말름 6칸 서랍장 조립 대행 (제품 별매)", "not the product: 제품 별매"),
-        # what else is sold apart, or a cost, leaves the product the one sold
-        ("소니 A6400 바디", "소니 A6400 바디 (메모리카드 별매)", None),
-        ("이케아 말름 6칸 서랍장", "이케아 말름 6칸 서랍장 화이트 (배송비 별도)", None),
-        ("이케아 말름 6칸 서랍장", "이케아 말름 6칸 서랍장 화이트 설치 제품 별도 배송", None),  # shipped apart
-    ],
-)
-def test_a_title_saying_the_product_itself_is_sold_apart_sells_something_else(
-    keyword: str, title: str, reason: str | None
-):
-    assert verdict({"keyword": keyword}, title, 100_000) == reason
-
-
-@pytest.mark.parametrize(
-    ("keyword", "title", "reason"),
-    [
         ("오뚜기 진라면 매운맛 120g 5개", "오뚜기 진라면 매운 120gX5입", None),
         ("오뚜기 진라면 매운맛 120g 5개", "오뚜기 진라면 순한맛 120g x 5개", "keyword word missing: 매운"),
         ("빙그레 바나나맛우유 240ml 8개", "빙그레 단지우유 바나나 240mlX8입", None),
