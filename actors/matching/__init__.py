@@ -444,7 +444,7 @@ def _another_line_in_the_lowest(wanted: _Wanted, lowered: list[str]) -> str | No
         return None
     respelled = [wanted.spellings.respell(title) for title in lowered]
     others_compact = [_compact(title) for title in lowered[1:]]
-    written = [inside_the_name(title, pairs, after_the_maker=True) for title in respelled]
+    written = [inside_the_name(title, pairs, after_the_maker=True, numerals=True) for title in respelled]
     if found := unvouched(written[0], written[1:], others_compact, wanted.words):
         pair, between = found
         where = f"before {pair.second.text}" if pair == size else f"inside {pair.first.text} … {pair.second.text}"

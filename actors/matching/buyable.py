@@ -342,9 +342,11 @@ def not_everyones_price(offer: Offer, folded_title: str, wanted: tuple[Quantity,
 #: and taken back: it refused the asked colour or size among "화이트/블랙 색상 선택").
 _PRICES_DIFFER = re.compile(r"(?:용량|사이즈|중량|옵션)별\s?가격\s?(?:상이|다름)")
 _CHOICE = re.compile(rf"모음전?|택\s?\d|골라\s?담기|(?:중|에서)\s?(?:택|선택)|{_PRICES_DIFFER.pattern}")
-#: Alternatives written with slashes ("와일드프레리/그래스랜드/퍼시픽카"); not both at once ("인덕션/가스렌지 겸용").
-#: Possessive, so the words cannot give back a letter to slip past the check ("v7/v8/v10/v1" before "1 공용").
-_ALTERNATIVES = re.compile(r"[^\s/()\[\]]++(?:\s?/\s?[^\s/()\[\]]++)++(?!\s?(?:겸용|공용|호환))")
+#: Alternatives written with slashes ("와일드프레리/그래스랜드/퍼시픽카"); not all at once ("인덕션/가스렌지 겸용",
+#: "V7/V8/V10/V11 공용"). Possessive, so the words cannot give back a letter to slip past the check ("v7/v8/v10/v1"
+#: before "1 공용"). 호환 after a list is no "all at once": "V8/V10/V11 호환 배터리 택1" sells one battery per model, at
+#: the cheapest one's price (a reviewer's).
+_ALTERNATIVES = re.compile(r"[^\s/()\[\]]++(?:\s?/\s?[^\s/()\[\]]++)++(?!\s?(?:겸용|공용))")
 #: "… 외 5종": the listing sells the product named and N others, at the cheapest one's price, whichever it is. Not what
 #: comes with the product ("샘플 외 3종 증정", "비타민B군 외 20종 함유"): not followed by a word of giving or holding.
 _AND_N_OTHERS = r"(?<![가-힣])외\s?\d+\s?(?:종|가지)"

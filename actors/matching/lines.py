@@ -98,7 +98,9 @@ def after_the_name(title: str, last: Word) -> str | None:
     stops = (_NAME_STOPS.search(undashed, written.end()), COLOUR.search(undashed, written.end()))
     end = min((stop.start() for stop in stops if stop), default=len(undashed))
     # Nothing to read ("k 3"): the analyzer is not asked, so a keyword in Latin letters still never loads it.
-    return _nouns_between(undashed, written.end(), end) if _LETTER.search(undashed, written.end(), end) else ""
+    if not _LETTER.search(undashed, written.end(), end):
+        return ""
+    return _nouns_between(undashed, written.end(), end, numerals=True)  # read for a doubt only
 
 
 def _side_by_side(keyword: str, first: Word, second: Word) -> NamePair | None:
@@ -134,25 +136,25 @@ def _a_numeral_word(morpheme: Morpheme) -> bool:
 
 
 @lru_cache(maxsize=1 << 12)
-def _name_morphemes(text: str) -> tuple[Morpheme, ...]:
-    """A text's nouns, numeral words and Latin words, but a noun a verb or an adjective is made of ("고소한",
-    "촉촉한")."""
+def _name_morphemes(text: str, *, numerals: bool) -> tuple[Morpheme, ...]:
+    """A text's nouns and Latin words, and its numeral words where `numerals`, but a noun a verb or an adjective is
+    made of ("고소한", "촉촉한")."""
     analysed = morphemes(text)
     return tuple(
         morpheme
         for morpheme, following in zip(analysed, (*analysed[1:], None), strict=True)
-        if (morpheme.tag in _NAME_TAGS or _a_numeral_word(morpheme))
+        if (morpheme.tag in _NAME_TAGS or (numerals and _a_numeral_word(morpheme)))
         and not (following and following.start == morpheme.end and following.tag.split("-")[0] in _VERB_SUFFIXES)
     )
 
 
-def _nouns_between(text: str, start: int, end: int) -> str:
+def _nouns_between(text: str, start: int, end: int, *, numerals: bool) -> str:
     """What a text writes from `start` to `end` from its first noun to its last ("" for none): not a unit, nor a
     one-letter Latin word (the "M" of a size), nor a "noun" with a digit or without letters (a code's "sms" of
-    SM-S938N, a "1+1" Kiwi tags as a proper noun)."""
+    SM-S938N, a "1+1" Kiwi tags as a proper noun). Numeral words count where `numerals` (`_a_numeral_word`)."""
     spans = [
         (morpheme.start, morpheme.end)
-        for morpheme in _name_morphemes(text)
+        for morpheme in _name_morphemes(text, numerals=numerals)
         if start <= morpheme.start and morpheme.end <= end
         and morpheme.surface not in LATIN_UNITS
         and not (morpheme.surface.isascii() and len(morpheme.surface) < 2)
@@ -162,11 +164,15 @@ def _nouns_between(text: str, start: int, end: int) -> str:
     return text[min(spans)[0] : max(spans)[1]] if spans else ""
 
 
-def inside_the_name(title: str, pairs: tuple[NamePair, ...], *, after_the_maker: bool = False) -> dict[NamePair, str]:
+def inside_the_name(
+    title: str, pairs: tuple[NamePair, ...], *, after_the_maker: bool = False, numerals: bool = False
+) -> dict[NamePair, str]:
     """For each pair the title names in order, the words it writes between them ("" for none), where the two stand
     nearest each other ("BRITA 브리타 마렐라" writes nothing between 브리타 and 마렐라). Right after the maker only a
     word glued to the next one counts, unless `after_the_maker`; even then not what is glued to the maker, its
-    company's name ("LG전자 코드제로")."""
+    company's name ("LG전자 코드제로"). Numeral words count only where `numerals`: Kiwi reads 제로 as a numeral in
+    some names only, and "나랑드 제로 사이다" is the one 나랑드 there is (a reviewer's), so they leave a doubt and never
+    refuse."""
     undashed = title.replace("-", "")
     found: dict[NamePair, str] = {}
     for pair in pairs:
@@ -184,7 +190,11 @@ def inside_the_name(title: str, pairs: tuple[NamePair, ...], *, after_the_maker:
         if pair.after_the_maker and after_the_maker:  # past what is glued to the maker, its company's name ("LG전자")
             space = undashed.find(" ", start, end)
             start = end if space < 0 else space
-        between = "" if pair.after_the_maker and not after_the_maker else _nouns_between(undashed, start, end)
+        between = (
+            ""
+            if pair.after_the_maker and not after_the_maker
+            else _nouns_between(undashed, start, end, numerals=numerals)
+        )
         if not between and (glued := _GLUED_BEFORE.search(undashed, start, end)):
             between = glued.group()
         found[pair] = between

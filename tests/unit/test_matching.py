@@ -2277,6 +2277,15 @@ def test_a_lowest_that_writes_a_word_right_after_the_maker_that_no_other_offer_w
     assert _lowest_doubts("웰치스 포도 355ml 24캔", sodas) == [
         "another line?: the lowest writes 제로 inside 웰치스 … 포도, which no other offer does"
     ]
+    # ... and never refuses: "나랑드 제로 사이다" is the one 나랑드 there is (a reviewer's)
+    ciders = [
+        ("동아오츠카 나랑드 제로 사이다 245ml 30캔", 13_900),
+        ("동아오츠카 나랑드 사이다 245ml 30캔", 14_900),
+        ("동아오츠카 나랑드 사이다 245ml x 30캔", 15_500),
+        ("동아오츠카 나랑드사이다 245ml 30개", 15_900),
+    ]
+    matched = match_offers({"keyword": "동아오츠카 나랑드 사이다 245ml 30캔"}, [offer(*cider) for cider in ciders])
+    assert [item.rejected for item in matched] == [None] * 4
 
 
 def test_a_lowest_that_writes_a_thing_right_after_the_names_last_word_that_no_other_offer_writes_is_in_doubt():

@@ -107,6 +107,12 @@ def test_alternatives_that_are_all_at_once_are_no_pick_however_long_their_last_w
     )
 
 
+def test_alternatives_a_part_is_compatible_with_are_a_pick_of_one_per_model():
+    # a reviewer's: one battery for each model, priced at the cheapest model's
+    title = "다이슨 V8/V10/V11 호환 배터리 택1"
+    assert verdict("다이슨 V10 호환 배터리", title) == "price of one of several: v8/v10/v11"
+
+
 def test_a_bare_choice_among_alternatives_the_keyword_does_not_name_sells_the_product():
     assert verdict("제주 노지감귤 로얄과 5kg", "제주 노지감귤 로얄과 5kg 발송일 선택 (12/5/12/8)") is None
 
