@@ -104,7 +104,7 @@ _CONCEPTS: tuple[_Concept, ...] = (
     # describes the product ("시마노 부품 21단", "정품 부품 사용", "(부품 누락 없음)"); nor 액세서리, which sellers of
     # jewellery and car goods write as their category ("여성 액세서리 선물").
     _Concept("part", re.compile(rf"(?:부품|소모품){ENDS_THE_TITLE}"), _ConceptKind.ACCESSORY),
-    _condition("compatible", "호환(?:용)?|" + english("compatible")),
+    _condition("compatible", "호환(?:용)?|대체(?:용|품)|" + english("compatible")),
     # 교체 가능 / 교체형: a replaceable part of the product, not a replacement sold alone.
     _Concept(
         "replacement",

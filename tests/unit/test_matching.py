@@ -47,6 +47,19 @@ def test_accessories_are_rejected_for_a_phone_keyword(title: str, reason: str):
     assert verdict(S24_ULTRA, title, price=15_900) == reason
 
 
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        # the thirtieth reader's: a generic stick sold as a substitute for the brand's (대체용), as 호환 is
+        ("덴탈스틱 소형견용 7개입 (페디그리 덴타스틱스 대체용)", "compatible: 대체용"),
+        ("페디그리 덴타스틱스 대체품 소형견용 7개입", "compatible: 대체품"),
+        ("Pedigree 페디그리 덴타스틱스 소형견용 7개입 정품", None),
+    ],
+)
+def test_a_substitute_for_the_product_is_sold_for_it_not_the_product(title: str, reason: str | None):
+    assert verdict({"keyword": "페디그리 덴타스틱스 소형견용 7개입"}, title, price=3_900) == reason
+
+
 def test_a_case_is_accepted_when_the_keyword_asks_for_a_case_in_any_spelling():
     product = {"keyword": "아이폰 15 케이스", "target_price": 25_000}
     assert verdict(product, "<b>아이폰 15</b> 맥세이프 <b>케이스</b> 투명 슬림", price=12_900) is None
