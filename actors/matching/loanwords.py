@@ -39,8 +39,9 @@ _MIN_SKELETON = 2
 _LONG_ENOUGH = 3
 #: How long a skeleton must be where "fu" is read as 후: four consonants ("fujifilm", ㅎㅈㅍㄹㅁ).
 _FU_LONG_ENOUGH = 4
-#: The one English word that starts with a w-sound its spelling does not write.
-_SPOKEN_WITH_A_W = "one"
+#: "one" at the start of a name, said with a w its spelling does not write ("onetouch", "oneplus"): not "one" alone,
+#: which would read as the 원 of every price ("5000원"), nor before a vowel (a name such as "oneida").
+_SPOKEN_WITH_A_W = re.compile(r"one(?=[^aeiou])")
 #: How many readings of a Latin word are tried at most (each unsure letter doubles them).
 _MAX_READINGS = 64
 
@@ -134,9 +135,9 @@ def latin_skeletons(word: str) -> frozenset[str]:
             for token, following, sounds in zip(tokens, [*tokens[1:], ""], choices, strict=True)
         ]
         skeletons |= {found for found in _skeletons(lead, japanese_fu) if len(found) >= _FU_LONG_ENOUGH}
-    if letters.startswith(_SPOKEN_WITH_A_W):
+    if _SPOKEN_WITH_A_W.match(letters):
         # "one" is said "wun", which Hangul writes 원 ("One Touch" is 원터치, "OnePlus" 원플러스).
-        skeletons |= latin_skeletons("wun" + letters[len(_SPOKEN_WITH_A_W) :])
+        skeletons |= latin_skeletons("wun" + letters[len("one") :])
     if tokens[-2:] == ["r", "e"]:
         # A final "re" is often 어, its r unwritten ("anywhere" is 애니웨어), where enough is left to tell ("store" is
         # no 세트): the r-less readings need three letters of skeleton.

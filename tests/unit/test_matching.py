@@ -1461,7 +1461,7 @@ def test_a_word_in_the_other_script_counts_only_when_it_sounds_the_same(keyword:
      # a Japanese name's fu is 후, where three letters of skeleton are left
      ("후지필름", "fujifilm"),
      # "one" is said with a w its spelling does not write (the twenty-ninth reader's Seagate One Touch)
-     ("원터치", "onetouch"), ("원플러스", "oneplus"), ("원", "one"),
+     ("원터치", "onetouch"), ("원플러스", "oneplus"),
      ("코카콜라", "coca-cola"), ("롯데", "lotte")],
 )  # fmt: skip
 def test_a_loanword_and_its_latin_spelling_share_a_skeleton(hangul: str, latin: str):
@@ -1480,12 +1480,18 @@ def test_a_loanword_and_its_latin_spelling_share_a_skeleton(hangul: str, latin: 
         # fu read as 후 only where four consonants are left: "full" is no 힐, "fuji" alone no 후지, and a
         # reviewer's "FUSION" no 휴센, "FUZZY" no 후지
         ("힐", "full"), ("후지", "fuji"), ("휴센", "fusion"), ("후즈", "fuzzy"), ("휘슬러", "fusilli"),
-        # only a word that starts with "one": the "one" inside "phone" and "stone" is no 원
-        ("아이원", "iphone"), ("스원", "stone"), ("원", "once"),
+        # "one" alone is no 원, the 원 of every price ("5000원": a second reader's); nor is "once"
+        ("원", "one"), ("원", "once"),
     ],
 )  # fmt: skip
 def test_words_that_sound_otherwise_do_not_share_a_skeleton(hangul: str, latin: str):
     assert hangul_skeleton(hangul) not in latin_skeletons(latin)
+
+
+@pytest.mark.parametrize("latin", ["iphone", "stone", "oneida"])
+def test_only_a_name_that_starts_with_one_before_a_consonant_is_read_with_a_w(latin: str):
+    # the "one" inside "phone" and "stone" is no 원, nor the start of a name such as "oneida"
+    assert not any("W" in skeleton for skeleton in latin_skeletons(latin))
 
 
 def test_a_latin_word_that_sounds_like_two_of_the_keywords_words_is_read_as_written():
