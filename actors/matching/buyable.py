@@ -343,10 +343,14 @@ def not_everyones_price(offer: Offer, folded_title: str, wanted: tuple[Quantity,
 _PRICES_DIFFER = re.compile(r"(?:용량|사이즈|중량|옵션)별\s?가격\s?(?:상이|다름)")
 _CHOICE = re.compile(rf"모음전?|택\s?\d|골라\s?담기|(?:중|에서)\s?(?:택|선택)|{_PRICES_DIFFER.pattern}")
 #: Alternatives written with slashes ("와일드프레리/그래스랜드/퍼시픽카"); not all at once ("인덕션/가스렌지 겸용",
-#: "V7/V8/V10/V11 공용"). Possessive, so the words cannot give back a letter to slip past the check ("v7/v8/v10/v1"
-#: before "1 공용"). 호환 after a list is no "all at once": "V8/V10/V11 호환 배터리 택1" sells one battery per model, at
-#: the cheapest one's price (a reviewer's).
-_ALTERNATIVES = re.compile(r"[^\s/()\[\]]++(?:\s?/\s?[^\s/()\[\]]++)++(?!\s?(?:겸용|공용))")
+#: "V7/V8/V10/V11 공용", glued or after a bracket too: "인덕션/가스렌지겸용", "(인덕션/가스) 겸용"). Possessive, so
+#: the words cannot give back a letter to slip past the check ("v7/v8/v10/v1" before "1 공용").
+_ALTERNATIVES = re.compile(r"[^\s/()\[\]]++(?:\s?/\s?[^\s/()\[\]]++)++(?<!겸용)(?<!공용)(?![)\]]?\s?(?:겸용|공용))")
+#: A list of models a part is 호환 with sells one part per model, at the cheapest one's price, where the title's pick
+#: is of models ("V8/V10/V11 호환 배터리 택1"); one part for all of them where it picks another option ("15/16 호환
+#: 고속충전기 색상 택1"): two reviewers'.
+_COMPATIBLE_WITH_THE_LIST = re.compile(r"\s?호환")
+_ANOTHER_OPTION_PICKED = re.compile(r"(?:색상|컬러|색|사이즈|길이|디자인)\s?(?:택\s?\d|선택)")
 #: "… 외 5종": the listing sells the product named and N others, at the cheapest one's price, whichever it is. Not what
 #: comes with the product ("샘플 외 3종 증정", "비타민B군 외 20종 함유"): not followed by a word of giving or holding.
 _AND_N_OTHERS = r"(?<![가-힣])외\s?\d+\s?(?:종|가지)"
@@ -377,7 +381,12 @@ def one_of_several(folded_title: str, words: tuple[Word, ...], wanted: Sequence[
             return f"price of one of several: {others.group()}"
     if not _CHOICE.search(title):
         return None
-    runs = [match.span() for match in _ALTERNATIVES.finditer(title)]
+    other_option = _ANOTHER_OPTION_PICKED.search(title) is not None
+    runs = [
+        match.span()
+        for match in _ALTERNATIVES.finditer(title)
+        if not (other_option and _COMPATIBLE_WITH_THE_LIST.match(title, match.end()))
+    ]
     for word in words:
         for start, end in runs:
             if named_only_within(word, title, [(start, end)]):

@@ -100,7 +100,7 @@ def after_the_name(title: str, last: Word) -> str | None:
     # Nothing to read ("k 3"): the analyzer is not asked, so a keyword in Latin letters still never loads it.
     if not _LETTER.search(undashed, written.end(), end):
         return ""
-    return _nouns_between(undashed, written.end(), end, numerals=True)  # read for a doubt only
+    return _nouns_between(undashed, written.end(), end, numerals=False)
 
 
 def _side_by_side(keyword: str, first: Word, second: Word) -> NamePair | None:

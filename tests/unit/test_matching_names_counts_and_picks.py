@@ -4,6 +4,7 @@ pack where one item is named, a pick among counts or grades, a thing's word insi
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -98,19 +99,23 @@ def test_a_bare_choice_of_the_listings_own_options_sells_the_product(keyword: st
         # a reviewer's: the check used to match a run cut one letter short, which nothing followed
         ("다이슨 V8 거치대", "다이슨 V7/V8/V10/V11 공용 거치대 화이트 택1"),
         ("해피콜 인덕션 프라이팬 28cm", "해피콜 인덕션/가스렌지 겸용 프라이팬 28cm 색상 택1"),
+        # a second reader's: glued, or after a bracket
+        ("다이슨 V8 거치대", "다이슨 V7/V8/V10/V11공용 거치대 화이트 택1"),
+        ("해피콜 인덕션 프라이팬 28cm", "해피콜 (인덕션/가스렌지) 겸용 프라이팬 28cm 색상 택1"),
     ],
 )
 def test_alternatives_that_are_all_at_once_are_no_pick_however_long_their_last_word(keyword: str, title: str):
     assert verdict(keyword, title) is None
-    assert (verdict(keyword, title.replace(" 공용", "").replace("가스렌지 겸용", "가스")) or "").startswith(
-        "price of one of several"
-    )
+    plain = re.sub(r"\s?(?:공용|겸용)", "", title)  # the same alternatives, read as a pick
+    assert (verdict(keyword, plain) or "").startswith("price of one of several")
 
 
-def test_alternatives_a_part_is_compatible_with_are_a_pick_of_one_per_model():
+def test_alternatives_a_part_is_compatible_with_are_a_pick_of_models_unless_another_option_is_picked():
     # a reviewer's: one battery for each model, priced at the cheapest model's
     title = "다이슨 V8/V10/V11 호환 배터리 택1"
     assert verdict("다이슨 V10 호환 배터리", title) == "price of one of several: v8/v10/v11"
+    # a second reviewer's: one charger for both phones, its colour picked
+    assert verdict("아이폰 16 호환 충전기", "C타입 아이폰 15/16 호환 고속충전기 20W 색상 택1") is None
 
 
 def test_a_bare_choice_among_alternatives_the_keyword_does_not_name_sells_the_product():
