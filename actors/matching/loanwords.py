@@ -7,7 +7,7 @@ it with (f, p, ph, b and v as ㅍ/ㅂ; s, sh and th as ㅅ, th also as ㅌㅎ, a
 that no vowel follows is not written, as in 마스터; an n before a k sound is ㅇ, as in 탱크, and an ng may have its g
 heard again, as in 싱글; a gh inside a word is silent, as in 나이트; an s after t or d is ㅊ/ㅈ, as in 버즈; sch is ㅅ,
 as in 보쉬, or ㅅㅋ, as in 스쿨; the r of a final "re" may go unwritten, as in 애니웨어; a fu may be 후, as in 후지필름,
-in a long word; a word that starts with "one" has the w it is said with, as in 원터치), with the vowels dropped,
+in a long word; a name that starts with "one" has the w it is said with, as in 원터치), with the vowels dropped,
 since Hangul puts ㅡ between consonants that English runs together and English vowels have no one spelling. What a
 word starts with is kept: a vowel (Hangul's ㅇ: "oled" is 올레드, not 라이트), or a w or y before a vowel, which
 Hangul writes in the vowel after ㅇ (와, 예).
