@@ -56,8 +56,6 @@ PROCESS_FIXTURES = frozenset({"browser"})
 #: Fixtures whose servers live in a test's own event loop: a browser test, run in the session's loop, uses the
 #: page_server / page_receiver twins instead.
 FUNCTION_LOOP_SERVERS = frozenset({"aiohttp_server", "aiohttp_client", "client", "receiver", "gateway"})
-#: The mark of a test that takes minutes: it starts before the others (`pytest_collection_modifyitems`).
-STARTS_FIRST = "starts_first"
 #: The folder the tiers' folders are in (tests/tiers.py).
 TESTS = Path(__file__).resolve().parent
 
@@ -66,7 +64,6 @@ def pytest_configure(config: pytest.Config) -> None:
     for tier, what in TIERS.items():
         config.addinivalue_line("markers", f"{tier}: {what}")
     config.addinivalue_line("markers", "unindexed_queries: the test sends unindexed LPS queries on purpose")
-    config.addinivalue_line("markers", f"{STARTS_FIRST}: a test of minutes, run before the rest (see below)")
     _stop_signals_as_a_terminal_gives_them()
 
 
@@ -109,9 +106,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             misplaced.append(f"{item.nodeid} is {why}: its file belongs in {folder.relative_to(TESTS.parent)}/")
     if misplaced:
         raise pytest.UsageError("tests outside their tier's folder (tests/tiers.py):\n  " + "\n  ".join(misplaced))
-    # xdist hands out tests in collection order: a test of minutes handed out last is the whole run's tail, so the
-    # longest ones go first, to run beside the rest (the benchmark's smoke run alone is a third of the run).
-    items.sort(key=lambda item: item.get_closest_marker(STARTS_FIRST) is None)
 
 
 def _run_in_the_browsers_loop(item: pytest.Item, fixtures: set[str]) -> None:

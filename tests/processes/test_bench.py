@@ -40,7 +40,6 @@ FIGURES = (
 
 
 @pytest.mark.processes
-@pytest.mark.starts_first
 def test_the_smoke_run_measures_every_figure_beside_its_baseline_and_leaves_nothing_behind(tmp_path: Path):
     results, markdown = tmp_path / "smoke.json", tmp_path / "BENCHMARKS.md"
     command = [sys.executable, "-m", "bench", "--smoke", "--json", str(results), "--markdown", str(markdown)]

@@ -30,7 +30,6 @@ pytestmark = [
     pytest.mark.processes,  # three RabbitMQ nodes, worker pools, the reconciler
     # One cluster for the module (its ports and node names): every test of it in the same test process.
     pytest.mark.xdist_group("rabbitmq-cluster"),
-    pytest.mark.starts_first,  # about three minutes in all
     pytest.mark.skipif(cluster.available() is not None, reason=str(cluster.available())),
 ]
 
