@@ -54,8 +54,9 @@ async def test_pacing_holds_across_two_worker_processes_at_the_shop_and_costs_no
     arrivals = sorted(request.at for request in shop.app[SHOP_LOG].of("naver"))
     assert len(arrivals) == searches
     # 2/s: never more than two searches reach the shop within a second. The allowance covers what may happen
-    # between a token and its request reaching the shop on a busy machine (a burst without pacing: milliseconds).
-    allowance = 0.3
+    # between a token and its request reaching the shop on a busy machine (a burst without pacing: milliseconds):
+    # 0.3 s was once too little in a clean clone's full run, where one request of a pair arrived 0.38 s late.
+    allowance = 0.5
     gaps = [later - earlier for earlier, later in zip(arrivals, arrivals[2:], strict=False)]
     assert min(gaps) >= 1.0 - allowance, gaps
     assert arrivals[-1] - arrivals[0] >= (searches - 1) // 2 - allowance
