@@ -527,7 +527,6 @@ def _length_in_another_unit(title: str, word: Word) -> bool:
     if asked is None or _SPANNED.search(title):
         return False
     written = [(found["unit"], _millimetres(found)) for found in _TITLE_LENGTH.finditer(title)]
-    # metres count against it, never for it: "3M" may be a maker
     wanted = _millimetres(asked)
     return any(unit != "m" for unit, _ in written) and all(length == wanted for _, length in written)
 

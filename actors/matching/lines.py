@@ -136,14 +136,14 @@ def _a_numeral_word(morpheme: Morpheme) -> bool:
 
 
 @lru_cache(maxsize=1 << 12)
-def _name_morphemes(text: str, *, numerals: bool) -> tuple[Morpheme, ...]:
-    """A text's nouns and Latin words, and its numeral words where `numerals`, but a noun a verb or an adjective is
-    made of ("고소한", "촉촉한")."""
+def _name_morphemes(text: str) -> tuple[Morpheme, ...]:
+    """A text's nouns, numeral words (`_a_numeral_word`) and Latin words, but a noun a verb or an adjective is made of
+    ("고소한", "촉촉한")."""
     analysed = morphemes(text)
     return tuple(
         morpheme
         for morpheme, following in zip(analysed, (*analysed[1:], None), strict=True)
-        if (morpheme.tag in _NAME_TAGS or (numerals and _a_numeral_word(morpheme)))
+        if (morpheme.tag in _NAME_TAGS or _a_numeral_word(morpheme))
         and not (following and following.start == morpheme.end and following.tag.split("-")[0] in _VERB_SUFFIXES)
     )
 
@@ -154,8 +154,9 @@ def _nouns_between(text: str, start: int, end: int, *, numerals: bool) -> str:
     SM-S938N, a "1+1" Kiwi tags as a proper noun). Numeral words count where `numerals` (`_a_numeral_word`)."""
     spans = [
         (morpheme.start, morpheme.end)
-        for morpheme in _name_morphemes(text, numerals=numerals)
+        for morpheme in _name_morphemes(text)
         if start <= morpheme.start and morpheme.end <= end
+        and (numerals or not _a_numeral_word(morpheme))
         and morpheme.surface not in LATIN_UNITS
         and not (morpheme.surface.isascii() and len(morpheme.surface) < 2)
         and _LETTER.search(morpheme.surface)
