@@ -1229,3 +1229,49 @@ def test_a_loanwords_f_written_pu_or_peu_is_one_word(title: str, reason: str | N
 )
 def test_a_t_and_an_h_of_two_parts_are_read_apart(title: str, reason: str | None):
     assert verdict("골제로 라이트하우스 마이크로 플래시 랜턴", title) == reason
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title"),
+    [
+        ("야마하 F310 통기타", "YAMAHA 야마하 F-310 어쿠스틱 기타 입문용"),
+        ("휴롬 H400 원액기", "휴롬 H400 착즙기 정품 당일발송"),
+        ("브라더 재봉틀 GS2700", "BROTHER 부라더미싱 GS-2700 가정용 미싱"),
+        ("오므론 저주파 자극기 HV-F021", "OMRON 오므론 HV-F021 저주파 마사지기 (패드 2매 포함)"),
+    ],
+)
+def test_a_title_writing_the_keywords_model_code_need_not_repeat_its_hangul_words_of_what_it_is(keyword, title):
+    assert verdict(keyword, title) is None
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "missing"),
+    [
+        # a Latin variant word: the G430 LST is another head than the MAX
+        ("핑 G430 MAX 드라이버 10.5도", "핑 G430 LST 드라이버 10.5도", "max"),
+        # the maker (the analyzer reads 매직 + 캔): a short code is another maker's as well
+        ("매직캔 기저귀 휴지통 M280", "이지캔 기저귀 휴지통 M280", "매직"),
+        # a colour: an option of the model
+        ("로지텍 M650 무선 마우스 블랙", "로지텍 M650 무선 마우스 로즈", "블랙"),
+        # a letter size written in Hangul
+        ("아디다스 티셔츠 IC1234 미디엄", "아디다스 티셔츠 IC1234 스몰", "미디엄"),
+        # a word of one syllable: a size or a grade as often
+        ("무인양품 초음파 디퓨저 MJ1000 대", "무인양품 초음파 디퓨저 MJ1000 소형", "대"),
+    ],
+)
+def test_a_keywords_model_code_does_not_excuse_its_maker_options_or_variant_words(keyword, title, missing):
+    assert verdict(keyword, title) == f"keyword word missing: {missing}"
+
+
+def test_a_lowest_writing_another_word_where_its_code_excused_the_keywords_last_one_is_in_doubt():
+    # 그래파이트 is no hue the matcher knows: the code excuses the lowest from writing it, and what it writes there
+    # instead, no other offer writes.
+    doubts = lowest_doubts(
+        {"keyword": "로지텍 M650 무선 마우스 그래파이트"},
+        [
+            ("로지텍 M650 무선 마우스 로즈", 37_900),
+            ("로지텍 시그니처 M650 무선 마우스 그래파이트", 42_000),
+            ("로지텍 M650 무선 마우스 그래파이트 정품", 43_000),
+        ],
+    )
+    assert doubts == ["another thing?: the lowest writes 로즈 after 마우스, which no other offer does"]
