@@ -241,14 +241,21 @@ _FLAVOUR = "맛"
 def _suffix_word(text: str, segment: Segment, suffixes: frozenset[int]) -> Word | None:
     """A keyword word whose type or use suffix, or flavour's 맛, a title may leave out ("밴드형", "사천맛"): its stem,
     found only as a word of its own, with or without the suffix ("밴드 4단계", "밴드형"; not the 휴대 of "휴대폰" for
-    "휴대용", nor the 밴드 of "허리밴드"). None: the word is not one (a one-syllable stem, "캡형", is kept whole)."""
-    if len(text) <= 2 or any(char.isdigit() for char in text):
+    "휴대용", nor the 밴드 of "허리밴드"); a count with its counter too ("6인" for "6인용"; not "16인" nor "6인분").
+    None: the word is not one (a one-syllable stem, "캡형", and a number alone, "32형", are kept whole)."""
+    if len(text) <= 2:
         return None
     if segment.end not in suffixes and not text.endswith(_FLAVOUR):
         return None
     stem, suffix = text[:-1], text[-1]
+    if any(char.isdigit() for char in stem) and not _COUNTED_STEM.fullmatch(stem):
+        return None
     pattern = _word(stem).pattern.pattern
-    return Word(stem, re.compile(rf"(?<![가-힣]){pattern}(?:{re.escape(suffix)})?(?![가-힣])"), False)
+    return Word(stem, re.compile(rf"(?<![가-힣\d.]){pattern}(?:{re.escape(suffix)})?(?![가-힣])"), False)
+
+
+#: A count and its counter before a type or use suffix: the "6인" of "6인용".
+_COUNTED_STEM = re.compile(r"\d+[가-힣]")
 
 
 #: A year as a keyword writes it: a harvest ("2024년산") or a model year ("2024년형").

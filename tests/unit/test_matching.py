@@ -1951,6 +1951,10 @@ def test_a_title_usable_with_the_product_sells_something_for_it(keyword: str, ti
         ("하기스 네이처메이드 밴드형 4단계 3팩", "하기스 네이처메이드 밴드 4단계 28매 x 3팩", None),
         ("하기스 네이처메이드 밴드형 4단계 3팩", "하기스 네이처메이드 팬티형 4단계 3팩", "keyword word missing: 밴드"),
         ("퍼실 딥클린 파워젤 드럼용 2.7L", "퍼실 딥클린 파워젤 드럼 세탁기 2.7L", None),
+        # A count with its counter before the suffix: "6인" is "6인용", but no other count, nor "6인분".
+        ("PN풍년 하이클래드 압력솥 6인용", "PN 풍년 하이 클래드 압력솥 6인 가스 인덕션 겸용", None),
+        ("PN풍년 하이클래드 압력솥 6인용", "PN풍년 하이클래드 압력솥 16인 업소용", "keyword word missing: 6인"),
+        ("PN풍년 하이클래드 압력솥 6인용", "PN풍년 하이클래드 압력솥 6인분", "keyword word missing: 6인"),
         # Not a type's suffix: running shoes are not a running shirt.
         ("나이키 페가수스 41 러닝화", "나이키 페가수스 41 러닝 셔츠", "keyword word missing: 러닝화"),
     ],
