@@ -1955,6 +1955,9 @@ def test_a_title_usable_with_the_product_sells_something_for_it(keyword: str, ti
         ("PN풍년 하이클래드 압력솥 6인용", "PN 풍년 하이 클래드 압력솥 6인 가스 인덕션 겸용", None),
         ("PN풍년 하이클래드 압력솥 6인용", "PN풍년 하이클래드 압력솥 16인 업소용", "keyword word missing: 6인"),
         ("PN풍년 하이클래드 압력솥 6인용", "PN풍년 하이클래드 압력솥 6인분", "keyword word missing: 6인"),
+        # The stem glued after the keyword's word before it, as the keyword glues it, is found too.
+        ("윈도우 11 홈 FPP 처음사용자용", "Microsoft Windows 11 Home 처음사용자용 FPP 한글 USB", None),
+        ("윈도우 11 홈 FPP 처음사용자용", "윈도우 11 홈 FPP 다중사용자용 한글", "keyword word missing: 처음"),
         # Not a type's suffix: running shoes are not a running shirt.
         ("나이키 페가수스 41 러닝화", "나이키 페가수스 41 러닝 셔츠", "keyword word missing: 러닝화"),
     ],
