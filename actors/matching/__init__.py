@@ -38,7 +38,6 @@ from actors.matching.buyable import not_buyable, not_everyones_price, one_of_sev
 from actors.matching.codes import (
     agreed_code,
     compact_code,
-    keyword_codes,
     model_codes,
     model_number,
     model_number_writings,
@@ -86,7 +85,6 @@ from actors.matching.sells import Allowed, allowed_by, excluded, sold_for_it, so
 from actors.matching.sequels import names_a_number, numbers_after, sequel_number, writes_the_name_plain
 from actors.matching.wearers import for_a_child
 from infra.text.folding import fold
-from infra.text.sizes import size_spellings
 from schemas.offers import Offer
 
 __all__ = ["doubts_about_the_lowest", "match_offers"]
@@ -99,9 +97,6 @@ class _Wanted:
     keyword: str  # normalized
     model_no: str
     model: re.Pattern[str] | None
-    #: The model codes the keyword writes itself ("F310" of "야마하 F310 통기타"): a title writing them all names the
-    #: model, as a model number does (`_unnamed_beside_its_codes`).
-    codes: tuple[re.Pattern[str], ...]
     allowed: Allowed  # what the keyword itself asks for (a case, a refill, a used one …)
     quantities: tuple[Quantity, ...]
     words: tuple[Word, ...]
@@ -138,7 +133,6 @@ def _wanted(product: Mapping[str, Any]) -> _Wanted:
         keyword=keyword,
         model_no=model_no,
         model=model_number(model_no),
-        codes=keyword_codes(keyword),
         allowed=allowed,
         quantities=quantities(folded),
         words=words,
@@ -168,39 +162,12 @@ def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
         or unit_conflict(folded, wanted.quantities, wanted.nouns)
         or left_out(spelled, wanted.keyword, wanted.words)
         # The model number names the product: its title need not repeat the keyword's category words ("모니터").
-        or (None if wanted.model else missing_word(spelled, _unnamed(offer, title, wanted), wanted.maker, title))
+        or (None if wanted.model else missing_word(spelled, _unnamed_by_the_source(offer, wanted), wanted.maker, title))
         or uncounted(folded, wanted.quantities, wanted.nouns)
         # ... but not another colour than the keyword's ("CT-S1 화이트" for "CT-S1 … 블랙").
         or other_colour(spelled, wanted.words)
         or other_year(title, wanted.words)
         or other_variant(spelled, wanted.name)
-    )
-
-
-def _unnamed(offer: Offer, title: str, wanted: _Wanted) -> tuple[Word, ...]:
-    """The keyword's words the offer's title must write: those neither the source (`_unnamed_by_the_source`) nor
-    the keyword's own model codes (`_unnamed_beside_its_codes`) name. `title`: folded, in lower case."""
-    words = _unnamed_by_the_source(offer, wanted)
-    if wanted.codes and all(code.search(title) for code in wanted.codes):
-        return _unnamed_beside_its_codes(words, wanted)
-    return words
-
-
-def _unnamed_beside_its_codes(words: tuple[Word, ...], wanted: _Wanted) -> tuple[Word, ...]:
-    """The words a title must still write when it writes every model code the keyword does: the code names the
-    model, so the title need not repeat the keyword's Hangul words of what it is, which sellers write in other
-    words as often ("착즙기" for 원액기, "부라더미싱" for 재봉틀, "마사지기" for 자극기). Still wanted: the maker (a
-    short code is another maker's as well: M280), a colour or a letter size (an option of the model: "로즈" is no
-    블랙), a word of one syllable (a size or a grade as often: 대, 소, 특), and every word with a digit or a Latin
-    letter (a variant: "G430 LST" is no G430 MAX)."""
-    return tuple(
-        word
-        for word in words
-        if word == wanted.maker
-        or word.hue
-        or size_spellings(word.text)
-        or len(word.text) < 2
-        or not HANGUL_RUN.fullmatch(word.text)
     )
 
 
@@ -467,17 +434,6 @@ def _a_part_only_in_the_lowest(lowered: list[str]) -> str | None:
     return f"a part only?: the lowest says {said.group().strip()}, which no other offer does"
 
 
-def _the_lowests_names_end(wanted: _Wanted, lowest: str) -> Word | None:
-    """The name's last word as the lowest offer writes it (`the_names_end`; `lowest`: its title respelled): the word
-    before the keyword's last one where only the keyword's model codes excuse the lowest from writing that one
-    (`_unnamed_beside_its_codes`), so that what it writes in its place is read ("M650 무선 마우스 로즈" for "… 마우스
-    그래파이트")."""
-    end = wanted.names_end
-    if end is None or not wanted.codes or end.pattern.search(lowest.replace("-", "")):
-        return end
-    return the_names_end(wanted.words[: wanted.words.index(end)])
-
-
 def _another_line_in_the_lowest(wanted: _Wanted, lowered: list[str]) -> str | None:
     """The doubt a word inside the lowest offer's name leaves (`lowered`: the accepted offers' titles, cheapest first,
     folded and in lower case), judged as `_refuse_other_lines` judges a word between the name's words."""
@@ -493,12 +449,8 @@ def _another_line_in_the_lowest(wanted: _Wanted, lowered: list[str]) -> str | No
         pair, between = found
         where = f"before {pair.second.text}" if pair == size else f"inside {pair.first.text} … {pair.second.text}"
         return f"another line?: the lowest writes {between} {where}, which no other offer does"
-    if end := _the_lowests_names_end(wanted, respelled[0]):
+    if end := wanted.names_end:
         after = [after_the_name(title, end) for title in respelled]
-        if end != wanted.names_end and wanted.names_end is not None:
-            # where the others go on with the keyword's last word, they write the name there, no word of their own
-            last = wanted.names_end.pattern
-            after = [after[0], *("" if text and last.match(text) else text for text in after[1:])]
         if after[0] and is_unvouched(after[0], after[1:], others_compact, wanted.words):
             return f"another thing?: the lowest writes {after[0]} after {end.text}, which no other offer does"
     return None

@@ -99,12 +99,6 @@ def model_codes(title: str) -> frozenset[str]:
     return frozenset(code for code in codes if _final_letters(code) not in LATIN_UNITS)
 
 
-def keyword_codes(keyword: str) -> tuple[re.Pattern[str], ...]:
-    """The model codes a normalized keyword writes (`model_codes`), each as a pattern that finds it however a title
-    separates or cases it (`model_number`: "F-310" for "F310", "hv f021" for "HV-F021")."""
-    return tuple(pattern for code in sorted(model_codes(keyword)) if (pattern := model_number(code)) is not None)
-
-
 def _final_letters(code: str) -> str:
     """The letters a code ends with: "hg" of "c3000hg", "mah" of "2500mah", "" of "cw2288-111"."""
     return code[len(code.rstrip(ascii_lowercase)) :]
