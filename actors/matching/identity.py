@@ -238,12 +238,11 @@ def _type_suffix_ends(text: str) -> frozenset[int]:
 _FLAVOUR = "맛"
 
 
-def _suffix_word(
-    text: str, segment: Segment, suffixes: frozenset[int], *, glued_after: str | None = None
-) -> Word | None:
+def _suffix_word(text: str, segment: Segment, suffixes: frozenset[int]) -> Word | None:
     """A keyword word whose type or use suffix, or flavour's 맛, a title may leave out ("밴드형", "사천맛"): its stem,
-    found only as a word of its own, with or without the suffix ("밴드 4단계", "밴드형"; not the 휴대 of "휴대폰" for
-    "휴대용", nor the 밴드 of "허리밴드"); a count with its counter too ("6인" for "6인용"; not "16인" nor "6인분").
+    found as a word of its own, with or without the suffix ("밴드 4단계", "밴드형"; not the 휴대 of "휴대폰" for
+    "휴대용", nor the 밴드 of "허리밴드"), or with the suffix glued after other words ("등심구이용"); a count with its
+    counter too ("6인" for "6인용"; not "16인" nor "6인분").
     None: the word is not one (a one-syllable stem, "캡형", and a number alone, "32형", are kept whole)."""
     if len(text) <= 2:
         return None
@@ -253,9 +252,11 @@ def _suffix_word(
     if any(char.isdigit() for char in stem) and not _COUNTED_STEM.fullmatch(stem):
         return None
     pattern = _word(stem).pattern.pattern
-    # Glued after the keyword's word before it as the keyword glues it ("처음사용자용"), or as a word of its own.
-    start = rf"(?:(?<![가-힣\d.])|(?<={re.escape(glued_after)}))" if glued_after else r"(?<![가-힣\d.])"
-    return Word(stem, re.compile(rf"{start}{pattern}(?:{re.escape(suffix)})?(?![가-힣])"), False)
+    # Without its suffix, the stem is a word of its own; with it, it may be glued after other words, as sellers glue
+    # a name ("등심구이용", "하기스네이처메이드밴드형", "처음사용자용").
+    alone = rf"(?<![가-힣\d.]){pattern}"
+    suffixed = rf"(?<![\d.]){pattern}{re.escape(suffix)}"
+    return Word(stem, re.compile(rf"(?:{suffixed}|{alone})(?![가-힣])"), False)
 
 
 #: A count and its counter before a type or use suffix: the "6인" of "6인용".
@@ -396,7 +397,6 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
             continue  # the times sign of a size ("30cm x 50m"), which titles glue ("30cmX50m")
         # "매운맛", "바나나맛우유": the flavour is the word before 맛, which a title may write alone ("매운 120g").
         flavour_of_the_word_before = compact == _FLAVOUR and segment.start == previous_end
-        glued_after = parts[index - 1].text if index and segment.start == previous_end else None
         previous_end = segment.end
         if compact and not inside_quantity and not flavour_of_the_word_before:
             # A hue glued to the next word is part of a name ("블랙야크" splits into 블랙 and 야크).
@@ -409,7 +409,7 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
                 or (None if glued_to_the_next else _colour_word(compact))
                 or _origin_word(compact)
                 or _size_word(compact)
-                or _suffix_word(compact, segment, suffixes, glued_after=glued_after)
+                or _suffix_word(compact, segment, suffixes)
             )
             word = special or _word(compact)
             words.setdefault(word.text, word)
