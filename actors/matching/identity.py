@@ -22,6 +22,7 @@ from actors.matching.quantities import STATED
 from infra.text.analyzer import morphemes
 from infra.text.colours import HUE, HUE_END, hue_spellings
 from infra.text.folding import SEPARATORS
+from infra.text.sexes import sex_spellings
 from infra.text.sizes import size_spellings
 from infra.text.units import COUNTERS, MEASURE_SYMBOLS, PACK_UNITS, PAIR_COUNTERS
 from infra.text.words import Segment, segments
@@ -350,6 +351,26 @@ def _size_word(text: str) -> Word | None:
     return Word(text, re.compile(f"(?:{alternatives})"), False)
 
 
+def _sex_word(text: str) -> Word | None:
+    """Whom the keyword's product is for, by sex, found however a title writes it: "남성" as 남자, 남성용, 맨즈 or
+    Men's (`infra.text.sexes`); a Hangul spelling stands alone or with 용 ("남자친구" names no man's product), a Latin
+    one alone ("women" holds no men). None: the word is no such word (with its 용 too: "남성용")."""
+    stem = text.removesuffix(_USE_SUFFIX)
+    if not (spellings := sex_spellings(stem)):
+        return None
+    alternatives = "|".join(
+        rf"(?<![a-z]){re.escape(spelling)}(?![a-z])"
+        if spelling.isascii()
+        else rf"(?<![가-힣]){_spelled(spelling)}(?:{_USE_SUFFIX})?(?![가-힣])"
+        for spelling in spellings
+    )
+    return Word(stem, re.compile(f"(?:{alternatives})"), False)
+
+
+#: The suffix of use ("남성용": for men).
+_USE_SUFFIX = "용"
+
+
 def _hues_glued(parts: tuple[Segment, ...]) -> tuple[Segment, ...]:
     """The keyword's segments with a hue the splitter cut in two glued back ("검정" + "색", "차" + "콜")."""
     glued: list[Segment] = []
@@ -409,6 +430,7 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
                 or (None if glued_to_the_next else _colour_word(compact))
                 or _origin_word(compact)
                 or _size_word(compact)
+                or _sex_word(compact)
                 or _suffix_word(compact, segment, suffixes)
             )
             word = special or _word(compact)

@@ -915,6 +915,26 @@ def test_a_letter_size_the_keyword_names_is_found_however_the_title_writes_it(ti
 
 
 @pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # The thirty-first reader's thermal underwear and running shoes: whom the product is for, however written.
+        ("BYC 보디히트 남성 내의 상하세트 100", "BYC 보디히트 남자 내의 상하세트 100", None),
+        ("미즈노 웨이브 라이더 28 남성 270", "MIZUNO 웨이브라이더28 맨즈 러닝화 블랙 270mm 정품", None),
+        ("나이키 페가수스 41 남성 러닝화", "Nike Pegasus 41 Men's 러닝화 블랙", None),
+        ("디펜드 스타일 언더웨어 여성용 대형 10매", "디펜드 스타일 언더웨어 여자 대형 10매", None),
+        # the other side is another product, however written; a word that only starts like it is no side
+        ("BYC 보디히트 남성 내의 상하세트 100", "BYC 보디히트 여성 내의 상하세트 100", "keyword word missing: 남성"),
+        ("BYC 보디히트 남성 내의 상하세트 100", "BYC 보디히트 WOMEN 내의 상하세트 100", "keyword word missing: 남성"),
+        ("BYC 보디히트 남성 내의 상하세트 100", "BYC 보디히트 남자친구 내의 세트 100", "keyword word missing: 남성"),
+    ],
+)
+def test_whom_the_keywords_product_is_for_is_found_however_the_title_writes_it(
+    keyword: str, title: str, reason: str | None
+):
+    assert verdict(keyword, title) == reason
+
+
+@pytest.mark.parametrize(
     ("title", "reason"),
     [
         # The twenty-first reader's omega-3: softgels are counted as tablets and capsules are ("100캡슐 x 2병").

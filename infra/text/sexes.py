@@ -1,0 +1,20 @@
+"""Whom a product is made for, by sex, as titles write it: "남성" as 남자, 남성용, 맨즈 or Men's.
+
+A closed set, one concept per side, like the hues of `infra.text.colours` and the letter sizes of `infra.text.sizes`:
+a keyword's 남성 names the men's product wherever a title says so, in any of its spellings. The other side's word is
+still another product ("여성" for 남성).
+"""
+
+from __future__ import annotations
+
+#: Each side's spellings, lower case, the keyword's usual word first.
+SEXES: tuple[tuple[str, ...], ...] = (
+    ("남성", "남자", "맨즈", "멘즈", "men", "mens", "men's", "male"),
+    ("여성", "여자", "우먼", "우먼즈", "레이디", "레이디스", "women", "womens", "women's", "woman", "lady", "ladies"),
+)
+_SPELLINGS_OF = {spelling: side for side in SEXES for spelling in side}
+
+
+def sex_spellings(word: str) -> tuple[str, ...]:
+    """Every way one side is written, when the word is one of them ("남자": 남성, 맨즈, men …); () otherwise."""
+    return _SPELLINGS_OF.get(word, ())
