@@ -157,7 +157,7 @@ def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
         return f"model number {wanted.model_no} missing"
     spelled = wanted.spellings.respell(title)  # the keyword's words as the keyword writes them ("wi-fi": 와이파이)
     return (
-        excluded(title, wanted.allowed)
+        excluded(title, wanted.allowed, _filed_beside_its_kind(offer, wanted))
         or sold_for_it(spelled, wanted.keyword, wanted.anchors, wanted.model, names_accessory=wanted.allowed.accessory)
         or unit_conflict(folded, wanted.quantities, wanted.nouns)
         or left_out(spelled, wanted.keyword, wanted.words)
@@ -169,6 +169,18 @@ def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
         or other_year(title, wanted.words)
         or other_variant(spelled, wanted.name)
     )
+
+
+def _filed_beside_its_kind(offer: Offer, wanted: _Wanted) -> frozenset[str]:
+    """The names the source files the offer under beside the keyword's own kind: the alternatives of the last level
+    of its category path, where one of them is a keyword word ("스킨/토너" for "… 로즈워터 토너 500ml"), so that a
+    title calling the toner by its other name ("수분 스킨") is not read as selling an accessory. Nothing where no
+    alternative is the keyword's (a phone skin filed as "케이스/보호필름/스킨" for a phone)."""
+    level = _filed_under(offer)
+    if level is None or "/" not in level:
+        return frozenset()
+    names = frozenset(name.strip() for name in level.split("/"))
+    return names if any(word.pattern.fullmatch(name) for name in names for word in wanted.words) else frozenset()
 
 
 def _filed_under(offer: Offer) -> str | None:

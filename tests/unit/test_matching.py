@@ -1749,6 +1749,8 @@ def test_a_tier_word_after_a_makers_model_code_describes_it_and_does_not_name_an
         ("[면세점] 갤럭시 북4 프로 14 출국자 전용 인도장 수령", "출국자"),
         ("갤럭시 북4 프로 14 로고 각인 (단체 50대 이상)", "단체 50대 이상"),
         ("갤럭시 북4 프로 14 2개 이상 구매시 개당", "2개 이상 구매시 개당"),
+        ("[톡톡친구 전용가] 갤럭시 북4 프로 14", "톡톡친구 전용"),
+        ("갤럭시 북4 프로 14 카톡 플친 특가", "플친 특가"),
     ],
 )
 def test_a_title_that_binds_its_price_to_who_buys_is_a_conditional_price(title: str, said: str):
@@ -2697,3 +2699,27 @@ def test_a_look_alike_clearance_stock_a_book_about_the_work_or_its_translation_i
     keyword: str, title: str, reason: str | None
 ):
     assert verdict({"keyword": keyword}, title, 30_000) == reason
+
+
+TONER_CATEGORY = "화장품/미용 > 스킨케어 > 스킨/토너 > 스킨/토너"
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "category", "reason"),
+    [
+        # The thirty-first reader's toner, called by its other name: the source files it under both.
+        ("마몽드 로즈 워터 토너 500ml", "Mamonde 마몽드 로즈워터 토너 500ml 장미수 수분 스킨", TONER_CATEGORY, None),
+        # Without the category, or where the level names no keyword word, a skin is an accessory still.
+        ("마몽드 로즈 워터 토너 500ml", "마몽드 로즈워터 토너 500ml 장미수 수분 스킨", None, "accessory: 스킨"),
+        (
+            "갤럭시 S25 울트라 256GB",
+            "갤럭시 S25 울트라 256GB 카본 스킨",
+            "디지털/가전 > 휴대폰액세서리 > 케이스/보호필름/스킨",
+            "accessory: 스킨",
+        ),
+    ],
+)
+def test_an_accessorys_word_the_source_files_beside_the_keywords_kind_names_the_product(
+    keyword: str, title: str, category: str | None, reason: str | None
+):
+    assert verdict({"keyword": keyword}, title, 18_800, category=category) == reason
