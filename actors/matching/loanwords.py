@@ -1,16 +1,16 @@
 """Loanwords: a word in Latin letters and its Hangul spelling are one word to a Korean reader ("와이파이" is "Wi-Fi",
 "마스터" is "Master", "갤럭시" is "Galaxy").
 
-Back offices and sellers write brand and model words in either script, and no list keeps up with them. So both spellings
-are reduced to what Korean loanword spelling keeps of a word: its consonants, each as the class a Hangul letter writes
-it with (f, p, ph, b and v as ㅍ/ㅂ; s, sh and th as ㅅ, th also as ㅌㅎ, as in 라이트하우스; z, j and ch as ㅈ/ㅊ; an r
-that no vowel follows is not written, as in 마스터; an n before a k sound is ㅇ, as in 탱크, and an ng may have its g
-heard again, as in 싱글; a gh inside a word is silent, as in 나이트; an s after t or d is ㅊ/ㅈ, as in 버즈; sch is ㅅ,
-as in 보쉬, or ㅅㅋ, as in 스쿨; the r of a final "re" may go unwritten, as in 애니웨어; a fu may be 후, as in 후지필름,
-in a long word; a name that starts with "one" has the w it is said with, as in 원터치), with the vowels dropped,
-since Hangul puts ㅡ between consonants that English runs together and English vowels have no one spelling. What a
-word starts with is kept: a vowel (Hangul's ㅇ: "oled" is 올레드, not 라이트), or a w or y before a vowel, which
-Hangul writes in the vowel after ㅇ (와, 예).
+Back offices and sellers write brand and model words in either script, and no list keeps up with them. So both
+spellings are reduced to what Korean loanword spelling keeps of a word: its consonants, each as the class a Hangul
+letter writes it with (f, p, ph, b and v as ㅍ/ㅂ; s, sh and th as ㅅ, th also as ㅌㅎ, as in 라이트하우스, and a t
+before "i" and a vowel as ㅅ too, as in 에센셜; z, j and ch as ㅈ/ㅊ; an r that no vowel follows is not written, as in
+마스터; an n before a k sound is ㅇ, as in 탱크, and an ng may have its g heard again, as in 싱글; a gh inside a word
+is silent, as in 나이트; an s after t or d is ㅊ/ㅈ, as in 버즈; sch is ㅅ, as in 보쉬, or ㅅㅋ, as in 스쿨; the r of
+a final "re" may go unwritten, as in 애니웨어; a fu may be 후, as in 후지필름, in a long word; a name that starts with
+"one" has the w it is said with, as in 원터치), with the vowels dropped, since Hangul puts ㅡ between consonants that
+English runs together and English vowels have no one spelling. What a word starts with is kept: a vowel (Hangul's ㅇ:
+"oled" is 올레드, not 라이트), or a w or y before a vowel, which Hangul writes in the vowel after ㅇ (와, 예).
 
 Two words with the same skeleton of at least two consonants are taken as one. A false pair can only make one
 keyword word look present; every other rule still judges the title, and a word too short to tell (에어, "LG") is
@@ -92,6 +92,8 @@ def _latin_sounds(token: str, following: str) -> tuple[str, ...]:
         return ("K", "J") if following[:1] in ("e", "i", "y") else ("K",)
     if token == "t" and following[:1] == "u":
         return ("T", "J")  # "vertuo" is 버츄오, "virtual" 버추얼
+    if token == "t" and following[:1] == "i" and following[1:2] in _VOWELS:
+        return ("T", "S")  # "essential" is 에센셜, "patio" 파티오: a t before "i" and a vowel may be an sh
     if token == "ng" and before_vowel:
         return ("ŋK", "NK", "NJ")  # "finger", "ranger"
     if token == "n" and following[:1] in ("k", "q", "c", "x"):
@@ -121,7 +123,7 @@ def latin_skeletons(word: str) -> frozenset[str]:
     tokens = _LATIN_TOKEN.findall(letters)
     choices: list[tuple[str, ...]] = []
     for index, token in enumerate(tokens):
-        following = "".join(tokens[index + 1 : index + 2])
+        following = "".join(tokens[index + 1 : index + 3])  # the next two groups: "ti" before a vowel
         choices.append(("K",) if index == 0 and token == "gh" else _latin_sounds(token, following))
     # A word that starts with a vowel starts with ㅇ in Hangul: "oled" (올레드) is not 라이트. So does an English word
     # that starts with x, read "ex" (엑스박스 for "Xbox", 익스트림 for "Xtreme").

@@ -1426,6 +1426,8 @@ def test_another_pack_size_is_compared_per_unit_against_the_cluster():
         ("Hill's 사이언스다이어트 어덜트 2kg", "힐스 사이언스다이어트 어덜트 2kg"),
         ("Hill's 사이언스다이어트 어덜트 2kg", "HILL’S 사이언스다이어트 어덜트 2kg"),
         ("L'Oreal Paris 립스틱", "LOREAL PARIS 립스틱"),
+        # a t before "i" and a vowel said as sh (the thirty-first reader's suitcase)
+        ("리모와 에센셜 캐빈 블랙", "RIMOWA 리모와 ESSENTIAL Cabin 블랙 기내용 캐리어 정품"),
     ],
 )
 def test_a_keyword_word_written_in_the_other_script_is_the_same_word(keyword: str, title: str):
