@@ -22,6 +22,7 @@ from actors.matching.quantities import STATED
 from infra.text.analyzer import morphemes
 from infra.text.colours import HUE, HUE_END, hue_spellings
 from infra.text.folding import SEPARATORS
+from infra.text.pets import pet_spellings
 from infra.text.sexes import sex_spellings
 from infra.text.sizes import size_spellings
 from infra.text.units import COUNTERS, MEASURE_SYMBOLS, PACK_UNITS, PAIR_COUNTERS
@@ -367,6 +368,23 @@ def _sex_word(text: str) -> Word | None:
     return Word(stem, re.compile(f"(?:{alternatives})"), False)
 
 
+def _pet_word(text: str) -> Word | None:
+    """Which pet the keyword's product is for, or at what age, found however a title writes it: "강아지" as 반려견,
+    애견 or Dog, "어덜트" as 성묘 or Adult (`infra.text.pets`). The keyword's own spelling is found as any keyword
+    word is; another spelling starts a word ("반려견용", "고양이모래"), one of a syllable stands alone ("캣잇" and
+    "캣닢" hold no cat, "독도" no dog), a Latin one alone. None: the word is no such word."""
+    if not (spellings := pet_spellings(text)):
+        return None
+    others = "|".join(
+        rf"(?<![a-z]){re.escape(spelling)}(?![a-z])"
+        if spelling.isascii()
+        else rf"(?<![가-힣]){_spelled(spelling)}" + ("(?![가-힣])" if len(spelling) == 1 else "")
+        for spelling in spellings
+        if spelling != text
+    )
+    return Word(text, re.compile(f"{_word(text).pattern.pattern}|(?:{others})"), False)
+
+
 #: The suffix of use ("남성용": for men).
 _USE_SUFFIX = "용"
 
@@ -431,6 +449,7 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
                 or _origin_word(compact)
                 or _size_word(compact)
                 or _sex_word(compact)
+                or _pet_word(compact)
                 or _suffix_word(compact, segment, suffixes)
             )
             word = special or _word(compact)

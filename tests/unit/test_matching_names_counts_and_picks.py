@@ -935,6 +935,27 @@ def test_whom_the_keywords_product_is_for_is_found_however_the_title_writes_it(
 
 
 @pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # The twenty-eighth and thirty-first readers' dog shampoo and dog food: the pet, however written.
+        ("하이포닉 저자극 강아지 샴푸 300ml", "HYPONIC 하이포닉 저자극 샴푸 반려견 전용 300mL", None),
+        ("웰니스 코어 오리지널 독 1.8kg", "Wellness CORE 웰니스코어 그레인프리 오리지널 강아지사료 1.8kg", None),
+        ("퓨리나 프로플랜 어덜트 캣 치킨 7kg", "퓨리나 PROPLAN 프로플랜 성묘 고양이 치킨 7kg", None),
+        ("퓨리나 프로플랜 어덜트 캣 치킨 7kg", "Purina Pro Plan Adult Cat 치킨 7kg", None),
+        # another animal or age is another product; a syllable glued into a name is none
+        ("하이포닉 저자극 강아지 샴푸 300ml", "하이포닉 저자극 고양이 샴푸 300ml", "keyword word missing: 강아지"),
+        ("퓨리나 프로플랜 어덜트 캣 치킨 7kg", "퓨리나 프로플랜 키튼 캣 치킨 7kg", "keyword word missing: 어덜트"),
+        ("캣잇 플라워 분수 고양이 정수기 3L", "캣잇 플라워 분수 강아지 정수기 3L", "keyword word missing: 고양이"),
+        ("라운드랩 독도 토너 200ml 강아지", "라운드랩 독도 토너 200ml", "keyword word missing: 강아지"),
+    ],
+)
+def test_which_pet_and_age_the_keywords_product_is_for_is_found_however_the_title_writes_it(
+    keyword: str, title: str, reason: str | None
+):
+    assert verdict(keyword, title) == reason
+
+
+@pytest.mark.parametrize(
     ("title", "reason"),
     [
         # The twenty-first reader's omega-3: softgels are counted as tablets and capsules are ("100캡슐 x 2병").
