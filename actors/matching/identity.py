@@ -339,14 +339,20 @@ def _colour_word(text: str) -> Word | None:
     return Word(text, re.compile(f"{_word(text).pattern.pattern}|(?:{others}){HUE_END}"), False, hue=True)
 
 
-def _size_word(text: str) -> Word | None:
-    """A letter size the keyword names, found however a title writes it: "M" as 미디엄, 미디움 or Medium
-    (`infra.text.sizes`); the letter stands alone, neither after a digit ("60m" is metres) nor inside a word. None:
-    the word is no size."""
-    if not (spellings := size_spellings(text)):
+def _size_word(text: str, *, whole: bool) -> Word | None:
+    """A size the keyword names, found however a title writes it: "M" as 미디엄, 미디움, Medium, 중형 or 중
+    (`infra.text.sizes`); the letter stands alone, neither after a digit ("60m" is metres) nor inside a word, and so
+    does a syllable (중, 대, 소: not the 대 of "대용량"), or with the word for size after it ("중사이즈", "대 크기").
+    A syllable is a size only where the keyword writes it as a word of its own (`whole`), not a part the analyzer
+    split off ("중부식" is no 중). None: the word is no size."""
+    if not (spellings := size_spellings(text)) or (len(text) == 1 and not whole and not text.isascii()):
         return None
     alternatives = "|".join(
-        rf"(?<![0-9a-z.]){re.escape(spelling)}(?![0-9a-z])" if spelling.isascii() else _spelled(spelling)
+        rf"(?<![0-9a-z.]){re.escape(spelling)}(?![0-9a-z])"
+        if spelling.isascii()
+        else rf"(?<![가-힣\d]){spelling}(?:(?![가-힣])|(?=\s?(?:사이즈|크기)))"
+        if len(spelling) == 1
+        else _spelled(spelling)
         for spelling in spellings
     )
     return Word(text, re.compile(f"(?:{alternatives})"), False)
@@ -387,6 +393,11 @@ def _pet_word(text: str) -> Word | None:
 
 #: The suffix of use ("남성용": for men).
 _USE_SUFFIX = "용"
+
+
+def _written_whole(text: str, segment: Segment) -> bool:
+    """Whether the keyword writes the segment as a word of its own, spaces or its ends on both sides."""
+    return not text[segment.start - 1 : segment.start].strip() and not text[segment.end : segment.end + 1].strip()
 
 
 def _hues_glued(parts: tuple[Segment, ...]) -> tuple[Segment, ...]:
@@ -447,7 +458,7 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
                 or _generation_word(compact)
                 or (None if glued_to_the_next else _colour_word(compact))
                 or _origin_word(compact)
-                or _size_word(compact)
+                or _size_word(compact, whole=_written_whole(lowered, segment))
                 or _sex_word(compact)
                 or _pet_word(compact)
                 or _suffix_word(compact, segment, suffixes)

@@ -1,4 +1,5 @@
-"""Letter sizes as titles write them: the letter, its name in Hangul, the English word ("M", "미디엄", "Medium").
+"""Sizes as titles write them: the letter, its name in Hangul, the English word, the Korean words ("M", "미디엄",
+"Medium", "중형", "중").
 
 A closed set, one concept per size, like the hues of `infra.text.colours`: a keyword's "M" is a size wherever a title
 writes it, in any of its spellings.
@@ -9,9 +10,9 @@ from __future__ import annotations
 #: Each size's spellings, lower case, its letter first.
 SIZES: tuple[tuple[str, ...], ...] = (
     ("xs", "엑스스몰", "extra small"),
-    ("s", "스몰", "small"),
-    ("m", "미디엄", "미디움", "medium"),
-    ("l", "라지", "large"),
+    ("s", "스몰", "small", "소형", "소"),
+    ("m", "미디엄", "미디움", "medium", "중형", "중"),
+    ("l", "라지", "large", "대형", "대"),
     ("xl", "엑스라지", "extra large"),
 )
 _SPELLINGS_OF = {spelling: size for size in SIZES for spelling in size}
@@ -20,5 +21,5 @@ LETTERS = r"(?:xs|s|m|l|xl|xxl|xxxl)(?![a-z])"
 
 
 def size_spellings(word: str) -> tuple[str, ...]:
-    """Every way a letter size is written, when the word is one of them ("m": 미디엄, medium …); () otherwise."""
+    """Every way a size is written, when the word is one of them ("m": 미디엄, medium, 중 …); () otherwise."""
     return _SPELLINGS_OF.get(word, ())

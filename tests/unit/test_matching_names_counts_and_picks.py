@@ -917,6 +917,27 @@ def test_a_letter_size_the_keyword_names_is_found_however_the_title_writes_it(ti
 @pytest.mark.parametrize(
     ("keyword", "title", "reason"),
     [
+        # The twenty-third reader's nail clipper and rubber gloves: a size written as its Korean word or its letter.
+        ("쓰리세븐 손톱깎이 대형", "쓰리세븐 손톱깎이 L사이즈 (대)", None),
+        ("마미손 고무장갑 중 10켤레", "마미손 고무장갑 M 10켤레", None),
+        ("무안 양파 10kg 중", "전남 무안 햇양파 10키로 (중사이즈) 1망", None),
+        # another size is another product; a syllable inside a word is no size
+        ("무안 양파 10kg 중", "무안 양파 10kg 대", "keyword word missing: 중"),
+        ("무안 양파 10kg 대", "무안 양파 10kg 대용량 특가", "keyword word missing: 대"),
+        ("마미손 고무장갑 중 10켤레", "마미손 고무장갑 중국산 10켤레", "keyword word missing: 중"),
+        # a syllable the analyzer split off a keyword's word is no size: "중부식" is found as written
+        ("종가 중부식 포기김치 3.3kg", "종가집 중부식 포기김치 3.3kg 아이스박스 포장", None),
+    ],
+)
+def test_a_size_the_keyword_writes_in_korean_is_found_however_the_title_writes_it(
+    keyword: str, title: str, reason: str | None
+):
+    assert verdict(keyword, title) == reason
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
         # The thirty-first reader's thermal underwear and running shoes: whom the product is for, however written.
         ("BYC 보디히트 남성 내의 상하세트 100", "BYC 보디히트 남자 내의 상하세트 100", None),
         ("미즈노 웨이브 라이더 28 남성 270", "MIZUNO 웨이브라이더28 맨즈 러닝화 블랙 270mm 정품", None),
