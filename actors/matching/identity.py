@@ -12,6 +12,7 @@ keyword names another product unless the keyword names that variant too.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from functools import lru_cache
@@ -22,6 +23,7 @@ from actors.matching.quantities import STATED
 from infra.text.analyzer import morphemes
 from infra.text.colours import HUE, HUE_END, hue_spellings
 from infra.text.folding import SEPARATORS
+from infra.text.languages import language_spellings
 from infra.text.pets import pet_spellings
 from infra.text.sexes import sex_spellings
 from infra.text.sizes import size_spellings
@@ -359,19 +361,15 @@ def _size_word(text: str, *, whole: bool) -> Word | None:
 
 
 def _sex_word(text: str) -> Word | None:
-    """Whom the keyword's product is for, by sex, found however a title writes it: "남성" as 남자, 남성용, 맨즈 or
-    Men's (`infra.text.sexes`); a Hangul spelling stands alone or with 용 ("남자친구" names no man's product), a Latin
-    one alone ("women" holds no men). None: the word is no such word (with its 용 too: "남성용")."""
+    """Whom the keyword's product is for, by sex, found however a title writes it: "남성" as 남성용, 맨즈 or Men's
+    (`infra.text.sexes`). The keyword's own spelling is found as any keyword word is ("남성러닝화", "비오레맨즈");
+    another Hangul spelling stands alone or with 용, a Latin one alone ("women" holds no men). None: the word is no
+    such word (with its 용 too: "남성용")."""
     stem = text.removesuffix(_USE_SUFFIX)
     if not (spellings := sex_spellings(stem)):
         return None
-    alternatives = "|".join(
-        rf"(?<![a-z]){re.escape(spelling)}(?![a-z])"
-        if spelling.isascii()
-        else rf"(?<![가-힣]){_spelled(spelling)}(?:{_USE_SUFFIX})?(?![가-힣])"
-        for spelling in spellings
-    )
-    return Word(stem, re.compile(f"(?:{alternatives})"), False)
+    others = _spelled_as_any([one for one in spellings if one != stem], suffix=_USE_SUFFIX, glued_after=False)
+    return Word(stem, re.compile(f"{_word(stem).pattern.pattern}|{others}"), False)
 
 
 def _pet_word(text: str) -> Word | None:
@@ -381,16 +379,38 @@ def _pet_word(text: str) -> Word | None:
     "캣닢" hold no cat, "독도" no dog), a Latin one alone. None: the word is no such word."""
     if not (spellings := pet_spellings(text)):
         return None
-    others = "|".join(
-        rf"(?<![a-z]){re.escape(spelling)}(?![a-z])"
-        if spelling.isascii()
-        else rf"(?<![가-힣]){_spelled(spelling)}" + ("(?![가-힣])" if len(spelling) == 1 else "")
-        for spelling in spellings
-        if spelling != text
-    )
-    return Word(text, re.compile(f"{_word(text).pattern.pattern}|(?:{others})"), False)
+    others = _spelled_as_any([spelling for spelling in spellings if spelling != text], glued_after=True)
+    return Word(text, re.compile(f"{_word(text).pattern.pattern}|{others}"), False)
 
 
+def _language_word(text: str) -> Word | None:
+    """Which language the keyword's product is made in, found however a title writes it: "한글" as 한국어, 국문 or
+    Korean (`infra.text.languages`), "한글판" (an edition) as "한국어 버전" too; another spelling starts a word, a
+    Latin one stands alone. None: the word is no such word."""
+    stem = text.removesuffix(_EDITION_SUFFIX)
+    if not (spellings := language_spellings(stem)):
+        return None
+    others = _spelled_as_any([spelling for spelling in spellings if spelling != stem], glued_after=True)
+    return Word(stem, re.compile(f"{_word(stem).pattern.pattern}|{others}"), False)
+
+
+def _spelled_as_any(spellings: Iterable[str], *, suffix: str = "", glued_after: bool) -> str:
+    """A pattern for a concept's spellings (`_sex_word`, `_pet_word`, `_language_word`): a Latin one stands alone; a
+    Hangul one starts a word, with its `suffix` or not, and ends there unless it may be `glued_after` more Hangul
+    and has two syllables or more (a syllable glued into a word is another word)."""
+    alternatives = []
+    for spelling in spellings:
+        if spelling.isascii():
+            alternatives.append(rf"(?<![a-z]){re.escape(spelling)}(?![a-z])")
+            continue
+        optional = f"(?:{suffix})?" if suffix else ""
+        end = "" if glued_after and len(spelling) > 1 else "(?![가-힣])"
+        alternatives.append(rf"(?<![가-힣]){_spelled(spelling)}{optional}{end}")
+    return f"(?:{'|'.join(alternatives)})"
+
+
+#: The suffix of an edition ("한글판": the Korean edition).
+_EDITION_SUFFIX = "판"
 #: The suffix of use ("남성용": for men).
 _USE_SUFFIX = "용"
 
@@ -461,6 +481,7 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
                 or _size_word(compact, whole=_written_whole(lowered, segment))
                 or _sex_word(compact)
                 or _pet_word(compact)
+                or _language_word(compact)
                 or _suffix_word(compact, segment, suffixes)
             )
             word = special or _word(compact)

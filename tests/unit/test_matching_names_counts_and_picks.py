@@ -938,15 +938,18 @@ def test_a_size_the_keyword_writes_in_korean_is_found_however_the_title_writes_i
 @pytest.mark.parametrize(
     ("keyword", "title", "reason"),
     [
-        # The thirty-first reader's thermal underwear and running shoes: whom the product is for, however written.
-        ("BYC 보디히트 남성 내의 상하세트 100", "BYC 보디히트 남자 내의 상하세트 100", None),
+        # The thirty-first reader's running shoes: whom the product is for, however written.
         ("미즈노 웨이브 라이더 28 남성 270", "MIZUNO 웨이브라이더28 맨즈 러닝화 블랙 270mm 정품", None),
         ("나이키 페가수스 41 남성 러닝화", "Nike Pegasus 41 Men's 러닝화 블랙", None),
-        ("디펜드 스타일 언더웨어 여성용 대형 10매", "디펜드 스타일 언더웨어 여자 대형 10매", None),
-        # the other side is another product, however written; a word that only starts like it is no side
+        ("디펜드 스타일 언더웨어 여성용 대형 10매", "디펜드 스타일 언더웨어 레이디스 대형 10매", None),
+        # the keyword's own spelling glued into a word, as before (a reviewer's)
+        ("나이키 페가수스 41 남성 러닝화", "나이키 페가수스 41 남성러닝화 블랙", None),
+        ("비오레 맨즈 딥클렌징폼 130g", "비오레맨즈 딥클렌징폼 130g", None),
+        # the other side is another product, however written; 남자 and 여자 are no side (a friend, a child)
         ("BYC 보디히트 남성 내의 상하세트 100", "BYC 보디히트 여성 내의 상하세트 100", "keyword word missing: 남성"),
         ("BYC 보디히트 남성 내의 상하세트 100", "BYC 보디히트 WOMEN 내의 상하세트 100", "keyword word missing: 남성"),
-        ("BYC 보디히트 남성 내의 상하세트 100", "BYC 보디히트 남자친구 내의 세트 100", "keyword word missing: 남성"),
+        ("BYC 보디히트 남성 내의 상하세트 100", "BYC 보디히트 초등 남자 내의 상하세트", "keyword word missing: 남성"),
+        ("나이키 여성 반팔 티셔츠 블랙", "나이키 Wonder Woman 반팔 티셔츠 블랙", "keyword word missing: 여성"),
     ],
 )
 def test_whom_the_keywords_product_is_for_is_found_however_the_title_writes_it(
@@ -971,6 +974,23 @@ def test_whom_the_keywords_product_is_for_is_found_however_the_title_writes_it(
     ],
 )
 def test_which_pet_and_age_the_keywords_product_is_for_is_found_however_the_title_writes_it(
+    keyword: str, title: str, reason: str | None
+):
+    assert verdict(keyword, title) == reason
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # The fifteenth and twenty-first readers' keyboard and toy: the Korean edition, however written.
+        ("애플 매직 키보드 한글", "Apple Magic Keyboard 한국어 자판 USB-C 정품", None),
+        ("피셔프라이스 러닝홈 한글판", "Fisher-Price 피셔프라이스 러닝홈 (한국어 버전) 12~36개월", None),
+        ("피셔프라이스 러닝홈 한글판", "Fisher-Price 러닝홈 Korean Edition", None),
+        # another language is another product
+        ("애플 매직 키보드 한글", "Apple 매직 키보드 영문 (US English) USB-C", "keyword word missing: 한글"),
+    ],
+)
+def test_the_language_the_keywords_product_is_made_in_is_found_however_the_title_writes_it(
     keyword: str, title: str, reason: str | None
 ):
     assert verdict(keyword, title) == reason
