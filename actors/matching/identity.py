@@ -242,29 +242,23 @@ def _type_suffix_ends(text: str) -> frozenset[int]:
 _FLAVOUR = "맛"
 
 
-def _suffix_word(text: str, segment: Segment, suffixes: frozenset[int]) -> Word | None:
+def _suffix_word(
+    text: str, segment: Segment, suffixes: frozenset[int], *, glued_after: str | None = None
+) -> Word | None:
     """A keyword word whose type or use suffix, or flavour's 맛, a title may leave out ("밴드형", "사천맛"): its stem,
-    found as a word of its own, with or without the suffix ("밴드 4단계", "밴드형"; not the 휴대 of "휴대폰" for
-    "휴대용", nor the 밴드 of "허리밴드"), or with the suffix glued after other words ("등심구이용"); a count with its
-    counter too ("6인" for "6인용"; not "16인" nor "6인분").
-    None: the word is not one (a one-syllable stem, "캡형", and a number alone, "32형", are kept whole)."""
-    if len(text) <= 2:
+    found only as a word of its own, with or without the suffix ("밴드 4단계", "밴드형"; not the 휴대 of "휴대폰" for
+    "휴대용", nor the 밴드 of "허리밴드"), or glued after the keyword's word before it as the keyword glues it
+    (`glued_after`: "처음사용자용"), never after another word ("아기고양이용" is no 고양이용, "로봇청소기용" no
+    청소기용: a reviewer's). None: the word is not one (a one-syllable stem, "캡형", and a count, "6인용", are kept
+    whole: "최대 6인 착석" and "1인 1개 한정" write no 6인용 nor 1인용, a reviewer showed)."""
+    if len(text) <= 2 or any(char.isdigit() for char in text):
         return None
     if segment.end not in suffixes and not text.endswith(_FLAVOUR):
         return None
     stem, suffix = text[:-1], text[-1]
-    if any(char.isdigit() for char in stem) and not _COUNTED_STEM.fullmatch(stem):
-        return None
     pattern = _word(stem).pattern.pattern
-    # Without its suffix, the stem is a word of its own; with it, it may be glued after other words, as sellers glue
-    # a name ("등심구이용", "하기스네이처메이드밴드형", "처음사용자용").
-    alone = rf"(?<![가-힣\d.]){pattern}"
-    suffixed = rf"(?<![\d.]){pattern}{re.escape(suffix)}"
-    return Word(stem, re.compile(rf"(?:{suffixed}|{alone})(?![가-힣])"), False)
-
-
-#: A count and its counter before a type or use suffix: the "6인" of "6인용".
-_COUNTED_STEM = re.compile(r"\d+[가-힣]")
+    start = rf"(?:(?<![가-힣])|(?<={re.escape(glued_after)}))" if glued_after else r"(?<![가-힣])"
+    return Word(stem, re.compile(rf"{start}{pattern}(?:{re.escape(suffix)})?(?![가-힣])"), False)
 
 
 #: A year as a keyword writes it: a harvest ("2024년산") or a model year ("2024년형").
@@ -467,6 +461,7 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
             continue  # the times sign of a size ("30cm x 50m"), which titles glue ("30cmX50m")
         # "매운맛", "바나나맛우유": the flavour is the word before 맛, which a title may write alone ("매운 120g").
         flavour_of_the_word_before = compact == _FLAVOUR and segment.start == previous_end
+        glued_after = parts[index - 1].text if index and segment.start == previous_end else None
         previous_end = segment.end
         if compact and not inside_quantity and not flavour_of_the_word_before:
             # A hue glued to the next word is part of a name ("블랙야크" splits into 블랙 and 야크).
@@ -482,7 +477,7 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
                 or _sex_word(compact)
                 or _pet_word(compact)
                 or _language_word(compact)
-                or _suffix_word(compact, segment, suffixes)
+                or _suffix_word(compact, segment, suffixes, glued_after=glued_after)
             )
             word = special or _word(compact)
             words.setdefault(word.text, word)
