@@ -175,9 +175,10 @@ def _filed_beside_its_kind(offer: Offer, wanted: _Wanted) -> frozenset[str]:
     """The names the source files the offer under beside the keyword's own kind: the alternatives of the last level
     of its category path, where one of them is a keyword word ("스킨/토너" for "… 로즈워터 토너 500ml"), so that a
     title calling the toner by its other name ("수분 스킨") is not read as selling an accessory. Nothing where no
-    alternative is the keyword's (a phone skin filed as "케이스/보호필름/스킨" for a phone)."""
+    alternative is the keyword's (a phone skin filed as "휴대폰스킨" for a phone), nor where the keyword asks for an
+    accessory itself: a level files one beside another (a cable beside a charger, "충전기/케이블": a reviewer's)."""
     level = _filed_under(offer)
-    if level is None or "/" not in level:
+    if level is None or "/" not in level or wanted.allowed.accessory:
         return frozenset()
     names = frozenset(name.strip() for name in level.split("/"))
     return names if any(word.pattern.fullmatch(name) for name in names for word in wanted.words) else frozenset()

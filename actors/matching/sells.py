@@ -333,7 +333,7 @@ def excluded(title: str, allowed: Allowed, filed_as: frozenset[str] = frozenset(
         if concept.kind.head_only and _inside_the_name(parts, match, allowed.written):
             continue
         if concept.kind is _ConceptKind.ACCESSORY:
-            if sells_what_the_keyword_names or match.text in filed_as:
+            if sells_what_the_keyword_names or (match.text in filed_as and index not in allowed.concepts):
                 continue
             # The first accessory it sells decides: the asked one makes the rest its features.
             sells_what_the_keyword_names = index in allowed.concepts

@@ -1753,6 +1753,7 @@ def test_a_tier_word_after_a_makers_model_code_describes_it_and_does_not_name_an
         ("갤럭시 북4 프로 14 2개 이상 구매시 개당", "2개 이상 구매시 개당"),
         ("[톡톡친구 전용가] 갤럭시 북4 프로 14", "톡톡친구 전용"),
         ("갤럭시 북4 프로 14 카톡 플친 특가", "플친 특가"),
+        ("갤럭시 북4 프로 14 [카카오톡 채널 친구 할인]", "카카오톡 채널 친구 할인"),
     ],
 )
 def test_a_title_that_binds_its_price_to_who_buys_is_a_conditional_price(title: str, said: str):
@@ -2716,9 +2717,34 @@ TONER_CATEGORY = "화장품/미용 > 스킨케어 > 스킨/토너 > 스킨/토�
             "디지털/가전 > 휴대폰액세서리 > 케이스/보호필름/스킨",
             "accessory: 스킨",
         ),
+        # Nor where the keyword asks for an accessory: a level files one beside another (a reviewer's) ...
+        (
+            "삼성 25W 충전기 C타입",
+            "삼성 정품 C to C 케이블 25W 충전기 C타입 연결",
+            "디지털/가전 > 학습기기액세서리 > 충전기/케이블",
+            "accessory: 케이블",
+        ),
+        # ... and the keyword's own accessory still makes the rest its features.
+        (
+            "갤럭시 버즈3 프로 케이스",
+            "갤럭시 버즈3 프로 케이스 실리콘 카라비너 키링",
+            "디지털/가전 > 이어폰/헤드폰액세서리 > 케이스/파우치",
+            None,
+        ),
     ],
 )
 def test_an_accessorys_word_the_source_files_beside_the_keywords_kind_names_the_product(
     keyword: str, title: str, category: str | None, reason: str | None
 ):
     assert verdict({"keyword": keyword}, title, 18_800, category=category) == reason
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "갤럭시 북4 프로 14 커플 친구 특가",  # a couple's friends, no shop's
+        "갤럭시 북4 프로 14 톡톡친구가 되어주세요",  # an invitation, no price
+    ],
+)
+def test_a_friend_that_is_no_shops_messenger_friend_sets_no_price(title: str):
+    assert verdict({"keyword": "갤럭시 북4 프로 14"}, title) is None
