@@ -228,12 +228,17 @@ def is_unvouched(between: str, others: list[str | None], others_compact: list[st
     """Whether a word an offer writes at a place in the name (`between`) is vouched for by none of the other offers
     (`others`: what each writes at that place, "" for nothing, None where it does not write the place): at least
     `PLAIN_NAMES_NEEDED` of them write nothing there and none writes the word anywhere (`others_compact`), and it is
-    neither a keyword word written again nor a description of more than `LINE_WORDS` words."""
+    neither a keyword word written again nor a description of more than `LINE_WORDS` words. An offer that writes
+    the word at that place with more beside it is a line of its own and vouches for nothing ("제로 레몬" beside the
+    lowest's "제로")."""
     if not between or sum(written == "" for written in others) < PLAIN_NAMES_NEEDED:
         return False
     if len(between.split()) > LINE_WORDS:
         return False
     noun = between.replace(" ", "")
-    return not any(noun in compact for compact in others_compact) and not any(
-        word.pattern.search(between) for word in words
-    )
+    vouchers = [
+        compact
+        for compact, written in zip(others_compact, others, strict=True)
+        if not (written and noun in written.replace(" ", "") and written.replace(" ", "") != noun)
+    ]
+    return not any(noun in compact for compact in vouchers) and not any(word.pattern.search(between) for word in words)

@@ -1320,3 +1320,19 @@ def test_a_loanwords_f_written_pu_or_peu_is_one_word(title: str, reason: str | N
 )
 def test_a_t_and_an_h_of_two_parts_are_read_apart(title: str, reason: str | None):
     assert verdict("골제로 라이트하우스 마이크로 플래시 랜턴", title) == reason
+
+
+def test_a_word_another_offer_writes_only_as_part_of_its_own_line_vouches_for_nothing():
+    # The twenty-ninth reader's colas: Zero Lemon writes 제로 where the lowest does, with more after it, so it is a
+    # line of its own and does not vouch for the lowest's Zero.
+    keyword = {"keyword": "코카콜라 355ml 24캔"}
+    doubts = lowest_doubts(
+        keyword,
+        [
+            ("코카콜라 제로 355ml, 24개", 18_500),
+            ("코카콜라 제로 레몬 355ml 24캔", 18_700),
+            ("코카콜라 355ml 24캔", 19_100),
+            ("코카콜라 355ml, 24개", 19_300),
+        ],
+    )
+    assert doubts == ["another line?: the lowest writes 제로 before 355ml, which no other offer does"]
