@@ -405,7 +405,9 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
       실린더 미포함)", "프레임 (쿠션 별도)", "설명서만", "유리뚜껑 단품"): on the held-out corpus it flagged seven
       wrong lowest offers and five right ones (a phone "충전기 미포함", a drill "본체만"), so it cannot refuse.
     - A word for sold out that sellers write as hype too (매진), which no other accepted offer writes
-      (`buyable.sold_out_perhaps`)."""
+      (`buyable.sold_out_perhaps`).
+    - A child it names before the keyword's words, which no other accepted offer names, where too few are accepted
+      to refuse it (`_for_a_child_only_in_the_lowest`)."""
     titles = [fold(offer.title) for offer in accepted]
     packs = {_pack_count(title) or 1 for title in titles}
     doubts = [doubt_about_the_lowest([offer.price for offer in accepted], packs_differ=len(packs) > 1)]
@@ -427,6 +429,7 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
             tokens = [number_tokens(title) for title in lowered]
             doubts.append(suffix_only_the_lowest_writes(numbers, tokens[0], tokens[1:], bare_needed=PLAIN_NAMES_NEEDED))
         doubts.append(_a_part_only_in_the_lowest(lowered, wanted.words))
+        doubts.append(_for_a_child_only_in_the_lowest(wanted, lowered))
         doubts.append(sold_out_perhaps(lowered))
     return [doubt for doubt in doubts if doubt]
 
@@ -451,6 +454,19 @@ def _a_part_only_in_the_lowest(lowered: list[str], words: tuple[Word, ...]) -> s
     if (part := said.group("part")) and any(word.pattern.search(part) for word in words):
         return None
     return f"a part only?: the lowest says {said.group().strip()}, which no other offer does"
+
+
+def _for_a_child_only_in_the_lowest(wanted: _Wanted, lowered: list[str]) -> str | None:
+    """The lowest names a child before a word of the keyword (`wearers.for_a_child`), which no other accepted offer
+    writes: where too few offers are accepted to refuse it (`_refuse_what_is_for_a_child`), the kids' version sold
+    under the same name is in doubt."""
+    if len(lowered) < 2:
+        return None
+    respelled = [wanted.spellings.respell(title) for title in lowered]
+    child = for_a_child(respelled[0], wanted.keyword, wanted.words)
+    if child is None or any(child in title for title in respelled[1:]):
+        return None
+    return f"for a child?: the lowest writes {child}, which no other offer does"
 
 
 def _another_line_in_the_lowest(wanted: _Wanted, lowered: list[str]) -> str | None:

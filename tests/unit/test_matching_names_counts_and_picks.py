@@ -1336,3 +1336,12 @@ def test_a_word_another_offer_writes_only_as_part_of_its_own_line_vouches_for_no
         ],
     )
     assert doubts == ["another line?: the lowest writes 제로 before 355ml, which no other offer does"]
+
+
+def test_a_lowest_for_a_child_beside_too_few_offers_to_refuse_it_is_in_doubt():
+    # The sixteenth reader's caps: one other cap is accepted, too few to refuse the kids' one, but not to doubt it.
+    keyword = {"keyword": "MLB 루키 볼캡 뉴욕 블랙"}
+    titles = [("MLB 키즈 루키 볼캡 뉴욕양키스 블랙", 29_000), ("MLB 루키 볼캡 뉴욕양키스 블랙 FREE", 39_000)]
+    assert "for a child?: the lowest writes 키즈, which no other offer does" in lowest_doubts(keyword, titles)
+    both = [("MLB 키즈 루키 볼캡 뉴욕 블랙", 29_000), ("MLB 키즈 루키 볼캡 뉴욕 블랙 FREE", 39_000)]
+    assert not [doubt for doubt in lowest_doubts(keyword, both) if doubt.startswith("for a child?")]
