@@ -96,9 +96,11 @@ _CONDITION_OF_SALE = re.compile(
     # A group's price; the group's discount may be given between them ("[T멤버십 20%할인가]").
     r"(?:(?:임직원|직원|회원|멤버십|학생|교직원|법인|신규\s?(?:가입자?|회원)|체험단)\s?(?:\d{1,2}\s?%\s?)?"
     rf"{_ONLY}(?:전용|가(?![가-힣])|할인|특가|모집가)"
-    # A shop's messenger friends' price ("[톡톡친구 전용가]", "카톡 플친 특가", "카카오톡 채널 친구 할인"): only those
-    # who added the shop. Not a couple's friends ("커플 친구"), nor an invitation ("톡톡친구가 되어주세요").
-    rf"|(?:(?<![가-힣])(?:톡톡|카톡|카카오톡|톡|플러스|플)\s?(?:채널\s?)?친구|(?<![가-힣])플친)\s?{_ONLY}(?:전용|할인|특가)"
+    # A shop's messenger friends' price ("[톡톡친구 전용가]", "카톡 플친 특가", "카카오 채널 친구 10% 할인"): only
+    # those who added the shop. Not a couple's friends ("커플 친구"), an invitation ("톡톡친구가 되어주세요") nor a
+    # coupon given on top ("톡톡친구 할인쿠폰 증정").
+    rf"|(?:(?<![가-힣])(?:톡톡|카톡|카카오톡?|톡|플러스|플)\s?(?:채널\s?)?친구|(?<![가-힣])플친)\s?(?:\d{{1,2}}\s?%\s?)?"
+    rf"{_ONLY}(?:전용|할인(?!\s?쿠폰)|특가)"
     r"|교육\s?할인"
     # A channel the shop reserves a price for ("(모바일 전용가)", "앱 전용 특가", "어플할인"); not the device a thing
     # is for ("모바일 전용 게임패드": a reviewer's), nor "온라인 전용", which anyone ordering online is.

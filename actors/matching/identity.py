@@ -23,10 +23,10 @@ from actors.matching.quantities import STATED
 from infra.text.analyzer import morphemes
 from infra.text.colours import HUE, HUE_END, hue_spellings
 from infra.text.folding import SEPARATORS
-from infra.text.languages import language_spellings
+from infra.text.languages import OTHER_LANGUAGE, language_spellings
 from infra.text.pets import pet_spellings
 from infra.text.sexes import sex_spellings
-from infra.text.sizes import size_spellings
+from infra.text.sizes import KOREAN_WORDS, size_spellings
 from infra.text.units import COUNTERS, MEASURE_SYMBOLS, PACK_UNITS, PAIR_COUNTERS
 from infra.text.words import Segment, segments
 
@@ -336,22 +336,25 @@ def _colour_word(text: str) -> Word | None:
 
 
 def _size_word(text: str, *, whole: bool) -> Word | None:
-    """A size the keyword names, found however a title writes it: "M" as 미디엄, 미디움, Medium, 중형 or 중
-    (`infra.text.sizes`); the letter stands alone, neither after a digit ("60m" is metres) nor inside a word, and so
-    does a syllable (중, 대, 소: not the 대 of "대용량"), or with the word for size after it ("중사이즈", "대 크기").
-    A syllable is a size only where the keyword writes it as a word of its own (`whole`), not a part the analyzer
-    split off ("중부식" is no 중). None: the word is no size."""
+    """A size the keyword names, found however a title writes it: "M" as 미디엄, 미디움 or Medium, "중" or "중형" as
+    M too (`infra.text.sizes`); the letter stands alone, neither after a digit ("60m" is metres) nor inside a word.
+    The keyword's own Korean word is found as any keyword word is ("중자"); another's only as two syllables standing
+    alone (not 소형견, nor the 중 of "S/L 중 택1": `infra.text.sizes.KOREAN_WORDS`). A syllable is a size only where
+    the keyword writes it as a word of its own (`whole`), not a part the analyzer split off ("중부식" is no 중).
+    None: the word is no size."""
     if not (spellings := size_spellings(text)) or (len(text) == 1 and not whole and not text.isascii()):
         return None
-    alternatives = "|".join(
-        rf"(?<![0-9a-z.]){re.escape(spelling)}(?![0-9a-z])"
-        if spelling.isascii()
-        else rf"(?<![가-힣\d]){spelling}(?:(?![가-힣])|(?=\s?(?:사이즈|크기)))"
-        if len(spelling) == 1
-        else _spelled(spelling)
-        for spelling in spellings
-    )
-    return Word(text, re.compile(f"(?:{alternatives})"), False)
+    alternatives = []
+    for spelling in spellings:
+        if spelling.isascii():
+            alternatives.append(rf"(?<![0-9a-z.]){re.escape(spelling)}(?![0-9a-z])")
+        elif spelling == text:
+            alternatives.append(_word(text).pattern.pattern)
+        elif spelling not in KOREAN_WORDS:
+            alternatives.append(_spelled(spelling))
+        elif len(spelling) > 1:
+            alternatives.append(rf"(?<![가-힣]){spelling}(?![가-힣])")
+    return Word(text, re.compile(f"(?:{'|'.join(alternatives)})"), False)
 
 
 def _sex_word(text: str) -> Word | None:
@@ -367,8 +370,8 @@ def _sex_word(text: str) -> Word | None:
 
 
 def _pet_word(text: str) -> Word | None:
-    """Which pet the keyword's product is for, or at what age, found however a title writes it: "강아지" as 반려견,
-    애견 or Dog, "어덜트" as 성묘 or Adult (`infra.text.pets`). The keyword's own spelling is found as any keyword
+    """Which pet the keyword's product is for, found however a title writes it: "강아지" as 반려견, 애견, 독 or Dog
+    (`infra.text.pets`). The keyword's own spelling is found as any keyword
     word is; another spelling starts a word ("반려견용", "고양이모래"), one of a syllable stands alone ("캣잇" and
     "캣닢" hold no cat, "독도" no dog), a Latin one alone. None: the word is no such word."""
     if not (spellings := pet_spellings(text)):
@@ -378,14 +381,15 @@ def _pet_word(text: str) -> Word | None:
 
 
 def _language_word(text: str) -> Word | None:
-    """Which language the keyword's product is made in, found however a title writes it: "한글" as 한국어, 국문 or
-    Korean (`infra.text.languages`), "한글판" (an edition) as "한국어 버전" too; another spelling starts a word, a
-    Latin one stands alone. None: the word is no such word."""
+    """The Korean edition the keyword asks for, found however a title writes it: "한글" as 한국어, 국문 or Korean
+    (`infra.text.languages`), "한글판" as "한국어 버전" too; another spelling starts a word, a Latin one stands alone,
+    and neither counts in a title naming another language ("영문 자판 (한국어 설명서)"). None: the word is none."""
     stem = text.removesuffix(_EDITION_SUFFIX)
     if not (spellings := language_spellings(stem)):
         return None
     others = _spelled_as_any([spelling for spelling in spellings if spelling != stem], glued_after=True)
-    return Word(stem, re.compile(f"{_word(stem).pattern.pattern}|{others}"), False)
+    only_korean = rf"^(?!.*(?:{OTHER_LANGUAGE.pattern})).*?{others}"
+    return Word(stem, re.compile(f"{_word(stem).pattern.pattern}|{only_korean}"), False)
 
 
 def _spelled_as_any(spellings: Iterable[str], *, suffix: str = "", glued_after: bool) -> str:
@@ -415,11 +419,13 @@ def _written_whole(text: str, segment: Segment) -> bool:
 
 
 def _hues_glued(parts: tuple[Segment, ...]) -> tuple[Segment, ...]:
-    """The keyword's segments with a hue the splitter cut in two glued back ("검정" + "색", "차" + "콜")."""
+    """The keyword's segments with a hue or an edition the splitter cut in two glued back ("검정" + "색", "차" +
+    "콜", "한글" + "판")."""
     glued: list[Segment] = []
     for segment in parts:
         previous = glued[-1] if glued else None
-        if previous and previous.end == segment.start and hue_spellings(previous.text + segment.text):
+        joined = previous.text + segment.text if previous else ""
+        if previous and previous.end == segment.start and (hue_spellings(joined) or _language_word(joined)):
             glued[-1] = Segment(previous.text + segment.text, previous.start, segment.end, segment.head)
         else:
             glued.append(segment)

@@ -76,8 +76,9 @@ _LATIN_SOUNDS: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 
 
-def _latin_sounds(token: str, following: str) -> tuple[str, ...]:
-    """The classes one English letter group may be written with, given the letter after it."""
+def _latin_sounds(token: str, following: str, *, first: bool = False) -> tuple[str, ...]:
+    """The classes one English letter group may be written with, given the letters after it and whether it starts
+    the word (`first`)."""
     before_vowel = following[:1] in _VOWELS
     if token in _VOWELS:
         # A w or y that starts a syllable is a glide Hangul writes (위, 예); elsewhere it is a vowel.
@@ -92,8 +93,10 @@ def _latin_sounds(token: str, following: str) -> tuple[str, ...]:
         return ("K", "J") if following[:1] in ("e", "i", "y") else ("K",)
     if token == "t" and following[:1] == "u":
         return ("T", "J")  # "vertuo" is 버츄오, "virtual" 버추얼
-    if token == "t" and following[:1] == "i" and following[1:2] in _VOWELS:
-        return ("T", "S")  # "essential" is 에센셜, "patio" 파티오: a t before "i" and a vowel may be an sh
+    if token == "t" and following[:1] == "i" and following[1:2] in _VOWELS and not first:
+        # "essential" is 에센셜, "patio" 파티오: inside a word, a t before "i" and a vowel may be an sh (not at its
+        # start: "tiara" is 티아라, a reviewer's)
+        return ("T", "S")
     if token == "ng" and before_vowel:
         return ("ŋK", "NK", "NJ")  # "finger", "ranger"
     if token == "n" and following[:1] in ("k", "q", "c", "x"):
@@ -124,7 +127,7 @@ def latin_skeletons(word: str) -> frozenset[str]:
     choices: list[tuple[str, ...]] = []
     for index, token in enumerate(tokens):
         following = "".join(tokens[index + 1 : index + 3])  # the next two groups: "ti" before a vowel
-        choices.append(("K",) if index == 0 and token == "gh" else _latin_sounds(token, following))
+        choices.append(("K",) if index == 0 and token == "gh" else _latin_sounds(token, following, first=index == 0))
     # A word that starts with a vowel starts with ㅇ in Hangul: "oled" (올레드) is not 라이트. So does an English word
     # that starts with x, read "ex" (엑스박스 for "Xbox", 익스트림 for "Xtreme").
     lead = "V" if tokens and (tokens[0] == "x" or (tokens[0] in _VOWELS and choices[0] == ("",))) else ""

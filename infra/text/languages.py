@@ -1,22 +1,23 @@
-"""Which language a product is made in (a keyboard's layout, a game's or a book's edition), as titles write it:
+"""The Korean edition of a product (a keyboard's layout, a game's, a toy's or a book's edition), as titles write it:
 "한글" as 한국어, 국문 or Korean.
 
-A closed set, one concept per language, like the hues of `infra.text.colours`: a keyword's 한글 names the Korean
-edition wherever a title says so, in any of its spellings, and another language is still another product.
+A closed set, one concept, like the hues of `infra.text.colours`: a keyword's 한글 names the Korean edition wherever a
+title says so, in any of its spellings, unless the title names another language too ("영문 자판 (한국어 설명서)" is
+the English layout with a Korean manual: a reviewer's). Only Korean: "영어" names a subject as often as an edition
+("어린왕자로 영어 공부하기" is no 영문판).
 """
 
 from __future__ import annotations
 
-#: Each language's spellings, lower case, the keyword's usual word first.
-LANGUAGES: tuple[tuple[str, ...], ...] = (
-    ("한글", "한국어", "국문", "korean"),
-    ("영문", "영어", "english"),
-    ("일본어", "일어", "japanese"),
-    ("중국어", "중문", "chinese"),
-)
-_SPELLINGS_OF = {spelling: language for language in LANGUAGES for spelling in language}
+import re
+
+#: The Korean edition's spellings, lower case, the keyword's usual word first.
+KOREAN: tuple[str, ...] = ("한글", "한국어", "국문", "korean")
+#: Another language a title names, which makes what it says of Korean a manual's or a subtitle's.
+OTHER_LANGUAGE = re.compile(r"영문|영어|english|(?<![a-z])us(?![a-z])|일본어|일어|japanese|중국어|중문|chinese")
 
 
 def language_spellings(word: str) -> tuple[str, ...]:
-    """Every way a language is written, when the word is one of them ("한국어": 한글, 국문, korean …); () otherwise."""
-    return _SPELLINGS_OF.get(word, ())
+    """Every way the Korean edition is written, when the word is one of them ("한국어": 한글, 국문, korean); ()
+    otherwise."""
+    return KOREAN if word in KOREAN else ()

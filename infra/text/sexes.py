@@ -9,10 +9,10 @@ from __future__ import annotations
 
 #: Each side's spellings, lower case, the keyword's usual word first.
 #: Not 남자 and 여자, which titles write of the buyer's friend ("여자 친구 선물") and of children ("초등 남자 내의")
-#: as often; not "woman" and "lady" alone, which names hold ("Wonder Woman", "Lady M"): a reviewer's.
+#: as often; not "woman", 우먼 and "lady" alone, which names hold ("Wonder Woman", "원더 우먼", "Lady M"): reviewers'.
 SEXES: tuple[tuple[str, ...], ...] = (
     ("남성", "맨즈", "멘즈", "men", "mens", "men's", "male"),
-    ("여성", "우먼", "우먼즈", "우먼스", "레이디스", "women", "womens", "women's", "ladies"),
+    ("여성", "우먼즈", "우먼스", "레이디스", "women", "womens", "women's", "ladies"),
 )
 _SPELLINGS_OF = {spelling: side for side in SEXES for spelling in side}
 

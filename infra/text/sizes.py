@@ -16,6 +16,10 @@ SIZES: tuple[tuple[str, ...], ...] = (
     ("xl", "엑스라지", "extra large"),
 )
 _SPELLINGS_OF = {spelling: size for size in SIZES for spelling in size}
+#: The Korean words among them, which sellers glue into other words (소형견 is a small dog, 중자 a medium portion,
+#: 대용량 a large volume) and write of other things alone (the 중 of "S/M/L 중 택1" is "among"): another keyword's
+#: size finds them only as two syllables standing alone, never as one (a reviewer's).
+KOREAN_WORDS = frozenset({"소형", "중형", "대형", "소", "중", "대"})
 #: A letter size as a title glues it after a word ("블랙L", "화이트XL"), lower case.
 LETTERS = r"(?:xs|s|m|l|xl|xxl|xxxl)(?![a-z])"
 

@@ -1426,12 +1426,17 @@ def test_another_pack_size_is_compared_per_unit_against_the_cluster():
         ("Hill's 사이언스다이어트 어덜트 2kg", "힐스 사이언스다이어트 어덜트 2kg"),
         ("Hill's 사이언스다이어트 어덜트 2kg", "HILL’S 사이언스다이어트 어덜트 2kg"),
         ("L'Oreal Paris 립스틱", "LOREAL PARIS 립스틱"),
-        # a t before "i" and a vowel said as sh (the thirty-first reader's suitcase)
+        # a t before "i" and a vowel said as sh inside a word (the thirty-first reader's suitcase)
         ("리모와 에센셜 캐빈 블랙", "RIMOWA 리모와 ESSENTIAL Cabin 블랙 기내용 캐리어 정품"),
     ],
 )
 def test_a_keyword_word_written_in_the_other_script_is_the_same_word(keyword: str, title: str):
     assert verdict({"keyword": keyword}, title) is None
+
+
+def test_a_t_that_starts_a_word_is_never_said_as_sh():
+    # "tiara" is 티아라: read as 시아라 it would pass for 시에라 (a reviewer's)
+    assert verdict({"keyword": "스노우피크 시에라 컵"}, "스노우피크 tiara 컵") == "keyword word missing: 시에라"
 
 
 @pytest.mark.parametrize(
@@ -1754,6 +1759,7 @@ def test_a_tier_word_after_a_makers_model_code_describes_it_and_does_not_name_an
         ("[톡톡친구 전용가] 갤럭시 북4 프로 14", "톡톡친구 전용"),
         ("갤럭시 북4 프로 14 카톡 플친 특가", "플친 특가"),
         ("갤럭시 북4 프로 14 [카카오톡 채널 친구 할인]", "카카오톡 채널 친구 할인"),
+        ("[톡톡친구 10% 할인] 갤럭시 북4 프로 14", "톡톡친구 10% 할인"),
     ],
 )
 def test_a_title_that_binds_its_price_to_who_buys_is_a_conditional_price(title: str, said: str):
@@ -2744,6 +2750,7 @@ def test_an_accessorys_word_the_source_files_beside_the_keywords_kind_names_the_
     [
         "갤럭시 북4 프로 14 커플 친구 특가",  # a couple's friends, no shop's
         "갤럭시 북4 프로 14 톡톡친구가 되어주세요",  # an invitation, no price
+        "갤럭시 북4 프로 14 톡톡친구 할인쿠폰 증정",  # a coupon on top of the price shown
     ],
 )
 def test_a_friend_that_is_no_shops_messenger_friend_sets_no_price(title: str):

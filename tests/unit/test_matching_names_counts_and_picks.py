@@ -930,10 +930,13 @@ def test_a_letter_size_the_keyword_names_is_found_however_the_title_writes_it(ti
         ("쓰리세븐 손톱깎이 대형", "쓰리세븐 손톱깎이 L사이즈 (대)", None),
         ("마미손 고무장갑 중 10켤레", "마미손 고무장갑 M 10켤레", None),
         ("무안 양파 10kg 중", "전남 무안 햇양파 10키로 (중사이즈) 1망", None),
-        # another size is another product; a syllable inside a word is no size
+        # the keyword's own word is found as any keyword word is, glued too ("중자": a medium portion)
+        ("원할머니 족발 중", "원할머니 족발 중자 700g", None),
+        # another size is another product; another size's syllable alone is none ("중 택1": "among"), and its two
+        # syllables glued into a word are none either (소형견: a small dog): reviewers'
         ("무안 양파 10kg 중", "무안 양파 10kg 대", "keyword word missing: 중"),
-        ("무안 양파 10kg 대", "무안 양파 10kg 대용량 특가", "keyword word missing: 대"),
-        ("마미손 고무장갑 중 10켤레", "마미손 고무장갑 중국산 10켤레", "keyword word missing: 중"),
+        ("마미손 니트릴 장갑 M 100매", "마미손 니트릴 장갑 100매 S/L 중 택1", "keyword word missing: m"),
+        ("바잇미 강아지 패딩 S", "바잇미 소형견 강아지 패딩 XL", "keyword word missing: s"),
         # a syllable the analyzer split off a keyword's word is no size: "중부식" is found as written
         ("종가 중부식 포기김치 3.3kg", "종가집 중부식 포기김치 3.3kg 아이스박스 포장", None),
     ],
@@ -973,16 +976,17 @@ def test_whom_the_keywords_product_is_for_is_found_however_the_title_writes_it(
         # The twenty-eighth and thirty-first readers' dog shampoo and dog food: the pet, however written.
         ("하이포닉 저자극 강아지 샴푸 300ml", "HYPONIC 하이포닉 저자극 샴푸 반려견 전용 300mL", None),
         ("웰니스 코어 오리지널 독 1.8kg", "Wellness CORE 웰니스코어 그레인프리 오리지널 강아지사료 1.8kg", None),
-        ("퓨리나 프로플랜 어덜트 캣 치킨 7kg", "퓨리나 PROPLAN 프로플랜 성묘 고양이 치킨 7kg", None),
         ("퓨리나 프로플랜 어덜트 캣 치킨 7kg", "Purina Pro Plan Adult Cat 치킨 7kg", None),
-        # another animal or age is another product; a syllable glued into a name is none
+        # another animal is another product; a syllable glued into a name is none
         ("하이포닉 저자극 강아지 샴푸 300ml", "하이포닉 저자극 고양이 샴푸 300ml", "keyword word missing: 강아지"),
-        ("퓨리나 프로플랜 어덜트 캣 치킨 7kg", "퓨리나 프로플랜 키튼 캣 치킨 7kg", "keyword word missing: 어덜트"),
+        # an age's Korean word names its animal too: a cat's 성묘 is no dog's 어덜트 (a reviewer's)
+        ("퓨리나 원 어덜트 강아지 사료 2kg", "퓨리나 원 성묘 사료 2kg", "keyword word missing: 어덜트"),
+        ("닥터할리 관절 영양제 노령견 60정", "닥터할리 관절 영양제 노령묘 60정", "keyword word missing: 노령견"),
         ("캣잇 플라워 분수 고양이 정수기 3L", "캣잇 플라워 분수 강아지 정수기 3L", "keyword word missing: 고양이"),
         ("라운드랩 독도 토너 200ml 강아지", "라운드랩 독도 토너 200ml", "keyword word missing: 강아지"),
     ],
 )
-def test_which_pet_and_age_the_keywords_product_is_for_is_found_however_the_title_writes_it(
+def test_which_pet_the_keywords_product_is_for_is_found_however_the_title_writes_it(
     keyword: str, title: str, reason: str | None
 ):
     assert verdict(keyword, title) == reason
@@ -995,11 +999,14 @@ def test_which_pet_and_age_the_keywords_product_is_for_is_found_however_the_titl
         ("애플 매직 키보드 한글", "Apple Magic Keyboard 한국어 자판 USB-C 정품", None),
         ("피셔프라이스 러닝홈 한글판", "Fisher-Price 피셔프라이스 러닝홈 (한국어 버전) 12~36개월", None),
         ("피셔프라이스 러닝홈 한글판", "Fisher-Price 러닝홈 Korean Edition", None),
-        # another language is another product
+        # an edition the analyzer splits (한글 + 판) is read whole
+        ("스플릿 픽션 PS5 한글판", "스플릿 픽션 PS5 한국어 버전", None),
+        # another language is another product, and Korean said beside it is a manual's (a reviewer's)
         ("애플 매직 키보드 한글", "Apple 매직 키보드 영문 (US English) USB-C", "keyword word missing: 한글"),
+        ("로지텍 MX Keys S 한글", "로지텍 MX Keys S 영문 자판 키보드 (한국어 설명서)", "keyword word missing: 한글"),
     ],
 )
-def test_the_language_the_keywords_product_is_made_in_is_found_however_the_title_writes_it(
+def test_the_korean_edition_the_keyword_asks_for_is_found_however_the_title_writes_it(
     keyword: str, title: str, reason: str | None
 ):
     assert verdict(keyword, title) == reason
