@@ -352,8 +352,15 @@ def _fewer_write_it(index: int, writes: list[bool]) -> bool:
 
 
 def _compact(title: str) -> str:
-    """A lower-case title without spaces and dashes: where a word another offer writes is looked for."""
-    return title.replace(" ", "").replace("-", "")
+    """A lower-case title without spaces and dashes, and without what it says it gives with the product ("+ 전용
+    손잡이 증정", "(젖꼭지 포함)"): where a word another offer writes is looked for. A thing given with the product is
+    no word of its name, and vouches for no offer selling that thing alone (a bottle's handles beside the bottle
+    "+ 전용 손잡이 증정")."""
+    return _GIVEN.sub("", title).replace(" ", "").replace("-", "")
+
+
+#: What a title says it gives with the product: a clause after "+" up to a gift's word, or a bracket holding one.
+_GIVEN = re.compile(r"\+[^+()\[\]]*?(?:증정|사은품|포함)|[(\[][^)\]]*(?:증정|사은품|포함)[^)\]]*[)\]]")
 
 
 def _refuse_prices_like_an_accessory(

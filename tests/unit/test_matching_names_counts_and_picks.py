@@ -1352,3 +1352,16 @@ def test_a_lowest_for_a_child_beside_too_few_offers_to_refuse_it_is_in_doubt():
     assert "for a child?: the lowest writes 키즈, which no other offer does" in lowest_doubts(keyword, titles)
     both = [("MLB 키즈 루키 볼캡 뉴욕 블랙", 29_000), ("MLB 키즈 루키 볼캡 뉴욕 블랙 FREE", 39_000)]
     assert not [doubt for doubt in lowest_doubts(keyword, both) if doubt.startswith("for a child?")]
+
+
+def test_a_thing_another_offer_gives_with_the_product_vouches_for_no_offer_selling_it_alone():
+    # The thirty-second reader's baby bottle: the answer gives handles, and the handles sold alone won.
+    keyword = {"keyword": "헤겐 PCTO 젖병 240ml"}
+    titles = [
+        ("헤겐 PCTO 젖병 손잡이 1쌍", 14_000),
+        ("Hegen 헤겐 PCTO 240ml 젖병 (젖꼭지 2단계 포함) + 전용 손잡이 증정", 25_900),
+        ("헤겐 PCTO 젖병 240ml 1개", 27_500),
+    ]
+    assert "another thing?: the lowest writes 손잡이 after 젖병, which no other offer does" in lowest_doubts(
+        keyword, titles
+    )
