@@ -244,16 +244,6 @@ def _other_measure(stated: tuple[Quantity, ...], want: Quantity) -> str | None:
     return ", ".join(dict.fromkeys(quantity.text for quantity in measured)) if measured else None
 
 
-def _sheets_for_a_liquid(stated: tuple[Quantity, ...], want: Quantity, wanted: tuple[Quantity, ...]) -> str | None:
-    """The sheets a title counts, and no volume, for a volume the keyword asks and no sheets: a liquid sold as
-    sheets is another form of it (a fabric softener's dryer sheets "40매" for "2.5L"). Not where the keyword counts
-    sheets itself ("클렌징 패드 150ml 70매")."""
-    if want.dimension != "volume" or any(quantity.dimension == "sheets" for quantity in wanted):
-        return None
-    sheets = [quantity.text for quantity in stated if quantity.dimension == "sheets"]
-    return ", ".join(dict.fromkeys(sheets)) if sheets else None
-
-
 #: A screen's diagonal written in centimetres, as Korean makers label a size ("138cm" for a 55-inch TV, "68cm" for a
 #: 27-inch monitor: the visible area, a little under inches times 2.54).
 _CENTIMETRES = re.compile(r"(?<![\d.])(\d{2,3}(?:\.\d)?)\s?cm(?![a-z])")
@@ -309,8 +299,6 @@ def unit_conflict(title: str, wanted: tuple[Quantity, ...], nouns: tuple[str, ..
             return f"{want.dimension} {texts} ≠ {want.text}"
         if not same and (weighed := _other_measure(stated, want)):
             return f"{weighed} for {want.text}: another form or size"
-        if not same and (sheets := _sheets_for_a_liquid(stated, want, wanted)):
-            return f"{sheets} for {want.text}: another form"
         if not same and (diagonal := _other_diagonal(title, want)):
             return f"{diagonal} for {want.text}: another size"
         if not same and stated and _asks_several(want) and not _counts_otherwise(title, stated, want, nouns):

@@ -2047,23 +2047,6 @@ def test_a_weight_for_a_volume_that_no_density_reconciles_is_another_form(keywor
 
 
 @pytest.mark.parametrize(
-    ("keyword", "title", "reason"),
-    [
-        # The thirty-second reader's fabric softener and the thirtieth's toner: sheets and pads of a liquid.
-        ("피죤 리치퍼퓸 미스틱레인 2.5L", "피죤 리치퍼퓸 미스틱레인 건조기 시트 40매", "40매 for 2.5L: another form"),
-        ("한율 어린쑥 수분진정 토너 150ml", "한율 어린쑥 수분진정 토너 패드 70매", "70매 for 150ml: another form"),
-        # the liquid itself, its volume written; a keyword that counts sheets itself
-        ("피죤 리치퍼퓸 미스틱레인 2.5L", "피죤 리치퍼퓸 미스틱레인 2500ml", None),
-        ("한율 어린쑥 토너 패드 150ml 70매", "한율 어린쑥 토너 패드 70매", None),
-    ],
-)
-def test_sheets_for_a_liquid_the_keyword_measures_by_volume_are_another_form(
-    keyword: str, title: str, reason: str | None
-):
-    assert verdict({"keyword": keyword}, title, 20_000) == reason
-
-
-@pytest.mark.parametrize(
     ("title", "reason"),
     [
         ("맥북 에어 13 M4 16GB 256GB 보상판매가 (구형 맥북 반납 시)", "conditional price: 보상판매가 1,500,000"),
