@@ -409,8 +409,8 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
       one- or two-digit model number where others write it bare: a unit's letter is no tier, so nothing refuses
       "프로스태프 97L" beside "프로스태프 97".
     - A thing it says it sells alone or without something, which no other accepted offer says ("본체만 (가스
-      실린더 미포함)", "프레임 (쿠션 별도)", "설명서만", "유리뚜껑 단품"): on the held-out corpus it flagged seven
-      wrong lowest offers and five right ones (a phone "충전기 미포함", a drill "본체만"), so it cannot refuse.
+      실린더 미포함)", "프레임 (쿠션 별도)", "설명서만"): on the held-out corpus it flagged five wrong lowest offers
+      and five right ones (a phone "충전기 미포함", a drill "본체만"), so it cannot refuse.
     - A word for sold out that sellers write as hype too (매진), which no other accepted offer writes
       (`buyable.sold_out_perhaps`).
     - A child it names before the keyword's words, which no other accepted offer names, where too few are accepted
@@ -435,7 +435,7 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
             # a unit's letter glued to a model's number is no tier, so nothing refuses it ("프로스태프 97L")
             tokens = [number_tokens(title) for title in lowered]
             doubts.append(suffix_only_the_lowest_writes(numbers, tokens[0], tokens[1:], bare_needed=PLAIN_NAMES_NEEDED))
-        doubts.append(_a_part_only_in_the_lowest(lowered, wanted.words))
+        doubts.append(_a_part_only_in_the_lowest(lowered))
         doubts.append(_for_a_child_only_in_the_lowest(wanted, lowered))
         doubts.append(sold_out_perhaps(lowered))
     return [doubt for doubt in doubts if doubt]
@@ -445,20 +445,14 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
 #: "(쿠션 별도)", "공임비 별도"); not shipping, which every offer leaves out alike ("배송비 별도", "택배비 별도").
 _PART_ONLY = re.compile(
     r"(?<![\w])[가-힣a-z]{1,8}만(?![가-힣])|(?<![\w])(?!배송|택배)[가-힣a-z]+\s?(?:미포함|불포함|별매|별도)(?![가-힣])"
-    # A thing named and sold alone ("유리뚜껑 단품", "상부 포트 단품"); not a size or a count alone ("90ml 단품": not a
-    # set), nor the product's own name (`_a_part_only_in_the_lowest`).
-    r"|(?<![\w])(?P<part>[가-힣]{2,8})\s?단품(?![가-힣])"
 )
 
 
-def _a_part_only_in_the_lowest(lowered: list[str], words: tuple[Word, ...]) -> str | None:
+def _a_part_only_in_the_lowest(lowered: list[str]) -> str | None:
     """The lowest says it sells a thing alone or without something, which no other accepted offer says: the product
-    may come with what this one leaves out (a soda maker's cylinder, an armchair's cushion, a saucepan's pot). Not
-    the product named alone ("양수냄비 단품", a keyword word: not a set)."""
+    may come with what this one leaves out (a soda maker's cylinder, an armchair's cushion)."""
     said = _PART_ONLY.search(lowered[0])
     if said is None or any(said.group().strip() in title for title in lowered[1:]):
-        return None
-    if (part := said.group("part")) and any(word.pattern.search(part) for word in words):
         return None
     return f"a part only?: the lowest says {said.group().strip()}, which no other offer does"
 

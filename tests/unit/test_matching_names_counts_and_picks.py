@@ -298,15 +298,6 @@ def test_a_reviewers_counter_examples_to_broader_readings_keep_their_verdicts(
             "a part only?: the lowest says 쿠션 별도, which no other offer does",
         ),
         ("이케아 포엥 암체어", "이케아 포엥 암체어 자작나무 (배송비 별도)", None),  # a cost, not a part
-        # The twenty-sixth and twenty-seventh readers' moka pot and saucepan: a part named and sold alone (단품).
-        (
-            "네오플램 피카 양수냄비 20cm",
-            "네오플램 피카 양수냄비 20cm 유리뚜껑 단품",
-            "a part only?: the lowest says 유리뚜껑 단품, which no other offer does",
-        ),
-        ("네오플램 피카 양수냄비 20cm", "네오플램 피카 양수냄비 20cm 단품", None),  # no part named: not a set
-        ("네오플램 피카 양수냄비 20cm", "네오플램 피카 20cm 양수냄비 단품", None),  # the product itself, alone
-        ("네오플램 피카 양수냄비 20cm", "네오플램 피카 양수냄비 20cm 500ml 단품", None),
     ],
 )
 def test_a_lowest_that_says_it_sells_a_part_only_which_no_other_offer_says_is_in_doubt(
