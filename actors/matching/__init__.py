@@ -351,12 +351,12 @@ def _fewer_write_it(index: int, writes: list[bool]) -> bool:
     return writing < len(writes) - 1 - writing
 
 
-def _compact(title: str) -> str:
-    """A lower-case title without spaces and dashes, and without what it says it gives with the product ("+ 전용
-    손잡이 증정", "(젖꼭지 포함)"): where a word another offer writes is looked for. A thing given with the product is
-    no word of its name, and vouches for no offer selling that thing alone (a bottle's handles beside the bottle
-    "+ 전용 손잡이 증정")."""
-    return _GIVEN.sub("", title).replace(" ", "").replace("-", "")
+def _compact(title: str, *, without_gifts: bool = False) -> str:
+    """A lower-case title without spaces and dashes: where a word another offer writes is looked for. Where a doubt
+    is judged, without what it says it gives with the product too (`without_gifts`: "+ 전용 손잡이 증정", "(젖꼭지
+    포함)"): a thing given with the product is no word of its name, and vouches for no offer selling that thing alone
+    (a bottle's handles beside the bottle "+ 전용 손잡이 증정")."""
+    return (_GIVEN.sub("", title) if without_gifts else title).replace(" ", "").replace("-", "")
 
 
 #: What a title says it gives with the product: a clause after "+" up to a gift's word, or a bracket holding one.
@@ -457,6 +457,11 @@ def _a_part_only_in_the_lowest(lowered: list[str]) -> str | None:
     return f"a part only?: the lowest says {said.group().strip()}, which no other offer does"
 
 
+#: Child words grown-ups' product names hold ("Advanced Genifique Youth Activating", "Youth Surge", "Ken Griffey Jr"):
+#: no doubt on their own, where too few offers are accepted to tell (a reviewer's).
+_IN_GROWN_UPS_NAMES = frozenset({"youth", "jr"})
+
+
 def _for_a_child_only_in_the_lowest(wanted: _Wanted, lowered: list[str]) -> str | None:
     """The lowest names a child before a word of the keyword (`wearers.for_a_child`), which no other accepted offer
     writes: where too few offers are accepted to refuse it (`_refuse_what_is_for_a_child`), the kids' version sold
@@ -465,7 +470,7 @@ def _for_a_child_only_in_the_lowest(wanted: _Wanted, lowered: list[str]) -> str 
         return None
     respelled = [wanted.spellings.respell(title) for title in lowered]
     child = for_a_child(respelled[0], wanted.keyword, wanted.words)
-    if child is None or any(child in title for title in respelled[1:]):
+    if child is None or child in _IN_GROWN_UPS_NAMES or any(child in title for title in respelled[1:]):
         return None
     return f"for a child?: the lowest writes {child}, which no other offer does"
 
@@ -479,14 +484,14 @@ def _another_line_in_the_lowest(wanted: _Wanted, lowered: list[str]) -> str | No
     if len(lowered) <= PLAIN_NAMES_NEEDED:
         return None
     respelled = [wanted.spellings.respell(title) for title in lowered]
-    others_compact = [_compact(title) for title in lowered[1:]]
+    others_compact = [_compact(title, without_gifts=True) for title in lowered[1:]]
     written = [inside_the_name(title, pairs, after_the_maker=True, numerals=True) for title in respelled]
-    if found := unvouched(written[0], written[1:], others_compact, wanted.words):
+    if found := unvouched(written[0], written[1:], others_compact, wanted.words, doubting=True):
         pair, between = found
         where = f"before {pair.second.text}" if pair == size else f"inside {pair.first.text} … {pair.second.text}"
         return f"another line?: the lowest writes {between} {where}, which no other offer does"
     if end := wanted.names_end:
         after = [after_the_name(title, end) for title in respelled]
-        if after[0] and is_unvouched(after[0], after[1:], others_compact, wanted.words):
+        if after[0] and is_unvouched(after[0], after[1:], others_compact, wanted.words, doubting=True):
             return f"another thing?: the lowest writes {after[0]} after {end.text}, which no other offer does"
     return None

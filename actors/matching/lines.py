@@ -211,26 +211,39 @@ LINE_WORDS = 2
 
 
 def unvouched(
-    own: dict[NamePair, str], others: list[dict[NamePair, str]], others_compact: list[str], words: tuple[Word, ...]
+    own: dict[NamePair, str],
+    others: list[dict[NamePair, str]],
+    others_compact: list[str],
+    words: tuple[Word, ...],
+    *,
+    doubting: bool = False,
 ) -> tuple[NamePair, str] | None:
     """The first pair an offer writes a word between (`own`, from `inside_the_name`) that at least
     `PLAIN_NAMES_NEEDED` other offers write side by side and none writes anywhere (`others_compact`: their titles
     without spaces and dashes), with that word; None when every word it writes there is vouched for. A word holding a
     keyword word is the name written again ("DJI Osmo Pocket 3 … 오즈모 포켓 3"), no line; so is one of more than
-    `LINE_WORDS` words, a description."""
+    `LINE_WORDS` words, a description. `doubting`: judged for a doubt (`is_unvouched`)."""
     for pair, between in own.items():
-        if is_unvouched(between, [written.get(pair) for written in others], others_compact, words):
+        if is_unvouched(between, [written.get(pair) for written in others], others_compact, words, doubting=doubting):
             return pair, between
     return None
 
 
-def is_unvouched(between: str, others: list[str | None], others_compact: list[str], words: tuple[Word, ...]) -> bool:
+def is_unvouched(
+    between: str,
+    others: list[str | None],
+    others_compact: list[str],
+    words: tuple[Word, ...],
+    *,
+    doubting: bool = False,
+) -> bool:
     """Whether a word an offer writes at a place in the name (`between`) is vouched for by none of the other offers
     (`others`: what each writes at that place, "" for nothing, None where it does not write the place): at least
     `PLAIN_NAMES_NEEDED` of them write nothing there and none writes the word anywhere (`others_compact`), and it is
-    neither a keyword word written again nor a description of more than `LINE_WORDS` words. An offer that writes
-    the word at that place with more beside it is a line of its own and vouches for nothing ("제로 레몬" beside the
-    lowest's "제로")."""
+    neither a keyword word written again nor a description of more than `LINE_WORDS` words. Where it is judged for a
+    doubt (`doubting`), an offer writing the word at that place with another word after it is a line of its own and
+    vouches for nothing ("제로 레몬" beside the lowest's "제로"); not where it is judged for a refusal, since one
+    seller's descriptor would cost another's right listing ("초음파 가습" beside "초음파": a reviewer's)."""
     if not between or sum(written == "" for written in others) < PLAIN_NAMES_NEEDED:
         return False
     if len(between.split()) > LINE_WORDS:
@@ -239,6 +252,13 @@ def is_unvouched(between: str, others: list[str | None], others_compact: list[st
     vouchers = [
         compact
         for compact, written in zip(others_compact, others, strict=True)
-        if not (written and noun in written.replace(" ", "") and written.replace(" ", "") != noun)
+        if not (doubting and written and _goes_on_after(written, between))
     ]
     return not any(noun in compact for compact in vouchers) and not any(word.pattern.search(between) for word in words)
+
+
+def _goes_on_after(written: str, between: str) -> bool:
+    """Whether what another offer writes at a place starts with the words an offer writes there and goes on with
+    another word ("제로 레몬" after "제로"; not "냉동만두" after "만두", one word)."""
+    theirs, own = written.split(), between.split()
+    return len(theirs) > len(own) and theirs[: len(own)] == own

@@ -1356,3 +1356,43 @@ def test_a_thing_another_offer_gives_with_the_product_vouches_for_no_offer_selli
     assert "another thing?: the lowest writes 손잡이 after 젖병, which no other offer does" in lowest_doubts(
         keyword, titles
     )
+
+
+def test_an_offer_writing_more_after_a_word_still_vouches_where_a_line_is_refused():
+    # One seller's descriptor must not cost another's right listing (a reviewer's): only doubts read it so.
+    offers = [
+        ("무인양품 아로마 초음파 디퓨저 MJ-UAD1", 49_000),
+        ("무인양품 아로마 초음파 가습 디퓨저", 52_000),
+        ("무인양품 아로마 디퓨저", 55_000),
+        ("무인양품 아로마 디퓨저 정품", 56_000),
+    ]
+    titles = [title for title, _ in offers]
+    matched = match_offers(
+        {"keyword": "무인양품 아로마 디퓨저"},
+        [Offer(source="static", title=title, price=price, url="https://example.test/p") for title, price in offers],
+    )
+    assert {offer.title: offer.rejected for offer in matched}[titles[0]] is None
+
+
+def test_a_glued_compound_holding_the_word_still_vouches_for_it():
+    # "냉동만두" is one word: it writes 만두 as the lowest does, no line of its own (a reviewer's).
+    doubts = lowest_doubts(
+        {"keyword": "비비고 왕교자 1.05kg"},
+        [
+            ("비비고 왕교자 만두 1.05kg", 10_900),
+            ("비비고 왕교자 냉동만두 1.05kg", 11_500),
+            ("비비고 왕교자 1.05kg", 11_900),
+            ("비비고 왕교자 1.05kg 정품", 12_500),
+        ],
+    )
+    assert not [doubt for doubt in doubts if doubt.startswith("another line?")]
+
+
+@pytest.mark.parametrize(
+    "lowest",
+    ["Lancome Advanced Genifique Youth Activating Serum 50ml 랑콤 제니피끄 세럼", "랑콤 Youth 제니피끄 세럼 50ml"],
+)
+def test_a_child_word_grown_ups_names_hold_leaves_no_doubt_beside_too_few_offers(lowest: str):
+    keyword = {"keyword": "랑콤 제니피끄 세럼 50ml"}
+    doubts = lowest_doubts(keyword, [(lowest, 109_000), ("랑콤 제니피끄 세럼 50ml", 119_000)])
+    assert not [doubt for doubt in doubts if doubt.startswith("for a child?")]
