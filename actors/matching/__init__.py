@@ -359,8 +359,11 @@ def _compact(title: str, *, without_gifts: bool = False) -> str:
     return (_GIVEN.sub("", title) if without_gifts else title).replace(" ", "").replace("-", "")
 
 
-#: What a title says it gives with the product: a clause after "+" up to a gift's word, or a bracket holding one.
-_GIVEN = re.compile(r"\+[^+()\[\]]*?(?:증정|사은품|포함)|[(\[][^)\]]*(?:증정|사은품|포함)[^)\]]*[)\]]")
+#: What a title says it gives with the product: a clause after a "+" standing apart ("… + 전용 손잡이 증정"; not
+#: "1+1" nor "GPS+셀룰러") up to a gift's word, or a bracket holding one ("(젖꼭지 포함)"); not 미포함 or 불포함, nor
+#: a cost included ("배송비 포함").
+_GIFT_WORD = r"(?:증정|사은품|(?<![미불])(?<!배송비)(?<!배송비 )(?<!택배비)(?<!택배비 )포함)"
+_GIVEN = re.compile(rf"(?<![\da-z])\+(?![\da-z])[^+()\[\]]*?{_GIFT_WORD}|[(\[][^)\]]*{_GIFT_WORD}[^)\]]*[)\]]")
 
 
 def _refuse_prices_like_an_accessory(
@@ -413,8 +416,8 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
       and five right ones (a phone "충전기 미포함", a drill "본체만"), so it cannot refuse.
     - A word for sold out that sellers write as hype too (매진), which no other accepted offer writes
       (`buyable.sold_out_perhaps`).
-    - A child it names before the keyword's words, which no other accepted offer names, where too few are accepted
-      to refuse it (`_for_a_child_only_in_the_lowest`)."""
+    - A child it names before the keyword's words, which no other accepted offer names
+      (`_for_a_child_only_in_the_lowest`): what matters where too few offers are accepted to refuse it."""
     titles = [fold(offer.title) for offer in accepted]
     packs = {_pack_count(title) or 1 for title in titles}
     doubts = [doubt_about_the_lowest([offer.price for offer in accepted], packs_differ=len(packs) > 1)]
@@ -458,14 +461,15 @@ def _a_part_only_in_the_lowest(lowered: list[str]) -> str | None:
 
 
 #: Child words grown-ups' product names hold ("Advanced Genifique Youth Activating", "Youth Surge", "Ken Griffey Jr"):
-#: no doubt on their own, where too few offers are accepted to tell (a reviewer's).
+#: no doubt beside a single other offer (a reviewer's). Where enough offers are accepted to refuse, their consensus
+#: still reads them as a child's (`_refuse_what_is_for_a_child`: a Giro helmet's "Youth" size beside the adult's).
 _IN_GROWN_UPS_NAMES = frozenset({"youth", "jr"})
 
 
 def _for_a_child_only_in_the_lowest(wanted: _Wanted, lowered: list[str]) -> str | None:
     """The lowest names a child before a word of the keyword (`wearers.for_a_child`), which no other accepted offer
-    writes: where too few offers are accepted to refuse it (`_refuse_what_is_for_a_child`), the kids' version sold
-    under the same name is in doubt."""
+    writes: the kids' version sold under the same name is in doubt. It matters where too few offers are accepted to
+    refuse it (`_refuse_what_is_for_a_child` needs three); with more, that refusal has spoken already."""
     if len(lowered) < 2:
         return None
     respelled = [wanted.spellings.respell(title) for title in lowered]

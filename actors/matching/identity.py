@@ -12,7 +12,7 @@ keyword names another product unless the keyword names that variant too.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from functools import lru_cache
@@ -55,6 +55,10 @@ class Word:
     #: Found only in the title as written, dashes kept: a range ("3-6개월" is no "36개월", which a title without its
     #: dashes would write).
     dashed: bool = False
+    #: A title this finds holds the word only as the keyword writes it (`own`), not in its other spellings: Korean
+    #: written beside another language is a manual's ("영문 자판 (한국어 설명서)", `_language_word`).
+    unless: re.Pattern[str] | None = None
+    own: re.Pattern[str] | None = None
 
 
 _RUNS = re.compile(r"\d+(?:\.\d+)?|[a-z]+|[^\da-z]+")
@@ -242,9 +246,7 @@ def _type_suffix_ends(text: str) -> frozenset[int]:
 _FLAVOUR = "맛"
 
 
-def _suffix_word(
-    text: str, segment: Segment, suffixes: frozenset[int], *, glued_after: str | None = None
-) -> Word | None:
+def _suffix_word(text: str, segment: Segment, suffixes: frozenset[int], *, glued_after: str | None) -> Word | None:
     """A keyword word whose type or use suffix, or flavour's 맛, a title may leave out ("밴드형", "사천맛"): its stem,
     found only as a word of its own, with or without the suffix ("밴드 4단계", "밴드형"; not the 휴대 of "휴대폰" for
     "휴대용", nor the 밴드 of "허리밴드"), or glued after the keyword's word before it as the keyword glues it
@@ -358,44 +360,51 @@ def _size_word(text: str, *, whole: bool) -> Word | None:
 
 
 def _sex_word(text: str) -> Word | None:
-    """Whom the keyword's product is for, by sex, found however a title writes it: "남성" as 남성용, 맨즈 or Men's
-    (`infra.text.sexes`). The keyword's own spelling is found as any keyword word is ("남성러닝화", "비오레맨즈");
-    another Hangul spelling stands alone or with 용, a Latin one alone ("women" holds no men). None: the word is no
-    such word (with its 용 too: "남성용")."""
-    stem = text.removesuffix(_USE_SUFFIX)
-    if not (spellings := sex_spellings(stem)):
-        return None
-    others = _spelled_as_any([one for one in spellings if one != stem], suffix=_USE_SUFFIX, glued_after=False)
-    return Word(stem, re.compile(f"{_word(stem).pattern.pattern}|{others}"), False)
+    """Whom the keyword's product is for, by sex: "남성" found as 남성용, 맨즈 or Men's (`infra.text.sexes`); another
+    Hangul spelling stands alone or with 용, never glued to more ("남자친구")."""
+    return _concept_word(text, sex_spellings, suffix=_USE_SUFFIX, glued_after=False)
 
 
 def _pet_word(text: str) -> Word | None:
-    """Which pet the keyword's product is for, found however a title writes it: "강아지" as 반려견, 애견, 독 or Dog
-    (`infra.text.pets`). The keyword's own spelling is found as any keyword
-    word is; another spelling starts a word ("반려견용", "고양이모래"), one of a syllable stands alone ("캣잇" and
-    "캣닢" hold no cat, "독도" no dog), a Latin one alone. None: the word is no such word."""
-    if not (spellings := pet_spellings(text)):
-        return None
-    others = _spelled_as_any([spelling for spelling in spellings if spelling != text], glued_after=True)
-    return Word(text, re.compile(f"{_word(text).pattern.pattern}|{others}"), False)
+    """Which pet the keyword's product is for: "강아지" found as 반려견, 애견, 독 or Dog (`infra.text.pets`); another
+    spelling starts a word ("반려견용", "고양이모래"), one of a syllable stands alone ("캣잇" and "캣닢" hold no cat,
+    "독도" no dog)."""
+    return _concept_word(text, pet_spellings, glued_after=True)
 
 
 def _language_word(text: str) -> Word | None:
-    """The Korean edition the keyword asks for, found however a title writes it: "한글" as 한국어, 국문 or Korean
-    (`infra.text.languages`), "한글판" as "한국어 버전" too; another spelling starts a word, a Latin one stands alone,
-    and neither counts in a title naming another language ("영문 자판 (한국어 설명서)"). None: the word is none."""
-    stem = text.removesuffix(_EDITION_SUFFIX)
-    if not (spellings := language_spellings(stem)):
+    """The Korean edition the keyword asks for: "한글" found as 한국어, 국문 or Korean (`infra.text.languages`),
+    "한글판" as "한국어 버전" too; not in a title naming another language, where Korean is a manual's ("영문 자판
+    (한국어 설명서)")."""
+    return _concept_word(text, language_spellings, suffix=_EDITION_SUFFIX, glued_after=True, unless=OTHER_LANGUAGE)
+
+
+def _concept_word(
+    text: str,
+    spellings_of: Callable[[str], tuple[str, ...]],
+    *,
+    suffix: str = "",
+    glued_after: bool,
+    unless: re.Pattern[str] | None = None,
+) -> Word | None:
+    """A keyword word that names a closed concept (`infra.text`: a sex, a pet, the Korean edition), found in any of
+    its spellings (`spellings_of`): the keyword's own as any keyword word is ("남성러닝화", "강아지사료"), another as
+    `_spelled_as_any` finds it, and only the keyword's own in a title `unless` finds. The word is read without its
+    `suffix` ("남성용" is 남성, "한글판" 한글). None: the word names no such concept."""
+    stem = text.removesuffix(suffix) if suffix else text
+    if not (spellings := spellings_of(stem)):
         return None
-    others = _spelled_as_any([spelling for spelling in spellings if spelling != stem], glued_after=True)
-    only_korean = rf"^(?!.*(?:{OTHER_LANGUAGE.pattern})).*?{others}"
-    return Word(stem, re.compile(f"{_word(stem).pattern.pattern}|{only_korean}"), False)
+    own = _word(stem).pattern
+    others = _spelled_as_any(
+        [spelling for spelling in spellings if spelling != stem], suffix=suffix, glued_after=glued_after
+    )
+    return Word(stem, re.compile(f"{own.pattern}|{others}"), False, unless=unless, own=own if unless else None)
 
 
-def _spelled_as_any(spellings: Iterable[str], *, suffix: str = "", glued_after: bool) -> str:
-    """A pattern for a concept's spellings (`_sex_word`, `_pet_word`, `_language_word`): a Latin one stands alone; a
-    Hangul one starts a word, with its `suffix` or not, and ends there unless it may be `glued_after` more Hangul
-    and has two syllables or more (a syllable glued into a word is another word)."""
+def _spelled_as_any(spellings: Iterable[str], *, suffix: str, glued_after: bool) -> str:
+    """A pattern for a concept's other spellings (`_concept_word`): a Latin one stands alone; a Hangul one starts a
+    word, with its `suffix` or not, and ends there unless it may be `glued_after` more Hangul and has two syllables
+    or more (a syllable glued into a word is another word)."""
     alternatives = []
     for spelling in spellings:
         if spelling.isascii():
@@ -418,14 +427,15 @@ def _written_whole(text: str, segment: Segment) -> bool:
     return not text[segment.start - 1 : segment.start].strip() and not text[segment.end : segment.end + 1].strip()
 
 
-def _hues_glued(parts: tuple[Segment, ...]) -> tuple[Segment, ...]:
+def _concepts_glued(parts: tuple[Segment, ...]) -> tuple[Segment, ...]:
     """The keyword's segments with a hue or an edition the splitter cut in two glued back ("검정" + "색", "차" +
     "콜", "한글" + "판")."""
     glued: list[Segment] = []
     for segment in parts:
         previous = glued[-1] if glued else None
         joined = previous.text + segment.text if previous else ""
-        if previous and previous.end == segment.start and (hue_spellings(joined) or _language_word(joined)):
+        edition = language_spellings(joined.removesuffix(_EDITION_SUFFIX)) and joined.endswith(_EDITION_SUFFIX)
+        if previous and previous.end == segment.start and (hue_spellings(joined) or edition):
             glued[-1] = Segment(previous.text + segment.text, previous.start, segment.end, segment.head)
         else:
             glued.append(segment)
@@ -459,7 +469,7 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
     suffixes = _type_suffix_ends(lowered)
     words: dict[str, Word] = {}
     previous_end = None
-    parts = _hues_glued(segments(lowered))
+    parts = _concepts_glued(segments(lowered))
     for index, segment in enumerate(parts):
         compact = SEPARATORS.sub("", segment.text)
         inside_quantity = any(start <= segment.start and segment.end <= end for start, end in stated)
@@ -520,6 +530,8 @@ def missing_word(
     compact = undashed.replace(" ", "")
     written = as_written.replace("-", "") if as_written is not None else undashed
     for index, word in enumerate(words):
+        if word.unless is not None and word.own is not None and word.unless.search(title):
+            word = replace(word, pattern=word.own)  # the word as this title may hold it
         if (
             word.times > 1
             and word != maker  # the maker written again ("오뚜기 진라면 매운맛 오뚜기") names nothing more

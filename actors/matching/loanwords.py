@@ -4,13 +4,14 @@
 Back offices and sellers write brand and model words in either script, and no list keeps up with them. So both
 spellings are reduced to what Korean loanword spelling keeps of a word: its consonants, each as the class a Hangul
 letter writes it with (f, p, ph, b and v as ㅍ/ㅂ; s, sh and th as ㅅ, th also as ㅌㅎ, as in 라이트하우스, and a t
-before "i" and a vowel as ㅅ too, as in 에센셜; z, j and ch as ㅈ/ㅊ; an r that no vowel follows is not written, as in
-마스터; an n before a k sound is ㅇ, as in 탱크, and an ng may have its g heard again, as in 싱글; a gh inside a word
-is silent, as in 나이트; an s after t or d is ㅊ/ㅈ, as in 버즈; sch is ㅅ, as in 보쉬, or ㅅㅋ, as in 스쿨; the r of
-a final "re" may go unwritten, as in 애니웨어; a fu may be 후, as in 후지필름, in a long word; a name that starts with
-"one" has the w it is said with, as in 원터치), with the vowels dropped, since Hangul puts ㅡ between consonants that
-English runs together and English vowels have no one spelling. What a word starts with is kept: a vowel (Hangul's ㅇ:
-"oled" is 올레드, not 라이트), or a w or y before a vowel, which Hangul writes in the vowel after ㅇ (와, 예).
+before "i" and a vowel inside a word as ㅅ too, as in 에센셜 (not at its start: 티아라); z, j and ch as ㅈ/ㅊ; an r
+that no vowel follows is not written, as in 마스터; an n before a k sound is ㅇ, as in 탱크, and an ng may have its g
+heard again, as in 싱글; a gh inside a word is silent, as in 나이트; an s after t or d is ㅊ/ㅈ, as in 버즈; sch is
+ㅅ, as in 보쉬, or ㅅㅋ, as in 스쿨; the r of a final "re" may go unwritten, as in 애니웨어; a fu may be 후, as in
+후지필름, in a long word; a name that starts with "one" has the w it is said with, as in 원터치), with the vowels
+dropped, since Hangul puts ㅡ between consonants that English runs together and English vowels have no one spelling.
+What a word starts with is kept: a vowel (Hangul's ㅇ: "oled" is 올레드, not 라이트), or a w or y before a vowel,
+which Hangul writes in the vowel after ㅇ (와, 예).
 
 Two words with the same skeleton of at least two consonants are taken as one. A false pair can only make one
 keyword word look present; every other rule still judges the title, and a word too short to tell (에어, "LG") is
@@ -76,7 +77,7 @@ _LATIN_SOUNDS: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 
 
-def _latin_sounds(token: str, following: str, *, first: bool = False) -> tuple[str, ...]:
+def _latin_sounds(token: str, following: str, *, first: bool) -> tuple[str, ...]:
     """The classes one English letter group may be written with, given the letters after it and whether it starts
     the word (`first`)."""
     before_vowel = following[:1] in _VOWELS

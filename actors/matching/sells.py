@@ -314,7 +314,7 @@ _PRODUCT_NOT_INCLUDED = re.compile(
 )
 
 
-def excluded(title: str, allowed: Allowed, filed_as: frozenset[str] = frozenset()) -> str | None:
+def excluded(title: str, allowed: Allowed, filed_as: frozenset[str]) -> str | None:
     """The concept a normalized title names that the keyword does not ask for: "accessory: 케이스", "used: 중고"; or
     "not the product: 제품 미포함". `filed_as`: the names the source files the offer under beside the keyword's own
     kind ("스킨/토너" for a 토너): an accessory's word among them names the product ("수분 스킨" is the toner)."""
@@ -333,7 +333,8 @@ def excluded(title: str, allowed: Allowed, filed_as: frozenset[str] = frozenset(
         if concept.kind.head_only and _inside_the_name(parts, match, allowed.written):
             continue
         if concept.kind is _ConceptKind.ACCESSORY:
-            if sells_what_the_keyword_names or (match.text in filed_as and index not in allowed.concepts):
+            # `filed_as` is empty where the keyword asks for an accessory (`_filed_beside_its_kind`).
+            if sells_what_the_keyword_names or match.text in filed_as:
                 continue
             # The first accessory it sells decides: the asked one makes the rest its features.
             sells_what_the_keyword_names = index in allowed.concepts

@@ -13,8 +13,11 @@ import re
 
 #: The Korean edition's spellings, lower case, the keyword's usual word first.
 KOREAN: tuple[str, ...] = ("한글", "한국어", "국문", "korean")
-#: Another language a title names, which makes what it says of Korean a manual's or a subtitle's.
-OTHER_LANGUAGE = re.compile(r"영문|영어|english|(?<![a-z])us(?![a-z])|일본어|일어|japanese|중국어|중문|chinese")
+#: Another language a title names, which makes what it says of Korean a manual's or a subtitle's; a Hangul name
+#: starts a word ("영문자판", "영어판"; not the 일어 of "일어나"), a Latin one stands alone.
+OTHER_LANGUAGE = re.compile(
+    r"(?<![가-힣])(?:영문|영어|일본어|중국어)|(?<![a-z])(?:english|us|japanese|chinese)(?![a-z])"
+)
 
 
 def language_spellings(word: str) -> tuple[str, ...]:

@@ -1,6 +1,6 @@
 """Whom a product is made for, by sex, as titles write it: "남성" as 남성용, 맨즈 or Men's.
 
-A closed set, one concept per side, like the hues of `infra.text.colours` and the letter sizes of `infra.text.sizes`:
+A closed set, one concept per side, like the hues of `infra.text.colours` and the sizes of `infra.text.sizes`:
 a keyword's 남성 names the men's product wherever a title says so, in any of its spellings. The other side's word is
 still another product ("여성" for 남성).
 """

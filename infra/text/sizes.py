@@ -2,7 +2,7 @@
 "Medium", "중형", "중").
 
 A closed set, one concept per size, like the hues of `infra.text.colours`: a keyword's "M" is a size wherever a title
-writes it, in any of its spellings.
+writes it, in its spellings but the Korean words, which a title's other words hold too (`KOREAN_WORDS`).
 """
 
 from __future__ import annotations

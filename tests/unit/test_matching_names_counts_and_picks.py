@@ -928,8 +928,8 @@ def test_a_letter_size_the_keyword_names_is_found_however_the_title_writes_it(ti
         ("무안 양파 10kg 중", "무안 양파 10kg 대", "keyword word missing: 중"),
         ("마미손 니트릴 장갑 M 100매", "마미손 니트릴 장갑 100매 S/L 중 택1", "keyword word missing: m"),
         ("바잇미 강아지 패딩 S", "바잇미 소형견 강아지 패딩 XL", "keyword word missing: s"),
-        # a syllable the analyzer split off a keyword's word is no size: "중부식" is found as written
-        ("종가 중부식 포기김치 3.3kg", "종가집 중부식 포기김치 3.3kg 아이스박스 포장", None),
+        # a syllable the analyzer split off a keyword's word is no size: "중부식" finds no M (a reviewer's row)
+        ("종가 중부식 포기김치 3.3kg", "종가집 부식 포기김치 3.3kg M", "keyword word missing: 중"),
     ],
 )
 def test_a_size_the_keyword_writes_in_korean_is_found_however_the_title_writes_it(
@@ -948,6 +948,9 @@ def test_a_size_the_keyword_writes_in_korean_is_found_however_the_title_writes_i
         # the keyword's own spelling glued into a word, as before (a reviewer's)
         ("나이키 페가수스 41 남성 러닝화", "나이키 페가수스 41 남성러닝화 블랙", None),
         ("비오레 맨즈 딥클렌징폼 130g", "비오레맨즈 딥클렌징폼 130g", None),
+        # another spelling with 용, or standing alone only
+        ("나이키 페가수스 41 남성 러닝화", "나이키 페가수스 41 맨즈용 러닝화", None),
+        ("나이키 페가수스 41 남성 러닝화", "나이키 페가수스 41 아맨즈 러닝화", "keyword word missing: 남성"),
         # the other side is another product, however written; 남자 and 여자 are no side (a friend, a child)
         ("BYC 보디히트 남성 내의 상하세트 100", "BYC 보디히트 여성 내의 상하세트 100", "keyword word missing: 남성"),
         ("BYC 보디히트 남성 내의 상하세트 100", "BYC 보디히트 WOMEN 내의 상하세트 100", "keyword word missing: 남성"),
@@ -967,10 +970,12 @@ def test_whom_the_keywords_product_is_for_is_found_however_the_title_writes_it(
         # The twenty-eighth and thirty-first readers' dog shampoo and dog food: the pet, however written.
         ("하이포닉 저자극 강아지 샴푸 300ml", "HYPONIC 하이포닉 저자극 샴푸 반려견 전용 300mL", None),
         ("웰니스 코어 오리지널 독 1.8kg", "Wellness CORE 웰니스코어 그레인프리 오리지널 강아지사료 1.8kg", None),
-        ("퓨리나 프로플랜 어덜트 캣 치킨 7kg", "Purina Pro Plan Adult Cat 치킨 7kg", None),
+        ("퓨리나 프로플랜 어덜트 캣 치킨 7kg", "퓨리나 프로플랜 어덜트 반려묘 치킨 7kg", None),
         # another animal is another product; a syllable glued into a name is none
         ("하이포닉 저자극 강아지 샴푸 300ml", "하이포닉 저자극 고양이 샴푸 300ml", "keyword word missing: 강아지"),
-        # an age's Korean word names its animal too: a cat's 성묘 is no dog's 어덜트 (a reviewer's)
+        # a spelling starts a word ("단독" holds no 독)
+        ("하이포닉 저자극 강아지 샴푸 300ml", "하이포닉 저자극 단독 샴푸 300ml", "keyword word missing: 강아지"),
+        # ages are not read so: a cat's 성묘 is no dog's 어덜트 (a reviewer's)
         ("퓨리나 원 어덜트 강아지 사료 2kg", "퓨리나 원 성묘 사료 2kg", "keyword word missing: 어덜트"),
         ("닥터할리 관절 영양제 노령견 60정", "닥터할리 관절 영양제 노령묘 60정", "keyword word missing: 노령견"),
         ("캣잇 플라워 분수 고양이 정수기 3L", "캣잇 플라워 분수 강아지 정수기 3L", "keyword word missing: 고양이"),
@@ -995,6 +1000,8 @@ def test_which_pet_the_keywords_product_is_for_is_found_however_the_title_writes
         # another language is another product, and Korean said beside it is a manual's (a reviewer's)
         ("애플 매직 키보드 한글", "Apple 매직 키보드 영문 (US English) USB-C", "keyword word missing: 한글"),
         ("로지텍 MX Keys S 한글", "로지텍 MX Keys S 영문 자판 키보드 (한국어 설명서)", "keyword word missing: 한글"),
+        # a part left out is found in either spelling (the spellings are found wherever they stand)
+        ("로지텍 MX Keys S 한글", "로지텍 MX Keys S 키보드 (한국어 각인 미포함)", "left out: 한국어 각인 미포함"),
     ],
 )
 def test_the_korean_edition_the_keyword_asks_for_is_found_however_the_title_writes_it(
@@ -1396,3 +1403,31 @@ def test_a_child_word_grown_ups_names_hold_leaves_no_doubt_beside_too_few_offers
     keyword = {"keyword": "랑콤 제니피끄 세럼 50ml"}
     doubts = lowest_doubts(keyword, [(lowest, 109_000), ("랑콤 제니피끄 세럼 50ml", 119_000)])
     assert not [doubt for doubt in doubts if doubt.startswith("for a child?")]
+
+
+def test_a_gift_said_in_brackets_vouches_for_no_offer_selling_that_thing_alone():
+    keyword = {"keyword": "헤겐 PCTO 젖병 240ml"}
+    titles = [
+        ("헤겐 PCTO 젖병 손잡이 1쌍", 14_000),
+        ("Hegen 헤겐 PCTO 240ml 젖병 (전용 손잡이 포함)", 25_900),
+        ("헤겐 PCTO 젖병 240ml 1개", 27_500),
+    ]
+    assert "another thing?: the lowest writes 손잡이 after 젖병, which no other offer does" in lowest_doubts(
+        keyword, titles
+    )
+
+
+def test_a_plus_inside_a_name_or_a_cost_included_is_no_gift():
+    # "1+1" and "배송비 포함" give nothing: the handles that offer writes still vouch (a reviewer's).
+    keyword = {"keyword": "헤겐 PCTO 젖병 240ml"}
+    titles = [
+        ("헤겐 PCTO 젖병 손잡이 1쌍", 14_000),
+        ("1+1 헤겐 PCTO 젖병 240ml 손잡이 배송비 포함", 25_900),
+        ("헤겐 PCTO 젖병 240ml 1개", 27_500),
+        ("헤겐 PCTO 젖병 240ml 정품", 28_500),
+    ]
+    assert not [doubt for doubt in lowest_doubts(keyword, titles) if doubt.startswith("another thing?")]
+
+
+def test_a_lowest_alone_leaves_no_doubt_about_a_child():
+    assert not lowest_doubts({"keyword": "MLB 루키 볼캡 뉴욕 블랙"}, [("MLB 키즈 루키 볼캡 뉴욕양키스 블랙", 29_000)])
