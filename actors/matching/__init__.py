@@ -359,11 +359,11 @@ def _compact(title: str, *, without_gifts: bool = False) -> str:
     return (_GIVEN.sub("", title) if without_gifts else title).replace(" ", "").replace("-", "")
 
 
-#: What a title says it gives with the product: a clause after a "+" standing apart ("… + 전용 손잡이 증정"; not
-#: "1+1" nor "GPS+셀룰러") up to a gift's word, or a bracket holding one ("(젖꼭지 포함)"); not 미포함 or 불포함, nor
-#: a cost included ("배송비 포함").
-_GIFT_WORD = r"(?:증정|사은품|(?<![미불])(?<!배송비)(?<!배송비 )(?<!택배비)(?<!택배비 )포함)"
-_GIVEN = re.compile(rf"(?<![\da-z])\+(?![\da-z])[^+()\[\]]*?{_GIFT_WORD}|[(\[][^)\]]*{_GIFT_WORD}[^)\]]*[)\]]")
+#: What a title says it gives with the product, or leaves out of it: a clause after a "+" that joins no numbers
+#: ("240ml+손잡이 증정"; not "1+1") up to a gift's word, or a bracket holding one ("(젖꼭지 포함)", "(손잡이
+#: 미포함)"); not a cost included ("배송비 포함": reviewers').
+_GIFT_WORD = r"(?:증정|사은품|(?<!배송비)(?<!배송비 )(?<!택배비)(?<!택배비 )포함)"
+_GIVEN = re.compile(rf"(?<!\d)\+(?!\d)[^+()\[\]]*?{_GIFT_WORD}|[(\[][^)\]]*{_GIFT_WORD}[^)\]]*[)\]]")
 
 
 def _refuse_prices_like_an_accessory(

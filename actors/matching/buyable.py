@@ -100,7 +100,7 @@ _CONDITION_OF_SALE = re.compile(
     # those who added the shop. Not a couple's friends ("커플 친구"), an invitation ("톡톡친구가 되어주세요") nor a
     # coupon given on top ("톡톡친구 할인쿠폰 증정").
     rf"|(?:(?<![가-힣])(?:톡톡|카톡|카카오톡?|톡|플러스|플)\s?(?:채널\s?)?친구|(?<![가-힣])플친)\s?(?:\d{{1,2}}\s?%\s?)?"
-    rf"{_ONLY}(?:전용|할인|특가)(?!\s?쿠폰)"
+    rf"{_ONLY}(?:전용|할인(?!\s?쿠폰)|특가)"
     r"|교육\s?할인"
     # A channel the shop reserves a price for ("(모바일 전용가)", "앱 전용 특가", "어플할인"); not the device a thing
     # is for ("모바일 전용 게임패드": a reviewer's), nor "온라인 전용", which anyone ordering online is.

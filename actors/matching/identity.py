@@ -23,7 +23,6 @@ from actors.matching.quantities import STATED
 from infra.text.analyzer import morphemes
 from infra.text.colours import HUE, HUE_END, hue_spellings
 from infra.text.folding import SEPARATORS
-from infra.text.languages import OTHER_LANGUAGE, language_spellings
 from infra.text.pets import pet_spellings
 from infra.text.sexes import sex_spellings
 from infra.text.sizes import KOREAN_WORDS, size_spellings
@@ -55,10 +54,6 @@ class Word:
     #: Found only in the title as written, dashes kept: a range ("3-6개월" is no "36개월", which a title without its
     #: dashes would write).
     dashed: bool = False
-    #: A title this finds holds the word only as the keyword writes it (`own`), not in its other spellings: Korean
-    #: written beside another language is a manual's ("영문 자판 (한국어 설명서)", `_language_word`).
-    unless: re.Pattern[str] | None = None
-    own: re.Pattern[str] | None = None
 
 
 _RUNS = re.compile(r"\d+(?:\.\d+)?|[a-z]+|[^\da-z]+")
@@ -372,25 +367,17 @@ def _pet_word(text: str) -> Word | None:
     return _concept_word(text, pet_spellings, glued_after=True)
 
 
-def _language_word(text: str) -> Word | None:
-    """The Korean edition the keyword asks for: "한글" found as 한국어, 국문 or Korean (`infra.text.languages`),
-    "한글판" as "한국어 버전" too; not in a title naming another language, where Korean is a manual's ("영문 자판
-    (한국어 설명서)")."""
-    return _concept_word(text, language_spellings, suffix=_EDITION_SUFFIX, glued_after=True, unless=OTHER_LANGUAGE)
-
-
 def _concept_word(
     text: str,
     spellings_of: Callable[[str], tuple[str, ...]],
     *,
     suffix: str = "",
     glued_after: bool,
-    unless: re.Pattern[str] | None = None,
 ) -> Word | None:
-    """A keyword word that names a closed concept (`infra.text`: a sex, a pet, the Korean edition), found in any of
-    its spellings (`spellings_of`): the keyword's own as any keyword word is ("남성러닝화", "강아지사료"), another as
-    `_spelled_as_any` finds it, and only the keyword's own in a title `unless` finds. The word is read without its
-    `suffix` ("남성용" is 남성, "한글판" 한글). None: the word names no such concept."""
+    """A keyword word that names a closed concept (`infra.text`: a sex, a pet), found in any of its spellings
+    (`spellings_of`): the keyword's own as any keyword word is ("남성러닝화", "강아지사료"), another as
+    `_spelled_as_any` finds it. The word is read without its `suffix` ("남성용" is 남성). None: the word names no
+    such concept."""
     stem = text.removesuffix(suffix) if suffix else text
     if not (spellings := spellings_of(stem)):
         return None
@@ -398,7 +385,7 @@ def _concept_word(
     others = _spelled_as_any(
         [spelling for spelling in spellings if spelling != stem], suffix=suffix, glued_after=glued_after
     )
-    return Word(stem, re.compile(f"{own.pattern}|{others}"), False, unless=unless, own=own if unless else None)
+    return Word(stem, re.compile(f"{own.pattern}|{others}"), False)
 
 
 def _spelled_as_any(spellings: Iterable[str], *, suffix: str, glued_after: bool) -> str:
@@ -416,8 +403,6 @@ def _spelled_as_any(spellings: Iterable[str], *, suffix: str, glued_after: bool)
     return f"(?:{'|'.join(alternatives)})"
 
 
-#: The suffix of an edition ("한글판": the Korean edition).
-_EDITION_SUFFIX = "판"
 #: The suffix of use ("남성용": for men).
 _USE_SUFFIX = "용"
 
@@ -427,15 +412,12 @@ def _written_whole(text: str, segment: Segment) -> bool:
     return not text[segment.start - 1 : segment.start].strip() and not text[segment.end : segment.end + 1].strip()
 
 
-def _concepts_glued(parts: tuple[Segment, ...]) -> tuple[Segment, ...]:
-    """The keyword's segments with a hue or an edition the splitter cut in two glued back ("검정" + "색", "차" +
-    "콜", "한글" + "판")."""
+def _hues_glued(parts: tuple[Segment, ...]) -> tuple[Segment, ...]:
+    """The keyword's segments with a hue the splitter cut in two glued back ("검정" + "색", "차" + "콜")."""
     glued: list[Segment] = []
     for segment in parts:
         previous = glued[-1] if glued else None
-        joined = previous.text + segment.text if previous else ""
-        edition = language_spellings(joined.removesuffix(_EDITION_SUFFIX)) and joined.endswith(_EDITION_SUFFIX)
-        if previous and previous.end == segment.start and (hue_spellings(joined) or edition):
+        if previous and previous.end == segment.start and hue_spellings(previous.text + segment.text):
             glued[-1] = Segment(previous.text + segment.text, previous.start, segment.end, segment.head)
         else:
             glued.append(segment)
@@ -469,7 +451,7 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
     suffixes = _type_suffix_ends(lowered)
     words: dict[str, Word] = {}
     previous_end = None
-    parts = _concepts_glued(segments(lowered))
+    parts = _hues_glued(segments(lowered))
     for index, segment in enumerate(parts):
         compact = SEPARATORS.sub("", segment.text)
         inside_quantity = any(start <= segment.start and segment.end <= end for start, end in stated)
@@ -492,7 +474,6 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
                 or _size_word(compact, whole=_written_whole(lowered, segment))
                 or _sex_word(compact)
                 or _pet_word(compact)
-                or _language_word(compact)
                 or _suffix_word(compact, segment, suffixes, glued_after=glued_after)
             )
             word = special or _word(compact)
@@ -530,8 +511,6 @@ def missing_word(
     compact = undashed.replace(" ", "")
     written = as_written.replace("-", "") if as_written is not None else undashed
     for index, word in enumerate(words):
-        if word.unless is not None and word.own is not None and word.unless.search(title):
-            word = replace(word, pattern=word.own)  # the word as this title may hold it
         if (
             word.times > 1
             and word != maker  # the maker written again ("오뚜기 진라면 매운맛 오뚜기") names nothing more

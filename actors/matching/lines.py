@@ -20,8 +20,6 @@ from itertools import pairwise
 from actors.matching.identity import Word
 from infra.text.analyzer import Morpheme, morphemes
 from infra.text.colours import COLOUR, is_a_colour
-from infra.text.languages import language_spellings
-from infra.text.sizes import size_spellings
 from infra.text.units import LATIN_UNITS
 
 
@@ -75,17 +73,12 @@ def before_the_size(keyword: str, words: tuple[Word, ...], anchors: tuple[Word, 
     return None
 
 
-def _an_option(text: str) -> bool:
-    """Whether a keyword word is an option the product is sold in: a size ("대형", "M") or the Korean edition."""
-    return bool(size_spellings(text) or language_spellings(text))
-
-
 def the_names_end(words: tuple[Word, ...]) -> Word | None:
     """The name's last word ("토마토" of "대저 짭짤이 토마토 2kg", "서랍장" of "… 서랍장 화이트": a colour is an
-    option, and so are a size and the Korean edition, "손톱깎이 대형", "러닝홈 한글판"): what a title writes right after
-    it up to its size names what it sells ("토마토 모종 5포트", seedlings) as often as a descriptor ("토마토 로얄과");
-    None when that word has a digit, a model's number, which names the model whole."""
-    named = [word for word in words if not (is_a_colour(word.text) or _an_option(word.text))]
+    option): what a title writes right after it up to its size names what it sells ("토마토 모종 5포트", seedlings)
+    as often as a descriptor ("토마토 로얄과"); None when that word has a digit, a model's number, which names the
+    model whole."""
+    named = [word for word in words if not is_a_colour(word.text)]
     last = named[-1] if named else None
     return None if last is None or any(char.isdigit() for char in last.text) else last
 

@@ -2751,7 +2751,6 @@ def test_an_accessorys_word_the_source_files_beside_the_keywords_kind_names_the_
         "갤럭시 북4 프로 14 커플 친구 특가",  # a couple's friends, no shop's
         "갤럭시 북4 프로 14 톡톡친구가 되어주세요",  # an invitation, no price
         "갤럭시 북4 프로 14 톡톡친구 할인쿠폰 증정",  # a coupon on top of the price shown
-        "갤럭시 북4 프로 14 톡톡친구 전용 쿠폰 증정",
     ],
 )
 def test_a_friend_that_is_no_shops_messenger_friend_sets_no_price(title: str):

@@ -989,28 +989,6 @@ def test_which_pet_the_keywords_product_is_for_is_found_however_the_title_writes
 
 
 @pytest.mark.parametrize(
-    ("keyword", "title", "reason"),
-    [
-        # The fifteenth and twenty-first readers' keyboard and toy: the Korean edition, however written.
-        ("애플 매직 키보드 한글", "Apple Magic Keyboard 한국어 자판 USB-C 정품", None),
-        ("피셔프라이스 러닝홈 한글판", "Fisher-Price 피셔프라이스 러닝홈 (한국어 버전) 12~36개월", None),
-        ("피셔프라이스 러닝홈 한글판", "Fisher-Price 러닝홈 Korean Edition", None),
-        # an edition the analyzer splits (한글 + 판) is read whole
-        ("스플릿 픽션 PS5 한글판", "스플릿 픽션 PS5 한국어 버전", None),
-        # another language is another product, and Korean said beside it is a manual's (a reviewer's)
-        ("애플 매직 키보드 한글", "Apple 매직 키보드 영문 (US English) USB-C", "keyword word missing: 한글"),
-        ("로지텍 MX Keys S 한글", "로지텍 MX Keys S 영문 자판 키보드 (한국어 설명서)", "keyword word missing: 한글"),
-        # a part left out is found in either spelling (the spellings are found wherever they stand)
-        ("로지텍 MX Keys S 한글", "로지텍 MX Keys S 키보드 (한국어 각인 미포함)", "left out: 한국어 각인 미포함"),
-    ],
-)
-def test_the_korean_edition_the_keyword_asks_for_is_found_however_the_title_writes_it(
-    keyword: str, title: str, reason: str | None
-):
-    assert verdict(keyword, title) == reason
-
-
-@pytest.mark.parametrize(
     ("title", "reason"),
     [
         # The twenty-first reader's omega-3: softgels are counted as tablets and capsules are ("100캡슐 x 2병").
