@@ -346,12 +346,7 @@ def not_everyones_price(offer: Offer, folded_title: str, wanted: tuple[Quantity,
 #: of one listing mostly share a price with; reading one whose alternatives name a keyword word as a pick was tried
 #: and taken back: it refused the asked colour or size among "화이트/블랙 색상 선택").
 _PRICES_DIFFER = re.compile(r"(?:용량|사이즈|중량|옵션)별\s?가격\s?(?:상이|다름)")
-#: A pick: a selection (모음전), "택1", "골라담기", "… 중 선택", or a list of counts right before 선택 ("12색/18색/
-#: 24색/30색 선택": the thirty-third reader's watercolours); not a list of names or bare sizes before it ("화이트/블랙
-#: 선택", "250/260/270 선택"), whose options mostly share a price.
-_CHOICE = re.compile(
-    rf"모음전?|택\s?\d|골라\s?담기|(?:중|에서)\s?(?:택|선택)|/\d+[가-힣]+\s?선택|{_PRICES_DIFFER.pattern}"
-)
+_CHOICE = re.compile(rf"모음전?|택\s?\d|골라\s?담기|(?:중|에서)\s?(?:택|선택)|{_PRICES_DIFFER.pattern}")
 #: Alternatives written with slashes ("와일드프레리/그래스랜드/퍼시픽카"); not all at once ("인덕션/가스렌지 겸용",
 #: "V7/V8/V10/V11 공용", glued or after a bracket too: "인덕션/가스렌지겸용", "(인덕션/가스) 겸용"). Possessive, so
 #: the words cannot give back a letter to slip past the check ("v7/v8/v10/v1" before "1 공용").

@@ -70,8 +70,6 @@ def test_a_refill_glued_before_its_words_head_is_a_refill(title: str, reason: st
     [
         # the three's price:
         ("브리타 맥스트라 프로 올인원 필터 6개입", "브리타 맥스트라 프로 올인원 필터 3개/6개/12개 택1"),
-        # a list of counts right before 선택 (the thirty-third reader's watercolours)
-        ("홀베인 수채화물감 24색 5ml", "홀베인 수채화 물감 5ml 12색/18색/24색/30색 선택"),
     ],
 )
 def test_a_pick_that_lists_the_asked_count_or_grade_beside_others_is_the_price_of_one_of_several(
@@ -1411,14 +1409,3 @@ def test_a_plus_inside_a_name_or_a_cost_included_is_no_gift():
 
 def test_a_lowest_alone_leaves_no_doubt_about_a_child():
     assert not lowest_doubts({"keyword": "MLB 루키 볼캡 뉴욕 블랙"}, [("MLB 키즈 루키 볼캡 뉴욕양키스 블랙", 29_000)])
-
-
-@pytest.mark.parametrize(
-    ("keyword", "title"),
-    [
-        ("로지텍 K380 화이트", "로지텍 K380 블랙/화이트 선택"),  # colours mostly share a price
-        ("뉴발란스 MR530SG 260", "뉴발란스 MR530SG 250/260/270 선택"),  # so do sizes written bare
-    ],
-)
-def test_a_list_of_names_or_bare_sizes_before_a_bare_choice_is_no_pick(keyword: str, title: str):
-    assert verdict(keyword, title) is None
