@@ -35,8 +35,7 @@ _SPELLINGS: dict[str, tuple[str, ...]] = {
     "엘지": ("lg",),  # letters read by their names
     "에어": ("air",),  # no consonant Hangul writes
     "플러스": ("plus", "+"),  # a sign
-    "온스": ("oz",),  # a unit's symbol
-    "피스": ("pcs",),  # not "pc", a computer as often
+    "온스": ("oz",),  # a unit's symbol (not 피스 for "pcs": 피스 is a screw too, "석고보드 피스")
 }
 #: The same words the other way round, so a tier written in Latin letters is found as the keyword's Hangul one.
 _HANGUL_SPELLING = {latin: hangul for hangul, latins in _SPELLINGS.items() for latin in latins}

@@ -1428,7 +1428,6 @@ def test_another_pack_size_is_compared_per_unit_against_the_cluster():
         ("L'Oreal Paris 립스틱", "LOREAL PARIS 립스틱"),
         # a unit's symbol written in Hangul (the thirty-third reader's tumbler and puzzle)
         ("예티 램블러 텀블러 20oz 블랙", "YETI 램블러 20온스 텀블러 591ml 블랙"),
-        ("라벤스부르거 노이슈반슈타인 성 1000피스", "Ravensburger 노이슈반슈타인 성 직소퍼즐 1000pcs"),
         # a t before "i" and a vowel said as sh inside a word (the thirty-first reader's suitcase)
         ("리모와 에센셜 캐빈 블랙", "RIMOWA 리모와 ESSENTIAL Cabin 블랙 기내용 캐리어 정품"),
     ],
