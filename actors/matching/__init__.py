@@ -351,19 +351,9 @@ def _fewer_write_it(index: int, writes: list[bool]) -> bool:
     return writing < len(writes) - 1 - writing
 
 
-def _compact(title: str, *, without_gifts: bool = False) -> str:
-    """A lower-case title without spaces and dashes: where a word another offer writes is looked for. Where a doubt
-    is judged, without what it says it gives with the product too (`without_gifts`: "+ 전용 손잡이 증정", "(젖꼭지
-    포함)"): a thing given with the product is no word of its name, and vouches for no offer selling that thing alone
-    (a bottle's handles beside the bottle "+ 전용 손잡이 증정")."""
-    return (_GIVEN.sub("", title) if without_gifts else title).replace(" ", "").replace("-", "")
-
-
-#: What a title says it gives with the product, or leaves out of it: a clause after a "+" that joins no numbers
-#: ("240ml+손잡이 증정"; not "1+1") up to a gift's word, or a bracket holding one ("(젖꼭지 포함)", "(손잡이
-#: 미포함)"); not a cost included ("배송비 포함": reviewers').
-_GIFT_WORD = r"(?:증정|사은품|(?<!배송비)(?<!배송비 )(?<!택배비)(?<!택배비 )포함)"
-_GIVEN = re.compile(rf"(?<!\d)\+(?!\d)[^+()\[\]]*?{_GIFT_WORD}|[(\[][^)\]]*{_GIFT_WORD}[^)\]]*[)\]]")
+def _compact(title: str) -> str:
+    """A lower-case title without spaces and dashes: where a word another offer writes is looked for."""
+    return title.replace(" ", "").replace("-", "")
 
 
 def _refuse_prices_like_an_accessory(
@@ -423,7 +413,8 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
     doubts = [doubt_about_the_lowest([offer.price for offer in accepted], packs_differ=len(packs) > 1)]
     wanted = _wanted(product)
     lowered = [title.lower() for title in titles]
-    doubts.append(_another_line_in_the_lowest(wanted, lowered))
+    respelled = [wanted.spellings.respell(title) for title in lowered]
+    doubts.append(_another_line_in_the_lowest(wanted, lowered, respelled))
     if lowered:
         asked = model_codes(wanted.keyword) | ({compact_code(wanted.model_no)} if wanted.model_no else set())
         codes = [model_codes(title) for title in lowered]
@@ -439,7 +430,7 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
             tokens = [number_tokens(title) for title in lowered]
             doubts.append(suffix_only_the_lowest_writes(numbers, tokens[0], tokens[1:], bare_needed=PLAIN_NAMES_NEEDED))
         doubts.append(_a_part_only_in_the_lowest(lowered))
-        doubts.append(_for_a_child_only_in_the_lowest(wanted, lowered))
+        doubts.append(_for_a_child_only_in_the_lowest(wanted, respelled))
         doubts.append(sold_out_perhaps(lowered))
     return [doubt for doubt in doubts if doubt]
 
@@ -466,29 +457,29 @@ def _a_part_only_in_the_lowest(lowered: list[str]) -> str | None:
 _IN_GROWN_UPS_NAMES = frozenset({"youth", "jr"})
 
 
-def _for_a_child_only_in_the_lowest(wanted: _Wanted, lowered: list[str]) -> str | None:
+def _for_a_child_only_in_the_lowest(wanted: _Wanted, respelled: list[str]) -> str | None:
     """The lowest names a child before a word of the keyword (`wearers.for_a_child`), which no other accepted offer
-    writes: the kids' version sold under the same name is in doubt. It matters where too few offers are accepted to
-    refuse it (`_refuse_what_is_for_a_child` needs three); with more, that refusal has spoken already."""
-    if len(lowered) < 2:
+    writes (`respelled`: the accepted offers' titles, cheapest first, respelled as the keyword spells its loanwords):
+    the kids' version sold under the same name is in doubt. It matters where too few offers are accepted to refuse it
+    (`_refuse_what_is_for_a_child` needs three); with more, that refusal has spoken already."""
+    if len(respelled) < 2:
         return None
-    respelled = [wanted.spellings.respell(title) for title in lowered]
     child = for_a_child(respelled[0], wanted.keyword, wanted.words)
     if child is None or child in _IN_GROWN_UPS_NAMES or any(child in title for title in respelled[1:]):
         return None
     return f"for a child?: the lowest writes {child}, which no other offer does"
 
 
-def _another_line_in_the_lowest(wanted: _Wanted, lowered: list[str]) -> str | None:
+def _another_line_in_the_lowest(wanted: _Wanted, lowered: list[str], respelled: list[str]) -> str | None:
     """The doubt a word inside the lowest offer's name leaves (`lowered`: the accepted offers' titles, cheapest first,
-    folded and in lower case), judged as `_refuse_other_lines` judges a word between the name's words."""
+    folded and in lower case; `respelled`: the same as the keyword spells its loanwords), judged as
+    `_refuse_other_lines` judges a word between the name's words."""
     size = wanted.before_the_size
     after_the_maker = (pair for pair in wanted.pairs if pair.after_the_maker)
     pairs = (*((size,) if size else ()), *wanted.after_the_number, *after_the_maker)
     if len(lowered) <= PLAIN_NAMES_NEEDED:
         return None
-    respelled = [wanted.spellings.respell(title) for title in lowered]
-    others_compact = [_compact(title, without_gifts=True) for title in lowered[1:]]
+    others_compact = [_compact(title) for title in lowered[1:]]
     written = [inside_the_name(title, pairs, after_the_maker=True, numerals=True) for title in respelled]
     if found := unvouched(written[0], written[1:], others_compact, wanted.words, doubting=True):
         pair, between = found

@@ -242,7 +242,8 @@ def is_unvouched(
     `PLAIN_NAMES_NEEDED` of them write nothing there and none writes the word anywhere (`others_compact`), and it is
     neither a keyword word written again nor a description of more than `LINE_WORDS` words. Where it is judged for a
     doubt (`doubting`), an offer writing the word at that place with another word after it is a line of its own and
-    vouches for nothing ("제로 레몬" beside the lowest's "제로"); not where it is judged for a refusal, since one
+    vouches for nothing ("제로 레몬" beside the lowest's "제로"), nor does what an offer gives with the product for an
+    offer selling that thing alone (`_GIVEN`: "+ 전용 손잡이 증정"); not where it is judged for a refusal, since one
     seller's descriptor would cost another's right listing ("초음파 가습" beside "초음파": a reviewer's)."""
     if not between or sum(written == "" for written in others) < PLAIN_NAMES_NEEDED:
         return False
@@ -250,11 +251,18 @@ def is_unvouched(
         return False
     noun = between.replace(" ", "")
     vouchers = [
-        compact
+        _GIVEN.sub("", compact) if doubting else compact
         for compact, written in zip(others_compact, others, strict=True)
         if not (doubting and written and _goes_on_after(written, between))
     ]
     return not any(noun in compact for compact in vouchers) and not any(word.pattern.search(between) for word in words)
+
+
+#: What a title says it gives with the product, or leaves out of it: a clause after a "+" that joins no numbers
+#: ("240ml+손잡이 증정"; not "1+1") up to a gift's word, or a bracket holding one ("(젖꼭지 포함)", "(손잡이
+#: 미포함)"); not a cost included ("배송비 포함": reviewers'). Read in titles without spaces (`others_compact`).
+_GIFT_WORD = r"(?:증정|사은품|(?<!배송비)(?<!택배비)포함)"
+_GIVEN = re.compile(rf"(?<!\d)\+(?!\d)[^+()\[\]]*?{_GIFT_WORD}|[(\[][^)\]]*{_GIFT_WORD}[^)\]]*[)\]]")
 
 
 def _goes_on_after(written: str, between: str) -> bool:
