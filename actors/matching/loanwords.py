@@ -124,6 +124,10 @@ def latin_skeletons(word: str) -> frozenset[str]:
     """Every skeleton a word in Latin letters may have ("airpods" also without its plural s, "traderjoes" without a
     possessive's: 트레이더조, while "hills" keeps it: 힐스)."""
     letters = re.sub(r"[^a-z]", "", word.lower())
+    if not _VOWELS.intersection(letters):
+        # No vowel: letters read by their names, not a word ("SWC", "BMW"), which `identity.letter_names` reads; as a
+        # word "swc" would be 색 (ㅅㄱ), and "32색" would write it.
+        return frozenset()
     tokens = _LATIN_TOKEN.findall(letters)
     choices: list[tuple[str, ...]] = []
     for index, token in enumerate(tokens):

@@ -1497,6 +1497,19 @@ def test_words_that_sound_otherwise_do_not_share_a_skeleton(hangul: str, latin: 
     assert hangul_skeleton(hangul) not in latin_skeletons(latin)
 
 
+@pytest.mark.parametrize("latin", ["swc", "bmw", "kf"])
+def test_latin_letters_without_a_vowel_are_read_by_their_names_not_as_a_word(latin: str):
+    assert latin_skeletons(latin) == frozenset()
+
+
+def test_a_keywords_initialism_is_not_found_in_a_hangul_syllable_that_sounds_like_its_letters():
+    # As a word, "swc" would sound ㅅㄱ, as 색 does: the "32색" of every paint set wrote it (the thirty-fourth
+    # reader's PWC watercolours accepted for SWC).
+    keyword = {"keyword": "신한 SWC 전문가 수채화물감 32색 15ml"}
+    assert verdict(keyword, "신한 PWC 전문가 수채화물감 32색 15ml", 39_800) == "keyword word missing: swc"
+    assert verdict(keyword, "신한 SWC 전문가 수채화물감 32색 15ml", 74_500) is None
+
+
 @pytest.mark.parametrize("latin", ["iphone", "stone", "oneida"])
 def test_only_a_name_that_starts_with_one_before_a_consonant_is_read_with_a_w(latin: str):
     # the "one" inside "phone" and "stone" is no 원, nor the start of a name such as "oneida"
