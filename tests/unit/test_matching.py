@@ -315,6 +315,22 @@ def test_a_model_number_inside_a_longer_code_is_not_a_match():
     assert verdict(product, "카시오 지샥 GDW-5600", price=99_000) == "model number DW-5600 missing"
 
 
+def test_digits_after_a_dash_in_place_of_a_model_numbers_suffix_replace_it():
+    # the thirty-fourth reader's: the tent's ground sheet, and another lens whose aperture range follows F4
+    tent = {"keyword": "스노우피크 랜드록 텐트 TP-671R", "model_no": "TP-671R"}
+    assert verdict(tent, "스노우피크 랜드록 그라운드 시트 TP-671-1", 199_000) == "model number TP-671R missing"
+    assert verdict(tent, "snow peak 랜드록 TP-671R 리빙쉘 텐트") is None
+    assert verdict(tent, "스노우피크 랜드록 TP-671 리빙쉘 텐트") is None  # the suffix left out
+    lens = {"keyword": "캐논 RF 24-105mm F4 L IS USM", "model_no": "RF24-105mm F4 L IS USM"}
+    assert verdict(lens, "캐논 RF 24-105mm F4-7.1 IS STM 표준 줌렌즈", 389_000) == (
+        "model number RF24-105mm F4 L IS USM missing"
+    )
+    assert verdict(lens, "캐논 RF 24-105mm F4 L IS USM 정품") is None
+    # a number without a suffix runs on its colour's code
+    clog = {"keyword": "크록스 클래식 클로그 10001", "model_no": "10001"}
+    assert verdict(clog, "크록스 클래식클로그 화이트 10001-100", 47_900) is None
+
+
 @pytest.mark.parametrize(
     ("keyword", "title"),
     [
