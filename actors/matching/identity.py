@@ -27,6 +27,7 @@ from infra.text.pets import pet_spellings
 from infra.text.sexes import sex_spellings
 from infra.text.sizes import KOREAN_WORDS, size_spellings
 from infra.text.units import COUNTERS, MEASURE_SYMBOLS, PACK_UNITS, PAIR_COUNTERS
+from infra.text.wireless import wireless_spellings
 from infra.text.words import Segment, segments
 
 #: Words sellers write in either script that `loanwords` cannot derive from their sounds, or that the tier rules
@@ -368,6 +369,12 @@ def _pet_word(text: str) -> Word | None:
     return _concept_word(text, pet_spellings, glued_after=True)
 
 
+def _wireless_word(text: str) -> Word | None:
+    """A product without a cord: "무선" found as Wireless, 코드리스 or 블루투스 (`infra.text.wireless`); another
+    Hangul spelling starts a word ("코드리스청소기", "블루투스이어폰")."""
+    return _concept_word(text, wireless_spellings, glued_after=True)
+
+
 def _concept_word(
     text: str,
     spellings_of: Callable[[str], tuple[str, ...]],
@@ -475,6 +482,7 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
                 or _size_word(compact, whole=_written_whole(lowered, segment))
                 or _sex_word(compact)
                 or _pet_word(compact)
+                or _wireless_word(compact)
                 or _suffix_word(compact, segment, suffixes, glued_after=glued_after)
             )
             word = special or _word(compact)

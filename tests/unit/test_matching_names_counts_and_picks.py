@@ -1004,6 +1004,27 @@ def test_which_pet_the_keywords_product_is_for_is_found_however_the_title_writes
 
 
 @pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # A keyword's 무선 in its other spellings, and Bluetooth, one way to be wireless
+        ("샤오미 무선 핸디 청소기 2", "샤오미 Cordless 핸디 청소기 2 정품", None),
+        ("보쉬 무선 전동드릴 12V", "BOSCH 보쉬 코드리스 전동드릴 12V 본체", None),
+        ("보쉬 무선 전동드릴 12V", "보쉬 코드리스전동드릴 12V", None),
+        ("소니 무선 이어폰 WF-C510", "SONY WF-C510 블루투스 이어폰 화이트", None),
+        ("로지텍 K380 무선 키보드", "Logitech K380 Multi-Device Wireless Keyboard 그레이", None),
+        # a cord is another product
+        ("로지텍 K380 무선 키보드", "로지텍 K380 유선 키보드", "keyword word missing: 무선"),
+        # not the reverse: a keyword's Bluetooth is no 2.4 GHz receiver's wireless
+        ("로지텍 블루투스 키보드 K380", "로지텍 무선 키보드 K380", "keyword word missing: 블루투스"),
+        # a spelling starts a word
+        ("보쉬 무선 전동드릴 12V", "보쉬 하이코드리스 전동드릴 12V", "keyword word missing: 무선"),
+    ],
+)
+def test_a_keywords_wireless_is_found_however_the_title_writes_it(keyword: str, title: str, reason: str | None):
+    assert verdict(keyword, title) == reason
+
+
+@pytest.mark.parametrize(
     ("title", "reason"),
     [
         # The twenty-first reader's omega-3: softgels are counted as tablets and capsules are ("100캡슐 x 2병").
