@@ -137,6 +137,41 @@ def _lettered(run: str) -> tuple[str, ...]:
     return ()
 
 
+#: Every Latin letter's Hangul names, longest first: what a Hangul name may end with where a title writes the letter
+#: instead ("마켓오" as "마켓O").
+_LETTER_OF_ANY_NAME = sorted(
+    ((name, letter) for letter, names in _LETTER_NAMES.items() for name in names), key=lambda pair: -len(pair[0])
+)
+#: How many syllables a name must keep before a letter written in place of its end: "마켓" of 마켓오 (not "고" of 고오).
+_LETTERED_STEM = 2
+
+
+def _lettered_at_the_end(run: str) -> tuple[str, ...]:
+    """A Hangul run that ends with a Latin letter's name, written with the letter: "마켓오" as "마켓\\s?o"."""
+    for name, letter in _LETTER_OF_ANY_NAME:
+        if run.endswith(name) and len(run) - len(name) >= _LETTERED_STEM:
+            return (f"(?<![가-힣]){_spelled(run[: -len(name)])}\\s?{letter}(?![a-z])",)
+    return ()
+
+
+#: How a digit is read in an initialism, by its English name ("3M" is 쓰리엠, "H2O" 에이치투오, "K2" 케이투).
+_DIGIT_NAMES: dict[str, tuple[str, ...]] = {
+    "0": ("제로", "오"), "1": ("원",), "2": ("투",), "3": ("쓰리", "스리"), "4": ("포",), "5": ("파이브",),
+    "6": ("식스",), "7": ("세븐",), "8": ("에잇", "에이트"), "9": ("나인",),
+}  # fmt: skip
+#: An initialism of letters and single digits ("3m", "h2o", "7d", "k2"): read a character at a time.
+_MIXED_INITIALISM = re.compile(r"(?=[a-z]*\d)(?=\d*[a-z])(?!.*\d\d)[a-z\d]{2,4}")
+
+
+def _initialism_names(compact: str) -> str | None:
+    """A pattern for an initialism of letters and digits read by their Hangul names, as a Hangul word of its own
+    ("3M" as 쓰리엠, "H2O" as 에이치투오); None: the word is no such initialism."""
+    if not _MIXED_INITIALISM.fullmatch(compact):
+        return None
+    names = product(*(_DIGIT_NAMES.get(char) or _LETTER_NAMES[char] for char in compact))
+    return "(?<![가-힣])(?:" + "|".join(_spelled("".join(read)) for read in names) + ")(?![가-힣])"
+
+
 #: An initialism written with dots between its letters ("n.m.f", "c.e.t."): the letters, read as one run.
 _DOTTED_INITIALISM = re.compile(r"(?:[a-z]\.){1,3}[a-z]\.?")
 
@@ -160,6 +195,7 @@ def _word(compact: str) -> Word:
                     for names in letter_names(run)
                 ),
                 *(_lettered(run) if index == 0 else ()),
+                *(_lettered_at_the_end(run) if index == len(found_runs) - 1 else ()),
             ]
         )
         + ")"
@@ -173,7 +209,21 @@ def _word(compact: str) -> Word:
     digit_edged = compact[0].isdigit() or compact[-1].isdigit()
     lead = _EDGE.get(_script(compact[0]), "")
     tail = _TAIL.get(_script(compact[-1]), "")
-    return Word(written, re.compile(lead + r"\s?".join(runs) + tail), digit_edged)
+    pattern = lead + r"\s?".join(runs) + tail
+    if names := _initialism_names(compact):
+        pattern = f"(?:{pattern}|{names})"
+    return Word(written, re.compile(pattern), digit_edged)
+
+
+def _glued_letter_word(text: str, glued_after: str | None) -> Word | None:
+    """A Latin letter the keyword glues to the Hangul word before it ("비타C", "스페셜K"), found also as the letter's
+    Hangul name glued there ("비타씨", "스페셜케이"), never standing alone (the 시 of every "1시간"). None: the word is
+    no such letter."""
+    if len(text) != 1 or not ("a" <= text <= "z") or not glued_after or not HANGUL_RUN.search(glued_after[-1]):
+        return None
+    names = "|".join(_spelled(name) for name in _LETTER_NAMES[text])
+    glued = rf"(?<={re.escape(glued_after)})\s?(?:{names})(?![가-힣])"
+    return Word(text, re.compile(f"{_word(text).pattern.pattern}|{glued}"), False)
 
 
 #: A range: two numbers joined by a dash, and what they count glued after them ("0-6개월", "2-3인용"), as the word
@@ -483,6 +533,7 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
                 or _sex_word(compact)
                 or _pet_word(compact)
                 or _wireless_word(compact)
+                or _glued_letter_word(compact, glued_after)
                 or _suffix_word(compact, segment, suffixes, glued_after=glued_after)
             )
             word = special or _word(compact)

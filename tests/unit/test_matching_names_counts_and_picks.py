@@ -1212,6 +1212,26 @@ def test_a_hangul_word_starting_with_a_letters_name_may_be_written_with_the_lett
 
 
 @pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # A Hangul name that ends with a letter's name, written with the letter
+        ("마켓오 브라우니 12개입", "오리온 마켓O 브라우니 12개입", None),
+        ("마켓오 브라우니 12개입", "오리온 마켓P 브라우니 12개입", "keyword word missing: 마켓오"),
+        # a letter glued to the keyword's word before it, written as the letter's name
+        ("센트룸 비타C 1000 60정", "센트룸 비타씨 1000 60정", None),
+        ("켈로그 스페셜K 레드베리 320g", "켈로그 스페셜케이 레드베리 320g", None),
+        ("켈로그 스페셜K 레드베리 320g", "켈로그 스페셜 레드베리 320g (케이 스토어)", "keyword word missing: k"),
+        # an initialism of letters and digits, read a character at a time
+        ("3M 스카치 매직테이프 18mm", "쓰리엠 스카치 매직테이프 18mm", None),
+        ("K2 등산화 옵티머스 270", "케이투 등산화 옵티머스 270", None),
+        ("K2 등산화 옵티머스 270", "케이 등산화 옵티머스 270", "keyword word missing: k2"),
+    ],
+)
+def test_letters_and_digits_may_be_written_by_their_hangul_names(keyword: str, title: str, reason: str | None):
+    assert verdict(keyword, title) == reason
+
+
+@pytest.mark.parametrize(
     ("title", "reason"),
     [
         # One roll taken out of a six-pack sells one roll, whatever pack it names.
