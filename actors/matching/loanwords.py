@@ -317,6 +317,9 @@ HANGUL_RUN = re.compile(r"[가-힣]+")
 _LATIN_RUN = re.compile(r"[a-z]+(?:-[a-z]+)*")
 #: Latin words in a row, whole.
 _LATIN_PHRASE = re.compile(r"(?<![a-z])[a-z]+(?:-[a-z]+)*(?: [a-z]+(?:-[a-z]+)*)*(?![a-z])")
+#: "Dr." before a name, read "doctor" as Korean spells it (닥터마틴 for "Dr.Martens"): an abbreviation no sound rule
+#: derives, and the letters without a vowel have no sound of their own (`latin_skeletons`).
+_DOCTOR = re.compile(r"(?<![a-z])dr(?:\.\s?|\s)(?P<name>[a-z][a-z']+)")
 #: How many Latin words one Hangul word may stand for.
 _MAX_PHRASE = 3
 
@@ -374,12 +377,18 @@ class Spellings:
 
     def _respell(self, title: str) -> str:
         if self.hangul_by_skeleton:
+            title = _DOCTOR.sub(self._doctor_as_hangul, title)
             title = _LATIN_PHRASE.sub(self._as_hangul, title)
         if self.latin_by_skeleton:
             title = HANGUL_RUN.sub(self._as_latin, title)
         if self.soundings:
             title = HANGUL_RUN.sub(self._as_keyword_hangul, title)
         return title
+
+    def _doctor_as_hangul(self, match: re.Match[str]) -> str:
+        """A name after "Dr." written as the keyword's Hangul word that reads it with "doctor" (닥터마틴 for
+        "Dr.Martens", 닥터브라운 for "Dr. Brown's"); as written when the keyword has none."""
+        return self._hangul_for(["doctor" + match["name"]]) or match.group()
 
     def _as_hangul(self, match: re.Match[str]) -> str:
         """A phrase of Latin words, each run of up to three of them that sounds like one of the keyword's Hangul

@@ -1513,6 +1513,22 @@ def test_words_that_sound_otherwise_do_not_share_a_skeleton(hangul: str, latin: 
     assert hangul_skeleton(hangul) not in latin_skeletons(latin)
 
 
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        ("Dr.Martens 1461 스무스 3홀 블랙 260", None),
+        ("DR. MARTENS 1461 스무스 3홀 블랙 260", None),
+        ("Dr Martens 1461 스무스 3홀 블랙 260", None),
+        # another doctor's name is another maker
+        ("Dr.Marten 1461 스무스 3홀 블랙 260", None),  # the plural's s is left out as Hangul leaves it
+        ("Dr.Morgan 1461 스무스 3홀 블랙 260", "keyword word missing: 닥터마틴"),
+        ("워커 1461 스무스 3홀 블랙 260", "keyword word missing: 닥터마틴"),
+    ],
+)
+def test_dr_before_a_name_is_read_doctor_as_korean_spells_it(title: str, reason: str | None):
+    assert verdict({"keyword": "닥터마틴 1461 스무스 3홀 블랙 260"}, title, 189_000) == reason
+
+
 @pytest.mark.parametrize("latin", ["swc", "bmw", "kf"])
 def test_latin_letters_without_a_vowel_are_read_by_their_names_not_as_a_word(latin: str):
     assert latin_skeletons(latin) == frozenset()
