@@ -6,7 +6,8 @@ spellings are reduced to what Korean loanword spelling keeps of a word: its cons
 letter writes it with (f, p, ph, b and v as ㅍ/ㅂ; s, sh and th as ㅅ, th also as ㅌㅎ, as in 라이트하우스, and a t
 before "i" and a vowel inside a word as ㅅ too, as in 에센셜 (not at its start: 티아라); z, j and ch as ㅈ/ㅊ; an r
 that no vowel follows is not written, as in 마스터; an n before a k sound is ㅇ, as in 탱크, and an ng may have its g
-heard again, as in 싱글; a gh inside a word is silent, as in 나이트; an s after t or d is ㅊ/ㅈ, as in 버즈; sch is
+heard again, as in 싱글; a gh inside a word is silent, as in 나이트; an s after t or d is ㅊ/ㅈ, as in 버즈, and so
+is an s voiced between vowels or before a voiced consonant, as in 베이직 and 오즈모; sch is
 ㅅ, as in 보쉬, or ㅅㅋ, as in 스쿨; the r of a final "re" may go unwritten, as in 애니웨어; a fu may be 후, as in
 후지필름, in a long word; a name that starts with "one" has the w it is said with, as in 원터치), with the vowels
 dropped, since Hangul puts ㅡ between consonants that English runs together and English vowels have no one spelling.
@@ -49,6 +50,8 @@ _MAX_READINGS = 64
 # --- Latin letters -------------------------------------------------------------------------------------------
 
 _VOWELS = frozenset("aeiouy")
+#: Consonants an s before them is voiced by ("osmo" is 오즈모, "raspberry" 라즈베리).
+_VOICED = frozenset("bdglmnv")
 #: English letter groups first (longest), then single letters.
 _LATIN_TOKEN = re.compile(r"tion|tch|dge|sch|ph|th|sh|ch|ck|qu|wh|gh|ng|[dt]s(?![aeiouy])|[a-z]")
 #: What each group may sound like, as the Hangul consonant class that writes it (several where English is not sure:
@@ -77,10 +80,12 @@ _LATIN_SOUNDS: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 
 
-def _latin_sounds(token: str, following: str, *, first: bool) -> tuple[str, ...]:
-    """The classes one English letter group may be written with, given the letters after it and whether it starts
-    the word (`first`)."""
+def _latin_sounds(token: str, following: str, *, first: bool, after_vowel: bool = False) -> tuple[str, ...]:
+    """The classes one English letter group may be written with, given the letters after it, whether it starts the
+    word (`first`) and whether a vowel comes before it (`after_vowel`)."""
     before_vowel = following[:1] in _VOWELS
+    if token == "s" and after_vowel and (before_vowel or following[:1] in _VOICED):
+        return ("S", "J")  # a voiced s between vowels or before a voiced consonant: 베이직, 뮤지엄, 오즈모, 라즈베리
     if token in _VOWELS:
         # A w or y that starts a syllable is a glide Hangul writes (위, 예); elsewhere it is a vowel.
         return ("Y",) if token == "y" and before_vowel else ("",)
@@ -132,7 +137,9 @@ def latin_skeletons(word: str) -> frozenset[str]:
     choices: list[tuple[str, ...]] = []
     for index, token in enumerate(tokens):
         following = "".join(tokens[index + 1 : index + 3])  # the next two groups: "ti" before a vowel
-        choices.append(("K",) if index == 0 and token == "gh" else _latin_sounds(token, following, first=index == 0))
+        after_vowel = index > 0 and tokens[index - 1] in _VOWELS
+        sounds = _latin_sounds(token, following, first=index == 0, after_vowel=after_vowel)
+        choices.append(("K",) if index == 0 and token == "gh" else sounds)
     # A word that starts with a vowel starts with ㅇ in Hangul: "oled" (올레드) is not 라이트. So does an English word
     # that starts with x, read "ex" (엑스박스 for "Xbox", 익스트림 for "Xtreme").
     lead = "V" if tokens and (tokens[0] == "x" or (tokens[0] in _VOWELS and choices[0] == ("",))) else ""

@@ -1446,6 +1446,9 @@ def test_another_pack_size_is_compared_per_unit_against_the_cluster():
         ("예티 램블러 텀블러 20oz 블랙", "YETI 램블러 20온스 텀블러 591ml 블랙"),
         # a t before "i" and a vowel said as sh inside a word (the thirty-first reader's suitcase)
         ("리모와 에센셜 캐빈 블랙", "RIMOWA 리모와 ESSENTIAL Cabin 블랙 기내용 캐리어 정품"),
+        # a voiced s between vowels or before a voiced consonant written ㅈ
+        ("DJI 오즈모 포켓 3", "DJI Osmo Pocket 3 크리에이터 콤보"),
+        ("뉴발란스 베이직 반팔 티셔츠", "NEW BALANCE 뉴발란스 basic 반팔 티셔츠"),
     ],
 )
 def test_a_keyword_word_written_in_the_other_script_is_the_same_word(keyword: str, title: str):
@@ -1466,6 +1469,8 @@ def test_a_t_that_starts_a_word_is_never_said_as_sh():
         ("LG 그램 프로 16", "LG gram 16 노트북 2024", "keyword word missing: 프로"),
         # a final s after a vowel is dropped only where enough is left: "plus" is no 블루
         ("아이폰 15 Plus 256GB", "아이폰 15 블루 256GB", "keyword word missing: plus"),
+        # an s is voiced only between vowels or before a voiced consonant: "ross" is no 로즈
+        ("조말론 로즈 코롱 50ml", "조말론 ROSS 코롱 50ml", "keyword word missing: 로즈"),
     ],
 )
 def test_a_word_in_the_other_script_counts_only_when_it_sounds_the_same(keyword: str, title: str, reason: str):
