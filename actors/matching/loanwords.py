@@ -19,7 +19,7 @@ keyword word look present; every other rule still judges the title, and a word t
 left to the small list of spellings in `identity`.
 
 Two Hangul spellings of one loanword are one word too (모이스춰/모이스처, 블랜더/블렌더, 후라이팬/프라이팬,
-티머시/티모시, 마쓰다/마츠다, 릿첼/리첼): read a syllable at a time with only what loanword spellings vary left out
+릿첼/리첼): read a syllable at a time with only what loanword spellings vary left out
 (`hangul_sounds`), narrowed so that native and Sino-Korean words stay apart (좌석 is no 자석, 꿀잠 no 쿨잠).
 """
 
@@ -224,29 +224,24 @@ _ONE_SOUND = {"ᅢ": "ᅦ"}
 #: How long a word must be for a tense consonant or an f written ㅎ to be read as a loanword's: in a shorter one they
 #: tell native words apart (꿀잠 is no 쿨잠, 화채 no 파채, 화초 no 파초: a reviewer's).
 _FOREIGN_CONSONANTS_LONG_ENOUGH = 3
-#: In a word this long, ㅏ, ㅓ, ㅔ and ㅗ spell one English vowel several ways in its last two syllables
-#: (오리지널/오리지날, 골드베렌/골드바렌, 파워록/파워락, 티모시/티머시, 멜로디온/멜로디언); in a shorter one, or earlier
-#: in the word, they tell words apart (블랙 is no 블럭, 마스크 no 머스크, 머리 no 마리, 블랙박스 no 블럭박스). Not ㅡ,
-#: which writes an English "-er" against a final consonant (라이트 is no 라이터, 프린트 no 프린터). Only in one of the
-#: analyzer's words, never across a keyword's glued compound (강아지간식 is no 강아지건식, 텀블러컵 no 텀블러캡: a
-#: reviewer's).
-_OPEN_VOWELS_LONG_ENOUGH = 3
+#: In a word this long, ㅏ, ㅓ and ㅔ spell one English vowel several ways in its last two syllables
+#: (오리지널/오리지날, 골드베렌/골드바렌); in a shorter one, or earlier in the word, they tell words apart (블랙 is no
+#: 블럭, 마스크 no 머스크, 머리 no 마리, 블랙박스 no 블럭박스). Only in one of the analyzer's words, never across a
+#: keyword's glued compound (강아지간식 is no 강아지건식, 텀블러컵 no 텀블러캡: a reviewer's). Reading ㅗ among them
+#: and in three-syllable words too (파워락/파워록, 티모시/티머시) was tried and taken back: a reviewer showed 플러스
+#: inside 시카플라스트, 글로스 inside 글래스팅, 스커트 inside 마스코트, and 일본판 as 일반판.
+_OPEN_VOWELS_LONG_ENOUGH = 4
 _OPEN_VOWEL_SYLLABLES = 2
-_OPEN_VOWELS = dict.fromkeys("ᅡᅥᅦᅩ", "ᅡ")
-#: The Japanese "tsu" and the German "z" written 츠, 쓰 or 쯔 (마츠다/마쓰다, 츠빌링/쯔빌링).
-_TSU = {"ᄍ": "ᄎ", "ᄊ": "ᄎ"}
-#: Codas a loanword's spelling doubles the next consonant with, which sellers write or leave out: ㅅ before any
-#: consonant (릿첼/리첼, 컷터/커터), and in a longer word ㄹ before ㄹ (칼렌듈라/카렌듈라, 플레이크/후레이크).
+_OPEN_VOWELS = dict.fromkeys("ᅡᅥᅦ", "ᅡ")
+#: A coda ㅅ only doubles the consonant after it in a loanword, which sellers write or leave out (릿첼/리첼,
+#: 컷터/커터). Not a coda ㄹ before ㄹ, which tells an English l from an r (블러쉬 is no 브러쉬: a reviewer's).
 _FINAL_S = "ᆺ"
-_FINAL_L = "ᆯ"
 
 
-def _doubles(final: str, following: str, *, long_word: bool) -> bool:
+def _doubles(final: str, following: str) -> bool:
     """Whether a coda only doubles the initial consonant after it (`following`), as loanword spellings may or may not
-    write it: ㅅ before any consonant, and in a longer word ㄹ before ㄹ (`_FINAL_S`, `_FINAL_L`)."""
-    if following == "ᄋ":
-        return False
-    return final == _FINAL_S or (long_word and final == _FINAL_L and following == "ᄅ")
+    write it: ㅅ before any consonant (`_FINAL_S`)."""
+    return final == _FINAL_S and following != "ᄋ"
 
 
 @lru_cache(maxsize=1 << 14)
@@ -254,11 +249,10 @@ def hangul_sounds(word: str, *, open_vowels: bool) -> tuple[str, ...] | None:
     """How a Hangul word sounds as a loanword, a syllable at a time, with the differences its spellings make left out:
     a w glide in ㅝ and ㅞ after a consonant (and ㅟ after ㅅ), a y glide after ㅈ or ㅊ, ㅐ against ㅔ, a coda ㅅ
     doubling the consonant after it (릿첼/리첼); in a word of three syllables or more a tense consonant against an
-    aspirated one (에끌라/에클라, ㅆ as ㅅ), 츠, 쓰 and 쯔 (마츠다/마쓰다), a coda ㄹ before ㄹ
-    (칼렌듈라/카렌듈라), an f written ㅎ before ㅜ, ㅝ, ㅞ or ㅟ (후라이팬/프라이팬, 훼이셜/페이셜,
-    휘슬러/피슬러), and 푸 for 프 (콘푸로스트/콘프로스트); and, where `open_vowels` (one word, not a
-    compound), in the last two syllables of a word of three or more, ㅏ against ㅓ, ㅔ and ㅗ (파워록/파워락).
-    None: not Hangul syllables only."""
+    aspirated one (에끌라/에클라, ㅆ as ㅅ), an f written ㅎ before ㅜ, ㅝ, ㅞ or ㅟ (후라이팬/프라이팬,
+    훼이셜/페이셜, 휘슬러/피슬러), and 푸 for 프 (콘푸로스트/콘프로스트); and, where `open_vowels` (one word, not a
+    compound), in the last two syllables of a word of four or more, ㅏ against ㅓ and ㅔ. None: not Hangul syllables
+    only."""
     if not HANGUL_RUN.fullmatch(word):
         return None
     foreign_consonants = len(word) >= _FOREIGN_CONSONANTS_LONG_ENOUGH
@@ -267,10 +261,9 @@ def hangul_sounds(word: str, *, open_vowels: bool) -> tuple[str, ...] | None:
     sounds = []
     for position, (jamo, following) in enumerate(zip(spelled, [*spelled[1:], None], strict=True)):
         initial, vowel, final = jamo[0], jamo[1], jamo[2:]
-        if following and _doubles(final, following[0], long_word=foreign_consonants):
+        if following and _doubles(final, following[0]):
             final = ""  # 릿첼 is 리첼
         if foreign_consonants:
-            initial = _TSU.get(initial, initial) if vowel == "ᅳ" else initial
             initial = _UNTENSED.get(initial, initial)
             if initial == "ᄒ" and vowel in ("ᅮ", *_UNGLIDED, *_UNGLIDED_AFTER_S):
                 # An f written ㅎ: 후 for 프, 훼 for 페, 휘 for 피.
