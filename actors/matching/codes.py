@@ -39,17 +39,18 @@ def model_number(model_no: str) -> re.Pattern[str] | None:
         return r"[\s-]*".join(re.escape(char) for char in text)
 
     # Not the tail of a longer code ("XSM-S928N"), and a trailing digit must end the number: "DW-5600" is not
-    # "DW-56001". The whole suffix may run on; a part of it must end the code, and digits after a dash in its place
-    # replace it: "TP-671R" is not "TP-671-1" (its tent's ground sheet), "RF24-105mm F4 L IS USM" not "RF 24-105mm
-    # F4-7.1" (another lens: the thirty-fourth reader's). A number without a suffix may run on a dash and digits, its
-    # colour's code ("10001-100", "DD1391-100").
+    # "DW-56001". The whole suffix may run on; a part of it must end the code, and digits after a dash or a tilde in
+    # its place replace it: "TP-671R" is not "TP-671-1" (its tent's ground sheet), "RF24-105mm F4 L IS USM" not "RF
+    # 24-105mm F4-7.1" nor "F4~7.1" (another lens: the thirty-fourth reader's and a reviewer's). A number without a
+    # suffix may run on a dash and digits, its colour's code ("10001-100", "DD1391-100").
     # A suffix the model number writes apart from its number ("GLM 50-27 C") may stand apart in a title too, so that
     # what a title glues after it is seen (`model_number_writings`: "GLM 50-27 CG"); one written glued ("SEL50F18F")
     # is not looked for in the next word ("SEL50F18 FE": a reviewer's).
     tail = r"(?!\d)" if base[-1].isdigit() else ""
     apart = r"[\s-]*" if _SUFFIX_APART.search(model_no.strip().lower()) else ""
+    replaced = r"(?!\s?[-~]\s?\d)"  # the whole suffix left out, and no digits in its place
     cut_short = [
-        (apart + spaced(suffix[:length]) if length else r"(?!-\d)") + r"(?![0-9a-z])" for length in range(len(suffix))
+        (apart + spaced(suffix[:length]) if length else replaced) + r"(?![0-9a-z])" for length in range(len(suffix))
     ]
     ends = "|".join([apart + spaced(suffix) + tail if suffix else tail, *cut_short])
     series = _SERIES.match(model_no.strip().lower())

@@ -325,6 +325,7 @@ def test_digits_after_a_dash_in_place_of_a_model_numbers_suffix_replace_it():
     assert verdict(lens, "캐논 RF 24-105mm F4-7.1 IS STM 표준 줌렌즈", 389_000) == (
         "model number RF24-105mm F4 L IS USM missing"
     )
+    assert verdict(lens, "캐논 RF 24-105mm F4~7.1 IS STM", 389_000) == "model number RF24-105mm F4 L IS USM missing"
     assert verdict(lens, "캐논 RF 24-105mm F4 L IS USM 정품") is None
     # a number without a suffix runs on its colour's code
     clog = {"keyword": "크록스 클래식 클로그 10001", "model_no": "10001"}
