@@ -406,8 +406,9 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
       and five right ones (a phone "충전기 미포함", a drill "본체만"), so it cannot refuse.
     - A word for sold out that sellers write as hype too (매진), which no other accepted offer writes
       (`buyable.sold_out_perhaps`).
-    - A child it names before the keyword's words, which no other accepted offer names
-      (`_for_a_child_only_in_the_lowest`): what matters where too few offers are accepted to refuse it."""
+    - A child it names before the keyword's words, by a brand's child word or a plain noun (어린이, 유아), which no
+      other accepted offer names (`_for_a_child_only_in_the_lowest`): what matters where too few offers are
+      accepted to refuse it."""
     titles = [fold(offer.title) for offer in accepted]
     packs = {_pack_count(title) or 1 for title in titles}
     doubts = [doubt_about_the_lowest([offer.price for offer in accepted], packs_differ=len(packs) > 1)]
@@ -461,13 +462,17 @@ def _for_a_child_only_in_the_lowest(wanted: _Wanted, respelled: list[str]) -> st
     """The lowest names a child before a word of the keyword (`wearers.for_a_child`), which no other accepted offer
     writes (`respelled`: the accepted offers' titles, cheapest first, respelled as the keyword spells its loanwords):
     the kids' version sold under the same name is in doubt. It matters where too few offers are accepted to refuse it
-    (`_refuse_what_is_for_a_child` needs three); with more, that refusal has spoken already."""
+    (`_refuse_what_is_for_a_child` needs three); with more, that refusal has spoken already. A brand's child word
+    first, then a plain noun (어린이, 유아, 아동, 유스), which never refuses: a product made only for children writes
+    it as often, but beside a grown-up's offer that does not, the lowest is in doubt (a Giro helmet's "유스 어린이")."""
     if len(respelled) < 2:
         return None
-    child = for_a_child(respelled[0], wanted.keyword, wanted.words)
-    if child is None or child in _IN_GROWN_UPS_NAMES or any(child in title for title in respelled[1:]):
-        return None
-    return f"for a child?: the lowest writes {child}, which no other offer does"
+    for plain in (False, True):
+        child = for_a_child(respelled[0], wanted.keyword, wanted.words, plain=plain)
+        if child is None or child in _IN_GROWN_UPS_NAMES or any(child in title for title in respelled[1:]):
+            continue
+        return f"for a child?: the lowest writes {child}, which no other offer does"
+    return None
 
 
 def _another_line_in_the_lowest(wanted: _Wanted, lowered: list[str], respelled: list[str]) -> str | None:

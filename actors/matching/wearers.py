@@ -28,12 +28,18 @@ _FOR_BOTH = re.compile(r"성인|어른|공용|겸용|adult|unisex")
 _FOR_BOTH_REACH = 10
 
 
-def for_a_child(title: str, keyword: str, words: tuple[Word, ...]) -> str | None:
+#: The plain nouns for a child (어린이, 유아, 아동) and a Hangul "youth" (유스): a product made only for children writes
+#: them as often as a child's version does ("일룸 어린이 링키 책상"), so they count only for a doubt.
+_PLAIN_CHILD = re.compile(r"(?<![가-힣])(?:어린이|유아|아동|유스)(?=용|[^가-힣a-z]|$)")
+
+
+def for_a_child(title: str, keyword: str, words: tuple[Word, ...], *, plain: bool = False) -> str | None:
     """The child's word a (lower-case, respelled) title writes before a word of the keyword (where the title first
     writes it: "크림 … 키즈 보습크림" names the cream before the child), which the keyword does not write and which
-    is not said of a product for both; None when it writes none."""
+    is not said of a product for both; None when it writes none. `plain`: the plain nouns (`_PLAIN_CHILD`) instead
+    of a brand's child words, for a doubt."""
     firsts = [found.start() for word in words if (found := word.pattern.search(title))]
-    for found in _CHILD.finditer(title):
+    for found in (_PLAIN_CHILD if plain else _CHILD).finditer(title):
         beside = title[max(0, found.start() - _FOR_BOTH_REACH) : found.end() + _FOR_BOTH_REACH]
         if found.group() in keyword or _FOR_BOTH.search(beside):
             continue

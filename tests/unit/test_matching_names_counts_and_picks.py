@@ -1383,6 +1383,21 @@ def test_a_lowest_for_a_child_beside_too_few_offers_to_refuse_it_is_in_doubt():
     assert not [doubt for doubt in lowest_doubts(keyword, both) if doubt.startswith("for a child?")]
 
 
+@pytest.mark.parametrize("child", ["어린이", "유아", "아동", "유스"])
+def test_a_lowest_naming_a_child_by_a_plain_noun_no_other_offer_writes_is_in_doubt(child: str):
+    # The twenty-third reader's Giro helmet: "유스 어린이" before the keyword's words, beside one adult helmet. The
+    # plain nouns never refuse (a product made only for children writes them as often), but they leave a doubt.
+    keyword = {"keyword": "지로 싱크 MIPS 자전거 헬멧"}
+    titles = [(f"지로 싱크 MIPS {child} 자전거 헬멧", 55_000), ("GIRO Sync MIPS 자전거 헬멧 UA", 72_000)]
+    assert f"for a child?: the lowest writes {child}, which no other offer does" in lowest_doubts(keyword, titles)
+    assert verdicts(keyword["keyword"], titles) == [None, None]
+    both = [(f"지로 싱크 MIPS {child} 자전거 헬멧", 55_000), (f"지로 싱크 MIPS {child} 자전거 헬멧 정품", 72_000)]
+    assert not [doubt for doubt in lowest_doubts(keyword, both) if doubt.startswith("for a child?")]
+    # after the name it says who may use the product
+    after = [("지로 싱크 MIPS 자전거 헬멧 어린이 추천", 55_000), ("GIRO Sync MIPS 자전거 헬멧 UA", 72_000)]
+    assert not [doubt for doubt in lowest_doubts(keyword, after) if doubt.startswith("for a child?")]
+
+
 def test_a_thing_another_offer_gives_with_the_product_vouches_for_no_offer_selling_it_alone():
     # The thirty-second reader's baby bottle: the answer gives handles, and the handles sold alone won.
     keyword = {"keyword": "헤겐 PCTO 젖병 240ml"}
