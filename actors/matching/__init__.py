@@ -34,7 +34,13 @@ from dataclasses import dataclass
 from statistics import median
 from typing import Any
 
-from actors.matching.buyable import not_buyable, not_everyones_price, one_of_several, sold_out_perhaps
+from actors.matching.buyable import (
+    not_buyable,
+    not_everyones_price,
+    one_of_several,
+    one_of_several_perhaps,
+    sold_out_perhaps,
+)
 from actors.matching.codes import (
     agreed_code,
     compact_code,
@@ -406,6 +412,8 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
       and five right ones (a phone "충전기 미포함", a drill "본체만"), so it cannot refuse.
     - A word for sold out that sellers write as hype too (매진), which no other accepted offer writes
       (`buyable.sold_out_perhaps`).
+    - A keyword word it names only among the options of a bare pick ("크기 선택 (소과/로얄과/대과)"), so that its
+      price may be another option's (`buyable.one_of_several_perhaps`).
     - A child it names before the keyword's words, by a brand's child word or a plain noun (어린이, 유아), which no
       other accepted offer names (`_for_a_child_only_in_the_lowest`): what matters where too few offers are
       accepted to refuse it."""
@@ -433,6 +441,7 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
         doubts.append(_a_part_only_in_the_lowest(lowered))
         doubts.append(_for_a_child_only_in_the_lowest(wanted, respelled))
         doubts.append(sold_out_perhaps(lowered))
+        doubts.append(one_of_several_perhaps(lowered, wanted.words))
     return [doubt for doubt in doubts if doubt]
 
 

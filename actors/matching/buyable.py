@@ -386,21 +386,52 @@ def one_of_several(folded_title: str, words: tuple[Word, ...], wanted: Sequence[
             return f"price of one of several: {others.group()}"
     if not _CHOICE.search(title):
         return None
-    other_option = _ANOTHER_OPTION_PICKED.search(title) is not None
-    runs = [
-        match.span()
-        for match in _ALTERNATIVES.finditer(title)
-        if not (other_option and _COMPATIBLE_WITH_THE_LIST.match(title, match.end()))
-    ]
-    for word in words:
-        for start, end in runs:
-            if named_only_within(word, title, [(start, end)]):
-                return f"price of one of several: {title[start:end]}"
+    runs = _alternative_runs(title)
+    if picked := _named_only_as_an_option(title, words, runs):
+        return f"price of one of several: {picked}"
     prices_differ = _PRICES_DIFFER.search(title) is not None
     for start, end in runs:
         if _a_later_size(folded_title[start:end], wanted, any_dimension=prices_differ):
             return f"price of one of several: {title[start:end]}"
     return None
+
+
+def _alternative_runs(title: str) -> list[tuple[int, int]]:
+    """Where a (lower-case) title lists alternatives with slashes, but a list of models a part is compatible with
+    where another option is picked (`_COMPATIBLE_WITH_THE_LIST`)."""
+    other_option = _ANOTHER_OPTION_PICKED.search(title) is not None
+    return [
+        match.span()
+        for match in _ALTERNATIVES.finditer(title)
+        if not (other_option and _COMPATIBLE_WITH_THE_LIST.match(title, match.end()))
+    ]
+
+
+def _named_only_as_an_option(title: str, words: Sequence[Word], runs: list[tuple[int, int]]) -> str | None:
+    """The list of alternatives (`runs`) a keyword word is named only within, if any."""
+    for word in words:
+        for start, end in runs:
+            if named_only_within(word, title, [(start, end)]):
+                return title[start:end]
+    return None
+
+
+#: A bare pick ("크기 선택", "사이즈 선택", "택1"): `one_of_several` does not read it (most such listings share one
+#: price), but a keyword word named only among its options leaves the lowest in doubt.
+_BARE_PICK = re.compile(r"선택|택\s?1")
+
+
+def one_of_several_perhaps(lowered: Sequence[str], words: Sequence[Word]) -> str | None:
+    """What leaves the lowest of the accepted offers (`lowered`: their lower-case titles, cheapest first) in doubt: a
+    keyword word it names only among the options of a bare pick ("제주 노지감귤 5kg 크기 선택 (소과/로얄과/대과)" for
+    로얄과, "12색/18색/24색/30색 선택" for 24색), so its price may be another option's. Not a hue (colours of one
+    listing mostly share a price: reading "화이트/블랙 색상 선택" as a pick was taken back), and only a doubt: refusing
+    such listings refused the asked colour or size as often."""
+    title = lowered[0] if lowered else ""
+    if not _BARE_PICK.search(title):
+        return None
+    picked = _named_only_as_an_option(title, [word for word in words if not word.hue], _alternative_runs(title))
+    return f"one of several?: the lowest names the keyword's word only among its options {picked}" if picked else None
 
 
 #: The sizes a pick lists as alternatives of one product: a weight, a volume or a count ("400g / 2kg", "3개/6개/12개

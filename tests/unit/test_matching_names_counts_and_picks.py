@@ -1398,6 +1398,29 @@ def test_a_lowest_naming_a_child_by_a_plain_noun_no_other_offer_writes_is_in_dou
     assert not [doubt for doubt in lowest_doubts(keyword, after) if doubt.startswith("for a child?")]
 
 
+@pytest.mark.parametrize(
+    ("keyword", "lowest", "doubt"),
+    [
+        # The fourteenth and thirty-third readers' tangerines and watercolours: the asked size only among the options
+        ("나주 배 특과 7.5kg", "나주 배 7.5kg 크기 선택 (상과/특과/왕과)", "상과/특과/왕과"),
+        ("신한 수채화물감 24색 15ml", "신한 수채화 물감 15ml 12색/18색/24색/32색 선택", "12색/18색/24색/32색"),
+        # a colour among colours: one listing's colours mostly share a price
+        ("로지텍 K380 키보드 화이트", "로지텍 K380 키보드 블랙/화이트 색상 선택", None),
+        # the word written outside the options too
+        ("나주 배 특과 7.5kg", "나주 배 특과 7.5kg 크기 선택 (상과/특과/왕과)", None),
+    ],
+)
+def test_a_lowest_naming_a_keyword_word_only_among_its_options_is_in_doubt(
+    keyword: str, lowest: str, doubt: str | None
+):
+    titles = [(lowest, 29_000), (f"{keyword} 정품", 39_000), (f"{keyword} 1개", 41_000)]
+    said = [each for each in lowest_doubts({"keyword": keyword}, titles) if each.startswith("one of several?")]
+    assert said == (
+        [f"one of several?: the lowest names the keyword's word only among its options {doubt}"] if doubt else []
+    )
+    assert verdicts(keyword, titles)[0] is None  # never refused: a doubt
+
+
 def test_a_thing_another_offer_gives_with_the_product_vouches_for_no_offer_selling_it_alone():
     # The thirty-second reader's baby bottle: the answer gives handles, and the handles sold alone won.
     keyword = {"keyword": "헤겐 PCTO 젖병 240ml"}
