@@ -154,13 +154,15 @@ def _lettered_at_the_end(run: str) -> tuple[str, ...]:
     return ()
 
 
-#: How a digit is read in an initialism, by its English name ("3M" is 쓰리엠, "H2O" 에이치투오, "K2" 케이투).
+#: How a digit is read in an initialism, by its English name ("3M" is 쓰리엠, "H2O" 에이치투오, "K2" 케이투). Not 1
+#: and 0, whose names are Korean words with a letter's name before them ("G1" would be 지원, "supported", and "C1"
+#: 시원: a reviewer's).
 _DIGIT_NAMES: dict[str, tuple[str, ...]] = {
-    "0": ("제로", "오"), "1": ("원",), "2": ("투",), "3": ("쓰리", "스리"), "4": ("포",), "5": ("파이브",),
-    "6": ("식스",), "7": ("세븐",), "8": ("에잇", "에이트"), "9": ("나인",),
+    "2": ("투",), "3": ("쓰리", "스리"), "4": ("포",), "5": ("파이브",), "6": ("식스",), "7": ("세븐",),
+    "8": ("에잇", "에이트"), "9": ("나인",),
 }  # fmt: skip
-#: An initialism of letters and single digits ("3m", "h2o", "7d", "k2"): read a character at a time.
-_MIXED_INITIALISM = re.compile(r"(?=[a-z]*\d)(?=\d*[a-z])(?!.*\d\d)[a-z\d]{2,4}")
+#: An initialism of letters and single digits from 2 to 9 ("3m", "h2o", "7d", "k2"): read a character at a time.
+_MIXED_INITIALISM = re.compile(r"(?=[a-z]*[2-9])(?=\d*[a-z])(?![^01]*[01])(?!.*\d\d)[a-z\d]{2,4}")
 
 
 def _initialism_names(compact: str) -> str | None:
@@ -215,13 +217,20 @@ def _word(compact: str) -> Word:
     return Word(written, re.compile(pattern), digit_edged)
 
 
+#: Letters' Hangul names that are Korean particles too, glued after any noun.
+_PARTICLES = frozenset({"이"})
+
+
 def _glued_letter_word(text: str, glued_after: str | None) -> Word | None:
     """A Latin letter the keyword glues to the Hangul word before it ("비타C", "스페셜K"), found also as the letter's
     Hangul name glued there ("비타씨", "스페셜케이"), never standing alone (the 시 of every "1시간"). None: the word is
     no such letter."""
     if len(text) != 1 or not ("a" <= text <= "z") or not glued_after or not HANGUL_RUN.search(glued_after[-1]):
         return None
-    names = "|".join(_spelled(name) for name in _LETTER_NAMES[text])
+    # Not E's 이, the particle ("비타민이 부족할 때" is no 비타민E: a reviewer's).
+    names = "|".join(_spelled(name) for name in _LETTER_NAMES[text] if name not in _PARTICLES)
+    if not names:
+        return None
     glued = rf"(?<={re.escape(glued_after)})\s?(?:{names})(?![가-힣])"
     return Word(text, re.compile(f"{_word(text).pattern.pattern}|{glued}"), False)
 
@@ -420,8 +429,8 @@ def _pet_word(text: str) -> Word | None:
 
 
 def _wireless_word(text: str) -> Word | None:
-    """A product without a cord: "무선" found as Wireless, 코드리스 or 블루투스 (`infra.text.wireless`); another
-    Hangul spelling starts a word ("코드리스청소기", "블루투스이어폰")."""
+    """A product without a cord: "무선" found as Wireless, 코드리스 or Cordless (`infra.text.wireless`); another
+    Hangul spelling starts a word ("코드리스청소기")."""
     return _concept_word(text, wireless_spellings, glued_after=True)
 
 

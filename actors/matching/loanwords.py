@@ -80,12 +80,10 @@ _LATIN_SOUNDS: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 
 
-def _latin_sounds(token: str, following: str, *, first: bool, after_vowel: bool = False) -> tuple[str, ...]:
-    """The classes one English letter group may be written with, given the letters after it, whether it starts the
-    word (`first`) and whether a vowel comes before it (`after_vowel`)."""
+def _latin_sounds(token: str, following: str, *, first: bool) -> tuple[str, ...]:
+    """The classes one English letter group may be written with, given the letters after it and whether it starts
+    the word (`first`)."""
     before_vowel = following[:1] in _VOWELS
-    if token == "s" and after_vowel and (before_vowel or following[:1] in _VOICED):
-        return ("S", "J")  # a voiced s between vowels or before a voiced consonant: 베이직, 뮤지엄, 오즈모, 라즈베리
     if token in _VOWELS:
         # A w or y that starts a syllable is a glide Hangul writes (위, 예); elsewhere it is a vowel.
         return ("Y",) if token == "y" and before_vowel else ("",)
@@ -110,6 +108,17 @@ def _latin_sounds(token: str, following: str, *, first: bool, after_vowel: bool 
     if token == "gh":
         return ("", "P")  # "light" is 라이트, "tough" 터프 (a word's first gh is a g: `latin_skeletons`)
     return _LATIN_SOUNDS.get(token, ("",))
+
+
+def _voiced_s(tokens: list[str], index: int) -> bool:
+    """Whether the letter group at `index` is an s said as a z: after a vowel, before a vowel or a voiced consonant."""
+    following = tokens[index + 1][:1] if index + 1 < len(tokens) else ""
+    return (
+        tokens[index] == "s"
+        and index > 0
+        and tokens[index - 1] in _VOWELS
+        and (following in _VOWELS or following in _VOICED)
+    )
 
 
 def _collapsed(classes: Iterable[str]) -> str:
@@ -137,13 +146,16 @@ def latin_skeletons(word: str) -> frozenset[str]:
     choices: list[tuple[str, ...]] = []
     for index, token in enumerate(tokens):
         following = "".join(tokens[index + 1 : index + 3])  # the next two groups: "ti" before a vowel
-        after_vowel = index > 0 and tokens[index - 1] in _VOWELS
-        sounds = _latin_sounds(token, following, first=index == 0, after_vowel=after_vowel)
-        choices.append(("K",) if index == 0 and token == "gh" else sounds)
+        choices.append(("K",) if index == 0 and token == "gh" else _latin_sounds(token, following, first=index == 0))
     # A word that starts with a vowel starts with ㅇ in Hangul: "oled" (올레드) is not 라이트. So does an English word
     # that starts with x, read "ex" (엑스박스 for "Xbox", 익스트림 for "Xtreme").
     lead = "V" if tokens and (tokens[0] == "x" or (tokens[0] in _VOWELS and choices[0] == ("",))) else ""
     skeletons = _skeletons(lead, choices)
+    voiced = [("J",) if _voiced_s(tokens, index) else sounds for index, sounds in enumerate(choices)]
+    if voiced != choices:
+        # A voiced s is written ㅈ ("basic" is 베이직, "vision" 비전, "osmo" 오즈모), where three letters of skeleton
+        # are left: with two, "casio" read as 키즈 and "bose" as 버즈 (a reviewer's).
+        skeletons |= {found for found in _skeletons(lead, voiced) if len(found) >= _LONG_ENOUGH}
     if "f" in tokens and any(token == "f" and following == "u" for token, following in pairwise(tokens)):
         # A "fu" is written 후 in names taken from Japanese ("Fujifilm" is 후지필름), where four consonants are left:
         # fewer read "fuzzy", "fusion" or "future" as Hangul words they are not (a reviewer's 휴센 for FUSION).

@@ -1472,6 +1472,9 @@ def test_a_t_that_starts_a_word_is_never_said_as_sh():
         ("아이폰 15 Plus 256GB", "아이폰 15 블루 256GB", "keyword word missing: plus"),
         # an s is voiced only between vowels or before a voiced consonant: "ross" is no 로즈
         ("조말론 로즈 코롱 50ml", "조말론 ROSS 코롱 50ml", "keyword word missing: 로즈"),
+        # and only where three letters of skeleton are left: MOOSE is no 무지, Bose no 버즈 (a reviewer's)
+        ("남성 무지 반팔티 블랙", "남성 MOOSE 반팔티 블랙", "keyword word missing: 무지"),
+        ("버즈 이어팁 실리콘", "Bose QC 이어버드 이어팁 실리콘", "keyword word missing: 버즈"),
     ],
 )
 def test_a_word_in_the_other_script_counts_only_when_it_sounds_the_same(keyword: str, title: str, reason: str):
