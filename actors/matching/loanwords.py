@@ -7,7 +7,7 @@ letter writes it with (f, p, ph, b and v as ㅍ/ㅂ; s, sh and th as ㅅ, th als
 before "i" and a vowel inside a word as ㅅ too, as in 에센셜 (not at its start: 티아라); z, j and ch as ㅈ/ㅊ; an r
 that no vowel follows is not written, as in 마스터; an n before a k sound is ㅇ, as in 탱크, and an ng may have its g
 heard again, as in 싱글; a gh inside a word is silent, as in 나이트; an s after t or d is ㅊ/ㅈ, as in 버즈, and so
-is an s voiced between vowels or before a voiced consonant, as in 베이직 and 오즈모; sch is
+is an s voiced between vowels or before a voiced consonant where three letters are left, as in 베이직; sch is
 ㅅ, as in 보쉬, or ㅅㅋ, as in 스쿨; the r of a final "re" may go unwritten, as in 애니웨어; a fu may be 후, as in
 후지필름, in a long word; a name that starts with "one" has the w it is said with, as in 원터치), with the vowels
 dropped, since Hangul puts ㅡ between consonants that English runs together and English vowels have no one spelling.
@@ -50,7 +50,7 @@ _MAX_READINGS = 64
 # --- Latin letters -------------------------------------------------------------------------------------------
 
 _VOWELS = frozenset("aeiouy")
-#: Consonants an s before them is voiced by ("osmo" is 오즈모, "raspberry" 라즈베리).
+#: Consonants an s before them is voiced by ("osmo" is 오즈모).
 _VOICED = frozenset("bdglmnv")
 #: English letter groups first (longest), then single letters.
 _LATIN_TOKEN = re.compile(r"tion|tch|dge|sch|ph|th|sh|ch|ck|qu|wh|gh|ng|[dt]s(?![aeiouy])|[a-z]")
