@@ -227,11 +227,12 @@ def settings(mongo_url: str, run_id: str) -> Iterator[Settings]:
         outbox_metrics_port=0,
         # A test process's store is one pure-Python server shared by its tests and the pools they start: on a busy
         # machine a heartbeat can wait over the production 3 s behind another test's bulk insert, and pymongo then
-        # clears its pool and cancels what was in flight (_OperationCancelled). Tests of the timeout set their own.
-        mongo_timeout_ms=10_000,
+        # clears its pool and cancels what was in flight (_OperationCancelled). 10 s was passed in CI on a machine
+        # running Python about five times slower than usual (2026-12-05). Tests of the timeout set their own.
+        mongo_timeout_ms=30_000,
     )
     yield settings
-    with MongoClient(mongo_url, serverSelectionTimeoutMS=5000) as client:
+    with MongoClient(mongo_url, serverSelectionTimeoutMS=30_000) as client:
         client.drop_database(settings.mongo_db)
     delete_queues(settings.amqp_url, job_queues(settings))
 
