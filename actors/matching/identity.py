@@ -121,12 +121,14 @@ def _spelled(run: str) -> str:
 _NUMBERED = re.compile(r"0(?P<zero>\d)|(?P<beon>\d+)번")
 
 
-#: Each Latin letter's Hangul names of two syllables or more, longest first: what a Hangul word may start with where a
-#: title writes the letter instead ("브이가드" as "V가드", "에스라인" as "S라인").
-_LETTER_OF_NAME = sorted(
-    ((name, letter) for letter, names in _LETTER_NAMES.items() for name in names if len(name) > 1),
-    key=lambda pair: -len(pair[0]),
+#: Every Latin letter's Hangul names, longest first: what a Hangul name may end with where a title writes the letter
+#: instead ("마켓오" as "마켓O").
+_LETTER_OF_ANY_NAME = sorted(
+    ((name, letter) for letter, names in _LETTER_NAMES.items() for name in names), key=lambda pair: -len(pair[0])
 )
+#: Those of two syllables or more: what a Hangul word may start with where a title writes the letter instead
+#: ("브이가드" as "V가드", "에스라인" as "S라인").
+_LETTER_OF_NAME = [(name, letter) for name, letter in _LETTER_OF_ANY_NAME if len(name) > 1]
 
 
 def _lettered(run: str) -> tuple[str, ...]:
@@ -137,11 +139,6 @@ def _lettered(run: str) -> tuple[str, ...]:
     return ()
 
 
-#: Every Latin letter's Hangul names, longest first: what a Hangul name may end with where a title writes the letter
-#: instead ("마켓오" as "마켓O").
-_LETTER_OF_ANY_NAME = sorted(
-    ((name, letter) for letter, names in _LETTER_NAMES.items() for name in names), key=lambda pair: -len(pair[0])
-)
 #: How many syllables a name must keep before a letter written in place of its end: "마켓" of 마켓오 (not "고" of 고오).
 _LETTERED_STEM = 2
 
