@@ -89,10 +89,11 @@ def _glues(open_: _Open, kind: _MorphemeKind, morpheme: Morpheme, following: Mor
     return kind is _MorphemeKind.VERBAL and last is _MorphemeKind.VERBAL
 
 
-#: A range Kiwi reads as a serial number ("0-6" of "0-6개월", "2-3" of "2-3인용"), and what it counts glued after it:
-#: a bound noun or a counter. Any other serial (a date, a fraction, a time, a range of sizes before "품절") names
-#: nothing, and the word after it stays a word of its own ("250-260품절" is sold out).
-_RANGE_SERIAL = re.compile(r"\d+-\d+")
+#: A range Kiwi reads as a serial number ("0-6" of "0-6개월", "2-3" of "2-3인용"), or a size written as a fraction
+#: ("5/0" of a crochet hook's "5/0호", "1/2" of "1/2인치"), and what it counts glued after it: a bound noun or a
+#: counter. Any other serial (a date, a time, a range of sizes before "품절") names nothing, and the word after it
+#: stays a word of its own ("250-260품절" is sold out).
+_RANGE_SERIAL = re.compile(r"\d+[-/]\d+")
 _RANGE_COUNTED = COUNTERS | {"인용", "인"}  # 인 of "1-2인용", which Kiwi reads as 인 + 용
 
 

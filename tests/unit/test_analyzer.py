@@ -57,6 +57,7 @@ def test_a_words_segments_are_read_in_their_context():
     [
         ("노리개젖꼭지 0-6개월", ["노리개", "젖꼭지", "0-6개월"]),
         ("텐트 2-3인용", ["텐트", "2-3인용"]),
+        ("코바늘 5/0호", ["코바늘", "5/0호"]),  # a size written as a fraction: a crochet hook's
         # a reviewer's: any other serial names nothing, and the word after it stays its own (sold out, used)
         ("에어포스 250mm 250-260품절", ["에어포스", "250mm", "품절"]),
         ("갤럭시 2024-01-15중고", ["갤럭시", "중고"]),
