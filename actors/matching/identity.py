@@ -185,7 +185,9 @@ def _word(compact: str) -> Word:
         compact = compact.replace(".", "")
     found_runs = _RUNS.findall(compact)
     runs = [
-        "(?:"
+        r"\+"
+        if _a_sign(index, found_runs)
+        else "(?:"
         + "|".join(
             [
                 *map(_spelled, _spellings(run)),
@@ -212,6 +214,12 @@ def _word(compact: str) -> Word:
     if names := _initialism_names(compact):
         pattern = f"(?:{pattern}|{names})"
     return Word(written, re.compile(pattern), digit_edged)
+
+
+def _a_sign(index: int, runs: list[str]) -> bool:
+    """Whether the run at `index` is a plus sign that starts the word before a number ("+2x100", a screwdriver bit's
+    size; "+3.0", a lens's power): the sign as written, not a tier's "plus" (`_spelled`), which follows a name."""
+    return index == 0 and runs[0] == "+" and len(runs) > 1 and runs[1][0].isdigit()
 
 
 #: Letters' Hangul names that are Korean particles too, glued after any noun.

@@ -1504,3 +1504,30 @@ def test_a_plus_inside_a_name_or_a_cost_included_is_no_gift():
 
 def test_a_lowest_alone_leaves_no_doubt_about_a_child():
     assert not lowest_doubts({"keyword": "MLB 루키 볼캡 뉴욕 블랙"}, [("MLB 키즈 루키 볼캡 뉴욕양키스 블랙", 29_000)])
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        ("클로버 아뮤레 코바늘 5/0호 3.0mm", None),
+        ("클로버 아뮤레 코바늘 5/0 호", None),
+        ("클로버 아뮤레 코바늘 4/0호 2.5mm", "keyword word missing: 5/0호"),
+        ("클로버 아뮤레 코바늘 단품 2/0호~10/0호 선택", "keyword word missing: 5/0호"),
+    ],
+)
+def test_a_size_written_as_a_fraction_is_a_keyword_word(title: str, reason: str | None):
+    # Kiwi reads "5/0" as a serial number; with its counter glued after it, it is the hook's size, not nothing.
+    assert verdict("클로버 아뮤레 코바늘 5/0호", title, 8_800) == reason
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        ("VESSEL 볼그립드라이버 No.220 +2x100 일제 정품", None),
+        ("베셀 볼그립 드라이버 No.220 (+1x100) 십자", "keyword word missing: +2x100"),
+        ("베셀 볼그립 드라이버 220 일자 -6x100", "keyword word missing: +2x100"),
+    ],
+)
+def test_a_plus_sign_before_a_number_is_written_as_a_sign(title: str, reason: str | None):
+    # Not a tier's plus ("S24+"), which must follow a name: a Phillips bit's size starts the word with its sign.
+    assert verdict("베셀 볼그립 드라이버 220 +2x100", title, 7_200) == reason
