@@ -386,9 +386,9 @@ def one_of_several(folded_title: str, words: tuple[Word, ...], wanted: Sequence[
             return f"price of one of several: {others.group()}"
     if not _CHOICE.search(title):
         return None
-    runs = _alternative_runs(title)
-    if picked := _named_only_as_an_option(title, words, runs):
+    if picked := _named_only_as_an_option(title, words):
         return f"price of one of several: {picked}"
+    runs = _alternative_runs(title)
     prices_differ = _PRICES_DIFFER.search(title) is not None
     for start, end in runs:
         if _a_later_size(folded_title[start:end], wanted, any_dimension=prices_differ):
@@ -407,12 +407,17 @@ def _alternative_runs(title: str) -> list[tuple[int, int]]:
     ]
 
 
-def _named_only_as_an_option(title: str, words: Sequence[Word], runs: list[tuple[int, int]]) -> str | None:
-    """The list of alternatives (`runs`) a keyword word is named only within, if any."""
+def _named_only_as_an_option(title: str, words: Sequence[Word]) -> str | None:
+    """The list of alternatives (`_alternative_runs`) a keyword word is named only within, if any. A word is looked for
+    where `identity.missing_word` looks: in the title without its dashes ("LD-515/LD-918BT/LD-1210" for LD-918BT),
+    but a range with them (`Word.dashed`)."""
+    undashed = title.replace("-", "")
+    kept = [index for index, char in enumerate(title) if char != "-"]  # where each of its characters stands in title
     for word in words:
-        for start, end in runs:
-            if named_only_within(word, title, [(start, end)]):
-                return title[start:end]
+        text = title if word.dashed else undashed
+        for start, end in _alternative_runs(text):
+            if named_only_within(word, text, [(start, end)]):
+                return text[start:end] if word.dashed else title[kept[start] : kept[end - 1] + 1]
     return None
 
 
@@ -430,7 +435,7 @@ def one_of_several_perhaps(lowered: Sequence[str], words: Sequence[Word]) -> str
     title = lowered[0] if lowered else ""
     if not _BARE_PICK.search(title):
         return None
-    picked = _named_only_as_an_option(title, [word for word in words if not word.hue], _alternative_runs(title))
+    picked = _named_only_as_an_option(title, [word for word in words if not word.hue])
     return f"one of several?: the lowest names the keyword's word only among its options {picked}" if picked else None
 
 

@@ -1531,3 +1531,17 @@ def test_a_size_written_as_a_fraction_is_a_keyword_word(title: str, reason: str 
 def test_a_plus_sign_before_a_number_is_written_as_a_sign(title: str, reason: str | None):
     # Not a tier's plus ("S24+"), which must follow a name: a Phillips bit's size starts the word with its sign.
     assert verdict("베셀 볼그립 드라이버 220 +2x100", title, 7_200) == reason
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        ("리큅 식품건조기 모음 LD-515/LD-918BT/LD-1210 선택", "price of one of several: ld-515/ld-918bt/ld-1210"),
+        ("리큅 식품건조기 모음 LD515/LD918BT/LD1210 선택", "price of one of several: ld515/ld918bt/ld1210"),
+        ("리큅 식품건조기 LD-918BT 9단 스텐트레이", None),
+    ],
+)
+def test_a_dashed_model_code_named_only_among_a_picks_alternatives_is_one_of_several(title: str, reason: str | None):
+    # The code is looked for without its dashes, as a missing word is: the pick's price is the cheapest model's.
+    product = {"keyword": "리큅 식품건조기 LD-918BT", "model_no": "LD-918BT"}
+    assert verdict(product.pop("keyword"), title, 149_000, **product) == reason
