@@ -368,12 +368,18 @@ def _refuse_prices_like_an_accessory(
     """Refuse the accepted offers priced far under the cluster of the product's prices (every offer of it at a price
     anyone pays, whether or not it can be bought now), comparing another pack size per unit against the cluster's
     usual pack count."""
-    cluster = cluster_of([offer.price for offer in the_product])
-    if cluster is None:
-        return
     packs = {id(offer): _pack_count(titles[id(offer)]) for offer in the_product}
-    cluster_packs = [count for offer in the_product if cluster.holds(offer.price) and (count := packs[id(offer)])]
-    usual = int(median(cluster_packs)) if cluster_packs else None
+    cluster = cluster_of([offer.price for offer in the_product])
+    if cluster is not None:
+        cluster_packs = [count for offer in the_product if cluster.holds(offer.price) and (count := packs[id(offer)])]
+        usual = int(median(cluster_packs)) if cluster_packs else None
+    else:
+        # Packs of several sizes may keep the prices from clustering ("… 10개 박스" beside single filters): they may
+        # cluster per unit, a title that counts nothing selling one.
+        usual = 1
+        cluster = cluster_of([_per_unit(offer.price, packs[id(offer)]) for offer in the_product])
+        if cluster is None:
+            return
     for offer in accepted:
         own = packs[id(offer)]
         units = (own, usual) if own and usual and own != usual else None
@@ -381,6 +387,11 @@ def _refuse_prices_like_an_accessory(
         offer.rejected = priced_like_an_accessory(offer.price, cluster.price, units) or priced_without_a_part(
             offer.price, cluster.price, without, units
         )
+
+
+def _per_unit(price: int, count: int | None) -> int:
+    """An offer's price for one of what it counts (its own price where it counts nothing)."""
+    return price // count if count else price
 
 
 def _pack_count(folded_title: str) -> int | None:

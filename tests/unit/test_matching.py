@@ -1423,6 +1423,20 @@ def test_another_pack_size_is_compared_per_unit_against_the_cluster():
     assert judged({"keyword": "코카콜라 제로"}, cheap)["코카콜라 제로 500ml 1병"] is not None
 
 
+def test_prices_spread_by_packs_of_several_sizes_cluster_per_unit():
+    offers = [
+        ("현대모비스 드레인 플러그 가스켓 21513-23001 (오일필터 26300-35505 교환시 필수)", 900),
+        ("[현대모비스] 엔진오일필터 2630035505 순정품", 4_800),
+        ("모비스 순정 오일필터 26300 35505 아반떼 CN7", 5_900),
+        ("현대모비스 오일필터 26300-35505 + 에어필터 세트", 17_000),
+        ("현대모비스 오일필터 26300-35505 10개 박스", 48_000),
+    ]
+    product = {"keyword": "현대모비스 순정 오일필터 26300-35505", "model_no": "26300-35505"}
+    reasons = judged(product, offers)
+    assert reasons[offers[0][0]] == "priced like an accessory: 900 is under 25% of the 4,800 most offers ask"
+    assert all(reasons[title] is None for title, _ in offers[1:])
+
+
 @pytest.mark.parametrize(
     ("keyword", "title"),
     [
