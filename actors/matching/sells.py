@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from enum import Enum, auto
 
 from actors.matching.identity import Word
+from infra.text.colours import is_a_colour
 from infra.text.folding import ENDS_THE_TITLE, english
 from infra.text.words import Aligned, Segment, aligned, segments
 
@@ -235,9 +236,10 @@ class Allowed:
     """The concepts a keyword names itself (indexes into `_CONCEPTS`), and the noun it ends with."""
 
     concepts: frozenset[int]
-    #: The keyword's last noun ("면도날" of "… 프로글라이드 면도날 8개입"): a thing sold alone written before it is
-    #: what kind of it the title sells ("리필 면도날" are the blades), not another product.
-    head: str | None
+    #: The keyword's last noun ("면도날" of "… 프로글라이드 면도날 8개입"), alone and with the Hangul it is glued
+    #: after ("칫솔모" is 칫솔 + 모): a thing sold alone or a replacement written before a word of these is what kind of
+    #: it the title sells ("리필 면도날" are the blades, "교체 칫솔모" the brush heads), not another product.
+    nouns: frozenset[str]
 
     #: The keyword asks for the domestic release (국내정품): an import is another offer.
     domestic: bool = False
@@ -255,9 +257,32 @@ def allowed_by(keyword: str) -> Allowed:
     """What a normalized keyword asks for: "갤럭시버즈3케이스" asks for a case and "… 중고" for a used one; "필름카메라"
     asks for a camera, not a film, and "커버걸" for nothing."""
     concepts = frozenset(index for index, _ in _named(keyword)) | _ended_with(keyword)
-    return Allowed(
-        concepts, last_noun(keyword), domestic=bool(_DOMESTIC.search(keyword)), written=keyword.replace(" ", "")
-    )
+    domestic = bool(_DOMESTIC.search(keyword))
+    return Allowed(concepts, _last_noun_written(keyword), domestic=domestic, written=keyword.replace(" ", ""))
+
+
+def _last_noun_written(keyword: str) -> frozenset[str]:
+    """The keyword's last noun (`last_noun`) and each run of Hangul segments glued before it that ends with it:
+    "칫솔모" and "모" of "… 칫솔모", "리필" and "수정테이프리필" of "수정테이프리필"."""
+    parts = segments(keyword)
+    # Not a colour, which says which of the thing, not what it is ("… 칫솔모 화이트 4개입").
+    nouns = [
+        index
+        for index, segment in enumerate(parts)
+        if segment.head and not segment.text[0].isdigit() and not is_a_colour(segment.text)
+    ]
+    if not nouns:
+        return frozenset()
+    last = nouns[-1]
+    written = {parts[last].text}
+    first = last
+    while first > 0 and parts[first - 1].end == parts[first].start and _HANGUL_WORD.fullmatch(parts[first - 1].text):
+        first -= 1
+        written.add(keyword[parts[first].start : parts[last].end])
+    return frozenset(written)
+
+
+_HANGUL_WORD = re.compile(r"[가-힣]+")
 
 
 def _ended_with(keyword: str) -> frozenset[int]:
@@ -328,7 +353,7 @@ def excluded(title: str, allowed: Allowed, filed_as: frozenset[str]) -> str | No
         concept = _CONCEPTS[index]
         if concept.kind.may_be_bundled and _bundled(title, match):
             continue
-        if concept.kind is _ConceptKind.SOLD_ALONE and _modifies(parts, match, allowed.head):
+        if concept.kind in _MODIFIERS and _modifies(title, parts, match, allowed.nouns):
             continue
         if concept.kind.head_only and _inside_the_name(parts, match, allowed.written):
             continue
@@ -350,10 +375,19 @@ def _inside_the_name(parts: tuple[Segment, ...], match: Aligned, written: str) -
     return following is not None and (match.text + following.text).replace(" ", "") in written
 
 
-def _modifies(parts: tuple[Segment, ...], match: Aligned, noun: str | None) -> bool:
-    """Whether the match is written right before the keyword's own noun, as its modifier ("리필 면도날")."""
+#: What a title may write right before the keyword's own noun to say what kind of it it sells: the blades a keyword
+#: asks for are "리필 면도날", the refill a keyword asks for is "교체용 리필", its brush heads "교체 칫솔모".
+_MODIFIERS = frozenset({_ConceptKind.SOLD_ALONE, _ConceptKind.REPLACEMENT})
+
+
+def _modifies(title: str, parts: tuple[Segment, ...], match: Aligned, nouns: frozenset[str]) -> bool:
+    """Whether the match is written right before the keyword's own noun (`Allowed.nouns`), as its modifier ("리필
+    면도날"): the whole Hangul word after it, so that "교체용 칫솔모" (칫솔 + 모) is no 칫솔 of "… 전동칫솔"."""
     following = _after(parts, match)
-    return noun is not None and following is not None and following.text == noun
+    if following is None:
+        return False
+    word = _HANGUL_WORD.match(title, following.start)
+    return (word.group() if word else following.text) in nouns
 
 
 _FOR_IT = re.compile(r"\s?(?:전용|용)(?![가-힣])")

@@ -1052,6 +1052,26 @@ def test_a_refill_written_before_the_keywords_own_noun_is_that_noun():
     assert verdict(product, "질레트 퓨전5 프로글라이드 면도날 8개입 리필", price=32_800) == "refill: 리필"
 
 
+SONICARE_C3 = "필립스 소닉케어 C3 칫솔모 화이트 4개입"
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        ("플러스 화이퍼MR 수정테이프 리필 5mm", "PLUS 수정테이프 화이퍼MR 교체용 리필 5mmx6m", None),
+        ("플러스 화이퍼MR 수정테이프 리필 5mm", "플러스 화이퍼MR 수정테이프 교체용 5mm", "replacement: 교체용"),
+        # the keyword's noun with what it is glued after ("칫솔모" is 칫솔 + 모), not a colour after it
+        (SONICARE_C3, "필립스 소닉케어 C3 교체 칫솔모 화이트 4개입", None),
+        (SONICARE_C3, "필립스 소닉케어 C3 칫솔모 교체용 화이트 4개입", "replacement: 교체용"),
+        ("필립스 소닉케어 전동칫솔", "필립스 소닉케어 전동칫솔 교체용 칫솔모", "replacement: 교체용"),
+        ("필립스 소닉케어 전동칫솔", "필립스 소닉케어 교체 칫솔모 4개입", "replacement: 교체"),
+    ],
+)
+def test_a_replacement_written_before_the_keywords_own_noun_is_that_noun(keyword: str, title: str, reason: str | None):
+    # The refill or the brush heads a keyword asks for are replacements by nature: 교체용 says which kind of them.
+    assert verdict({"keyword": keyword}, title, price=1_650) == reason
+
+
 @pytest.mark.parametrize(
     "title",
     ["비비고 왕교자 1.05kg 2개 [입고예정]", "비비고 왕교자 1.05kg 2개 재고없음",
