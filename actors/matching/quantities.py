@@ -13,7 +13,7 @@ from functools import lru_cache
 from math import prod
 
 from infra.text.folding import ENDS_THE_TITLE
-from infra.text.units import COLLECTIVE_COUNTERS, CONTAINERS, PACK_UNITS, PIECE_COUNTERS, UNITS
+from infra.text.units import COLLECTIVE_COUNTERS, CONTAINERS, IMPERIAL_TOLERANCE, PACK_UNITS, PIECE_COUNTERS, UNITS
 
 # How reasons spell units whose lower-cased form reads oddly; any other unit is shown as normalized.
 _UNIT_DISPLAY = {"tb": "TB", "gb": "GB", "l": "L", "w": "W", "mah": "mAh"}
@@ -69,6 +69,17 @@ class Quantity:
     counter: str | None = None
     #: Written as a number of containers (`CONTAINERS`: 2팩, 3박스), which hold pieces a title may count beside them.
     contained: bool = False
+    #: Written in an imperial unit ("5lb"): its metric equivalent is written rounded (`same_amount`).
+    imperial: bool = False
+
+    def same_amount(self, other: Quantity) -> bool:
+        """Whether two quantities of one dimension state the same amount: equal, or, where either was written in an
+        imperial unit, within `IMPERIAL_TOLERANCE` of each other ("5lb" and "2.27kg")."""
+        if self.amount == other.amount:
+            return True
+        if not (self.imperial or other.imperial):
+            return False
+        return abs(self.amount - other.amount) <= IMPERIAL_TOLERANCE * max(self.amount, other.amount)
 
 
 def _measured(number: str, unit: str) -> Quantity:
@@ -76,7 +87,7 @@ def _measured(number: str, unit: str) -> Quantity:
     amount = Decimal(number.replace(",", "")) * UNITS[unit].factor
     counter = unit if unit in PIECE_COUNTERS else None
     text = number + _UNIT_DISPLAY.get(unit, unit)
-    return Quantity(UNITS[unit].dimension, amount, text, counter, unit in CONTAINERS)
+    return Quantity(UNITS[unit].dimension, amount, text, counter, unit in CONTAINERS, UNITS[unit].imperial)
 
 
 def _multiplied(quantity: Quantity, times: str) -> tuple[Quantity, ...]:
@@ -292,7 +303,7 @@ def unit_conflict(title: str, wanted: tuple[Quantity, ...], nouns: tuple[str, ..
             same = packs
         if (
             same
-            and all(quantity.amount != want.amount for quantity in same)
+            and not any(quantity.same_amount(want) for quantity in same)
             and not _weighs_in_all(stated, want, wanted)
         ):
             texts = ", ".join(dict.fromkeys(quantity.text for quantity in same))

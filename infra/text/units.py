@@ -11,6 +11,14 @@ from decimal import Decimal
 class Unit:
     dimension: str  # also the reason's label
     factor: Decimal  # base units in one of this unit, so 1TB and 1024GB compare equal
+    #: An imperial unit, which sellers convert rounded ("5lb" is written "2.27kg" or "2.3kg"): an amount in it is
+    #: compared within `IMPERIAL_TOLERANCE`.
+    imperial: bool = False
+
+
+#: How far apart (a share of the larger) an amount written in an imperial unit and its metric equivalent may be:
+#: sellers round the metric one to two or three figures (5 lb is 2.268 kg: "2.27kg", "2.3kg"; not "2.2kg").
+IMPERIAL_TOLERANCE = Decimal("0.02")
 
 
 # 24캔, 24can, 24개, 24입 and 24펫 (PET bottles) state the same thing. Sheets, tablets and rolls are counted apart so
@@ -42,6 +50,8 @@ UNITS: dict[str, Unit] = {
     **dict.fromkeys(("kg", "킬로", "키로"), Unit("weight", Decimal(1000))),
     **dict.fromkeys(("g", "그램"), Unit("weight", Decimal(1))),
     "mg": Unit("weight", Decimal("0.001")),
+    # Not oz, which weighs a powder and measures a drink alike.
+    **dict.fromkeys(("lb", "lbs", "파운드"), Unit("weight", Decimal("453.59237"), imperial=True)),
     **dict.fromkeys(PACK_UNITS + PIECE_COUNTERS, Unit("pack", Decimal(1))),
     **{counter: Unit("pack", Decimal(pieces)) for counter, pieces in COLLECTIVE_COUNTERS.items()},
     **dict.fromkeys(("매", "장"), Unit("sheets", Decimal(1))),

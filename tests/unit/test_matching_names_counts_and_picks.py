@@ -1545,3 +1545,22 @@ def test_a_dashed_model_code_named_only_among_a_picks_alternatives_is_one_of_sev
     # The code is looked for without its dashes, as a missing word is: the pick's price is the cheapest model's.
     product = {"keyword": "리큅 식품건조기 LD-918BT", "model_no": "LD-918BT"}
     assert verdict(product.pop("keyword"), title, 149_000, **product) == reason
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        ("BSN 신타-6 프로틴 초콜릿 밀크쉐이크 2.27kg", None),  # 5 lb is 2.268 kg
+        ("BSN 신타6 초콜릿 5 lbs (2.3kg)", None),
+        ("BSN 신타6 초콜릿 5파운드", None),
+        ("BSN 신타6 초콜릿 2.91lb 1.32kg", "weight 2.91lb, 1.32kg ≠ 5lb"),
+        ("BSN 신타6 아이솔레이트 초콜릿 4lb", "weight 4lb ≠ 5lb"),
+        ("BSN 신타6 초콜릿 2.2kg", "weight 2.2kg ≠ 5lb"),  # 3 % off: another tub, not a rounding
+    ],
+)
+def test_pounds_are_a_weight_their_metric_equivalent_written_rounded(title: str, reason: str | None):
+    assert verdict("BSN 신타6 초콜릿 5lb", title, 79_900) == reason
+
+
+def test_metric_amounts_are_still_compared_exactly():
+    assert verdict("백설 쇠고기 다시다 1kg", "백설 쇠고기 다시다 1.01kg", 12_480) == "weight 1.01kg ≠ 1kg"
