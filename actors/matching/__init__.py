@@ -56,6 +56,7 @@ from actors.matching.codes import (
 from actors.matching.identity import (
     ModelName,
     Word,
+    denied_word,
     keyword_words,
     loanword_spellings,
     maker_of,
@@ -169,6 +170,7 @@ def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
         or left_out(spelled, wanted.keyword, wanted.words)
         # The model number names the product: its title need not repeat the keyword's category words ("모니터").
         or (None if wanted.model else missing_word(spelled, _unnamed_by_the_source(offer, wanted), wanted.maker, title))
+        or denied_word(spelled, wanted.words)
         or uncounted(folded, wanted.quantities, wanted.nouns)
         # ... but not another colour than the keyword's ("CT-S1 화이트" for "CT-S1 … 블랙").
         or other_colour(spelled, wanted.words)

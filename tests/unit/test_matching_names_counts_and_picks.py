@@ -1564,3 +1564,22 @@ def test_pounds_are_a_weight_their_metric_equivalent_written_rounded(title: str,
 
 def test_metric_amounts_are_still_compared_exactly():
     assert verdict("백설 쇠고기 다시다 1kg", "백설 쇠고기 다시다 1.01kg", 12_480) == "weight 1.01kg ≠ 1kg"
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        ("세척 마사토 중립 20kg", "마사토 중립 20kg 미세척 원토 대용량", "keyword word denied: 미세척"),
+        ("세척 마사토 중립 20kg", "세척 마사토 중립 20kg 미세척 아님", None),  # written undenied too
+        ("캐논 정품 토너 045", "캐논 비정품 토너 045", "keyword word denied: 비정품"),
+        ("코팅 프라이팬 28cm", "미코팅 프라이팬 28cm", "keyword word denied: 미코팅"),
+        ("설탕 1kg", "무설탕 스테비아 1kg", "keyword word denied: 무설탕"),
+        # a prefix inside a word of its own, and a one-syllable word, are no denial
+        ("다우니 세척 세제", "다우니 드럼 세척 세제", None),
+        ("무선 청소기 백", "무선 청소기 미백", None),
+    ],
+)
+def test_a_keyword_word_written_only_after_a_prefix_that_denies_it_is_not_named(
+    keyword: str, title: str, reason: str | None
+):
+    assert verdict(keyword, title, 10_000) == reason
