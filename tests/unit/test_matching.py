@@ -2299,6 +2299,26 @@ def test_a_word_inside_the_name_that_no_other_offer_writes_is_another_line():
     ]
 
 
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        ("세척마사토 중간입자(중립) 20kg 1포 분갈이", None),  # the keyword's word glosses the seller's
+        ("세척마사토 중간입자 (중립) 20kg", None),
+        ("세척 마사토 소립(세립) 중립 20kg", "another line: 소립(세립 inside 마사토 … 중립"),  # a gloss of another word
+        ("세척 마사토 소립 중립 20kg", "another line: 소립 inside 마사토 … 중립"),
+    ],
+)
+def test_a_word_the_keywords_own_word_glosses_in_brackets_is_no_line(title: str, reason: str | None):
+    offers = [
+        offer(title, 11_900),
+        offer("세척 마사토 중립 20kg 화분 배수 분갈이흙", 12_800),
+        offer("세척 마사토 중립 20kg, 1개", 13_500),
+        offer("세척 마사토 중립 20kg 2포 (총 40kg)", 22_800),
+    ]
+    matched = match_offers({"keyword": "세척 마사토 중립 20kg"}, offers)
+    assert [item.rejected for item in matched] == [reason, None, None, None]
+
+
 def test_a_word_inside_the_name_that_the_source_files_the_offer_under_is_the_kind_of_thing_not_a_line():
     # The twenty-eighth reader's scar gel: "흉터 겔" filed as 흉터/상처관리; the eighteenth's body lotion, 바디로션.
     # Only where the other offers the source files are filed so too: an offer filed under another level is evidence of
