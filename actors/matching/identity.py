@@ -307,13 +307,16 @@ def _type_suffix_ends(text: str) -> frozenset[int]:
 _FLAVOUR = "맛"
 
 
-def _suffix_word(text: str, segment: Segment, suffixes: frozenset[int], *, glued_after: str | None) -> Word | None:
+def _suffix_word(
+    text: str, segment: Segment, suffixes: frozenset[int], *, glued_after: str | None, followed_by: str | None = None
+) -> Word | None:
     """A keyword word whose type or use suffix, or flavour's 맛, a title may leave out ("밴드형", "사천맛"): its stem,
     found only as a word of its own, with or without the suffix ("밴드 4단계", "밴드형"; not the 휴대 of "휴대폰" for
     "휴대용", nor the 밴드 of "허리밴드"), or glued after the keyword's word before it as the keyword glues it
     (`glued_after`: "처음사용자용"), never after another word ("아기고양이용" is no 고양이용, "로봇청소기용" no
-    청소기용: a reviewer's). None: the word is not one (a one-syllable stem, "캡형", and a count, "6인용", are kept
-    whole: "최대 6인 착석" and "1인 1개 한정" write no 6인용 nor 1인용, a reviewer showed)."""
+    청소기용: a reviewer's). With its suffix, the keyword's next word (`followed_by`) may be glued after it:
+    "공학용계산기" for "공학용 계산기". None: the word is not one (a one-syllable stem, "캡형", and a count,
+    "6인용", are kept whole: "최대 6인 착석" and "1인 1개 한정" write no 6인용 nor 1인용, a reviewer showed)."""
     if len(text) <= 2 or any(char.isdigit() for char in text):
         return None
     if segment.end not in suffixes and not text.endswith(_FLAVOUR):
@@ -321,7 +324,8 @@ def _suffix_word(text: str, segment: Segment, suffixes: frozenset[int], *, glued
     stem, suffix = text[:-1], text[-1]
     pattern = _word(stem).pattern.pattern
     start = rf"(?:(?<![가-힣])|(?<={re.escape(glued_after)}))" if glued_after else r"(?<![가-힣])"
-    return Word(stem, re.compile(rf"{start}{pattern}(?:{re.escape(suffix)})?(?![가-힣])"), False)
+    end = rf"(?:(?![가-힣])|(?<={re.escape(suffix)})(?={_spelled(followed_by)}))" if followed_by else "(?![가-힣])"
+    return Word(stem, re.compile(rf"{start}{pattern}(?:{re.escape(suffix)})?{end}"), False)
 
 
 #: A year as a keyword writes it: a harvest ("2024년산") or a model year ("2024년형").
@@ -532,6 +536,13 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
         # "매운맛", "바나나맛우유": the flavour is the word before 맛, which a title may write alone ("매운 120g").
         flavour_of_the_word_before = compact == _FLAVOUR and segment.start == previous_end
         glued_after = parts[index - 1].text if index and segment.start == previous_end else None
+        # The keyword's next word, when it is one of Hangul written after a space ("공학용 계산기").
+        following = parts[index + 1] if index + 1 < len(parts) else None
+        followed_by = (
+            following.text
+            if following and following.start == segment.end + 1 and _HANGUL_ONLY.fullmatch(following.text)
+            else None
+        )
         previous_end = segment.end
         if compact and not inside_quantity and not flavour_of_the_word_before:
             # A hue glued to the next word is part of a name ("블랙야크" splits into 블랙 and 야크).
@@ -548,7 +559,7 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
                 or _pet_word(compact)
                 or _wireless_word(compact)
                 or _glued_letter_word(compact, glued_after)
-                or _suffix_word(compact, segment, suffixes, glued_after=glued_after)
+                or _suffix_word(compact, segment, suffixes, glued_after=glued_after, followed_by=followed_by)
             )
             word = special or _word(compact)
             words.setdefault(word.text, word)
@@ -558,6 +569,9 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
     return tuple(
         replace(word, times=times) if (times := tokens.count(word.text)) > 1 else word for word in words.values()
     )
+
+
+_HANGUL_ONLY = re.compile(r"[가-힣]+")
 
 
 def _between_numbers(parts: tuple[Segment, ...], index: int) -> bool:

@@ -1583,3 +1583,16 @@ def test_a_keyword_word_written_only_after_a_prefix_that_denies_it_is_not_named(
     keyword: str, title: str, reason: str | None
 ):
     assert verdict(keyword, title, 10_000) == reason
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        ("CASIO 공학용계산기 FX-570ES PLUS 정품", None),  # the next keyword word glued after the suffix
+        ("카시오 공학용 계산기 FX-570ES PLUS", None),
+        ("CASIO 공학계산기 FX-570ES PLUS", "keyword word missing: 공학"),  # glued without its suffix: not read
+        ("카시오 공학용품 계산기 FX-570ES PLUS", "keyword word missing: 공학"),  # another word glued after
+    ],
+)
+def test_a_use_word_may_have_the_keywords_next_word_glued_after_its_suffix(title: str, reason: str | None):
+    assert verdict("카시오 공학용 계산기 FX-570ES PLUS", title, 19_800) == reason
