@@ -177,20 +177,17 @@ def inside_the_name(
     undashed = title.replace("-", "")
     found: dict[NamePair, str] = {}
     for pair in pairs:
-        nearest: tuple[int, int, int] | None = None
+        nearest: tuple[int, int] | None = None
         for first in pair.first.pattern.finditer(undashed):
             if nearest is not None and first.start() >= nearest[1]:
                 break
             second = pair.second.pattern.search(undashed, first.end())
             if second is None:
                 break
-            nearest = (first.end(), second.start(), second.end())
+            nearest = (first.end(), second.start())
         if nearest is None:
             continue
-        start, end, second_end = nearest
-        if _GLOSSED.search(undashed, 0, end) and _GLOSS_CLOSED.match(undashed, second_end):
-            found[pair] = ""  # "중간입자(중립)": the second word in brackets glosses the word before it, no line
-            continue
+        start, end = nearest
         if pair.after_the_maker and after_the_maker:  # past what is glued to the maker, its company's name ("LG전자")
             space = undashed.find(" ", start, end)
             start = end if space < 0 else space
@@ -203,12 +200,6 @@ def inside_the_name(
             between = glued.group()
         found[pair] = between
     return found
-
-
-#: A bracket opened right after a word, and closed right after the keyword's word it holds: "중간입자(중립)" says the
-#: same thing twice, the keyword's word glossing the seller's.
-_GLOSSED = re.compile(r"[가-힣a-z]\s?[(\[]$")
-_GLOSS_CLOSED = re.compile(r"\s?[)\]]")
 
 
 #: How many other accepted offers must write the keyword's words side by side before a word between them is another
