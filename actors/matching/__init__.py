@@ -377,8 +377,10 @@ def _refuse_prices_like_an_accessory(
         usual = int(median(cluster_packs)) if cluster_packs else None
     else:
         # Packs of several sizes may keep the prices from clustering ("… 10개 박스" beside single filters): they may
-        # cluster per unit, a title that counts nothing selling one.
-        usual = 1
+        # cluster per unit, a title that counts nothing selling one. Each offer is then compared at its own price:
+        # a count that is no pack size ("1인 최대 10개", "선착순 100개") would make a right offer a part (a
+        # reviewer's), while a part is as cheap beside the cluster whatever it counts.
+        usual = None
         cluster = cluster_of([_per_unit(offer.price, packs[id(offer)]) for offer in the_product])
         if cluster is None:
             return

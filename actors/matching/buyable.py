@@ -336,7 +336,7 @@ def not_everyones_price(offer: Offer, folded_title: str, wanted: tuple[Quantity,
         first = first_stated(folded_title, want.dimension)
         if first is None:
             return f"price from {offer.price:,}: option not known"
-        if first.amount != want.amount:
+        if not first.same_amount(want):
             return f"price from {offer.price:,}: the first option is {first.text}, not {want.text}"
     return None
 
@@ -407,12 +407,19 @@ def _alternative_runs(title: str) -> list[tuple[int, int]]:
     ]
 
 
+_DASH_IN_A_CODE = re.compile(r"(?<=[a-z0-9])-(?=[a-z0-9])")
+_DASH_BEFORE_A_WORD = re.compile(r"-(?=[가-힣])")
+
+
 def _named_only_as_an_option(title: str, words: Sequence[Word]) -> str | None:
     """The list of alternatives (`_alternative_runs`) a keyword word is named only within, if any. A word is looked for
     where `identity.missing_word` looks: in the title without its dashes ("LD-515/LD-918BT/LD-1210" for LD-918BT),
     but a range with them (`Word.dashed`)."""
-    undashed = title.replace("-", "")
-    kept = [index for index, char in enumerate(title) if char != "-"]  # where each of its characters stands in title
+    # A dash inside a code goes, as missing_word drops it; one before a word is a space: "LD-918BT-화이트/블랙" picks
+    # colours of LD-918BT, not among models (a reviewer's).
+    spaced = _DASH_BEFORE_A_WORD.sub(" ", title)
+    undashed = _DASH_IN_A_CODE.sub("", spaced)
+    kept = [index for index in range(len(spaced)) if not _DASH_IN_A_CODE.match(spaced, index)]
     for word in words:
         text = title if word.dashed else undashed
         for start, end in _alternative_runs(text):

@@ -185,7 +185,7 @@ def _word(compact: str) -> Word:
         compact = compact.replace(".", "")
     found_runs = _RUNS.findall(compact)
     runs = [
-        r"\+"
+        r"(?<!\d)\+"
         if _a_sign(index, found_runs)
         else "(?:"
         + "|".join(
@@ -218,7 +218,8 @@ def _word(compact: str) -> Word:
 
 def _a_sign(index: int, runs: list[str]) -> bool:
     """Whether the run at `index` is a plus sign that starts the word before a number ("+2x100", a screwdriver bit's
-    size; "+3.0", a lens's power): the sign as written, not a tier's "plus" (`_spelled`), which follows a name."""
+    size; "+3.0", a lens's power): the sign as written, not a tier's "plus" (`_spelled`), which follows a name, nor
+    a bonus's, which follows a count ("4+1" writes no "+1": a reviewer's)."""
     return index == 0 and runs[0] == "+" and len(runs) > 1 and runs[1][0].isdigit()
 
 
@@ -314,9 +315,10 @@ def _suffix_word(
     found only as a word of its own, with or without the suffix ("밴드 4단계", "밴드형"; not the 휴대 of "휴대폰" for
     "휴대용", nor the 밴드 of "허리밴드"), or glued after the keyword's word before it as the keyword glues it
     (`glued_after`: "처음사용자용"), never after another word ("아기고양이용" is no 고양이용, "로봇청소기용" no
-    청소기용: a reviewer's). With its suffix, the keyword's next word (`followed_by`) may be glued after it:
-    "공학용계산기" for "공학용 계산기". None: the word is not one (a one-syllable stem, "캡형", and a count,
-    "6인용", are kept whole: "최대 6인 착석" and "1인 1개 한정" write no 6인용 nor 1인용, a reviewer showed)."""
+    청소기용: a reviewer's). With its suffix, the keyword's next word (`followed_by`) may be glued after it, ending
+    the word there: "공학용계산기" for "공학용 계산기", not "차량용청소기필터" for "차량용 청소기". None: the word is
+    not one (a one-syllable stem, "캡형", and a count, "6인용", are kept whole: "최대 6인 착석" and "1인 1개 한정"
+    write no 6인용 nor 1인용, a reviewer showed)."""
     if len(text) <= 2 or any(char.isdigit() for char in text):
         return None
     if segment.end not in suffixes and not text.endswith(_FLAVOUR):
@@ -324,7 +326,11 @@ def _suffix_word(
     stem, suffix = text[:-1], text[-1]
     pattern = _word(stem).pattern.pattern
     start = rf"(?:(?<![가-힣])|(?<={re.escape(glued_after)}))" if glued_after else r"(?<![가-힣])"
-    end = rf"(?:(?![가-힣])|(?<={re.escape(suffix)})(?={_spelled(followed_by)}))" if followed_by else "(?![가-힣])"
+    end = (
+        rf"(?:(?![가-힣])|(?<={re.escape(suffix)})(?={_spelled(followed_by)}(?![가-힣])))"
+        if followed_by
+        else "(?![가-힣])"
+    )
     return Word(stem, re.compile(rf"{start}{pattern}(?:{re.escape(suffix)})?{end}"), False)
 
 
@@ -621,9 +627,11 @@ def missing_word(
     return None
 
 
-#: The Sino-Korean prefixes that deny the noun they start: 미 (not yet: 미세척, 미코팅), 무 (without: 무첨가,
-#: 무설탕), 비 (not: 비정품). Not 불, which starts as many nouns of its own (불고기, 불닭, 불맛) as it denies.
-_DENYING_PREFIX = re.compile(r"(?<![가-힣])[미무비]$")
+#: The Sino-Korean prefixes that deny the noun they start: 미 (not yet: 미세척, 미코팅) and 비 (not: 비정품,
+#: 비접촉식). Not 불, which starts as many nouns of its own (불고기, 불닭, 불맛) as it denies, nor 무 (without:
+#: 무설탕), which is also a radish (무말랭이, 무석박지) and ends 무선 glued to a word that starts with 선 ("무선풍기"
+#: is a cordless fan): a reviewer's.
+_DENYING_PREFIX = re.compile(r"(?<![가-힣])[미비]$")
 #: A keyword word a denying prefix may be read against: two syllables or more (미백 is no 백, 무선 no 선).
 _DENIABLE = re.compile(r"[가-힣]{2,}")
 

@@ -236,10 +236,9 @@ class Allowed:
     """The concepts a keyword names itself (indexes into `_CONCEPTS`), and the noun it ends with."""
 
     concepts: frozenset[int]
-    #: The keyword's last noun ("면도날" of "… 프로글라이드 면도날 8개입"), alone and with the Hangul it is glued
-    #: after ("칫솔모" is 칫솔 + 모): a thing sold alone or a replacement written before a word of these is what kind of
-    #: it the title sells ("리필 면도날" are the blades, "교체 칫솔모" the brush heads), not another product.
-    nouns: frozenset[str]
+    #: The keyword's last noun ("면도날" of "… 프로글라이드 면도날 8개입"): a thing sold alone written before it is
+    #: what kind of it the title sells ("리필 면도날" are the blades), not another product.
+    head: str | None
 
     #: The keyword asks for the domestic release (국내정품): an import is another offer.
     domestic: bool = False
@@ -257,32 +256,9 @@ def allowed_by(keyword: str) -> Allowed:
     """What a normalized keyword asks for: "갤럭시버즈3케이스" asks for a case and "… 중고" for a used one; "필름카메라"
     asks for a camera, not a film, and "커버걸" for nothing."""
     concepts = frozenset(index for index, _ in _named(keyword)) | _ended_with(keyword)
-    domestic = bool(_DOMESTIC.search(keyword))
-    return Allowed(concepts, _last_noun_written(keyword), domestic=domestic, written=keyword.replace(" ", ""))
-
-
-def _last_noun_written(keyword: str) -> frozenset[str]:
-    """The keyword's last noun (`last_noun`) and each run of Hangul segments glued before it that ends with it:
-    "칫솔모" and "모" of "… 칫솔모", "리필" and "수정테이프리필" of "수정테이프리필"."""
-    parts = segments(keyword)
-    # Not a colour, which says which of the thing, not what it is ("… 칫솔모 화이트 4개입").
-    nouns = [
-        index
-        for index, segment in enumerate(parts)
-        if segment.head and not segment.text[0].isdigit() and not is_a_colour(segment.text)
-    ]
-    if not nouns:
-        return frozenset()
-    last = nouns[-1]
-    written = {parts[last].text}
-    first = last
-    while first > 0 and parts[first - 1].end == parts[first].start and _HANGUL_WORD.fullmatch(parts[first - 1].text):
-        first -= 1
-        written.add(keyword[parts[first].start : parts[last].end])
-    return frozenset(written)
-
-
-_HANGUL_WORD = re.compile(r"[가-힣]+")
+    return Allowed(
+        concepts, last_noun(keyword), domestic=bool(_DOMESTIC.search(keyword)), written=keyword.replace(" ", "")
+    )
 
 
 def _ended_with(keyword: str) -> frozenset[int]:
@@ -353,7 +329,9 @@ def excluded(title: str, allowed: Allowed, filed_as: frozenset[str]) -> str | No
         concept = _CONCEPTS[index]
         if concept.kind.may_be_bundled and _bundled(title, match):
             continue
-        if concept.kind in _MODIFIERS and _modifies(title, parts, match, allowed.nouns):
+        if concept.kind is _ConceptKind.SOLD_ALONE and _modifies(parts, match, allowed.head):
+            continue
+        if concept.kind is _ConceptKind.REPLACEMENT and _replaces_it(title, parts, match, allowed.head):
             continue
         if concept.kind.head_only and _inside_the_name(parts, match, allowed.written):
             continue
@@ -375,19 +353,33 @@ def _inside_the_name(parts: tuple[Segment, ...], match: Aligned, written: str) -
     return following is not None and (match.text + following.text).replace(" ", "") in written
 
 
-#: What a title may write right before the keyword's own noun to say what kind of it it sells: the blades a keyword
-#: asks for are "리필 면도날", the refill a keyword asks for is "교체용 리필", its brush heads "교체 칫솔모".
-_MODIFIERS = frozenset({_ConceptKind.SOLD_ALONE, _ConceptKind.REPLACEMENT})
-
-
-def _modifies(title: str, parts: tuple[Segment, ...], match: Aligned, nouns: frozenset[str]) -> bool:
-    """Whether the match is written right before the keyword's own noun (`Allowed.nouns`), as its modifier ("리필
-    면도날"): the whole Hangul word after it, so that "교체용 칫솔모" (칫솔 + 모) is no 칫솔 of "… 전동칫솔"."""
+def _modifies(parts: tuple[Segment, ...], match: Aligned, noun: str | None) -> bool:
+    """Whether the match is written right before the keyword's own noun, as its modifier ("리필 면도날")."""
     following = _after(parts, match)
-    if following is None:
+    return noun is not None and following is not None and following.text == noun
+
+
+#: What may follow the keyword's noun after a replacement word that names it: the title's end, a number, a bracket or
+#: a sign ("교체용 리필 5mmx6m", "교체용 리필 (6개입)"), not another noun ("교체용 청소기 필터" sells a filter).
+_NOTHING_NAMED_AFTER = re.compile(r"\s*(?:$|[^\sa-z가-힣])")
+
+
+def _replaces_it(title: str, parts: tuple[Segment, ...], match: Aligned, noun: str | None) -> bool:
+    """Whether a replacement word (교체용) is written right before the keyword's own noun, the whole of its word, and
+    the title names nothing after it: "교체용 리필 5mmx6m" is the refill a keyword asks for ("… 수정테이프 리필
+    5mm"), while "교체용 칫솔모" is no 칫솔 of a 전동칫솔, nor "… 교체용 청소기 필터" a 청소기 (a reviewer's)."""
+    following = _after(parts, match)
+    if noun is None or is_a_colour(noun) or not _modifies(parts, match, noun) or following is None:
+        return False  # a colour ending the keyword ("… 칫솔모 화이트") names no thing to replace
+    if not following.head:
         return False
-    word = _HANGUL_WORD.match(title, following.start)
-    return (word.group() if word else following.text) in nouns
+    word_end = following.end
+    while word_end < len(title) and _HANGUL_LETTER.match(title, word_end):
+        word_end += 1
+    return word_end == following.end and _NOTHING_NAMED_AFTER.match(title, word_end) is not None
+
+
+_HANGUL_LETTER = re.compile(r"[가-힣]")
 
 
 _FOR_IT = re.compile(r"\s?(?:전용|용)(?![가-힣])")

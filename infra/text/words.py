@@ -89,11 +89,14 @@ def _glues(open_: _Open, kind: _MorphemeKind, morpheme: Morpheme, following: Mor
     return kind is _MorphemeKind.VERBAL and last is _MorphemeKind.VERBAL
 
 
-#: A range Kiwi reads as a serial number ("0-6" of "0-6개월", "2-3" of "2-3인용"), or a size written as a fraction
-#: ("5/0" of a crochet hook's "5/0호", "1/2" of "1/2인치"), and what it counts glued after it: a bound noun or a
-#: counter. Any other serial (a date, a time, a range of sizes before "품절") names nothing, and the word after it
-#: stays a word of its own ("250-260품절" is sold out).
-_RANGE_SERIAL = re.compile(r"\d+[-/]\d+")
+#: A range Kiwi reads as a serial number ("0-6" of "0-6개월", "2-3" of "2-3인용"), and what it counts glued after it:
+#: a bound noun or a counter. Any other serial (a date, a fraction, a time, a range of sizes before "품절") names
+#: nothing, and the word after it stays a word of its own ("250-260품절" is sold out).
+_RANGE_SERIAL = re.compile(r"\d+-\d+")
+#: A size written as a fraction before 호 (a crochet hook's "5/0호"). Not before 인치, which tool and pipe sellers
+#: write as '1/2"' or "1/2SQ" as often, nor a range with a slash ("2/3인용", written "2~3인용" too): a reviewer's.
+_FRACTION_SIZE = re.compile(r"\d+/\d+")
+_FRACTION_COUNTED = frozenset({"호"})
 _RANGE_COUNTED = COUNTERS | {"인용", "인"}  # 인 of "1-2인용", which Kiwi reads as 인 + 용
 
 
@@ -107,7 +110,10 @@ def _kind_of(morpheme: Morpheme, following: Morpheme | None) -> _MorphemeKind:
         and following.start == morpheme.end
         and (following.tag == "NNB" or following.surface in _RANGE_COUNTED)
     )
-    return _MorphemeKind.DIGIT if counted and _RANGE_SERIAL.fullmatch(morpheme.surface) else _MorphemeKind.PUNCTUATION
+    if counted and _RANGE_SERIAL.fullmatch(morpheme.surface):
+        return _MorphemeKind.DIGIT
+    sized = counted and following is not None and following.surface in _FRACTION_COUNTED
+    return _MorphemeKind.DIGIT if sized and _FRACTION_SIZE.fullmatch(morpheme.surface) else _MorphemeKind.PUNCTUATION
 
 
 def _word_spans(word: tuple[Morpheme, ...]) -> list[tuple[int, int, int]]:

@@ -1052,23 +1052,23 @@ def test_a_refill_written_before_the_keywords_own_noun_is_that_noun():
     assert verdict(product, "질레트 퓨전5 프로글라이드 면도날 8개입 리필", price=32_800) == "refill: 리필"
 
 
-SONICARE_C3 = "필립스 소닉케어 C3 칫솔모 화이트 4개입"
-
-
 @pytest.mark.parametrize(
     ("keyword", "title", "reason"),
     [
         ("플러스 화이퍼MR 수정테이프 리필 5mm", "PLUS 수정테이프 화이퍼MR 교체용 리필 5mmx6m", None),
         ("플러스 화이퍼MR 수정테이프 리필 5mm", "플러스 화이퍼MR 수정테이프 교체용 5mm", "replacement: 교체용"),
-        # the keyword's noun with what it is glued after ("칫솔모" is 칫솔 + 모), not a colour after it
-        (SONICARE_C3, "필립스 소닉케어 C3 교체 칫솔모 화이트 4개입", None),
-        (SONICARE_C3, "필립스 소닉케어 C3 칫솔모 교체용 화이트 4개입", "replacement: 교체용"),
+        # not a longer word ("칫솔모" is no 칫솔), nor the noun with another named after it (reviewers')
         ("필립스 소닉케어 전동칫솔", "필립스 소닉케어 전동칫솔 교체용 칫솔모", "replacement: 교체용"),
-        ("필립스 소닉케어 전동칫솔", "필립스 소닉케어 교체 칫솔모 4개입", "replacement: 교체"),
+        ("다이슨 V15 디텍트 청소기", "다이슨 V15 디텍트 교체용 청소기 필터", "replacement: 교체용"),
+        ("브라운 시리즈9 면도기", "브라운 시리즈9 교체용 면도기 헤드 92S", "replacement: 교체용"),
+        # nor a colour ending the keyword
+        ("소닉케어 C3 칫솔모 화이트 4개입", "소닉케어 C3 칫솔모 교체용 화이트 4개입", "replacement: 교체용"),
     ],
 )
-def test_a_replacement_written_before_the_keywords_own_noun_is_that_noun(keyword: str, title: str, reason: str | None):
-    # The refill or the brush heads a keyword asks for are replacements by nature: 교체용 says which kind of them.
+def test_a_replacement_written_right_before_the_keywords_own_noun_naming_nothing_after_is_that_noun(
+    keyword: str, title: str, reason: str | None
+):
+    # The refill a keyword asks for is a replacement by nature: 교체용 says which kind of it the title sells.
     assert verdict({"keyword": keyword}, title, price=1_650) == reason
 
 
