@@ -1675,3 +1675,17 @@ def test_a_number_alone_inside_the_name_that_no_other_offer_writes_is_another_ge
 ):
     offers = [Offer(source="static", title=title, price=39_000, url="https://example.test/p") for title in titles]
     assert [offer.rejected for offer in match_offers({"keyword": keyword}, offers)] == reasons
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        ("캘러웨이 크롬소프트 골프공 1더즌", None),
+        ("캘러웨이 크롬소프트 골프공 12개입", None),
+        ("캘러웨이 크롬소프트 골프공 12구", None),
+        ("캘러웨이 크롬소프트 골프공 24개입", "keyword word missing: 12구"),
+        ("캘러웨이 크롬소프트 골프공 3구 슬리브", "keyword word missing: 12구"),
+    ],
+)
+def test_a_keywords_count_of_balls_is_the_titles_pack_count_however_written(title: str, reason: str | None):
+    assert verdict("캘러웨이 크롬소프트 골프공 12구", title, 52_900) == reason
