@@ -76,7 +76,6 @@ from actors.matching.lines import (
     inside_the_name,
     is_unvouched,
     name_pairs,
-    numbered_inside_the_name,
     the_names_end,
     unvouched,
 )
@@ -265,7 +264,6 @@ def match_offers(product: Mapping[str, Any], offers: Iterable[Offer]) -> list[Of
     _refuse_other_lines([offer for offer in judged if offer.rejected is None], titles, wanted)
     _refuse_what_is_for_a_child([offer for offer in judged if offer.rejected is None], titles, wanted)
     _refuse_sequels([offer for offer in judged if offer.rejected is None], titles, wanted)
-    _refuse_numbers_inside_the_name([offer for offer in judged if offer.rejected is None], titles, wanted)
     if wanted.target_price is None:  # the target price vouches for prices; a model number does not (parts carry it)
         accepted = [offer for offer in the_product if offer.rejected is None]
         _refuse_prices_like_an_accessory(accepted, the_product, titles)
@@ -347,26 +345,6 @@ def _refuse_sequels(accepted: list[Offer], titles: Mapping[int, str], wanted: _W
             continue
         if _fewer_write_it(index, [number in numbers for numbers in written]):
             offer.rejected = f"another volume or generation: {number}"
-
-
-def _refuse_numbers_inside_the_name(accepted: list[Offer], titles: Mapping[int, str], wanted: _Wanted) -> None:
-    """Refuse the accepted offers that write a number alone between two words the keyword writes side by side
-    (`lines.numbered_inside_the_name`: "ADA 아마조니아 2 소일" for "아마조니아 소일"), where another accepted offer
-    writes the two side by side and none writes that number after a keyword word: another generation or edition.
-    Where the others write it too ("쿠션 3 린넨" beside "쿠션 03 린넨", "3호"), it is the product's shade or size."""
-    if wanted.model or not wanted.pairs or len(accepted) < 2:
-        return
-    spelled = _spelled_titles(accepted, titles, wanted)
-    numbered = [numbered_inside_the_name(title, wanted.pairs) for title in spelled]
-    written = [numbers_after(title, wanted.words) for title in spelled]
-    for index, offer in enumerate(accepted):
-        if (found := numbered[index]) is None:
-            continue
-        pair, number = found
-        others = [other for other in range(len(accepted)) if other != index]
-        plain = any(inside_the_name(spelled[other], (pair,)).get(pair) == "" for other in others)
-        if plain and not any(number in written[other] for other in others):
-            offer.rejected = f"another generation: {number} inside {pair.first.text} … {pair.second.text}"
 
 
 def _spelled_titles(accepted: list[Offer], titles: Mapping[int, str], wanted: _Wanted) -> list[str]:

@@ -202,26 +202,6 @@ def inside_the_name(
     return found
 
 
-#: A number of a thing's generation, volume or edition standing alone (2 to 19, "II", "III"), and nothing else, between
-#: two words: not a count or a size, which a unit or a counter follows ("2개", "2 팩").
-_ONLY_A_NUMBER = re.compile(r"\s+(?P<number>[2-9]|1\d)\s+")
-
-
-def numbered_inside_the_name(title: str, pairs: tuple[NamePair, ...]) -> tuple[NamePair, str] | None:
-    """The first pair of words the keyword writes side by side inside its name that a (respelled, lower-case) title
-    writes with a number alone between them, and that number ("ADA 아마조니아 2 소일" for "아마조니아 소일"): another
-    generation or edition of the product, or a shade's number ("쿠션 3 린넨"), as the other offers tell."""
-    undashed = title.replace("-", "")
-    for pair in pairs:
-        for first in pair.first.pattern.finditer(undashed):
-            second = pair.second.pattern.search(undashed, first.end())
-            if second is None:
-                break
-            if number := _ONLY_A_NUMBER.fullmatch(undashed, first.end(), second.start()):
-                return pair, number["number"]
-    return None
-
-
 #: How many other accepted offers must write the keyword's words side by side before a word between them is another
 #: line: one could be the odd listing itself.
 PLAIN_NAMES_NEEDED = 2

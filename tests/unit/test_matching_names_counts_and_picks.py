@@ -1652,32 +1652,6 @@ def test_a_price_from_whose_first_option_is_the_keywords_weight_in_pounds_is_tha
 
 
 @pytest.mark.parametrize(
-    ("keyword", "titles", "reasons"),
-    [
-        (
-            "ADA 아마조니아 소일 9L",
-            ["ADA 아마조니아 2 소일 9L 수초", "ADA 아마조니아 소일 9L 2포 세트"],
-            ["another generation: 2 inside 아마조니아 … 소일", None],
-        ),
-        (
-            "갤럭시 버즈 프로",
-            ["삼성 갤럭시 버즈 2 프로 그라파이트", "삼성전자 갤럭시 버즈 프로 팬텀블랙"],
-            ["another generation: 2 inside 버즈 … 프로", None],
-        ),
-        # alone, or beside an offer writing the number too (a shade's), or the name only with a count after it
-        ("ADA 아마조니아 소일 9L", ["ADA 아마조니아 2 소일 9L 수초"], [None]),
-        ("클리오 킬커버 쿠션 린넨", ["클리오 킬커버 쿠션 3 린넨", "클리오 킬커버 쿠션 03 린넨"], [None, None]),
-        ("ADA 아마조니아 소일 9L", ["ADA 아마조니아 2개 소일 9L", "ADA 아마조니아 소일 9L"], [None, None]),
-    ],
-)
-def test_a_number_alone_inside_the_name_that_no_other_offer_writes_is_another_generation(
-    keyword: str, titles: list[str], reasons: list[str | None]
-):
-    offers = [Offer(source="static", title=title, price=39_000, url="https://example.test/p") for title in titles]
-    assert [offer.rejected for offer in match_offers({"keyword": keyword}, offers)] == reasons
-
-
-@pytest.mark.parametrize(
     ("title", "reason"),
     [
         ("캘러웨이 크롬소프트 골프공 1더즌", None),
