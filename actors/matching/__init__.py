@@ -56,7 +56,6 @@ from actors.matching.codes import (
 from actors.matching.identity import (
     ModelName,
     Word,
-    denied_word,
     keyword_words,
     loanword_spellings,
     maker_of,
@@ -170,7 +169,6 @@ def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
         or left_out(spelled, wanted.keyword, wanted.words)
         # The model number names the product: its title need not repeat the keyword's category words ("모니터").
         or (None if wanted.model else missing_word(spelled, _unnamed_by_the_source(offer, wanted), wanted.maker, title))
-        or denied_word(spelled, wanted.words)
         or uncounted(folded, wanted.quantities, wanted.nouns)
         # ... but not another colour than the keyword's ("CT-S1 화이트" for "CT-S1 … 블랙").
         or other_colour(spelled, wanted.words)
@@ -370,20 +368,12 @@ def _refuse_prices_like_an_accessory(
     """Refuse the accepted offers priced far under the cluster of the product's prices (every offer of it at a price
     anyone pays, whether or not it can be bought now), comparing another pack size per unit against the cluster's
     usual pack count."""
-    packs = {id(offer): _pack_count(titles[id(offer)]) for offer in the_product}
     cluster = cluster_of([offer.price for offer in the_product])
-    if cluster is not None:
-        cluster_packs = [count for offer in the_product if cluster.holds(offer.price) and (count := packs[id(offer)])]
-        usual = int(median(cluster_packs)) if cluster_packs else None
-    else:
-        # Packs of several sizes may keep the prices from clustering ("… 10개 박스" beside single filters): they may
-        # cluster per unit, a title that counts nothing selling one. Each offer is then compared at its own price:
-        # a count that is no pack size ("1인 최대 10개", "선착순 100개") would make a right offer a part (a
-        # reviewer's), while a part is as cheap beside the cluster whatever it counts.
-        usual = None
-        cluster = cluster_of([_per_unit(offer.price, packs[id(offer)]) for offer in the_product])
-        if cluster is None:
-            return
+    if cluster is None:
+        return
+    packs = {id(offer): _pack_count(titles[id(offer)]) for offer in the_product}
+    cluster_packs = [count for offer in the_product if cluster.holds(offer.price) and (count := packs[id(offer)])]
+    usual = int(median(cluster_packs)) if cluster_packs else None
     for offer in accepted:
         own = packs[id(offer)]
         units = (own, usual) if own and usual and own != usual else None
@@ -391,11 +381,6 @@ def _refuse_prices_like_an_accessory(
         offer.rejected = priced_like_an_accessory(offer.price, cluster.price, units) or priced_without_a_part(
             offer.price, cluster.price, without, units
         )
-
-
-def _per_unit(price: int, count: int | None) -> int:
-    """An offer's price for one of what it counts (its own price where it counts nothing)."""
-    return price // count if count else price
 
 
 def _pack_count(folded_title: str) -> int | None:

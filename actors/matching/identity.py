@@ -627,30 +627,6 @@ def missing_word(
     return None
 
 
-#: The Sino-Korean prefixes that deny the noun they start: 미 (not yet: 미세척, 미코팅) and 비 (not: 비정품,
-#: 비접촉식). Not 불, which starts as many nouns of its own (불고기, 불닭, 불맛) as it denies, nor 무 (without:
-#: 무설탕), which is also a radish (무말랭이, 무석박지) and ends 무선 glued to a word that starts with 선 ("무선풍기"
-#: is a cordless fan): a reviewer's.
-_DENYING_PREFIX = re.compile(r"(?<![가-힣])[미비]$")
-#: A keyword word a denying prefix may be read against: two syllables or more (미백 is no 백, 무선 no 선).
-_DENIABLE = re.compile(r"[가-힣]{2,}")
-
-
-def denied_word(title: str, words: tuple[Word, ...]) -> str | None:
-    """A keyword word the title writes only with a prefix that denies it glued before it: "마사토 중립 20kg 미세척"
-    is unwashed soil for "세척 마사토", "비순정 오일필터" no genuine one for "순정 오일필터". The word's pattern finds
-    it inside a longer word, as a compound's part ("갤럭시버즈"), so `missing_word` takes it as written."""
-    for word in words:
-        if not _DENIABLE.fullmatch(word.text):
-            continue
-        found = list(word.pattern.finditer(title))
-        denied = [match for match in found if _DENYING_PREFIX.search(title, 0, match.start())]
-        if found and len(denied) == len(found):
-            first = denied[0]
-            return f"keyword word denied: {title[first.start() - 1 : first.end()]}"
-    return None
-
-
 #: A keyword's metric length: a pen's tip ("0.7mm"), a shoe's size ("260mm"), a cable's ("2m"): its number and unit.
 _KEYWORD_LENGTH = re.compile(r"(?P<number>\d+(?:\.\d+)?)(?P<unit>mm|cm|m)")
 #: The units a length may be written bare in: sellers leave out a tip's or a shoe's millimetres, not a cable's metres.

@@ -359,15 +359,17 @@ def _modifies(parts: tuple[Segment, ...], match: Aligned, noun: str | None) -> b
     return noun is not None and following is not None and following.text == noun
 
 
-#: What may follow the keyword's noun after a replacement word that names it: the title's end, a number, a bracket or
-#: a sign ("교체용 리필 5mmx6m", "교체용 리필 (6개입)"), not another noun ("교체용 청소기 필터" sells a filter).
-_NOTHING_NAMED_AFTER = re.compile(r"\s*(?:$|[^\sa-z가-힣])")
+#: A word of a title, brackets and signs around it aside.
+_TITLE_WORD = re.compile(r"[^\s()\[\],/+]+")
+#: What names something: two letters in a row.
+_LETTERS = re.compile(r"[a-z가-힣]{2}")
 
 
 def _replaces_it(title: str, parts: tuple[Segment, ...], match: Aligned, noun: str | None) -> bool:
     """Whether a replacement word (교체용) is written right before the keyword's own noun, the whole of its word, and
-    the title names nothing after it: "교체용 리필 5mmx6m" is the refill a keyword asks for ("… 수정테이프 리필
-    5mm"), while "교체용 칫솔모" is no 칫솔 of a 전동칫솔, nor "… 교체용 청소기 필터" a 청소기 (a reviewer's)."""
+    the title names nothing after it but sizes, counts and colours: "교체용 리필 5mmx6m" is the refill a keyword
+    asks for ("… 수정테이프 리필 5mm"), while "교체용 칫솔모" is no 칫솔 of a 전동칫솔, nor "… 교체용 청소기 25.2V
+    배터리" a 청소기 (reviewers')."""
     following = _after(parts, match)
     if noun is None or is_a_colour(noun) or not _modifies(parts, match, noun) or following is None:
         return False  # a colour ending the keyword ("… 칫솔모 화이트") names no thing to replace
@@ -376,7 +378,11 @@ def _replaces_it(title: str, parts: tuple[Segment, ...], match: Aligned, noun: s
     word_end = following.end
     while word_end < len(title) and _HANGUL_LETTER.match(title, word_end):
         word_end += 1
-    return word_end == following.end and _NOTHING_NAMED_AFTER.match(title, word_end) is not None
+    if word_end != following.end:
+        return False
+    # Nothing named after it but sizes and counts, which a number leads ("5mmx6m", "(6개입)"), and colours.
+    after = (found.group() for found in _TITLE_WORD.finditer(title, word_end))
+    return not any(not word[0].isdigit() and _LETTERS.search(word) and not is_a_colour(word) for word in after)
 
 
 _HANGUL_LETTER = re.compile(r"[가-힣]")

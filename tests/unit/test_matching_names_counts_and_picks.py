@@ -1567,28 +1567,6 @@ def test_metric_amounts_are_still_compared_exactly():
 
 
 @pytest.mark.parametrize(
-    ("keyword", "title", "reason"),
-    [
-        ("세척 마사토 중립 20kg", "마사토 중립 20kg 미세척 원토 대용량", "keyword word denied: 미세척"),
-        ("세척 마사토 중립 20kg", "세척 마사토 중립 20kg 미세척 아님", None),  # written undenied too
-        ("캐논 정품 토너 045", "캐논 비정품 토너 045", "keyword word denied: 비정품"),
-        ("코팅 프라이팬 28cm", "미코팅 프라이팬 28cm", "keyword word denied: 미코팅"),
-        ("접촉식 체온계", "비접촉식 체온계 이마형", "keyword word denied: 비접촉"),
-        # not 무, a radish too, and the end of 무선 glued to a word starting with 선 (a reviewer's)
-        ("국산 말랭이 1kg", "국산 무말랭이 1kg", None),
-        ("캠핑 선풍기", "캠핑 무선풍기 서큘레이터", None),
-        # a prefix inside a word of its own, and a one-syllable word, are no denial
-        ("다우니 세척 세제", "다우니 드럼 세척 세제", None),
-        ("무선 청소기 백", "무선 청소기 미백", None),
-    ],
-)
-def test_a_keyword_word_written_only_after_a_prefix_that_denies_it_is_not_named(
-    keyword: str, title: str, reason: str | None
-):
-    assert verdict(keyword, title, 10_000) == reason
-
-
-@pytest.mark.parametrize(
     ("title", "reason"),
     [
         ("CASIO 공학용계산기 FX-570ES PLUS 정품", None),  # the next keyword word glued after the suffix
@@ -1623,20 +1601,6 @@ def test_a_colour_pick_glued_to_the_model_code_by_a_dash_picks_colours_of_that_m
     product = {"model_no": "LD-918BT"}
     title = "리큅 식품건조기 LD-918BT-화이트/블랙 색상 택1"
     assert verdict("리큅 식품건조기 LD-918BT", title, 149_000, **product) is None
-
-
-def test_prices_grouped_per_unit_still_compare_each_offer_at_its_own_price():
-    # "(1인 최대 10개)" is no pack of ten: per unit it would look like a part (a reviewer's).
-    titles = [
-        ("현대모비스 순정 오일필터 26300-35505 (1인 최대 10개)", 4_500),
-        ("[현대모비스] 엔진오일필터 2630035505 순정품", 4_800),
-        ("현대모비스 오일필터 26300-35505 + 에어필터 세트", 17_000),
-        ("현대모비스 오일필터 26300-35505 10개 박스", 48_000),
-        ("현대모비스 오일필터 26300-35505 20개", 85_000),
-    ]
-    offers = [Offer(source="static", title=title, price=price, url="https://example.test/p") for title, price in titles]
-    product = {"keyword": "현대모비스 순정 오일필터 26300-35505", "model_no": "26300-35505"}
-    assert [offer.rejected for offer in match_offers(product, offers)] == [None] * len(titles)
 
 
 def test_a_price_from_whose_first_option_is_the_keywords_weight_in_pounds_is_that_option():
