@@ -767,6 +767,14 @@ def test_a_variant_is_another_model_with_and_without_a_model_number(written: str
     assert verdict(product, "갤럭시 S25 엣지 256GB SM-S937N", price=1_000_000) == "model number SM-S931N missing"
 
 
+def test_with_a_model_number_a_tier_after_the_makers_name_is_its_lines_name():
+    product = {"keyword": "파나소닉 바리깡 ER-GP80", "model_no": "ER-GP80"}
+    assert verdict(product, "Panasonic 파나소닉 프로 헤어클리퍼 ER-GP80 국내정품", price=174_000) is None
+    # without one, the tier still names another model
+    without = verdict({"keyword": "파나소닉 바리깡"}, "파나소닉 프로 바리깡", price=174_000)
+    assert without == "another model: 파나소닉 프로"
+
+
 def test_for_an_accessory_keyword_a_tier_names_the_model_only_between_the_model_and_the_accessory():
     product = {"keyword": "아이폰 15 케이스"}
     assert verdict(product, "아이폰 15 프로 케이스 투명", price=9_900) == "another model: 15 프로"
