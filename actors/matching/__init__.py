@@ -173,7 +173,7 @@ def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
         # ... but not another colour than the keyword's ("CT-S1 화이트" for "CT-S1 … 블랙").
         or other_colour(spelled, wanted.words)
         or other_year(title, wanted.words)
-        or other_variant(spelled, wanted.name, numbered_only=wanted.model is not None)
+        or other_variant(spelled, wanted.name)
     )
 
 

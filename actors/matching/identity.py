@@ -896,17 +896,12 @@ def _an_age_formula(age: str, word: Word, model: ModelName) -> bool:
     )
 
 
-def other_variant(title: str, model: ModelName, *, numbered_only: bool = False) -> str | None:
-    """The variant a title names right after a word of the keyword, when the keyword does not name it. Where a model
-    number is asked and written (`numbered_only`), only after a word with a digit, the model's own ("갤럭시 S25 FE
-    SM-S931N"): the number names the model whole, and a tier after the maker is its line's name ("Panasonic 파나소닉
-    프로 헤어클리퍼 ER-GP80")."""
+def other_variant(title: str, model: ModelName) -> str | None:
+    """The variant a title names right after a word of the keyword, when the keyword does not name it."""
     undashed = title.replace("-", "")
     for word in model.words:
         if _CODE_WORD.fullmatch(word.text):
             continue  # a maker's code names one model whole: a tier word after it describes it ("16Z90S 울트라5")
-        if numbered_only and not any(char.isdigit() for char in word.text):
-            continue
         for match in word.pattern.finditer(undashed):
             after = match.end()
             if _GENERATION.search(word.text):
