@@ -19,7 +19,7 @@ from functools import lru_cache
 from itertools import product
 
 from actors.matching.loanwords import HANGUL_RUN, Spellings
-from actors.matching.quantities import STATED, quantities
+from actors.matching.quantities import STATED
 from infra.text.analyzer import morphemes
 from infra.text.colours import HUE, HUE_END, hue_spellings
 from infra.text.folding import SEPARATORS
@@ -619,7 +619,7 @@ def missing_word(
             continue
         if _length_written_bare(undashed, word, words) or _length_in_another_unit(undashed, word):
             continue
-        if _pairs_in_packs(undashed, word) or _pieces_in_packs(title, word):
+        if _pairs_in_packs(undashed, word):
             continue
         if word == maker and index + 1 < len(words) and _maker_written_otherwise(undashed, words[index + 1]):
             continue
@@ -725,21 +725,6 @@ def _pairs_in_packs(title: str, word: Word) -> bool:
         return False
     written = _packs_of_pairs(asked["counter"]).finditer(title)
     return any(int(found["each"]) * int(found["packs"]) == int(asked["number"]) for found in written)
-
-
-#: A keyword's count of balls or eggs ("골프공 12구", "계란 30구"). 구 is no pack unit (`infra.text.units`): it counts
-#: a multi-tap's outlets and a toaster's slots as often.
-_PIECES = re.compile(r"(?P<number>\d+)구")
-
-
-def _pieces_in_packs(title: str, word: Word) -> bool:
-    """Whether a keyword's count of balls or eggs ("12구") is the title's pack count, however written ("12개입",
-    "1더즌", "30입"): the balls or eggs are what a pack of them counts."""
-    asked = _PIECES.fullmatch(word.text)
-    if asked is None:
-        return False
-    number = Decimal(asked["number"])
-    return any(found.dimension == "pack" and found.amount == number for found in quantities(title))
 
 
 def _counts(title: str, end: int, lengths: set[str]) -> bool:
