@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from enum import Enum, auto
 
 from actors.matching.identity import Word
-from infra.text.colours import is_a_colour
 from infra.text.folding import ENDS_THE_TITLE, english
 from infra.text.words import Aligned, Segment, aligned, segments
 
@@ -331,8 +330,6 @@ def excluded(title: str, allowed: Allowed, filed_as: frozenset[str]) -> str | No
             continue
         if concept.kind is _ConceptKind.SOLD_ALONE and _modifies(parts, match, allowed.head):
             continue
-        if concept.kind is _ConceptKind.REPLACEMENT and _replaces_it(title, parts, match, allowed.head):
-            continue
         if concept.kind.head_only and _inside_the_name(parts, match, allowed.written):
             continue
         if concept.kind is _ConceptKind.ACCESSORY:
@@ -357,35 +354,6 @@ def _modifies(parts: tuple[Segment, ...], match: Aligned, noun: str | None) -> b
     """Whether the match is written right before the keyword's own noun, as its modifier ("리필 면도날")."""
     following = _after(parts, match)
     return noun is not None and following is not None and following.text == noun
-
-
-#: A word of a title, brackets and signs around it aside.
-_TITLE_WORD = re.compile(r"[^\s()\[\],/+]+")
-#: What names something: two letters in a row.
-_LETTERS = re.compile(r"[a-z가-힣]{2}")
-
-
-def _replaces_it(title: str, parts: tuple[Segment, ...], match: Aligned, noun: str | None) -> bool:
-    """Whether a replacement word (교체용) is written right before the keyword's own noun, the whole of its word, and
-    the title names nothing after it but sizes, counts and colours: "교체용 리필 5mmx6m" is the refill a keyword
-    asks for ("… 수정테이프 리필 5mm"), while "교체용 칫솔모" is no 칫솔 of a 전동칫솔, nor "… 교체용 청소기 25.2V
-    배터리" a 청소기 (reviewers')."""
-    following = _after(parts, match)
-    if noun is None or is_a_colour(noun) or not _modifies(parts, match, noun) or following is None:
-        return False  # a colour ending the keyword ("… 칫솔모 화이트") names no thing to replace
-    if not following.head:
-        return False
-    word_end = following.end
-    while word_end < len(title) and _HANGUL_LETTER.match(title, word_end):
-        word_end += 1
-    if word_end != following.end:
-        return False
-    # Nothing named after it but sizes and counts, which a number leads ("5mmx6m", "(6개입)"), and colours.
-    after = (found.group() for found in _TITLE_WORD.finditer(title, word_end))
-    return not any(not word[0].isdigit() and _LETTERS.search(word) and not is_a_colour(word) for word in after)
-
-
-_HANGUL_LETTER = re.compile(r"[가-힣]")
 
 
 _FOR_IT = re.compile(r"\s?(?:전용|용)(?![가-힣])")
