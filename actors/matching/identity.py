@@ -546,7 +546,7 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
         following = parts[index + 1] if index + 1 < len(parts) else None
         followed_by = (
             following.text
-            if following and following.start == segment.end + 1 and _HANGUL_ONLY.fullmatch(following.text)
+            if following and following.start == segment.end + 1 and HANGUL_RUN.fullmatch(following.text)
             else None
         )
         previous_end = segment.end
@@ -575,9 +575,6 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
     return tuple(
         replace(word, times=times) if (times := tokens.count(word.text)) > 1 else word for word in words.values()
     )
-
-
-_HANGUL_ONLY = re.compile(r"[가-힣]+")
 
 
 def _between_numbers(parts: tuple[Segment, ...], index: int) -> bool:

@@ -102,7 +102,8 @@ _RANGE_COUNTED = COUNTERS | {"인용", "인"}  # 인 of "1-2인용", which Kiwi 
 
 def _kind_of(morpheme: Morpheme, following: Morpheme | None) -> _MorphemeKind:
     """What a morpheme is to the splitter (`following`: the morpheme after it in the word): its tag's kind, but a
-    serial number is a number only as a range with what it counts glued after it (`_RANGE_SERIAL`)."""
+    serial number is a number only as a range with what it counts glued after it (`_RANGE_SERIAL`), or a fraction
+    before 호 (`_FRACTION_SIZE`)."""
     if morpheme.tag != "W_SERIAL":
         return _tag_kind(morpheme.tag)
     counted = (
