@@ -419,12 +419,17 @@ def _named_only_as_an_option(title: str, words: Sequence[Word]) -> str | None:
     # colours of LD-918BT, not among models (a reviewer's).
     spaced = _DASH_BEFORE_A_WORD.sub(" ", title)
     undashed = _DASH_IN_A_CODE.sub("", spaced)
-    kept = [index for index in range(len(spaced)) if not _DASH_IN_A_CODE.match(spaced, index)]
+    runs = {text: _alternative_runs(text) for text in (title, undashed)}  # each text's alternatives, read once
     for word in words:
         text = title if word.dashed else undashed
-        for start, end in _alternative_runs(text):
-            if named_only_within(word, text, [(start, end)]):
-                return text[start:end] if word.dashed else title[kept[start] : kept[end - 1] + 1]
+        for start, end in runs[text]:
+            if not named_only_within(word, text, [(start, end)]):
+                continue
+            if word.dashed:
+                return text[start:end]
+            # As the title writes it: where each character of the text without dashes stands in the title.
+            kept = [index for index in range(len(spaced)) if not _DASH_IN_A_CODE.match(spaced, index)]
+            return title[kept[start] : kept[end - 1] + 1]
     return None
 
 
