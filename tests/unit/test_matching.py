@@ -1472,6 +1472,8 @@ def test_another_pack_size_is_compared_per_unit_against_the_cluster():
         # a voiced s between vowels or before a voiced consonant written ㅈ
         ("DJI 오즈모 포켓 3", "DJI Osmo Pocket 3 크리에이터 콤보"),
         ("뉴발란스 베이직 반팔 티셔츠", "NEW BALANCE 뉴발란스 basic 반팔 티셔츠"),
+        # an English word's first k before an n is not said
+        ("파이롯트 프릭션 노크 0.7 블루", "PILOT FRIXION KNOCK 0.7 BLUE 볼펜"),
     ],
 )
 def test_a_keyword_word_written_in_the_other_script_is_the_same_word(keyword: str, title: str):
@@ -1518,6 +1520,9 @@ def test_a_word_in_the_other_script_counts_only_when_it_sounds_the_same(keyword:
      ("후지필름", "fujifilm"),
      # "one" is said with a w its spelling does not write (the twenty-ninth reader's Seagate One Touch)
      ("원터치", "onetouch"), ("원플러스", "oneplus"),
+     # an English word's first k or g before an n is not said (the thirteenth reader's FRIXION BALL KNOCK); a name
+     # from another language says it
+     ("노크", "knock"), ("니트", "knit"), ("놈", "gnome"), ("크나이프", "kneipp"),
      ("코카콜라", "coca-cola"), ("롯데", "lotte")],
 )  # fmt: skip
 def test_a_loanword_and_its_latin_spelling_share_a_skeleton(hangul: str, latin: str):
