@@ -5,13 +5,13 @@ Back offices and sellers write brand and model words in either script, and no li
 spellings are reduced to what Korean loanword spelling keeps of a word: its consonants, each as the class a Hangul
 letter writes it with (f, p, ph, b and v as ㅍ/ㅂ; s, sh and th as ㅅ, th also as ㅌㅎ, as in 라이트하우스, and a t
 before "i" and a vowel inside a word as ㅅ too, as in 에센셜 (not at its start: 티아라); z, j and ch as ㅈ/ㅊ; an r
-that no vowel follows is not written, as in 마스터; an n before a k sound is ㅇ, as in 탱크, and an ng may have its g
-heard again, as in 싱글; a gh inside a word is silent, as in 나이트; an s after t or d is ㅊ/ㅈ, as in 버즈, and so
-is an s voiced between vowels or before a voiced consonant where three letters are left, as in 베이직; sch is
-ㅅ, as in 보쉬, or ㅅㅋ, as in 스쿨; the r of a final "re" may go unwritten, as in 애니웨어; a fu may be 후, as in
-후지필름, in a long word; a k or g before an n that starts a word is not said, as in 노크; a name that starts with
-"one" has the w it is said with, as in 원터치), with the vowels dropped, since Hangul puts ㅡ between consonants that
-English runs together and English vowels have no one spelling.
+that no vowel follows is not written, as in 마스터; an n before a k sound is ㅇ, as in 탱크, which holds a k before a
+t, as in 인스팅트, and an ng may have its g heard again, as in 싱글; a gh inside a word is silent, as in 나이트; an s
+after t or d is ㅊ/ㅈ, as in 버즈, and so is an s voiced between vowels or before a voiced consonant where three
+letters are left, as in 베이직; sch is ㅅ, as in 보쉬, or ㅅㅋ, as in 스쿨; the r of a final "re" may go unwritten, as
+in 애니웨어; a fu may be 후, as in 후지필름, in a long word; a k or g before an n that starts a word is not said, as
+in 노크; a name that starts with "one" has the w it is said with, as in 원터치), with the vowels dropped, since Hangul
+puts ㅡ between consonants that English runs together and English vowels have no one spelling.
 What a word starts with is kept: a vowel (Hangul's ㅇ: "oled" is 올레드, not 라이트), or a w or y before a vowel,
 which Hangul writes in the vowel after ㅇ (와, 예).
 
@@ -114,6 +114,17 @@ def _latin_sounds(token: str, following: str, *, first: bool) -> tuple[str, ...]
     return _LATIN_SOUNDS.get(token, ("",))
 
 
+def _k_between_n_and_t(tokens: list[str], index: int) -> bool:
+    """Whether the letter group at `index` is a k sound after an n and before a t ("instinct", "function"). Not
+    before another consonant, where Hangul writes it ("links" is 링크스, "Pinkfong" 핑크퐁, no 핑퐁)."""
+    return (
+        tokens[index] in ("c", "k", "ck", "q")
+        and 0 < index < len(tokens) - 1
+        and tokens[index - 1] == "n"
+        and tokens[index + 1].startswith("t")
+    )
+
+
 def _voiced_s(tokens: list[str], index: int) -> bool:
     """Whether the letter group at `index` is an s said as a z: after a vowel, before a vowel or a voiced consonant."""
     following = tokens[index + 1][:1] if index + 1 < len(tokens) else ""
@@ -151,6 +162,10 @@ def latin_skeletons(word: str) -> frozenset[str]:
     for index, token in enumerate(tokens):
         following = "".join(tokens[index + 1 : index + 3])  # the next two groups: "ti" before a vowel
         choices.append(("K",) if index == 0 and token == "gh" else _latin_sounds(token, following, first=index == 0))
+        if _k_between_n_and_t(tokens, index) and choices[-1] == ("K",):
+            # "instinct" is 인스팅트, "function" 펑션: the ㅇ of an n before a k sound holds the k where a t follows
+            # it, and Hangul leaves it unwritten
+            choices[-1] = ("K", "")
     # A word that starts with a vowel starts with ㅇ in Hangul: "oled" (올레드) is not 라이트. So does an English word
     # that starts with x, read "ex" (엑스박스 for "Xbox", 익스트림 for "Xtreme").
     lead = "V" if tokens and (tokens[0] == "x" or (tokens[0] in _VOWELS and choices[0] == ("",))) else ""

@@ -1474,6 +1474,8 @@ def test_another_pack_size_is_compared_per_unit_against_the_cluster():
         ("뉴발란스 베이직 반팔 티셔츠", "NEW BALANCE 뉴발란스 basic 반팔 티셔츠"),
         # an English word's first k before an n is not said
         ("파이롯트 프릭션 노크 0.7 블루", "PILOT FRIXION KNOCK 0.7 BLUE 볼펜"),
+        # a k sound between an n and a t is not written (the analyzer splits the keyword's 인스팅트 as 인스팅 + 트)
+        ("가민 인스팅트 크로스오버 스마트워치", "GARMIN Instinct Crossover 스마트워치 블랙"),
     ],
 )
 def test_a_keyword_word_written_in_the_other_script_is_the_same_word(keyword: str, title: str):
@@ -1523,6 +1525,8 @@ def test_a_word_in_the_other_script_counts_only_when_it_sounds_the_same(keyword:
      # an English word's first k or g before an n is not said (the thirteenth reader's FRIXION BALL KNOCK); a name
      # from another language says it
      ("노크", "knock"), ("니트", "knit"), ("놈", "gnome"), ("크나이프", "kneipp"),
+     # a k sound between an n and a t is held by the ㅇ and left unwritten
+     ("인스팅트", "instinct"), ("펑션", "function"), ("정션", "junction"),
      ("코카콜라", "coca-cola"), ("롯데", "lotte")],
 )  # fmt: skip
 def test_a_loanword_and_its_latin_spelling_share_a_skeleton(hangul: str, latin: str):
@@ -1538,6 +1542,8 @@ def test_a_loanword_and_its_latin_spelling_share_a_skeleton(hangul: str, latin: 
         ("실버", "sharp"), ("필터", "part"), ("베르사체", "porsche"), ("포르쉐", "force"),
         # a second reviewer's: too little left without a final "re"'s r
         ("세트", "store"), ("나주", "nature"), ("피자", "future"),
+        # a k sound before another consonant than a t is written: "Pinkfong" is no 핑퐁, "links" no 링스
+        ("핑퐁", "pinkfong"), ("링스", "links"),
         # fu read as 후 only where four consonants are left: "full" is no 힐, "fuji" alone no 후지, and a
         # reviewer's "FUSION" no 휴센, "FUZZY" no 후지
         ("힐", "full"), ("후지", "fuji"), ("휴센", "fusion"), ("후즈", "fuzzy"), ("휘슬러", "fusilli"),
