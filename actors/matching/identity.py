@@ -612,7 +612,7 @@ def missing_word(
             not word.digit_edged and word.pattern.search(compact)
         ):
             continue
-        if index and _generation_on_the_name(undashed, words[index - 1], word):
+        if index and _ordinal_on_the_name(undashed, words[index - 1], word):
             continue
         if _length_written_bare(undashed, word, words) or _length_in_another_unit(undashed, word):
             continue
@@ -779,14 +779,24 @@ def _maker_written_otherwise(title: str, following: Word) -> bool:
     return bool(name.search(before)) and not own.search(before)
 
 
-def _generation_on_the_name(title: str, name: Word, word: Word) -> bool:
-    """Whether a keyword's generation word ("2세대") is written as its number on the keyword word before it, the
-    name ("SE2", "SE 2", "프로2"), the number ending there (not "2개", "2.0", "25년형"), in a title that names no
-    generation of its own ("SE 40mm 1세대": a second reviewer's)."""
-    generation = _GENERATION_WORD.fullmatch(word.text)
-    if generation is None or _GENERATION_WORD.search(title):
+#: A book's volume in a series written as one ("30권"): sellers of books write its number alone after the series'
+#: name ("주술회전 30 완결", "원피스 111 (오다 에이치로)").
+_VOLUME_WORD = re.compile(r"(?P<number>\d{1,3})권")
+
+
+def _ordinal_on_the_name(title: str, name: Word, word: Word) -> bool:
+    """Whether a keyword's place in a series, a generation ("2세대") or a volume ("30권"), is written as its number
+    on the keyword word before it, the name ("SE2", "SE 2", "프로2", "주술회전 30"), the number ending there (not
+    "2개", "2.0", "25년형", nor a range's start, "30~31"), in a title that names no place of its own ("SE 40mm
+    1세대": a second reviewer's; "1~30권 세트")."""
+    for ordinal in (_GENERATION_WORD, _VOLUME_WORD):
+        if (written := ordinal.fullmatch(word.text)) is not None:
+            break
+    else:
         return False
-    number = re.compile(rf"\s?{generation['number']}(?![\d.a-z가-힣])")
+    if ordinal.search(title):
+        return False
+    number = re.compile(rf"\s?{written['number']}(?![\d.~∼a-z가-힣])")
     return any(number.match(title, found.end()) for found in name.pattern.finditer(title))
 
 

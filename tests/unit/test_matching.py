@@ -1809,6 +1809,24 @@ def test_a_generation_is_also_its_number_glued_to_the_name(keyword: str, title: 
 
 
 @pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        ("귀멸의 칼날 23 (완결)", None),
+        ("귀멸의 칼날 23 학산문화사", None),
+        ("귀멸의 칼날 23권", None),
+        # another volume, a range of volumes, a longer number, or a title naming its own volume
+        ("귀멸의 칼날 22", "keyword word missing: 23권"),
+        ("귀멸의 칼날 23~24 세트", "keyword word missing: 23권"),
+        ("귀멸의 칼날 230", "keyword word missing: 23권"),
+        ("귀멸의 칼날 23 외전 1권", "keyword word missing: 23권"),
+    ],
+)
+def test_a_books_volume_is_also_its_number_after_the_series_name(title: str, reason: str | None):
+    # Sellers of books write a volume's number alone after the series' name (three blind readers' comics).
+    assert verdict({"keyword": "귀멸의 칼날 23권"}, title, 5_400) == reason
+
+
+@pytest.mark.parametrize(
     ("keyword", "title", "reason"),
     [
         ("애플워치 SE 40mm GPS", "애플워치 SE 40mm GPS+Cellular 미드나이트", "another model: gps+cellular"),
