@@ -214,19 +214,24 @@ def _unnamed_by_the_source(offer: Offer, wanted: _Wanted) -> tuple[Word, ...]:
       thing the source files it as ("SMEG 토스터기 TSF01" filed as 토스터, a handle as 면도기), as it need not when a
       model number names the product;
     - its brand (Naver's brand field), when that brand is written in the keyword whole: a title may leave its maker
-      out, or write it in another script ("Sennheiser …", brand 젠하이저). Not the maker field, which names the
-      parent company (코카콜라음료 makes Fanta, LG생활건강 makes 테크), and not a brand the keyword only shares a
-      word with (블랙야크 for a keyword's 블랙)."""
+      out, or write it in another script ("Sennheiser …", brand 젠하이저). Not a brand the keyword only shares a word
+      with (블랙야크 for a keyword's 블랙);
+    - the keyword's maker (`maker_of`), where the source's maker field is that word whole and the offer's brand is
+      written in the keyword: "육개장사발면 86g 24개입", brand 육개장사발면, made by 농심, for "농심 육개장 사발면".
+      The maker field alone names no product, and often a parent company: 코카콜라음료 makes Fanta, LG생활건강
+      makes 테크, and a Fanta filed as made by 코카콜라 with no brand is no 코카콜라 제로 (a reviewer's)."""
     words = wanted.words
     if (level := _filed_under(offer)) is not None:
         words = tuple(word for word in words if not _filed_as(level, word))
-    if not offer.brand:
-        return words
-    brand = wanted.spellings.respell(fold(offer.brand).lower())
+    brand = wanted.spellings.respell(fold(offer.brand or "").lower())
     written = brand.replace(" ", "")
-    if not written or written not in wanted.keyword.replace(" ", ""):
-        return words
-    return tuple(word for word in words if not word.pattern.search(brand))
+    brand_in_the_keyword = bool(written) and written in wanted.keyword.replace(" ", "")
+    if brand_in_the_keyword:
+        words = tuple(word for word in words if not word.pattern.search(brand))
+    maker = wanted.maker
+    if brand_in_the_keyword and maker and offer.maker and maker.pattern.fullmatch(fold(offer.maker).lower()):
+        words = tuple(word for word in words if word != maker)
+    return words
 
 
 def _not_everyones_price(offer: Offer, folded: str, wanted: _Wanted) -> str | None:

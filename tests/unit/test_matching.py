@@ -2721,6 +2721,22 @@ def test_a_keyword_word_the_title_leaves_out_is_there_when_the_source_names_it_a
 
 
 @pytest.mark.parametrize(
+    ("named", "reason"),
+    [
+        ({"brand": "진라면", "maker": "오뚜기"}, None),
+        # the maker field alone, another brand, or a maker written otherwise than the keyword's word
+        ({"maker": "오뚜기"}, "keyword word missing: 오뚜기"),
+        ({"brand": "오뚜기라면", "maker": "오뚜기"}, "keyword word missing: 오뚜기"),
+        ({"brand": "진라면", "maker": "오뚜기식품"}, "keyword word missing: 오뚜기"),
+    ],
+)
+def test_the_keywords_maker_is_named_by_the_sources_maker_field_beside_a_brand_the_keyword_writes(
+    named: dict[str, str], reason: str | None
+):
+    assert verdict({"keyword": "오뚜기 진라면 매운맛 120g 5개"}, "진라면 매운맛 120g 5개입", 4_480, **named) == reason
+
+
+@pytest.mark.parametrize(
     ("keyword", "title", "named"),
     [
         # The maker field names the parent company: 코카콜라음료 makes Fanta, LG생활건강 makes 테크.
