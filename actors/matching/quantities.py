@@ -304,7 +304,7 @@ def unit_conflict(title: str, wanted: tuple[Quantity, ...], nouns: tuple[str, ..
         if (
             same
             and not any(quantity.same_amount(want) for quantity in same)
-            and not _weighs_in_all(stated, want, wanted)
+            and not _adds_up_in_all(stated, want, wanted)
         ):
             texts = ", ".join(dict.fromkeys(quantity.text for quantity in same))
             return f"{want.dimension} {texts} ≠ {want.text}"
@@ -354,14 +354,19 @@ def _counted(stated: tuple[Quantity, ...], want: Quantity) -> bool:
     return any(quantity.dimension in _COUNTED_ONE_BY_ONE and quantity.amount == want.amount for quantity in stated)
 
 
-def _weighs_in_all(stated: tuple[Quantity, ...], want: Quantity, wanted: tuple[Quantity, ...]) -> bool:
-    """Whether a title's bags weigh the keyword's weight together, where the keyword counts no packs: "아몬드 200g x
-    2봉" is 400g of almonds. Not volumes: a drink's size is each can's or bottle's ("250ml x 2" is no 500ml bottle)."""
-    if want.dimension != "weight" or any(quantity.dimension == "pack" for quantity in wanted):
+#: What a title's packs add up to where the keyword counts no packs: a weight ("아몬드 200g x 2봉" is 400g) and the
+#: pieces `_COUNTED_ONE_BY_ONE` ("테이프 크리너 리필 3롤 x 2팩" is 6롤). Not volumes: a drink's size is each can's or
+#: bottle's ("250ml x 2" is no 500ml bottle).
+_ADDED_UP = _COUNTED_ONE_BY_ONE | {"weight"}
+
+
+def _adds_up_in_all(stated: tuple[Quantity, ...], want: Quantity, wanted: tuple[Quantity, ...]) -> bool:
+    """Whether a title's packs hold the keyword's amount together (`_ADDED_UP`), where the keyword counts no packs."""
+    if want.dimension not in _ADDED_UP or any(quantity.dimension == "pack" for quantity in wanted):
         return False
-    weights = [quantity.amount for quantity in stated if quantity.dimension == "weight"]
+    amounts = [quantity.amount for quantity in stated if quantity.dimension == want.dimension]
     packs = [quantity.amount for quantity in stated if quantity.dimension == "pack"]
-    return any(weight * pack == want.amount for weight in weights for pack in packs)
+    return any(amount * pack == want.amount for amount in amounts for pack in packs)
 
 
 def _asks_several(want: Quantity) -> bool:

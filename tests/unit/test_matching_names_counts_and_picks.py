@@ -1281,6 +1281,24 @@ def test_bags_that_weigh_the_keywords_weight_together_are_that_weight(title: str
     assert verdict("바프 허니버터 아몬드 400g", title) == reason
 
 
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # Rolls, sheets and tablets in packs add up as weights do, where the keyword counts no packs (a
+        # thirty-seventh reader's lint-roller refills).
+        ("3M 테이프 크리너 리필 6롤", "3M 테이프 크리너 리필 3롤 x 2팩", None),
+        ("크리넥스 미용티슈 500매", "크리넥스 미용티슈 250매 x 2개", None),
+        ("센트룸 멀티비타민 120정", "센트룸 멀티비타민 60정 x 2병", None),
+        ("3M 테이프 크리너 리필 6롤", "3M 테이프 크리너 리필 3롤 x 3팩", "rolls 3롤 ≠ 6롤"),
+        ("3M 테이프 크리너 리필 6롤", "3M 테이프 크리너 리필 3롤", "rolls 3롤 ≠ 6롤"),
+        # a keyword that counts packs asks each pack's pieces
+        ("3M 테이프 크리너 리필 6롤 2팩", "3M 테이프 크리너 리필 3롤 x 2팩", "rolls 3롤 ≠ 6롤"),
+    ],
+)
+def test_pieces_in_packs_add_up_to_the_keywords_count_of_pieces(keyword: str, title: str, reason: str | None):
+    assert verdict(keyword, title) == reason
+
+
 def test_a_drinks_volume_is_each_bottles_and_a_counted_keyword_asks_each_bags_weight():
     assert verdict("코카콜라 500ml", "코카콜라 250ml x 2") == "volume 250ml ≠ 500ml"
     assert verdict("바프 허니버터 아몬드 400g 2개", "바프 허니버터 아몬드 200g x 2봉") == "weight 200g ≠ 400g"
