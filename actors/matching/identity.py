@@ -782,13 +782,19 @@ def _maker_written_otherwise(title: str, following: Word) -> bool:
 #: A book's volume in a series written as one ("30권"): sellers of books write its number alone after the series'
 #: name ("주술회전 30 완결", "원피스 111 (오다 에이치로)").
 _VOLUME_WORD = re.compile(r"(?P<number>\d{1,3})권")
+#: What may not follow a place's number on the name: more of a word or a number, a sign joining another ("1+1",
+#: "29+30", "1/2", "1 & 2", "1,2,3"), a range ("30~31", "1 ~ 105", "1 - 23" without its dash) or a second number
+#: standing alone ("29 30 세트"): a set or a sale, not one volume (a reviewer's).
+_NO_SET_AFTER = r"(?![\d.~∼〜a-z가-힣+/&])(?!\s?[+x×*~∼〜/&,]\s?\d)(?!\s+\d+(?:\s|$|[+,~∼〜/&)]))"
 
 
 def _ordinal_on_the_name(title: str, name: Word, word: Word) -> bool:
     """Whether a keyword's place in a series, a generation ("2세대") or a volume ("30권"), is written as its number
     on the keyword word before it, the name ("SE2", "SE 2", "프로2", "주술회전 30"), the number ending there (not
-    "2개", "2.0", "25년형", nor a range's start, "30~31"), in a title that names no place of its own ("SE 40mm
-    1세대": a second reviewer's; "1~30권 세트")."""
+    "2개", "2.0", "25년형", nor a set's or a sale's, `_NO_SET_AFTER`), in a title that names no place of its own ("SE
+    40mm 1세대": a second reviewer's; "1~30권 세트"). A volume's number is spaced from the name: glued, it may be
+    another word's ("전30" is all thirty, where the analyzer splits 주술회전 as 주술회 + 전), nor counts anything
+    ("스프링노트 5 컬러" for "스프링노트 5권", copies: a reviewer's)."""
     for ordinal in (_GENERATION_WORD, _VOLUME_WORD):
         if (written := ordinal.fullmatch(word.text)) is not None:
             break
@@ -796,8 +802,13 @@ def _ordinal_on_the_name(title: str, name: Word, word: Word) -> bool:
         return False
     if ordinal.search(title):
         return False
-    number = re.compile(rf"\s?{written['number']}(?![\d.~∼a-z가-힣])")
-    return any(number.match(title, found.end()) for found in name.pattern.finditer(title))
+    space = r"\s" if ordinal is _VOLUME_WORD else r"\s?"
+    number = re.compile(rf"{space}{written['number']}{_NO_SET_AFTER}")
+    return any(
+        (found := number.match(title, name_found.end())) is not None
+        and not (ordinal is _VOLUME_WORD and _counts(title, found.end(), set()))
+        for name_found in name.pattern.finditer(title)
+    )
 
 
 # --- the whole model name -------------------------------------------------------------------------------------

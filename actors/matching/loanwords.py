@@ -9,9 +9,9 @@ that no vowel follows is not written, as in 마스터; an n before a k sound is 
 t, as in 인스팅트, and an ng may have its g heard again, as in 싱글; a gh inside a word is silent, as in 나이트; an s
 after t or d is ㅊ/ㅈ, as in 버즈, and so is an s voiced between vowels or before a voiced consonant where three
 letters are left, as in 베이직; sch is ㅅ, as in 보쉬, or ㅅㅋ, as in 스쿨; the r of a final "re" may go unwritten, as
-in 애니웨어; a fu may be 후, as in 후지필름, in a long word; a k or g before an n that starts a word is not said, as
-in 노크; a name that starts with "one" has the w it is said with, as in 원터치), with the vowels dropped, since Hangul
-puts ㅡ between consonants that English runs together and English vowels have no one spelling.
+in 애니웨어; a fu may be 후, as in 후지필름, in a long word; a name that starts with "one" has the w it is said with,
+as in 원터치), with the vowels dropped, since Hangul puts ㅡ between consonants that English runs together and English
+vowels have no one spelling.
 What a word starts with is kept: a vowel (Hangul's ㅇ: "oled" is 올레드, not 라이트), or a w or y before a vowel,
 which Hangul writes in the vowel after ㅇ (와, 예).
 
@@ -45,9 +45,6 @@ _FU_LONG_ENOUGH = 4
 #: "one" at the start of a name, said with a w its spelling does not write ("onetouch", "oneplus"): not "one" alone,
 #: which would read as the 원 of every price ("5000원"), nor before a vowel (a name such as "oneida").
 _SPOKEN_WITH_A_W = re.compile(r"one(?=[^aeiou])")
-#: A k or a g before an n that starts an English word is not said ("knock" is 노크, "knit" 니트, "gnome" 놈), though
-#: a name from another language says it ("Knorr" is 크노르): read both ways.
-_SILENT_FIRST = re.compile(r"[kg](?=n[aeiouy])")
 #: How many readings of a Latin word are tried at most (each unsure letter doubles them).
 _MAX_READINGS = 64
 
@@ -162,14 +159,19 @@ def latin_skeletons(word: str) -> frozenset[str]:
     for index, token in enumerate(tokens):
         following = "".join(tokens[index + 1 : index + 3])  # the next two groups: "ti" before a vowel
         choices.append(("K",) if index == 0 and token == "gh" else _latin_sounds(token, following, first=index == 0))
-        if _k_between_n_and_t(tokens, index) and choices[-1] == ("K",):
-            # "instinct" is 인스팅트, "function" 펑션: the ㅇ of an n before a k sound holds the k where a t follows
-            # it, and Hangul leaves it unwritten
-            choices[-1] = ("K", "")
     # A word that starts with a vowel starts with ㅇ in Hangul: "oled" (올레드) is not 라이트. So does an English word
     # that starts with x, read "ex" (엑스박스 for "Xbox", 익스트림 for "Xtreme").
     lead = "V" if tokens and (tokens[0] == "x" or (tokens[0] in _VOWELS and choices[0] == ("",))) else ""
     skeletons = _skeletons(lead, choices)
+    held = {index for index in range(len(tokens)) if _k_between_n_and_t(tokens, index) and choices[index] == ("K",)}
+    if held:
+        # "instinct" is 인스팅트, "function" 펑션: the ㅇ of an n before a k sound holds the k where a t follows it,
+        # and Hangul leaves it unwritten; only so, since an n read as ㄴ with the k gone reads "instinct" as 인스턴트
+        # and "junction" as 전선 (a reviewer's)
+        unwritten_k = [
+            ("ŋ",) if index + 1 in held else ("",) if index in held else sounds for index, sounds in enumerate(choices)
+        ]
+        skeletons |= _skeletons(lead, unwritten_k)
     voiced = [("J",) if _voiced_s(tokens, index) else sounds for index, sounds in enumerate(choices)]
     if voiced != choices:
         # A voiced s is written ㅈ ("basic" is 베이직, "vision" 비전, "osmo" 오즈모), where three letters of skeleton
@@ -186,8 +188,6 @@ def latin_skeletons(word: str) -> frozenset[str]:
     if _SPOKEN_WITH_A_W.match(letters):
         # "one" is said "wun", which Hangul writes 원 ("One Touch" is 원터치, "OnePlus" 원플러스).
         skeletons |= latin_skeletons("wun" + letters[len("one") :])
-    if _SILENT_FIRST.match(letters):
-        skeletons |= latin_skeletons(letters[1:])
     if tokens[-2:] == ["r", "e"]:
         # A final "re" is often 어, its r unwritten ("anywhere" is 애니웨어), where enough is left to tell ("store" is
         # no 세트): the r-less readings need three letters of skeleton.

@@ -354,10 +354,11 @@ def _counted(stated: tuple[Quantity, ...], want: Quantity) -> bool:
     return any(quantity.dimension in _COUNTED_ONE_BY_ONE and quantity.amount == want.amount for quantity in stated)
 
 
-#: What a title's packs add up to where the keyword counts no packs: a weight ("아몬드 200g x 2봉" is 400g) and the
-#: pieces `_COUNTED_ONE_BY_ONE` ("테이프 크리너 리필 3롤 x 2팩" is 6롤). Not volumes: a drink's size is each can's or
-#: bottle's ("250ml x 2" is no 500ml bottle).
-_ADDED_UP = _COUNTED_ONE_BY_ONE | {"weight"}
+#: What a title's packs add up to where the keyword counts no packs: a weight ("아몬드 200g x 2봉" is 400g) and rolls
+#: ("테이프 크리너 리필 3롤 x 2팩" is 6롤), which are used one by one whatever they are packed in. Not volumes: a
+#: drink's size is each can's or bottle's ("250ml x 2" is no 500ml bottle); nor tablets or sheets, whose count names
+#: the bottle or the pack sold ("멀티비타민 50정 x 2개" is no 100정 bottle, "미용티슈 250매 x 2개" no 500매 box).
+_ADDED_UP = frozenset({"weight", "rolls"})
 
 
 def _adds_up_in_all(stated: tuple[Quantity, ...], want: Quantity, wanted: tuple[Quantity, ...]) -> bool:

@@ -1284,18 +1284,20 @@ def test_bags_that_weigh_the_keywords_weight_together_are_that_weight(title: str
 @pytest.mark.parametrize(
     ("keyword", "title", "reason"),
     [
-        # Rolls, sheets and tablets in packs add up as weights do, where the keyword counts no packs (a
-        # thirty-seventh reader's lint-roller refills).
+        # Rolls in packs add up as weights do, where the keyword counts no packs (a thirty-seventh reader's
+        # lint-roller refills).
         ("3M 테이프 크리너 리필 6롤", "3M 테이프 크리너 리필 3롤 x 2팩", None),
-        ("크리넥스 미용티슈 500매", "크리넥스 미용티슈 250매 x 2개", None),
-        ("센트룸 멀티비타민 120정", "센트룸 멀티비타민 60정 x 2병", None),
+        ("잘풀리는집 화장지 30m 30롤", "잘풀리는집 화장지 30m 10롤 x 3팩", None),
+        # not sheets or tablets, whose count names the pack or the bottle sold
+        ("크리넥스 미용티슈 500매", "크리넥스 미용티슈 250매 x 2개", "sheets 250매 ≠ 500매"),
+        ("센트룸 멀티비타민 120정", "센트룸 멀티비타민 60정 x 2병", "tablets 60정 ≠ 120정"),
         ("3M 테이프 크리너 리필 6롤", "3M 테이프 크리너 리필 3롤 x 3팩", "rolls 3롤 ≠ 6롤"),
         ("3M 테이프 크리너 리필 6롤", "3M 테이프 크리너 리필 3롤", "rolls 3롤 ≠ 6롤"),
         # a keyword that counts packs asks each pack's pieces
         ("3M 테이프 크리너 리필 6롤 2팩", "3M 테이프 크리너 리필 3롤 x 2팩", "rolls 3롤 ≠ 6롤"),
     ],
 )
-def test_pieces_in_packs_add_up_to_the_keywords_count_of_pieces(keyword: str, title: str, reason: str | None):
+def test_rolls_in_packs_add_up_to_the_keywords_count_of_rolls(keyword: str, title: str, reason: str | None):
     assert verdict(keyword, title) == reason
 
 
