@@ -18,6 +18,7 @@ from decimal import Decimal
 from functools import lru_cache
 from itertools import product
 
+from actors.matching.codes import compact_code
 from actors.matching.loanwords import HANGUL_RUN, Spellings
 from actors.matching.quantities import STATED
 from infra.text.analyzer import morphemes
@@ -622,6 +623,37 @@ def missing_word(
             continue
         return f"keyword word missing: {word.text}"
     return None
+
+
+#: A keyword's number standing alone, of up to three digits: a size ("4", "260"), a shade's or a colour's code ("001",
+#: "901"); not a year, which `other_year` compares.
+_OPTION_NUMBER = re.compile(r"\d{1,3}")
+
+
+def beside_the_model(keyword: str, words: tuple[Word, ...], model_no: str) -> tuple[Word, ...]:
+    """The keyword's words a title must write even where it writes the model number, which lets it leave out the
+    others (its category words, "모니터", "어쿠스틱 기타"): the option the model is asked in, a number standing alone
+    (a size, "라코스테 L1212 … 네이비 4"; a colour's code and a size, "RB2140 901 50"), and a Latin word right
+    after the model's own word, its variant's mark ("콜트 AD810 OP", the open-pore finish; "로지텍 C920 Pro"). A
+    Latin word before it names the kind ("LG 올레드 TV … C4"). Not a word the model number holds ("EH-NA0J" is the
+    keyword word "ehna0j", "R7000" part of CS-R7000), nor a number the keyword glues to a word ("2구 토스터": a
+    toaster's slots, the model's own)."""
+    model = compact_code(model_no)
+    typed = set(keyword.split())
+
+    def held(word: Word) -> bool:
+        text = SEPARATORS.sub("", word.text)
+        return bool(text) and (text in model or model in text)
+
+    return tuple(
+        word
+        for previous, word in zip((None, *words), words, strict=False)
+        if not held(word)
+        and (
+            (_OPTION_NUMBER.fullmatch(word.text) is not None and word.text in typed)
+            or (previous is not None and held(previous) and word.text.isascii() and word.text.isalpha())
+        )
+    )
 
 
 #: A keyword's metric length: a pen's tip ("0.7mm"), a shoe's size ("260mm"), a cable's ("2m"): its number and unit.

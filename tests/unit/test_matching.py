@@ -1046,6 +1046,33 @@ def test_a_title_with_the_model_number_need_not_repeat_the_keywords_category_wor
     assert verdict(product, "LS32CG510EKXKR 호환 모니터암", price=29_000) == "compatible: 호환"
 
 
+@pytest.mark.parametrize(
+    ("product", "title", "reason"),
+    [
+        # A size standing alone, and a variant's mark right after the model's own word, name the option asked for
+        # (two thirty-eighth reader's answers: a polo in size 5 for size 4, an AD810 BKS for the OP finish).
+        ({"keyword": "폴로 랄프로렌 710680785 커스텀핏 피케 네이비 M 95", "model_no": "710680785"},
+         "폴로 710680785 커스텀핏 네이비 100", "keyword word missing: 95"),
+        ({"keyword": "폴로 랄프로렌 710680785 커스텀핏 피케 네이비 M 95", "model_no": "710680785"},
+         "폴로 710680785 네이비 M(95) 정품", None),
+        ({"keyword": "야마하 FG800 NT 통기타", "model_no": "FG800"},
+         "YAMAHA FG800 BS 브라운선버스트", "keyword word missing: nt"),
+        ({"keyword": "야마하 FG800 NT 통기타", "model_no": "FG800"}, "YAMAHA FG800 NT 내추럴 어쿠스틱", None),
+        # the keyword's category words may still be left out, a Latin one before the model too, and a number the
+        # keyword glues to a word is the model's own (a toaster's 2구)
+        ({"keyword": "LG 올레드 TV 65인치 C4", "model_no": "OLED65C4KNA"},
+         "LG전자 올레드 evo 65인치 OLED65C4 KNA 스탠드형", None),
+        ({"keyword": "스메그 2구 토스터 TSF01", "model_no": "TSF01"}, "스메그 TSF01 크림 국내정품", None),
+        # a word the model number holds is found by it, however the keyword writes it
+        ({"keyword": "파나소닉 드라이기 EH-NA0J 220V", "model_no": "EH-NA0J"}, "Panasonic EH NA0J A 220V 정품", None),
+    ],
+)  # fmt: skip
+def test_a_title_with_the_model_number_still_writes_the_option_and_the_variant_the_keyword_asks(
+    product: dict[str, str], title: str, reason: str | None
+):
+    assert verdict(product, title, price=150_000) == reason
+
+
 def test_a_charging_case_is_where_earbuds_live_unless_the_title_sells_it_alone():
     product = {"keyword": "에어팟 프로 2 USB-C"}
     assert verdict(product, "Apple 에어팟 프로 2세대 MagSafe 충전 케이스(USB-C) 정품", price=289_000) is None

@@ -136,7 +136,7 @@ def test_a_lowest_that_glues_a_suffix_to_the_model_code_no_other_offer_writes_is
     # RB2140F is the Asian fit of the RB2140: a suffix is a region or a colour as often as another model.
     product = {"keyword": "레이밴 오리지널 웨이페어러 RB2140 901 50", "model_no": "RB2140"}
     titles = [
-        ("RAY-BAN 레이밴 RB2140F 901 52 아시안핏 웨이페어러", 189_000),
+        ("RAY-BAN 레이밴 RB2140F 901 50 아시안핏 웨이페어러", 189_000),
         ("RAY-BAN 레이밴 RB2140 901 50mm 웨이페어러 클래식 블랙 G-15 선글라스", 205_000),
         ("레이밴 오리지널 웨이페어러 RB2140 901 50 선글라스 블랙 국내정품", 219_000),
     ]
