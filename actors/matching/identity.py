@@ -627,7 +627,7 @@ def missing_word(
 
 #: A keyword's number standing alone, of up to three digits: a size ("4", "260"), a shade's or a colour's code ("001",
 #: "901"); not a year, which `other_year` compares.
-_OPTION_NUMBER = re.compile(r"\d{1,3}")
+OPTION_NUMBER = re.compile(r"\d{1,3}")
 
 
 def beside_the_model(keyword: str, words: tuple[Word, ...], model_no: str) -> tuple[Word, ...]:
@@ -650,7 +650,7 @@ def beside_the_model(keyword: str, words: tuple[Word, ...], model_no: str) -> tu
         for previous, word in zip((None, *words), words, strict=False)
         if not held(word)
         and (
-            (_OPTION_NUMBER.fullmatch(word.text) is not None and word.text in typed)
+            (OPTION_NUMBER.fullmatch(word.text) is not None and word.text in typed)
             or (previous is not None and held(previous) and word.text.isascii() and word.text.isalpha())
         )
     )

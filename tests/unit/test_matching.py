@@ -2533,6 +2533,20 @@ def test_a_lowest_that_writes_a_thing_right_after_the_names_last_word_that_no_ot
     assert _lowest_doubts("갤럭시 S25", phones) == []
 
 
+def test_a_number_standing_alone_at_the_keywords_end_is_an_option_and_the_name_ends_before_it():
+    # A thirty-eighth reader's Dior Lip Glow Oil for the Lip Glow: the shade's 001 after the name is its option, as a
+    # colour is, so what the lowest writes between the name and it is read.
+    glows = [
+        ("디올 어딕트 립 글로우 오일 004 핑크 6ml", 43_000),
+        ("디올 어딕트 립 글로우 004 핑크 3.2g 백화점 정품", 45_000),
+        ("디올 어딕트 립 글로우 004 핑크 3.2g + 쇼핑백", 47_000),
+    ]
+    assert _lowest_doubts("디올 어딕트 립 글로우 004 핑크 3.2g", glows) == [
+        "another thing?: the lowest writes 오일 after 글로우, which no other offer does"
+    ]
+    assert _lowest_doubts("디올 어딕트 립 글로우 004 핑크 3.2g", glows[1:]) == []
+
+
 def test_a_lowest_whose_title_alone_says_sold_out_as_hype_is_written_too_is_in_doubt():
     # The eleventh reader's serum: 매진 is hype as often as stock, so it refuses nothing; the result says so.
     serums = [
