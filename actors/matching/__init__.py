@@ -63,6 +63,7 @@ from actors.matching.identity import (
     missing_word,
     model_name,
     other_colour,
+    other_option,
     other_variant,
     other_year,
 )
@@ -124,7 +125,7 @@ class _Wanted:
     after_the_number: tuple[NamePair, ...]
     #: The name's last word: a word after it that no other offer writes leaves the lowest in doubt (`after_the_name`).
     names_end: Word | None
-    #: The keyword's words a title must write beside the model number, when one is given (`beside_the_model`).
+    #: The option and the variant the keyword asks the model in, when a model number is given (`beside_the_model`).
     beside_the_model: tuple[Word, ...]
     #: The keyword's loanwords: a title that writes them in the other script is read in the keyword's.
     spellings: Spellings
@@ -171,21 +172,15 @@ def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
         or sold_for_it(spelled, wanted.keyword, wanted.anchors, wanted.model, names_accessory=wanted.allowed.accessory)
         or unit_conflict(folded, wanted.quantities, wanted.nouns)
         or left_out(spelled, wanted.keyword, wanted.words)
-        or missing_word(spelled, _to_be_written(offer, wanted), wanted.maker, title)
+        # The model number names the product: its title need not repeat the keyword's category words ("모니터").
+        or (None if wanted.model else missing_word(spelled, _unnamed_by_the_source(offer, wanted), wanted.maker, title))
         or uncounted(folded, wanted.quantities, wanted.nouns)
         # ... but not another colour than the keyword's ("CT-S1 화이트" for "CT-S1 … 블랙").
         or other_colour(spelled, wanted.words)
+        or other_option(title, wanted.beside_the_model, wanted.model)
         or other_year(title, wanted.words)
         or other_variant(spelled, wanted.name)
     )
-
-
-def _to_be_written(offer: Offer, wanted: _Wanted) -> tuple[Word, ...]:
-    """The keyword's words the offer's title must write: those the source does not name beside it; where a model
-    number names the product, only those that name its option or variant (`identity.beside_the_model`), not its
-    category words ("모니터")."""
-    words = _unnamed_by_the_source(offer, wanted)
-    return tuple(word for word in words if word in wanted.beside_the_model) if wanted.model else words
 
 
 def _filed_beside_its_kind(offer: Offer, wanted: _Wanted) -> frozenset[str]:

@@ -631,19 +631,19 @@ OPTION_NUMBER = re.compile(r"\d{1,3}")
 
 
 def beside_the_model(keyword: str, words: tuple[Word, ...], model_no: str) -> tuple[Word, ...]:
-    """The keyword's words a title must write even where it writes the model number, which lets it leave out the
-    others (its category words, "모니터", "어쿠스틱 기타"): the option the model is asked in, a number standing alone
-    (a size, "라코스테 L1212 … 네이비 4"; a colour's code and a size, "RB2140 901 50"), and a Latin word right
-    after the model's own word, its variant's mark ("콜트 AD810 OP", the open-pore finish; "로지텍 C920 Pro"). A
-    Latin word before it names the kind ("LG 올레드 TV … C4"). Not a word the model number holds ("EH-NA0J" is the
-    keyword word "ehna0j", "R7000" part of CS-R7000), nor a number the keyword glues to a word ("2구 토스터": a
-    toaster's slots, the model's own)."""
+    """The keyword's words that name the option or the variant a model is asked in, which a title with the model
+    number may leave out but not write otherwise (`other_option`): a number standing alone (a size, "라코스테 L1212 …
+    네이비 4"; a colour's code and a size, "RB2140 901 50"), and a Latin word right after the model's own code, its
+    variant's mark ("콜트 AD810 OP", the open-pore finish). Not a number the keyword glues to a word ("2구 토스터": a
+    toaster's slots), nor a word after a number the model number happens to hold ("에어포스 1 Low" for CW2288-111:
+    only a code, letters and digits, is the model's own word)."""
     model = compact_code(model_no)
     typed = set(keyword.split())
 
     def held(word: Word) -> bool:
         text = SEPARATORS.sub("", word.text)
-        return bool(text) and (text in model or model in text)
+        is_a_code = len(text) >= _CODE_LENGTH and any(c.isdigit() for c in text) and any(c.isalpha() for c in text)
+        return is_a_code and (text in model or model in text)
 
     return tuple(
         word
@@ -654,6 +654,44 @@ def beside_the_model(keyword: str, words: tuple[Word, ...], model_no: str) -> tu
             or (previous is not None and held(previous) and word.text.isascii() and word.text.isalpha())
         )
     )
+
+
+#: How long a keyword word must be to be the model's own code ("r7000" of CS-R7000, not the "1" of 에어포스 1).
+_CODE_LENGTH = 3
+#: A number a title writes standing alone, of up to three digits: not glued to a letter, a digit or a unit, nor one end
+#: of a range or a list ("220-290", "230~290", "50-22", "1/2"), nor a sign's ("1+1").
+_ALONE_NUMBER = re.compile(r"(?<![\w.,~∼〜/+\-'])\d{1,3}(?![\w.,~∼〜/+%\-])")
+#: A variant's mark written right after the model number: a Latin word of two to four letters ("AD810 BKS").
+_MARK_AFTER = re.compile(r"[\s(\[]*(?P<mark>[a-z]{2,4})(?![a-z\d])")
+
+
+def other_option(title: str, asked: tuple[Word, ...], model: re.Pattern[str] | None) -> str | None:
+    """Another option or variant than the keyword asks the model in (`asked`: `beside_the_model`), where a model
+    number names the product (`model`) and its title need not write the keyword's other words: a number standing
+    alone that is none of the keyword's, where the keyword's own is not written ("L1212 … 네이비 5 (XL)" for size 4,
+    "RB2140F 901 52" for 50), or a Latin mark right after the model number that is not the keyword's ("AD810 BKS" for
+    the OP finish). A title silent about them may sell the option asked, as it may leave the colour out: a listing of
+    every size ("CW2288-111 230~290"), a size written otherwise ("M(95)", "26cm"), a mark in Hangul ("AD810
+    오픈포어") (a reviewer's, who showed requiring them lost all those)."""
+    if model is None or not asked:
+        return None
+    undashed = title.replace("-", "")
+    unwritten = [word for word in asked if not (word.pattern.search(title) or word.pattern.search(undashed))]
+    numbers = [word.text for word in unwritten if OPTION_NUMBER.fullmatch(word.text)]
+    if numbers:
+        own = {word.text for word in asked}
+        others = [
+            found.group()
+            for found in _ALONE_NUMBER.finditer(title)
+            if found.group() not in own and not _counts(title, found.end(), set())
+        ]
+        if others:
+            return f"another option: {others[0]}, not {numbers[0]}"
+    marks = [word.text for word in unwritten if word.text.isalpha()]
+    for written in model.finditer(undashed) if marks else ():
+        if (after := _MARK_AFTER.match(undashed, written.end())) is not None:
+            return f"another variant: {after['mark']}, not {marks[0]}"
+    return None
 
 
 #: A keyword's metric length: a pen's tip ("0.7mm"), a shoe's size ("260mm"), a cable's ("2m"): its number and unit.
