@@ -304,7 +304,7 @@ def unit_conflict(title: str, wanted: tuple[Quantity, ...], nouns: tuple[str, ..
         if (
             same
             and not any(quantity.same_amount(want) for quantity in same)
-            and not _adds_up_in_all(stated, want, wanted)
+            and not _adds_up_in_all(title, want, wanted)
         ):
             texts = ", ".join(dict.fromkeys(quantity.text for quantity in same))
             return f"{want.dimension} {texts} ≠ {want.text}"
@@ -359,15 +359,24 @@ def _counted(stated: tuple[Quantity, ...], want: Quantity) -> bool:
 #: drink's size is each can's or bottle's ("250ml x 2" is no 500ml bottle); nor tablets or sheets, whose count names
 #: the bottle or the pack sold ("멀티비타민 50정 x 2개" is no 100정 bottle, "미용티슈 250매 x 2개" no 500매 box).
 _ADDED_UP = frozenset({"weight", "rolls"})
+#: An amount and the count of packs written right after it ("200g x 2봉", "3롤 2개", "(10롤x3)"): not a count further
+#: on, which may be a gift's or one of a list of options ("30롤 + 물티슈 2팩 증정", "30롤 x 1팩 2팩 3팩 선택": a
+#: reviewer's).
+_AMOUNT_IN_PACKS = re.compile(
+    rf"{_MEASURE}\s?[,x×*]?\s?(?P<packs>\d+)(?:\s?(?:{_PACK_UNIT}))?(?![\d.,]|\s?(?:{_UNIT}))", re.IGNORECASE
+)
 
 
-def _adds_up_in_all(stated: tuple[Quantity, ...], want: Quantity, wanted: tuple[Quantity, ...]) -> bool:
-    """Whether a title's packs hold the keyword's amount together (`_ADDED_UP`), where the keyword counts no packs."""
+def _adds_up_in_all(title: str, want: Quantity, wanted: tuple[Quantity, ...]) -> bool:
+    """Whether a title's packs hold the keyword's amount together (`_ADDED_UP`), written as an amount and the count of
+    packs right after it (`_AMOUNT_IN_PACKS`), where the keyword counts no packs."""
     if want.dimension not in _ADDED_UP or any(quantity.dimension == "pack" for quantity in wanted):
         return False
-    amounts = [quantity.amount for quantity in stated if quantity.dimension == want.dimension]
-    packs = [quantity.amount for quantity in stated if quantity.dimension == "pack"]
-    return any(amount * pack == want.amount for amount in amounts for pack in packs)
+    for packed in _AMOUNT_IN_PACKS.finditer(title):
+        each = _measured(packed["number"], packed["unit"])
+        if each.dimension == want.dimension and each.amount * int(packed["packs"]) == want.amount:
+            return True
+    return False
 
 
 def _asks_several(want: Quantity) -> bool:

@@ -1295,6 +1295,14 @@ def test_bags_that_weigh_the_keywords_weight_together_are_that_weight(title: str
         ("3M 테이프 크리너 리필 6롤", "3M 테이프 크리너 리필 3롤", "rolls 3롤 ≠ 6롤"),
         # a keyword that counts packs asks each pack's pieces
         ("3M 테이프 크리너 리필 6롤 2팩", "3M 테이프 크리너 리필 3롤 x 2팩", "rolls 3롤 ≠ 6롤"),
+        # only a count of packs written right after the amount: not a gift's, nor one of a list of options (a
+        # reviewer's)
+        ("깨끗한나라 순수 3겹 30m 60롤", "깨끗한나라 순수 3겹 30m 30롤 x 2팩", None),
+        ("깨끗한나라 순수 3겹 30m 60롤", "깨끗한나라 순수 3겹 30m (30롤x2)", None),
+        ("깨끗한나라 순수 3겹 30m 60롤", "깨끗한나라 순수 3겹 30m 30롤 + 물티슈 2팩 증정", "rolls 30롤 ≠ 60롤"),
+        ("깨끗한나라 순수 3겹 30m 60롤", "깨끗한나라 순수 3겹 30m 30롤 x 1팩 2팩 3팩 선택", "rolls 30롤 ≠ 60롤"),
+        ("바프 허니버터 아몬드 400g", "바프 허니버터 아몬드, 200g, 2개", None),
+        ("바프 허니버터 아몬드 400g", "바프 허니버터 아몬드 200g + 견과 2봉 증정", "weight 200g ≠ 400g"),
     ],
 )
 def test_rolls_in_packs_add_up_to_the_keywords_count_of_rolls(keyword: str, title: str, reason: str | None):
