@@ -593,12 +593,19 @@ def loanword_spellings(keyword: str, words: tuple[Word, ...]) -> Spellings:
 
 
 def missing_word(
-    title: str, words: tuple[Word, ...], maker: Word | None = None, as_written: str | None = None
+    title: str,
+    words: tuple[Word, ...],
+    maker: Word | None = None,
+    as_written: str | None = None,
+    keyword: tuple[Word, ...] | None = None,
 ) -> str | None:
-    """The first keyword word the title does not write (`words`: those the title must write), but a generation
-    written on the name and the keyword's `maker` (`maker_of`) written in the other script (never left out).
-    `title` is respelled as the keyword spells its loanwords; a word the title writes as the keyword does before that
-    (`as_written`) is written too: "(2nd Gen)" stays the 2세대 asked, though "gen" reads as the 건 of 테라건."""
+    """The first keyword word the title does not write (`words`: those the title must write, of the keyword's words
+    `keyword`, all of them when not given), but a generation or a volume written on the name, the keyword word before
+    it, and the keyword's `maker` (`maker_of`) written in the other script (never left out). `title` is respelled as
+    the keyword spells its loanwords; a word the title writes as the keyword does before that (`as_written`) is
+    written too: "(2nd Gen)" stays the 2세대 asked, though "gen" reads as the 건 of 테라건."""
+    every = keyword or words
+    before = dict(zip(every[1:], every, strict=False))
     undashed = title.replace("-", "")
     compact = undashed.replace(" ", "")
     written = as_written.replace("-", "") if as_written is not None else undashed
@@ -613,7 +620,7 @@ def missing_word(
             not word.digit_edged and word.pattern.search(compact)
         ):
             continue
-        if index and _ordinal_on_the_name(undashed, words[index - 1], word):
+        if (name := before.get(word)) is not None and _ordinal_on_the_name(undashed, name, word):
             continue
         if _length_written_bare(undashed, word, words) or _length_in_another_unit(undashed, word):
             continue
@@ -854,8 +861,11 @@ def _maker_written_otherwise(title: str, following: Word) -> bool:
 _VOLUME_WORD = re.compile(r"(?P<number>\d{1,3})권")
 #: What may not follow a place's number on the name: more of a word or a number, a sign joining another ("1+1",
 #: "29+30", "1/2", "1 & 2", "1,2,3"), a range ("30~31", "1 ~ 105", "1 - 23" without its dash) or a second number
-#: standing alone ("29 30 세트"): a set or a sale, not one volume (a reviewer's).
-_NO_SET_AFTER = r"(?![\d.~∼〜a-z가-힣+/&])(?!\s?[+x×*~∼〜/&,]\s?\d)(?!\s+\d+(?:\s|$|[+,~∼〜/&)]))"
+#: standing alone ("29 30 세트"): a set or a sale, not one volume; nor a size ("원피스 77 사이즈", a dress: a
+#: reviewer's).
+_NO_SET_AFTER = (
+    r"(?![\d.~∼〜a-z가-힣+/&])(?!\s?[+x×*~∼〜/&,]\s?\d)(?!\s+\d+(?:\s|$|[+,~∼〜/&)]))(?!\s?(?:빅\s?)?(?:사이즈|size))"
+)
 
 
 def _ordinal_on_the_name(title: str, name: Word, word: Word) -> bool:
