@@ -1284,7 +1284,7 @@ def test_bags_that_weigh_the_keywords_weight_together_are_that_weight(title: str
 @pytest.mark.parametrize(
     ("keyword", "title", "reason"),
     [
-        # Rolls in packs add up as weights do, where the keyword counts no packs (a thirty-seventh reader's
+        # Rolls in packs add up as weights do, where the keyword counts no packs (a twenty-seventh reader's
         # lint-roller refills).
         ("3M 테이프 크리너 리필 6롤", "3M 테이프 크리너 리필 3롤 x 2팩", None),
         ("잘풀리는집 화장지 30m 30롤", "잘풀리는집 화장지 30m 10롤 x 3팩", None),
