@@ -1160,6 +1160,22 @@ def test_a_use_written_with_yong_is_the_products_own_not_something_for_it(keywor
     assert verdict({"keyword": keyword}, title, price=9_900) is None
 
 
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        # The keyword's last noun with 용 and a number after it says what the product is for (a thirty-ninth reader's
+        # brisket for soup, whose 국거리 the analyzer splits as 국 + 거리)
+        ("한우 양지 국거리용 0.5kg 냉장", None),
+        ("한우 1++ 양지 국거리용 (500g)", None),
+        # a thing after it is sold for it, and so is what 전용 is said of, a number between or not
+        ("한우 양지 국거리용 양념 소스", "sold for the product: 거리용"),
+        ("한우 양지 국거리 전용 2단 육수팩", "sold for the product: 거리 전용"),
+    ],
+)
+def test_the_keywords_noun_for_a_use_with_a_number_after_it_is_the_product(title: str, reason: str | None):
+    assert verdict({"keyword": "한우 양지 국거리 500g"}, title, price=29_500) == reason
+
+
 def test_something_for_the_model_number_is_not_the_product():
     product = {"keyword": "삼성 오디세이 G5 32인치 모니터", "model_no": "LS32CG510EKXKR"}
     assert verdict(product, "LS32CG510E 전용 받침대", price=29_000) == "sold for the product: ls32cg510e 전용"
