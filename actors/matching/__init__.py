@@ -56,12 +56,12 @@ from actors.matching.codes import (
 from actors.matching.identity import (
     ModelName,
     Word,
-    beside_the_model,
     keyword_words,
     loanword_spellings,
     maker_of,
     missing_word,
     model_name,
+    option_numbers,
     other_colour,
     other_option,
     other_variant,
@@ -110,7 +110,8 @@ class _Wanted:
     words: tuple[Word, ...]
     #: The keyword's Hangul words: a title may count in one of them ("100티백", `quantities.unit_conflict`).
     nouns: tuple[str, ...]
-    #: The keyword's maker: a title may write it in Latin letters before the product's name (`identity.missing_word`).
+    #: The keyword's maker: a title may write it in Latin letters before the product's name (`identity.missing_word`),
+    #: or leave it out where the source names it as the offer's maker (`_unnamed_by_the_source`).
     maker: Word | None
     #: The keyword's words with its quantities: what "… 전용" may follow.
     anchors: tuple[Word, ...]
@@ -125,8 +126,10 @@ class _Wanted:
     after_the_number: tuple[NamePair, ...]
     #: The name's last word: a word after it that no other offer writes leaves the lowest in doubt (`after_the_name`).
     names_end: Word | None
-    #: The option and the variant the keyword asks the model in, when a model number is given (`beside_the_model`).
-    beside_the_model: tuple[Word, ...]
+    #: The keyword's numbers standing alone, the option it asks the product in ("네이비 4", "001 핑크":
+    #: `option_numbers`): a title with the model number may leave them out, not write another (`other_option`), and
+    #: the name ends before them (`names_end`).
+    options: tuple[Word, ...]
     #: The keyword's loanwords: a title that writes them in the other script is read in the keyword's.
     spellings: Spellings
     target_price: int | None
@@ -139,6 +142,7 @@ def _wanted(product: Mapping[str, Any]) -> _Wanted:
     words = keyword_words(folded)
     anchors = keyword_words(folded, quantities=True)
     allowed = allowed_by(keyword)
+    options = option_numbers(keyword, words)
     return _Wanted(
         keyword=keyword,
         model_no=model_no,
@@ -153,8 +157,8 @@ def _wanted(product: Mapping[str, Any]) -> _Wanted:
         pairs=name_pairs(keyword, words),
         before_the_size=before_the_size(keyword, words, anchors),
         after_the_number=after_the_number(keyword, words),
-        names_end=the_names_end(words),
-        beside_the_model=beside_the_model(keyword, words, model_no) if model_no else (),
+        names_end=the_names_end(words, options),
+        options=options,
         spellings=loanword_spellings(keyword, words),
         target_price=product.get("target_price") or None,
     )
@@ -176,12 +180,12 @@ def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
         or (
             None
             if wanted.model
-            else missing_word(spelled, _unnamed_by_the_source(offer, wanted), wanted.maker, title, wanted.words)
+            else missing_word(spelled, _unnamed_by_the_source(offer, wanted), wanted.words, wanted.maker, title)
         )
         or uncounted(folded, wanted.quantities, wanted.nouns)
         # ... but not another colour than the keyword's ("CT-S1 화이트" for "CT-S1 … 블랙").
         or other_colour(spelled, wanted.words)
-        or other_option(title, wanted.beside_the_model, wanted.model)
+        or other_option(title, wanted.options, wanted.model)
         or other_year(title, wanted.words)
         or other_variant(spelled, wanted.name)
     )

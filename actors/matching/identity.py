@@ -16,9 +16,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from functools import lru_cache
-from itertools import product
+from itertools import pairwise, product
 
-from actors.matching.codes import compact_code
 from actors.matching.loanwords import HANGUL_RUN, Spellings
 from actors.matching.quantities import STATED
 from infra.text.analyzer import morphemes
@@ -595,21 +594,21 @@ def loanword_spellings(keyword: str, words: tuple[Word, ...]) -> Spellings:
 def missing_word(
     title: str,
     words: tuple[Word, ...],
+    every_word: tuple[Word, ...],
     maker: Word | None = None,
     as_written: str | None = None,
-    keyword: tuple[Word, ...] | None = None,
 ) -> str | None:
     """The first keyword word the title does not write (`words`: those the title must write, of the keyword's words
-    `keyword`, all of them when not given), but a generation or a volume written on the name, the keyword word before
-    it, and the keyword's `maker` (`maker_of`) written in the other script (never left out). `title` is respelled as
-    the keyword spells its loanwords; a word the title writes as the keyword does before that (`as_written`) is
-    written too: "(2nd Gen)" stays the 2세대 asked, though "gen" reads as the 건 of 테라건."""
-    every = keyword or words
-    before = dict(zip(every[1:], every, strict=False))
+    `every_word`), but a generation or a volume written on the name, the keyword word before it, and the keyword's
+    `maker` (`maker_of`) written in the other script (never left out). `title` is respelled as the keyword spells its
+    loanwords; a word the title writes as the keyword does before that (`as_written`) is written too: "(2nd Gen)"
+    stays the 2세대 asked, though "gen" reads as the 건 of 테라건."""
+    after = dict(pairwise(every_word))
+    before = {following: word for word, following in after.items()}
     undashed = title.replace("-", "")
     compact = undashed.replace(" ", "")
     written = as_written.replace("-", "") if as_written is not None else undashed
-    for index, word in enumerate(words):
+    for word in words:
         if (
             word.times > 1
             and word != maker  # the maker written again ("오뚜기 진라면 매운맛 오뚜기") names nothing more
@@ -626,79 +625,54 @@ def missing_word(
             continue
         if _pairs_in_packs(undashed, word):
             continue
-        if word == maker and index + 1 < len(words) and _maker_written_otherwise(undashed, words[index + 1]):
+        if word == maker and (following := after.get(word)) and _maker_written_otherwise(undashed, following):
             continue
         return f"keyword word missing: {word.text}"
     return None
 
 
 #: A keyword's number standing alone, of up to three digits: a size ("4", "260"), a shade's or a colour's code ("001",
-#: "901"); not a year, which `other_year` compares.
-OPTION_NUMBER = re.compile(r"\d{1,3}")
+#: "901"), a generation ("에어팟 프로 2"); not a year, which `other_year` compares.
+_OPTION_NUMBER = re.compile(r"\d{1,3}")
 
 
-def beside_the_model(keyword: str, words: tuple[Word, ...], model_no: str) -> tuple[Word, ...]:
-    """The keyword's words that name the option or the variant a model is asked in, which a title with the model
-    number may leave out but not write otherwise (`other_option`): a number standing alone (a size, "라코스테 L1212 …
-    네이비 4"; a colour's code and a size, "RB2140 901 50"), and a Latin word right after the model's own code, its
-    variant's mark ("콜트 AD810 OP", the open-pore finish). Not a number the keyword glues to a word ("2구 토스터": a
-    toaster's slots), nor a word after a number the model number happens to hold ("에어포스 1 Low" for CW2288-111:
-    only a code, letters and digits, is the model's own word)."""
-    model = compact_code(model_no)
+def option_numbers(keyword: str, words: tuple[Word, ...]) -> tuple[Word, ...]:
+    """The keyword's numbers of up to three digits typed as words of their own (`_OPTION_NUMBER`): the option the
+    product is asked in ("라코스테 L1212 … 네이비 4", "립 글로우 001 핑크", "RB2140 901 50"). Not a number the keyword
+    glues to a word, which the analyzer splits off ("2구 토스터": a toaster's slots)."""
     typed = set(keyword.split())
-
-    def held(word: Word) -> bool:
-        text = SEPARATORS.sub("", word.text)
-        is_a_code = len(text) >= _CODE_LENGTH and any(c.isdigit() for c in text) and any(c.isalpha() for c in text)
-        return is_a_code and (text in model or model in text)
-
-    return tuple(
-        word
-        for previous, word in zip((None, *words), words, strict=False)
-        if not held(word)
-        and (
-            (OPTION_NUMBER.fullmatch(word.text) is not None and word.text in typed)
-            or (previous is not None and held(previous) and word.text.isascii() and word.text.isalpha())
-        )
-    )
+    return tuple(word for word in words if _OPTION_NUMBER.fullmatch(word.text) and word.text in typed)
 
 
-#: How long a keyword word must be to be the model's own code ("r7000" of CS-R7000, not the "1" of 에어포스 1).
-_CODE_LENGTH = 3
 #: A number a title writes standing alone, of up to three digits: not glued to a letter, a digit or a unit, nor one end
-#: of a range or a list ("220-290", "230~290", "50-22", "1/2"), nor a sign's ("1+1").
-_ALONE_NUMBER = re.compile(r"(?<![\w.,~∼〜/+\-'])\d{1,3}(?![\w.,~∼〜/+%\-])")
-#: A variant's mark written right after the model number: a Latin word of two to four letters ("AD810 BKS").
-_MARK_AFTER = re.compile(r"[\s(\[]*(?P<mark>[a-z]{2,4})(?![a-z\d])")
+#: of a range or a list, spaced or not ("220-290", "230 ~ 290", "50-22", "1/2"), nor a sign's ("1+1", "1 + 1").
+_ALONE_NUMBER = re.compile(
+    r"(?<![\w.,~∼〜/+\-'])(?<![~∼〜/+\-]\s)\d{1,3}(?![\w.,~∼〜/+%\-])(?!\s[~∼〜/+\-])"
+)
 
 
 def other_option(title: str, asked: tuple[Word, ...], model: re.Pattern[str] | None) -> str | None:
-    """Another option or variant than the keyword asks the model in (`asked`: `beside_the_model`), where a model
-    number names the product (`model`) and its title need not write the keyword's other words: a number standing
-    alone that is none of the keyword's, where the keyword's own is not written ("L1212 … 네이비 5 (XL)" for size 4,
-    "RB2140F 901 52" for 50), or a Latin mark right after the model number that is not the keyword's ("AD810 BKS" for
-    the OP finish). A title silent about them may sell the option asked, as it may leave the colour out: a listing of
-    every size ("CW2288-111 230~290"), a size written otherwise ("M(95)", "26cm"), a mark in Hangul ("AD810
-    오픈포어") (a reviewer's, who showed requiring them lost all those)."""
+    """Another option than the keyword asks the model in (`asked`: `option_numbers`), where a model number names the
+    product (`model`) and its title need not write the keyword's other words: a number standing alone that is none
+    of the keyword's, where one of the keyword's is not written ("L1212 … 네이비 5 (XL)" for size 4, "RB2140F 901 52"
+    for 50: the thirty-eighth reader's polo and a fourteenth reader's sunglasses). A title silent about it may sell
+    the option asked, as it may leave the colour out: a listing of every size ("CW2288-111 230~290"), a size written
+    otherwise ("M(95)", "26cm"). Requiring the keyword's option instead lost those (a reviewer's), and so did reading
+    a Latin mark after the model number as a variant ("AD810 BKS" for the OP finish, but "AD810 NEW 오픈포어" too)."""
     if model is None or not asked:
         return None
     undashed = title.replace("-", "")
-    unwritten = [word for word in asked if not (word.pattern.search(title) or word.pattern.search(undashed))]
-    numbers = [word.text for word in unwritten if OPTION_NUMBER.fullmatch(word.text)]
-    if numbers:
-        own = {word.text for word in asked}
-        others = [
-            found.group()
-            for found in _ALONE_NUMBER.finditer(title)
-            if found.group() not in own and not _counts(title, found.end(), set())
-        ]
-        if others:
-            return f"another option: {others[0]}, not {numbers[0]}"
-    marks = [word.text for word in unwritten if word.text.isalpha()]
-    for written in model.finditer(undashed) if marks else ():
-        if (after := _MARK_AFTER.match(undashed, written.end())) is not None:
-            return f"another variant: {after['mark']}, not {marks[0]}"
-    return None
+    unwritten = [word.text for word in asked if not (word.pattern.search(title) or word.pattern.search(undashed))]
+    if not unwritten:
+        return None
+    own = {word.text for word in asked}
+    without_the_model = model.sub(" ", title)
+    others = [
+        found.group()
+        for found in _ALONE_NUMBER.finditer(without_the_model)
+        if found.group() not in own and not _counts(without_the_model, found.end(), set())
+    ]
+    return f"another option: {others[0]}, not {', '.join(unwritten)}" if others else None
 
 
 #: A keyword's metric length: a pen's tip ("0.7mm"), a shoe's size ("260mm"), a cable's ("2m"): its number and unit.
@@ -859,11 +833,13 @@ def _maker_written_otherwise(title: str, following: Word) -> bool:
 #: A book's volume in a series written as one ("30권"): sellers of books write its number alone after the series'
 #: name ("주술회전 30 완결", "원피스 111 (오다 에이치로)").
 _VOLUME_WORD = re.compile(r"(?P<number>\d{1,3})권")
-#: What may not follow a place's number on the name: more of a word or a number, a sign joining another ("1+1",
-#: "29+30", "1/2", "1 & 2", "1,2,3"), a range ("30~31", "1 ~ 105", "1 - 23" without its dash) or a second number
-#: standing alone ("29 30 세트"): a set or a sale, not one volume; nor a size ("원피스 77 사이즈", a dress: a
-#: reviewer's).
-_NO_SET_AFTER = (
+#: What may not follow a generation's number on the name: more of a word or a number ("2개", "2.0", "25년형").
+_GENERATION_ENDS = r"(?![\d.a-z가-힣])"
+#: What may not follow a volume's number on the name besides: a sign joining another ("1+1", "29+30", "1/2", "1 &
+#: 2", "1,2,3"), a range ("30~31", "1 ~ 105", "1 - 23" without its dash) or a second number standing alone ("29 30
+#: 세트"): a set or a sale, not one volume; nor a size ("원피스 77 사이즈", a dress: reviewers'). Not said of a
+#: generation, which titles follow with a year or a size ("에어팟 프로2 2023 USB-C", "SE2 40 mm").
+_VOLUME_ENDS = (
     r"(?![\d.~∼〜a-z가-힣+/&])(?!\s?[+x×*~∼〜/&,]\s?\d)(?!\s+\d+(?:\s|$|[+,~∼〜/&)]))(?!\s?(?:빅\s?)?(?:사이즈|size))"
 )
 
@@ -871,22 +847,20 @@ _NO_SET_AFTER = (
 def _ordinal_on_the_name(title: str, name: Word, word: Word) -> bool:
     """Whether a keyword's place in a series, a generation ("2세대") or a volume ("30권"), is written as its number
     on the keyword word before it, the name ("SE2", "SE 2", "프로2", "주술회전 30"), the number ending there (not
-    "2개", "2.0", "25년형", nor a set's or a sale's, `_NO_SET_AFTER`), in a title that names no place of its own ("SE
-    40mm 1세대": a second reviewer's; "1~30권 세트"). A volume's number is spaced from the name: glued, it may be
-    another word's ("전30" is all thirty, where the analyzer splits 주술회전 as 주술회 + 전), nor counts anything
-    ("스프링노트 5 컬러" for "스프링노트 5권", copies: a reviewer's)."""
-    for ordinal in (_GENERATION_WORD, _VOLUME_WORD):
-        if (written := ordinal.fullmatch(word.text)) is not None:
-            break
-    else:
+    "2개", "2.0", "25년형"), in a title that names no place of its own ("SE 40mm 1세대": a second reviewer's; "1~30권
+    세트"). A volume's number is spaced from the name (glued, it may be another word's: "전30" is all thirty, where the
+    analyzer splits 주술회전 as 주술회 + 전), starts no set, range or sale (`_VOLUME_ENDS`), and a number counting
+    something is none ("스프링노트 5 컬러" for "스프링노트 5권", copies: reviewers')."""
+    if (generation := _GENERATION_WORD.fullmatch(word.text)) is not None:
+        if _GENERATION_WORD.search(title):
+            return False
+        number = re.compile(rf"\s?{generation['number']}{_GENERATION_ENDS}")
+        return any(number.match(title, found.end()) for found in name.pattern.finditer(title))
+    if (volume := _VOLUME_WORD.fullmatch(word.text)) is None or _VOLUME_WORD.search(title):
         return False
-    if ordinal.search(title):
-        return False
-    space = r"\s" if ordinal is _VOLUME_WORD else r"\s?"
-    number = re.compile(rf"{space}{written['number']}{_NO_SET_AFTER}")
+    number = re.compile(rf"\s{volume['number']}{_VOLUME_ENDS}")
     return any(
-        (found := number.match(title, name_found.end())) is not None
-        and not (ordinal is _VOLUME_WORD and _counts(title, found.end(), set()))
+        (found := number.match(title, name_found.end())) is not None and not _counts(title, found.end(), set())
         for name_found in name.pattern.finditer(title)
     )
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
-from actors.matching.identity import OPTION_NUMBER, Word
+from actors.matching.identity import Word
 from infra.text.analyzer import Morpheme, morphemes
 from infra.text.colours import COLOUR, is_a_colour
 from infra.text.units import LATIN_UNITS
@@ -73,14 +73,14 @@ def before_the_size(keyword: str, words: tuple[Word, ...], anchors: tuple[Word, 
     return None
 
 
-def the_names_end(words: tuple[Word, ...]) -> Word | None:
+def the_names_end(words: tuple[Word, ...], options: tuple[Word, ...] = ()) -> Word | None:
     """The name's last word ("토마토" of "대저 짭짤이 토마토 2kg", "서랍장" of "… 서랍장 화이트": a colour is an
-    option, and so is a number standing alone after the name, a shade or a size: "글로우" of "립 글로우 001 핑크"):
-    what a title writes right after it up to its size names what it sells ("토마토 모종 5포트", seedlings; "립 글로우
-    오일 001", another product) as often as a descriptor ("토마토 로얄과"); None when that word has a digit, a
-    model's number, which names the model whole."""
+    option, and so is a number standing alone after the name, `options`: a shade or a size, "글로우" of "립 글로우
+    001 핑크", or a generation, "프로" of "에어팟 프로 2"): what a title writes right after it up to its size names
+    what it sells ("토마토 모종 5포트", seedlings; "립 글로우 오일 001", another product) as often as a descriptor
+    ("토마토 로얄과"); None when that word has a digit, a model's number, which names the model whole."""
     named = [word for word in words if not is_a_colour(word.text)]
-    while named and OPTION_NUMBER.fullmatch(named[-1].text):
+    while named and named[-1] in options:
         named.pop()
     last = named[-1] if named else None
     return None if last is None or any(char.isdigit() for char in last.text) else last

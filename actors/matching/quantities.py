@@ -359,11 +359,14 @@ def _counted(stated: tuple[Quantity, ...], want: Quantity) -> bool:
 #: drink's size is each can's or bottle's ("250ml x 2" is no 500ml bottle); nor tablets or sheets, whose count names
 #: the bottle or the pack sold ("멀티비타민 50정 x 2개" is no 100정 bottle, "미용티슈 250매 x 2개" no 500매 box).
 _ADDED_UP = frozenset({"weight", "rolls"})
-#: An amount and the count of packs written right after it ("200g x 2봉", "3롤 2개", "(10롤x3)"): not a count further
-#: on, which may be a gift's or one of a list of options ("30롤 + 물티슈 2팩 증정", "30롤 x 1팩 2팩 3팩 선택": a
-#: reviewer's).
+#: An amount and the count of packs written right after it, after a multiplication sign or a comma, or with a pack's
+#: unit ("200g x 2봉", "200g, 2개", "(30롤x2)", "3롤 2팩"): not a count further on, which may be a gift's or one of a
+#: list of options ("30롤 + 물티슈 2팩 증정", "30롤 x 1팩 2팩 3팩 선택"), nor a bare number after it, a ply or a sale
+#: ("15롤 3겹", "200g 2+1": reviewers').
 _AMOUNT_IN_PACKS = re.compile(
-    rf"{_MEASURE}\s?[,x×*]?\s?(?P<packs>\d+)(?:\s?(?:{_PACK_UNIT}))?(?![\d.,]|\s?(?:{_UNIT}))", re.IGNORECASE
+    rf"{_MEASURE}(?:\s?[,x×*]\s?(?P<packs>\d+)(?:\s?(?:{_PACK_UNIT}))?|\s?(?P<counted>\d+)\s?(?:{_PACK_UNIT}))"
+    rf"(?![\d.,+]|\s?(?:{_UNIT}))",
+    re.IGNORECASE,
 )
 
 
@@ -374,7 +377,8 @@ def _adds_up_in_all(title: str, want: Quantity, wanted: tuple[Quantity, ...]) ->
         return False
     for packed in _AMOUNT_IN_PACKS.finditer(title):
         each = _measured(packed["number"], packed["unit"])
-        if each.dimension == want.dimension and each.amount * int(packed["packs"]) == want.amount:
+        packs = int(packed["packs"] or packed["counted"])
+        if each.dimension == want.dimension and each.amount * packs == want.amount:
             return True
     return False
 
