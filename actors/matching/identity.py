@@ -644,35 +644,36 @@ def option_numbers(keyword: str, words: tuple[Word, ...]) -> tuple[Word, ...]:
     return tuple(word for word in words if _OPTION_NUMBER.fullmatch(word.text) and word.text in typed)
 
 
-#: A number a title writes standing alone, of up to three digits: not glued to a letter, a digit or a unit, nor one end
-#: of a range or a list, spaced or not ("220-290", "230 ~ 290", "50-22", "1/2"), nor a sign's ("1+1", "1 + 1").
-_ALONE_NUMBER = re.compile(
-    r"(?<![\w.,~∼〜/+\-'])(?<![~∼〜/+\-]\s)\d{1,3}(?![\w.,~∼〜/+%\-])(?!\s[~∼〜/+\-])"
-)
+#: A number right after a word, of up to three digits standing alone: not glued to more letters or digits, nor one
+#: end of a range or a list, spaced or not ("230~290", "230 ~ 290", "50-22", "1/2"), nor a sign's ("1+1", "1 + 1"),
+#: nor a measure's, spaced ("26 cm", "8 GB").
+_NUMBER_AFTER_A_WORD = re.compile(r"\s?(?P<number>\d{1,3})(?![\w.,~∼〜/+%\-])(?!\s[~∼〜/+\-])(?!\s[a-z])")
 
 
-def other_option(title: str, asked: tuple[Word, ...], model: re.Pattern[str] | None) -> str | None:
+def other_option(
+    title: str, asked: tuple[Word, ...], words: tuple[Word, ...], model: re.Pattern[str] | None
+) -> str | None:
     """Another option than the keyword asks the model in (`asked`: `option_numbers`), where a model number names the
-    product (`model`) and its title need not write the keyword's other words: a number standing alone that is none
-    of the keyword's, where one of the keyword's is not written ("L1212 … 네이비 5 (XL)" for size 4, "RB2140F 901 52"
-    for 50: the thirty-eighth reader's polo and a fourteenth reader's sunglasses). A title silent about it may sell
-    the option asked, as it may leave the colour out: a listing of every size ("CW2288-111 230~290"), a size written
-    otherwise ("M(95)", "26cm"). Requiring the keyword's option instead lost those (a reviewer's), and so did reading
-    a Latin mark after the model number as a variant ("AD810 BKS" for the OP finish, but "AD810 NEW 오픈포어" too)."""
+    product (`model`) and its title need not write the keyword's other words (`words`): where the title does not
+    write the keyword's option, another number in its place, right after the keyword word before it ("L1212 …
+    네이비 5 (XL)" for "네이비 4": the thirty-eighth reader's polo; "RB2140F 901 52" for "901 50"; "CW2288-111 255"
+    for "CW2288-111 260"). A title silent about it may sell the option asked, as it may leave the colour out: a
+    listing of every size ("CW2288-111 230~290"), a size written otherwise ("M(95)", "26 cm", "US 8"). Only that place
+    counts: a number elsewhere is as often a window's version, a memory's size or a rank ("윈도우 11", "8 GB", "판매 1
+    위": a reviewer's). Requiring the option instead lost every listing above, and reading a Latin mark after the
+    model number as a variant ("AD810 BKS" for the OP finish) read "AD810 NEW 오픈포어" so too: both taken back."""
     if model is None or not asked:
         return None
     undashed = title.replace("-", "")
-    unwritten = [word.text for word in asked if not (word.pattern.search(title) or word.pattern.search(undashed))]
-    if not unwritten:
-        return None
-    own = {word.text for word in asked}
-    without_the_model = model.sub(" ", title)
-    others = [
-        found.group()
-        for found in _ALONE_NUMBER.finditer(without_the_model)
-        if found.group() not in own and not _counts(without_the_model, found.end(), set())
-    ]
-    return f"another option: {others[0]}, not {', '.join(unwritten)}" if others else None
+    before = {following: word for word, following in pairwise(words)}
+    for option in asked:
+        if option.pattern.search(title) or option.pattern.search(undashed) or (name := before.get(option)) is None:
+            continue
+        for found in name.pattern.finditer(undashed):
+            written = _NUMBER_AFTER_A_WORD.match(undashed, found.end())
+            if written and written["number"] != option.text and not _counts(undashed, written.end(), set()):
+                return f"another option: {written['number']}, not {option.text}"
+    return None
 
 
 #: A keyword's metric length: a pen's tip ("0.7mm"), a shoe's size ("260mm"), a cable's ("2m"): its number and unit.
@@ -837,10 +838,10 @@ _VOLUME_WORD = re.compile(r"(?P<number>\d{1,3})권")
 _GENERATION_ENDS = r"(?![\d.a-z가-힣])"
 #: What may not follow a volume's number on the name besides: a sign joining another ("1+1", "29+30", "1/2", "1 &
 #: 2", "1,2,3"), a range ("30~31", "1 ~ 105", "1 - 23" without its dash) or a second number standing alone ("29 30
-#: 세트"): a set or a sale, not one volume; nor a size ("원피스 77 사이즈", a dress: reviewers'). Not said of a
-#: generation, which titles follow with a year or a size ("에어팟 프로2 2023 USB-C", "SE2 40 mm").
+#: 세트"): a set or a sale, not one volume; nor a size or a share ("원피스 77 사이즈", "100% 린넨": reviewers').
+#: Not said of a generation, which titles follow with a year or a size ("에어팟 프로2 2023 USB-C", "SE2 40 mm").
 _VOLUME_ENDS = (
-    r"(?![\d.~∼〜a-z가-힣+/&])(?!\s?[+x×*~∼〜/&,]\s?\d)(?!\s+\d+(?:\s|$|[+,~∼〜/&)]))(?!\s?(?:빅\s?)?(?:사이즈|size))"
+    r"(?![\d.~∼〜a-z가-힣+/&%])(?!\s?[+x×*~∼〜/&,]\s?\d)(?!\s+\d+(?:\s|$|[+,~∼〜/&)]))(?!\s?(?:빅\s?)?(?:사이즈|size))"
 )
 
 

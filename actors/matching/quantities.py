@@ -360,12 +360,14 @@ def _counted(stated: tuple[Quantity, ...], want: Quantity) -> bool:
 #: the bottle or the pack sold ("멀티비타민 50정 x 2개" is no 100정 bottle, "미용티슈 250매 x 2개" no 500매 box).
 _ADDED_UP = frozenset({"weight", "rolls"})
 #: An amount and the count of packs written right after it, after a multiplication sign or a comma, or with a pack's
-#: unit ("200g x 2봉", "200g, 2개", "(30롤x2)", "3롤 2팩"): not a count further on, which may be a gift's or one of a
-#: list of options ("30롤 + 물티슈 2팩 증정", "30롤 x 1팩 2팩 3팩 선택"), nor a bare number after it, a ply or a sale
-#: ("15롤 3겹", "200g 2+1": reviewers').
+#: unit ("200g x 2봉", "200g, 2개", "(30롤x2)", "3롤 2팩", "200g (2봉)", "200g 총 2봉"): not a count further on,
+#: which may be a gift's or one of a list of options ("30롤 + 물티슈 2팩 증정", "30롤 x 1팩 2팩 3팩 선택"), nor a
+#: bare number after it, a ply or a sale ("15롤 3겹", "200g 2+1"), nor a count of kinds or plies ("200g, 2종 택1",
+#: "30롤 x 2겹"): reviewers'.
 _AMOUNT_IN_PACKS = re.compile(
-    rf"{_MEASURE}(?:\s?[,x×*]\s?(?P<packs>\d+)(?:\s?(?:{_PACK_UNIT}))?|\s?(?P<counted>\d+)\s?(?:{_PACK_UNIT}))"
-    rf"(?![\d.,+]|\s?(?:{_UNIT}))",
+    rf"{_MEASURE}(?:\s?[,x×*]\s?(?P<packs>\d+)(?:\s?(?:{_PACK_UNIT}))?"
+    rf"|\s?(?:[(\[]\s?|총\s?)?(?P<counted>\d+)\s?(?:{_PACK_UNIT}))"
+    rf"(?![\d.,+]|\s?(?:{_UNIT})|\s?(?:종|가지|겹|색|ply)(?![가-힣a-z]))",
     re.IGNORECASE,
 )
 

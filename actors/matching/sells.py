@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from enum import Enum, auto
 
 from actors.matching.identity import Word
+from actors.matching.quantities import quantities
 from infra.text.folding import ENDS_THE_TITLE, english
 from infra.text.words import Aligned, Segment, aligned, segments
 
@@ -357,8 +358,22 @@ def _modifies(parts: tuple[Segment, ...], match: Aligned, noun: str | None) -> b
 
 
 _FOR_IT = re.compile(r"\s?(?:전용|용)(?![가-힣])")
-#: A number right after "…용", a quantity or a size: what the product is for, not a thing sold for it ("국거리용 500g").
+#: A number right after "…용", where a quantity starts.
 _A_NUMBER_NEXT = re.compile(r"[\s(]*\d")
+
+
+def _asked_amount_next(title: str, end: int, keyword: str) -> bool:
+    """Whether the quantity a title writes right after "…용" (`end`) is the keyword's own amount ("국거리용 0.5kg" for
+    "… 국거리 500g"): what the product is for, sold in the amount asked, not a thing sold for it in its own amount
+    ("정수기용 3개입 필터", "면도기용 4입 면도날", "카메라용 64GB SD카드": a reviewer's)."""
+    if (number := _A_NUMBER_NEXT.match(title, end)) is None:
+        return False
+    following = quantities(title[number.end() - 1 :])
+    return bool(following) and any(
+        asked.dimension == following[0].dimension and asked.same_amount(following[0]) for asked in quantities(keyword)
+    )
+
+
 #: "… 바라짜 엔코 사용가능", "… S24 울트라 적용 가능": usable with the product, so sold for it, when the product's name
 #: (two of the keyword's words in a row) is what it is usable with. One word is a feature ("인덕션 사용가능", "모든
 #: 식기세척기 사용가능", "캠핑 사용가능").
@@ -381,9 +396,9 @@ def sold_for_it(
     Only a word that names the product counts (one with digits or Latin letters, or the keyword's last noun):
     "유아용 칫솔" and "차량용 방향제" are toothbrushes and air fresheners, not things for 유아 or 차량. Nor when the
     keyword's own noun follows ("유아용 칫솔"), or the keyword itself says so ("쿠쿠 전기밥솥 6인용"), nor the
-    keyword's last noun with 용 and a number after it, its use ("한우 양지 국거리용 500g", meat for soup: a
-    thirty-ninth reader's), where a thing sold for it names the thing ("청소기용 필터"); 전용 says a part even so
-    ("스마트 로라 전용 11단 카세트")."""
+    keyword's last noun with 용 and the keyword's own amount after it, its use ("한우 양지 국거리용 0.5kg" for 500g,
+    meat for soup: a thirty-ninth reader's, `_asked_amount_next`); 전용 says a part even so ("스마트 로라 전용 11단
+    카세트")."""
     undashed, asked = title.replace("-", ""), keyword.replace("-", "")
     noun = last_noun(keyword)
     names = [word.pattern for word in anchors if re.search(r"[0-9a-z]", word.text) or word.text == noun]
@@ -392,8 +407,11 @@ def sold_for_it(
             marker = _FOR_IT.match(undashed, match.end())
             if marker is None or (noun and undashed[marker.end() :].lstrip().startswith(noun)):
                 continue
-            its_use = match.group() == noun and marker.group().strip() == "용"
-            if its_use and _A_NUMBER_NEXT.match(undashed, marker.end()):
+            if (
+                match.group() == noun
+                and marker.group().strip() == "용"
+                and _asked_amount_next(undashed, marker.end(), asked)
+            ):
                 continue
             if any(_FOR_IT.match(asked, own.end()) for own in pattern.finditer(asked)):
                 continue

@@ -1054,10 +1054,16 @@ TOASTER = {"keyword": "스메그 2구 토스터 TSF01", "model_no": "TSF01"}
 @pytest.mark.parametrize(
     ("product", "title", "reason"),
     [
-        # Another number standing alone than the keyword's option is another option (the thirty-eighth reader's polo
-        # in size 5 for size 4)
-        (POLO, "폴로 710680785 커스텀핏 네이비 100", "another option: 100, not 95"),
+        # Another number in the option's place, right after the keyword word before it, is another option (the
+        # thirty-eighth reader's polo in size 5 for size 4)
+        (POLO, "폴로 710680785 커스텀핏 네이비 M 100", "another option: 100, not 95"),
         (AIR_FORCE, "나이키 에어포스1 07 CW2288-111 255", "another option: 255, not 260"),
+        # a number elsewhere, or in the place but a measure's, is none (a third reviewer's)
+        (POLO, "폴로 710680785 커스텀핏 네이비 100", None),
+        (AIR_FORCE, "나이키 에어포스1 07 CW2288-111 US 8", None),
+        (AIR_FORCE, "나이키 에어포스1 07 CW2288-111 26 cm", None),
+        ({"keyword": "삼성 갤럭시북4 프로 14 NT940XGK-KC51S", "model_no": "NT940XGK-KC51S"},
+         "삼성 갤럭시북4 프로 NT940XGK-KC51S 35.6cm 16 GB 윈도우 11", None),
         # A title silent about it, or writing it otherwise, may sell the option asked (a reviewer's): a listing of
         # every size, spaced or not, a size in letters or centimetres
         (POLO, "폴로 710680785 네이비 M(95) 정품", None),
@@ -1172,6 +1178,20 @@ def test_a_use_written_with_yong_is_the_products_own_not_something_for_it(keywor
 )
 def test_the_keywords_noun_for_a_use_with_a_number_after_it_is_the_product(title: str, reason: str | None):
     assert verdict({"keyword": "한우 양지 국거리 500g"}, title, price=29_500) == reason
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title"),
+    [
+        # a third reviewer's: a thing sold for the product in its own amount, not the keyword's
+        ("브리타 정수기", "브리타 정수기용 3개입 필터"),
+        ("질레트 퓨전 면도기", "질레트 퓨전 면도기용 4입 면도날"),
+        ("매직캔 휴지통 21L", "매직캔 휴지통용 20개 전용봉투 21L"),
+        ("캐논 카메라", "캐논 카메라용 64GB SD카드"),
+    ],
+)
+def test_a_thing_for_the_product_in_its_own_amount_is_sold_for_it(keyword: str, title: str):
+    assert (verdict({"keyword": keyword}, title, price=19_900) or "").startswith("sold for the product: ")
 
 
 def test_something_for_the_model_number_is_not_the_product():
@@ -1899,6 +1919,7 @@ def test_a_books_volume_is_also_its_number_after_the_series_name(title: str, rea
         # a second reviewer's: a dress's size, which a volume's number may be too
         ("원피스 77권", "쉬폰 원피스 77 사이즈 여름"),
         ("원피스 77권", "여성 롱 원피스 77 빅사이즈"),
+        ("원피스 100권", "여름 롱 원피스 100% 린넨"),
     ],
 )
 def test_a_number_after_the_name_that_is_no_single_volume_is_not_the_volume(keyword: str, title: str):

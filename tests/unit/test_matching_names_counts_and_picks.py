@@ -1306,6 +1306,11 @@ def test_bags_that_weigh_the_keywords_weight_together_are_that_weight(title: str
         # nor a bare number after the amount, a ply or a sale (a second reviewer's)
         ("깨끗한나라 순수 30m 45롤", "깨끗한나라 순수 30m 15롤 3겹", "rolls 15롤 ≠ 45롤"),
         ("바프 허니버터 아몬드 400g", "바프 허니버터 아몬드 200g 2+1", "weight 200g ≠ 400g"),
+        # nor a count of kinds or plies, though a bracketed or totalled count of packs is one (a third reviewer's)
+        ("바프 허니버터 아몬드 400g", "바프 허니버터 아몬드 200g, 2종 택1", "weight 200g ≠ 400g"),
+        ("크리넥스 화장지 60롤", "크리넥스 화장지 30롤 x 2겹", "rolls 30롤 ≠ 60롤"),
+        ("바프 허니버터 아몬드 400g", "바프 허니버터 아몬드 200g (2봉)", None),
+        ("바프 허니버터 아몬드 400g", "바프 허니버터 아몬드 200g 총 2봉", None),
     ],
 )
 def test_packs_add_up_only_for_weight_and_rolls_counted_right_after_the_amount(
