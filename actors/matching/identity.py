@@ -19,7 +19,7 @@ from functools import lru_cache
 from itertools import pairwise, product
 
 from actors.matching.loanwords import HANGUL_RUN, Spellings
-from actors.matching.quantities import STATED
+from actors.matching.quantities import STATED, quantities
 from infra.text.analyzer import morphemes
 from infra.text.colours import HUE, HUE_END, hue_spellings
 from infra.text.folding import SEPARATORS
@@ -621,6 +621,8 @@ def missing_word(
             continue
         if (name := before.get(word)) is not None and _ordinal_on_the_name(undashed, name, word):
             continue
+        if _sticks_counted_as_pieces(undashed, word):
+            continue
         if _length_written_bare(undashed, word, words) or _length_in_another_unit(undashed, word):
             continue
         if _pairs_in_packs(undashed, word):
@@ -674,6 +676,20 @@ def other_option(
             if written and written["number"] != option.text and not _counts(undashed, written.end(), set()):
                 return f"another option: {written['number']}, not {option.text}"
     return None
+
+
+#: A keyword's count of sticks or tea bags, written with T ("커피믹스 100T", "율무차 50T").
+_STICKS = re.compile(r"(?P<number>\d+)t")
+
+
+def _sticks_counted_as_pieces(title: str, word: Word) -> bool:
+    """Whether a keyword's count of sticks or tea bags ("100T") is the title's count of pieces ("11.7g x 100개입", "170T
+    + 10T 증정 (총 180개)" for 180T): the T counts what 개입 counts (two blind readers' coffee mixes). The title's count
+    as the unit rule reads it, so a count of something else is none ("10T" of a mat's thickness counts nothing)."""
+    sticks = _STICKS.fullmatch(word.text)
+    return sticks is not None and any(
+        stated.dimension == "pack" and stated.amount == int(sticks["number"]) for stated in quantities(title)
+    )
 
 
 #: A keyword's metric length: a pen's tip ("0.7mm"), a shoe's size ("260mm"), a cable's ("2m"): its number and unit.

@@ -1319,6 +1319,22 @@ def test_packs_add_up_only_for_weight_and_rolls_counted_right_after_the_amount(
     assert verdict(keyword, title) == reason
 
 
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        # A count of sticks written with T is the title's count of pieces (two blind readers' coffee mixes)
+        ("맥심 모카골드 마일드 커피믹스 12g x 100개입", None),
+        ("맥심 모카골드 마일드 커피믹스 90T + 10T 증정 (총 100개)", None),
+        ("맥심 모카골드 마일드 커피믹스 100T", None),
+        # another count, or a number that counts nothing
+        ("맥심 모카골드 마일드 커피믹스 12g x 50개입", "keyword word missing: 100t"),
+        ("맥심 모카골드 마일드 커피믹스 100g", "keyword word missing: 100t"),
+    ],
+)
+def test_a_count_of_sticks_is_the_titles_count_of_pieces(title: str, reason: str | None):
+    assert verdict("맥심 모카골드 마일드 커피믹스 100T", title) == reason
+
+
 def test_a_drinks_volume_is_each_bottles_and_a_counted_keyword_asks_each_bags_weight():
     assert verdict("코카콜라 500ml", "코카콜라 250ml x 2") == "volume 250ml ≠ 500ml"
     assert verdict("바프 허니버터 아몬드 400g 2개", "바프 허니버터 아몬드 200g x 2봉") == "weight 200g ≠ 400g"
