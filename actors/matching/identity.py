@@ -682,14 +682,24 @@ def other_option(
 _STICKS = re.compile(r"(?P<number>\d+)t")
 
 
+#: A count written with T in a title, and a total stated ("총 180개").
+_T_COUNT = re.compile(r"(?<![\d.])(?P<number>\d+)\s?t(?![a-z])")
+_TOTAL = re.compile(r"총\s?(?P<number>\d+)")
+
+
 def _sticks_counted_as_pieces(title: str, word: Word) -> bool:
     """Whether a keyword's count of sticks or tea bags ("100T") is the title's count of pieces ("11.7g x 100개입", "170T
     + 10T 증정 (총 180개)" for 180T): the T counts what 개입 counts (two blind readers' coffee mixes). The title's count
-    as the unit rule reads it, so a count of something else is none ("10T" of a mat's thickness counts nothing)."""
-    sticks = _STICKS.fullmatch(word.text)
-    return sticks is not None and any(
-        stated.dimension == "pack" and stated.amount == int(sticks["number"]) for stated in quantities(title)
-    )
+    as the unit rule reads it, so a number that counts nothing is none; and not in a title writing another T of its
+    own but as the parts of a total it states, since T is a board's or a mat's thickness too ("아크릴판 3T 2개" is no
+    2T)."""
+    if (sticks := _STICKS.fullmatch(word.text)) is None:
+        return False
+    number = int(sticks["number"])
+    totals = {int(total["number"]) for total in _TOTAL.finditer(title)}
+    if any(int(other["number"]) != number for other in _T_COUNT.finditer(title)) and number not in totals:
+        return False
+    return any(stated.dimension == "pack" and stated.amount == number for stated in quantities(title))
 
 
 #: A keyword's metric length: a pen's tip ("0.7mm"), a shoe's size ("260mm"), a cable's ("2m"): its number and unit.

@@ -1335,6 +1335,10 @@ def test_a_count_of_sticks_is_the_titles_count_of_pieces(title: str, reason: str
     assert verdict("맥심 모카골드 마일드 커피믹스 100T", title) == reason
 
 
+def test_a_t_is_a_thickness_too_where_the_title_writes_another():
+    assert verdict("아크릴판 투명 2T", "아크릴판 투명 3T 2개") == "keyword word missing: 2t"
+
+
 def test_a_drinks_volume_is_each_bottles_and_a_counted_keyword_asks_each_bags_weight():
     assert verdict("코카콜라 500ml", "코카콜라 250ml x 2") == "volume 250ml ≠ 500ml"
     assert verdict("바프 허니버터 아몬드 400g 2개", "바프 허니버터 아몬드 200g x 2봉") == "weight 200g ≠ 400g"
