@@ -1062,8 +1062,11 @@ TOASTER = {"keyword": "스메그 2구 토스터 TSF01", "model_no": "TSF01"}
         (POLO, "폴로 710680785 커스텀핏 네이비 100", None),
         (AIR_FORCE, "나이키 에어포스1 07 CW2288-111 US 8", None),
         (AIR_FORCE, "나이키 에어포스1 07 CW2288-111 26 cm", None),
-        ({"keyword": "삼성 갤럭시북4 프로 14 NT940XGK-KC51S", "model_no": "NT940XGK-KC51S"},
-         "삼성 갤럭시북4 프로 NT940XGK-KC51S 35.6cm 16 GB 윈도우 11", None),
+        (
+            {"keyword": "삼성 갤럭시북4 프로 14 NT940XGK-KC51S", "model_no": "NT940XGK-KC51S"},
+            "삼성 갤럭시북4 프로 NT940XGK-KC51S 35.6cm 16 GB 윈도우 11",
+            None,
+        ),
         # A title silent about it, or writing it otherwise, may sell the option asked (a reviewer's): a listing of
         # every size, spaced or not, a size in letters or centimetres
         (POLO, "폴로 710680785 네이비 M(95) 정품", None),
@@ -1084,6 +1087,24 @@ def test_a_title_with_the_model_number_may_leave_the_option_out_but_not_write_an
     product: dict[str, str], title: str, reason: str | None
 ):
     assert verdict(product, title, price=150_000) == reason
+
+
+@pytest.mark.parametrize(
+    ("product", "title", "reason"),
+    [
+        # An accessory's own model number names it, whatever accessory's name its title calls it by (two blind
+        # readers' chargers: "65W 트리오 어댑터 EP-T6530", "무선충전 스탠드 WIZ017")
+        ({"keyword": "앤커 나노 충전기 30W", "model_no": "A2637"}, "앤커 나노 3 어댑터 A2637 30W", None),
+        ({"keyword": "앤커 나노 충전기 30W", "model_no": "A2637"}, "A2637 호환 케이블 30W", "compatible: 호환"),
+        # without the model number, or for a device's model number, the other accessory is what the title sells
+        ({"keyword": "앤커 나노 충전기 30W"}, "앤커 나노 3 어댑터 30W", "accessory: 어댑터"),
+        ({"keyword": "갤럭시 S25", "model_no": "SM-S931N"}, "갤럭시 S25 SM-S931N 어댑터", "accessory: 어댑터"),
+    ],
+)
+def test_an_accessorys_own_model_number_names_it_whatever_accessory_its_title_names(
+    product: dict[str, str], title: str, reason: str | None
+):
+    assert verdict(product, title, price=25_900) == reason
 
 
 def test_a_charging_case_is_where_earbuds_live_unless_the_title_sells_it_alone():
