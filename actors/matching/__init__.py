@@ -172,7 +172,7 @@ def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
         return f"model number {wanted.model_no} missing"
     spelled = wanted.spellings.respell(title)  # the keyword's words as the keyword writes them ("wi-fi": 와이파이)
     return (
-        excluded(title, wanted.allowed, _filed_beside_its_kind(offer, wanted), model_written=wanted.model is not None)
+        excluded(title, wanted.allowed, _filed_beside_its_kind(offer, wanted))
         or sold_for_it(spelled, wanted.keyword, wanted.anchors, wanted.model, names_accessory=wanted.allowed.accessory)
         or unit_conflict(folded, wanted.quantities, wanted.nouns)
         or left_out(spelled, wanted.keyword, wanted.words)

@@ -315,15 +315,10 @@ _PRODUCT_NOT_INCLUDED = re.compile(
 )
 
 
-def excluded(title: str, allowed: Allowed, filed_as: frozenset[str], *, model_written: bool = False) -> str | None:
+def excluded(title: str, allowed: Allowed, filed_as: frozenset[str]) -> str | None:
     """The concept a normalized title names that the keyword does not ask for: "accessory: 케이스", "used: 중고"; or
     "not the product: 제품 미포함". `filed_as`: the names the source files the offer under beside the keyword's own
-    kind ("스킨/토너" for a 토너): an accessory's word among them names the product ("수분 스킨" is the toner).
-    `model_written`: the title writes the keyword's model number. Where the keyword asks for an accessory, that code
-    names the accessory itself, which its title may call by another accessory's name ("65W 트리오 어댑터 EP-T6530"
-    for "… 트리오 충전기", "무선충전 스탠드 WIZ017" for "… 무선충전기": two blind readers' answers); what is sold
-    for it or fits it is still refused ("호환", "전용")."""
-    named_by_its_code = model_written and allowed.accessory
+    kind ("스킨/토너" for a 토너): an accessory's word among them names the product ("수분 스킨" is the toner)."""
     if said := _PRODUCT_NOT_INCLUDED.search(title):
         return f"not the product: {said.group()}"
     if allowed.domestic and (said := _IMPORTED.search(title)):
@@ -340,7 +335,7 @@ def excluded(title: str, allowed: Allowed, filed_as: frozenset[str], *, model_wr
             continue
         if concept.kind is _ConceptKind.ACCESSORY:
             # `filed_as` is empty where the keyword asks for an accessory (`_filed_beside_its_kind`).
-            if sells_what_the_keyword_names or match.text in filed_as or named_by_its_code:
+            if sells_what_the_keyword_names or match.text in filed_as:
                 continue
             # The first accessory it sells decides: the asked one makes the rest its features.
             sells_what_the_keyword_names = index in allowed.concepts

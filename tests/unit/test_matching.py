@@ -1090,21 +1090,20 @@ def test_a_title_with_the_model_number_may_leave_the_option_out_but_not_write_an
 
 
 @pytest.mark.parametrize(
-    ("product", "title", "reason"),
+    ("product", "title"),
     [
-        # An accessory's own model number names it, whatever accessory's name its title calls it by (two blind
-        # readers' chargers: "65W 트리오 어댑터 EP-T6530", "무선충전 스탠드 WIZ017")
-        ({"keyword": "앤커 나노 충전기 30W", "model_no": "A2637"}, "앤커 나노 3 어댑터 A2637 30W", None),
-        ({"keyword": "앤커 나노 충전기 30W", "model_no": "A2637"}, "A2637 호환 케이블 30W", "compatible: 호환"),
-        # without the model number, or for a device's model number, the other accessory is what the title sells
-        ({"keyword": "앤커 나노 충전기 30W"}, "앤커 나노 3 어댑터 30W", "accessory: 어댑터"),
-        ({"keyword": "갤럭시 S25", "model_no": "SM-S931N"}, "갤럭시 S25 SM-S931N 어댑터", "accessory: 어댑터"),
+        # An accessory's own model number does not make another accessory the asked one: reading it so (for two
+        # blind readers' chargers called 어댑터 and 스탠드) let a cable with the charger's code, a device's case film
+        # and a pen's grip through (a reviewer's, which took that reading back)
+        ({"keyword": "삼성 45W 초고속 충전기", "model_no": "EP-T4510"}, "삼성 EP-T4510 45W 5A 케이블 1.8m"),
+        ({"keyword": "갤럭시 S24 케이스", "model_no": "SM-S921N"}, "갤럭시 S24 SM-S921N 카메라 렌즈 보호필름"),
+        ({"keyword": "애플 펜슬 2세대", "model_no": "MU8F2KH/A"}, "애플 펜슬 2세대 MU8F2KH/A 실리콘 그립"),
     ],
 )
-def test_an_accessorys_own_model_number_names_it_whatever_accessory_its_title_names(
-    product: dict[str, str], title: str, reason: str | None
+def test_an_accessorys_own_model_number_does_not_make_another_accessory_the_asked_one(
+    product: dict[str, str], title: str
 ):
-    assert verdict(product, title, price=25_900) == reason
+    assert (verdict(product, title, price=9_900) or "").startswith("accessory: ")
 
 
 def test_a_charging_case_is_where_earbuds_live_unless_the_title_sells_it_alone():
