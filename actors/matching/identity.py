@@ -685,21 +685,28 @@ _STICKS = re.compile(r"(?P<number>\d+)t")
 #: A count written with T in a title, and a total stated ("총 180개").
 _T_COUNT = re.compile(r"(?<![\d.])(?P<number>\d+)\s?t(?![a-z])")
 _TOTAL = re.compile(r"총\s?(?P<number>\d+)")
+#: What a box of sticks or tea bags counts its contents with ("100개입", "30입", "50스틱", "20티백", "30포"): not a bare
+#: 개, EA or 팩, which count boxes, cups given away and limits as often ("+ 종이컵 100개", "(최대 100개)", "1T, 1개").
+_CONTENTS = re.compile(r"개입|\d\s?입|스틱|티백|\d\s?포")
 
 
 def _sticks_counted_as_pieces(title: str, word: Word) -> bool:
-    """Whether a keyword's count of sticks or tea bags ("100T") is the title's count of pieces ("11.7g x 100개입", "170T
-    + 10T 증정 (총 180개)" for 180T): the T counts what 개입 counts (two blind readers' coffee mixes). The title's count
-    as the unit rule reads it, so a number that counts nothing is none; and not in a title writing another T of its
-    own but as the parts of a total it states, since T is a board's or a mat's thickness too ("아크릴판 3T 2개" is no
-    2T)."""
+    """Whether a keyword's count of sticks or tea bags ("100T") is the title's count of contents ("11.7g x 100개입") or
+    the total it states of T's it adds up ("170T + 10T 증정 (총 180개)" for 180T): the T counts what 개입 counts (two
+    blind readers' coffee mixes). Not a count the unit rule reads as none, nor a bare count ("500GB, 1개" for a 1T
+    SSD, "+ 종이컵 100개"), nor in a title writing other T's that do not add up to the keyword's (T is a board's or a
+    mat's thickness too: "아크릴판 3T 2개" is no 2T; a reviewer's)."""
     if (sticks := _STICKS.fullmatch(word.text)) is None:
         return False
     number = int(sticks["number"])
-    totals = {int(total["number"]) for total in _TOTAL.finditer(title)}
-    if any(int(other["number"]) != number for other in _T_COUNT.finditer(title)) and number not in totals:
+    parts = [int(written["number"]) for written in _T_COUNT.finditer(title)]
+    totalled = number in {int(total["number"]) for total in _TOTAL.finditer(title)}
+    if any(part != number for part in parts) and not (totalled and sum(parts) == number):
         return False
-    return any(stated.dimension == "pack" and stated.amount == number for stated in quantities(title))
+    return any(
+        stated.dimension == "pack" and stated.amount == number and (totalled or _CONTENTS.search(stated.text))
+        for stated in quantities(title)
+    )
 
 
 #: A keyword's metric length: a pen's tip ("0.7mm"), a shoe's size ("260mm"), a cable's ("2m"): its number and unit.

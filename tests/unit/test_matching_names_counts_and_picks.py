@@ -1335,8 +1335,20 @@ def test_a_count_of_sticks_is_the_titles_count_of_pieces(title: str, reason: str
     assert verdict("맥심 모카골드 마일드 커피믹스 100T", title) == reason
 
 
-def test_a_t_is_a_thickness_too_where_the_title_writes_another():
-    assert verdict("아크릴판 투명 2T", "아크릴판 투명 3T 2개") == "keyword word missing: 2t"
+@pytest.mark.parametrize(
+    ("keyword", "title"),
+    [
+        # T is a board's thickness, a storage's terabyte and a child's size too, and a bare count counts boxes, cups
+        # given away and limits as often (a reviewer's)
+        ("아크릴판 투명 2T", "아크릴판 투명 3T 2개"),
+        ("아크릴판 투명 1T", "투명 아크릴판, 0.5mm, 1개"),
+        ("삼성전자 포터블 SSD T7 1T", "삼성전자 포터블 SSD T7, 500GB, 그레이, 1개"),
+        ("맥심 모카골드 커피믹스 100T", "맥심 모카골드 커피믹스 12g x 20개입 + 종이컵 100개"),
+        ("요가매트 10T", "요가매트 6T 단체용 총 10개"),
+    ],
+)
+def test_a_count_of_t_is_no_count_of_sticks_where_the_title_counts_something_else(keyword: str, title: str):
+    assert (verdict(keyword, title) or "").startswith("keyword word missing: ")
 
 
 def test_a_drinks_volume_is_each_bottles_and_a_counted_keyword_asks_each_bags_weight():
