@@ -159,7 +159,11 @@ def test_a_management_check_leaves_nothing_for_a_closed_loop(monkeypatch, script
 
     async def read_then_stop() -> str | None:
         reading = asyncio.create_task(dev._output_of("sh", "-c", script))
-        await asyncio.sleep(0.5)  # the first shell has exited by now; the second still sleeps
+        # The first shell exits at once, though a loaded machine may take a second to start it (a fixed 0.5 s failed
+        # once in CI under the suite's load): its output is read by then, well before its child's 2 s end. The second
+        # still sleeps when the stop comes.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(reading), 1.5)
         reading.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             return await reading
