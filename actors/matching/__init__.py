@@ -237,13 +237,15 @@ def _unnamed_by_the_source(offer: Offer, wanted: _Wanted) -> tuple[Word, ...]:
     words = wanted.words
     if (level := _filed_under(offer)) is not None:
         words = tuple(word for word in words if not _filed_as(level, word))
-    brand = wanted.spellings.respell(fold(offer.brand or "").lower())
+    if not offer.brand:
+        return words
+    brand = wanted.spellings.respell(fold(offer.brand).lower())
     written = brand.replace(" ", "")
-    brand_in_the_keyword = bool(written) and written in wanted.keyword.replace(" ", "")
-    if brand_in_the_keyword:
-        words = tuple(word for word in words if not word.pattern.search(brand))
+    if not written or written not in wanted.keyword.replace(" ", ""):
+        return words
+    words = tuple(word for word in words if not word.pattern.search(brand))
     maker = wanted.maker
-    if brand_in_the_keyword and maker and offer.maker and maker.pattern.fullmatch(fold(offer.maker).lower()):
+    if maker and offer.maker and maker.pattern.fullmatch(fold(offer.maker).lower()):
         words = tuple(word for word in words if word != maker)
     return words
 

@@ -73,7 +73,7 @@ def before_the_size(keyword: str, words: tuple[Word, ...], anchors: tuple[Word, 
     return None
 
 
-def the_names_end(words: tuple[Word, ...], options: tuple[Word, ...] = ()) -> Word | None:
+def the_names_end(words: tuple[Word, ...], options: tuple[Word, ...]) -> Word | None:
     """The name's last word ("토마토" of "대저 짭짤이 토마토 2kg", "서랍장" of "… 서랍장 화이트": a colour is an
     option, and so is a number standing alone after the name, `options`: a shade or a size, "글로우" of "립 글로우
     001 핑크", or a generation, "프로" of "에어팟 프로 2"): what a title writes right after it up to its size names
