@@ -688,6 +688,9 @@ _TOTAL = re.compile(r"총\s?(?P<number>\d+)")
 #: What a box of sticks or tea bags counts its contents with ("100개입", "30입", "50스틱", "20티백", "30포"): not a bare
 #: 개, EA or 팩, which count boxes, cups given away and limits as often ("+ 종이컵 100개", "(최대 100개)", "1T, 1개").
 _CONTENTS = re.compile(r"개입|\d\s?입|스틱|티백|\d\s?포")
+#: A count of contents written with a counter the unit rule does not read ("15g x 50포", "20스틱"), so never one of a
+#: title's quantities: its number.
+_CONTENTS_UNREAD = re.compile(r"(?<![\d.])(?P<number>\d+)\s?(?:스틱|티백|포)(?![가-힣a-z])")
 
 
 def _sticks_counted_as_pieces(title: str, word: Word) -> bool:
@@ -706,7 +709,7 @@ def _sticks_counted_as_pieces(title: str, word: Word) -> bool:
     return any(
         stated.dimension == "pack" and stated.amount == number and (totalled or _CONTENTS.search(stated.text))
         for stated in quantities(title)
-    )
+    ) or any(int(counted["number"]) == number for counted in _CONTENTS_UNREAD.finditer(title))
 
 
 #: A keyword's metric length: a pen's tip ("0.7mm"), a shoe's size ("260mm"), a cable's ("2m"): its number and unit.

@@ -1326,8 +1326,13 @@ def test_packs_add_up_only_for_weight_and_rolls_counted_right_after_the_amount(
         ("맥심 모카골드 마일드 커피믹스 12g x 100개입", None),
         ("맥심 모카골드 마일드 커피믹스 90T + 10T 증정 (총 100개)", None),
         ("맥심 모카골드 마일드 커피믹스 100T", None),
+        # counters the unit rule does not read (a forty-first reader's tea, "15g x 50포")
+        ("맥심 모카골드 마일드 커피믹스 12g x 100포", None),
+        ("맥심 모카골드 마일드 커피믹스 100스틱", None),
         # another count, or a number that counts nothing
         ("맥심 모카골드 마일드 커피믹스 12g x 50개입", "keyword word missing: 100t"),
+        ("맥심 모카골드 마일드 커피믹스 12g x 50포", "keyword word missing: 100t"),
+        ("맥심 모카골드 마일드 커피믹스 100포기", "keyword word missing: 100t"),
         ("맥심 모카골드 마일드 커피믹스 100g", "keyword word missing: 100t"),
     ],
 )
