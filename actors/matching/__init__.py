@@ -91,8 +91,9 @@ from actors.matching.prices import (
 from actors.matching.quantities import Quantity, quantities, uncounted, unit_conflict
 from actors.matching.sells import Allowed, allowed_by, excluded, sold_for_it, sold_without_something
 from actors.matching.sequels import names_a_number, numbers_after, sequel_number, writes_the_name_plain
-from actors.matching.wearers import for_a_child
+from actors.matching.wearers import for_a_child, for_one_sex
 from infra.text.folding import fold
+from infra.text.sexes import sex_spellings
 from schemas.offers import Offer
 
 __all__ = ["doubts_about_the_lowest", "match_offers"]
@@ -461,6 +462,7 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
             doubts.append(suffix_only_the_lowest_writes(numbers, tokens[0], tokens[1:], bare_needed=PLAIN_NAMES_NEEDED))
         doubts.append(_a_part_only_in_the_lowest(lowered))
         doubts.append(_for_a_child_only_in_the_lowest(wanted, respelled))
+        doubts.append(_for_one_sex_only_in_the_lowest(wanted, lowered))
         doubts.append(sold_out_perhaps(lowered))
         doubts.append(one_of_several_perhaps(lowered, wanted.words))
     return [doubt for doubt in doubts if doubt]
@@ -503,6 +505,18 @@ def _for_a_child_only_in_the_lowest(wanted: _Wanted, respelled: list[str]) -> st
             continue
         return f"for a child?: the lowest writes {child}, which no other offer does"
     return None
+
+
+def _for_one_sex_only_in_the_lowest(wanted: _Wanted, lowered: list[str]) -> str | None:
+    """The lowest names one sex where the keyword names none (`wearers.for_one_sex`), and no other accepted offer
+    names it: a women's version sold under the same name ("나이키 우먼스 코르테즈") is in doubt beside the plain one.
+    `lowered`: the accepted offers' titles, cheapest first, folded and in lower case."""
+    if len(lowered) < 2 or (sex := for_one_sex(lowered[0], wanted.keyword)) is None:
+        return None
+    others = (for_one_sex(title, wanted.keyword) for title in lowered[1:])
+    if any(other and sex_spellings(other) == sex_spellings(sex) for other in others):
+        return None
+    return f"for one sex?: the lowest writes {sex}, which no other offer does"
 
 
 def _another_line_in_the_lowest(wanted: _Wanted, lowered: list[str], respelled: list[str]) -> str | None:

@@ -5,6 +5,9 @@ A child's word counts where it stands before a word of the keyword, inside or ah
 name it describes who may use the product ("아토팜 크림 160ml 키즈 보습크림"). A brand for children is written so
 by most of its sellers, so the offers decide together (`actors.matching`): an offer is another product only where
 fewer of the other accepted offers write the word than leave it out.
+
+A version for one sex, where the keyword names none ("나이키 우먼스 코르테즈" for "나이키 코르테즈"), is as often the
+product sold in that sex's sizes as another model, so it only leaves the lowest in doubt (`for_one_sex`).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import re
 
 from actors.matching.identity import Word
+from infra.text.sexes import SEXES
 
 #: A child's version, as brands name the line they make for children ("MLB 키즈", "나이키 키즈", "주니어 26" for a
 #: racket, "토들러"). Not the plain nouns 어린이, 유아 and 아동, which describe a product made only for children as
@@ -46,3 +50,35 @@ def for_a_child(title: str, keyword: str, words: tuple[Word, ...], *, plain: boo
         if any(first >= found.end() for first in firsts):
             return found.group()
     return None
+
+
+def _sex_pattern(spellings: tuple[str, ...]) -> re.Pattern[str]:
+    """One sex's `spellings` as a title writes them: a Latin one as a word of its own ("men" is not in "women"), a
+    Hangul one not glued after another syllable ("우먼스" of "스포츠우먼스" is none) but with anything after it
+    ("여성용")."""
+    return re.compile(
+        "|".join(
+            rf"(?<![a-z]){re.escape(spelling)}(?![a-z])" if spelling.isascii() else rf"(?<![가-힣]){spelling}"
+            for spelling in spellings
+        )
+    )
+
+
+#: Each sex in any spelling: a keyword writing one names the product for it, and `identity` finds it.
+_EITHER_SEX = tuple(_sex_pattern(side) for side in SEXES)
+#: Each sex as brands name a version for it ("우먼스", "맨즈", "Women's"): not the plain nouns 남성 and 여성 (each
+#: side's first spelling), which sellers write of a product made for one sex anyway ("남성 손목시계", "남성
+#: 스니커즈"), so that beside offers that leave them out they flagged right answers only.
+_A_VERSION_FOR_ONE_SEX = tuple(_sex_pattern(side[1:]) for side in SEXES)
+
+
+def for_one_sex(title: str, keyword: str) -> str | None:
+    """The word naming a version for one sex that a (lower-case) title writes where the keyword names neither sex
+    ("우먼스", "men's"); None when it writes none, both sexes (a unisex product), or what it says is for both
+    ("남녀공용")."""
+    if any(side.search(keyword) for side in _EITHER_SEX) or _FOR_BOTH.search(title):
+        return None
+    if sum(bool(side.search(title)) for side in _EITHER_SEX) > 1:
+        return None
+    written = [found for side in _A_VERSION_FOR_ONE_SEX if (found := side.search(title))]
+    return written[0].group() if written else None

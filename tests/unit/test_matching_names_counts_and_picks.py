@@ -1471,6 +1471,43 @@ def test_a_lowest_for_a_child_beside_too_few_offers_to_refuse_it_is_in_doubt():
     assert not [doubt for doubt in lowest_doubts(keyword, both) if doubt.startswith("for a child?")]
 
 
+@pytest.mark.parametrize(
+    ("version", "read"), [("우먼스", "우먼스"), ("Women's", "womens"), ("MEN", "men"), ("맨즈", "맨즈")]
+)
+def test_a_lowest_naming_a_version_for_one_sex_no_other_offer_writes_is_in_doubt(version: str, read: str):
+    # The forty-first reader's Cortez: a women's textile one, the lowest beside one plain offer, where the keyword
+    # names no sex. It stays accepted (the women's sizes of the same shoe are written so too) but in doubt.
+    keyword = {"keyword": "나이키 코르테즈 화이트 260"}
+    titles = [(f"나이키 {version} 코르테즈 텍스타일 화이트 260", 79_000), ("나이키 코르테즈 화이트 260", 99_000)]
+    expected = f"for one sex?: the lowest writes {read}, which no other offer does"
+    assert expected in lowest_doubts(keyword, titles)
+    assert verdicts(keyword["keyword"], titles) == [None, None]
+
+
+@pytest.mark.parametrize(
+    ("keyword", "titles"),
+    [
+        # the plain nouns: sellers write them of a product made for one sex anyway (two held-out right answers)
+        ("카시오 지샥 GA-2100-1A1", ["카시오 지샥 GA-2100-1A1 올블랙 남성 손목시계", "카시오 지샥 GA-2100-1A1 올블랙"]),
+        # another offer writes the same sex, in any spelling
+        ("나이키 코르테즈 화이트 260", ["나이키 우먼스 코르테즈 화이트 260", "나이키 코르테즈 W 화이트 260 women"]),
+        # for both, or both written
+        ("나이키 코르테즈 화이트 260", ["나이키 코르테즈 화이트 260 맨즈/우먼스", "나이키 코르테즈 화이트 260"]),
+        ("나이키 코르테즈 화이트 260", ["나이키 코르테즈 화이트 260 우먼스 남녀공용", "나이키 코르테즈 화이트 260"]),
+        # a word that holds the spelling is none ("women" holds "men")
+        ("나이키 코르테즈 화이트 260", ["나이키 코르테즈 화이트 260 womenswear", "나이키 코르테즈 화이트 260"]),
+    ],
+)
+def test_no_doubt_for_one_sex_where_it_is_a_descriptor_shared_or_for_both(keyword: str, titles: list[str]):
+    priced = [(title, 80_000 + 1_000 * index) for index, title in enumerate(titles)]
+    assert not [doubt for doubt in lowest_doubts({"keyword": keyword}, priced) if doubt.startswith("for one sex?")]
+
+
+def test_a_keyword_naming_a_sex_leaves_no_doubt_for_a_lowest_that_names_it():
+    titles = [("나이키 우먼스 코르테즈 화이트 240", 79_000), ("나이키 코르테즈 화이트 240 여성", 99_000)]
+    assert not [doubt for doubt in lowest_doubts({"keyword": "나이키 코르테즈 여성 240"}, titles) if "sex" in doubt]
+
+
 @pytest.mark.parametrize("child", ["어린이", "유아", "아동", "유스"])
 def test_a_lowest_naming_a_child_by_a_plain_noun_no_other_offer_writes_is_in_doubt(child: str):
     # The twenty-third reader's Giro helmet: "유스 어린이" before the keyword's words, beside one adult helmet. The
