@@ -29,11 +29,10 @@ PACK_UNITS = (
 )  # fmt: skip
 #: Units that count containers, which hold pieces a title may count beside them ("1팩 (2마리)", "1갑 (12개입)").
 CONTAINERS = frozenset({"팩", "봉지", "봉", "갑", "박스", "box", "pack", "packs", "pk"})
-#: Korean counters of single pieces: 12자루 (pens), 2마리, 12본, 100통 (garlic bulbs) count what 12개 counts, and so do
-#: a set's pieces, 1000피스 or 1000pcs (a puzzle, magnetic tiles), after a number only (피스 alone is a screw). Not 구,
+#: Korean counters of single pieces: 12자루 (pens), 2마리, 12본, 100통 (garlic bulbs) count what 12개 counts. Not 구,
 #: which counts a multi-tap's outlets, a toaster's slots and a tray's cells as often as eggs and balls ("2구 토스터").
 #: Not packs: "24본 x 2박스" is no pack of packs.
-PIECE_COUNTERS = ("자루", "마리", "본", "통", "피스", "pcs")
+PIECE_COUNTERS = ("자루", "마리", "본", "통")
 #: Counters of pairs (earplugs, gloves, socks): not compared as a count, since a kids' pack of socks counted so won
 #: for the adults' one, which its missing count word refused; a keyword's count of pairs is found as packs of pairs
 #: only as written ("100쌍 x 2박스" is 200쌍; `identity._pairs_in_packs`). Only 쌍 is among `COUNTERS` (a number
