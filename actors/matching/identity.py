@@ -36,10 +36,15 @@ _SPELLINGS: dict[str, tuple[str, ...]] = {
     "엘지": ("lg",),  # letters read by their names
     "에어": ("air",),  # no consonant Hangul writes
     "플러스": ("plus", "+"),  # a sign
-    "온스": ("oz",),  # a unit's symbol (not 피스 for "pcs": 피스 is a screw too, "석고보드 피스")
+    "온스": ("oz",),  # a unit's symbol
 }
+#: Words that are spelled so only after a number, as a count's counter: a set's pieces ("1000피스" is "1000pcs"),
+#: where 피스 standing alone is a screw ("석고보드 피스"). A spelling of the keyword's word, not a quantity: another
+#: count is still another set ("500P"), and a count of a thing's parts no count sold ("3피스 골프공": a reviewer's).
+_COUNTED_SPELLINGS: dict[str, tuple[str, ...]] = {"피스": ("pcs",)}
 #: The same words the other way round, so a tier written in Latin letters is found as the keyword's Hangul one.
 _HANGUL_SPELLING = {latin: hangul for hangul, latins in _SPELLINGS.items() for latin in latins}
+_HANGUL_COUNTED_SPELLING = {latin: hangul for hangul, latins in _COUNTED_SPELLINGS.items() for latin in latins}
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,11 +66,17 @@ class Word:
 _RUNS = re.compile(r"\d+(?:\.\d+)?|[a-z]+|[^\da-z]+")
 
 
-def _spellings(run: str) -> tuple[str, ...]:
-    """A run and how sellers write it in the other script ("울트라", "ultra"; "플러스", "plus", "+")."""
-    if hangul := _HANGUL_SPELLING.get(run):
-        return (run, hangul, *(other for other in _SPELLINGS[hangul] if other != run))
-    return (run, *_SPELLINGS.get(run, ()))
+def _spellings(run: str, *, counted: bool = False) -> tuple[str, ...]:
+    """A run and how sellers write it in the other script ("울트라", "ultra"; "플러스", "plus", "+"; where it is
+    `counted`, right after a number, "피스", "pcs")."""
+    spellings, hangul_spelling = (
+        ({**_SPELLINGS, **_COUNTED_SPELLINGS}, {**_HANGUL_SPELLING, **_HANGUL_COUNTED_SPELLING})
+        if counted
+        else (_SPELLINGS, _HANGUL_SPELLING)
+    )
+    if hangul := hangul_spelling.get(run):
+        return (run, hangul, *(other for other in spellings[hangul] if other != run))
+    return (run, *spellings.get(run, ()))
 
 
 #: How a Latin letter is read by its name in Hangul (several where sellers write it several ways: 씨 and 시 for C).
@@ -190,7 +201,7 @@ def _word(compact: str) -> Word:
         else "(?:"
         + "|".join(
             [
-                *map(_spelled, _spellings(run)),
+                *map(_spelled, _spellings(run, counted=index > 0 and found_runs[index - 1][0].isdigit())),
                 *(
                     _letter_names_pattern(names, first=index == 0, last=index == len(found_runs) - 1)
                     for names in letter_names(run)

@@ -1058,6 +1058,35 @@ def test_korean_counters_count_pieces_and_a_dozen_or_a_jeop_is_its_number(keywor
 
 
 @pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # A set's count of pieces is written with 피스 or pcs alike, spaced or not (three blind readers' puzzles and
+        # tiles)
+        ("라벤스부르거 노이슈반슈타인 성 1000피스", "Ravensburger 노이슈반슈타인 성 직소퍼즐 1000pcs", None),
+        ("라벤스부르거 노이슈반슈타인 성 1000피스", "라벤스부르거 노이슈반슈타인 성 1000 PCS", None),
+        ("마그나타일 클리어 컬러 100pcs", "마그나타일 클리어 컬러 100피스 세트", None),
+        # but only as the keyword's word: another count, or two sets of half, is another set (a reviewer's)
+        (
+            "라벤스부르거 노이슈반슈타인 성 1000피스",
+            "라벤스부르거 노이슈반슈타인 성 500P",
+            "keyword word missing: 1000피스",
+        ),
+        (
+            "라벤스부르거 노이슈반슈타인 성 1000피스",
+            "라벤스부르거 노이슈반슈타인 성 500피스 x2",
+            "keyword word missing: 1000피스",
+        ),
+        # 피스 standing alone is a screw, no count
+        ("석고보드 피스", "석고보드 100pcs", "keyword word missing: 피스"),
+        # and a thing's count of parts is no count sold ("3피스 골프공", a ball's layers)
+        ("타이틀리스트 프로V1 골프공 12개", "타이틀리스트 프로V1 3피스 골프공 12개", None),
+    ],
+)
+def test_a_sets_count_of_pieces_is_its_number_with_pieces_or_pcs(keyword: str, title: str, reason: str | None):
+    assert verdict(keyword, title) == reason
+
+
+@pytest.mark.parametrize(
     "title",
     [
         # A counter's syllable that begins another word counts nothing: 본품, 통신, 접시.
