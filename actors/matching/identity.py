@@ -19,7 +19,7 @@ from functools import lru_cache
 from itertools import pairwise, product
 
 from actors.matching.loanwords import HANGUL_RUN, Spellings
-from actors.matching.quantities import STATED, quantities
+from actors.matching.quantities import STATED, a_minimum_or_condition, quantities
 from infra.text.analyzer import morphemes
 from infra.text.colours import HUE, HUE_END, hue_spellings
 from infra.text.folding import SEPARATORS
@@ -691,6 +691,9 @@ def other_option(
 
 #: A keyword's count of sticks or tea bags, written with T ("커피믹스 100T", "율무차 50T").
 _STICKS = re.compile(r"(?P<number>\d+)t")
+#: A keyword's 1T is a ton, a terabyte or a thickness: no box holds one stick ("마사토 1T" is no "20kg 1포": a
+#: reviewer's).
+_FEWEST_STICKS = 2
 
 
 #: A count written with T in a title, and a total stated ("총 180개").
@@ -710,9 +713,8 @@ def _sticks_counted_as_pieces(title: str, word: Word) -> bool:
     blind readers' coffee mixes). Not a count the unit rule reads as none, nor a bare count ("500GB, 1개" for a 1T
     SSD, "+ 종이컵 100개"), nor in a title writing other T's that do not add up to the keyword's (T is a board's or a
     mat's thickness too: "아크릴판 3T 2개" is no 2T; a reviewer's)."""
-    if (sticks := _STICKS.fullmatch(word.text)) is None:
+    if (sticks := _STICKS.fullmatch(word.text)) is None or (number := int(sticks["number"])) < _FEWEST_STICKS:
         return False
-    number = int(sticks["number"])
     parts = [int(written["number"]) for written in _T_COUNT.finditer(title)]
     totalled = number in {int(total["number"]) for total in _TOTAL.finditer(title)}
     if any(part != number for part in parts) and not (totalled and sum(parts) == number):
@@ -720,7 +722,19 @@ def _sticks_counted_as_pieces(title: str, word: Word) -> bool:
     return any(
         stated.dimension == "pack" and stated.amount == number and (totalled or _CONTENTS.search(stated.text))
         for stated in quantities(title)
-    ) or any(int(counted["number"]) == number for counted in _CONTENTS_UNREAD.finditer(title))
+    ) or _counted_unread(title, number)
+
+
+def _counted_unread(title: str, number: int) -> bool:
+    """Whether the title's counts of contents that the unit rule does not read ("15g x 50포", "50스틱") are all the
+    keyword's `number`: not where it lists other counts ("10포 / 30포 / 50포 선택"), nor a minimum or a condition
+    ("30포 (50포 구매시 사은품)": a reviewer's)."""
+    counts = [
+        int(counted["number"])
+        for counted in _CONTENTS_UNREAD.finditer(title)
+        if not a_minimum_or_condition(title, counted.start(), counted.end())
+    ]
+    return bool(counts) and all(count == number for count in counts)
 
 
 #: A keyword's metric length: a pen's tip ("0.7mm"), a shoe's size ("260mm"), a cable's ("2m"): its number and unit.

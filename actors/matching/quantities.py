@@ -171,6 +171,12 @@ _MINIMUM_BEFORE = re.compile(r"최소\s?(?:주문|구매)?\s?(?:수량)?\s?:?\s?
 _MINIMUM_AFTER = re.compile(r"\s?(?:이상|구매\s?시)")
 
 
+def a_minimum_or_condition(text: str, start: int, end: int) -> bool:
+    """Whether the count a text writes from `start` to `end` is an order's minimum or a condition ("최소주문 12개",
+    "10캔 이상", "100스틱 구매시"), not the count the price buys."""
+    return bool(_MINIMUM_BEFORE.search(text, 0, start) or _MINIMUM_AFTER.match(text, end))
+
+
 @lru_cache(maxsize=4096)
 def quantities(text: str) -> tuple[Quantity, ...]:
     """Every quantity a folded text states, in order, pack counts written as multipliers ("x 24", "1+1") included.
@@ -193,7 +199,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         if any(outer.start() <= match.start() < outer.end() for outer in read_whole):
             continue
         counts = not match["unit"] or UNITS[match["unit"].lower()].dimension == "pack"
-        if counts and (_MINIMUM_BEFORE.search(text, 0, match.start()) or _MINIMUM_AFTER.match(text, match.end())):
+        if counts and a_minimum_or_condition(text, match.start(), match.end()):
             continue  # an order's minimum ("최소주문 12개", "10캔 이상 주문가능") is not the count the price buys
         if match["unit"]:
             found.extend(

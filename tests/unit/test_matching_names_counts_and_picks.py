@@ -1362,6 +1362,10 @@ def test_packs_add_up_only_for_weight_and_rolls_counted_right_after_the_amount(
         ("맥심 모카골드 마일드 커피믹스 12g x 50개입", "keyword word missing: 100t"),
         ("맥심 모카골드 마일드 커피믹스 12g x 50포", "keyword word missing: 100t"),
         ("맥심 모카골드 마일드 커피믹스 100포기", "keyword word missing: 100t"),
+        # a count that is a condition or a minimum, or among other counts, counts nothing (a reviewer's)
+        ("맥심 모카골드 마일드 커피믹스 50스틱 (100스틱 이상 구매시 할인)", "keyword word missing: 100t"),
+        ("맥심 모카골드 마일드 커피믹스 12g 30포 (100포 구매시 사은품)", "keyword word missing: 100t"),
+        ("맥심 모카골드 마일드 커피믹스 12g x 50포 / 100포 선택", "keyword word missing: 100t"),
         ("맥심 모카골드 마일드 커피믹스 100g", "keyword word missing: 100t"),
     ],
 )
@@ -1379,6 +1383,8 @@ def test_a_count_of_sticks_is_the_titles_count_of_pieces(title: str, reason: str
         ("삼성전자 포터블 SSD T7 1T", "삼성전자 포터블 SSD T7, 500GB, 그레이, 1개"),
         ("맥심 모카골드 커피믹스 100T", "맥심 모카골드 커피믹스 12g x 20개입 + 종이컵 100개"),
         ("요가매트 10T", "요가매트 6T 단체용 총 10개"),
+        # and a keyword's 1T is a ton: no box holds one stick
+        ("마사토 중립 1T", "마사토 중립 20kg 1포"),
     ],
 )
 def test_a_count_of_t_is_no_count_of_sticks_where_the_title_counts_something_else(keyword: str, title: str):
