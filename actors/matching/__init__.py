@@ -91,7 +91,7 @@ from actors.matching.prices import (
 from actors.matching.quantities import Quantity, quantities, uncounted, unit_conflict
 from actors.matching.sells import Allowed, allowed_by, excluded, sold_for_it, sold_without_something
 from actors.matching.sequels import names_a_number, numbers_after, sequel_number, writes_the_name_plain
-from actors.matching.wearers import for_a_child, for_one_sex
+from actors.matching.wearers import for_a_child, for_one_sex, names_a_sex
 from infra.text.folding import fold
 from infra.text.sexes import sex_spellings
 from schemas.offers import Offer
@@ -509,12 +509,13 @@ def _for_a_child_only_in_the_lowest(wanted: _Wanted, respelled: list[str]) -> st
 
 def _for_one_sex_only_in_the_lowest(wanted: _Wanted, lowered: list[str]) -> str | None:
     """The lowest names one sex where the keyword names none (`wearers.for_one_sex`), and no other accepted offer
-    names it: a women's version sold under the same name ("나이키 우먼스 코르테즈") is in doubt beside the plain one.
+    names in any spelling: a women's version sold under the same name ("나이키 우먼스 코르테즈") is in doubt beside the
+    plain one.
     `lowered`: the accepted offers' titles, cheapest first, folded and in lower case."""
     if len(lowered) < 2 or (sex := for_one_sex(lowered[0], wanted.keyword)) is None:
         return None
-    others = (for_one_sex(title, wanted.keyword) for title in lowered[1:])
-    if any(other and sex_spellings(other) == sex_spellings(sex) for other in others):
+    # another offer naming the same sex in any spelling, its plain noun too ("남성" beside "Men's"), vouches for it
+    if any(names_a_sex(title) == sex_spellings(sex) for title in lowered[1:]):
         return None
     return f"for one sex?: the lowest writes {sex}, which no other offer does"
 

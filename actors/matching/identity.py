@@ -38,10 +38,12 @@ _SPELLINGS: dict[str, tuple[str, ...]] = {
     "플러스": ("plus", "+"),  # a sign
     "온스": ("oz",),  # a unit's symbol
 }
-#: Words that are spelled so only after a number, as a count's counter: a set's pieces ("1000피스" is "1000pcs"),
-#: where 피스 standing alone is a screw ("석고보드 피스"). A spelling of the keyword's word, not a quantity: another
-#: count is still another set ("500P"), and a count of a thing's parts no count sold ("3피스 골프공": a reviewer's).
+#: Words that are spelled so only after a number of `_A_SETS_PIECES` or more, as a count's counter: a set's pieces
+#: ("1000피스" is "1000pcs"), where 피스 standing alone is a screw ("석고보드 피스"). A spelling of the keyword's word,
+#: not a quantity: another count is still another set ("500P"). A few pieces are how a thing is made, where pcs
+#: counts the things sold: "2피스 수영복" is no "원피스 수영복 2pcs", "3피스 정장" no "셔츠 3pcs" (a reviewer's).
 _COUNTED_SPELLINGS: dict[str, tuple[str, ...]] = {"피스": ("pcs",)}
+_A_SETS_PIECES = 10
 #: The same words the other way round, so a tier written in Latin letters is found as the keyword's Hangul one.
 _HANGUL_SPELLING = {latin: hangul for hangul, latins in _SPELLINGS.items() for latin in latins}
 _HANGUL_COUNTED_SPELLING = {latin: hangul for hangul, latins in _COUNTED_SPELLINGS.items() for latin in latins}
@@ -64,6 +66,11 @@ class Word:
 
 
 _RUNS = re.compile(r"\d+(?:\.\d+)?|[a-z]+|[^\da-z]+")
+
+
+def _a_sets_count(run: str) -> bool:
+    """Whether a keyword word's run is a number a set's pieces are counted in (`_COUNTED_SPELLINGS`)."""
+    return run.isdigit() and int(run) >= _A_SETS_PIECES
 
 
 def _spellings(run: str, *, counted: bool = False) -> tuple[str, ...]:
@@ -201,7 +208,7 @@ def _word(compact: str) -> Word:
         else "(?:"
         + "|".join(
             [
-                *map(_spelled, _spellings(run, counted=index > 0 and found_runs[index - 1][0].isdigit())),
+                *map(_spelled, _spellings(run, counted=index > 0 and _a_sets_count(found_runs[index - 1]))),
                 *(
                     _letter_names_pattern(names, first=index == 0, last=index == len(found_runs) - 1)
                     for names in letter_names(run)
@@ -691,9 +698,6 @@ def other_option(
 
 #: A keyword's count of sticks or tea bags, written with T ("커피믹스 100T", "율무차 50T").
 _STICKS = re.compile(r"(?P<number>\d+)t")
-#: A keyword's 1T is a ton, a terabyte or a thickness: no box holds one stick ("마사토 1T" is no "20kg 1포": a
-#: reviewer's).
-_FEWEST_STICKS = 2
 
 
 #: A count written with T in a title, and a total stated ("총 180개").
@@ -704,37 +708,48 @@ _TOTAL = re.compile(r"총\s?(?P<number>\d+)")
 _CONTENTS = re.compile(r"개입|\d\s?입|스틱|티백|\d\s?포")
 #: A count of contents written with a counter the unit rule does not read ("15g x 50포", "20스틱"), so never one of a
 #: title's quantities: its number.
-_CONTENTS_UNREAD = re.compile(r"(?<![\d.])(?P<number>\d+)\s?(?:스틱|티백|포)(?![가-힣a-z])")
+_CONTENTS_UNREAD = re.compile(r"(?<![\d.])(?P<number>\d+)\s?(?P<counter>스틱|티백|포)(?![가-힣a-z])")
+#: A weight in kilograms or a volume in litres: what comes in 포 then is a sack, not a sachet.
+_IN_BULK = re.compile(r"\d\s?(?:kg|킬로|키로|l|리터)(?![a-z])")
 
 
 def _sticks_counted_as_pieces(title: str, word: Word) -> bool:
-    """Whether a keyword's count of sticks or tea bags ("100T") is the title's count of contents ("11.7g x 100개입") or
-    the total it states of T's it adds up ("170T + 10T 증정 (총 180개)" for 180T): the T counts what 개입 counts (two
-    blind readers' coffee mixes). Not a count the unit rule reads as none, nor a bare count ("500GB, 1개" for a 1T
-    SSD, "+ 종이컵 100개"), nor in a title writing other T's that do not add up to the keyword's (T is a board's or a
-    mat's thickness too: "아크릴판 3T 2개" is no 2T; a reviewer's)."""
-    if (sticks := _STICKS.fullmatch(word.text)) is None or (number := int(sticks["number"])) < _FEWEST_STICKS:
+    """Whether a keyword's count of sticks or tea bags ("100T") is the title's count of contents ("11.7g x 100개입",
+    "15g x 50포") or the total it states of T's it adds up ("170T + 10T 증정 (총 180개)" for 180T): the T counts what
+    개입 counts (two blind readers' coffee mixes). Every count of contents the title writes must be the keyword's
+    (`_counts_of_contents`); not a bare count ("500GB, 1개" for a 1T SSD, "+ 종이컵 100개"), nor in a title writing
+    other T's that do not add up to the keyword's (T is a board's or a mat's thickness too: "아크릴판 3T 2개" is no
+    2T; a reviewer's)."""
+    if (sticks := _STICKS.fullmatch(word.text)) is None:
         return False
+    number = int(sticks["number"])
     parts = [int(written["number"]) for written in _T_COUNT.finditer(title)]
     totalled = number in {int(total["number"]) for total in _TOTAL.finditer(title)}
     if any(part != number for part in parts) and not (totalled and sum(parts) == number):
         return False
-    return any(
-        stated.dimension == "pack" and stated.amount == number and (totalled or _CONTENTS.search(stated.text))
+    if totalled and any(stated.dimension == "pack" and stated.amount == number for stated in quantities(title)):
+        return True
+    counts = _counts_of_contents(title)
+    return bool(counts) and all(count == number for count in counts)
+
+
+def _counts_of_contents(title: str) -> list[int]:
+    """Every count of contents a title writes: those the unit rule reads ("100개입", "30입") and those it does not
+    ("50포", "20스틱", "10티백"), but a minimum or a condition ("100스틱 이상 구매시 할인"), and no 포 where the title
+    weighs in kilograms or measures in litres, where it is a sack ("마사토 20kg 2포" for 2T: a reviewer's)."""
+    read = [
+        int(stated.amount)
         for stated in quantities(title)
-    ) or _counted_unread(title, number)
-
-
-def _counted_unread(title: str, number: int) -> bool:
-    """Whether the title's counts of contents that the unit rule does not read ("15g x 50포", "50스틱") are all the
-    keyword's `number`: not where it lists other counts ("10포 / 30포 / 50포 선택"), nor a minimum or a condition
-    ("30포 (50포 구매시 사은품)": a reviewer's)."""
-    counts = [
+        if stated.dimension == "pack" and _CONTENTS.search(stated.text)
+    ]
+    sacks = bool(_IN_BULK.search(title))
+    unread = [
         int(counted["number"])
         for counted in _CONTENTS_UNREAD.finditer(title)
         if not a_minimum_or_condition(title, counted.start(), counted.end())
+        and not (sacks and counted["counter"] == "포")
     ]
-    return bool(counts) and all(count == number for count in counts)
+    return read + unread
 
 
 #: A keyword's metric length: a pen's tip ("0.7mm"), a shoe's size ("260mm"), a cable's ("2m"): its number and unit.

@@ -66,10 +66,21 @@ def _sex_pattern(spellings: tuple[str, ...]) -> re.Pattern[str]:
 
 #: Each sex in any spelling: a keyword writing one names the product for it, and `identity` finds it.
 _EITHER_SEX = tuple(_sex_pattern(side) for side in SEXES)
-#: Each sex as brands name a version for it ("우먼스", "맨즈", "Women's"): not the plain nouns 남성 and 여성 (each
-#: side's first spelling), which sellers write of a product made for one sex anyway ("남성 손목시계", "남성
-#: 스니커즈"), so that beside offers that leave them out they flagged right answers only.
-_A_VERSION_FOR_ONE_SEX = tuple(_sex_pattern(side[1:]) for side in SEXES)
+#: Each sex as brands name a version for it, a possessive or a plural ("우먼스", "맨즈", "Women's", "Ladies"): not the
+#: plain nouns 남성 and 여성, which sellers write of a product made for one sex anyway ("남성 손목시계", "남성
+#: 스니커즈": beside offers that leave them out they flagged right answers only), nor a bare "men", "women" or "male",
+#: a line's name or a plug's gender ("NIVEA MEN", "Male to Female": a reviewer's).
+_VERSION_SPELLINGS = frozenset({"맨즈", "멘즈", "mens", "우먼즈", "우먼스", "레이디스", "womens", "ladies"})
+_A_VERSION_FOR_ONE_SEX = tuple(
+    _sex_pattern(tuple(spelling for spelling in side if spelling in _VERSION_SPELLINGS)) for side in SEXES
+)
+
+
+def names_a_sex(title: str) -> tuple[str, ...]:
+    """The spellings of the sex a (lower-case) title names in any spelling ("남성", "mens"; `infra.text.sexes`), () for
+    none or both."""
+    named = [side for side, pattern in zip(SEXES, _EITHER_SEX, strict=True) if pattern.search(title)]
+    return named[0] if len(named) == 1 else ()
 
 
 def for_one_sex(title: str, keyword: str) -> str | None:
