@@ -149,7 +149,9 @@ _CONCEPTS: tuple[_Concept, ...] = (
     _condition(
         "used",
         r"중고|(?<![0-9a-z])[sa]급\s?공기계|공기계\s?[sa]급|새\s?상품\s?급|(?:실착|시착)(?:품|\s?\d+\s?회)?"
-        r"|(?<!\d)\d\s?회\s?(?:사용|착용)(?!\s?(?:량|가능|분))|" + english("used", r"pre[\s-]?owned"),
+        r"|(?<!\d)\d\s?회\s?(?:사용|착용)(?!\s?(?:량|가능|분))"
+        # a golf club hit to try it, as a shoe is worn to try it on ("시타채", "시타용 드라이버")
+        r"|시타\s?(?:채|용|클럽)|" + english("used", r"pre[\s-]?owned"),
     ),
     # A consumable remanufactured from used ones ("재생 배터리", "재생토너"); 재생 alone is also playback ("연속 재생",
     # "30시간 재생 배터리", "음악 재생").
@@ -164,6 +166,11 @@ _CONCEPTS: tuple[_Concept, ...] = (
         "display", "전시(?:상품|품)?|진열(?:상품|품)|오픈박스|" + english(r"open\s?box")
     ),  # 진열대 alone is a shelf
     _condition("rental", "렌탈|대여|" + english("rental")),
+    # A subscription sold instead of the thing once ("밀키트 2인분 정기구독 (매주 배송)", "원두 정기구독"): deliveries
+    # over time at a price per delivery. Not where the title says one may subscribe ("정기구독 가능", "정기구독
+    # 신청"), nor a subscription's price for its first delivery, a conditional price (`buyable`: "정기구독 첫달
+    # 반값"); a keyword that asks for a subscription allows it ("과학동아 1년 정기구독").
+    _condition("a subscription", r"정기\s?구독(?!\s?(?:가능|신청|시|할인|첫))"),
     # Another region's release, locked to its language or its power ("일본판", "북미판", "중국 내수용", "일본어 전용").
     _condition("another region's release", r"(?:일본|일|북미|유럽|홍콩|중국|대만)\s?판|내수용|일본어\s?전용"),
     # A book in another language is another book for a reader of the keyword's ("작별하지 않는다 영문판", "원서").

@@ -673,6 +673,15 @@ def test_a_childs_word_after_the_name_asked_for_or_written_by_other_sellers_is_t
         ("온러닝 클라우드몬스터 2 남성 블랙 270", "온러닝 클라우드몬스터 2 남성 블랙 270 새상품급 실착 1회", "used"),
         ("드롱기 데디카 EC685 실버", "드롱기 데디카 EC685 실버 (3회 사용, 풀박스)", "used"),
         ("온러닝 클라우드몬스터 2 남성 블랙 270", "온러닝 클라우드몬스터 2 남성 블랙 270 매장 시착품", "used"),
+        # a golf club hit to try it (the forty-second reader's demo driver)
+        ("캘러웨이 패러다임 Ai 스모크 맥스 드라이버 10.5도", "캘러웨이 패러다임 Ai 스모크 맥스 10.5도 시타채", "used"),
+        (
+            "캘러웨이 패러다임 Ai 스모크 맥스 드라이버 10.5도",
+            "캘러웨이 패러다임 Ai 스모크 맥스 드라이버 시타용",
+            "used",
+        ),
+        # a subscription sold instead of the thing once (the forty-second reader's meal kit)
+        ("프레시지 밀푀유나베 2인분", "프레시지 밀푀유나베 2인분 정기구독 (매주 배송)", "a subscription"),
         ("청송 부사 5kg 선물용", "청송 부사 5kg 선물용 [산지 출하 종료 · 내년 10월 재개]", "not buyable"),
     ],
 )
@@ -684,6 +693,9 @@ def test_seconds_download_codes_shop_pickup_and_age_formulas_are_refused(keyword
     ("keyword", "title"),
     [
         ("상하목장 유기농 멸균우유 125ml 24팩", "상하목장 유기농 멸균우유 125ml 24팩 유통기한 넉넉 2027년 이후"),
+        # one may subscribe, or the keyword asks for the subscription
+        ("프레시지 밀푀유나베 2인분", "프레시지 밀푀유나베 2인분 밀키트 (정기구독 가능)"),
+        ("과학동아 1년 정기구독", "과학동아 1년 정기구독 2026"),
         ("몬스터헌터 와일즈 PS5", "PS5 몬스터헌터 와일즈 스틸북 (초회 특전 코드 포함)"),
         ("LG 27GR75Q", "LG 울트라기어 27GR75Q 매장 방문 수령 가능 택배 발송"),
         ("로얄캐닌 미니 어덜트 8kg", "로얄캐닌 미니 어덜트 1+1 8kg"),
