@@ -293,6 +293,25 @@ def _size_number_word(text: str) -> Word | None:
     return Word(text, re.compile(pattern), digit_edged=True)
 
 
+#: A tyre's size: its width in millimetres, its profile as a share of the width, its construction (R, radial; ZR, a
+#: radial for high speed) and its rim's diameter in inches ("235/60R18").
+_TYRE_SIZE = re.compile(r"(?P<width>\d{3})/(?P<profile>\d{2})(?P<construction>z?r)(?P<rim>\d{2})")
+
+
+def _tyre_size_word(text: str) -> Word | None:
+    """A keyword's tyre size ("235/60R18"), found as sellers and fitting shops also write it: its three numbers run
+    together ("2356018") or spaced, slashed or dashed ("235 60 18", "235/60-18"), with its construction letters or
+    without (the tenth and forty-second readers' answers wrote "2254517" and "2356018").
+    Another number run on is another size ("23560189" is none). None: the word is no tyre size."""
+    found = _TYRE_SIZE.fullmatch(text)
+    if found is None:
+        return None
+    between = r"\s?[/-]?\s?"
+    construction = rf"(?:\s?(?:z?r|{found['construction']})\s?|{between})"
+    pattern = rf"(?<![\d.]){found['width']}{between}{found['profile']}{construction}{found['rim']}(?!\d)"
+    return Word(text, re.compile(pattern), digit_edged=True)
+
+
 #: A times sign, written between a size's numbers.
 _TIMES = frozenset({"x", "×", "*"})
 #: What may not stand right beside a word's edge: a digit beside a number ("15" is not in "150"), a letter beside
@@ -573,6 +592,7 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
             glued_to_the_next = index + 1 < len(parts) and parts[index + 1].start == segment.end
             special = (
                 _range_word(segment.text)
+                or _tyre_size_word(compact)
                 or _size_number_word(compact)
                 or _year_word(compact)
                 or _generation_word(compact)

@@ -1796,3 +1796,21 @@ def test_a_price_from_whose_first_option_is_the_keywords_weight_in_pounds_is_tha
 def test_a_pack_count_is_no_count_of_balls_or_outlets(keyword: str, title: str):
     (word,) = [word for word in keyword.split() if word.endswith("구")]
     assert verdict(keyword, title, 19_000) == f"keyword word missing: {word}"
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        # A tyre's size is found however fitting shops write it (the tenth and forty-second readers' answers)
+        ("한국타이어 다이나프로 HPX RA43 2356018 (장착점 무료배송)", None),
+        ("한국타이어 다이나프로 HPX RA43 235 60 18", None),
+        ("한국타이어 다이나프로 HPX RA43 235/60ZR18", None),
+        ("한국타이어 다이나프로 HPX RA43 235-60-18", None),
+        # another size, or a number run on, is another tyre
+        ("한국타이어 다이나프로 HPX RA43 2356518", "keyword word missing: 235/60r18"),
+        ("한국타이어 다이나프로 HPX RA43 235/60R19", "keyword word missing: 235/60r18"),
+        ("한국타이어 다이나프로 HPX RA43 23560188", "keyword word missing: 235/60r18"),
+    ],
+)
+def test_a_tyre_size_is_found_with_its_numbers_run_together_or_apart(title: str, reason: str | None):
+    assert verdict("한국타이어 다이나프로 HPX RA43 235/60R18", title) == reason
