@@ -312,6 +312,32 @@ def _tyre_size_word(text: str) -> Word | None:
     return Word(text, re.compile(pattern), digit_edged=True)
 
 
+#: A number of people a thing serves, with 용 (for) or 분 (portions) after it or not: "6인용" of a pressure cooker,
+#: "2인분" of a meal kit, "4인" of a tent.
+_PERSONS = re.compile(r"(?P<number>\d{1,2})인(?:용|분)?")
+#: Any number of people a title writes with 용 or 분: the thing's own.
+_PERSONS_SUFFIXED = re.compile(r"(?<![\d.])(?P<number>\d{1,2})\s?인\s?(?:용|분)(?![가-힣])")
+
+
+def _persons_word(text: str) -> Word | None:
+    """A keyword's number of people ("6인용", "2인분", "4인"), found with 용 or 분 after 인 either way ("2인용" for
+    "2인분"); never inside another number, nor glued to more Hangul ("6인치" is inches). Written bare ("6인"), it is
+    `_persons_written_bare`'s. None: the word counts no people."""
+    found = _PERSONS.fullmatch(text)
+    if found is None:
+        return None
+    return Word(text, re.compile(rf"(?<![\d.]){found['number']}\s?인\s?(?:용|분)(?![가-힣])"), digit_edged=True)
+
+
+def _persons_written_bare(title: str, word: Word) -> bool:
+    """Whether a keyword's number of people is written bare ("6인 가스 인덕션 겸용", "2인 밀키트": the thirtieth and
+    forty-second readers' answers) in a title that gives no number of people with 용 or 분, which would be the thing's
+    own: "4인용 (최대 6인 착석 가능)" seats six at most and is a table for four (a reviewer's)."""
+    if (found := _PERSONS.fullmatch(word.text)) is None or _PERSONS_SUFFIXED.search(title):
+        return False
+    return re.search(rf"(?<![\d.]){found['number']}\s?인(?![가-힣])", title) is not None
+
+
 #: A times sign, written between a size's numbers.
 _TIMES = frozenset({"x", "×", "*"})
 #: What may not stand right beside a word's edge: a digit beside a number ("15" is not in "150"), a letter beside
@@ -593,6 +619,7 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
             special = (
                 _range_word(segment.text)
                 or _tyre_size_word(compact)
+                or _persons_word(compact)
                 or _size_number_word(compact)
                 or _year_word(compact)
                 or _generation_word(compact)
@@ -659,7 +686,7 @@ def missing_word(
             continue
         if (name := before.get(word)) is not None and _ordinal_on_the_name(undashed, name, word):
             continue
-        if _sticks_counted_as_pieces(undashed, word):
+        if _sticks_counted_as_pieces(undashed, word) or _persons_written_bare(undashed, word):
             continue
         if _length_written_bare(undashed, word, words) or _length_in_another_unit(undashed, word):
             continue

@@ -1814,3 +1814,23 @@ def test_a_pack_count_is_no_count_of_balls_or_outlets(keyword: str, title: str):
 )
 def test_a_tyre_size_is_found_with_its_numbers_run_together_or_apart(title: str, reason: str | None):
     assert verdict("한국타이어 다이나프로 HPX RA43 235/60R18", title) == reason
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # A number of people, with 용 or 분 or without (the thirtieth and forty-second readers' answers)
+        ("PN풍년 하이클래드 압력솥 6인용", "PN풍년 하이클래드 압력솥 6인 가스 인덕션 겸용", None),
+        ("프레시지 밀푀유나베 밀키트 2인분", "프레시지 밀푀유나베 2인 밀키트 (냉장)", None),
+        ("코베아 캠핑 텐트 4인", "코베아 캠핑 텐트 4인용", None),
+        # another number, or inches
+        ("PN풍년 하이클래드 압력솥 6인용", "PN풍년 하이클래드 압력솥 16인용", "keyword word missing: 6인용"),
+        ("PN풍년 하이클래드 압력솥 6인용", "PN풍년 하이클래드 압력솥 6인치", "keyword word missing: 6인용"),
+        ("프레시지 밀푀유나베 밀키트 2인분", "프레시지 밀푀유나베 밀키트 3인분", "keyword word missing: 2인분"),
+        # a bare number beside the thing's own is a note of something else ("최대 6인 착석": a reviewer's)
+        ("에몬스 세라믹 식탁 6인용", "에몬스 세라믹 식탁 4인용 (최대 6인 착석 가능)", "keyword word missing: 6인용"),
+        ("프레시지 밀푀유나베 밀키트 2인분", "프레시지 밀푀유나베 밀키트 2인용", None),
+    ],
+)
+def test_a_number_of_people_is_found_with_or_without_its_suffix(keyword: str, title: str, reason: str | None):
+    assert verdict(keyword, title) == reason
