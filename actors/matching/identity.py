@@ -314,28 +314,40 @@ def _tyre_size_word(text: str) -> Word | None:
 
 #: A number of people a thing serves, with 용 (for) or 분 (portions) after it or not: "6인용" of a pressure cooker,
 #: "2인분" of a meal kit, "4인" of a tent.
-_PERSONS = re.compile(r"(?P<number>\d{1,2})인(?:용|분)?")
-#: Any number of people a title writes with 용 or 분: the thing's own.
-_PERSONS_SUFFIXED = re.compile(r"(?<![\d.])(?P<number>\d{1,2})\s?인\s?(?:용|분)(?![가-힣])")
+_PERSONS = re.compile(r"(?P<number>\d{1,2})인(?P<suffix>용|분)?")
+#: Every number of people a title writes, with 용 or 분 or bare; a bare 인 glued to more Hangul is none (인치, 인조).
+_PERSONS_IN_A_TITLE = re.compile(r"(?<![\d.])(?P<number>\d{1,2})\s?인(?:\s?(?P<suffix>용|분)|(?![가-힣]))")
+
+
+def counts_people(text: str) -> bool:
+    """Whether a word is a number of people ("4인", "6인용", "2인분"): "4인용" is for four, nothing sold for a "4인"."""
+    return _PERSONS.fullmatch(text.replace(" ", "")) is not None
 
 
 def _persons_word(text: str) -> Word | None:
-    """A keyword's number of people ("6인용", "2인분", "4인"), found with 용 or 분 after 인 either way ("2인용" for
-    "2인분"); never inside another number, nor glued to more Hangul ("6인치" is inches). Written bare ("6인"), it is
-    `_persons_written_bare`'s. None: the word counts no people."""
+    """A keyword's number of people with its suffix ("6인용", "2인분"), found with 용 or 분 either way ("2인용" for
+    "2인분", "6인용밥솥"), never inside another number. Written bare ("6인"), it is `_persons_written_bare`'s. None:
+    the word counts no people, or counts them bare as the title must then write them."""
     found = _PERSONS.fullmatch(text)
-    if found is None:
+    if found is None or not found["suffix"]:
         return None
-    return Word(text, re.compile(rf"(?<![\d.]){found['number']}\s?인\s?(?:용|분)(?![가-힣])"), digit_edged=True)
+    return Word(text, re.compile(rf"(?<![\d.]){found['number']}\s?인\s?(?:용|분)"), digit_edged=True)
 
 
 def _persons_written_bare(title: str, word: Word) -> bool:
-    """Whether a keyword's number of people is written bare ("6인 가스 인덕션 겸용", "2인 밀키트": the thirtieth and
-    forty-second readers' answers) in a title that gives no number of people with 용 or 분, which would be the thing's
-    own: "4인용 (최대 6인 착석 가능)" seats six at most and is a table for four (a reviewer's)."""
-    if (found := _PERSONS.fullmatch(word.text)) is None or _PERSONS_SUFFIXED.search(title):
+    """Whether a keyword's number of people with its suffix is written bare ("6인 가스 인덕션 겸용", "2인 밀키트": the
+    thirtieth and forty-second readers' answers) as the only number of people the title gives: another is the
+    thing's own or its options ("4인용 (최대 6인 착석 가능)", "4인 (최대 6인 착석)", "3인 6인 10인 선택", "2~3인 (4인
+    가족 추천)": reviewers')."""
+    if (found := _PERSONS.fullmatch(word.text)) is None or not found["suffix"]:
         return False
-    return re.search(rf"(?<![\d.]){found['number']}\s?인(?![가-힣])", title) is not None
+    written = list(_PERSONS_IN_A_TITLE.finditer(title))
+    number = found["number"]
+    return (
+        bool(written)
+        and all(each["number"] == number for each in written)
+        and any(not each["suffix"] for each in written)
+    )
 
 
 #: A times sign, written between a size's numbers.

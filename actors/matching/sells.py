@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum, auto
 
-from actors.matching.identity import Word
+from actors.matching.identity import Word, counts_people
 from actors.matching.quantities import quantities
 from infra.text.folding import ENDS_THE_TITLE, english
 from infra.text.words import Aligned, Segment, aligned, segments
@@ -150,8 +150,10 @@ _CONCEPTS: tuple[_Concept, ...] = (
         "used",
         r"중고|(?<![0-9a-z])[sa]급\s?공기계|공기계\s?[sa]급|새\s?상품\s?급|(?:실착|시착)(?:품|\s?\d+\s?회)?"
         r"|(?<!\d)\d\s?회\s?(?:사용|착용)(?!\s?(?:량|가능|분))"
-        # a golf club hit to try it, as a shoe is worn to try it on ("시타채", "시타용 드라이버")
-        r"|시타\s?(?:채|용|클럽)|" + english("used", r"pre[\s-]?owned"),
+        # a golf club hit to try it, as a shoe is worn to try it on ("시타채", "시타용 드라이버"); not a shop's demo
+        # service ("매장 시타용 클럽 보유", "전국 시타클럽 운영": a reviewer's)
+        r"|시타\s?(?:채|용|클럽)(?![^,()\[\]]*?(?:보유|운영|대여|예약|체험|서비스))|"
+        + english("used", r"pre[\s-]?owned"),
     ),
     # A consumable remanufactured from used ones ("재생 배터리", "재생토너"); 재생 alone is also playback ("연속 재생",
     # "30시간 재생 배터리", "음악 재생").
@@ -166,11 +168,15 @@ _CONCEPTS: tuple[_Concept, ...] = (
         "display", "전시(?:상품|품)?|진열(?:상품|품)|오픈박스|" + english(r"open\s?box")
     ),  # 진열대 alone is a shelf
     _condition("rental", "렌탈|대여|" + english("rental")),
-    # A subscription sold instead of the thing once ("밀키트 2인분 정기구독 (매주 배송)", "원두 정기구독"): deliveries
-    # over time at a price per delivery. Not where the title says one may subscribe ("정기구독 가능", "정기구독
-    # 신청"), nor a subscription's price for its first delivery, a conditional price (`buyable`: "정기구독 첫달
-    # 반값"); a keyword that asks for a subscription allows it ("과학동아 1년 정기구독").
-    _condition("a subscription", r"정기\s?구독(?!\s?(?:가능|신청|시|할인|첫))"),
+    # A subscription sold instead of the thing once: deliveries over time at a price per delivery, said by its term
+    # ("밀키트 2인분 정기구독 (매주 배송)", "정기구독 4주"), at the title's end ("원두 정기구독") or as its tag
+    # ("[정기구독]"). Not an option, a perk or a service a title mentions ("1회구매/정기구독 선택", "정기구독 10%
+    # 추가할인", "정기구독 문의 환영": a reviewer's), nor a first delivery's price, a conditional price (`buyable`:
+    # "정기구독 첫달 반값"); a keyword that asks for one allows it ("과학동아 1년 정기구독", "꽃 구독 2주").
+    _condition(
+        "a subscription",
+        r"(?<=[(\[])(?:정기\s?)?구독(?=[)\]])|(?:정기\s?)?구독(?=\s?[(\[]?\s?(?:매주|매월|격주|\d+\s?(?:주|개월|회))|\s*$)",
+    ),
     # Another region's release, locked to its language or its power ("일본판", "북미판", "중국 내수용", "일본어 전용").
     _condition("another region's release", r"(?:일본|일|북미|유럽|홍콩|중국|대만)\s?판|내수용|일본어\s?전용"),
     # A book in another language is another book for a reader of the keyword's ("작별하지 않는다 영문판", "원서").
@@ -413,6 +419,8 @@ def sold_for_it(
         for match in pattern.finditer(undashed):
             marker = _FOR_IT.match(undashed, match.end())
             if marker is None or (noun and undashed[marker.end() :].lstrip().startswith(noun)):
+                continue
+            if counts_people(match.group()):  # "4인용" is for four people (a reviewer's tent)
                 continue
             if (
                 match.group() == noun

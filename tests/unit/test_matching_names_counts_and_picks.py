@@ -680,8 +680,11 @@ def test_a_childs_word_after_the_name_asked_for_or_written_by_other_sellers_is_t
             "캘러웨이 패러다임 Ai 스모크 맥스 드라이버 시타용",
             "used",
         ),
-        # a subscription sold instead of the thing once (the forty-second reader's meal kit)
+        # a subscription sold instead of the thing once, by its term, at the title's end or as its tag (the
+        # forty-second reader's meal kit)
         ("프레시지 밀푀유나베 2인분", "프레시지 밀푀유나베 2인분 정기구독 (매주 배송)", "a subscription"),
+        ("스타벅스 원두 1.13kg", "스타벅스 원두 1.13kg 정기구독", "a subscription"),
+        ("스타벅스 원두 1.13kg", "[정기구독] 스타벅스 원두 1.13kg", "a subscription"),
         ("청송 부사 5kg 선물용", "청송 부사 5kg 선물용 [산지 출하 종료 · 내년 10월 재개]", "not buyable"),
     ],
 )
@@ -693,9 +696,15 @@ def test_seconds_download_codes_shop_pickup_and_age_formulas_are_refused(keyword
     ("keyword", "title"),
     [
         ("상하목장 유기농 멸균우유 125ml 24팩", "상하목장 유기농 멸균우유 125ml 24팩 유통기한 넉넉 2027년 이후"),
-        # one may subscribe, or the keyword asks for the subscription
+        # one may subscribe, a perk or an option, or the keyword asks for a subscription (a reviewer's)
         ("프레시지 밀푀유나베 2인분", "프레시지 밀푀유나베 2인분 밀키트 (정기구독 가능)"),
+        ("스타벅스 원두 1.13kg", "스타벅스 원두 1.13kg (정기구독 10% 추가할인)"),
+        ("스타벅스 원두 1.13kg", "스타벅스 원두 1.13kg 1회구매/정기구독 선택"),
+        ("과학동아 2025년 3월호", "과학동아 2025년 3월호 [정기구독 문의 환영]"),
         ("과학동아 1년 정기구독", "과학동아 1년 정기구독 2026"),
+        ("꾸까 꽃 구독 2주", "꾸까 꽃 정기구독 2주"),
+        # a shop's demo service is no demo club sold
+        ("캘러웨이 패러다임 드라이버 10.5도", "캘러웨이 패러다임 드라이버 10.5도 새제품 (매장 시타용 클럽 보유)"),
         ("몬스터헌터 와일즈 PS5", "PS5 몬스터헌터 와일즈 스틸북 (초회 특전 코드 포함)"),
         ("LG 27GR75Q", "LG 울트라기어 27GR75Q 매장 방문 수령 가능 택배 발송"),
         ("로얄캐닌 미니 어덜트 8kg", "로얄캐닌 미니 어덜트 1+1 8kg"),
@@ -1827,9 +1836,15 @@ def test_a_tyre_size_is_found_with_its_numbers_run_together_or_apart(title: str,
         ("PN풍년 하이클래드 압력솥 6인용", "PN풍년 하이클래드 압력솥 16인용", "keyword word missing: 6인용"),
         ("PN풍년 하이클래드 압력솥 6인용", "PN풍년 하이클래드 압력솥 6인치", "keyword word missing: 6인용"),
         ("프레시지 밀푀유나베 밀키트 2인분", "프레시지 밀푀유나베 밀키트 3인분", "keyword word missing: 2인분"),
-        # a bare number beside the thing's own is a note of something else ("최대 6인 착석": a reviewer's)
+        # a bare number beside another is a note or an option, bare or not ("최대 6인 착석": reviewers')
         ("에몬스 세라믹 식탁 6인용", "에몬스 세라믹 식탁 4인용 (최대 6인 착석 가능)", "keyword word missing: 6인용"),
+        ("에몬스 세라믹 식탁 6인용", "에몬스 세라믹 식탁 4인 (최대 6인 착석 가능)", "keyword word missing: 6인용"),
+        ("쿠쿠 전기압력밥솥 6인용", "쿠쿠 전기압력밥솥 3인 6인 10인 선택", "keyword word missing: 6인용"),
+        ("코베아 캠핑 텐트 4인용", "코베아 캠핑 텐트 2~3인 (4인 가족 추천)", "keyword word missing: 4인용"),
         ("프레시지 밀푀유나베 밀키트 2인분", "프레시지 밀푀유나베 밀키트 2인용", None),
+        # glued to the next word, and for four people, nothing sold for a keyword's 4인 (a reviewer's)
+        ("쿠쿠 전기압력밥솥 6인용", "쿠쿠 전기압력밥솥 6인용밥솥", None),
+        ("코베아 캠핑 텐트 4인", "코베아 캠핑 텐트 4인 (2인용 매트 증정)", None),
     ],
 )
 def test_a_number_of_people_is_found_with_or_without_its_suffix(keyword: str, title: str, reason: str | None):
