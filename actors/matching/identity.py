@@ -315,8 +315,11 @@ def _tyre_size_word(text: str) -> Word | None:
 #: A number of people a thing serves, with 용 (for) or 분 (portions) after it or not: "6인용" of a pressure cooker,
 #: "2인분" of a meal kit, "4인" of a tent.
 _PERSONS = re.compile(r"(?P<number>\d{1,2})인(?P<suffix>용|분)?")
-#: Every number of people a title writes, with 용 or 분 or bare; a bare 인 glued to more Hangul is none (인치, 인조).
-_PERSONS_IN_A_TITLE = re.compile(r"(?<![\d.])(?P<number>\d{1,2})\s?인(?:\s?(?P<suffix>용|분)|(?![가-힣]))")
+#: Every number of people a title writes, with 용 or 분 or bare, or a range of them ("2~3인"); a bare 인 glued to more
+#: Hangul is none (인치, 인조).
+_PERSONS_IN_A_TITLE = re.compile(
+    r"(?<![\d.])(?P<low>\d{1,2}\s?[~∼〜-]\s?)?(?P<number>\d{1,2})\s?인(?:\s?(?P<suffix>용|분)|(?![가-힣]))"
+)
 
 
 def counts_people(text: str) -> bool:
@@ -336,18 +339,15 @@ def _persons_word(text: str) -> Word | None:
 
 def _persons_written_bare(title: str, word: Word) -> bool:
     """Whether a keyword's number of people with its suffix is written bare ("6인 가스 인덕션 겸용", "2인 밀키트": the
-    thirtieth and forty-second readers' answers) as the only number of people the title gives: another is the
-    thing's own or its options ("4인용 (최대 6인 착석 가능)", "4인 (최대 6인 착석)", "3인 6인 10인 선택", "2~3인 (4인
-    가족 추천)": reviewers')."""
+    thirtieth and forty-second readers' answers) as the only number of people the title gives: another, or a range
+    ending at it, is the thing's own or its options ("4인용 (최대 6인 착석 가능)", "4인 (최대 6인 착석)", "3인 6인
+    10인 선택", "2~3인 백패킹", "3인용 (1인 1개 한정)": reviewers')."""
     if (found := _PERSONS.fullmatch(word.text)) is None or not found["suffix"]:
         return False
     written = list(_PERSONS_IN_A_TITLE.finditer(title))
-    number = found["number"]
-    return (
-        bool(written)
-        and all(each["number"] == number for each in written)
-        and any(not each["suffix"] for each in written)
-    )
+    if not written or any(each["low"] or each["number"] != found["number"] for each in written):
+        return False
+    return any(not each["suffix"] for each in written)
 
 
 #: A times sign, written between a size's numbers.

@@ -1841,6 +1841,9 @@ def test_a_tyre_size_is_found_with_its_numbers_run_together_or_apart(title: str,
         ("에몬스 세라믹 식탁 6인용", "에몬스 세라믹 식탁 4인 (최대 6인 착석 가능)", "keyword word missing: 6인용"),
         ("쿠쿠 전기압력밥솥 6인용", "쿠쿠 전기압력밥솥 3인 6인 10인 선택", "keyword word missing: 6인용"),
         ("코베아 캠핑 텐트 4인용", "코베아 캠핑 텐트 2~3인 (4인 가족 추천)", "keyword word missing: 4인용"),
+        # an earlier reviewer's, against the reading first taken back: a range ending at the number, a limit per buyer
+        ("코베아 캠핑 텐트 3인용", "코베아 캠핑 텐트 2~3인 백패킹", "keyword word missing: 3인용"),
+        ("코베아 캠핑 의자 1인용", "코베아 캠핑 의자 3인용 (1인 1개 한정)", "keyword word missing: 1인용"),
         ("프레시지 밀푀유나베 밀키트 2인분", "프레시지 밀푀유나베 밀키트 2인용", None),
         # glued to the next word, and for four people, nothing sold for a keyword's 4인 (a reviewer's)
         ("쿠쿠 전기압력밥솥 6인용", "쿠쿠 전기압력밥솥 6인용밥솥", None),
