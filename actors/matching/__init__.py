@@ -63,6 +63,7 @@ from actors.matching.identity import (
     model_name,
     option_numbers,
     other_colour,
+    other_count,
     other_option,
     other_variant,
     other_year,
@@ -186,6 +187,7 @@ def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
         or uncounted(folded, wanted.quantities, wanted.nouns)
         # ... but not another colour than the keyword's ("CT-S1 화이트" for "CT-S1 … 블랙").
         or other_colour(spelled, wanted.words)
+        or other_count(spelled, wanted.words)
         or other_option(title, wanted.options, wanted.words, wanted.model)
         or other_year(title, wanted.words)
         or other_variant(spelled, wanted.name)

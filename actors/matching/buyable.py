@@ -362,8 +362,10 @@ _AND_N_OTHERS = r"(?<![가-힣])외\s?\d+\s?(?:종|가지)"
 _AND_OTHERS = re.compile(
     rf"{_AND_N_OTHERS}(?!\s?(?:무료\s?|랜덤\s?)?(?:증정|사은품|선물|샘플|동봉|포함|함유|추가|서비스))"
 )
-#: The same, whatever follows: where the title says it is a pick, what follows it does not make it a gift.
-_AND_OTHERS_ANYHOW = re.compile(_AND_N_OTHERS)
+#: The same, whatever follows: where the title says it is a pick, what follows it does not make it a gift. So is the
+#: product named with others of a kind in a collection sale ("오징어땅콩 98g 외 과자 모음전": the forty-third
+#: reader's snacks), however many.
+_AND_OTHERS_ANYHOW = re.compile(rf"{_AND_N_OTHERS}|(?<![가-힣])외\s?[가-힣]{{1,6}}\s?(?:모음전?|기획전)")
 #: Where "외 N종" lists what comes with the product or what a set holds: inside brackets, after a "+", in a set.
 _WITH_THE_PRODUCT = re.compile(r"[(\[][^)\]]*$|(?<!\d)\+[^+]*$")
 _A_SET = re.compile(r"세트|기획")

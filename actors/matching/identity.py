@@ -453,6 +453,25 @@ def other_colour(title: str, words: tuple[Word, ...]) -> str | None:
     return f"another colour: {named.group()}" if named else None
 
 
+#: A keyword's count with a counter of one syllable ("4알" of rechargeable cells, "12구" of golf balls, "6인").
+_COUNT_WORD = re.compile(r"(?P<number>\d+)(?P<counter>[가-힣])")
+
+
+def other_count(title: str, words: tuple[Word, ...]) -> str | None:
+    """Another count than the keyword's with the keyword's own counter ("2알" for "4알"), where the title never writes
+    the keyword's: even where a model number names the product and its other words may be left out (the forty-third
+    reader's "에네루프 AA 충전지 2알 BK-3MCCE/2" for the four-cell pack). Counters the unit rule reads are its
+    (`quantities`)."""
+    for word in words:
+        if (found := _COUNT_WORD.fullmatch(word.text)) is None or found["counter"] in COUNTERS:
+            continue
+        counted = re.compile(rf"(?<![\d.])(?P<number>\d+)\s?{found['counter']}(?![가-힣])")
+        numbers = [written["number"] for written in counted.finditer(title)]
+        if numbers and found["number"] not in numbers:
+            return f"another count: {numbers[0]}{found['counter']}"
+    return None
+
+
 def other_year(title: str, words: tuple[Word, ...]) -> str | None:
     """A harvest or model year the title writes that is not the keyword's: "2023년산" beside a keyword's 2024년산 is
     last year's rice, "24년식" beside 2025년형 last year's model, whatever else the title says."""

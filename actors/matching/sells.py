@@ -70,10 +70,11 @@ _NOT_SO = rf"(?!\s?(?:{DENIALS}))"
 
 
 def _condition(category: str, pattern: str) -> _Concept:
-    # "반품상품", "중고품", "전시상품": the condition's word with the word for an item is one segment, the same idea.
+    # "반품상품", "중고품", "전시상품": the condition's word with the word for an item is one segment, the same idea;
+    # so is it with the word for a market of such items ("쿠팡 반품마켓": the forty-third reader's returned pencil).
     # Not when the title denies it ("전시품 아닌 새상품", "병행수입 아님").
     # Possessive (?+): "중고상품 아님" is denied as a whole, not read as 중고 followed by "상품 아님".
-    return _Concept(category, re.compile(f"(?:{pattern})(?:상품|품|\\s?제품)?+{_NOT_SO}"), _ConceptKind.CONDITION)
+    return _Concept(category, re.compile(f"(?:{pattern})(?:상품|품|\\s?제품|마켓)?+{_NOT_SO}"), _ConceptKind.CONDITION)
 
 
 _CONCEPTS: tuple[_Concept, ...] = (

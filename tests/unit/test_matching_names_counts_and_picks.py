@@ -1852,3 +1852,49 @@ def test_a_tyre_size_is_found_with_its_numbers_run_together_or_apart(title: str,
 )
 def test_a_number_of_people_is_found_with_or_without_its_suffix(keyword: str, title: str, reason: str | None):
     assert verdict(keyword, title) == reason
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        # another count with the keyword's own counter, where a model number lets the keyword's words be left out
+        # (the forty-third reader's two-cell pack)
+        ("에네루프 AA 충전지 2알 BK-3MCCE/2", "another count: 2알"),
+        ("파나소닉 에네루프 충전지 AA 4입 BK3MCCE/4BK", None),
+        ("파나소닉 에네루프 AA 충전지 4알 BK-3MCCE (1일 2알 아님)", None),
+    ],
+)
+def test_another_count_with_the_keywords_own_counter_is_another_pack(title: str, reason: str | None):
+    assert verdict("파나소닉 에네루프 AA 충전지 4알 BK-3MCCE", title, model_no="BK-3MCCE") == reason
+
+
+def test_a_count_the_unit_rule_reads_is_left_to_it():
+    # 봉 is the unit rule's: "10봉 x 2" is 20봉, which a count of its own counter would call another
+    assert verdict("농심 바나나킥 75g 20봉", "농심 바나나킥 75g 10봉 x 2") is None
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        # the product named with others of a kind in a collection sale (the forty-third reader's snacks)
+        ("[오리온] 오징어땅콩 98g 외 과자 모음전 12봉부터", "price of one of several: 외 과자 모음전"),
+        ("오리온 오징어땅콩 98g 외 스낵 기획전 12봉", "price of one of several: 외 스낵 기획전"),
+        # not the product itself
+        ("오리온 오징어땅콩 98g x 12봉", None),
+    ],
+)
+def test_a_collection_sale_of_the_product_and_others_is_a_pick(title: str, reason: str | None):
+    assert verdict("오리온 오징어땅콩 98g 12개", title) == reason
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        # a returned item from a market of them (the forty-third reader's pencil)
+        ("쿠팡 반품마켓 애플펜슬 2세대 상태 최상", "returned: 반품마켓"),
+        ("[반품마켓] 애플펜슬 2세대", "returned: 반품마켓"),
+        ("애플펜슬 2세대 반품마켓 아님 새상품", None),
+    ],
+)
+def test_a_condition_with_the_word_for_its_market_is_that_condition(title: str, reason: str | None):
+    assert verdict("애플펜슬 2세대", title) == reason
