@@ -21,6 +21,7 @@ from itertools import pairwise, product
 from actors.matching.loanwords import HANGUL_RUN, Spellings
 from actors.matching.quantities import STATED, a_minimum_or_condition, quantities
 from infra.text.analyzer import morphemes
+from infra.text.bed_sizes import bed_size_spellings
 from infra.text.colours import HUE, HUE_END, hue_spellings
 from infra.text.folding import SEPARATORS
 from infra.text.pets import pet_spellings
@@ -524,6 +525,29 @@ def _size_word(text: str, *, whole: bool) -> Word | None:
     return Word(text, re.compile(f"(?:{'|'.join(alternatives)})"), False)
 
 
+#: A bed size's letters in a slash list of sizes ("S/SS/Q/K 사이즈 선택"), an option's, whose price is the first
+#: size's: not the keyword's size written.
+_IN_A_LIST_OF_SIZES = r"(?<!/)(?<!/\s)"
+_BEFORE_A_LIST = r"(?!\s?/)"
+
+
+def _bed_size_word(text: str, *, whole: bool) -> Word | None:
+    """A bed size the keyword names in Korean ("퀸", "슈퍼싱글"), found as its letters standing alone ("Q 25cm",
+    "슈퍼싱글(SS)") or its English word (`infra.text.bed_sizes`): the seventh and forty-third readers' "매트리스 Q"
+    for 퀸. Not letters in a slash list of sizes ("S/SS/Q/K 사이즈 선택": an option's, priced at the first size), nor
+    where the analyzer split the word off a longer one ("싱글머그" is a mug's single wall). None: the word is no bed
+    size."""
+    if not whole or not (spellings := bed_size_spellings(text)):
+        return None
+    letters, english_word = spellings[1], spellings[2]
+    alternatives = [
+        _word(text).pattern.pattern,
+        rf"{_IN_A_LIST_OF_SIZES}(?<![0-9a-z./]){letters}(?![0-9a-z]){_BEFORE_A_LIST}",
+        rf"(?<![a-z]){english_word.replace(' ', r'\s?')}(?![a-z])",
+    ]
+    return Word(text, re.compile(f"(?:{'|'.join(alternatives)})"), False)
+
+
 def _sex_word(text: str) -> Word | None:
     """Whom the keyword's product is for, by sex: "남성" found as 남성용, 맨즈 or Men's (`infra.text.sexes`); another
     Hangul spelling stands alone or with 용, never glued to more ("남자친구")."""
@@ -657,6 +681,7 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
                 or (None if glued_to_the_next else _colour_word(compact))
                 or _origin_word(compact)
                 or _size_word(compact, whole=_written_whole(lowered, segment))
+                or _bed_size_word(compact, whole=_written_whole(lowered, segment))
                 or _sex_word(compact)
                 or _pet_word(compact)
                 or _wireless_word(compact)

@@ -1898,3 +1898,30 @@ def test_a_collection_sale_of_the_product_and_others_is_a_pick(title: str, reaso
 )
 def test_a_condition_with_the_word_for_its_market_is_that_condition(title: str, reason: str | None):
     assert verdict("애플펜슬 2세대", title) == reason
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # A bed size the keyword names in Korean, found as its letters or its English word (the seventh and
+        # forty-third readers' "매트리스 Q" for 퀸)
+        ("지누스 그린티 메모리폼 매트리스 퀸 25cm", "ZINUS 그린티 메모리폼 매트리스 Q 25cm", None),
+        ("지누스 그린티 메모리폼 매트리스 퀸 25cm", "지누스 그린티 메모리폼 매트리스 Queen 25cm", None),
+        ("한일 전기요 더블", "한일 전기요 D 사이즈", None),
+        # another size, and a letter in a slash list of sizes, an option's
+        (
+            "지누스 그린티 메모리폼 매트리스 퀸 25cm",
+            "지누스 그린티 메모리폼 매트리스 K 25cm",
+            "keyword word missing: 퀸",
+        ),
+        (
+            "지누스 그린티 메모리폼 매트리스 퀸 25cm",
+            "지누스 그린티 메모리폼 매트리스 S/SS/Q/K 사이즈 선택 25cm",
+            "keyword word missing: 퀸",
+        ),
+        # not a word the analyzer split off a longer one: a single-wall mug is no single bed
+        ("스노우피크 티타늄 싱글머그 450", "스노우피크 티타늄 S 머그 450", "keyword word missing: 싱글"),
+    ],
+)
+def test_a_bed_size_is_found_as_its_letters_or_its_english_word(keyword: str, title: str, reason: str | None):
+    assert verdict(keyword, title) == reason
