@@ -454,23 +454,44 @@ def other_colour(title: str, words: tuple[Word, ...]) -> str | None:
     return f"another colour: {named.group()}" if named else None
 
 
-#: A keyword's count with a counter of one syllable ("4알" of rechargeable cells, "12구" of golf balls, "6인").
+#: A keyword's count with a counter of one syllable ("4알" of rechargeable cells, "6인", "3단").
 _COUNT_WORD = re.compile(r"(?P<number>\d+)(?P<counter>[가-힣])")
+#: Counters of dates and ages, which a title writes of other things than the product ("2025년 신형", "1일 2알",
+#: "(3세 사용 주의)"): years are `other_year`'s.
+_NOT_COUNTERS_OF_IT = frozenset("년월일세")
+#: What makes a count written beside the product's another thing's: a multiplier, a range, a sum or a list before or
+#: after it ("10켤레 (5족x2)", "1~2인", "+ AAA 2알 증정"), a limit ("4세이상"), or a gift said in its clause.
+_A_PART_BEFORE = re.compile(r"[+x×*~∼〜/-]\s?$")
+_A_PART_AFTER = re.compile(r"\s?(?:[x×*~∼〜/+-]|이상|이하|미만|[^,()\[\]+]*?(?:증정|사은품))")
 
 
 def other_count(title: str, words: tuple[Word, ...]) -> str | None:
     """Another count than the keyword's with the keyword's own counter ("2알" for "4알"), where the title never writes
-    the keyword's: even where a model number names the product and its other words may be left out (the forty-third
-    reader's "에네루프 AA 충전지 2알 BK-3MCCE/2" for the four-cell pack). Counters the unit rule reads are its
-    (`quantities`)."""
+    the keyword's, even with more after it ("6인용" is the keyword's 6인): even where a model number names the product
+    and its other words may be left out (the forty-third reader's "에네루프 AA 충전지 2알 BK-3MCCE/2" for the
+    four-cell pack). Not a count in brackets, a range, a sum, a limit or a gift's ("4인용 세트 (의자2 + 2인 벤치)",
+    "1~2인 가구 추천", "4입 + AAA 2알 증정": a reviewer's), nor a date's or an age's; counters the unit rule reads
+    are its (`quantities`)."""
     for word in words:
-        if (found := _COUNT_WORD.fullmatch(word.text)) is None or found["counter"] in COUNTERS:
+        found = _COUNT_WORD.fullmatch(word.text)
+        if found is None or found["counter"] in COUNTERS or found["counter"] in _NOT_COUNTERS_OF_IT:
             continue
-        counted = re.compile(rf"(?<![\d.])(?P<number>\d+)\s?{found['counter']}(?![가-힣])")
-        numbers = [written["number"] for written in counted.finditer(title)]
-        if numbers and found["number"] not in numbers:
-            return f"another count: {numbers[0]}{found['counter']}"
+        number, counter = found["number"], found["counter"]
+        if re.search(rf"(?<![\d.]){number}\s?{counter}", title):
+            continue
+        for written in re.finditer(rf"(?<![\d.])(?P<number>\d+)\s?{counter}(?![가-힣])", title):
+            if _beside_the_product(title, written.start(), written.end()):
+                return f"another count: {written.group()}"
     return None
+
+
+def _beside_the_product(title: str, start: int, end: int) -> bool:
+    """Whether a count the title writes from `start` to `end` stands as the product's own: outside brackets, and no
+    multiplier, range, sum, limit or gift beside it."""
+    before = title[:start]
+    if max(before.rfind("("), before.rfind("[")) > max(before.rfind(")"), before.rfind("]")):
+        return False
+    return not (_A_PART_BEFORE.search(before) or _A_PART_AFTER.match(title, end))
 
 
 def other_year(title: str, words: tuple[Word, ...]) -> str | None:

@@ -1868,6 +1868,28 @@ def test_another_count_with_the_keywords_own_counter_is_another_pack(title: str,
     assert verdict("파나소닉 에네루프 AA 충전지 4알 BK-3MCCE", title, model_no="BK-3MCCE") == reason
 
 
+@pytest.mark.parametrize(
+    ("keyword", "title"),
+    [
+        # the keyword's count with more after it, and counts in brackets, ranges, sums, limits, gifts, dates and
+        # ages: a reviewer's
+        ("쿠쿠 밥솥 6인", "쿠쿠 6인용 IH 전기압력밥솥 1~2인 가구 추천"),
+        ("원목 식탁 4인", "원목 식탁 4인용 세트 (의자2 + 2인 벤치)"),
+        ("락앤락 찜기 3단", "락앤락 스텐 찜기 3단형 28cm 2단 분리 사용 가능"),
+        ("남성 양말 10족", "남성 중목 양말 10켤레 (5족x2)"),
+        ("발렌타인 17년", "발렌타인 17년산 700ml 2025년 신형 패키지"),
+        ("레고 클래식 4세", "레고 클래식 11014 4세이상 (3세 사용 주의)"),
+    ],
+)
+def test_a_count_beside_the_keywords_own_is_no_other_count(keyword: str, title: str):
+    assert not (verdict(keyword, title) or "").startswith("another count")
+
+
+def test_a_gift_counted_with_the_keywords_counter_is_no_other_count():
+    title = "에네루프 BK-3MCCE/4 AA 4입 + AAA 2알 증정"
+    assert verdict("파나소닉 에네루프 AA 충전지 4알 BK-3MCCE", title, model_no="BK-3MCCE") is None
+
+
 def test_a_count_the_unit_rule_reads_is_left_to_it():
     # 봉 is the unit rule's: "10봉 x 2" is 20봉, which a count of its own counter would call another
     assert verdict("농심 바나나킥 75g 20봉", "농심 바나나킥 75g 10봉 x 2") is None
@@ -1879,8 +1901,10 @@ def test_a_count_the_unit_rule_reads_is_left_to_it():
         # the product named with others of a kind in a collection sale (the forty-third reader's snacks)
         ("[오리온] 오징어땅콩 98g 외 과자 모음전 12봉부터", "price of one of several: 외 과자 모음전"),
         ("오리온 오징어땅콩 98g 외 스낵 기획전 12봉", "price of one of several: 외 스낵 기획전"),
-        # not the product itself
+        # not the product itself, nor 외 starting a word or a tag (a reviewer's)
         ("오리온 오징어땅콩 98g x 12봉", None),
+        ("[외국과자 기획전] 오리온 오징어땅콩 98g 12봉", None),
+        ("[외식 기획전] 오리온 오징어땅콩 98g 12봉", None),
     ],
 )
 def test_a_collection_sale_of_the_product_and_others_is_a_pick(title: str, reason: str | None):
