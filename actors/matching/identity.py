@@ -21,7 +21,7 @@ from itertools import pairwise, product
 from actors.matching.loanwords import HANGUL_RUN, Spellings
 from actors.matching.quantities import STATED, a_minimum_or_condition, quantities
 from infra.text.analyzer import morphemes
-from infra.text.bed_sizes import bed_size_spellings
+from infra.text.bed_sizes import BED_SIZES, bed_size_spellings
 from infra.text.colours import HUE, HUE_END, hue_spellings
 from infra.text.folding import SEPARATORS
 from infra.text.pets import pet_spellings
@@ -546,27 +546,42 @@ def _size_word(text: str, *, whole: bool) -> Word | None:
     return Word(text, re.compile(f"(?:{'|'.join(alternatives)})"), False)
 
 
-#: A bed size's letters in a slash list of sizes ("S/SS/Q/K 사이즈 선택"), an option's, whose price is the first
-#: size's: not the keyword's size written.
-_IN_A_LIST_OF_SIZES = r"(?<!/)(?<!/\s)"
-_BEFORE_A_LIST = r"(?!\s?/)"
-
-
 def _bed_size_word(text: str, *, whole: bool) -> Word | None:
-    """A bed size the keyword names in Korean ("퀸", "슈퍼싱글"), found as its letters standing alone ("Q 25cm",
-    "슈퍼싱글(SS)") or its English word (`infra.text.bed_sizes`): the seventh and forty-third readers' "매트리스 Q"
-    for 퀸. Not letters in a slash list of sizes ("S/SS/Q/K 사이즈 선택": an option's, priced at the first size), nor
-    where the analyzer split the word off a longer one ("싱글머그" is a mug's single wall). None: the word is no bed
-    size."""
+    """A bed size the keyword names in Korean ("퀸", "슈퍼싱글"), found as its English word too ("Queen", `infra.text.
+    bed_sizes`); as its letters it is `_bed_size_in_letters`'. Not a word the analyzer split off a longer one
+    ("싱글머그" is a mug's single wall). None: the word is no bed size."""
     if not whole or not (spellings := bed_size_spellings(text)):
         return None
-    letters, english_word = spellings[1], spellings[2]
-    alternatives = [
-        _word(text).pattern.pattern,
-        rf"{_IN_A_LIST_OF_SIZES}(?<![0-9a-z./]){letters}(?![0-9a-z]){_BEFORE_A_LIST}",
-        rf"(?<![a-z]){english_word.replace(' ', r'\s?')}(?![a-z])",
-    ]
-    return Word(text, re.compile(f"(?:{'|'.join(alternatives)})"), False)
+    english_word = spellings[2].replace(" ", r"\s?")
+    return Word(text, re.compile(rf"(?:{_word(text).pattern.pattern}|(?<![a-z]){english_word}(?![a-z]))"), False)
+
+
+#: A letter or letters standing alone: a space, a bracket or the title's edge on both sides ("매트리스 Q 25cm",
+#: "슈퍼싱글(SS)"); not "S급", "K-가구", "D형", "Q&A".
+_ALONE_BEFORE = r"(?<![^\s(\[])"
+_ALONE_AFTER = r"(?![^\s)\]])"
+#: A clothing size or a range of sizes standing alone: a title listing sizes names none of them as the one it sells.
+_ANY_LETTER_SIZE = re.compile(rf"{_ALONE_BEFORE}(?:xs|s|m|l|xl|xxl|xxxl)(?:{_ALONE_AFTER}|\s?[~/,·])")
+
+
+def _bed_size_in_letters(title: str, word: Word) -> bool:
+    """Whether the keyword's bed size is written as its letters standing alone ("ZINUS … 매트리스 Q 25cm": the seventh
+    and forty-third readers' answers for 퀸), in a title that names no other size: no other bed size in any spelling
+    nor any letter size (a list or a range of sizes is priced at its first, "SS Q K 사이즈 선택", "S~XL"; a
+    reviewer's). Not S or D, a garment's small and a shape's or a day's letter as often ("D형", "모니터암 S")."""
+    if (spellings := bed_size_spellings(word.text)) is None or len(spellings) < 3 or spellings[1] in ("s", "d"):
+        return False
+    letters = spellings[1]
+    if not re.search(rf"{_ALONE_BEFORE}{letters}{_ALONE_AFTER}", title):
+        return False
+    others = [size for size in BED_SIZES if size[0] != word.text]
+    if any(
+        other[0] in title.replace(" ", "")
+        or re.search(rf"{_ALONE_BEFORE}{other[1]}{_ALONE_AFTER}|(?<![a-z]){other[2]}(?![a-z])", title)
+        for other in others
+    ):
+        return False
+    return not _ANY_LETTER_SIZE.search(title)
 
 
 def _sex_word(text: str) -> Word | None:
@@ -764,6 +779,8 @@ def missing_word(
         if (name := before.get(word)) is not None and _ordinal_on_the_name(undashed, name, word):
             continue
         if _sticks_counted_as_pieces(undashed, word) or _persons_written_bare(undashed, word):
+            continue
+        if _bed_size_in_letters(undashed, word):
             continue
         if _length_written_bare(undashed, word, words) or _length_in_another_unit(undashed, word):
             continue

@@ -1931,7 +1931,14 @@ def test_a_condition_with_the_word_for_its_market_is_that_condition(title: str, 
         # forty-third readers' "매트리스 Q" for 퀸)
         ("지누스 그린티 메모리폼 매트리스 퀸 25cm", "ZINUS 그린티 메모리폼 매트리스 Q 25cm", None),
         ("지누스 그린티 메모리폼 매트리스 퀸 25cm", "지누스 그린티 메모리폼 매트리스 Queen 25cm", None),
-        ("한일 전기요 더블", "한일 전기요 D 사이즈", None),
+        # not S or D, a garment's small and a shape's letter as often (a reviewer's)
+        ("한일 전기요 더블", "한일 전기요 D 사이즈", "keyword word missing: 더블"),
+        ("싱글 모니터암", "카멜마운트 듀얼 모니터암 S", "keyword word missing: 싱글"),
+        # letters standing alone only, in a title naming no other size (a reviewer's)
+        ("킹 매트리스", "독립스프링 매트리스 퀸 (K 브랜드)", "keyword word missing: 킹"),
+        ("킹 매트리스", "K-가구 독립스프링 매트리스", "keyword word missing: 킹"),
+        ("퀸 매트리스", "독립스프링 매트리스 SS Q K 사이즈 선택", "keyword word missing: 퀸"),
+        ("킹 매트리스", "독립스프링 매트리스 SS~K 사이즈 선택", "keyword word missing: 킹"),
         # another size, and a letter in a slash list of sizes, an option's
         (
             "지누스 그린티 메모리폼 매트리스 퀸 25cm",
