@@ -561,6 +561,8 @@ def _bed_size_word(text: str, *, whole: bool) -> Word | None:
 _ALONE_BEFORE = r"(?<![^\s(\[])"
 _ALONE_AFTER = r"(?![^\s)\]])"
 #: A clothing size or a range of sizes standing alone: a title listing sizes names none of them as the one it sells.
+#: A bed size's letters that say other things as often: a garment's small, a shape's or a day's letter ("D형").
+_NOT_BED_LETTERS = frozenset({"s", "d"})
 _ANY_LETTER_SIZE = re.compile(rf"{_ALONE_BEFORE}(?:xs|s|m|l|xl|xxl|xxxl)(?:{_ALONE_AFTER}|\s?[~/,·])")
 
 
@@ -569,7 +571,7 @@ def _bed_size_in_letters(title: str, word: Word) -> bool:
     and forty-third readers' answers for 퀸), in a title that names no other size: no other bed size in any spelling
     nor any letter size (a list or a range of sizes is priced at its first, "SS Q K 사이즈 선택", "S~XL"; a
     reviewer's). Not S or D, a garment's small and a shape's or a day's letter as often ("D형", "모니터암 S")."""
-    if (spellings := bed_size_spellings(word.text)) is None or len(spellings) < 3 or spellings[1] in ("s", "d"):
+    if not (spellings := bed_size_spellings(word.text)) or spellings[1] in _NOT_BED_LETTERS:
         return False
     letters = spellings[1]
     if not re.search(rf"{_ALONE_BEFORE}{letters}{_ALONE_AFTER}", title):
