@@ -1956,3 +1956,25 @@ def test_a_condition_with_the_word_for_its_market_is_that_condition(title: str, 
 )
 def test_a_bed_size_is_found_as_its_letters_or_its_english_word(keyword: str, title: str, reason: str | None):
     assert verdict(keyword, title) == reason
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        # A model number writing its suffix after a dash: other letters after a dash replace it (the forty-fourth
+        # reader's single mat for the queen one)
+        ("경동나비엔 숙면매트 EQM552-SH 싱글", "model number EQM552-QH missing"),
+        ("Navien 경동나비엔 숙면매트 온수형 EQM552-QH 퀸사이즈 세트", None),
+        ("경동나비엔 숙면매트 EQM552QH 퀸", None),
+        # the suffix left out, or a Hangul word after the dash
+        ("경동나비엔 숙면매트 EQM552 퀸", None),
+        ("경동나비엔 숙면매트 EQM552-퀸", None),
+    ],
+)
+def test_other_letters_after_the_dash_of_a_model_numbers_suffix_replace_it(title: str, reason: str | None):
+    assert verdict("경동나비엔 온수매트 EQM552 퀸", title, model_no="EQM552-QH") == reason
+
+
+def test_a_model_number_without_a_dash_before_its_suffix_lets_a_dashed_word_follow():
+    # only a suffix the model number writes after a dash is looked for there: "SM-S928N" may be followed by "-KR"
+    assert verdict("갤럭시 S24 울트라 SM-S928N", "갤럭시 S24 울트라 SM-S928-KR 자급제", model_no="SM-S928N") is None
