@@ -1017,10 +1017,20 @@ def maker_of(keyword: str, words: tuple[Word, ...]) -> Word | None:
     """The keyword's maker: its first word, written inside the keyword's first word as typed ("닥터지 레드 블레미쉬",
     "제주삼다수 2L": 제주), when a word of the product's own name follows it. None: the keyword starts with a number
     or names nothing after it."""
-    if len(words) < 2 or any(char.isdigit() for char in words[0].text):
+    if len(words) < 2 or any(char.isdigit() for char in words[0].text) or _an_origin(words[0].text):
         return None
     first_typed = keyword.split(" ", 1)[0]
     return words[0] if words[0].pattern.search(first_typed) else None
+
+
+def _an_origin(text: str) -> bool:
+    """Whether a word says where the product comes from, no maker: the domestic words (국산, 국내산) or a place with the
+    suffix 산 ("미국산", "호주산", "제주산"): "호주산 LA갈비" is no "미국산 LA갈비" written by another maker's name
+    (the forty-fourth reader's)."""
+    if text in _DOMESTIC:
+        return True
+    analysed = morphemes(text)
+    return len(analysed) > 1 and analysed[-1].surface == "산" and analysed[-1].tag == "XSN"
 
 
 #: A letter of either script: what a title writes in the maker's place is a name in that script.

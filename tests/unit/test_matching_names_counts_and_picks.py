@@ -1978,3 +1978,20 @@ def test_other_letters_after_the_dash_of_a_model_numbers_suffix_replace_it(title
 def test_a_model_number_without_a_dash_before_its_suffix_lets_a_dashed_word_follow():
     # only a suffix the model number writes after a dash is looked for there: "SM-S928N" may be followed by "-KR"
     assert verdict("갤럭시 S24 울트라 SM-S928N", "갤럭시 S24 울트라 SM-S928-KR 자급제", model_no="SM-S928N") is None
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        # An origin first in the keyword is no maker that a title may write in its own name (the forty-fourth
+        # reader's Australian galbi for the US one)
+        ("호주산 LA갈비 선물세트 2kg 냉동", "keyword word missing: 미국산"),
+        ("[명절선물] 초이스등급 LA 꽃갈비 선물세트 2kg 미국산", None),
+    ],
+)
+def test_an_origin_first_in_the_keyword_is_no_maker(title: str, reason: str | None):
+    assert verdict("미국산 LA갈비 선물세트 2kg", title) == reason
+
+
+def test_a_maker_first_in_the_keyword_may_still_be_written_in_the_other_script():
+    assert verdict("닥터지 레드 블레미쉬 클리어 수딩 크림 70ml", "Dr.G 레드 블레미쉬 클리어 수딩 크림 70ml") is None
