@@ -5,9 +5,9 @@ from __future__ import annotations
 
 #: Issue 32's target for the held-out part its engineer wrote before the matcher.
 HELD_OUT_TARGET = 0.95
-#: Under the blind part's share (733 of 1,140: 0.643, after the fortieth reader's cases), by a margin of fourteen
+#: Under the blind part's share (820 of 1,260: 0.651, after the forty-fourth reader's cases), by a margin of thirteen
 #: cases: each reader's cases were first measured at 0.80, 0.70, 0.47, 0.33, 0.47, 0.47, 0.57, 0.33, 0.27, 0.33, 0.33,
 #: 0.37, 0.37, 0.43, 0.43, 0.47, 0.40, 0.30, 0.57, 0.53, 0.57, 0.43, 0.40, 0.53, 0.50, 0.43, 0.80, 0.53, 0.57, 0.43,
-#: 0.37, 0.43, 0.50, 0.73, 0.80, 0.60, 0.73 and 0.63, and general rules drawn from their misses answer more since.
-#: Far below the target: the figure that matters (BENCHMARKS.md).
-BLIND_FLOOR = 0.63
+#: 0.37, 0.43, 0.50, 0.73, 0.80, 0.60, 0.73, 0.63, 0.60, 0.70, 0.47 and 0.60, and general rules drawn from their misses
+#: answer more since. Far below the target: the figure that matters (BENCHMARKS.md).
+BLIND_FLOOR = 0.64
