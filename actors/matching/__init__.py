@@ -56,6 +56,7 @@ from actors.matching.codes import (
 from actors.matching.identity import (
     ModelName,
     Word,
+    bed_sizes_as_written,
     keyword_words,
     loanword_spellings,
     maker_of,
@@ -136,6 +137,11 @@ class _Wanted:
     spellings: Spellings
     target_price: int | None
 
+    def spell(self, title: str) -> str:
+        """A (lower-case) title with the keyword's words written as the keyword writes them: its loanwords ("wi-fi":
+        와이파이) and its bed size's letters ("Q": 퀸, `identity.bed_sizes_as_written`)."""
+        return bed_sizes_as_written(self.spellings.respell(title), self.words)
+
 
 def _wanted(product: Mapping[str, Any]) -> _Wanted:
     folded = fold(product.get("keyword") or "")
@@ -172,7 +178,7 @@ def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
     title = folded.lower()
     if wanted.model and not wanted.model.search(title):
         return f"model number {wanted.model_no} missing"
-    spelled = wanted.spellings.respell(title)  # the keyword's words as the keyword writes them ("wi-fi": 와이파이)
+    spelled = wanted.spell(title)  # the keyword's words as the keyword writes them ("wi-fi": 와이파이)
     return (
         excluded(title, wanted.allowed, _filed_beside_its_kind(offer, wanted))
         or sold_for_it(spelled, wanted.keyword, wanted.anchors, wanted.model, names_accessory=wanted.allowed.accessory)
@@ -311,7 +317,7 @@ def _refuse_other_lines(accepted: list[Offer], titles: Mapping[int, str], wanted
     if not wanted.pairs or len(accepted) <= PLAIN_NAMES_NEEDED:
         return
     lowered = [titles[id(offer)].lower() for offer in accepted]
-    written = [inside_the_name(wanted.spellings.respell(title), wanted.pairs) for title in lowered]
+    written = [inside_the_name(wanted.spell(title), wanted.pairs) for title in lowered]
     compact = [_compact(title) for title in lowered]
     for index, offer in enumerate(accepted):
         others = [*written[:index], *written[index + 1 :]]
@@ -371,7 +377,7 @@ def _refuse_sequels(accepted: list[Offer], titles: Mapping[int, str], wanted: _W
 
 def _spelled_titles(accepted: list[Offer], titles: Mapping[int, str], wanted: _Wanted) -> list[str]:
     """The accepted offers' titles in lower case, the keyword's loanwords written as the keyword writes them."""
-    return [wanted.spellings.respell(titles[id(offer)].lower()) for offer in accepted]
+    return [wanted.spell(titles[id(offer)].lower()) for offer in accepted]
 
 
 def _fewer_write_it(index: int, writes: list[bool]) -> bool:
@@ -446,7 +452,7 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
     doubts = [doubt_about_the_lowest([offer.price for offer in accepted], packs_differ=len(packs) > 1)]
     wanted = _wanted(product)
     lowered = [title.lower() for title in titles]
-    respelled = [wanted.spellings.respell(title) for title in lowered]
+    respelled = [wanted.spell(title) for title in lowered]
     doubts.append(_another_line_in_the_lowest(wanted, lowered, respelled))
     if lowered:
         asked = model_codes(wanted.keyword) | ({compact_code(wanted.model_no)} if wanted.model_no else set())

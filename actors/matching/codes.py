@@ -48,10 +48,11 @@ def model_number(model_no: str) -> re.Pattern[str] | None:
     # is not looked for in the next word ("SEL50F18 FE": a reviewer's).
     tail = r"(?!\d)" if base[-1].isdigit() else ""
     apart = r"[\s-]*" if _SUFFIX_APART.search(model_no.strip().lower()) else ""
-    # The whole suffix left out, and no digits in its place; where the model number writes its suffix after a dash,
-    # no other letters after a dash in its place either ("EQM552-SH" is the single mat of the "EQM552-QH" queen one:
-    # the forty-fourth reader's).
-    replaced = r"(?!\s?[-~]\s?\d)" + (r"(?!-[a-z])" if "-" in _dash_before_the_suffix(model_no) else "")
+    # The whole suffix left out, and no digits in its place; where the model number writes its suffix apart, no
+    # other group of letters as short in its place either, whatever stands between ("EQM552-SH", "EQM552 SH" and
+    # "EQM552(SH)" are the single mat of the "EQM552-QH" queen one: the forty-fourth reader's and a reviewer's). A
+    # longer word is no suffix ("EQM552-QUEEN", "-BLACK", "-SET"), nor a group listing the suffix ("WA/BA").
+    replaced = r"(?!\s?[-~]\s?\d)" + (rf"(?![\s_/()\[\]-]*[a-z]{{1,{len(suffix)}}}(?![a-z/]))" if apart else "")
     cut_short = [
         (apart + spaced(suffix[:length]) if length else replaced) + r"(?![0-9a-z])" for length in range(len(suffix))
     ]
@@ -68,12 +69,6 @@ def model_number(model_no: str) -> re.Pattern[str] | None:
 
 #: A model number whose letter suffix stands apart from its number: "GLM 50-27 C".
 _SUFFIX_APART = re.compile(r"\d[\s-]+[a-z]+$")
-
-
-def _dash_before_the_suffix(model_no: str) -> str:
-    """What stands between a model number's last digit and its letter suffix ("-" of "EQM552-QH"; "" for none)."""
-    apart = _SUFFIX_APART.search(model_no.strip().lower())
-    return apart.group()[1:].rstrip("abcdefghijklmnopqrstuvwxyz") if apart else ""
 
 
 #: Letters a title glues after a model number's match: a suffix run on ("GLM 50-27 CG" for "GLM 50-27 C").

@@ -556,10 +556,10 @@ def _bed_size_word(text: str, *, whole: bool) -> Word | None:
     return Word(text, re.compile(rf"(?:{_word(text).pattern.pattern}|(?<![a-z]){english_word}(?![a-z]))"), False)
 
 
-#: A letter or letters standing alone: a space, a bracket or the title's edge on both sides ("매트리스 Q 25cm",
-#: "슈퍼싱글(SS)"); not "S급", "K-가구", "D형", "Q&A".
-_ALONE_BEFORE = r"(?<![^\s(\[])"
-_ALONE_AFTER = r"(?![^\s)\]])"
+#: A letter or letters standing alone: no Latin letter or digit touching them, nor a "&" or a dash after ("매트리스 Q
+#: 25cm", "슈퍼싱글(SS)", "Q사이즈", "매트리스-Q"; not "K-가구", "Q&A", "Q2").
+_ALONE_BEFORE = r"(?<![0-9a-z&])"
+_ALONE_AFTER = r"(?![0-9a-z&-])"
 #: A clothing size or a range of sizes standing alone: a title listing sizes names none of them as the one it sells.
 #: A bed size's letters that say other things as often: a garment's small, a shape's or a day's letter ("D형").
 _NOT_BED_LETTERS = frozenset({"s", "d"})
@@ -578,12 +578,26 @@ def _bed_size_in_letters(title: str, word: Word) -> bool:
         return False
     others = [size for size in BED_SIZES if size[0] != word.text]
     if any(
-        other[0] in title.replace(" ", "")
-        or re.search(rf"{_ALONE_BEFORE}{other[1]}{_ALONE_AFTER}|(?<![a-z]){other[2]}(?![a-z])", title)
+        re.search(
+            rf"(?<![가-힣]){other[0]}(?:사이즈)?(?![가-힣])|{_ALONE_BEFORE}{other[1]}{_ALONE_AFTER}"
+            rf"|(?<![a-z]){other[2]}(?![a-z])",
+            title,
+        )
         for other in others
     ):
         return False
     return not _ANY_LETTER_SIZE.search(title)
+
+
+def bed_sizes_as_written(title: str, words: tuple[Word, ...]) -> str:
+    """The (lower-case) title with the keyword's bed size written as the keyword writes it where the title writes its
+    letters (`_bed_size_in_letters`: "매트리스 Q 25cm" is "매트리스 퀸 25cm"), so that every rule reads it as the
+    keyword's word: the name's pairs too ("매트리스 토퍼 퀸" is another line beside "매트리스 Q": a reviewer's)."""
+    for word in words:
+        if _bed_size_in_letters(title, word):
+            letters = bed_size_spellings(word.text)[1]
+            title = re.sub(rf"{_ALONE_BEFORE}{letters}{_ALONE_AFTER}", word.text, title)
+    return title
 
 
 def _sex_word(text: str) -> Word | None:
@@ -671,12 +685,16 @@ _ANOTHER_COUNTRYS = "(?<![중미영태외타전한])"
 
 
 def _origin_word(text: str) -> Word | None:
-    """Domestic origin the keyword asks for ("국산 깐마늘"), found as any word sellers use for it and never inside
-    another country's origin: "의성 깐마늘 국내산" and "순국산 참기름" are domestic, "중국산 깐마늘" is not. None: the
-    word is no such origin."""
-    if text not in _DOMESTIC:
+    """The origin the keyword asks for. Domestic ("국산 깐마늘"), found as any word sellers use for it and never
+    inside another country's origin: "의성 깐마늘 국내산" and "순국산 참기름" are domestic, "중국산 깐마늘" is not.
+    Another place with the suffix 산 ("미국산"), found with it or as the place written alone, a word of its own ("미국
+    LA갈비", "[미국] 초이스", "원산지: 미국": a reviewer's), never inside another word. None: the word is no origin."""
+    if text in _DOMESTIC:
+        return Word(text, re.compile(f"{_ANOTHER_COUNTRYS}(?:국산|국내산)|한국산(?![가-힣])"), False)
+    if not _an_origin(text):
         return None
-    return Word(text, re.compile(f"{_ANOTHER_COUNTRYS}(?:국산|국내산)|한국산(?![가-힣])"), False)
+    place = text.removesuffix("산")
+    return Word(text, re.compile(f"{_word(text).pattern.pattern}|(?<![가-힣]){place}(?![가-힣])"), False)
 
 
 def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
@@ -781,8 +799,6 @@ def missing_word(
         if (name := before.get(word)) is not None and _ordinal_on_the_name(undashed, name, word):
             continue
         if _sticks_counted_as_pieces(undashed, word) or _persons_written_bare(undashed, word):
-            continue
-        if _bed_size_in_letters(undashed, word):
             continue
         if _length_written_bare(undashed, word, words) or _length_in_another_unit(undashed, word):
             continue

@@ -1931,6 +1931,9 @@ def test_a_condition_with_the_word_for_its_market_is_that_condition(title: str, 
         # forty-third readers' "매트리스 Q" for 퀸)
         ("지누스 그린티 메모리폼 매트리스 퀸 25cm", "ZINUS 그린티 메모리폼 매트리스 Q 25cm", None),
         ("지누스 그린티 메모리폼 매트리스 퀸 25cm", "지누스 그린티 메모리폼 매트리스 Queen 25cm", None),
+        # glued to a Hangul word, or with punctuation after it (a reviewer's)
+        ("지누스 그린티 메모리폼 매트리스 퀸 25cm", "지누스 그린티 메모리폼 매트리스 Q사이즈 25cm", None),
+        ("지누스 그린티 메모리폼 매트리스 퀸 25cm", "지누스 그린티 메모리폼 매트리스 Q, 25cm", None),
         # not S or D, a garment's small and a shape's letter as often (a reviewer's)
         ("한일 전기요 더블", "한일 전기요 D 사이즈", "keyword word missing: 더블"),
         ("싱글 모니터암", "카멜마운트 듀얼 모니터암 S", "keyword word missing: 싱글"),
@@ -1964,6 +1967,11 @@ def test_a_bed_size_is_found_as_its_letters_or_its_english_word(keyword: str, ti
         # A model number writing its suffix after a dash: other letters after a dash replace it (the forty-fourth
         # reader's single mat for the queen one)
         ("경동나비엔 숙면매트 EQM552-SH 싱글", "model number EQM552-QH missing"),
+        ("경동나비엔 숙면매트 EQM552 SH", "model number EQM552-QH missing"),
+        ("경동나비엔 숙면매트 EQM552(SH)", "model number EQM552-QH missing"),
+        # a longer word is no suffix (a reviewer's)
+        ("경동나비엔 숙면매트 EQM552-QUEEN", None),
+        ("경동나비엔 숙면매트 EQM552-NEW 퀸", None),
         ("Navien 경동나비엔 숙면매트 온수형 EQM552-QH 퀸사이즈 세트", None),
         ("경동나비엔 숙면매트 EQM552QH 퀸", None),
         # the suffix left out, or a Hangul word after the dash
@@ -1973,6 +1981,19 @@ def test_a_bed_size_is_found_as_its_letters_or_its_english_word(keyword: str, ti
 )
 def test_other_letters_after_the_dash_of_a_model_numbers_suffix_replace_it(title: str, reason: str | None):
     assert verdict("경동나비엔 온수매트 EQM552 퀸", title, model_no="EQM552-QH") == reason
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        # a colour's word, or a list of suffixes holding the asked one, passes; another suffix alone does not
+        ("삼성 무선 마우스 SM-SA48-BLACK", None),
+        ("삼성 무선 마우스 SM-SA48-WA/BA 블랙", None),
+        ("삼성 무선 마우스 SM-SA48-WA", "model number SM-SA48-BA missing"),
+    ],
+)
+def test_a_suffix_list_or_a_word_after_a_model_number_is_no_other_suffix(title: str, reason: str | None):
+    assert verdict("삼성 무선 마우스", title, model_no="SM-SA48-BA") == reason
 
 
 def test_a_model_number_without_a_dash_before_its_suffix_lets_a_dashed_word_follow():
@@ -1987,6 +2008,10 @@ def test_a_model_number_without_a_dash_before_its_suffix_lets_a_dashed_word_foll
         # reader's Australian galbi for the US one)
         ("호주산 LA갈비 선물세트 2kg 냉동", "keyword word missing: 미국산"),
         ("[명절선물] 초이스등급 LA 꽃갈비 선물세트 2kg 미국산", None),
+        # the place written alone is the origin too, never inside another word (a reviewer's)
+        ("미국 LA갈비 선물세트 2kg", None),
+        ("[미국] 초이스 LA갈비 선물세트 2kg", None),
+        ("미국식 LA갈비 선물세트 2kg", "keyword word missing: 미국산"),
     ],
 )
 def test_an_origin_first_in_the_keyword_is_no_maker(title: str, reason: str | None):
@@ -1995,3 +2020,20 @@ def test_an_origin_first_in_the_keyword_is_no_maker(title: str, reason: str | No
 
 def test_a_maker_first_in_the_keyword_may_still_be_written_in_the_other_script():
     assert verdict("닥터지 레드 블레미쉬 클리어 수딩 크림 70ml", "Dr.G 레드 블레미쉬 클리어 수딩 크림 70ml") is None
+
+
+def test_a_bed_sizes_letters_are_the_keywords_word_to_every_rule():
+    # A reviewer's: read only where a word was missing, the letters left "매트리스 Q" no pair of the name, and the
+    # topper between 매트리스 and 퀸 won as the lowest; written as 퀸, the offers writing "매트리스 Q" refuse it.
+    titles = [
+        ("지누스 메모리폼 매트리스 토퍼 퀸 10cm", 240_000),
+        ("지누스 메모리폼 매트리스 Q 25cm", 300_000),
+        ("지누스 메모리폼 매트리스 Q 30cm", 320_000),
+        ("지누스 메모리폼 매트리스 (Q)", 330_000),
+    ]
+    assert verdicts("지누스 메모리폼 매트리스 퀸", titles) == [
+        "another line: 토퍼 inside 매트리스 … 퀸",
+        None,
+        None,
+        None,
+    ]
