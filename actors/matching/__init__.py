@@ -520,12 +520,12 @@ def _for_one_sex_only_in_the_lowest(wanted: _Wanted, lowered: list[str]) -> str 
     names in any spelling: a women's version sold under the same name ("나이키 우먼스 코르테즈") is in doubt beside the
     plain one.
     `lowered`: the accepted offers' titles, cheapest first, folded and in lower case."""
-    if len(lowered) < 2 or (sex := for_one_sex(lowered[0], wanted.keyword)) is None:
+    if len(lowered) < 2 or (written := for_one_sex(lowered[0], wanted.keyword)) is None:
         return None
     # another offer naming the same sex in any spelling, its plain noun too ("남성" beside "Men's"), vouches for it
-    if any(names_a_sex(title) == sex_spellings(sex) for title in lowered[1:]):
+    if any(names_a_sex(title) == sex_spellings(written) for title in lowered[1:]):
         return None
-    return f"for one sex?: the lowest writes {sex}, which no other offer does"
+    return f"for one sex?: the lowest writes {written}, which no other offer does"
 
 
 def _another_line_in_the_lowest(wanted: _Wanted, lowered: list[str], respelled: list[str]) -> str | None:

@@ -364,8 +364,8 @@ _AND_OTHERS = re.compile(
 )
 #: The same, whatever follows: where the title says it is a pick, what follows it does not make it a gift. So is the
 #: product named with others of a kind in a collection sale ("오징어땅콩 98g 외 과자 모음전": the forty-third
-#: reader's snacks), however many: 외 a word of its own after the product, not a word's first syllable nor a tag's
-#: ("[외장하드 기획전]", "[외식 기획전]", "겨울 외투 모음전": a reviewer's).
+#: reader's snacks), however many: 외 a word of its own, spaced after it (not a word's first syllable: "[외장하드
+#: 기획전]", "[외식 기획전]", "겨울 외투 모음전": a reviewer's), after the product, not opening a tag ("[외 …").
 _AND_OTHERS_ANYHOW = re.compile(rf"{_AND_N_OTHERS}|(?<=[^\s\[(]\s)외\s[가-힣]{{1,6}}\s?(?:모음전?|기획전)")
 #: Where "외 N종" lists what comes with the product or what a set holds: inside brackets, after a "+", in a set.
 _WITH_THE_PRODUCT = re.compile(r"[(\[][^)\]]*$|(?<!\d)\+[^+]*$")

@@ -48,6 +48,9 @@ _A_SETS_PIECES = 10
 #: The same words the other way round, so a tier written in Latin letters is found as the keyword's Hangul one.
 _HANGUL_SPELLING = {latin: hangul for hangul, latins in _SPELLINGS.items() for latin in latins}
 _HANGUL_COUNTED_SPELLING = {latin: hangul for hangul, latins in _COUNTED_SPELLINGS.items() for latin in latins}
+#: Both, for a run right after a number.
+_ANY_SPELLINGS = {**_SPELLINGS, **_COUNTED_SPELLINGS}
+_ANY_HANGUL_SPELLING = {**_HANGUL_SPELLING, **_HANGUL_COUNTED_SPELLING}
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,11 +80,7 @@ def _a_sets_count(run: str) -> bool:
 def _spellings(run: str, *, counted: bool = False) -> tuple[str, ...]:
     """A run and how sellers write it in the other script ("울트라", "ultra"; "플러스", "plus", "+"; where it is
     `counted`, right after a number, "피스", "pcs")."""
-    spellings, hangul_spelling = (
-        ({**_SPELLINGS, **_COUNTED_SPELLINGS}, {**_HANGUL_SPELLING, **_HANGUL_COUNTED_SPELLING})
-        if counted
-        else (_SPELLINGS, _HANGUL_SPELLING)
-    )
+    spellings, hangul_spelling = (_ANY_SPELLINGS, _ANY_HANGUL_SPELLING) if counted else (_SPELLINGS, _HANGUL_SPELLING)
     if hangul := hangul_spelling.get(run):
         return (run, hangul, *(other for other in spellings[hangul] if other != run))
     return (run, *spellings.get(run, ()))
@@ -296,7 +295,7 @@ def _size_number_word(text: str) -> Word | None:
 
 #: A tyre's size: its width in millimetres, its profile as a share of the width, its construction (R, radial; ZR, a
 #: radial for high speed) and its rim's diameter in inches ("235/60R18").
-_TYRE_SIZE = re.compile(r"(?P<width>\d{3})/(?P<profile>\d{2})(?P<construction>z?r)(?P<rim>\d{2})")
+_TYRE_SIZE = re.compile(r"(?P<width>\d{3})/(?P<profile>\d{2})z?r(?P<rim>\d{2})")
 
 
 def _tyre_size_word(text: str) -> Word | None:
@@ -308,7 +307,7 @@ def _tyre_size_word(text: str) -> Word | None:
     if found is None:
         return None
     between = r"\s?[/-]?\s?"
-    construction = rf"(?:\s?(?:z?r|{found['construction']})\s?|{between})"
+    construction = rf"(?:\s?z?r\s?|{between})"
     pattern = rf"(?<![\d.]){found['width']}{between}{found['profile']}{construction}{found['rim']}(?!\d)"
     return Word(text, re.compile(pattern), digit_edged=True)
 
@@ -319,8 +318,12 @@ _PERSONS = re.compile(r"(?P<number>\d{1,2})인(?P<suffix>용|분)?")
 #: Every number of people a title writes, with 용 or 분 or bare, or a range of them ("2~3인"); a bare 인 glued to more
 #: Hangul is none (인치, 인조).
 _PERSONS_IN_A_TITLE = re.compile(
-    r"(?<![\d.])(?P<low>\d{1,2}\s?[~∼〜-]\s?)?(?P<number>\d{1,2})\s?인(?:\s?(?P<suffix>용|분)|(?![가-힣]))"
+    r"(?<![\d.])(?P<low>\d{1,2}\s?[~∼〜-]\s?)?(?P<number>\d{1,2})\s?인(?:(?P<suffix>용|분|\s(?:용|분)(?![가-힣]))|(?![가-힣]))"
 )
+#: 용 or 분 after 인, glued ("6인용밥솥") or spaced and ending the word ("6인 용"; not "6인 용기", "2인 분리포장").
+_PERSONS_SUFFIXED = r"\s?인(?:용|분|\s(?:용|분)(?![가-힣]))"
+#: A number that ends no range ("2~3인용" is no 3인용).
+_NOT_A_RANGES_END = r"(?<![\d.~∼〜-])(?<![~∼〜-]\s)"
 
 
 def counts_people(text: str) -> bool:
@@ -335,7 +338,7 @@ def _persons_word(text: str) -> Word | None:
     found = _PERSONS.fullmatch(text)
     if found is None or not found["suffix"]:
         return None
-    return Word(text, re.compile(rf"(?<![\d.]){found['number']}\s?인\s?(?:용|분)"), digit_edged=True)
+    return Word(text, re.compile(rf"{_NOT_A_RANGES_END}{found['number']}{_PERSONS_SUFFIXED}"), digit_edged=True)
 
 
 def _persons_written_bare(title: str, word: Word) -> bool:
@@ -470,11 +473,11 @@ def other_count(title: str, words: tuple[Word, ...]) -> str | None:
     the keyword's, even with more after it ("6인용" is the keyword's 6인): even where a model number names the product
     and its other words may be left out (the forty-third reader's "에네루프 AA 충전지 2알 BK-3MCCE/2" for the
     four-cell pack). Not a count in brackets, a range, a sum, a limit or a gift's ("4인용 세트 (의자2 + 2인 벤치)",
-    "1~2인 가구 추천", "4입 + AAA 2알 증정": a reviewer's), nor a date's or an age's; counters the unit rule reads
-    are its (`quantities`)."""
+    "1~2인 가구 추천", "4입 + AAA 2알 증정": a reviewer's), nor a date's or an age's. (A count the unit rule reads is
+    a quantity, no keyword word: `quantities` compares it.)"""
     for word in words:
         found = _COUNT_WORD.fullmatch(word.text)
-        if found is None or found["counter"] in COUNTERS or found["counter"] in _NOT_COUNTERS_OF_IT:
+        if found is None or found["counter"] in _NOT_COUNTERS_OF_IT:
             continue
         number, counter = found["number"], found["counter"]
         if re.search(rf"(?<![\d.]){number}\s?{counter}", title):
@@ -552,17 +555,25 @@ def _bed_size_word(text: str, *, whole: bool) -> Word | None:
     ("싱글머그" is a mug's single wall). None: the word is no bed size."""
     if not whole or not (spellings := bed_size_spellings(text)):
         return None
+    # not inside a longer size that ends with it, its first part in either script, glued or spaced, since a title's
+    # Latin word may be respelled alone ("슈퍼싱글" and "super 싱글" are no 싱글, "Large King" no King: a reviewer's)
+    longer = [size for size in BED_SIZES if size[0] != text and size[0].endswith(text)]
+    prefixes = sorted({size[0][: -len(text)] for size in longer} | {size[2].split()[0] for size in longer})
+    not_longer = "".join(f"(?<!{prefix})(?<!{prefix} )" for prefix in prefixes)
     english_word = spellings[2].replace(" ", r"\s?")
-    return Word(text, re.compile(rf"(?:{_word(text).pattern.pattern}|(?<![a-z]){english_word}(?![a-z]))"), False)
+    own, english = _word(text).pattern.pattern, rf"(?<![a-z]){english_word}(?![a-z])"
+    return Word(text, re.compile(rf"{not_longer}(?:{own}|{english})"), False)
 
 
 #: A letter or letters standing alone: no Latin letter or digit touching them, nor a "&" or a dash after ("매트리스 Q
 #: 25cm", "슈퍼싱글(SS)", "Q사이즈", "매트리스-Q"; not "K-가구", "Q&A", "Q2").
 _ALONE_BEFORE = r"(?<![0-9a-z&])"
 _ALONE_AFTER = r"(?![0-9a-z&-])"
-#: A clothing size or a range of sizes standing alone: a title listing sizes names none of them as the one it sells.
-#: A bed size's letters that say other things as often: a garment's small, a shape's or a day's letter ("D형").
-_NOT_BED_LETTERS = frozenset({"s", "d"})
+#: A bed size's letters that say other things as often: a shape's or a day's letter ("D형", "D-day"). (S, a garment's
+#: small as often, is never read either: `_ANY_LETTER_SIZE` finds it as a garment's size.)
+_NOT_BED_LETTERS = frozenset({"d"})
+#: A garment's letter size standing alone, or one of a list or a range of them ("S M L", "S~XL", "S/M"): a title
+#: naming one names no bed size by its letters.
 _ANY_LETTER_SIZE = re.compile(rf"{_ALONE_BEFORE}(?:xs|s|m|l|xl|xxl|xxxl)(?:{_ALONE_AFTER}|\s?[~/,·])")
 
 
@@ -798,7 +809,7 @@ def missing_word(
             continue
         if (name := before.get(word)) is not None and _ordinal_on_the_name(undashed, name, word):
             continue
-        if _sticks_counted_as_pieces(undashed, word) or _persons_written_bare(undashed, word):
+        if _sticks_counted_as_pieces(undashed, word) or _persons_written_bare(title, word):
             continue
         if _length_written_bare(undashed, word, words) or _length_in_another_unit(undashed, word):
             continue
@@ -862,9 +873,10 @@ _STICKS = re.compile(r"(?P<number>\d+)t")
 #: A count written with T in a title, and a total stated ("총 180개").
 _T_COUNT = re.compile(r"(?<![\d.])(?P<number>\d+)\s?t(?![a-z])")
 _TOTAL = re.compile(r"총\s?(?P<number>\d+)")
-#: What a box of sticks or tea bags counts its contents with ("100개입", "30입", "50스틱", "20티백", "30포"): not a bare
-#: 개, EA or 팩, which count boxes, cups given away and limits as often ("+ 종이컵 100개", "(최대 100개)", "1T, 1개").
-_CONTENTS = re.compile(r"개입|\d\s?입|스틱|티백|\d\s?포")
+#: What a box of sticks or tea bags counts its contents with, among the counts the unit rule reads ("100개입", "30입";
+#: those it does not read, 스틱, 티백 and 포, are `_CONTENTS_UNREAD`'s): not a bare 개, EA or 팩, which count boxes,
+#: cups given away and limits as often ("+ 종이컵 100개", "(최대 100개)", "1T, 1개").
+_CONTENTS = re.compile(r"개입|\d\s?입")
 #: A count of contents written with a counter the unit rule does not read ("15g x 50포", "20스틱"), so never one of a
 #: title's quantities: its number.
 _CONTENTS_UNREAD = re.compile(r"(?<![\d.])(?P<number>\d+)\s?(?P<counter>스틱|티백|포)(?![가-힣a-z])")

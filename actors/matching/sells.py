@@ -412,7 +412,7 @@ def sold_for_it(
     keyword's own noun follows ("유아용 칫솔"), or the keyword itself says so ("쿠쿠 전기밥솥 6인용"), nor the
     keyword's last noun with 용 and the keyword's own amount after it, its use ("한우 양지 국거리용 0.5kg" for 500g,
     meat for soup: a thirty-ninth reader's, `_asked_amount_next`); 전용 says a part even so ("스마트 로라 전용 11단
-    카세트")."""
+    카세트"). Nor a number of people with 용 ("4인용" is for four people: `identity.counts_people`)."""
     undashed, asked = title.replace("-", ""), keyword.replace("-", "")
     noun = last_noun(keyword)
     names = [word.pattern for word in anchors if re.search(r"[0-9a-z]", word.text) or word.text == noun]

@@ -83,13 +83,16 @@ def names_a_sex(title: str) -> tuple[str, ...]:
     return named[0] if len(named) == 1 else ()
 
 
+#: A product for both sexes, said so ("남녀공용", "남여 공용", "Unisex"): its sizes run for both (a reviewer's: not the
+#: children's "for adults too", 성인 or 겸용, which say other things of a shoe).
+_FOR_BOTH_SEXES = re.compile(r"남녀|남여|유니섹스|unisex")
+
+
 def for_one_sex(title: str, keyword: str) -> str | None:
     """The word naming a version for one sex that a (lower-case) title writes where the keyword names neither sex
     ("우먼스", "men's"); None when it writes none, both sexes (a unisex product), or what it says is for both
     ("남녀공용")."""
-    if any(side.search(keyword) for side in _EITHER_SEX) or _FOR_BOTH.search(title):
-        return None
-    if sum(bool(side.search(title)) for side in _EITHER_SEX) > 1:
+    if any(side.search(keyword) for side in _EITHER_SEX) or _FOR_BOTH_SEXES.search(title) or not names_a_sex(title):
         return None
     written = [found for side in _A_VERSION_FOR_ONE_SEX if (found := side.search(title))]
     return written[0].group() if written else None
