@@ -69,8 +69,6 @@ def model_number(model_no: str) -> re.Pattern[str] | None:
 
 #: A model number whose letter suffix stands apart from its number: "GLM 50-27 C".
 _SUFFIX_APART = re.compile(r"\d[\s-]+[a-z]+$")
-
-
 #: Letters a title glues after a model number's match: a suffix run on ("GLM 50-27 CG" for "GLM 50-27 C").
 _RUN_ON = re.compile(r"[a-z]*")
 
