@@ -59,13 +59,18 @@ def build_broker(
             # First: its before hook runs before all others and its after hooks after them (see its docstring).
             JobLogContext(),
             StopOnce(deadline=settings.shutdown_grace + SHUTDOWN_RECORDING_TIME),
-            TimeLimit(),
             AsyncIO(),
             # After AsyncIO: after_worker_shutdown hooks run in reverse, so it closes clients before the loop stops.
             RuntimeShutdown(runtime),
             *extra_middleware,
-            # Last: when it skips a message, every other before-hook has run, so their after_skip hooks balance.
+            # When it skips a message, every other before-hook but the time limit's has run, so their after_skip hooks
+            # balance (the time limit's after_skip only clears a deadline).
             JobStatusMiddleware(runtime, kinds, policy),
+            # After the status middleware: after hooks run in reverse, so the backstop's deadline is cleared before
+            # the status middleware records an attempt's failure. Cleared after, it could fire during that record
+            # (an attempt timed out by its own limit, the store slow under load), and its TimeLimitExceeded, no
+            # Exception, killed the worker thread past Dramatiq's emit_after and left the job RUNNING (seen in CI).
+            TimeLimit(),
         ],
     )
     for kind in KINDS:
