@@ -315,13 +315,13 @@ def _tyre_size_word(text: str) -> Word | None:
 #: A number of people a thing serves, with 용 (for) or 분 (portions) after it or not: "6인용" of a pressure cooker,
 #: "2인분" of a meal kit, "4인" of a tent.
 _PERSONS = re.compile(r"(?P<number>\d{1,2})인(?P<suffix>용|분)?")
+#: 용 or 분 after 인, glued ("6인용밥솥") or spaced and ending the word ("6인 용"; not "6인 용기", "2인 분리포장").
+_PERSONS_SUFFIX = r"(?:용|분|\s(?:용|분)(?![가-힣]))"
 #: Every number of people a title writes, with 용 or 분 or bare, or a range of them ("2~3인"); a bare 인 glued to more
 #: Hangul is none (인치, 인조).
 _PERSONS_IN_A_TITLE = re.compile(
-    r"(?<![\d.])(?P<low>\d{1,2}\s?[~∼〜-]\s?)?(?P<number>\d{1,2})\s?인(?:(?P<suffix>용|분|\s(?:용|분)(?![가-힣]))|(?![가-힣]))"
+    rf"(?<![\d.])(?P<low>\d{{1,2}}\s?[~∼〜-]\s?)?(?P<number>\d{{1,2}})\s?인(?:(?P<suffix>{_PERSONS_SUFFIX})|(?![가-힣]))"
 )
-#: 용 or 분 after 인, glued ("6인용밥솥") or spaced and ending the word ("6인 용"; not "6인 용기", "2인 분리포장").
-_PERSONS_SUFFIXED = r"\s?인(?:용|분|\s(?:용|분)(?![가-힣]))"
 #: A number that ends no range ("2~3인용" is no 3인용).
 _NOT_A_RANGES_END = r"(?<![\d.~∼〜-])(?<![~∼〜-]\s)"
 
@@ -338,7 +338,7 @@ def _persons_word(text: str) -> Word | None:
     found = _PERSONS.fullmatch(text)
     if found is None or not found["suffix"]:
         return None
-    return Word(text, re.compile(rf"{_NOT_A_RANGES_END}{found['number']}{_PERSONS_SUFFIXED}"), digit_edged=True)
+    return Word(text, re.compile(rf"{_NOT_A_RANGES_END}{found['number']}\s?인{_PERSONS_SUFFIX}"), digit_edged=True)
 
 
 def _persons_written_bare(title: str, word: Word) -> bool:
