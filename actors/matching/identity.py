@@ -1037,8 +1037,29 @@ def _within(first: Decimal, second: Decimal, factor: int) -> bool:
 
 def _searched(word: Word, title: str, undashed: str, written: str) -> tuple[str, ...]:
     """The texts a keyword word is looked for in: the title without its dashes and as the keyword writes its loanwords
-    (`undashed`, `written`), or, for a range, the title with its dashes (`Word.dashed`)."""
-    return (title,) if word.dashed else (undashed, written)
+    (`undashed`, `written`), and with a name's number parted from what a dash joins to it (`_parted_at_dashes`); or,
+    for a range, the title with its dashes (`Word.dashed`)."""
+    if word.dashed:
+        return (title,)
+    return (undashed, written, _parted_at_dashes(title))
+
+
+#: A number, a dash and a number, with the letter glued before the first one if any.
+_NUMBER_DASH_NUMBER = re.compile(r"(?P<glued>[a-z가-힣]?)(?P<before>\d+)-(?P<after>\d+)")
+
+
+def _parted_at_dashes(title: str) -> str:
+    """The title without its dashes, but a dash between two numbers read as a space where it parts a name's number
+    from what follows it: after a number glued to a word ("라이젠5-6세대" is Ryzen 5, sixth generation; "DDR5-5600"
+    is DDR5 and 5600 too), or before a number no greater ("925 25-05": a model's 25 and a lead's 0.5). Not a rising
+    range of numbers standing alone ("2025-2026", an 18-month diary, is no 2026 one; "250-260")."""
+
+    def parted(found: re.Match[str]) -> str:
+        if found["glued"] or int(found["after"]) <= int(found["before"]):
+            return f"{found['glued']}{found['before']} {found['after']}"
+        return found.group()
+
+    return _NUMBER_DASH_NUMBER.sub(parted, title).replace("-", "")
 
 
 def maker_of(keyword: str, words: tuple[Word, ...]) -> Word | None:

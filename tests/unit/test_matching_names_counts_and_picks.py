@@ -2109,3 +2109,29 @@ def test_a_version_for_one_sex_said_for_grown_ups_is_still_in_doubt():
     titles = [("나이키 우먼스 코르테즈 화이트 260 성인", 79_000), ("나이키 코르테즈 화이트 260", 99_000)]
     doubt = "for one sex?: the lowest writes 우먼스, which no other offer does"
     assert doubt in lowest_doubts({"keyword": "나이키 코르테즈 화이트 260"}, titles)
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title"),
+    [
+        # a name's number glued to its word, then a dash and a generation: Danawa's way of naming a CPU
+        ("AMD 라이젠5 9600X 정품 박스", "AMD 라이젠5-6세대 9600X 그래니트 릿지 정품박스"),
+        ("삼성전자 DDR5 16GB 메모리", "삼성전자 DDR5-5600 16GB 메모리"),
+        # a number standing alone before a smaller one: a model's number and a lead's size
+        ("스테들러 925 25 샤프 0.5", "스테들러 925 25-05 샤프 0.5mm"),
+    ],
+)
+def test_a_dash_after_a_names_number_parts_it_from_what_follows(keyword: str, title: str):
+    assert verdict(keyword, title) is None
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "missing"),
+    [
+        # a rising range of numbers standing alone is a range, not its ends (an 18-month diary, a sock's sizes)
+        ("몰스킨 2026 데일리 다이어리 라지", "몰스킨 2025-2026 18개월 데일리 다이어리 라지", "2026"),
+        ("발렌시아가 양말 260", "발렌시아가 양말 250-270", "260"),
+    ],
+)
+def test_a_dash_joining_a_rising_range_of_numbers_standing_alone_stays(keyword: str, title: str, missing: str):
+    assert verdict(keyword, title) == f"keyword word missing: {missing}"
