@@ -415,16 +415,22 @@ def _suffix_word(
 
 #: A year as a keyword writes it: a harvest ("2024년산") or a model year ("2024년형").
 _YEAR = re.compile(r"20(?P<year>\d\d)년(?P<suffix>산|형)")
-#: A year a title writes with a suffix: "2023년산", "23년산", "2024년형", "24년식".
-_SUFFIXED_YEAR = re.compile(r"(?<!\d)(?:20)?(?P<year>\d\d)\s?년\s?(?P<suffix>산|형|식)")
+#: A year a title writes with a suffix: "2023년산", "23년산", "2024년형", "24년식"; or a harvest's year before the
+#: season's new crop, 햅 or 햇 ("[2025년 햅쌀]", "2025년 햅 찹쌀", "24년 햇사과").
+_SUFFIXED_YEAR = re.compile(r"(?<!\d)(?:20)?(?P<year>\d\d)\s?년\s?(?P<suffix>산|형|식|햅|햇)")
+#: What says a year is a harvest's: 산, or the new crop's 햅 and 햇 after it.
+_HARVESTS = frozenset({"산", "햅", "햇"})
 
 
 def _year_word(text: str) -> Word | None:
     """A harvest or model year, found as sellers shorten it: "24년산" and "'24년산" for 2024년산, "25년형" for
-    2025년형; always with its suffix ("2025년 설 선물" is no harvest, "24년 전통" an age)."""
+    2025년형; always with its suffix ("2025년 설 선물" is no harvest, "24년 전통" an age). A harvest is also the
+    year's new crop, 햅 or 햇 right after it ("2025년 햅쌀", "2025년 햅 찹쌀"): a crop of that year, whatever its
+    age today."""
     if not (year := _YEAR.fullmatch(text)):
         return None
-    pattern = rf"(?<!\d)(?:20)?{year['year']}\s?년\s?{year['suffix']}"
+    suffix = "(?:산|햅|햇)" if year["suffix"] == "산" else year["suffix"]
+    pattern = rf"(?<!\d)(?:20)?{year['year']}\s?년\s?{suffix}"
     return Word(text, re.compile(pattern), True)
 
 
@@ -503,7 +509,7 @@ def other_year(title: str, words: tuple[Word, ...]) -> str | None:
     for word in words:
         if year := _YEAR.fullmatch(word.text):
             for written in _SUFFIXED_YEAR.finditer(title):
-                same_kind = (written["suffix"] == "산") == (year["suffix"] == "산")
+                same_kind = (written["suffix"] in _HARVESTS) == (year["suffix"] in _HARVESTS)
                 if same_kind and written["year"] != year["year"]:
                     return f"another year: {written.group().strip()}"
     return None

@@ -2135,3 +2135,25 @@ def test_a_dash_after_a_names_number_parts_it_from_what_follows(keyword: str, ti
 )
 def test_a_dash_joining_a_rising_range_of_numbers_standing_alone_stays(keyword: str, title: str, missing: str):
     assert verdict(keyword, title) == f"keyword word missing: {missing}"
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        # the year's new crop is that year's harvest
+        ("[2025년 햅쌀] 강화섬쌀 삼광 10kg", None),
+        ("2025년 햅 강화섬쌀 삼광 10kg", None),
+        ("25년 햇 강화섬쌀 삼광 10kg", None),
+        # another year's new crop is another harvest; a year with no harvest word is none
+        ("[2024년 햅쌀] 강화섬쌀 삼광 10kg", "keyword word missing: 2025년산"),
+        ("강화섬쌀 삼광 10kg 2025년 설 선물", "keyword word missing: 2025년산"),
+    ],
+)
+def test_a_years_new_crop_is_that_years_harvest(title: str, reason: str | None):
+    assert verdict("강화섬쌀 삼광 10kg 2025년산", title) == reason
+
+
+def test_another_years_new_crop_beside_a_model_number_is_another_year():
+    assert verdict("삼광 쌀 10kg 2025년산", "삼광 쌀 10kg 2024년 햅쌀 SG-10", model_no="SG-10") == (
+        "another year: 2024년 햅"
+    )
