@@ -341,6 +341,20 @@ def _persons_word(text: str) -> Word | None:
     return Word(text, re.compile(rf"{_NOT_A_RANGES_END}{found['number']}\s?인{_PERSONS_SUFFIX}"), digit_edged=True)
 
 
+#: A keyword's count of pairs of what is worn in pairs, socks and shoes ("3켤레", "6족").
+_WORN_PAIRS = re.compile(r"(?P<number>\d+)(?:켤레|족)")
+
+
+def _pairs_word(text: str) -> Word | None:
+    """A keyword's count of pairs with 켤레 or 족, found with any counter of pairs (`PAIR_COUNTERS`): "3족" and "3쌍"
+    are three pairs of socks as "3켤레" is. Compared as a word, the same number, never as a count (a kids' pack of
+    socks counted so won: `infra.text.units`), nor inside another number or a range's end ("2~3족")."""
+    if (found := _WORN_PAIRS.fullmatch(text)) is None:
+        return None
+    counters = "|".join(PAIR_COUNTERS)
+    return Word(text, re.compile(rf"{_NOT_A_RANGES_END}{found['number']}\s?(?:{counters})(?!발)"), digit_edged=True)
+
+
 def _persons_written_bare(title: str, word: Word) -> bool:
     """Whether a keyword's number of people with its suffix is written bare ("6인 가스 인덕션 겸용", "2인 밀키트": the
     thirtieth and forty-second readers' answers) as the only number of people the title gives: another, or a range
@@ -748,6 +762,7 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
                 _range_word(segment.text)
                 or _tyre_size_word(compact)
                 or _persons_word(compact)
+                or _pairs_word(compact)
                 or _size_number_word(compact)
                 or _year_word(compact)
                 or _generation_word(compact)

@@ -2157,3 +2157,19 @@ def test_another_years_new_crop_beside_a_model_number_is_another_year():
     assert verdict("삼광 쌀 10kg 2025년산", "삼광 쌀 10kg 2024년 햅쌀 SG-10", model_no="SG-10") == (
         "another year: 2024년 햅"
     )
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # pairs of socks or shoes are as many pairs, whichever counter of pairs writes them
+        ("아디다스 쿠셔닝 크루 양말 3켤레 화이트", "아디다스 쿠셔닝 크루 양말 3족 화이트", None),
+        ("아디다스 쿠셔닝 크루 양말 3족 화이트", "아디다스 쿠셔닝 크루 양말 3켤레 화이트", None),
+        ("마미손 고무장갑 중 10켤레", "마미손 고무장갑 중 10쌍", None),
+        # never another number of them, nor a range's end
+        ("쿠셔닝 크루 양말 3켤레 화이트", "쿠셔닝 크루 양말 13족 화이트", "keyword word missing: 3켤레"),
+        ("쿠셔닝 크루 양말 3켤레 화이트", "쿠셔닝 크루 양말 2~3족 화이트", "keyword word missing: 3켤레"),
+    ],
+)
+def test_a_count_of_pairs_is_found_with_any_counter_of_pairs(keyword: str, title: str, reason: str | None):
+    assert verdict(keyword, title) == reason
