@@ -828,6 +828,8 @@ def missing_word(
             not word.digit_edged and word.pattern.search(compact)
         ):
             continue
+        if not word.dashed and _ends_at_a_dash(word, title):
+            continue
         if (name := before.get(word)) is not None and _ordinal_on_the_name(undashed, name, word):
             continue
         if _sticks_counted_as_pieces(undashed, word) or _persons_written_bare(title, word):
@@ -1058,29 +1060,30 @@ def _within(first: Decimal, second: Decimal, factor: int) -> bool:
 
 def _searched(word: Word, title: str, undashed: str, written: str) -> tuple[str, ...]:
     """The texts a keyword word is looked for in: the title without its dashes and as the keyword writes its loanwords
-    (`undashed`, `written`), and with a name's number parted from what a dash joins to it (`_parted_at_dashes`); or,
-    for a range, the title with its dashes (`Word.dashed`)."""
-    if word.dashed:
-        return (title,)
-    return (undashed, written, _parted_at_dashes(title))
+    (`undashed`, `written`), or, for a range, the title with its dashes (`Word.dashed`)."""
+    return (title,) if word.dashed else (undashed, written)
 
 
-#: A number, a dash and a number, with the letter glued before the first one if any.
-_NUMBER_DASH_NUMBER = re.compile(r"(?P<glued>[a-z가-힣]?)(?P<before>\d+)-(?P<after>\d+)")
+#: A dash and a whole number after it ("-6세대", "-5600", "-05"); not a decimal ("F4-7.1", an aperture's range).
+_DASH_AND_A_NUMBER = re.compile(r"-(?P<after>\d+)(?![.\d])")
+#: A number standing alone at the end of a text.
+_NUMBER_ALONE_AT_THE_END = re.compile(r"(?<![\w.])(?P<before>\d+)$")
 
 
-def _parted_at_dashes(title: str) -> str:
-    """The title without its dashes, but a dash between two numbers read as a space where it parts a name's number
-    from what follows it: after a number glued to a word ("라이젠5-6세대" is Ryzen 5, sixth generation; "DDR5-5600"
-    is DDR5 and 5600 too), or before a number no greater ("925 25-05": a model's 25 and a lead's 0.5). Not a rising
-    range of numbers standing alone ("2025-2026", an 18-month diary, is no 2026 one; "250-260")."""
-
-    def parted(found: re.Match[str]) -> str:
-        if found["glued"] or int(found["after"]) <= int(found["before"]):
-            return f"{found['glued']}{found['before']} {found['after']}"
-        return found.group()
-
-    return _NUMBER_DASH_NUMBER.sub(parted, title).replace("-", "")
+def _ends_at_a_dash(word: Word, title: str) -> bool:
+    """Whether the title writes the keyword word right before a dash and a number, which part the name's number from
+    what follows it: "라이젠5-6세대" is Ryzen 5, sixth generation, "DDR5-5600" is DDR5, "925 25-05" a model's 25 and
+    a lead's 0.5 (without its dashes the title runs the numbers together, "라이젠56세대"). Only where the keyword word
+    ends there: "EF70-200mm" names no 200mm lens, "BV2654-100" no size 100, "생후3-6개월" no 6개월. Not a rising range
+    of numbers standing alone ("2025-2026", an 18-month diary, is no 2025 one)."""
+    for found in word.pattern.finditer(title):
+        dash = _DASH_AND_A_NUMBER.match(title, found.end())
+        if dash is None:
+            continue
+        alone = _NUMBER_ALONE_AT_THE_END.search(title, 0, found.end())
+        if alone is None or int(dash["after"]) <= int(alone["before"]):
+            return True
+    return False
 
 
 def maker_of(keyword: str, words: tuple[Word, ...]) -> Word | None:
