@@ -35,6 +35,7 @@ from statistics import median
 from typing import Any
 
 from actors.matching.buyable import (
+    a_mix,
     not_buyable,
     not_everyones_price,
     one_of_several,
@@ -264,6 +265,7 @@ def _not_everyones_price(offer: Offer, folded: str, wanted: _Wanted) -> str | No
     return (
         not_everyones_price(offer, folded, wanted.quantities, wanted.keyword)
         or one_of_several(folded, wanted.words, wanted.quantities)
+        or a_mix(folded, wanted.words, wanted.quantities)
         or against_target(offer.price, wanted.target_price)
     )
 

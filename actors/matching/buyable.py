@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from decimal import Decimal
 
 from actors.matching.identity import Word
 from actors.matching.left_out import named_only_within
@@ -396,6 +397,40 @@ def one_of_several(folded_title: str, words: tuple[Word, ...], wanted: Sequence[
     for start, end in runs:
         if _a_later_size(folded_title[start:end], wanted, any_dimension=prices_differ):
             return f"price of one of several: {title[start:end]}"
+    return None
+
+
+#: One part of a mixed pack: a name, then how many of the pack it is, bare or with a counter ("릴렉싱아로마2",
+#: "새우깡 10봉"); not a weight or a volume, which a set of two products writes ("고추장 1kg + 쌈장 500g").
+_MIXED_PART = r"[가-힣a-z]{2,}\s?\d{1,3}(?:\s?(?:개|봉|팩|병|캔|입|종|포|매))?(?![\w.])"
+#: A pack written as its parts joined by "+" ("(릴렉싱아로마2+아로마테라피2)"); not "1+1", whose parts are no names.
+_MIXED_PARTS = re.compile(rf"{_MIXED_PART}(?:\s?\+\s?{_MIXED_PART})+")
+_ONE_MIXED_PART = re.compile(_MIXED_PART)
+_COUNT = re.compile(r"\d+")
+
+
+def a_mix(folded_title: str, words: tuple[Word, ...], wanted: Sequence[Quantity]) -> str | None:
+    """A pack of several kinds, each counted apart, that names a keyword word only in one of them, counted fewer than
+    the keyword's pack ("샤프란 섬유유연제 리필 1.6L 4개 (릴렉싱아로마2+아로마테라피2)" for four relaxing-aroma
+    refills): only some of the pack is the asked product, and its price is the mix's. Not a set of the product whole
+    and something more ("국그릇 4개 + 밥공기 4개 세트" for 국그릇 4개)."""
+    title = folded_title.lower()
+    mixes = list(_MIXED_PARTS.finditer(title))
+    if not mixes:
+        return None
+    asked = {quantity.amount for quantity in wanted if quantity.dimension == "pack"}
+    spans = [mix.span() for mix in mixes]
+    for word in words:
+        if named_only_within(word, title, spans) is None:
+            continue
+        mix = next(mix for mix in mixes if word.pattern.search(mix.group()))
+        counts = [
+            Decimal(_COUNT.findall(part.group())[0])
+            for part in _ONE_MIXED_PART.finditer(mix.group())
+            if word.pattern.search(part.group())
+        ]
+        if counts and not asked.intersection(counts):
+            return f"a mix: {mix.group()}"
     return None
 
 

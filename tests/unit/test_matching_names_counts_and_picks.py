@@ -2181,3 +2181,26 @@ def test_another_years_new_crop_beside_a_model_number_is_another_year():
 )
 def test_a_count_of_pairs_is_found_with_any_counter_of_pairs(keyword: str, title: str, reason: str | None):
     assert verdict(keyword, title) == reason
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # a pack split among kinds, the asked one counted fewer than the keyword's pack
+        (
+            "샤프란 섬유유연제 릴렉싱아로마 리필 1.6L 4개",
+            "샤프란 섬유유연제 리필 1.6L 4개 (릴렉싱아로마2+아로마테라피2)",
+            "a mix: 릴렉싱아로마2+아로마테라피2",
+        ),
+        ("농심 꿀꽈배기 20봉", "농심 과자 20봉 (꿀꽈배기 10봉 + 새우깡 10봉)", "a mix: 꿀꽈배기 10봉 + 새우깡 10봉"),
+        # the product whole and something more is a set, not a mix; "1+1" names no kinds
+        ("코렐 퓨어화이트 국그릇 4개", "코렐 퓨어화이트 국그릇 4개 + 밥공기 4개 세트", None),
+        ("샤프란 섬유유연제 릴렉싱아로마 리필 1.6L 2개", "샤프란 섬유유연제 릴렉싱아로마 리필 1.6L 1+1", None),
+        # weights or volumes joined by a "+" are a set of products, as each names its own
+        ("해찬들 태양초 고추장 1kg", "해찬들 태양초 고추장 1kg + 쌈장 500g", None),
+    ],
+)
+def test_a_pack_that_names_the_product_as_one_of_its_counted_kinds_is_a_mix(
+    keyword: str, title: str, reason: str | None
+):
+    assert verdict(keyword, title) == reason
