@@ -343,16 +343,28 @@ def _persons_word(text: str) -> Word | None:
 
 #: A keyword's count of pairs of what is worn in pairs, socks and shoes ("3켤레", "6족").
 _WORN_PAIRS = re.compile(r"(?P<number>\d+)(?:켤레|족)")
+#: A counter of pairs, but 족 of 족발 (not 족 before 발목 or 발가락: "3족발목양말").
+_PAIR_COUNTER = rf"(?:{'|'.join(counter for counter in PAIR_COUNTERS if counter != '족')}|족(?!발(?!목|가락)))"
+#: What makes a count of pairs a part of the pack: packs or sets of it, or each of several kinds ("3족 x 2팩", "3족
+#: 5세트", "3족 2묶음", "3족씩").
+_PAIRS_MULTIPLIED = r"\s?(?:[x×*]|\d+\s?(?:세트|묶음|팩|박스|set)|씩)"
 
 
 def _pairs_word(text: str) -> Word | None:
     """A keyword's count of pairs with 켤레 or 족, found with any counter of pairs (`PAIR_COUNTERS`): "3족" and "3쌍"
     are three pairs of socks as "3켤레" is. Compared as a word, the same number, never as a count (a kids' pack of
-    socks counted so won: `infra.text.units`), nor inside another number or a range's end ("2~3족")."""
+    socks counted so won: `infra.text.units`), nor inside another number or a range's end ("2~3족"), nor multiplied
+    or summed ("3족 x 2팩", "3족 5세트", "3족+1족"), nor where the title counts pairs with another number too, but
+    the parts of its pack ("10켤레 (5족x2)"): "1족 (10족 이상 구매시 무료배송)", "10족 + 10족 (총 20족)", "10족 +
+    발목양말 3족 증정" sell other packs (a reviewer's)."""
     if (found := _WORN_PAIRS.fullmatch(text)) is None:
         return None
-    counters = "|".join(PAIR_COUNTERS)
-    return Word(text, re.compile(rf"{_NOT_A_RANGES_END}{found['number']}\s?(?:{counters})(?!발)"), digit_edged=True)
+    number = found["number"]
+    another_count = (
+        rf"(?<![\d.]){_NOT_A_RANGES_END}(?!{number}\s?{_PAIR_COUNTER})\d+\s?{_PAIR_COUNTER}(?!{_PAIRS_MULTIPLIED})"
+    )
+    written = rf"{_NOT_A_RANGES_END}{number}\s?{_PAIR_COUNTER}(?!{_PAIRS_MULTIPLIED}|\s?\+)"
+    return Word(text, re.compile(rf"^(?!.*{another_count}).*?{written}", re.DOTALL), digit_edged=True)
 
 
 def _persons_written_bare(title: str, word: Word) -> bool:
@@ -429,23 +441,31 @@ def _suffix_word(
 
 #: A year as a keyword writes it: a harvest ("2024년산") or a model year ("2024년형").
 _YEAR = re.compile(r"20(?P<year>\d\d)년(?P<suffix>산|형)")
-#: A year a title writes with a suffix: "2023년산", "23년산", "2024년형", "24년식"; or a harvest's year before the
-#: season's new crop, 햅 or 햇 ("[2025년 햅쌀]", "2025년 햅 찹쌀", "24년 햇사과").
-_SUFFIXED_YEAR = re.compile(r"(?<!\d)(?:20)?(?P<year>\d\d)\s?년\s?(?P<suffix>산|형|식|햅|햇)")
-#: What says a year is a harvest's: 산, or the new crop's 햅 and 햇 after it.
-_HARVESTS = frozenset({"산", "햅", "햇"})
+#: A year a title writes with a suffix: "2023년산", "23년산", "2024년형", "24년식".
+_SUFFIXED_YEAR = re.compile(r"(?<!\d)(?:20)?(?P<year>\d\d)\s?년\s?(?P<suffix>산|형|식)")
+#: The new crop (햅, or 햇 before a crop: not 햇살, 햇빛, 햇볕, 햇님, 햇반).
+_NEW_CROP = r"(?:햅|햇(?!살|빛|볕|님|반))"
+#: A harvest's year written as that year's new crop, the year whole ("[2025년 햅쌀]", "2025년 햅 찹쌀"; not "경력
+#: 25년 햇…").
+_NEW_CROP_YEAR = re.compile(rf"(?<!\d)20(?P<year>\d\d)\s?년\s?{_NEW_CROP}")
+#: What says a title holds or sells another crop than the new one beside it: last year's rice (묵은쌀, 구곡).
+_OLD_CROP = r"묵은|구곡"
 
 
 def _year_word(text: str) -> Word | None:
     """A harvest or model year, found as sellers shorten it: "24년산" and "'24년산" for 2024년산, "25년형" for
     2025년형; always with its suffix ("2025년 설 선물" is no harvest, "24년 전통" an age). A harvest is also the
-    year's new crop, 햅 or 햇 right after it ("2025년 햅쌀", "2025년 햅 찹쌀"): a crop of that year, whatever its
-    age today."""
+    year's new crop, the year written whole before 햅 or 햇 ("2025년 햅쌀", "2025년 햅 찹쌀"), where the title writes
+    no other year nor an old crop: "[2025년 햅쌀 출시 전] 2024년 쌀", "2025년 햅쌀 + 2024년 쌀" and "묵은쌀 / 2025년
+    햅쌀 선택" sell last year's rice, or some of it (a reviewer's)."""
     if not (year := _YEAR.fullmatch(text)):
         return None
-    suffix = "(?:산|햅|햇)" if year["suffix"] == "산" else year["suffix"]
-    pattern = rf"(?<!\d)(?:20)?{year['year']}\s?년\s?{suffix}"
-    return Word(text, re.compile(pattern), True)
+    yy = year["year"]
+    pattern = rf"(?<!\d)(?:20)?{yy}\s?년\s?{year['suffix']}"
+    if year["suffix"] == "산":
+        another_year = rf"(?<!\d)(?:20)?(?!{yy}\s?년)\d\d\s?년"
+        pattern += rf"|^(?!.*(?:{another_year}|{_OLD_CROP})).*?(?<!\d)20{yy}\s?년\s?{_NEW_CROP}"
+    return Word(text, re.compile(pattern, re.DOTALL), True)
 
 
 #: A generation written as one ("2세대", "7세대"): titles also glue its number to the name ("애플워치 SE2" for "SE
@@ -522,9 +542,13 @@ def other_year(title: str, words: tuple[Word, ...]) -> str | None:
     last year's rice, "24년식" beside 2025년형 last year's model, whatever else the title says."""
     for word in words:
         if year := _YEAR.fullmatch(word.text):
+            harvest = year["suffix"] == "산"
             for written in _SUFFIXED_YEAR.finditer(title):
-                same_kind = (written["suffix"] in _HARVESTS) == (year["suffix"] in _HARVESTS)
+                same_kind = (written["suffix"] == "산") == harvest
                 if same_kind and written["year"] != year["year"]:
+                    return f"another year: {written.group().strip()}"
+            for written in _NEW_CROP_YEAR.finditer(title) if harvest else ():
+                if written["year"] != year["year"]:
                     return f"another year: {written.group().strip()}"
     return None
 

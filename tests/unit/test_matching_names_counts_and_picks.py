@@ -2151,10 +2151,16 @@ def test_a_dash_that_ends_no_keyword_word_or_joins_a_rising_range_stays(keyword:
         # the year's new crop is that year's harvest
         ("[2025년 햅쌀] 강화섬쌀 삼광 10kg", None),
         ("2025년 햅 강화섬쌀 삼광 10kg", None),
-        ("25년 햇 강화섬쌀 삼광 10kg", None),
+        ("2025년 햇 강화섬쌀 삼광 10kg", None),
         # another year's new crop is another harvest; a year with no harvest word is none
         ("[2024년 햅쌀] 강화섬쌀 삼광 10kg", "keyword word missing: 2025년산"),
         ("강화섬쌀 삼광 10kg 2025년 설 선물", "keyword word missing: 2025년산"),
+        # the year written whole, and no other year nor an old crop beside it; 햇 before a crop, not sunlight (a
+        # reviewer's)
+        ("[2025년 햅쌀 출시 전] 2024년 강화섬쌀 삼광 10kg", "keyword word missing: 2025년산"),
+        ("강화섬쌀 삼광 10kg 2024년 묵은쌀 / 2025년 햅쌀 선택", "keyword word missing: 2025년산"),
+        ("경력 25년 햇살농원 강화섬쌀 삼광 10kg", "keyword word missing: 2025년산"),
+        ("2025년 햇살 가득 강화섬쌀 삼광 10kg", "keyword word missing: 2025년산"),
     ],
 )
 def test_a_years_new_crop_is_that_years_harvest(title: str, reason: str | None):
@@ -2174,9 +2180,16 @@ def test_another_years_new_crop_beside_a_model_number_is_another_year():
         ("아디다스 쿠셔닝 크루 양말 3켤레 화이트", "아디다스 쿠셔닝 크루 양말 3족 화이트", None),
         ("아디다스 쿠셔닝 크루 양말 3족 화이트", "아디다스 쿠셔닝 크루 양말 3켤레 화이트", None),
         ("마미손 고무장갑 중 10켤레", "마미손 고무장갑 중 10쌍", None),
+        ("남성 양말 10켤레", "남성 양말 10켤레 (5족x2)", None),
         # never another number of them, nor a range's end
         ("쿠셔닝 크루 양말 3켤레 화이트", "쿠셔닝 크루 양말 13족 화이트", "keyword word missing: 3켤레"),
         ("쿠셔닝 크루 양말 3켤레 화이트", "쿠셔닝 크루 양말 2~3족 화이트", "keyword word missing: 3켤레"),
+        # nor multiplied or summed, nor beside another count of pairs (a reviewer's)
+        ("남성 양말 3켤레", "남성 양말 3족 x 2팩", "keyword word missing: 3켤레"),
+        ("남성 양말 3켤레", "남성 양말 3족 5세트", "keyword word missing: 3켤레"),
+        ("남성 양말 3켤레", "남성 양말 10족 + 발목양말 3족 증정", "keyword word missing: 3켤레"),
+        ("남성 양말 10켤레", "남성 양말 1족 (10족 이상 구매시 무료배송)", "keyword word missing: 10켤레"),
+        ("남성 양말 10켤레", "남성 양말 10족 + 10족 (총 20족)", "keyword word missing: 10켤레"),
     ],
 )
 def test_a_count_of_pairs_is_found_with_any_counter_of_pairs(keyword: str, title: str, reason: str | None):
