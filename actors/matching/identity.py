@@ -24,6 +24,7 @@ from infra.text.analyzer import morphemes
 from infra.text.bed_sizes import BED_SIZES, bed_size_spellings
 from infra.text.colours import HUE, HUE_END, hue_spellings
 from infra.text.folding import SEPARATORS
+from infra.text.materials import material_spellings
 from infra.text.pets import pet_spellings
 from infra.text.sexes import sex_spellings
 from infra.text.sizes import KOREAN_WORDS, size_spellings
@@ -668,6 +669,12 @@ def _pet_word(text: str) -> Word | None:
     return _concept_word(text, pet_spellings, glued_after=True)
 
 
+def _material_word(text: str) -> Word | None:
+    """What the product is made of: "스텐" found as 스테인리스, 스테인레스 or Stainless (`infra.text.materials`: the
+    forty-first and fortieth readers' answers); another Hangul spelling starts a word ("스테인리스냄비")."""
+    return _concept_word(text, material_spellings, glued_after=True)
+
+
 def _wireless_word(text: str) -> Word | None:
     """A product without a cord: "무선" found as Wireless, 코드리스 or Cordless (`infra.text.wireless`); another
     Hangul spelling starts a word ("코드리스청소기")."""
@@ -797,6 +804,7 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
                 or _sex_word(compact)
                 or _pet_word(compact)
                 or _wireless_word(compact)
+                or _material_word(compact)
                 or _glued_letter_word(compact, glued_after)
                 or _suffix_word(compact, segment, suffixes, glued_after=glued_after, followed_by=followed_by)
             )

@@ -2217,3 +2217,20 @@ def test_a_pack_that_names_the_product_as_one_of_its_counted_kinds_is_a_mix(
     keyword: str, title: str, reason: str | None
 ):
     assert verdict(keyword, title) == reason
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # a material written another way, clipped, glued to the next word or in English
+        ("키친아트 통3중 스텐 편수냄비 18cm", "키친아트 통3중 스테인리스 편수냄비 18cm", None),
+        ("키친아트 통3중 스텐 편수냄비 18cm", "키친아트 통3중 스테인레스편수냄비 18cm", None),
+        ("파카 조터 볼펜 스테인리스 CT", "파카 조터 스텐 CT 볼펜", None),
+        ("락앤락 스테인리스 텀블러 500ml", "락앤락 Stainless 텀블러 500ml", None),
+        ("해피콜 알루미늄 냄비 20cm", "해피콜 알미늄 냄비 20cm", None),
+        # another material is another product
+        ("키친아트 통3중 스텐 편수냄비 18cm", "키친아트 통3중 알루미늄 편수냄비 18cm", "keyword word missing: 스텐"),
+    ],
+)
+def test_a_material_is_found_in_any_of_its_spellings(keyword: str, title: str, reason: str | None):
+    assert verdict(keyword, title) == reason
