@@ -410,28 +410,39 @@ _COUNT = re.compile(r"\d+")
 
 
 def a_mix(folded_title: str, words: tuple[Word, ...], wanted: Sequence[Quantity]) -> str | None:
-    """A pack of several kinds, each counted apart, that names a keyword word only in one of them, counted fewer than
-    the keyword's pack ("샤프란 섬유유연제 리필 1.6L 4개 (릴렉싱아로마2+아로마테라피2)" for four relaxing-aroma
-    refills): only some of the pack is the asked product, and its price is the mix's. Not a set of the product whole
-    and something more ("국그릇 4개 + 밥공기 4개 세트" for 국그릇 4개)."""
+    """The keyword's pack split among kinds, each counted apart, that names a keyword word only in some of them
+    ("샤프란 섬유유연제 리필 1.6L 4개 (릴렉싱아로마2+아로마테라피2)" for four relaxing-aroma refills, "라면 10개
+    (신라면5개+짜파게티5개)" for 신라면 10개): only some of the pack is the asked product, and its price is the mix's.
+    Only where the parts add up to the keyword's count and those naming the word do not: "국그릇 4개 + 밥공기 4개
+    세트" is the product whole and something more, "치약 3개+치약1개 (총4개)" all of it, and a keyword that counts
+    nothing has no pack to split ("치약 3개 + 칫솔 2개 증정" for 치약: a reviewer's)."""
+    asked = {quantity.amount for quantity in wanted if quantity.dimension in _SPLIT_DIMENSIONS}
     title = folded_title.lower()
-    mixes = list(_MIXED_PARTS.finditer(title))
+    mixes = [mix for mix in _MIXED_PARTS.finditer(title) if sum(_counts_of(mix.group())) in asked]
     if not mixes:
         return None
-    asked = {quantity.amount for quantity in wanted if quantity.dimension == "pack"}
     spans = [mix.span() for mix in mixes]
     for word in words:
         if named_only_within(word, title, spans) is None:
             continue
         mix = next(mix for mix in mixes if word.pattern.search(mix.group()))
-        counts = [
-            Decimal(_COUNT.findall(part.group())[0])
-            for part in _ONE_MIXED_PART.finditer(mix.group())
-            if word.pattern.search(part.group())
-        ]
-        if counts and not asked.intersection(counts):
+        naming = _counts_of(mix.group(), word)
+        if not asked.intersection({*naming, sum(naming)}):
             return f"a mix: {mix.group()}"
     return None
+
+
+#: The keyword's counts a mix splits: its packs, or its sheets ("마스크 50매").
+_SPLIT_DIMENSIONS = frozenset({"pack", "sheets"})
+
+
+def _counts_of(mix: str, word: Word | None = None) -> list[Decimal]:
+    """How many of the pack each part of a mix is (`_MIXED_PARTS`), of the parts naming `word` if given."""
+    return [
+        Decimal(_COUNT.findall(part.group())[0])
+        for part in _ONE_MIXED_PART.finditer(mix)
+        if word is None or word.pattern.search(part.group())
+    ]
 
 
 def _alternative_runs(title: str) -> list[tuple[int, int]]:

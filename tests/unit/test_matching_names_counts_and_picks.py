@@ -2206,11 +2206,20 @@ def test_a_count_of_pairs_is_found_with_any_counter_of_pairs(keyword: str, title
             "a mix: 릴렉싱아로마2+아로마테라피2",
         ),
         ("농심 꿀꽈배기 20봉", "농심 과자 20봉 (꿀꽈배기 10봉 + 새우깡 10봉)", "a mix: 꿀꽈배기 10봉 + 새우깡 10봉"),
+        ("농심 신라면 10개", "농심 라면 10개 (신라면5개+짜파게티5개)", "a mix: 신라면5개+짜파게티5개"),
         # the product whole and something more is a set, not a mix; "1+1" names no kinds
         ("코렐 퓨어화이트 국그릇 4개", "코렐 퓨어화이트 국그릇 4개 + 밥공기 4개 세트", None),
         ("샤프란 섬유유연제 릴렉싱아로마 리필 1.6L 2개", "샤프란 섬유유연제 릴렉싱아로마 리필 1.6L 1+1", None),
         # weights or volumes joined by a "+" are a set of products, as each names its own
         ("해찬들 태양초 고추장 1kg", "해찬들 태양초 고추장 1kg + 쌈장 500g", None),
+        # no pack to split where the keyword counts nothing, nor where the parts naming it make the count (a
+        # reviewer's)
+        ("코렐 퓨어화이트 국그릇", "코렐 퓨어화이트 국그릇 4개 + 밥공기 4개 세트", None),
+        ("페리오 토탈7 치약", "페리오 토탈7 치약 3개 + 칫솔 2개 증정", None),
+        ("다우니 섬유유연제 본품", "다우니 섬유유연제 본품1+리필2", None),
+        ("페리오 토탈7 치약 4개", "페리오 토탈7 치약 3개+치약1개 (총4개)", None),
+        ("맥심 모카골드 100포", "맥심 모카골드 100포 + 텀블러 1개", None),
+        ("웰킵스 KF94 마스크 50매", "웰킵스 KF94 대형 (마스크 50매 + 필터 10매)", None),
     ],
 )
 def test_a_pack_that_names_the_product_as_one_of_its_counted_kinds_is_a_mix(
