@@ -669,10 +669,28 @@ def _pet_word(text: str) -> Word | None:
     return _concept_word(text, pet_spellings, glued_after=True)
 
 
-def _material_word(text: str) -> Word | None:
+def _material_word(text: str, followed_by: str | None) -> Word | None:
     """What the product is made of: "스텐" found as 스테인리스, 스테인레스 or Stainless (`infra.text.materials`: the
-    forty-first and fortieth readers' answers); another Hangul spelling starts a word ("스테인리스냄비")."""
-    return _concept_word(text, material_spellings, glued_after=True)
+    fortieth and forty-first readers' answers); a spelling of three syllables or more may start a word
+    ("스테인레스편수냄비"). A clipped one ends its word or is glued to the keyword's next word of Hangul (`followed_by`,
+    spaced or glued in the keyword: "스텐냄비" for "스텐 냄비"): "스텐실" is a stencil, "스텐드" a stand, "스텐다드"
+    standard (a reviewer's)."""
+    if not (spellings := material_spellings(text)):
+        return None
+    glued_next = rf"|(?=\s?{_spelled(followed_by)})" if followed_by and HANGUL_RUN.fullmatch(followed_by) else ""
+    clipped_end = rf"(?:(?![가-힣]){glued_next})"
+    alternatives = []
+    for spelling in spellings:
+        if spelling.isascii():
+            alternatives.append(rf"(?<![a-z]){re.escape(spelling)}(?![a-z])")
+            continue
+        own = _word(spelling).pattern.pattern if spelling == text else rf"(?<![가-힣]){_spelled(spelling)}"
+        alternatives.append(own + (clipped_end if len(spelling) < _GLUED_MATERIAL_SYLLABLES else ""))
+    return Word(text, re.compile("|".join(alternatives)), False)
+
+
+#: A material's spelling this long may start a word; a shorter one, a clip ("스텐"), is the start of others as often.
+_GLUED_MATERIAL_SYLLABLES = 3
 
 
 def _wireless_word(text: str) -> Word | None:
@@ -804,7 +822,7 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
                 or _sex_word(compact)
                 or _pet_word(compact)
                 or _wireless_word(compact)
-                or _material_word(compact)
+                or _material_word(compact, following.text if following else None)
                 or _glued_letter_word(compact, glued_after)
                 or _suffix_word(compact, segment, suffixes, glued_after=glued_after, followed_by=followed_by)
             )

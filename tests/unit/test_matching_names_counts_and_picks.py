@@ -2237,8 +2237,15 @@ def test_a_pack_that_names_the_product_as_one_of_its_counted_kinds_is_a_mix(
         ("파카 조터 볼펜 스테인리스 CT", "파카 조터 스텐 CT 볼펜", None),
         ("락앤락 스테인리스 텀블러 500ml", "락앤락 Stainless 텀블러 500ml", None),
         ("해피콜 알루미늄 냄비 20cm", "해피콜 알미늄 냄비 20cm", None),
+        ("스텐 냄비 20cm", "스텐냄비 20cm", None),
+        ("스테인리스 냄비 20cm", "스텐냄비 20cm", None),
         # another material is another product
         ("키친아트 통3중 스텐 편수냄비 18cm", "키친아트 통3중 알루미늄 편수냄비 18cm", "keyword word missing: 스텐"),
+        # the clip starts other words: a stencil, a stand, "standard" (a reviewer's)
+        ("스테인리스 케이크 스텐실", "케이크 스텐실 플라스틱 데코 10종", "keyword word missing: 스테인리스"),
+        ("스테인리스 옷걸이", "원목 스텐드 옷걸이", "keyword word missing: 스테인리스"),
+        ("스테인리스 물병", "스텐다드 물병 트라이탄", "keyword word missing: 스테인리스"),
+        ("스텐 냄비 20cm", "스텐실 냄비 20cm", "keyword word missing: 스텐"),
     ],
 )
 def test_a_material_is_found_in_any_of_its_spellings(keyword: str, title: str, reason: str | None):
