@@ -858,8 +858,9 @@ def missing_word(
     as_written: str | None = None,
 ) -> str | None:
     """The first keyword word the title does not write (`words`: those the title must write, of the keyword's words
-    `every_word`), but a generation or a volume written on the name, the keyword word before it, and the keyword's
-    `maker` (`maker_of`) written in the other script (never left out). `title` is respelled as the keyword spells its
+    `every_word`), but a generation or a volume written on the name, the keyword word before it, a word written right
+    before a dash that parts a name's number from what follows (`_ends_at_a_dash`), and the keyword's `maker`
+    (`maker_of`) written in the other script (never left out). `title` is respelled as the keyword spells its
     loanwords; a word the title writes as the keyword does before that (`as_written`) is written too: "(2nd Gen)"
     stays the 2세대 asked, though "gen" reads as the 건 of 테라건."""
     after = dict(pairwise(every_word))
