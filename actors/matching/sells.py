@@ -349,7 +349,7 @@ def excluded(title: str, allowed: Allowed, filed_as: frozenset[str]) -> str | No
             continue
         if concept.kind is _ConceptKind.ACCESSORY:
             # `filed_as` is empty where the keyword asks for an accessory (`_filed_beside_its_kind`).
-            if sells_what_the_keyword_names or match.text in filed_as:
+            if sells_what_the_keyword_names or match.text in filed_as or _modifies_the_asked(parts, match, allowed):
                 continue
             # The first accessory it sells decides: the asked one makes the rest its features.
             sells_what_the_keyword_names = index in allowed.concepts
@@ -363,6 +363,17 @@ def _inside_the_name(parts: tuple[Segment, ...], match: Aligned, written: str) -
     of the product's name there ("스탠드 믹서" for "… 스탠드믹서"), not a thing sold instead."""
     following = _after(parts, match)
     return following is not None and (match.text + following.text).replace(" ", "") in written
+
+
+def _modifies_the_asked(parts: tuple[Segment, ...], match: Aligned, allowed: Allowed) -> bool:
+    """Whether an accessory's word is written right before an accessory the keyword asks for, as the kind of it the
+    title sells: the word before is its modifier and the head decides ("범퍼 케이스" is a case for "… 케이스", the
+    fiftieth reader's answer), as it does in a word that glues them ("범퍼케이스")."""
+    following = _after(parts, match)
+    return following is not None and any(
+        index in allowed.concepts and aligned_whole.text == following.text
+        for index, aligned_whole in _named(following.text)
+    )
 
 
 def _modifies(parts: tuple[Segment, ...], match: Aligned, noun: str | None) -> bool:

@@ -2250,3 +2250,18 @@ def test_a_pack_that_names_the_product_as_one_of_its_counted_kinds_is_a_mix(
 )
 def test_a_material_is_found_in_any_of_its_spellings(keyword: str, title: str, reason: str | None):
     assert verdict(keyword, title) == reason
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # an accessory's word right before the asked accessory is the kind of it sold: the head decides
+        ("링케 퓨전 아이폰15 케이스 클리어", "링케 아이폰15 퓨전 투명 범퍼 케이스 클리어", None),
+        ("스피겐 갤럭시 S25 울트라 케이스", "스피겐 갤럭시 S25 울트라 범퍼 케이스", None),
+        # not an accessory sold alone, nor one written after the keyword's words with no asked one after it
+        ("스피겐 갤럭시 S25 울트라 케이스", "스피겐 갤럭시 S25 울트라 범퍼", "accessory: 범퍼"),
+        ("갤럭시 S25 울트라", "갤럭시 S25 울트라 범퍼 케이스", "accessory: 범퍼"),
+    ],
+)
+def test_an_accessorys_word_before_the_asked_accessory_is_its_kind(keyword: str, title: str, reason: str | None):
+    assert verdict(keyword, title) == reason
