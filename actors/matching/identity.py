@@ -889,7 +889,7 @@ def missing_word(
             continue
         if _pairs_in_packs(undashed, word):
             continue
-        if word == maker and (following := after.get(word)) and _maker_written_otherwise(undashed, following):
+        if word == maker and (following := after.get(word)) and _maker_written_otherwise(undashed, maker, following):
             continue
         return f"keyword word missing: {word.text}"
     return None
@@ -1166,10 +1166,12 @@ _LETTER = re.compile(r"[a-z가-힣]")
 _LATIN_NAME = re.compile(r"(?<![\w.&'+-])[a-z][a-z0-9.&'+-]*")
 
 
-def _maker_written_otherwise(title: str, following: Word) -> bool:
-    """Whether the title writes, before the product's own name (the maker's `following` word), a name in the other
+def _maker_written_otherwise(title: str, maker: Word, following: Word) -> bool:
+    """Whether the title writes, before the product's own name (the `maker`'s `following` word), a name in the other
     script and nothing in the keyword's: the maker as sellers write it in Latin letters, which no sound rule derives
-    ("Dr.G 레드블레미쉬" for 닥터지, "IKEA 말름" for 이케아, "Xiaomi Redmi" for 샤오미). Another maker in the keyword's
+    ("Dr.G 레드블레미쉬" for 닥터지, "IKEA 말름" for 이케아, "Xiaomi Redmi" for 샤오미). Only where the keyword writes
+    the maker in its name's script: a name in the maker's own script is another name ("PP 아이스컵" for "PET
+    아이스컵", "더블에이 A4" for "네비게이터 A4": the fifty-second reader's). Another maker in the keyword's
     script is another product ("풀무원 얇은피 왕교자" for 비비고 왕교자, "수입산 냉장 삼겹살" for 한돈), and a title
     that leaves the maker out is not vouched for: a bait or a look-alike writes the name alone as readily as a seller
     of a name only one maker makes ("에어팟 프로 2세대 USB-C 정품" at a third of the price, "삼다수 2리터"), and so
@@ -1178,6 +1180,8 @@ def _maker_written_otherwise(title: str, following: Word) -> bool:
     if found is None or not _LETTER.search(following.text):
         # A name that is a number has no script: any maker's name before it would do ("랭글러 501" for 리바이스 501,
         # "Xiaomi 14 Pro" for 아이폰 14 프로: a reviewer's).
+        return False
+    if maker.text.isascii() != following.text.isascii():
         return False
     own, name = (_LATIN_LETTER, _HANGUL_LETTER) if following.text.isascii() else (_HANGUL_LETTER, _LATIN_NAME)
     before = title[: found.start()]

@@ -2265,3 +2265,19 @@ def test_a_material_is_found_in_any_of_its_spellings(keyword: str, title: str, r
 )
 def test_an_accessorys_word_before_the_asked_accessory_is_its_kind(keyword: str, title: str, reason: str | None):
     assert verdict(keyword, title) == reason
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # a maker the keyword writes in its name's script, written in the other one, is still found
+        ("이케아 말름 서랍장 6칸", "IKEA 말름 서랍장 6칸", None),
+        # a first word in the other script already: another name in that script is another name
+        ("PET 아이스컵 16온스 98파이 1000개", "PP 아이스컵 16온스 98파이 1000개", "keyword word missing: pet"),
+        ("네비게이터 A4 복사용지 80g 2500매", "더블에이 A4 복사용지 80g 2500매", "keyword word missing: 네비게이터"),
+    ],
+)
+def test_a_maker_is_written_otherwise_only_in_the_other_script_than_the_keywords(
+    keyword: str, title: str, reason: str | None
+):
+    assert verdict(keyword, title) == reason
