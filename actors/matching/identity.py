@@ -23,6 +23,7 @@ from actors.matching.quantities import STATED, a_minimum_or_condition, quantitie
 from infra.text.analyzer import morphemes
 from infra.text.bed_sizes import BED_SIZES, bed_size_spellings
 from infra.text.colours import HUE, HUE_END, hue_spellings
+from infra.text.connectors import connector_spellings
 from infra.text.folding import SEPARATORS
 from infra.text.materials import material_spellings
 from infra.text.pets import pet_spellings
@@ -693,6 +694,12 @@ def _material_word(text: str, followed_by: str | None) -> Word | None:
 _GLUED_MATERIAL_SYLLABLES = 3
 
 
+def _connector_word(text: str) -> Word | None:
+    """A connector: "USB-C" found as Type-C, C타입 or 타입C (`infra.text.connectors`: a blind reader's AirPods "C타입"
+    for USB-C); another spelling may start a word ("C타입케이블")."""
+    return _concept_word(text, connector_spellings, glued_after=True)
+
+
 def _wireless_word(text: str) -> Word | None:
     """A product without a cord: "무선" found as Wireless, 코드리스 or Cordless (`infra.text.wireless`); another
     Hangul spelling starts a word ("코드리스청소기")."""
@@ -822,6 +829,7 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
                 or _sex_word(compact)
                 or _pet_word(compact)
                 or _wireless_word(compact)
+                or _connector_word(compact)
                 or _material_word(compact, following.text if following else None)
                 or _glued_letter_word(compact, glued_after)
                 or _suffix_word(compact, segment, suffixes, glued_after=glued_after, followed_by=followed_by)

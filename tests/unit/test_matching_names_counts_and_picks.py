@@ -2281,3 +2281,20 @@ def test_a_maker_is_written_otherwise_only_in_the_other_script_than_the_keywords
     keyword: str, title: str, reason: str | None
 ):
     assert verdict(keyword, title) == reason
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        # USB-C in any of its spellings
+        ("앤커 C타입 충전 케이블 1m", None),
+        ("앤커 타입C 충전 케이블 1m", None),
+        ("앤커 Type-C 충전 케이블 1m", None),
+        ("앤커 C타입케이블 충전 1m", None),
+        # another connector is another cable
+        ("앤커 라이트닝 충전 케이블 1m", "keyword word missing: usbc"),
+        ("앤커 USB-A 충전 케이블 1m", "keyword word missing: usbc"),
+    ],
+)
+def test_a_connector_is_found_in_any_of_its_spellings(title: str, reason: str | None):
+    assert verdict("앤커 USB-C 충전 케이블 1m", title) == reason
