@@ -1147,9 +1147,11 @@ def _ends_at_a_dash(word: Word, title: str) -> bool:
 
 def maker_of(keyword: str, words: tuple[Word, ...]) -> Word | None:
     """The keyword's maker: its first word, written inside the keyword's first word as typed ("닥터지 레드 블레미쉬",
-    "제주삼다수 2L": 제주), when a word of the product's own name follows it. None: the keyword starts with a number
-    or names nothing after it."""
-    if len(words) < 2 or any(char.isdigit() for char in words[0].text) or _an_origin(words[0].text):
+    "제주삼다수 2L": 제주), when a word of the product's own name follows it. None: the keyword starts with a number,
+    an origin or a material ("스테인리스 빨대": "PET 빨대" is no maker's name for it, a reviewer's), or names nothing
+    after it."""
+    first = words[0].text
+    if len(words) < 2 or any(char.isdigit() for char in first) or _an_origin(first) or material_spellings(first):
         return None
     first_typed = keyword.split(" ", 1)[0]
     return words[0] if words[0].pattern.search(first_typed) else None

@@ -2298,3 +2298,9 @@ def test_a_maker_is_written_otherwise_only_in_the_other_script_than_the_keywords
 )
 def test_a_connector_is_found_in_any_of_its_spellings(title: str, reason: str | None):
     assert verdict("앤커 USB-C 충전 케이블 1m", title) == reason
+
+
+def test_a_material_first_in_the_keyword_is_no_maker_another_name_stands_for():
+    # "PET" before the keyword's name is no stainless straw's maker written in Latin letters (a reviewer's)
+    assert verdict("스테인리스 빨대 4개", "PET 빨대 4개") == "keyword word missing: 스테인리스"
+    assert verdict("스테인리스 빨대 4개", "스텐 빨대 4개") is None
