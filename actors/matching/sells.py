@@ -349,7 +349,11 @@ def excluded(title: str, allowed: Allowed, filed_as: frozenset[str]) -> str | No
             continue
         if concept.kind is _ConceptKind.ACCESSORY:
             # `filed_as` is empty where the keyword asks for an accessory (`_filed_beside_its_kind`).
-            if sells_what_the_keyword_names or match.text in filed_as or _modifies_the_asked(parts, match, allowed):
+            if (
+                sells_what_the_keyword_names
+                or match.text in filed_as
+                or _modifies_the_asked(title, parts, match, allowed)
+            ):
                 continue
             # The first accessory it sells decides: the asked one makes the rest its features.
             sells_what_the_keyword_names = index in allowed.concepts
@@ -365,15 +369,28 @@ def _inside_the_name(parts: tuple[Segment, ...], match: Aligned, written: str) -
     return following is not None and (match.text + following.text).replace(" ", "") in written
 
 
-def _modifies_the_asked(parts: tuple[Segment, ...], match: Aligned, allowed: Allowed) -> bool:
+def _modifies_the_asked(title: str, parts: tuple[Segment, ...], match: Aligned, allowed: Allowed) -> bool:
     """Whether an accessory's word is written right before an accessory the keyword asks for, as the kind of it the
     title sells: the word before is its modifier and the head decides ("범퍼 케이스" is a case for "… 케이스", the
-    fiftieth reader's answer), as it does in a word that glues them ("범퍼케이스")."""
+    fiftieth reader's answer), as it does in a word that glues them ("범퍼케이스"). Only a space between them, the
+    asked one sold (not given, "케이스 [필름 증정]", nor attached to, "링 거치대 케이스 부착형", "스트랩 케이스 연결
+    고리"), and not a thing a case holds ("펜슬 케이스", "충전기 케이스", "필름 케이스", "이어팁 케이스"): a
+    reviewer's."""
     following = _after(parts, match)
-    return following is not None and any(
-        index in allowed.concepts and aligned_whole.text == following.text
-        for index, aligned_whole in _named(following.text)
-    )
+    if following is None or title[parts[match.last].end : following.start].strip() or _HELD.fullmatch(match.text):
+        return False
+    return any(
+        index in allowed.concepts and head.text == following.text and not _bundled(title, head)
+        for index, head in _named(title)
+        if head.first == match.last + 1
+    ) and not _ATTACHED.match(title, following.end)
+
+
+#: What a case holds or carries rather than is: a pen, ear tips, a charger or its cable, an adapter, film.
+_HELD = re.compile(r"펜슬|펜|스타일러스|이어팁|이어캡|(?:고속)?충전기|충전독|케이블|어댑터|젠더|(?:액정)?(?:보호)?필름")
+#: Said right after a thing for another one: it attaches to it ("부착", "장착", "연결 고리"), fits it (호환) or clears
+#: it (간섭).
+_ATTACHED = re.compile(r"\s?(?:부착|장착|연결|고리|호환|간섭)")
 
 
 def _modifies(parts: tuple[Segment, ...], match: Aligned, noun: str | None) -> bool:

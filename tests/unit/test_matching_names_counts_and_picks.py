@@ -2261,6 +2261,12 @@ def test_a_material_is_found_in_any_of_its_spellings(keyword: str, title: str, r
         # not an accessory sold alone, nor one written after the keyword's words with no asked one after it
         ("스피겐 갤럭시 S25 울트라 케이스", "스피겐 갤럭시 S25 울트라 범퍼", "accessory: 범퍼"),
         ("갤럭시 S25 울트라", "갤럭시 S25 울트라 범퍼 케이스", "accessory: 범퍼"),
+        # nor across a bracket, nor where the asked one is given, attached to or holds the other (a reviewer's)
+        ("아이폰 15 필름", "아이폰15 젠리 케이스 [필름 증정]", "accessory: 케이스"),
+        ("아이폰 15 케이스", "아이폰15 맥세이프 링 거치대 케이스 부착형", "accessory: 거치대"),
+        ("아이폰 15 케이스", "아이폰15 핸드폰 스트랩 케이스 연결 고리", "accessory: 스트랩"),
+        ("아이패드 에어 5 케이스", "아이패드 에어5 애플펜슬 2세대 펜슬 케이스", "accessory: 펜슬"),
+        ("닌텐도 스위치 OLED 케이스", "닌텐도 스위치 OLED 충전기 케이스", "accessory: 충전기"),
     ],
 )
 def test_an_accessorys_word_before_the_asked_accessory_is_its_kind(keyword: str, title: str, reason: str | None):
