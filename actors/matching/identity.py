@@ -1179,9 +1179,10 @@ _LATIN_NAME = re.compile(r"(?<![\w.&'+-])[a-z][a-z0-9.&'+-]*")
 def _maker_written_otherwise(title: str, maker: Word, following: Word) -> bool:
     """Whether the title writes, before the product's own name (the `maker`'s `following` word), a name in the other
     script and nothing in the keyword's: the maker as sellers write it in Latin letters, which no sound rule derives
-    ("Dr.G 레드블레미쉬" for 닥터지, "IKEA 말름" for 이케아, "Xiaomi Redmi" for 샤오미). Only where the keyword writes
-    the maker in its name's script: a name in the maker's own script is another name ("PP 아이스컵" for "PET
-    아이스컵", "더블에이 A4" for "네비게이터 A4": the fifty-second reader's). Another maker in the keyword's
+    ("Dr.G 레드블레미쉬" for 닥터지, "IKEA 말름" for 이케아, "Xiaomi Redmi" for 샤오미). Where the keyword writes the
+    maker in the other script than its name already, a name in the maker's own script is another name ("PP 아이스컵"
+    for "PET 아이스컵", "더블에이 A4" for "네비게이터 A4": the fifty-second reader's), unless it starts as the maker
+    does (a reviewer's). Another maker in the keyword's
     script is another product ("풀무원 얇은피 왕교자" for 비비고 왕교자, "수입산 냉장 삼겹살" for 한돈), and a title
     that leaves the maker out is not vouched for: a bait or a look-alike writes the name alone as readily as a seller
     of a name only one maker makes ("에어팟 프로 2세대 USB-C 정품" at a third of the price, "삼다수 2리터"), and so
@@ -1191,11 +1192,19 @@ def _maker_written_otherwise(title: str, maker: Word, following: Word) -> bool:
         # A name that is a number has no script: any maker's name before it would do ("랭글러 501" for 리바이스 501,
         # "Xiaomi 14 Pro" for 아이폰 14 프로: a reviewer's).
         return False
-    if maker.text.isascii() != following.text.isascii():
-        return False
-    own, name = (_LATIN_LETTER, _HANGUL_LETTER) if following.text.isascii() else (_HANGUL_LETTER, _LATIN_NAME)
     before = title[: found.start()]
+    if maker.text.isascii() != following.text.isascii():
+        # Written in its own script, the maker is cut short or misspelt, as sellers do, starting as it does ("뉴발
+        # MR530SG" for 뉴발란스, "LGE 그램" for LG, "다이손 V15" for 다이슨): not another name ("PP" for PET).
+        return any(word.startswith(maker.text[:_MAKERS_START]) for word in _WORD.findall(before))
+    own, name = (_LATIN_LETTER, _HANGUL_LETTER) if following.text.isascii() else (_HANGUL_LETTER, _LATIN_NAME)
     return bool(name.search(before)) and not own.search(before)
+
+
+#: How much of a maker's name a shortened or misspelt one keeps: its first two letters or syllables.
+_MAKERS_START = 2
+#: A title's word: a run of letters and digits.
+_WORD = re.compile(r"[a-z0-9가-힣]+")
 
 
 #: A book's volume in a series written as one ("30권"): sellers of books write its number alone after the series'

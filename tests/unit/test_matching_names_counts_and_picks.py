@@ -2281,6 +2281,10 @@ def test_an_accessorys_word_before_the_asked_accessory_is_its_kind(keyword: str,
         # a first word in the other script already: another name in that script is another name
         ("PET 아이스컵 16온스 98파이 1000개", "PP 아이스컵 16온스 98파이 1000개", "keyword word missing: pet"),
         ("네비게이터 A4 복사용지 80g 2500매", "더블에이 A4 복사용지 80g 2500매", "keyword word missing: 네비게이터"),
+        # unless it starts as the maker does: cut short or misspelt, as sellers write it (a reviewer's)
+        ("뉴발란스 MR530SG", "뉴발 MR530SG 화이트 실버", None),
+        ("다이슨 V15 디텍트", "다이손 V15 디텍트 컴플리트", None),
+        ("LG 그램 16", "LGE 그램 16", None),
     ],
 )
 def test_a_maker_is_written_otherwise_only_in_the_other_script_than_the_keywords(
