@@ -197,14 +197,6 @@ _CONCEPTS: tuple[_Concept, ...] = (
     # ("DLC 티타늄") or come with an edition of the game ("(시즌패스1)", "(초회특전 DLC 코드)") as often: a reviewer's.
     # Not content a product offers or supports besides itself ("(추가 콘텐츠 무료 다운로드)", "앱 추가 콘텐츠 지원",
     # "추가 콘텐츠 세트": a reviewer's).
-    # An expansion or an extension, sold for the product it adds to: 확장 as a word of its own ("윙스팬 유럽 확장",
-    # "스플렌더: 도시들 확장 (본판 필요)", "아기띠 확장 벨트"). Not 확장팩, the Korean name of a card game's boosters,
-    # nor 확장판, a book's expanded edition, nor what the product can do ("확장형 식탁", "확장 가능", "확장성").
-    _Concept(
-        "an expansion, not the product",
-        re.compile(r"(?<![가-힣])확장(?![가-힣])(?!\s?(?:가능|형|성))"),
-        _ConceptKind.STAND_IN,
-    ),
     _Concept(
         "an add-on, not the game",
         re.compile(r"추가\s?(?:콘텐츠|컨텐츠)(?!\s?(?:무료|제공|지원|세트|합본))"),

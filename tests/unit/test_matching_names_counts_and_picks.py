@@ -2314,21 +2314,3 @@ def test_a_material_first_in_the_keyword_is_no_maker_another_name_stands_for():
     # "PET" before the keyword's name is no stainless straw's maker written in Latin letters (a reviewer's)
     assert verdict("스테인리스 빨대 4개", "PET 빨대 4개") == "keyword word missing: 스테인리스"
     assert verdict("스테인리스 빨대 4개", "스텐 빨대 4개") is None
-
-
-@pytest.mark.parametrize(
-    ("keyword", "title", "reason"),
-    [
-        # an expansion or an extension, sold for the product it adds to
-        ("윙스팬 보드게임 한글판", "윙스팬 유럽 확장 한글판 보드게임", "an expansion, not the product: 확장"),
-        ("코니 아기띠 오리지널 블랙", "코니 아기띠 오리지널 확장 벨트 블랙", "an expansion, not the product: 확장"),
-        # not what the product can do, a card game's boosters, a book's expanded edition, nor one the keyword asks
-        ("윙스팬 보드게임 한글판", "윙스팬 보드게임 한글판 확장 가능", None),
-        ("이케아 식탁 4인용", "이케아 확장형 식탁 4인용", None),
-        ("포켓몬 카드 초전브레이커 박스", "포켓몬 카드 확장팩 초전브레이커 박스", None),
-        ("역행자 확장판 자청", "역행자 (확장판) 자청", None),
-        ("윙스팬 유럽 확장 한글판", "윙스팬 유럽 확장 한글판 보드게임", None),
-    ],
-)
-def test_an_expansion_is_sold_for_the_product_it_adds_to(keyword: str, title: str, reason: str | None):
-    assert verdict(keyword, title) == reason
