@@ -696,8 +696,24 @@ _GLUED_MATERIAL_SYLLABLES = 3
 
 def _connector_word(text: str) -> Word | None:
     """A connector: "USB-C" found as Type-C, C타입 or 타입C (`infra.text.connectors`: a blind reader's AirPods "C타입"
-    for USB-C); another spelling may start a word ("C타입케이블")."""
-    return _concept_word(text, connector_spellings, glued_after=True)
+    for USB-C), glued to the next word or not ("C타입케이블"). Another spelling counts only as a word of its own ("DC
+    타입", "AC 타입", "PVC 타입" are no USB-C), and not where the title names it for a thing given with the product or
+    plugged into it ("5핀 케이블 (C타입 젠더 포함)", "C타입 돼지코 어댑터", Europe's type C plug: a reviewer's)."""
+    if not (spellings := connector_spellings(text)):
+        return None
+    given = rf"(?!\s?(?:{_PLUGGED_IN})|[^,()\[\]]*?(?:{_GIVEN_WITH}))"
+    others = [
+        rf"(?<![a-z0-9가-힣]){_spelled(spelling)}{'(?![a-z])' if spelling.isascii() else ''}{given}"
+        for spelling in spellings
+        if spelling != text
+    ]
+    return Word(text, re.compile("|".join([_word(text).pattern.pattern, *others])), False)
+
+
+#: What a connector's name before it says is plugged into something else: an adapter, a gender, a travel plug.
+_PLUGGED_IN = "젠더|어댑터|아답터|돼지코|플러그"
+#: What says a thing is given with the product, or comes in its box, later in its clause.
+_GIVEN_WITH = "포함|증정|사은품|동봉"
 
 
 def _wireless_word(text: str) -> Word | None:
