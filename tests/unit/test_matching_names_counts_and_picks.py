@@ -2307,7 +2307,7 @@ def test_a_maker_is_written_otherwise_only_in_the_other_script_than_the_keywords
         # only as a word of its own, and not for a thing given with the product or plugged into it (a reviewer's)
         ("앤커 DC타입 충전 케이블 1m", "keyword word missing: usbc"),
         ("앤커 마이크로 5핀 충전 케이블 1m (C타입 젠더 포함)", "keyword word missing: usbc"),
-        ("앤커 충전 케이블 1m C타입 돼지코 어댑터", "keyword word missing: usbc"),
+        ("앤커 충전 케이블 1m 유럽 C타입 돼지코", "keyword word missing: usbc"),
     ],
 )
 def test_a_connector_is_found_in_any_of_its_spellings(title: str, reason: str | None):
