@@ -423,9 +423,9 @@ def a_mix(folded_title: str, words: tuple[Word, ...], wanted: Sequence[Quantity]
         return None
     spans = [mix.span() for mix in mixes]
     for word in words:
-        if named_only_within(word, title, spans) is None:
+        if (named := named_only_within(word, title, spans)) is None:
             continue
-        mix = next(mix for mix in mixes if word.pattern.search(mix.group()))
+        mix = next(mix for mix in mixes if mix.start() <= named.start() < mix.end())
         naming = _counts_of(mix.group(), word)
         if not asked.intersection({*naming, sum(naming)}):
             return f"a mix: {mix.group()}"

@@ -1166,8 +1166,10 @@ def maker_of(keyword: str, words: tuple[Word, ...]) -> Word | None:
     "제주삼다수 2L": 제주), when a word of the product's own name follows it. None: the keyword starts with a number,
     an origin or a material ("스테인리스 빨대": "PET 빨대" is no maker's name for it, a reviewer's), or names nothing
     after it."""
+    if len(words) < 2:
+        return None
     first = words[0].text
-    if len(words) < 2 or any(char.isdigit() for char in first) or _an_origin(first) or material_spellings(first):
+    if any(char.isdigit() for char in first) or _an_origin(first) or material_spellings(first):
         return None
     first_typed = keyword.split(" ", 1)[0]
     return words[0] if words[0].pattern.search(first_typed) else None

@@ -2318,3 +2318,11 @@ def test_a_material_first_in_the_keyword_is_no_maker_another_name_stands_for():
     # "PET" before the keyword's name is no stainless straw's maker written in Latin letters (a reviewer's)
     assert verdict("스테인리스 빨대 4개", "PET 빨대 4개") == "keyword word missing: 스테인리스"
     assert verdict("스테인리스 빨대 4개", "스텐 빨대 4개") is None
+
+
+@pytest.mark.parametrize(
+    ("keyword", "reason"), [("2L 6개", None), ("1+1", "pack 6개 ≠ 1+1"), ("500ml x 24", "volume 2L ≠ 500ml")]
+)
+def test_a_keyword_of_quantities_alone_names_no_maker_and_is_judged_by_its_quantities(keyword: str, reason: str | None):
+    # no word but quantities: no maker to look for (reading a material first had raised IndexError here)
+    assert verdict(keyword, "삼다수 2L 6개") == reason
