@@ -67,6 +67,7 @@ from actors.matching.identity import (
     other_colour,
     other_count,
     other_option,
+    other_pairs,
     other_variant,
     other_year,
 )
@@ -195,6 +196,7 @@ def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
         # ... but not another colour than the keyword's ("CT-S1 화이트" for "CT-S1 … 블랙").
         or other_colour(spelled, wanted.words)
         or other_count(spelled, wanted.words)
+        or other_pairs(spelled, wanted.words)
         or other_option(title, wanted.options, wanted.words, wanted.model)
         or other_year(title, wanted.words)
         or other_variant(spelled, wanted.name)

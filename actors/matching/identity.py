@@ -348,25 +348,34 @@ _WORN_PAIRS = re.compile(r"(?P<number>\d+)(?:켤레|족)")
 #: A counter of pairs, but 족 of 족발 (not 족 before 발목 or 발가락: "3족발목양말").
 _PAIR_COUNTER = rf"(?:{'|'.join(counter for counter in PAIR_COUNTERS if counter != '족')}|족(?!발(?!목|가락)))"
 #: What makes a count of pairs a part of the pack: packs or sets of it, or each of several kinds ("3족 x 2팩", "3족
-#: 5세트", "3족 2묶음", "3족씩").
-_PAIRS_MULTIPLIED = r"\s?(?:[x×*]|\d+\s?(?:세트|묶음|팩|박스|set)|씩)"
+#: 5세트", "3족 2묶음", "3족씩"); not a size's letter nor one set ("3켤레 XL", "3켤레 1세트": a second reader's).
+_PAIRS_MULTIPLIED = r"\s?(?:[x×*]\s?\d|(?:[2-9]|\d{2,})\s?(?:세트|묶음|팩|박스|set)|씩)"
+#: A count of pairs a title writes, not a part of its pack nor a range's end.
+_PAIRS_WRITTEN = re.compile(rf"{_NOT_A_RANGES_END}(?<![\d.])(?P<number>\d+)\s?{_PAIR_COUNTER}(?!{_PAIRS_MULTIPLIED})")
 
 
 def _pairs_word(text: str) -> Word | None:
     """A keyword's count of pairs with 켤레 or 족, found with any counter of pairs (`PAIR_COUNTERS`): "3족" and "3쌍"
     are three pairs of socks as "3켤레" is. Compared as a word, the same number, never as a count (a kids' pack of
     socks counted so won: `infra.text.units`), nor inside another number or a range's end ("2~3족"), nor multiplied
-    or summed ("3족 x 2팩", "3족 5세트", "3족+1족"), nor where the title counts pairs with another number too, but
-    the parts of its pack ("10켤레 (5족x2)"): "1족 (10족 이상 구매시 무료배송)", "10족 + 10족 (총 20족)", "10족 +
-    발목양말 3족 증정" sell other packs (a reviewer's)."""
+    or summed ("3족 x 2팩", "3족 5세트", "3족+1족"); another count of pairs beside it is `other_pairs`'."""
     if (found := _WORN_PAIRS.fullmatch(text)) is None:
         return None
-    number = found["number"]
-    another_count = (
-        rf"(?<![\d.]){_NOT_A_RANGES_END}(?!{number}\s?{_PAIR_COUNTER})\d+\s?{_PAIR_COUNTER}(?!{_PAIRS_MULTIPLIED})"
-    )
-    written = rf"{_NOT_A_RANGES_END}{number}\s?{_PAIR_COUNTER}(?!{_PAIRS_MULTIPLIED}|\s?\+)"
-    return Word(text, re.compile(rf"^(?!.*{another_count}).*?{written}", re.DOTALL), digit_edged=True)
+    pattern = rf"{_NOT_A_RANGES_END}{found['number']}\s?{_PAIR_COUNTER}(?!{_PAIRS_MULTIPLIED}|\s?\+)"
+    return Word(text, re.compile(pattern), digit_edged=True)
+
+
+def other_pairs(title: str, words: tuple[Word, ...]) -> str | None:
+    """Another count of pairs than the keyword's, written beside it, but the parts of its pack ("10켤레 (5족x2)"): "1족
+    (10족 이상 구매시 무료배송)", "10족 + 10족 (총 20족)" and "10족 + 발목양말 3족 증정" sell other packs (a
+    reviewer's)."""
+    for word in words:
+        if (asked := _WORN_PAIRS.fullmatch(word.text)) is None:
+            continue
+        for written in _PAIRS_WRITTEN.finditer(title):
+            if written["number"] != asked["number"]:
+                return f"another count of pairs: {written.group().strip()}"
+    return None
 
 
 def _persons_written_bare(title: str, word: Word) -> bool:
@@ -457,17 +466,15 @@ _OLD_CROP = r"묵은|구곡"
 def _year_word(text: str) -> Word | None:
     """A harvest or model year, found as sellers shorten it: "24년산" and "'24년산" for 2024년산, "25년형" for
     2025년형; always with its suffix ("2025년 설 선물" is no harvest, "24년 전통" an age). A harvest is also the
-    year's new crop, the year written whole before 햅 or 햇 ("2025년 햅쌀", "2025년 햅 찹쌀"), where the title writes
-    no other year nor an old crop: "[2025년 햅쌀 출시 전] 2024년 쌀", "2025년 햅쌀 + 2024년 쌀" and "묵은쌀 / 2025년
-    햅쌀 선택" sell last year's rice, or some of it (a reviewer's)."""
+    year's new crop, the year written whole before 햅 or 햇 ("2025년 햅쌀", "2025년 햅 찹쌀"; `other_year` reads what
+    else such a title writes)."""
     if not (year := _YEAR.fullmatch(text)):
         return None
     yy = year["year"]
     pattern = rf"(?<!\d)(?:20)?{yy}\s?년\s?{year['suffix']}"
     if year["suffix"] == "산":
-        another_year = rf"(?<!\d)(?:20)?(?!{yy}\s?년)\d\d\s?년"
-        pattern += rf"|^(?!.*(?:{another_year}|{_OLD_CROP})).*?(?<!\d)20{yy}\s?년\s?{_NEW_CROP}"
-    return Word(text, re.compile(pattern, re.DOTALL), True)
+        pattern += rf"|(?<!\d)20{yy}\s?년\s?{_NEW_CROP}"
+    return Word(text, re.compile(pattern), True)
 
 
 #: A generation written as one ("2세대", "7세대"): titles also glue its number to the name ("애플워치 SE2" for "SE
@@ -541,17 +548,23 @@ def _beside_the_product(title: str, start: int, end: int) -> bool:
 
 def other_year(title: str, words: tuple[Word, ...]) -> str | None:
     """A harvest or model year the title writes that is not the keyword's: "2023년산" beside a keyword's 2024년산 is
-    last year's rice, "24년식" beside 2025년형 last year's model, whatever else the title says."""
+    last year's rice, "24년식" beside 2025년형 last year's model, whatever else the title says. A title that writes the
+    keyword's harvest only as that year's new crop ("2025년 햅쌀") sells another crop if it writes any other year or an
+    old crop beside it: "[2025년 햅쌀 출시 전] 2024년 쌀", "2025년 햅쌀 + 2024년 쌀", "2024년 묵은쌀 / 2025년 햅쌀
+    선택" (a reviewer's)."""
     for word in words:
-        if year := _YEAR.fullmatch(word.text):
-            harvest = year["suffix"] == "산"
-            for written in _SUFFIXED_YEAR.finditer(title):
-                same_kind = (written["suffix"] == "산") == harvest
-                if same_kind and written["year"] != year["year"]:
-                    return f"another year: {written.group().strip()}"
-            for written in _NEW_CROP_YEAR.finditer(title) if harvest else ():
-                if written["year"] != year["year"]:
-                    return f"another year: {written.group().strip()}"
+        if not (year := _YEAR.fullmatch(word.text)):
+            continue
+        harvest = year["suffix"] == "산"
+        written = [*_SUFFIXED_YEAR.finditer(title), *(_NEW_CROP_YEAR.finditer(title) if harvest else ())]
+        for other in written:
+            same_kind = (other.groupdict().get("suffix", "산") == "산") == harvest
+            if same_kind and other["year"] != year["year"]:
+                return f"another year: {other.group().strip()}"
+        if harvest and _NEW_CROP_YEAR.search(title) and not re.search(rf"(?:20)?{year['year']}\s?년\s?산", title):
+            beside = re.search(rf"(?<!\d)(?:20)?(?!{year['year']}\s?년)\d\d\s?년|{_OLD_CROP}", title)
+            if beside:
+                return f"another crop beside the new one: {beside.group().strip()}"
     return None
 
 

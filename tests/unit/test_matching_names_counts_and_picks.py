@@ -2157,8 +2157,8 @@ def test_a_dash_that_ends_no_keyword_word_or_joins_a_rising_range_stays(keyword:
         ("강화섬쌀 삼광 10kg 2025년 설 선물", "keyword word missing: 2025년산"),
         # the year written whole, and no other year nor an old crop beside it; 햇 before a crop, not sunlight (a
         # reviewer's)
-        ("[2025년 햅쌀 출시 전] 2024년 강화섬쌀 삼광 10kg", "keyword word missing: 2025년산"),
-        ("강화섬쌀 삼광 10kg 2024년 묵은쌀 / 2025년 햅쌀 선택", "keyword word missing: 2025년산"),
+        ("[2025년 햅쌀 출시 전] 2024년 강화섬쌀 삼광 10kg", "another crop beside the new one: 2024년"),
+        ("강화섬쌀 삼광 10kg 2024년 묵은쌀 / 2025년 햅쌀 선택", "another crop beside the new one: 2024년"),
         ("경력 25년 햇살농원 강화섬쌀 삼광 10kg", "keyword word missing: 2025년산"),
         ("2025년 햇살 가득 강화섬쌀 삼광 10kg", "keyword word missing: 2025년산"),
     ],
@@ -2187,9 +2187,12 @@ def test_another_years_new_crop_beside_a_model_number_is_another_year():
         # nor multiplied or summed, nor beside another count of pairs (a reviewer's)
         ("남성 양말 3켤레", "남성 양말 3족 x 2팩", "keyword word missing: 3켤레"),
         ("남성 양말 3켤레", "남성 양말 3족 5세트", "keyword word missing: 3켤레"),
-        ("남성 양말 3켤레", "남성 양말 10족 + 발목양말 3족 증정", "keyword word missing: 3켤레"),
-        ("남성 양말 10켤레", "남성 양말 1족 (10족 이상 구매시 무료배송)", "keyword word missing: 10켤레"),
-        ("남성 양말 10켤레", "남성 양말 10족 + 10족 (총 20족)", "keyword word missing: 10켤레"),
+        ("남성 양말 3켤레", "남성 양말 10족 + 발목양말 3족 증정", "another count of pairs: 10족"),
+        ("남성 양말 10켤레", "남성 양말 1족 (10족 이상 구매시 무료배송)", "another count of pairs: 1족"),
+        ("남성 양말 10켤레", "남성 양말 10족 + 10족 (총 20족)", "another count of pairs: 20족"),
+        # a size's letter or one set is no multiplier (a second reader's)
+        ("남성 양말 3켤레", "남성 양말 3켤레 XL", None),
+        ("남성 양말 3켤레", "남성 양말 3켤레 1세트", None),
     ],
 )
 def test_a_count_of_pairs_is_found_with_any_counter_of_pairs(keyword: str, title: str, reason: str | None):
