@@ -155,8 +155,9 @@ class Settings:
     # Off, they are plain keyword text: no client can make a worker crash or stall through a keyword.
     test_directives: bool = False
     # Load the matcher's Korean analyzer (~1-3 s, ~330 MB) as a search pool boots, so that its first search does not
-    # wait for it (actors.worker.AnalyzerWarmUp). Off, the first search that needs it loads it; a keyword and titles
-    # in Latin letters never do. The tests turn it off for the pools they start (tests/conftest.py). The gateway
+    # wait for it (actors.worker.AnalyzerWarmUp). Off, the first search loads it (even a keyword and titles in Latin
+    # letters: the matcher reads origins and the keyword's words with it). The tests turn it off for the pools they
+    # start (tests/conftest.py), but where an attempt's time limit is close. The gateway
     # always loads it as it starts: a job's words are split within the request's MongoDB budget, which a load blows.
     analyzer_warm_up: bool = True
     # Per job type (read through `Settings.job`): attempts, time limit, pool size, metrics port.

@@ -691,15 +691,18 @@ def _material_word(text: str, followed_by: str | None) -> Word | None:
     standard (a reviewer's)."""
     if not (spellings := material_spellings(text)):
         return None
-    glued_next = rf"|(?=\s?{_spelled(followed_by)})" if followed_by and HANGUL_RUN.fullmatch(followed_by) else ""
+    glued_next = rf"|(?={_spelled(followed_by)})" if followed_by and HANGUL_RUN.fullmatch(followed_by) else ""
     clipped_end = rf"(?:(?![가-힣]){glued_next})"
     alternatives = []
     for spelling in spellings:
         if spelling.isascii():
             alternatives.append(rf"(?<![a-z]){re.escape(spelling)}(?![a-z])")
             continue
-        own = _word(spelling).pattern.pattern if spelling == text else rf"(?<![가-힣]){_spelled(spelling)}"
-        alternatives.append(own + (clipped_end if len(spelling) < _GLUED_MATERIAL_SYLLABLES else ""))
+        if spelling == text:  # the keyword's own spelling, found as any keyword word is ("스텐재질")
+            alternatives.append(_word(spelling).pattern.pattern)
+            continue
+        clipped = len(spelling) < _GLUED_MATERIAL_SYLLABLES
+        alternatives.append(rf"(?<![가-힣]){_spelled(spelling)}" + (clipped_end if clipped else ""))
     return Word(text, re.compile("|".join(alternatives)), False)
 
 
@@ -1163,13 +1166,16 @@ def _ends_at_a_dash(word: Word, title: str) -> bool:
     what follows it: "라이젠5-6세대" is Ryzen 5, sixth generation, "DDR5-5600" is DDR5, "925 25-05" a model's 25 and
     a lead's 0.5 (without its dashes the title runs the numbers together, "라이젠56세대"). Only where the keyword word
     ends there: "EF70-200mm" names no 200mm lens, "BV2654-100" no size 100, "생후3-6개월" no 6개월. Not a rising range
-    of numbers standing alone ("2025-2026", an 18-month diary, is no 2025 one)."""
+    of numbers standing alone ("2025-2026", an 18-month diary, is no 2025 one), nor, for a keyword word that is a
+    number, a rising range glued to a word ("내복90-100" is no size 90, "RF24-105mm" no 24mm: a second reader's)."""
     for found in word.pattern.finditer(title):
         dash = _DASH_AND_A_NUMBER.match(title, found.end())
         if dash is None:
             continue
-        alone = _NUMBER_ALONE_AT_THE_END.search(title, 0, found.end())
-        if alone is None or int(dash["after"]) <= int(alone["before"]):
+        before = word.text if word.text.isdigit() else None
+        if before is None and (alone := _NUMBER_ALONE_AT_THE_END.search(title, 0, found.end())):
+            before = alone["before"]
+        if before is None or int(dash["after"]) <= int(before):
             return True
     return False
 
@@ -1212,8 +1218,8 @@ def _maker_written_otherwise(title: str, maker: Word, following: Word) -> bool:
     script and nothing in the keyword's: the maker as sellers write it in Latin letters, which no sound rule derives
     ("Dr.G 레드블레미쉬" for 닥터지, "IKEA 말름" for 이케아, "Xiaomi Redmi" for 샤오미). Where the keyword writes the
     maker in the other script than its name already, a name in the maker's own script is another name ("PP 아이스컵"
-    for "PET 아이스컵", "더블에이 A4" for "네비게이터 A4": the fifty-second reader's), unless it starts as the maker
-    does (a reviewer's). Another maker in the keyword's
+    for "PET 아이스컵", "더블에이 A4" for "네비게이터 A4": the fifty-second reader's), unless it starts as a Hangul
+    maker does (a reviewer's). Another maker in the keyword's
     script is another product ("풀무원 얇은피 왕교자" for 비비고 왕교자, "수입산 냉장 삼겹살" for 한돈), and a title
     that leaves the maker out is not vouched for: a bait or a look-alike writes the name alone as readily as a seller
     of a name only one maker makes ("에어팟 프로 2세대 USB-C 정품" at a third of the price, "삼다수 2리터"), and so
@@ -1225,17 +1231,20 @@ def _maker_written_otherwise(title: str, maker: Word, following: Word) -> bool:
         return False
     before = title[: found.start()]
     if maker.text.isascii() != following.text.isascii():
-        # Written in its own script, the maker is cut short or misspelt, as sellers do, starting as it does ("뉴발
-        # MR530SG" for 뉴발란스, "LGE 그램" for LG, "다이손 V15" for 다이슨): not another name ("PP" for PET).
-        return any(word.startswith(maker.text[:_MAKERS_START]) for word in _WORD.findall(before))
+        # Written in its own script, a Hangul maker is cut short or misspelt, as sellers do, starting as it does
+        # ("뉴발 MR530SG" for 뉴발란스, "다이손 V15" for 다이슨); a Latin one's longer word is another name as often
+        # ("PETG" and "PE" for PET: a second reader's), so "LGE 그램" is not read as LG.
+        if maker.text.isascii():
+            return False
+        return any(word.startswith(maker.text[:_MAKERS_START]) for word in _TITLE_WORD.findall(before))
     own, name = (_LATIN_LETTER, _HANGUL_LETTER) if following.text.isascii() else (_HANGUL_LETTER, _LATIN_NAME)
     return bool(name.search(before)) and not own.search(before)
 
 
-#: How much of a maker's name a shortened or misspelt one keeps: its first two letters or syllables.
+#: How much of a maker's name a shortened or misspelt one keeps: its first two syllables.
 _MAKERS_START = 2
 #: A title's word: a run of letters and digits.
-_WORD = re.compile(r"[a-z0-9가-힣]+")
+_TITLE_WORD = re.compile(r"[a-z0-9가-힣]+")
 
 
 #: A book's volume in a series written as one ("30권"): sellers of books write its number alone after the series'

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 #: Each material's spellings, lower case, the standard Korean spelling first.
 MATERIALS: tuple[tuple[str, ...], ...] = (
-    ("스테인리스", "스텐", "스테인레스", "스텐레스", "stainless"),
+    ("스테인리스", "스텐", "스테인레스", "스텐레스", "스텐리스", "stainless"),
     ("알루미늄", "알미늄", "aluminium", "aluminum"),
 )
 _SPELLINGS_OF = {spelling: material for material in MATERIALS for spelling in material}

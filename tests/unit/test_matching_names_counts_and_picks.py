@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from actors.matching import doubts_about_the_lowest, match_offers
+from actors.matching.buyable import a_mix
 from actors.matching.codes import model_codes
 from actors.matching.identity import keyword_words, other_count
 from actors.matching.quantities import quantities
@@ -2132,6 +2133,8 @@ def test_a_dash_after_a_names_number_parts_it_from_what_follows(keyword: str, ti
         ("몰스킨 2026 데일리 다이어리 라지", "몰스킨 2025-2026 18개월 데일리 다이어리 라지", "2026"),
         ("몰스킨 2025 데일리 다이어리 라지", "몰스킨 2025-2026 18개월 데일리 다이어리 라지", "2025"),
         ("발렌시아가 양말 260", "발렌시아가 양말 250-270", "260"),
+        # a keyword's number: a rising range even glued to a word (a second reader's)
+        ("아기 내복 90", "아기 내복90-100 상하세트", "90"),
         # only where the keyword word ends at the dash (a reviewer's): a zoom's range, a style code's colour, a
         # range glued to a word, a month after a year, an aperture's range
         ("캐논 EF 200mm", "캐논 EF70-200mm f/4L USM", "200mm"),
@@ -2213,15 +2216,13 @@ def test_a_count_of_pairs_is_found_with_any_counter_of_pairs(keyword: str, title
         # the product whole and something more is a set, not a mix; "1+1" names no kinds
         ("코렐 퓨어화이트 국그릇 4개", "코렐 퓨어화이트 국그릇 4개 + 밥공기 4개 세트", None),
         ("샤프란 섬유유연제 릴렉싱아로마 리필 1.6L 2개", "샤프란 섬유유연제 릴렉싱아로마 리필 1.6L 1+1", None),
-        # weights or volumes joined by a "+" are a set of products, as each names its own
-        ("해찬들 태양초 고추장 1kg", "해찬들 태양초 고추장 1kg + 쌈장 500g", None),
         # no pack to split where the keyword counts nothing, nor where the parts naming it make the count (a
         # reviewer's)
         ("코렐 퓨어화이트 국그릇", "코렐 퓨어화이트 국그릇 4개 + 밥공기 4개 세트", None),
         ("페리오 토탈7 치약", "페리오 토탈7 치약 3개 + 칫솔 2개 증정", None),
         ("다우니 섬유유연제 본품", "다우니 섬유유연제 본품1+리필2", None),
         ("페리오 토탈7 치약 4개", "페리오 토탈7 치약 3개+치약1개 (총4개)", None),
-        ("맥심 모카골드 100포", "맥심 모카골드 100포 + 텀블러 1개", None),
+        ("맥심 모카골드 100개", "맥심 모카골드 100개 + 텀블러 1개", None),
         ("웰킵스 KF94 마스크 50매", "웰킵스 KF94 대형 (마스크 50매 + 필터 10매)", None),
     ],
 )
@@ -2248,7 +2249,9 @@ def test_a_pack_that_names_the_product_as_one_of_its_counted_kinds_is_a_mix(
         ("스테인리스 케이크 스텐실", "케이크 스텐실 플라스틱 데코 10종", "keyword word missing: 스테인리스"),
         ("스테인리스 옷걸이", "원목 스텐드 옷걸이", "keyword word missing: 스테인리스"),
         ("스테인리스 물병", "스텐다드 물병 트라이탄", "keyword word missing: 스테인리스"),
-        ("스텐 냄비 20cm", "스텐실 냄비 20cm", "keyword word missing: 스텐"),
+        # the keyword's own clip is found as any keyword word is, glued to more ("스텐재질"); a misspelling too
+        ("스텐 냄비 20cm", "스텐재질 냄비 20cm", None),
+        ("스테인리스 냄비 20cm", "스텐리스 냄비 20cm", None),
     ],
 )
 def test_a_material_is_found_in_any_of_its_spellings(keyword: str, title: str, reason: str | None):
@@ -2287,7 +2290,8 @@ def test_an_accessorys_word_before_the_asked_accessory_is_its_kind(keyword: str,
         # unless it starts as the maker does: cut short or misspelt, as sellers write it (a reviewer's)
         ("뉴발란스 MR530SG", "뉴발 MR530SG 화이트 실버", None),
         ("다이슨 V15 디텍트", "다이손 V15 디텍트 컴플리트", None),
-        ("LG 그램 16", "LGE 그램 16", None),
+        # not a Latin maker's longer word, another name as often (a second reader's)
+        ("PET 아이스컵 16온스", "PETG 아이스컵 16온스", "keyword word missing: pet"),
     ],
 )
 def test_a_maker_is_written_otherwise_only_in_the_other_script_than_the_keywords(
@@ -2329,3 +2333,12 @@ def test_a_material_first_in_the_keyword_is_no_maker_another_name_stands_for():
 def test_a_keyword_of_quantities_alone_names_no_maker_and_is_judged_by_its_quantities(keyword: str, reason: str | None):
     # no word but quantities: no maker to look for (reading a material first had raised IndexError here)
     assert verdict(keyword, "삼다수 2L 6개") == reason
+
+
+def test_weights_joined_by_a_plus_are_no_parts_of_a_mix():
+    # a set of two products, each named by its own weight, whatever the keyword counts (a second reader's)
+    keyword = "해찬들 고추장 2개"
+    assert a_mix("해찬들 고추장 1kg + 쌈장 1kg (2개)", keyword_words(keyword), quantities(keyword)) is None
+    assert a_mix("해찬들 고추장1개 + 쌈장1개 (2개)", keyword_words(keyword), quantities(keyword)) == (
+        "a mix: 고추장1개 + 쌈장1개"
+    )
