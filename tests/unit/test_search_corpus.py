@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.corpus_targets import BLIND_FLOOR, HELD_OUT_TARGET
+from tests.corpus_targets import HELD_OUT_TARGET
 from tools.search_corpus import (
     HELD_OUT,
     OUTCOMES,
@@ -126,15 +126,14 @@ async def test_a_wrong_expectation_is_caught():
     assert not (await run_case(wrong)).right
 
 
-@pytest.mark.parametrize(("part", "floor"), [("own", HELD_OUT_TARGET), ("blind", BLIND_FLOOR)])
-async def test_the_held_out_corpus_is_answered_right_at_its_share(part: str, floor: float):
+async def test_the_engineers_held_out_corpus_is_answered_right_at_its_target():
     # Never tuned on: a case that fails stays failing until a general fix passes it, so this asserts the share, not
-    # every case (tests/search_corpus/held_out/README.md).
-    cases = OWN_CASES if part == "own" else BLIND_CASES
-    results = await run_corpus(cases)
-    figure = summary(results, cases)
+    # every case (tests/search_corpus/held_out/README.md). The blind part's 1,500 cases, ~20 s of the matcher, are
+    # held to BLIND_FLOOR by the benchmark's smoke run (tests/processes/test_bench.py), not in the unit tier.
+    results = await run_corpus(OWN_CASES)
+    figure = summary(results, OWN_CASES)
     wrong = "\n".join(result.explain() for result in results if not result.right)
-    assert figure["right_share"] >= floor, wrong
+    assert figure["right_share"] >= HELD_OUT_TARGET, wrong
 
 
 def test_the_held_out_corpus_is_large_covers_issue_32s_classes_and_shares_no_case_with_the_tuned_one():
