@@ -351,7 +351,7 @@ _PAIR_COUNTER = rf"(?:{'|'.join(counter for counter in PAIR_COUNTERS if counter 
 #: 5세트", "3족 2묶음", "3족씩"); not a size's letter nor one set ("3켤레 XL", "3켤레 1세트": a second reader's).
 _PAIRS_MULTIPLIED = r"\s?(?:[x×*]\s?\d|(?:[2-9]|\d{2,})\s?(?:세트|묶음|팩|박스|set)|씩)"
 #: A count of pairs a title writes, not a part of its pack nor a range's end.
-_PAIRS_WRITTEN = re.compile(rf"{_NOT_A_RANGES_END}(?<![\d.])(?P<number>\d+)\s?{_PAIR_COUNTER}(?!{_PAIRS_MULTIPLIED})")
+_PAIRS_WRITTEN = re.compile(rf"{_NOT_A_RANGES_END}(?P<number>\d+)\s?{_PAIR_COUNTER}(?!{_PAIRS_MULTIPLIED})")
 
 
 def _pairs_word(text: str) -> Word | None:
@@ -556,12 +556,13 @@ def other_year(title: str, words: tuple[Word, ...]) -> str | None:
         if not (year := _YEAR.fullmatch(word.text)):
             continue
         harvest = year["suffix"] == "산"
-        written = [*_SUFFIXED_YEAR.finditer(title), *(_NEW_CROP_YEAR.finditer(title) if harvest else ())]
-        for other in written:
-            same_kind = (other.groupdict().get("suffix", "산") == "산") == harvest
-            if same_kind and other["year"] != year["year"]:
+        suffixed = list(_SUFFIXED_YEAR.finditer(title))
+        new_crops = list(_NEW_CROP_YEAR.finditer(title)) if harvest else []
+        for other in [*(found for found in suffixed if (found["suffix"] == "산") == harvest), *new_crops]:
+            if other["year"] != year["year"]:
                 return f"another year: {other.group().strip()}"
-        if harvest and _NEW_CROP_YEAR.search(title) and not re.search(rf"(?:20)?{year['year']}\s?년\s?산", title):
+        # every harvest year left is the keyword's: a title writing none reaches it only as its new crop
+        if new_crops and not any(found["suffix"] == "산" for found in suffixed):
             beside = re.search(rf"(?<!\d)(?:20)?(?!{year['year']}\s?년)\d\d\s?년|{_OLD_CROP}", title)
             if beside:
                 return f"another crop beside the new one: {beside.group().strip()}"
@@ -692,17 +693,20 @@ def _material_word(text: str, followed_by: str | None) -> Word | None:
     if not (spellings := material_spellings(text)):
         return None
     glued_next = rf"|(?={_spelled(followed_by)})" if followed_by and HANGUL_RUN.fullmatch(followed_by) else ""
-    clipped_end = rf"(?:(?![가-힣]){glued_next})"
-    alternatives = []
-    for spelling in spellings:
-        if spelling.isascii():
-            alternatives.append(rf"(?<![a-z]){re.escape(spelling)}(?![a-z])")
-            continue
-        if spelling == text:  # the keyword's own spelling, found as any keyword word is ("스텐재질")
-            alternatives.append(_word(spelling).pattern.pattern)
-            continue
-        clipped = len(spelling) < _GLUED_MATERIAL_SYLLABLES
-        alternatives.append(rf"(?<![가-힣]){_spelled(spelling)}" + (clipped_end if clipped else ""))
+    # The keyword's own Hangul spelling is found as any keyword word is ("스텐재질"); the others as a concept's are,
+    # but a clip, which ends its word or is glued to the keyword's next one.
+    own = [] if text.isascii() else [_word(text).pattern.pattern]
+    clipped = [
+        spelling
+        for spelling in spellings
+        if spelling != text and not spelling.isascii() and len(spelling) < _GLUED_MATERIAL_SYLLABLES
+    ]
+    as_any = [spelling for spelling in spellings if spelling not in clipped and (spelling != text or text.isascii())]
+    alternatives = [
+        *own,
+        _spelled_as_any(as_any, suffix="", glued_after=True),
+        *(rf"(?<![가-힣]){_spelled(spelling)}(?:(?![가-힣]){glued_next})" for spelling in clipped),
+    ]
     return Word(text, re.compile("|".join(alternatives)), False)
 
 

@@ -338,8 +338,9 @@ def excluded(title: str, allowed: Allowed, filed_as: frozenset[str]) -> str | No
     if allowed.domestic and (said := _IMPORTED.search(title)):
         return f"imported, not the domestic release: {said.group()}"
     parts = segments(title)
+    named = _named(title)
     sells_what_the_keyword_names = False
-    for index, match in _named(title):
+    for index, match in named:
         concept = _CONCEPTS[index]
         if concept.kind.may_be_bundled and _bundled(title, match):
             continue
@@ -352,7 +353,7 @@ def excluded(title: str, allowed: Allowed, filed_as: frozenset[str]) -> str | No
             if (
                 sells_what_the_keyword_names
                 or match.text in filed_as
-                or _modifies_the_asked(title, parts, match, allowed)
+                or _modifies_the_asked(title, parts, named, match, allowed)
             ):
                 continue
             # The first accessory it sells decides: the asked one makes the rest its features.
@@ -369,19 +370,21 @@ def _inside_the_name(parts: tuple[Segment, ...], match: Aligned, written: str) -
     return following is not None and (match.text + following.text).replace(" ", "") in written
 
 
-def _modifies_the_asked(title: str, parts: tuple[Segment, ...], match: Aligned, allowed: Allowed) -> bool:
+def _modifies_the_asked(
+    title: str, parts: tuple[Segment, ...], named: list[tuple[int, Aligned]], match: Aligned, allowed: Allowed
+) -> bool:
     """Whether an accessory's word is written right before an accessory the keyword asks for, as the kind of it the
     title sells: the word before is its modifier and the head decides ("범퍼 케이스" is a case for "… 케이스", the
     fiftieth reader's answer), as it does in a word that glues them ("범퍼케이스"). Only a space between them, the
     asked one sold (not given, "케이스 [필름 증정]", nor attached to, "링 거치대 케이스 부착형", "스트랩 케이스 연결
     고리"), and not a thing a case holds ("펜슬 케이스", "충전기 케이스", "필름 케이스", "이어팁 케이스"): a
-    reviewer's."""
+    reviewer's. `named`: the concepts the title names (`_named`)."""
     following = _after(parts, match)
     if following is None or title[parts[match.last].end : following.start].strip() or _HELD.fullmatch(match.text):
         return False
     return any(
         index in allowed.concepts and head.text == following.text and not _bundled(title, head)
-        for index, head in _named(title)
+        for index, head in named
         if head.first == match.last + 1
     ) and not _ATTACHED.match(title, following.end)
 
