@@ -7,11 +7,9 @@ and another connector (Lightning, 8핀, USB-A) is still another product.
 
 from __future__ import annotations
 
+from infra.text.spellings import spellings_lookup
+
 #: Each connector's spellings, lower case and without dashes (as a folded title is searched), the usual one first.
 CONNECTORS: tuple[tuple[str, ...], ...] = (("usbc", "typec", "c타입", "타입c"),)
-_SPELLINGS_OF = {spelling: connector for connector in CONNECTORS for spelling in connector}
-
-
-def connector_spellings(word: str) -> tuple[str, ...]:
-    """Every way a connector is written, when the word is one of them ("c타입": usbc, typec …); () otherwise."""
-    return _SPELLINGS_OF.get(word, ())
+#: Every way a connector is written, when the word is one of them ("c타입": usbc, typec …); () otherwise.
+connector_spellings = spellings_lookup(CONNECTORS)

@@ -8,14 +8,12 @@ written more than one way; "304" and "SUS" are grades, which a keyword names as 
 
 from __future__ import annotations
 
+from infra.text.spellings import spellings_lookup
+
 #: Each material's spellings, lower case, the standard Korean spelling first.
 MATERIALS: tuple[tuple[str, ...], ...] = (
     ("스테인리스", "스텐", "스테인레스", "스텐레스", "스텐리스", "stainless"),
     ("알루미늄", "알미늄", "aluminium", "aluminum"),
 )
-_SPELLINGS_OF = {spelling: material for material in MATERIALS for spelling in material}
-
-
-def material_spellings(word: str) -> tuple[str, ...]:
-    """Every way a material is written, when the word is one of them ("스텐": 스테인리스, stainless …); () otherwise."""
-    return _SPELLINGS_OF.get(word, ())
+#: Every way a material is written, when the word is one of them ("스텐": 스테인리스, stainless …); () otherwise.
+material_spellings = spellings_lookup(MATERIALS)

@@ -8,10 +8,10 @@ charger, "노래방 유선 마이크 블루투스 스피커 세트" no wireless 
 
 from __future__ import annotations
 
+from infra.text.spellings import spellings_lookup
+
 #: The spellings of "without a cord", lower case, the keyword's usual word first.
 WIRELESS: tuple[str, ...] = ("무선", "wireless", "와이어리스", "코드리스", "cordless")
 
-
-def wireless_spellings(word: str) -> tuple[str, ...]:
-    """Every way "wireless" is written, when the word is one of them ("코드리스": 무선, wireless …); () otherwise."""
-    return WIRELESS if word in WIRELESS else ()
+#: Every way "wireless" is written, when the word is one of them ("코드리스": 무선, wireless …); () otherwise.
+wireless_spellings = spellings_lookup((WIRELESS,))
