@@ -391,6 +391,24 @@ def _persons_written_bare(title: str, word: Word) -> bool:
     return any(not each["suffix"] for each in written)
 
 
+#: The keyword's "and" between two of its words ("블랙베리 앤 베이", "스몰 앤 미니").
+_AND = frozenset({"앤", "and"})
+_AMPERSAND = re.compile(r"\s?&\s?")
+
+
+def _and_written_as_an_ampersand(title: str, previous: Word | None, word: Word, following: Word | None) -> bool:
+    """Whether the keyword's "and" (`_AND`) is written as "&" between the very keyword words it joins
+    ("블랙베리&베이", "스몰 & 미니" for "블랙베리 앤 베이", "스몰 앤 미니"): a maker's own name for a scent or a
+    size, which sellers copy with its sign."""
+    if word.text not in _AND or previous is None or following is None:
+        return False
+    for found in previous.pattern.finditer(title):
+        joined = _AMPERSAND.match(title, found.end())
+        if joined and following.pattern.match(title, joined.end()):
+            return True
+    return False
+
+
 #: A times sign, written between a size's numbers.
 _TIMES = frozenset({"x", "×", "*"})
 #: What may not stand right beside a word's edge: a digit beside a number ("15" is not in "150"), a letter beside
@@ -932,6 +950,8 @@ def missing_word(
         if _length_written_bare(undashed, word, words) or _length_in_another_unit(undashed, word):
             continue
         if _pairs_in_packs(undashed, word):
+            continue
+        if _and_written_as_an_ampersand(undashed, before.get(word), word, after.get(word)):
             continue
         if word == maker and (following := after.get(word)) and _maker_written_otherwise(undashed, maker, following):
             continue

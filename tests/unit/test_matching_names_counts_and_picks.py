@@ -393,6 +393,46 @@ def test_a_length_written_with_its_units_hangul_name_is_the_units_symbol(written
         assert verdict(f"프라이팬 {folded}", f"프라이팬 {written}") is None
 
 
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # a fragrance's concentration is one concept, written as its initials, in French or in Hangul
+        ("불가리 뿌르옴므 오 드 뚜왈렛 100ml", "BVLGARI Pour Homme EDT 100ml 불가리 뿌르옴므", None),
+        (
+            "마르지엘라 레이지 선데이 모닝 EDT 100ml",
+            "메종마르지엘라 레플리카 레이지 선데이 모닝 오 드 뚜왈렛 100ml",
+            None,
+        ),
+        ("르라보 상탈 33 오 드 퍼퓸 50ml", "르라보 상탈 33 Eau de Parfum 50ml", None),
+        ("샤넬 코코 마드모아젤 오 드 빠르펭 50ml", "CHANEL 코코마드모아젤 오드빠르펭 50ml 백화점 정품", None),
+        ("랑방 에클라 드 아르페쥬 EDP 50ml", "랑방 에끌라 드 아르페쥬 오드퍼퓸 50ml", None),
+        ("딥티크 도손 오 드 뚜왈렛 50ml", "딥티크 도손 오드투왈렛 50ml", None),
+        # ... and another concentration is still another product
+        ("딥티크 도손 오 드 뚜왈렛 50ml", "딥티크 도손 오 드 퍼퓸 50ml", "keyword word missing: edt"),
+        ("불가리 뿌르옴므 EDT 100ml", "불가리 뿌르옴므 EDP 100ml", "keyword word missing: edt"),
+        # 오 and 드 alone are no concentration
+        ("오 드 라 뮤즈 향수", "오 드 라 뮤즈 향수", None),
+    ],
+)
+def test_a_fragrances_concentration_is_one_word_however_it_is_written(keyword: str, title: str, reason: str | None):
+    assert verdict(keyword, title) == reason
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        ("조말론 블랙베리 앤 베이 코롱 100ml", "JO MALONE 블랙베리&베이 코롱 100ml 쇼핑백증정", None),
+        ("프로플랜 퍼피 스몰 앤 미니 치킨 2.5kg", "퓨리나 PRO PLAN 프로플랜 소형견 퍼피 스몰&미니 치킨 2.5kg", None),
+        ("조말론 블랙베리 앤 베이 코롱 100ml", "조말론 블랙베리 & 베이 코롱 100ml", None),
+        # the & must join the very words the keyword's 앤 joins
+        ("조말론 블랙베리 앤 베이 코롱 100ml", "조말론 블랙베리 코롱 & 베이 디퓨저 100ml", "keyword word missing: 앤"),
+        ("조말론 블랙베리 앤 베이 코롱 100ml", "조말론 블랙베리 베이 코롱 100ml", "keyword word missing: 앤"),
+    ],
+)
+def test_an_ampersand_between_the_keywords_words_is_its_and(keyword: str, title: str, reason: str | None):
+    assert verdict(keyword, title) == reason
+
+
 def verdicts(keyword: str, priced_titles: list[tuple[str, int]]) -> list[str | None]:
     """Each offer's verdict, judged together as one search's offers."""
     offers = [
