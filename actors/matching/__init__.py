@@ -68,6 +68,7 @@ from actors.matching.identity import (
     other_count,
     other_option,
     other_pairs,
+    other_size,
     other_variant,
     other_year,
 )
@@ -198,6 +199,7 @@ def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
         or other_count(spelled, wanted.words)
         or other_pairs(spelled, wanted.words)
         or other_option(title, wanted.options, wanted.words, wanted.model)
+        or other_size(title, wanted.words, wanted.model)
         or other_year(title, wanted.words)
         or other_variant(spelled, wanted.name)
     )

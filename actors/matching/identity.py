@@ -1004,6 +1004,30 @@ def other_option(
     return None
 
 
+#: A keyword's size written as numbers joined by a slash or a times sign, with its standard's letters between or
+#: after ("205/55r16", "140x230", "700x25c", "900x450x1800"): one size of the model.
+_A_SIZE = re.compile(r"\d+(?:[/x×*][a-z]*\d+[a-z]*\d*)+")
+
+
+def other_size(title: str, words: tuple[Word, ...], model: re.Pattern[str] | None) -> str | None:
+    """Another size of the keyword's size's shape (`_A_SIZE`: the same separators and letters, other numbers), where
+    a model number names the product (`model`) and its title need not write the keyword's other words (`words`), and
+    the title does not write the keyword's size: "H308 195/55R16" for "키너지 EX H308 205/55R16" (the fifty-sixth
+    reader's tyre, which the model number had let pass), "140x210" for 140x230. A tread's or a line's model number
+    is made in every size, so the size names the product as much as the model does. A title silent about the size,
+    or listing the keyword's among others, may sell it."""
+    if model is None:
+        return None
+    for word in words:
+        if not _A_SIZE.fullmatch(word.text) or word.pattern.search(title):
+            continue
+        # its text with each run of digits any run of digits: "205/55r16" is \d+/\d+r\d+
+        shape = "".join(r"\d+" if part.isdigit() else re.escape(part) for part in re.split(r"(\d+)", word.text) if part)
+        if found := re.search(rf"(?<![\w/.]){shape}(?![\w/.])", title):
+            return f"another size: {found.group()}, not {word.text}"
+    return None
+
+
 #: A keyword's count of sticks or tea bags, written with T ("커피믹스 100T", "율무차 50T").
 _STICKS = re.compile(r"(?P<number>\d+)t")
 

@@ -1046,6 +1046,33 @@ def test_a_title_with_the_model_number_need_not_repeat_the_keywords_category_wor
     assert verdict(product, "LS32CG510EKXKR 호환 모니터암", price=29_000) == "compatible: 호환"
 
 
+TYRE = {"keyword": "한국타이어 키너지 EX H308 205/55R16", "model_no": "H308"}
+CURTAIN = {"keyword": "데코뷰 호텔식 암막커튼 DV-140 140x230 2장", "model_no": "DV-140"}
+
+
+@pytest.mark.parametrize(
+    ("product", "title", "reason"),
+    [
+        # a size of the keyword's shape but other numbers, where a model number lets the keyword's words go, is
+        # another size of the model (the fifty-sixth reader's 195/55R16 tyre for 205/55R16)
+        (TYRE, "한국타이어 키너지 EX H308 195/55R16", "another size: 195/55r16, not 205/55r16"),
+        (TYRE, "한국타이어 키너지 EX H308 205/60R16", "another size: 205/60r16, not 205/55r16"),
+        (CURTAIN, "데코뷰 암막커튼 DV-140 140x210 2장", "another size: 140x210, not 140x230"),
+        # the keyword's own size, written among others or otherwise, or none at all
+        (TYRE, "한국타이어 키너지 EX H308 205/55R16 전국장착", None),
+        (TYRE, "한국타이어 키너지 EX H308 195/55R16 205/55R16 215/55R16 선택", None),
+        (TYRE, "한국타이어 키너지 EX H308 16인치 승용차 타이어", None),
+        (CURTAIN, "데코뷰 암막커튼 DV-140 2장 (140x230cm)", None),
+        # numbers of another shape are not the size's: a date, a ratio, a speed
+        (TYRE, "한국타이어 키너지 EX H308 205/55R16 2025/10 생산", None),
+    ],
+)
+def test_another_size_of_the_keywords_shape_is_another_product_even_with_a_model_number(
+    product: dict[str, Any], title: str, reason: str | None
+):
+    assert verdict(product, title, price=86_000) == reason
+
+
 POLO = {"keyword": "폴로 랄프로렌 710680785 커스텀핏 피케 네이비 M 95", "model_no": "710680785"}
 AIR_FORCE = {"keyword": "나이키 에어포스 1 Low 07 CW2288-111 260", "model_no": "CW2288-111"}
 TOASTER = {"keyword": "스메그 2구 토스터 TSF01", "model_no": "TSF01"}
