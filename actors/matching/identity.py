@@ -399,14 +399,27 @@ _AMPERSAND = re.compile(r"\s?&\s?")
 def _and_written_as_an_ampersand(title: str, previous: Word | None, word: Word, following: Word | None) -> bool:
     """Whether the keyword's "and" (`_AND`) is written as "&" between the very keyword words it joins
     ("블랙베리&베이", "스몰 & 미니" for "블랙베리 앤 베이", "스몰 앤 미니"): a maker's own name for a scent or a
-    size, which sellers copy with its sign."""
+    size, which sellers copy with its sign. Not in a clause that gives it with another product ("우드세이지&씨솔트
+    코롱 (라임바질&만다린 미니어처 증정)": a reviewer's)."""
     if word.text not in _AND or previous is None or following is None:
         return False
     for found in previous.pattern.finditer(title):
         joined = _AMPERSAND.match(title, found.end())
-        if joined and following.pattern.match(title, joined.end()):
+        if joined and following.pattern.match(title, joined.end()) and not _in_a_gift(title, joined.start()):
             return True
     return False
+
+
+#: A bracket, or a clause after a "+" that joins no numbers, that says it gives something with the product
+#: ("(라임바질&만다린 미니어처 증정)", "+ 샤워젤 증정").
+_GIFT_CLAUSE = re.compile(
+    r"[(\[][^()\[\]]*(?:포함|증정|사은품|동봉)[^()\[\]]*[)\]]|(?<!\d)\+(?!\s?\d)[^+,()\[\]]*(?:포함|증정|사은품|동봉)"
+)
+
+
+def _in_a_gift(title: str, position: int) -> bool:
+    """Whether a place in the title lies in a clause that gives something with the product (`_GIFT_CLAUSE`)."""
+    return any(clause.start() <= position < clause.end() for clause in _GIFT_CLAUSE.finditer(title))
 
 
 #: A times sign, written between a size's numbers.

@@ -1,6 +1,6 @@
 """Titles and keywords as one comparable form: no markup, NFKC, no invisible characters, one kind of dash, single
 spaces, Latin letters without their accents, Latin words without apostrophes, a model's generation in Roman numerals
-as its number, a fragrance's concentration as its initials."""
+as its number, a fragrance's concentration as one word."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import html
 import re
 import unicodedata
 
-from infra.text.fragrances import with_initials
+from infra.text.fragrances import named_alike
 
 # Only ASCII tag names, so Korean sellers' brackets such as "<당일발송>" survive as text.
 _TAG = re.compile(r"</?[a-z][a-z0-9]*(?:\s[^<>]*)?/?>", re.IGNORECASE)
@@ -45,7 +45,7 @@ def fold(text: str) -> str:
     text = _DEGREES.sub("도", text)
     text = _CENTIMETRES.sub("cm", text)
     text = _MILLIMETRES.sub("mm", text)
-    text = with_initials(text)
+    text = named_alike(text)
     return _SPACES.sub(" ", text).strip()
 
 

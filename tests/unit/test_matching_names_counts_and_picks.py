@@ -408,10 +408,18 @@ def test_a_length_written_with_its_units_hangul_name_is_the_units_symbol(written
         ("랑방 에클라 드 아르페쥬 EDP 50ml", "랑방 에끌라 드 아르페쥬 오드퍼퓸 50ml", None),
         ("딥티크 도손 오 드 뚜왈렛 50ml", "딥티크 도손 오드투왈렛 50ml", None),
         # ... and another concentration is still another product
-        ("딥티크 도손 오 드 뚜왈렛 50ml", "딥티크 도손 오 드 퍼퓸 50ml", "keyword word missing: edt"),
-        ("불가리 뿌르옴므 EDT 100ml", "불가리 뿌르옴므 EDP 100ml", "keyword word missing: edt"),
-        # 오 and 드 alone are no concentration
+        ("딥티크 도손 오 드 뚜왈렛 50ml", "딥티크 도손 오 드 퍼퓸 50ml", "keyword word missing: 오드뚜왈렛"),
+        ("불가리 뿌르옴므 EDT 100ml", "불가리 뿌르옴므 EDP 100ml", "keyword word missing: 오드뚜왈렛"),
+        # written glued to the name, dashed, or as 오데코롱
+        ("불가리 뿌르옴므 오 드 뚜왈렛 100ml", "불가리 뿌르옴므오드뚜왈렛 100ml", None),
+        ("불가리 뿌르옴므 오 드 뚜왈렛 100ml", "불가리 뿌르옴므 오-드-뚜왈렛 100ml", None),
+        ("4711 오리지널 오 드 코롱 100ml", "4711 오리지널 오데코롱 100ml", None),
+        # a keyword's bare 퍼퓸 or 코롱, a line's name or the Korean word for perfume or cologne, is still found in it
+        ("탬버린즈 퍼퓸 카모 50ml", "탬버린즈 카모 오 드 퍼퓸 50ml", None),
+        ("4711 오리지널 코롱 100ml", "4711 오리지널 오드코롱 100ml", None),
+        # 오 and 드 alone are no concentration, nor EDTA
         ("오 드 라 뮤즈 향수", "오 드 라 뮤즈 향수", None),
+        ("EDTA 세정제 500ml", "EDTA 세정제 500ml", None),
     ],
 )
 def test_a_fragrances_concentration_is_one_word_however_it_is_written(keyword: str, title: str, reason: str | None):
@@ -427,6 +435,12 @@ def test_a_fragrances_concentration_is_one_word_however_it_is_written(keyword: s
         # the & must join the very words the keyword's 앤 joins
         ("조말론 블랙베리 앤 베이 코롱 100ml", "조말론 블랙베리 코롱 & 베이 디퓨저 100ml", "keyword word missing: 앤"),
         ("조말론 블랙베리 앤 베이 코롱 100ml", "조말론 블랙베리 베이 코롱 100ml", "keyword word missing: 앤"),
+        # nor in a clause that gives it with another scent (a reviewer's)
+        (
+            "조말론 라임 바질 앤 만다린 코롱 100ml",
+            "조말론 우드세이지&씨솔트 코롱 100ml (라임바질&만다린 미니어처 증정)",
+            "keyword word missing: 앤",
+        ),
     ],
 )
 def test_an_ampersand_between_the_keywords_words_is_its_and(keyword: str, title: str, reason: str | None):
