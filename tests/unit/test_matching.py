@@ -87,12 +87,31 @@ def test_a_gift_case_and_film_do_not_make_a_phone_an_accessory():
         ("단순반품 갤럭시 S24 울트라 256GB 박스훼손", "returned: 반품"),
         ("갤럭시 S24 울트라 256GB 전시상품 특가", "display: 전시상품"),
         ("갤럭시 S24 울트라 256GB 오픈박스", "display: 오픈박스"),
+        # an opened box is sold as a condition of its own (the fifty-eighth reader's scales, the fiftieth's band)
+        ("갤럭시 S24 울트라 256GB [단순개봉]", "opened: 단순개봉"),
+        ("갤럭시 S24 울트라 256GB 단순 개봉 S급", "opened: 단순 개봉"),
+        ("갤럭시 S24 울트라 256GB 박스개봉 미사용", "opened: 박스개봉"),
+        ("갤럭시 S24 울트라 256GB 개봉품", "opened: 개봉품"),
         ("갤럭시 S24 울트라 256GB 렌탈 36개월 약정", "rental: 렌탈"),
         ("갤럭시 S24 울트라 256GB 단기 대여", "rental: 대여"),
     ],
 )
 def test_used_refurbished_returned_display_and_rental_items_are_rejected(title: str, reason: str):
     assert verdict(S24_ULTRA, title) == reason
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "갤럭시 S24 울트라 256GB 자급제 미개봉 새제품",
+        "갤럭시 S24 울트라 256GB 미개봉 단순변심 반품불가",
+        "갤럭시 S24 울트라 256GB 자급제 (단순개봉 시 반품 불가)",
+        "갤럭시 S24 울트라 256GB 박스 개봉 후 교환 불가",
+        "갤럭시 S24 울트라 256GB 개봉 기념 특가",
+    ],
+)
+def test_unopened_and_what_opening_would_do_are_no_opened_box(title: str):
+    assert verdict(S24_ULTRA, title) is None
 
 
 @pytest.mark.parametrize(
