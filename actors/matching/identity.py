@@ -394,20 +394,38 @@ def _persons_written_bare(title: str, word: Word) -> bool:
 #: The keyword's "and" between two of its words ("블랙베리 앤 베이", "스몰 앤 미니").
 _AND = frozenset({"앤", "and"})
 _AMPERSAND = re.compile(r"\s?&\s?")
+#: The keyword's 앤 glued between the Hangul of one word ("스몰앤미니").
+_GLUED_AND = re.compile(r"(?<=[가-힣])앤(?=[가-힣])")
+#: An "&" between Hangul, spaced or not ("스몰&미니", "블랙베리 & 베이").
+_AND_SIGN = re.compile(r"(?<=[가-힣])\s?&\s?(?=[가-힣])")
+
+
+def with_and_written_out(text: str) -> str:
+    """The text with each "&" between Hangul written as the keyword's 앤 ("스몰&미니" is "스몰앤미니"), for a rule that
+    asks whether some words are a keyword word written again (`lines.is_unvouched`)."""
+    return _AND_SIGN.sub("앤", text)
 
 
 def _and_written_as_an_ampersand(title: str, previous: Word | None, word: Word, following: Word | None) -> bool:
     """Whether the keyword's "and" (`_AND`) is written as "&" between the very keyword words it joins
-    ("블랙베리&베이", "스몰 & 미니" for "블랙베리 앤 베이", "스몰 앤 미니"): a maker's own name for a scent or a
-    size, which sellers copy with its sign. Not in a clause that gives it with another product ("우드세이지&씨솔트
-    코롱 (라임바질&만다린 미니어처 증정)": a reviewer's)."""
-    if word.text not in _AND or previous is None or following is None:
+    ("블랙베리&베이", "스몰 & 미니" for "블랙베리 앤 베이", "스몰 앤 미니"), or its 앤 glued between the Hangul of one
+    word ("스몰&미니" for 스몰앤미니, the sixtieth reader's puppy food): a maker's own name for a scent or a size,
+    which sellers copy with its sign. Not in a clause that gives it with another product ("우드세이지&씨솔트 코롱
+    (라임바질&만다린 미니어처 증정)": a reviewer's)."""
+    if word.text in _AND:
+        if previous is None or following is None:
+            return False
+        joins = (
+            (found.end(), joined.end())
+            for found in previous.pattern.finditer(title)
+            if (joined := _AMPERSAND.match(title, found.end()))
+        )
+        return any(following.pattern.match(title, end) and not _in_a_gift(title, start) for start, end in joins)
+    parts = _GLUED_AND.split(word.text)
+    if len(parts) < 2:
         return False
-    for found in previous.pattern.finditer(title):
-        joined = _AMPERSAND.match(title, found.end())
-        if joined and following.pattern.match(title, joined.end()) and not _in_a_gift(title, joined.start()):
-            return True
-    return False
+    written = re.compile(_AMPERSAND.pattern.join(map(re.escape, parts)))
+    return any(not _in_a_gift(title, found.start()) for found in written.finditer(title))
 
 
 #: A bracket, or a clause after a "+" that joins no numbers, that says it gives something with the product

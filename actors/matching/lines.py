@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
-from actors.matching.identity import Word
+from actors.matching.identity import Word, with_and_written_out
 from infra.text.analyzer import Morpheme, morphemes
 from infra.text.colours import COLOUR, is_a_colour
 from infra.text.units import LATIN_UNITS
@@ -258,7 +258,10 @@ def is_unvouched(
         for compact, written in zip(others_compact, others, strict=True)
         if not (doubting and written and _goes_on_after(written, between))
     ]
-    return not any(noun in compact for compact in vouchers) and not any(word.pattern.search(between) for word in words)
+    written_out = with_and_written_out(between)  # "스몰&미니" is the keyword's 스몰앤미니 written again
+    return not any(noun in compact for compact in vouchers) and not any(
+        word.pattern.search(between) or word.pattern.search(written_out) for word in words
+    )
 
 
 #: What a title says it gives with the product, or leaves out of it: a clause after a "+" that joins no numbers

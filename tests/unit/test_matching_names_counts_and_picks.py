@@ -394,6 +394,30 @@ def test_a_length_written_with_its_units_hangul_name_is_the_units_symbol(written
 
 
 @pytest.mark.parametrize(
+    ("written", "folded"),
+    [
+        ("레드미 패드 프로 8+256GB", "레드미 패드 프로 8GB 256GB"),
+        ("갤럭시 탭 12+512GB", "갤럭시 탭 12GB 512GB"),
+        ("아이폰 15+ 256GB", "아이폰 15+ 256GB"),
+        ("아이폰 15+256GB", "아이폰 15+256GB"),
+        ("맥북 16+1TB", "맥북 16GB 1TB"),
+        # two memory modules or two cards stay sums
+        ("DDR5 16+16GB", "DDR5 16+16GB"),
+        ("마이크로SD 128+128GB", "마이크로SD 128+128GB"),
+        # a model's name glued to its +, not a memory (a tuned case's Galaxy Tab A9+)
+        ("갤럭시탭 A9+ 64GB", "갤럭시탭 A9+ 64GB"),
+    ],
+)
+def test_a_devices_memory_and_storage_written_as_one_sum_are_its_two_sizes(written: str, folded: str):
+    assert fold(written) == folded
+
+
+def test_a_tablet_written_with_its_memory_and_storage_as_one_sum_is_the_keywords():
+    assert verdict("샤오미 레드미 패드 프로 8GB 256GB", "샤오미 Redmi Pad Pro 8+256GB 한국정발 그레이") is None
+    assert verdict("샤오미 레드미 패드 프로 8GB 256GB", "샤오미 Redmi Pad Pro 6+128GB") == "capacity 6GB, 128GB ≠ 8GB"
+
+
+@pytest.mark.parametrize(
     ("keyword", "title", "reason"),
     [
         # a fragrance's concentration is one concept, written as its initials, in French or in Hangul
@@ -432,6 +456,13 @@ def test_a_fragrances_concentration_is_one_word_however_it_is_written(keyword: s
         ("조말론 블랙베리 앤 베이 코롱 100ml", "JO MALONE 블랙베리&베이 코롱 100ml 쇼핑백증정", None),
         ("프로플랜 퍼피 스몰 앤 미니 치킨 2.5kg", "퓨리나 PRO PLAN 프로플랜 소형견 퍼피 스몰&미니 치킨 2.5kg", None),
         ("조말론 블랙베리 앤 베이 코롱 100ml", "조말론 블랙베리 & 베이 코롱 100ml", None),
+        # ... or glued inside the keyword's word (the sixtieth reader's puppy food)
+        ("퓨리나 프로플랜 퍼피 스몰앤미니 2.5kg", "퓨리나 프로플랜 스몰&미니 퍼피 치킨 2.5kg", None),
+        (
+            "퓨리나 프로플랜 퍼피 스몰앤미니 2.5kg",
+            "퓨리나 프로플랜 퍼피 스몰 미니 2.5kg",
+            "keyword word missing: 스몰앤미니",
+        ),
         # the & must join the very words the keyword's 앤 joins
         ("조말론 블랙베리 앤 베이 코롱 100ml", "조말론 블랙베리 코롱 & 베이 디퓨저 100ml", "keyword word missing: 앤"),
         ("조말론 블랙베리 앤 베이 코롱 100ml", "조말론 블랙베리 베이 코롱 100ml", "keyword word missing: 앤"),
@@ -453,6 +484,20 @@ def verdicts(keyword: str, priced_titles: list[tuple[str, int]]) -> list[str | N
         Offer(source="static", title=title, price=price, url="https://example.test/p") for title, price in priced_titles
     ]
     return [offer.rejected for offer in match_offers({"keyword": keyword}, offers)]
+
+
+def test_a_keyword_word_written_with_an_ampersand_elsewhere_in_the_name_is_no_other_line():
+    # the sixtieth reader's puppy food, its 스몰&미니 written before 퍼피 where the others write 스몰앤미니 after it
+    found = verdicts(
+        "퓨리나 프로플랜 퍼피 스몰앤미니 2.5kg",
+        [
+            ("퓨리나 프로플랜 스몰&미니 퍼피 치킨 2.5kg", 30_900),
+            ("퓨리나 프로플랜 퍼피 스몰앤미니 2.5kg", 31_500),
+            ("퓨리나 프로플랜 퍼피 스몰앤미니 2.5kg", 32_500),
+            ("퓨리나 프로플랜 퍼피 스몰앤미니 2.5kg", 33_000),
+        ],
+    )
+    assert found == [None, None, None, None]
 
 
 BAEKSANSU_WITH_ITS_MAKER = [("농심 백산수 2L 12병", 12_800), ("농심 백산수 무라벨 2L, 12개", 12_900)]
