@@ -352,6 +352,8 @@ def excluded(title: str, allowed: Allowed, filed_as: frozenset[str]) -> str | No
             continue
         if concept.kind.head_only and _inside_the_name(parts, match, allowed.written):
             continue
+        if concept.kind is _ConceptKind.ACCESSORY and _a_watchs_body(title, parts, match):
+            continue
         if concept.kind is _ConceptKind.ACCESSORY:
             # `filed_as` is empty where the keyword asks for an accessory (`_filed_beside_its_kind`).
             if (
@@ -365,6 +367,32 @@ def excluded(title: str, allowed: Allowed, filed_as: frozenset[str]) -> str | No
         if index not in allowed.concepts:
             return f"{concept.category}: {match.text}"
     return None
+
+
+#: What a watch's body is made of, written before its case in the watch's own name ("실버 알루미늄 케이스").
+_BODY_MATERIAL = re.compile(
+    r"알루미늄|티타늄|스테인리스(?:\s?스틸)?|스틸|세라믹|aluminum|titanium|stainless(?:\s?steel)?"
+)
+#: A band named after the case, in the rest of the title ("스포츠 밴드", "스포츠 루프", "밀레니즈 루프", "링크
+#: 브레이슬릿").
+_BAND_AFTER = re.compile(r"밴드|루프|브레이슬릿|band|loop|bracelet")
+#: A case and a band made as one piece: an accessory ("케이스 밴드 일체형").
+_ONE_PIECE = re.compile(r"일체형")
+
+
+def _a_watchs_body(title: str, parts: tuple[Segment, ...], match: Aligned) -> bool:
+    """Whether a case is a watch's body in the watch's own name: named right after what it is made of, with a band
+    named after it ("제트 블랙 알루미늄 케이스, 블랙 스포츠 밴드", "티타늄 케이스 밀레니즈 루프": an Apple Watch's
+    official name, three blind readers' answers). Not a case made as one piece with a band ("케이스 밴드 일체형"),
+    nor one no material names ("투명 케이스 스포츠 밴드 세트"), which are sold for a watch."""
+    if match.first == 0 or _ONE_PIECE.search(title):
+        return False
+    before = parts[match.first - 1]
+    return bool(
+        _BODY_MATERIAL.fullmatch(before.text)
+        and not title[before.end : parts[match.first].start].strip()
+        and _BAND_AFTER.search(title, parts[match.last].end)
+    )
 
 
 def _inside_the_name(parts: tuple[Segment, ...], match: Aligned, written: str) -> bool:

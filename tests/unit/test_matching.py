@@ -72,6 +72,26 @@ def test_a_case_keyword_still_rejects_other_accessories_and_used_cases():
     assert verdict(product, "중고 아이폰 15 정품 실리콘 케이스", price=9_900) == "used: 중고"
 
 
+APPLE_WATCH = {"keyword": "애플워치 시리즈11 46mm GPS"}
+
+
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        # a watch's official name names its case by what it is made of, and its band: the watch (three blind answers)
+        ("Apple 애플워치 시리즈11 GPS, 46mm, 제트 블랙 알루미늄 케이스, 블랙 스포츠 밴드, M/L", None),
+        ("애플워치 시리즈11 46mm GPS 실버 알루미늄 케이스와 스포츠 루프", None),
+        ("애플워치 시리즈11 46mm GPS 티타늄 케이스 밀레니즈 루프", None),
+        # a case sold for it is still an accessory: no band after, or a case and band made as one piece
+        ("애플워치 시리즈11 46mm 알루미늄 케이스 범퍼", "accessory: 케이스"),
+        ("애플워치 시리즈11 46mm 알루미늄 케이스 밴드 일체형 스트랩", "accessory: 케이스"),
+        ("애플워치 시리즈11 46mm 투명 케이스 스포츠 밴드 세트", "accessory: 케이스"),
+    ],
+)
+def test_a_watch_named_by_its_cases_material_and_its_band_is_the_watch(title: str, reason: str | None):
+    assert verdict(APPLE_WATCH, title, price=599_000) == reason
+
+
 def test_a_gift_case_and_film_do_not_make_a_phone_an_accessory():
     assert verdict(S24_ULTRA, "갤럭시 S24 울트라 256GB 자급제 (케이스+필름 증정)") is None
     assert verdict(S24_ULTRA, "갤럭시 S24 울트라 256GB 자급제 케이스 포함") is None
