@@ -1411,17 +1411,26 @@ class ModelName:
 
     words: tuple[Word, ...]
     named: str  # the keyword, lower case without spaces or dashes: a tier inside it is the keyword's own
-    #: The keyword names an accessory of a model ("아이폰 15 케이스"): a tier is the model's only when it stands
-    #: between the model and the accessory ("아이폰 15 프로 케이스"). Followed by other words it is the accessory's
-    #: own line name ("슈피겐 아이폰 15 울트라 하이브리드 케이스").
-    names_accessory: bool
+    #: The keyword's words written before the accessory of a model it names ("아이폰 15 케이스"): after one of them a
+    #: tier is the model's only when it stands between the model and the accessory ("아이폰 15 프로 케이스"); followed
+    #: by other words it is the accessory's own line name ("슈피겐 아이폰 15 울트라 하이브리드 케이스"). Not the words
+    #: after an accessory's word, which then modifies the product ("스탠드 선풍기 2 라이트": the Lite model of a
+    #: standing fan, the fifty-eighth reader's).
+    before_the_accessory: frozenset[str]
     ends_name: re.Pattern[str]
 
 
-def model_name(folded: str, words: tuple[Word, ...], *, names_accessory: bool) -> ModelName:
+def model_name(folded: str, words: tuple[Word, ...], *, accessory_at: int | None) -> ModelName:
+    """The keyword's model name; `accessory_at`: where the first accessory the keyword names starts."""
     keyword_word = "|".join(word.pattern.pattern for word in words)
     ends_name = re.compile(rf"\s*(?:$|[^a-z가-힣\s]|\d|(?:{keyword_word}))" if words else r"\s*(?:$|[^a-z가-힣\s])")
-    return ModelName(words, SEPARATORS.sub("", folded.lower()), names_accessory, ends_name)
+    lowered = folded.lower()
+    before = frozenset(
+        word.text
+        for word in words
+        if accessory_at is not None and (found := word.pattern.search(lowered)) and found.start() < accessory_at
+    )
+    return ModelName(words, SEPARATORS.sub("", lowered), before, ends_name)
 
 
 def _named_by_keyword(model: ModelName, word: Word, variant: str) -> bool:
@@ -1478,7 +1487,9 @@ def other_variant(title: str, model: ModelName) -> str | None:
             if tier is None or _named_by_keyword(model, word, tier["tier"]):
                 continue
             tiers = _TIERS_AFTER.match(undashed, after)
-            if model.names_accessory and not model.ends_name.match(undashed, tiers.end() if tiers else tier.end()):
+            if word.text in model.before_the_accessory and not model.ends_name.match(
+                undashed, tiers.end() if tiers else tier.end()
+            ):
                 continue
             return f"another model: {word.text} {tier['tier']}"
     return None

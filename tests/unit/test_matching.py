@@ -72,6 +72,24 @@ def test_a_case_keyword_still_rejects_other_accessories_and_used_cases():
     assert verdict(product, "중고 아이폰 15 정품 실리콘 케이스", price=9_900) == "used: 중고"
 
 
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # an accessory's word before the model's name modifies the product (a standing fan): a tier after the model's
+        # number is another model, whatever follows it (the fifty-eighth reader's Fan 2 Lite)
+        ("샤오미 스마트 스탠드 선풍기 2", "샤오미 스마트 스탠드 선풍기 2 라이트 JLLDS01XY", "another model: 2 라이트"),
+        ("샤오미 스마트 스탠드 선풍기 2", "샤오미 스마트 스탠드 선풍기 2 프로 화이트", "another model: 2 프로"),
+        ("샤오미 스마트 스탠드 선풍기 2", "샤오미 스마트 스탠드 선풍기 2 BPLDS02DM 화이트", None),
+        # an accessory asked after the model: a tier followed by more words is still the accessory's own line
+        ("슈피겐 아이폰 15 케이스", "슈피겐 아이폰 15 울트라 하이브리드 케이스", None),
+    ],
+)
+def test_a_tier_after_a_model_named_after_an_accessorys_word_is_another_model(
+    keyword: str, title: str, reason: str | None
+):
+    assert verdict({"keyword": keyword}, title, price=110_000) == reason
+
+
 APPLE_WATCH = {"keyword": "애플워치 시리즈11 46mm GPS"}
 
 
