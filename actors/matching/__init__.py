@@ -93,7 +93,7 @@ from actors.matching.prices import (
     priced_like_an_accessory,
     priced_without_a_part,
 )
-from actors.matching.quantities import Quantity, quantities, uncounted, unit_conflict
+from actors.matching.quantities import Quantity, memory_and_storage_written_out, quantities, uncounted, unit_conflict
 from actors.matching.sells import Allowed, allowed_by, excluded, sold_for_it, sold_without_something
 from actors.matching.sequels import names_a_number, numbers_after, sequel_number, writes_the_name_plain
 from actors.matching.wearers import for_a_child, for_one_sex, names_a_sex
@@ -139,6 +139,11 @@ class _Wanted:
     #: The keyword's loanwords: a title that writes them in the other script is read in the keyword's.
     spellings: Spellings
     target_price: int | None
+
+    def fold(self, title: str) -> str:
+        """An offer's title in the comparable form (`infra.text.folding.fold`), with the keyword's memory and storage
+        written out where the title writes them as one sum (`quantities.memory_and_storage_written_out`)."""
+        return memory_and_storage_written_out(fold(title), self.quantities)
 
     def spell(self, title: str) -> str:
         """A (lower-case) title with the keyword's words written as the keyword writes them: its loanwords ("wi-fi":
@@ -281,7 +286,7 @@ def match_offers(product: Mapping[str, Any], offers: Iterable[Offer]) -> list[Of
     """
     wanted = _wanted(product)
     judged = list(offers)
-    titles = {id(offer): fold(offer.title) for offer in judged}  # each title folded once, for every rule
+    titles = {id(offer): wanted.fold(offer.title) for offer in judged}  # each title folded once, for every rule
     #: Offers of the product at a price anyone pays, whether or not they can be bought now (an ad, a sold-out item):
     #: what the product costs is seen in their prices too. Not conditional prices: a carrier's subsidy or a monthly
     #: fee says nothing of it.
@@ -453,10 +458,10 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
     - A child it names before the keyword's words, by a brand's child word or a plain noun (어린이, 유아), which no
       other accepted offer names (`_for_a_child_only_in_the_lowest`): what matters where too few offers are
       accepted to refuse it."""
-    titles = [fold(offer.title) for offer in accepted]
+    wanted = _wanted(product)
+    titles = [wanted.fold(offer.title) for offer in accepted]
     packs = {_pack_count(title) or 1 for title in titles}
     doubts = [doubt_about_the_lowest([offer.price for offer in accepted], packs_differ=len(packs) > 1)]
-    wanted = _wanted(product)
     lowered = [title.lower() for title in titles]
     respelled = [wanted.spell(title) for title in lowered]
     doubts.append(_another_line_in_the_lowest(wanted, lowered, respelled))

@@ -411,7 +411,8 @@ def _and_written_as_an_ampersand(title: str, previous: Word | None, word: Word, 
     ("블랙베리&베이", "스몰 & 미니" for "블랙베리 앤 베이", "스몰 앤 미니"), or its 앤 glued between the Hangul of one
     word ("스몰&미니" for 스몰앤미니, the sixtieth reader's puppy food): a maker's own name for a scent or a size,
     which sellers copy with its sign. Not in a clause that gives it with another product ("우드세이지&씨솔트 코롱
-    (라임바질&만다린 미니어처 증정)": a reviewer's)."""
+    (라임바질&만다린 미니어처 증정)"), nor in one that offers a pick ("블랙&화이트 택1"), nor inside other words
+    ("아기나비&비누꽃" holds no 비앤비, "엑스스몰&미니" no 스몰앤미니): reviewers'."""
     if word.text in _AND:
         if previous is None or following is None:
             return False
@@ -420,12 +421,22 @@ def _and_written_as_an_ampersand(title: str, previous: Word | None, word: Word, 
             for found in previous.pattern.finditer(title)
             if (joined := _AMPERSAND.match(title, found.end()))
         )
-        return any(following.pattern.match(title, end) and not _in_a_gift(title, start) for start, end in joins)
+        return any(following.pattern.match(title, end) and _joins_one_thing(title, start) for start, end in joins)
     parts = _GLUED_AND.split(word.text)
     if len(parts) < 2:
         return False
-    written = re.compile(_AMPERSAND.pattern.join(map(re.escape, parts)))
-    return any(not _in_a_gift(title, found.start()) for found in written.finditer(title))
+    written = re.compile(rf"(?<![가-힣a-z]){_AMPERSAND.pattern.join(map(re.escape, parts))}(?![가-힣])")
+    return any(_joins_one_thing(title, found.start()) for found in written.finditer(title))
+
+
+#: A pick said later in the clause: the & joins alternatives ("블랙&화이트 택1": a reviewer's).
+_A_PICK_AFTER = re.compile(r"[^,()\[\]]*?(?:택\s?\d|선택)")
+
+
+def _joins_one_thing(title: str, position: int) -> bool:
+    """Whether an & at a place in the title joins the words of one thing sold: not in a clause that gives it with
+    another product (`_in_a_gift`), nor one that offers a pick of them (`_A_PICK_AFTER`)."""
+    return not _in_a_gift(title, position) and not _A_PICK_AFTER.match(title, position)
 
 
 #: A bracket, or a clause after a "+" that joins no numbers, that says it gives something with the product
@@ -1035,22 +1046,24 @@ def other_option(
     return None
 
 
-#: A keyword's size written as numbers joined by a slash or a times sign, with its standard's letters between or
-#: after ("205/55r16", "140x230", "700x25c", "900x450x1800"): one size of the model.
-_A_SIZE = re.compile(r"\d+(?:[/x×*][a-z]*\d+[a-z]*\d*)+")
+#: A keyword's size written in a standard's notation, numbers joined by a slash or with the standard's letters between
+#: them ("205/55r16", "245/40zr18", "700x25c"): one size of the model. Not numbers and times signs alone ("140x230",
+#: "1920x1080", "75x75"), which name a window's, a screen's or a mount's size as often as the product's (reviewers').
+_A_SIZE = re.compile(r"(?=[^/]*/|\d+x\d+[a-z])\d+(?:[/x×*][a-z]*\d+[a-z]*\d*)+")
 
 
 def other_size(title: str, words: tuple[Word, ...], model: re.Pattern[str] | None) -> str | None:
     """Another size of the keyword's size's shape (`_A_SIZE`: the same separators and letters, other numbers), where
     a model number names the product (`model`) and its title need not write the keyword's other words (`words`), and
     the title does not write the keyword's size: "H308 195/55R16" for "키너지 EX H308 205/55R16" (the fifty-sixth
-    reader's tyre, which the model number had let pass), "140x210" for 140x230. A tread's or a line's model number
+    reader's tyre, which the model number had let pass), "700x28c" for 700x25c. A tread's or a line's model number
     is made in every size, so the size names the product as much as the model does. A title silent about the size,
     or listing the keyword's among others, may sell it."""
-    if model is None:
+    sizes = [word for word in words if _A_SIZE.fullmatch(word.text)]
+    if model is None or len(sizes) != 1:  # two sizes asked: a title may write either (a reviewer's)
         return None
-    for word in words:
-        if not _A_SIZE.fullmatch(word.text) or word.pattern.search(title):
+    for word in sizes:
+        if word.pattern.search(title):
             continue
         # its text with each run of digits any run of digits: "205/55r16" is \d+/\d+r\d+
         shape = "".join(r"\d+" if part.isdigit() else re.escape(part) for part in re.split(r"(\d+)", word.text) if part)

@@ -408,3 +408,27 @@ def uncounted(title: str, wanted: tuple[Quantity, ...], nouns: tuple[str, ...] =
 def first_stated(title: str, dimension: str) -> Quantity | None:
     """The first quantity of a dimension a folded title states: a range price's cheapest option lists it first."""
     return next((quantity for quantity in quantities(title) if quantity.dimension == dimension), None)
+
+
+#: A device's memory and storage written as one sum, glued, before the storage's unit ("8+256GB", "16+1TB").
+_MEMORY_AND_STORAGE = re.compile(
+    r"(?<![\w.+])(?P<memory>\d{1,2})\+(?P<storage>\d{1,4})\s?(?P<unit>gb|tb)(?![a-z])", re.I
+)
+
+
+def memory_and_storage_written_out(title: str, wanted: tuple[Quantity, ...]) -> str:
+    """A folded title with the keyword's memory and storage, written as one sum, written as its two sizes ("Redmi Pad
+    Pro 8+256GB" is "8GB 256GB" for "… 8GB 256GB", the fifty-ninth reader's tablet). Only the very two capacities the
+    keyword asks: "아이폰 16+256GB" is the 16 Plus for "아이폰 16 256GB", and "16+16GB" two modules (reviewers')."""
+    asked = {quantity.amount for quantity in wanted if quantity.dimension == "capacity"}
+    if len(asked) < 2:
+        return title
+
+    def written_out(found: re.Match[str]) -> str:
+        memory, storage = Decimal(found["memory"]), Decimal(found["storage"])
+        in_gigabytes = storage * (1024 if found["unit"].lower() == "tb" else 1)
+        if memory != in_gigabytes and {memory, in_gigabytes} <= asked:
+            return f"{found['memory']}GB {found['storage']}{found['unit']}"
+        return found.group()
+
+    return _MEMORY_AND_STORAGE.sub(written_out, title)

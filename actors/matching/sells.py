@@ -169,9 +169,14 @@ _CONCEPTS: tuple[_Concept, ...] = (
         "display", "전시(?:상품|품)?|진열(?:상품|품)|오픈박스|" + english(r"open\s?box")
     ),  # 진열대 alone is a shelf
     # An opened box, sold as a condition of its own below the new one ("[단순개봉]", "박스개봉 미사용", "개봉품"); not
-    # unopened (미개봉), nor what opening would do ("단순개봉 시 반품 불가", "박스 개봉 후 교환 불가"), nor a film's
-    # release ("개봉 기념").
-    _condition("opened", r"(?<!미)(?:(?:단순|박스)\s?개봉|개봉(?:품|상품|제품))(?!\s?(?:시|후|불가|금지))"),
+    # unopened (미개봉, "미 개봉품", "박스 개봉 안한"), nor what opening would do or when ("단순개봉 시 반품 불가",
+    # "박스 개봉 후 교환 불가", "택배박스 개봉 전 확인"), nor a notice of returns in its clause ("단순개봉 반품불가",
+    # "(단순개봉 반품X)"), nor what a cutter opens ("박스개봉 커터"), nor a film's release ("개봉 기념"): reviewers'.
+    _condition(
+        "opened",
+        r"(?<!미)(?<!미 )(?:(?:단순|박스)\s?개봉|개봉(?:품|상품|제품))"
+        r"(?!\s?(?:시|후|전|불가|금지|안|않|하지|커터|칼|용)|[^,()\[\]]*?(?:반품|교환|환불))",
+    ),
     _condition("rental", "렌탈|대여|" + english("rental")),
     # A subscription sold instead of the thing once: deliveries over time at a price per delivery, said by its term
     # ("밀키트 2인분 정기구독 (매주 배송)", "정기구독 4주"), at the title's end ("원두 정기구독") or as its tag

@@ -1,7 +1,6 @@
 """Titles and keywords as one comparable form: no markup, NFKC, no invisible characters, one kind of dash, single
 spaces, Latin letters without their accents, Latin words without apostrophes, a model's generation in Roman numerals
-as its number, a fragrance's concentration as one word, a device's memory and storage written as one sum as its
-two sizes."""
+as its number, a fragrance's concentration as one word."""
 
 from __future__ import annotations
 
@@ -47,7 +46,6 @@ def fold(text: str) -> str:
     text = _CENTIMETRES.sub("cm", text)
     text = _MILLIMETRES.sub("mm", text)
     text = named_alike(text)
-    text = _MEMORY_AND_STORAGE.sub(_memory_and_storage, text)
     return _SPACES.sub(" ", text).strip()
 
 
@@ -60,25 +58,6 @@ _DEGREES = re.compile(r"(?<=\d)\s?°(?!\s?[cfCF](?![a-zA-Z]))")
 #: and titles write either. Not 밀리 (also "500밀리" for millilitres) and not a spaced 미리 ("3 미리 주문": in advance).
 _CENTIMETRES = re.compile(r"(?<=\d)\s?(?:센티미터|센치미터|센치|센티)(?![가-힣])")
 _MILLIMETRES = re.compile(r"(?<=\d)(?:밀리미터|미리)(?![가-힣])")
-
-
-#: A device's memory and storage written as one sum, glued, before the storage's unit ("8+256GB", "16+1TB"): each is
-#: its own size, "8GB 256GB". Only a memory of a size devices have (`_MEMORY_SIZES`), standing alone before a storage
-#: of 64 GB or more (or any TB): not the 9 of "A9+ 64GB" or the 15 of "아이폰 15+ 256GB", a model's name, nor two
-#: memory modules ("16+16GB", a kit) or two cards ("128+128GB"), which stay sums.
-_MEMORY_AND_STORAGE = re.compile(
-    r"(?<![\w.+])(?P<memory>\d{1,2})\+(?P<storage>\d{1,4})\s?(?P<unit>gb|tb)(?![a-z])", re.I
-)
-_MEMORY_SIZES = frozenset({2, 3, 4, 6, 8, 12, 16, 18, 24, 32})
-_LEAST_STORAGE_GB = 64
-
-
-def _memory_and_storage(written: re.Match[str]) -> str:
-    """The sum written out as its two sizes, where it is a memory's and a storage's (`_MEMORY_AND_STORAGE`)."""
-    memory, storage, unit = int(written["memory"]), int(written["storage"]), written["unit"]
-    if memory not in _MEMORY_SIZES or (unit.lower() == "gb" and storage < _LEAST_STORAGE_GB):
-        return written.group()
-    return f"{memory}GB {storage}{unit}"
 
 
 def _without_accent(letter: re.Match[str]) -> str:

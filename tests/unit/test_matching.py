@@ -146,6 +146,13 @@ def test_used_refurbished_returned_display_and_rental_items_are_rejected(title: 
         "갤럭시 S24 울트라 256GB 자급제 (단순개봉 시 반품 불가)",
         "갤럭시 S24 울트라 256GB 박스 개봉 후 교환 불가",
         "갤럭시 S24 울트라 256GB 개봉 기념 특가",
+        # a notice of returns, unopened written apart, a box not opened, a check before opening (reviewers')
+        "갤럭시 S24 울트라 256GB 단순개봉 반품불가",
+        "갤럭시 S24 울트라 256GB (단순개봉 반품X)",
+        "갤럭시 S24 울트라 256GB 개봉제품 반품 불가",
+        "갤럭시 S24 울트라 256GB 미 개봉품 새제품",
+        "갤럭시 S24 울트라 256GB 박스 개봉 안한 새상품",
+        "갤럭시 S24 울트라 256GB 택배박스 개봉 전 확인",
     ],
 )
 def test_unopened_and_what_opening_would_do_are_no_opened_box(title: str):
@@ -1114,12 +1121,30 @@ CURTAIN = {"keyword": "데코뷰 호텔식 암막커튼 DV-140 140x230 2장", "m
         # another size of the model (the fifty-sixth reader's 195/55R16 tyre for 205/55R16)
         (TYRE, "한국타이어 키너지 EX H308 195/55R16", "another size: 195/55r16, not 205/55r16"),
         (TYRE, "한국타이어 키너지 EX H308 205/60R16", "another size: 205/60r16, not 205/55r16"),
-        (CURTAIN, "데코뷰 암막커튼 DV-140 140x210 2장", "another size: 140x210, not 140x230"),
+        (
+            {"keyword": "GP5000 클린처 타이어 700x25C", "model_no": "GP5000"},
+            "GP5000 700x28C",
+            "another size: 700x28c, not 700x25c",
+        ),
         # the keyword's own size, written among others or otherwise, or none at all
         (TYRE, "한국타이어 키너지 EX H308 205/55R16 전국장착", None),
         (TYRE, "한국타이어 키너지 EX H308 195/55R16 205/55R16 215/55R16 선택", None),
         (TYRE, "한국타이어 키너지 EX H308 16인치 승용차 타이어", None),
         (CURTAIN, "데코뷰 암막커튼 DV-140 2장 (140x230cm)", None),
+        # plain dimensions are a window's, a screen's or a mount's as often, and two sizes asked allow either
+        # (reviewers')
+        (CURTAIN, "데코뷰 암막커튼 DV-140 140x210 2장", None),
+        (CURTAIN, "데코뷰 암막커튼 DV-140 2장 1세트 (창문 280x230 추천)", None),
+        (
+            {"keyword": "뷰소닉 BP-500 빔프로젝터 1920x1080", "model_no": "BP-500"},
+            "뷰소닉 BP-500 4K 3840x2160 지원",
+            None,
+        ),
+        (
+            {"keyword": "카멜마운트 모니터암 CMA-2H VESA 75x75 100x100", "model_no": "CMA-2H"},
+            "카멜마운트 CMA-2H 싱글 모니터암 VESA 100x100 지원",
+            None,
+        ),
         # numbers of another shape are not the size's: a date, a ratio, a speed
         (TYRE, "한국타이어 키너지 EX H308 205/55R16 2025/10 생산", None),
     ],
