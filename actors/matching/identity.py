@@ -1431,9 +1431,13 @@ class ModelName:
     #: standing fan, the fifty-eighth reader's).
     before_the_accessory: frozenset[str]
     ends_name: re.Pattern[str]
+    #: The keyword's maker (`maker_of`): a + glued to it is its own name ("닥터자르트+", "Dr.Jart+"), no tier.
+    maker: Word | None = None
 
 
-def model_name(folded: str, words: tuple[Word, ...], *, accessory_at: int | None) -> ModelName:
+def model_name(
+    folded: str, words: tuple[Word, ...], *, accessory_at: int | None, maker: Word | None = None
+) -> ModelName:
     """The keyword's model name; `accessory_at`: where the first accessory the keyword names starts."""
     keyword_word = "|".join(word.pattern.pattern for word in words)
     ends_name = re.compile(rf"\s*(?:$|[^a-z가-힣\s]|\d|(?:{keyword_word}))" if words else r"\s*(?:$|[^a-z가-힣\s])")
@@ -1443,7 +1447,7 @@ def model_name(folded: str, words: tuple[Word, ...], *, accessory_at: int | None
         for word in words
         if accessory_at is not None and (found := word.pattern.search(lowered)) and found.start() < accessory_at
     )
-    return ModelName(words, SEPARATORS.sub("", lowered), before, ends_name)
+    return ModelName(words, SEPARATORS.sub("", lowered), before, ends_name, maker)
 
 
 def _named_by_keyword(model: ModelName, word: Word, variant: str) -> bool:
@@ -1481,8 +1485,10 @@ def other_variant(title: str, model: ModelName) -> str | None:
             after = match.end()
             if _GENERATION.search(word.text):
                 glued = _GLUED.match(undashed, after)
-            else:  # a name glued to a letter or a + ("팔콘S", "프로+"): another model of that name
+            elif word is not model.maker:  # a name glued to a letter or a + ("팔콘S", "프로+"): another model of it
                 glued = _GLUED_TO_NAME.match(undashed, after) if _HANGUL_END.search(word.text) else None
+            else:
+                glued = None
             if glued and glued.group() not in MEASURE_SYMBOLS and not _named_by_keyword(model, word, glued.group()):
                 return f"another model: {word.text}{glued.group()}"
             joined = _JOINED_BY_PLUS.match(undashed, after) if word.text[-1].isascii() else None

@@ -91,7 +91,7 @@ def _latin_sounds(token: str, following: str, *, first: bool) -> tuple[str, ...]
     if token == "w":
         return ("W",) if before_vowel else ("",)
     if token == "r" and not before_vowel:
-        return ("",)  # "master" is 마스터: an r no vowel follows is not written
+        return ("",)  # "master" is 마스터: an r no vowel follows is not written (but `_european_r`)
     if token == "c":
         return ("S",) if following[:1] in ("e", "i", "y") else ("K",)
     if token == "g":
@@ -109,6 +109,24 @@ def _latin_sounds(token: str, following: str, *, first: bool) -> tuple[str, ...]
     if token == "gh":
         return ("", "P")  # "light" is 라이트, "tough" 터프 (a word's first gh is a g: `latin_skeletons`)
     return _LATIN_SOUNDS.get(token, ("",))
+
+
+#: How many consonants a word read with its r's written must keep: "board" would be 보르드, a skeleton 폴더 shares.
+_EUROPEAN_R_LONG_ENOUGH = 4
+
+
+def _european_r(tokens: list[str], choices: list[tuple[str, ...]]) -> list[tuple[str, ...]] | None:
+    """The word's sounds with every r no vowel follows written, as a European name's is, with a vowel of its own
+    ("MARKUS" is 마르쿠스, "TRETUR" 트레투르: the sixty-second reader's IKEA names), where each such r follows a vowel
+    written with one letter (not "board", "hour"); None where it has no such r."""
+    unwritten = [
+        index
+        for index, token in enumerate(tokens)
+        if token == "r" and choices[index] == ("",) and index > 0 and tokens[index - 1] in _VOWELS
+    ]
+    if not unwritten or any(index > 1 and tokens[index - 2] in _VOWELS for index in unwritten):
+        return None
+    return [("L",) if index in unwritten else sounds for index, sounds in enumerate(choices)]
 
 
 def _k_between_n_and_t(tokens: list[str], index: int) -> bool:
@@ -185,6 +203,8 @@ def latin_skeletons(word: str) -> frozenset[str]:
             for token, following, sounds in zip(tokens, [*tokens[1:], ""], choices, strict=True)
         ]
         skeletons |= {found for found in _skeletons(lead, japanese_fu) if len(found) >= _FU_LONG_ENOUGH}
+    if european := _european_r(tokens, choices):
+        skeletons |= {found for found in _skeletons(lead, european) if len(found) >= _EUROPEAN_R_LONG_ENOUGH}
     if _SPOKEN_WITH_A_W.match(letters):
         # "one" is said "wun", which Hangul writes 원 ("One Touch" is 원터치, "OnePlus" 원플러스).
         skeletons |= latin_skeletons("wun" + letters[len("one") :])

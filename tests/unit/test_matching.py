@@ -1673,6 +1673,11 @@ def test_another_pack_size_is_compared_per_unit_against_the_cluster():
         ("뉴발란스 베이직 반팔 티셔츠", "NEW BALANCE 뉴발란스 basic 반팔 티셔츠"),
         # a k sound between an n and a t is not written (the analyzer splits the keyword's 인스팅트 as 인스팅 + 트)
         ("가민 인스팅트 크로스오버 스마트워치", "GARMIN Instinct Crossover 스마트워치 블랙"),
+        # an r no vowel follows, written with a vowel of its own in a European name (the sixty-second reader's IKEA)
+        ("이케아 트레투르 암막 롤블라인드 100x195", "IKEA TRETUR 암막 롤블라인드 100x195"),
+        ("이케아 마르쿠스 사무용 의자", "IKEA MARKUS 사무용 의자"),
+        # and a + glued to the maker is its own name, no tier (a reviewer's: Dr.Jart+ read so once 자르트 was found)
+        ("닥터자르트 시카페어 크림 50ml", "Dr.Jart+ 시카페어 크림 50ml"),
     ],
 )
 def test_a_keyword_word_written_in_the_other_script_is_the_same_word(keyword: str, title: str):
