@@ -697,17 +697,17 @@ _NOT_BED_LETTERS = frozenset({"d"})
 _ANY_LETTER_SIZE = re.compile(rf"{_ALONE_BEFORE}(?:xs|s|m|l|xl|xxl|xxxl)(?:{_ALONE_AFTER}|\s?[~/,·])")
 
 
-def _bed_size_in_letters(title: str, word: Word) -> bool:
+def _bed_size_in_letters(title: str, size: str) -> bool:
     """Whether the keyword's bed size is written as its letters standing alone ("ZINUS … 매트리스 Q 25cm": the seventh
     and forty-third readers' answers for 퀸), in a title that names no other size: no other bed size in any spelling
     nor any letter size (a list or a range of sizes is priced at its first, "SS Q K 사이즈 선택", "S~XL"; a
     reviewer's). Not S or D, a garment's small and a shape's or a day's letter as often ("D형", "모니터암 S")."""
-    if not (spellings := bed_size_spellings(word.text)) or spellings[1] in _NOT_BED_LETTERS:
+    if not (spellings := bed_size_spellings(size)) or spellings[1] in _NOT_BED_LETTERS:
         return False
     letters = spellings[1]
     if not re.search(rf"{_ALONE_BEFORE}{letters}{_ALONE_AFTER}", title):
         return False
-    others = [size for size in BED_SIZES if size[0] != word.text]
+    others = [other for other in BED_SIZES if other[0] != size]
     if any(
         re.search(
             rf"(?<![가-힣]){other[0]}(?:사이즈)?(?![가-힣])|{_ALONE_BEFORE}{other[1]}{_ALONE_AFTER}"
@@ -723,11 +723,14 @@ def _bed_size_in_letters(title: str, word: Word) -> bool:
 def bed_sizes_as_written(title: str, words: tuple[Word, ...]) -> str:
     """The (lower-case) title with the keyword's bed size written as the keyword writes it where the title writes its
     letters (`_bed_size_in_letters`: "매트리스 Q 25cm" is "매트리스 퀸 25cm"), so that every rule reads it as the
-    keyword's word: the name's pairs too ("매트리스 토퍼 퀸" is another line beside "매트리스 Q": a reviewer's)."""
-    for word in words:
-        if _bed_size_in_letters(title, word):
-            letters = bed_size_spellings(word.text)[1]
-            title = re.sub(rf"{_ALONE_BEFORE}{letters}{_ALONE_AFTER}", word.text, title)
+    keyword's word: the name's pairs too ("매트리스 토퍼 퀸" is another line beside "매트리스 Q": a reviewer's). A size
+    the analyzer parts into two words ("슈퍼" + "싱글") is read whole ("매트리스 SS 25cm" for 슈퍼싱글: the sixty-second
+    reader's answer)."""
+    sizes = [word.text for word in words] + [first.text + second.text for first, second in pairwise(words)]
+    for size in sizes:
+        if _bed_size_in_letters(title, size):
+            letters = bed_size_spellings(size)[1]
+            title = re.sub(rf"{_ALONE_BEFORE}{letters}{_ALONE_AFTER}", size, title)
     return title
 
 

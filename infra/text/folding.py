@@ -1,6 +1,6 @@
 """Titles and keywords as one comparable form: no markup, NFKC, no invisible characters, one kind of dash, single
 spaces, Latin letters without their accents, Latin words without apostrophes, a model's generation in Roman numerals
-as its number, a fragrance's concentration as one word."""
+as its number, a fragrance's concentration as one word, a times sign between numbers as x."""
 
 from __future__ import annotations
 
@@ -46,6 +46,7 @@ def fold(text: str) -> str:
     text = _CENTIMETRES.sub("cm", text)
     text = _MILLIMETRES.sub("mm", text)
     text = named_alike(text)
+    text = _TIMES.sub("x", text)
     return _SPACES.sub(" ", text).strip()
 
 
@@ -58,6 +59,10 @@ _DEGREES = re.compile(r"(?<=\d)\s?°(?!\s?[cfCF](?![a-zA-Z]))")
 #: and titles write either. Not 밀리 (also "500밀리" for millilitres) and not a spaced 미리 ("3 미리 주문": in advance).
 _CENTIMETRES = re.compile(r"(?<=\d)\s?(?:센티미터|센치미터|센치|센티)(?![가-힣])")
 _MILLIMETRES = re.compile(r"(?<=\d)(?:밀리미터|미리)(?![가-힣])")
+
+
+#: A times sign between a size's numbers, in any of its spellings ("150*200", "150×200" are "150x200").
+_TIMES = re.compile(r"(?<=\d)\s?[×*]\s?(?=\d)")
 
 
 def _without_accent(letter: re.Match[str]) -> str:

@@ -486,6 +486,15 @@ def test_an_ampersand_between_the_keywords_words_is_its_and(keyword: str, title:
     assert verdict(keyword, title) == reason
 
 
+@pytest.mark.parametrize(
+    ("written", "folded"),
+    [("150*200", "150x200"), ("150 × 200cm", "150x200cm"), ("5*2", "5x2"), ("A*B", "A*B"), ("*정품*", "*정품*")],
+)
+def test_a_times_sign_between_numbers_is_written_x(written: str, folded: str):
+    # the sixty-second reader's DVALA sheet "150*200" for 150x200
+    assert fold(written) == folded
+
+
 def verdicts(keyword: str, priced_titles: list[tuple[str, int]]) -> list[str | None]:
     """Each offer's verdict, judged together as one search's offers."""
     offers = [
@@ -2071,6 +2080,13 @@ def test_a_condition_with_the_word_for_its_market_is_that_condition(title: str, 
         # A bed size the keyword names in Korean, found as its letters or its English word (the seventh and
         # forty-third readers' "매트리스 Q" for 퀸)
         ("지누스 그린티 메모리폼 매트리스 퀸 25cm", "ZINUS 그린티 메모리폼 매트리스 Q 25cm", None),
+        # a size the analyzer parts into two words is read whole (the sixty-second reader's SS mattress)
+        ("지누스 쿨젤 메모리폼 매트리스 슈퍼싱글 25cm", "지누스 쿨젤 메모리폼 매트리스 SS 25cm 압축배송", None),
+        (
+            "지누스 쿨젤 메모리폼 매트리스 슈퍼싱글 25cm",
+            "지누스 쿨젤 메모리폼 매트리스 Q 25cm",
+            "keyword word missing: 슈퍼",
+        ),
         ("지누스 그린티 메모리폼 매트리스 퀸 25cm", "지누스 그린티 메모리폼 매트리스 Queen 25cm", None),
         # glued to a Hangul word, or with punctuation after it (a reviewer's)
         ("지누스 그린티 메모리폼 매트리스 퀸 25cm", "지누스 그린티 메모리폼 매트리스 Q사이즈 25cm", None),
