@@ -44,8 +44,9 @@ _SPELLINGS: dict[str, tuple[str, ...]] = {
 #: Words that are spelled so only after a number of `_A_SETS_PIECES` or more, as a count's counter: a set's pieces
 #: ("1000피스" is "1000pcs"), where 피스 standing alone is a screw ("석고보드 피스"). A spelling of the keyword's word,
 #: not a quantity: another count is still another set ("500P"). A few pieces are how a thing is made, where pcs
-#: counts the things sold: "2피스 수영복" is no "원피스 수영복 2pcs", "3피스 정장" no "셔츠 3pcs" (a reviewer's).
-_COUNTED_SPELLINGS: dict[str, tuple[str, ...]] = {"피스": ("pcs",)}
+#: counts the things sold: "2피스 수영복" is no "원피스 수영복 2pcs", "3피스 정장" no "셔츠 3pcs" (a reviewer's). So are
+#: balls and eggs, counted with 구 or 알 alike ("30구" is "30알"), where a multitap's outlets are fewer and never 알.
+_COUNTED_SPELLINGS: dict[str, tuple[str, ...]] = {"피스": ("pcs",), "구": ("알",)}
 _A_SETS_PIECES = 10
 #: The same words the other way round, so a tier written in Latin letters is found as the keyword's Hangul one.
 _HANGUL_SPELLING = {latin: hangul for hangul, latins in _SPELLINGS.items() for latin in latins}
