@@ -1207,7 +1207,7 @@ def test_korean_counters_count_pieces_and_a_dozen_or_a_jeop_is_its_number(keywor
         # balls and eggs counted with 구 are counted with 알 alike, after ten or more (the fifty-sixth reader's golf
         # balls, the sixty-first's eggs); a multitap's outlets are fewer and never 알
         ("동물복지 유정란 대란 30구", "동물복지 유정란 대란 30알 (1판)", None),
-        ("캘러웨이 슈퍼소프트 골프공 12구", "캘러웨이 정품 SUPERSOFT 골프볼 1다즌 (12알) 화이트", None),
+        ("캘러웨이 슈퍼소프트 골프공 12구", "캘러웨이 정품 SUPERSOFT 골프공 1다즌 (12알) 화이트", None),
         ("동물복지 유정란 대란 30구", "동물복지 유정란 대란 15알", "keyword word missing: 30구"),
         # but only as the keyword's word: another count, or two sets of half, is another set (a reviewer's)
         (
