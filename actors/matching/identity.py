@@ -440,6 +440,20 @@ def _joins_one_thing(title: str, position: int) -> bool:
     return not _in_a_gift(title, position) and not _A_PICK_AFTER.match(title, position)
 
 
+#: An amount of money in ten thousands, as Korean counts it ("5만" of "5만원권").
+_TEN_THOUSANDS = re.compile(r"(?P<number>\d{1,4})만")
+
+
+def _ten_thousands_in_digits(title: str, word: Word) -> bool:
+    """Whether the keyword's amount in ten thousands ("5만" of "문화상품권 5만원권") is written in digits before 원,
+    with or without commas ("50,000원", "50000원": the sixty-fourth reader's voucher, a Google Play card before it)."""
+    if (found := _TEN_THOUSANDS.fullmatch(word.text)) is None:
+        return False
+    digits = str(int(found["number"]) * 10_000)
+    with_commas = f"{int(digits):,}"
+    return re.search(rf"(?<![\d,.])(?:{digits}|{re.escape(with_commas)})\s?원", title) is not None
+
+
 #: A bracket, or a clause after a "+" that joins no numbers, that says it gives something with the product
 #: ("(라임바질&만다린 미니어처 증정)", "+ 샤워젤 증정").
 _GIFT_CLAUSE = re.compile(
@@ -998,6 +1012,8 @@ def missing_word(
         if _pairs_in_packs(undashed, word):
             continue
         if _and_written_as_an_ampersand(undashed, before.get(word), word, after.get(word)):
+            continue
+        if _ten_thousands_in_digits(undashed, word):
             continue
         if word == maker and (following := after.get(word)) and _maker_written_otherwise(undashed, maker, following):
             continue

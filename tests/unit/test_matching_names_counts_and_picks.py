@@ -495,6 +495,21 @@ def test_a_times_sign_between_numbers_is_written_x(written: str, folded: str):
     assert fold(written) == folded
 
 
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # an amount in ten thousands written in digits before 원 (the sixty-fourth reader's voucher)
+        ("구글플레이 기프트카드 5만원", "Google Play 구글플레이 기프트카드 50,000원 (문자발송)", None),
+        ("구글플레이 기프트카드 5만원", "구글플레이 기프트카드 50000원", None),
+        # another amount is another card
+        ("구글플레이 기프트카드 5만원", "구글플레이 기프트카드 500,000원", "keyword word missing: 5만"),
+        ("구글플레이 기프트카드 5만원", "구글플레이 기프트카드 15,000원", "keyword word missing: 5만"),
+    ],
+)
+def test_an_amount_in_ten_thousands_is_its_digits_before_won(keyword: str, title: str, reason: str | None):
+    assert verdict(keyword, title, price=50_000) == reason
+
+
 def verdicts(keyword: str, priced_titles: list[tuple[str, int]]) -> list[str | None]:
     """Each offer's verdict, judged together as one search's offers."""
     offers = [
