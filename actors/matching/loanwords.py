@@ -141,13 +141,14 @@ def _k_between_n_and_t(tokens: list[str], index: int) -> bool:
 
 
 def _voiced_s(tokens: list[str], index: int) -> bool:
-    """Whether the letter group at `index` is an s said as a z: after a vowel, before a vowel or a voiced consonant."""
+    """Whether the letter group at `index` is an s said as a z: after a vowel, before a vowel or a voiced consonant;
+    or ending the word after an e, as English says "-es" ("Series" is 시리즈: the sixty-fourth reader's Xbox)."""
     following = tokens[index + 1][:1] if index + 1 < len(tokens) else ""
     return (
         tokens[index] == "s"
         and index > 0
         and tokens[index - 1] in _VOWELS
-        and (following in _VOWELS or following in _VOICED)
+        and (following in _VOWELS or following in _VOICED or (not following and tokens[index - 1] == "e" and index > 1))
     )
 
 
