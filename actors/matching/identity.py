@@ -40,6 +40,7 @@ _SPELLINGS: dict[str, tuple[str, ...]] = {
     "에어": ("air",),  # no consonant Hangul writes
     "플러스": ("plus", "+"),  # a sign
     "온스": ("oz",),  # a unit's symbol
+    "버전": ("ver", "version"),  # an abbreviation ("PHOTOBOOK VER."), and an r before s Hangul writes as 저
 }
 #: Words that are spelled so only after a number of `_A_SETS_PIECES` or more, as a count's counter: a set's pieces
 #: ("1000피스" is "1000pcs"), where 피스 standing alone is a screw ("석고보드 피스"). A spelling of the keyword's word,

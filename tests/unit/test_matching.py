@@ -1676,6 +1676,8 @@ def test_another_pack_size_is_compared_per_unit_against_the_cluster():
         # an r no vowel follows, written with a vowel of its own in a European name (the sixty-second reader's IKEA)
         ("이케아 트레투르 암막 롤블라인드 100x195", "IKEA TRETUR 암막 롤블라인드 100x195"),
         ("이케아 마르쿠스 사무용 의자", "IKEA MARKUS 사무용 의자"),
+        # 버전 written as its abbreviation (the sixty-fourth reader's album)
+        ("아이브 정규 1집 포토북 버전", "아이브 (IVE) - 정규1집 [I've IVE] (PHOTOBOOK VER.) 랜덤 1종"),
         # an s ending the word after an e is said as a z, as English says "-es" (the sixty-fourth reader's Xbox)
         ("엑스박스 시리즈 X 1TB", "Microsoft Xbox Series X 1TB 본체 블랙 국내정품"),
         # and a + glued to the maker is its own name, no tier (a reviewer's: Dr.Jart+ read so once 자르트 was found)
