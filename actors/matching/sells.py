@@ -422,8 +422,7 @@ def _modifies_the_asked(
 ) -> bool:
     """Whether an accessory's word is written right before an accessory the keyword asks for, as the kind of it the
     title sells: the word before is its modifier and the head decides ("범퍼 케이스" is a case for "… 케이스", the
-    fiftieth reader's answer; "풀커버 강화유리" a glass, the fifty-ninth's, however the splitter parts the asked
-    one), as it does in a word that glues them ("범퍼케이스"). Only a space between them, the
+    fiftieth reader's answer), as it does in a word that glues them ("범퍼케이스"). Only a space between them, the
     asked one sold (not given, "케이스 [필름 증정]", nor attached to, "링 거치대 케이스 부착형", "스트랩 케이스 연결
     고리"), and not a thing a case holds ("펜슬 케이스", "충전기 케이스", "필름 케이스", "이어팁 케이스"): a
     reviewer's. `named`: the concepts the title names (`_named`)."""
@@ -431,7 +430,9 @@ def _modifies_the_asked(
     if following is None or title[parts[match.last].end : following.start].strip() or _HELD.fullmatch(match.text):
         return False
     return any(
-        index in allowed.concepts and not _bundled(title, head) for index, head in named if head.first == match.last + 1
+        index in allowed.concepts and head.text == following.text and not _bundled(title, head)
+        for index, head in named
+        if head.first == match.last + 1
     ) and not _ATTACHED.match(title, following.end)
 
 

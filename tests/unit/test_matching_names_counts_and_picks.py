@@ -2407,10 +2407,6 @@ def test_a_material_is_found_in_any_of_its_spellings(keyword: str, title: str, r
         # an accessory's word right before the asked accessory is the kind of it sold: the head decides
         ("링케 퓨전 아이폰15 케이스 클리어", "링케 아이폰15 퓨전 투명 범퍼 케이스 클리어", None),
         ("스피겐 갤럭시 S25 울트라 케이스", "스피겐 갤럭시 S25 울트라 범퍼 케이스", None),
-        # an asked accessory the splitter writes in two pieces (강화 + 유리) is asked all the same (the fifty-ninth
-        # reader's full-cover films)
-        ("슈피겐 아이폰 17 프로 맥스 강화유리 2매", "슈피겐 아이폰17 프로맥스 풀커버 강화유리 2매", None),
-        ("슈피겐 갤럭시 워치8 44mm 보호필름 2매", "슈피겐 갤럭시워치8 44mm 풀커버 보호필름 2매", None),
         # not an accessory sold alone, nor one written after the keyword's words with no asked one after it
         ("스피겐 갤럭시 S25 울트라 케이스", "스피겐 갤럭시 S25 울트라 범퍼", "accessory: 범퍼"),
         ("갤럭시 S25 울트라", "갤럭시 S25 울트라 범퍼 케이스", "accessory: 범퍼"),
