@@ -169,7 +169,7 @@ def _wanted(product: Mapping[str, Any]) -> _Wanted:
         nouns=tuple(word.text for word in words if HANGUL_RUN.fullmatch(word.text)),
         maker=(maker := maker_of(keyword, words)),
         anchors=anchors,
-        name=model_name(folded, words, accessory_at=allowed.accessory_at, maker=maker),
+        name=model_name(folded, words, names_accessory=allowed.accessory, maker=maker),
         pairs=name_pairs(keyword, words),
         before_the_size=before_the_size(keyword, words, anchors),
         after_the_number=after_the_number(keyword, words),

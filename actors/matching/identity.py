@@ -1434,6 +1434,9 @@ _LATER_STAGE = re.compile(r"시니어|에이징|실버|노령|senior|aging|silve
 _GENERATION = re.compile(r"(?<!\d)\d{1,2}$")
 
 
+#: A maker's model code right after a tier, letters and digits ("라이트 JLLDS01XY", "프로 BPLDS05DM"): the tier names
+#: the model it codes, not an accessory's line.
+_A_CODE_AFTER = re.compile(r"\s(?=(?:[a-z]*\d){2})(?=\d*[a-z]{2})[0-9a-z]{5,}(?![0-9a-z])")
 #: A keyword word that is a maker's model code, letters and at least three digits ("16z90sga5pk", "sms931n"): unlike a
 #: model's name ("s25", "워치7") it has no tiers.
 _CODE_WORD = re.compile(r"(?=(?:[a-z]*\d){3})(?=\d*[a-z])[0-9a-z]+")
@@ -1445,30 +1448,21 @@ class ModelName:
 
     words: tuple[Word, ...]
     named: str  # the keyword, lower case without spaces or dashes: a tier inside it is the keyword's own
-    #: The keyword's words written before the accessory of a model it names ("아이폰 15 케이스"): after one of them a
-    #: tier is the model's only when it stands between the model and the accessory ("아이폰 15 프로 케이스"); followed
-    #: by other words it is the accessory's own line name ("슈피겐 아이폰 15 울트라 하이브리드 케이스"). Not the words
-    #: after an accessory's word, which then modifies the product ("스탠드 선풍기 2 라이트": the Lite model of a
-    #: standing fan, the fifty-eighth reader's).
-    before_the_accessory: frozenset[str]
+    #: The keyword names an accessory of a model ("아이폰 15 케이스"): a tier is the model's only when it stands
+    #: between the model and the accessory ("아이폰 15 프로 케이스"). Followed by other words it is the accessory's
+    #: own line name ("슈피겐 아이폰 15 울트라 하이브리드 케이스"), or a colour ("실리콘 라이트 핑크"); not followed
+    #: by a maker's model code, which names the model whole ("스탠드 선풍기 2 라이트 JLLDS01XY": the Lite of a
+    #: standing fan, whose keyword names a stand, the fifty-eighth reader's undoubted wrong lowest offer).
+    names_accessory: bool
     ends_name: re.Pattern[str]
     #: The keyword's maker (`maker_of`): a + glued to it is its own name ("닥터자르트+", "Dr.Jart+"), no tier.
     maker: Word | None = None
 
 
-def model_name(
-    folded: str, words: tuple[Word, ...], *, accessory_at: int | None, maker: Word | None = None
-) -> ModelName:
-    """The keyword's model name; `accessory_at`: where the first accessory the keyword names starts."""
+def model_name(folded: str, words: tuple[Word, ...], *, names_accessory: bool, maker: Word | None = None) -> ModelName:
     keyword_word = "|".join(word.pattern.pattern for word in words)
     ends_name = re.compile(rf"\s*(?:$|[^a-z가-힣\s]|\d|(?:{keyword_word}))" if words else r"\s*(?:$|[^a-z가-힣\s])")
-    lowered = folded.lower()
-    before = frozenset(
-        word.text
-        for word in words
-        if accessory_at is not None and (found := word.pattern.search(lowered)) and found.start() < accessory_at
-    )
-    return ModelName(words, SEPARATORS.sub("", lowered), before, ends_name, maker)
+    return ModelName(words, SEPARATORS.sub("", folded.lower()), names_accessory, ends_name, maker)
 
 
 def _named_by_keyword(model: ModelName, word: Word, variant: str) -> bool:
@@ -1506,10 +1500,12 @@ def other_variant(title: str, model: ModelName) -> str | None:
             after = match.end()
             if _GENERATION.search(word.text):
                 glued = _GLUED.match(undashed, after)
-            elif word is not model.maker:  # a name glued to a letter or a + ("팔콘S", "프로+"): another model of it
+            else:  # a name glued to a letter or a + ("팔콘S", "프로+"): another model of that name
                 glued = _GLUED_TO_NAME.match(undashed, after) if _HANGUL_END.search(word.text) else None
-            else:
-                glued = None
+                if glued and glued.group() == "+" and word is model.maker:
+                    glued = (
+                        None  # the maker's own name ("Dr.Jart+"); a letter still names a model ("팔콘S": a reviewer's)
+                    )
             if glued and glued.group() not in MEASURE_SYMBOLS and not _named_by_keyword(model, word, glued.group()):
                 return f"another model: {word.text}{glued.group()}"
             joined = _JOINED_BY_PLUS.match(undashed, after) if word.text[-1].isascii() else None
@@ -1527,8 +1523,11 @@ def other_variant(title: str, model: ModelName) -> str | None:
             if tier is None or _named_by_keyword(model, word, tier["tier"]):
                 continue
             tiers = _TIERS_AFTER.match(undashed, after)
-            if word.text in model.before_the_accessory and not model.ends_name.match(
-                undashed, tiers.end() if tiers else tier.end()
+            tiers_end = tiers.end() if tiers else tier.end()
+            if (
+                model.names_accessory
+                and not model.ends_name.match(undashed, tiers_end)
+                and not _A_CODE_AFTER.match(undashed, tiers_end)
             ):
                 continue
             return f"another model: {word.text} {tier['tier']}"

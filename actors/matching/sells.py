@@ -269,9 +269,6 @@ class Allowed:
     #: ("스탠드믹서"), which a title may space ("스탠드 믹서").
     written: str = ""
 
-    #: Where in the keyword the first accessory it names starts (None: it names none).
-    accessory_at: int | None = None
-
     @property
     def accessory(self) -> bool:
         """The keyword names an accessory ("아이폰 15 케이스") rather than the product it is for."""
@@ -281,30 +278,23 @@ class Allowed:
 def allowed_by(keyword: str) -> Allowed:
     """What a normalized keyword asks for: "갤럭시버즈3케이스" asks for a case and "… 중고" for a used one; "필름카메라"
     asks for a camera, not a film, and "커버걸" for nothing."""
-    parts = segments(keyword)
-    named = [(index, parts[match.first].start) for index, match in _named(keyword)]
-    found = named + _ended_with(parts)
-    accessories = [start for index, start in found if _CONCEPTS[index].kind is _ConceptKind.ACCESSORY]
+    concepts = frozenset(index for index, _ in _named(keyword)) | _ended_with(keyword)
     return Allowed(
-        frozenset(index for index, _ in found),
-        last_noun(keyword),
-        domestic=bool(_DOMESTIC.search(keyword)),
-        written=keyword.replace(" ", ""),
-        accessory_at=min(accessories, default=None),
+        concepts, last_noun(keyword), domestic=bool(_DOMESTIC.search(keyword)), written=keyword.replace(" ", "")
     )
 
 
-def _ended_with(parts: tuple[Segment, ...]) -> list[tuple[int, int]]:
+def _ended_with(keyword: str) -> frozenset[int]:
     """The accessories and things sold alone a keyword's words end with, where the analyzer kept the compound whole
-    ("멀티펜" is a pen, as "다기능펜" split into 다기능 + 펜 is): a Korean compound names its last word. Each as
-    (concept index, where it starts in the keyword)."""
-    return [
-        (index, head.start + end.start())
+    ("멀티펜" is a pen, as "다기능펜" split into 다기능 + 펜 is): a Korean compound names its last word."""
+    heads = [segment.text for segment in segments(keyword) if segment.head]
+    return frozenset(
+        index
         for index, concept in enumerate(_CONCEPTS)
         if concept.kind.head_only
-        for head in parts
-        if head.head and (end := re.search(f"(?:{concept.pattern.pattern})$", head.text)) and end.start() > 0
-    ]
+        for head in heads
+        if (end := re.search(f"(?:{concept.pattern.pattern})$", head)) and end.start() > 0
+    )
 
 
 def last_noun(text: str) -> str | None:

@@ -75,16 +75,20 @@ def test_a_case_keyword_still_rejects_other_accessories_and_used_cases():
 @pytest.mark.parametrize(
     ("keyword", "title", "reason"),
     [
-        # an accessory's word before the model's name modifies the product (a standing fan): a tier after the model's
-        # number is another model, whatever follows it (the fifty-eighth reader's Fan 2 Lite)
+        # a tier followed by a maker's model code names the model, even where the keyword names an accessory's word
+        # (a standing fan: the fifty-eighth reader's Fan 2 Lite)
         ("샤오미 스마트 스탠드 선풍기 2", "샤오미 스마트 스탠드 선풍기 2 라이트 JLLDS01XY", "another model: 2 라이트"),
-        ("샤오미 스마트 스탠드 선풍기 2", "샤오미 스마트 스탠드 선풍기 2 프로 화이트", "another model: 2 프로"),
         ("샤오미 스마트 스탠드 선풍기 2", "샤오미 스마트 스탠드 선풍기 2 BPLDS02DM 화이트", None),
+        # followed by a colour or a description it is still no tier where the keyword names an accessory (a reviewer's)
+        ("아이폰 16 케이스 실리콘", "아이폰 16 케이스 실리콘 라이트 핑크", None),
+        # a letter glued to a Hangul maker-like first word still names a model; only a + is the maker's own name
+        ("팔콘 안마의자", "바디프랜드 팔콘S 안마의자 일시불", "another model: 팔콘s"),
+        ("모달 이불커버 퀸", "모달 이불커버 퀸 라이트 그레이", None),
         # an accessory asked after the model: a tier followed by more words is still the accessory's own line
         ("슈피겐 아이폰 15 케이스", "슈피겐 아이폰 15 울트라 하이브리드 케이스", None),
     ],
 )
-def test_a_tier_after_a_model_named_after_an_accessorys_word_is_another_model(
+def test_a_tier_followed_by_a_model_code_is_another_model_even_beside_an_accessorys_word(
     keyword: str, title: str, reason: str | None
 ):
     assert verdict({"keyword": keyword}, title, price=110_000) == reason
