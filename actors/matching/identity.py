@@ -1010,7 +1010,7 @@ def missing_word(
             continue
         if _length_written_bare(undashed, word, words) or _length_in_another_unit(undashed, word):
             continue
-        if _pairs_in_packs(undashed, word):
+        if _count_in_packs(undashed, word):
             continue
         if _and_written_as_an_ampersand(undashed, before.get(word), word, after.get(word)):
             continue
@@ -1225,28 +1225,30 @@ def _length_in_another_unit(title: str, word: Word) -> bool:
     return any(unit != "m" for unit, _ in written) and all(length == wanted for _, length in written)
 
 
-#: A keyword's count of pairs ("200쌍", "10켤레").
-_PAIRS = re.compile(rf"(?P<number>\d+)(?P<counter>{'|'.join(PAIR_COUNTERS)})")
+#: A keyword's count, with a Hangul counter of one or two syllables ("60알", "200쌍", "10켤레").
+_COUNTED_WORD = re.compile(r"(?P<number>\d+)(?P<counter>[가-힣]{1,2})")
+#: A set's pieces, which packs do not add up to: two 500-piece puzzles are no 1000-piece one (a reviewer's).
+_A_WHOLES_PIECES = frozenset({"피스"})
 #: What a count of packs may be written with: a pack's unit or a set's word, or nothing ("x 2박스", "x 2개입", "X 3");
 #: not a colour's, a size's, a weight's or a price's ("1쌍 x 2색 택1", "1쌍 x 6mm", "1켤레 x 10g", "x 2,000원").
 _PACKS_OF = "|".join(sorted({*PACK_UNITS, "세트", "set", "묶음"}, key=len, reverse=True))
 
 
-@lru_cache(maxsize=len(PAIR_COUNTERS))
-def _packs_of_pairs(counter: str) -> re.Pattern[str]:
-    """Packs of pairs counted with `counter`, multiplied: "100쌍 x 2박스"."""
+@lru_cache(maxsize=64)
+def _packs_of(counter: str) -> re.Pattern[str]:
+    """Packs of things counted with `counter`, multiplied: "100쌍 x 2박스", "6알 x 10팩"."""
     return re.compile(
-        rf"(?<![\d.,])(?P<each>\d+)\s?{counter}\s?[x×*]\s?(?P<packs>\d+)(?:\s?(?:{_PACKS_OF}))?(?![\w.,])"
+        rf"(?<![\d.,])(?P<each>\d+)\s?{re.escape(counter)}\s?[x×*]\s?(?P<packs>\d+)(?:\s?(?:{_PACKS_OF}))?(?![\w.,])"
     )
 
 
-def _pairs_in_packs(title: str, word: Word) -> bool:
-    """Whether a keyword's count of pairs is written as packs of pairs of that counter, multiplied ("100쌍 x 2박스",
-    "5켤레 x 2팩" for 200쌍 and 10켤레)."""
-    asked = _PAIRS.fullmatch(word.text)
-    if asked is None:
+def _count_in_packs(title: str, word: Word) -> bool:
+    """Whether a keyword's count word is written as packs of that counter, multiplied ("100쌍 x 2박스", "5켤레 x 2팩"
+    for 200쌍 and 10켤레; "6알 x 10팩", "(6알x10팩)" for 60알: the sixty-third reader's hearing-aid batteries)."""
+    asked = _COUNTED_WORD.fullmatch(word.text)
+    if asked is None or asked["counter"] in _A_WHOLES_PIECES:
         return False
-    written = _packs_of_pairs(asked["counter"]).finditer(title)
+    written = _packs_of(asked["counter"]).finditer(title)
     return any(int(found["each"]) * int(found["packs"]) == int(asked["number"]) for found in written)
 
 

@@ -35,7 +35,7 @@ CONTAINERS = frozenset({"팩", "봉지", "봉", "갑", "박스", "box", "pack", 
 PIECE_COUNTERS = ("자루", "마리", "본", "통")
 #: Counters of pairs (earplugs, gloves, socks): not compared as a count, since a kids' pack of socks counted so won
 #: for the adults' one, which its missing count word refused; a keyword's count of pairs is found as packs of pairs
-#: only as written ("100쌍 x 2박스" is 200쌍; `identity._pairs_in_packs`). Only 쌍 is among `COUNTERS` (a number
+#: only as written ("100쌍 x 2박스" is 200쌍; `identity._count_in_packs`). Only 쌍 is among `COUNTERS` (a number
 #: before it is a count, not a model's number); 켤레 and 족 were left as the splitter reads them.
 PAIR_COUNTERS = ("쌍", "켤레", "족")
 #: Counters that name a fixed number of pieces, as Korean trade counts them: a dozen (다스, 더즌, 다즌) is 12, a 접

@@ -1224,6 +1224,10 @@ def test_korean_counters_count_pieces_and_a_dozen_or_a_jeop_is_its_number(keywor
         ("동물복지 유정란 대란 30구", "동물복지 유정란 대란 30알 (1판)", None),
         ("캘러웨이 슈퍼소프트 골프공 12구", "캘러웨이 정품 SUPERSOFT 골프공 1다즌 (12알) 화이트", None),
         ("동물복지 유정란 대란 30구", "동물복지 유정란 대란 15알", "keyword word missing: 30구"),
+        # the keyword's count written as packs of its counter multiplied (the sixty-third reader's batteries)
+        ("파워원 보청기 배터리 675 60알", "파워원 보청기 배터리 675 6알 x 10팩", None),
+        ("레이오박 보청기 배터리 312 60알", "Rayovac 레이오박 보청기 배터리 312 (6알x10팩) 60개", None),
+        ("파워원 보청기 배터리 675 60알", "파워원 보청기 배터리 675 6알 x 5팩", "keyword word missing: 60알"),
         # but only as the keyword's word: another count, or two sets of half, is another set (a reviewer's)
         (
             "라벤스부르거 노이슈반슈타인 성 1000피스",
