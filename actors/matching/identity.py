@@ -40,7 +40,9 @@ _SPELLINGS: dict[str, tuple[str, ...]] = {
     "에어": ("air",),  # no consonant Hangul writes
     "플러스": ("plus", "+"),  # a sign
     "온스": ("oz",),  # a unit's symbol
-    "버전": ("ver", "version"),  # an abbreviation ("PHOTOBOOK VER."), and an r before s Hangul writes as 저
+    # an abbreviation with its dot ("PHOTOBOOK VER."; bare, "ver" is in "silver": a reviewer's), and a word whose r
+    # and si the sounds miss
+    "버전": ("ver.", "version"),
 }
 #: Words that are spelled so only after a number of `_A_SETS_PIECES` or more, as a count's counter: a set's pieces
 #: ("1000피스" is "1000pcs"), where 피스 standing alone is a screw ("석고보드 피스"). A spelling of the keyword's word,
@@ -398,6 +400,8 @@ _AND = frozenset({"앤", "and"})
 _AMPERSAND = re.compile(r"\s?&\s?")
 #: The keyword's 앤 glued between the Hangul of one word ("스몰앤미니").
 _GLUED_AND = re.compile(r"(?<=[가-힣])앤(?=[가-힣])")
+#: A letter right before a keyword word: the word is then inside another ("엑스스몰" holds no 스몰 of its own).
+_INSIDE_A_WORD = re.compile(r"[가-힣a-z]")
 #: An "&" between Hangul, spaced or not ("스몰&미니", "블랙베리 & 베이").
 _AND_SIGN = re.compile(r"(?<=[가-힣])\s?&\s?(?=[가-힣])")
 
@@ -421,7 +425,8 @@ def _and_written_as_an_ampersand(title: str, previous: Word | None, word: Word, 
         joins = (
             (found.end(), joined.end())
             for found in previous.pattern.finditer(title)
-            if (joined := _AMPERSAND.match(title, found.end()))
+            if not _INSIDE_A_WORD.match(title[max(found.start() - 1, 0) : found.start()])
+            and (joined := _AMPERSAND.match(title, found.end()))
         )
         return any(following.pattern.match(title, end) and _joins_one_thing(title, start) for start, end in joins)
     parts = _GLUED_AND.split(word.text)
@@ -443,6 +448,11 @@ def _joins_one_thing(title: str, position: int) -> bool:
 
 #: An amount of money in ten thousands, as Korean counts it ("5만" of "5만원권").
 _TEN_THOUSANDS = re.compile(r"(?P<number>\d{1,4})만")
+#: The same in a title, before 원 ("3만원권", "5만 원").
+_TEN_THOUSANDS_WRITTEN = re.compile(r"(?<![\d.,])(\d{1,4})만\s?원")
+#: What an amount is a condition of, right after it: a minimum order, a discount, free delivery ("50,000원 이상 구매시
+#: 무료배송", "30,000원 할인").
+_A_CONDITIONS_AMOUNT = "이상|이하|미만|부터|할인|적립|구매|주문|결제|무료"
 
 
 def _ten_thousands_in_digits(title: str, word: Word) -> bool:
@@ -450,15 +460,19 @@ def _ten_thousands_in_digits(title: str, word: Word) -> bool:
     with or without commas ("50,000원", "50000원": the sixty-fourth reader's voucher, a Google Play card before it)."""
     if (found := _TEN_THOUSANDS.fullmatch(word.text)) is None:
         return False
-    digits = str(int(found["number"]) * 10_000)
-    with_commas = f"{int(digits):,}"
-    return re.search(rf"(?<![\d,.])(?:{digits}|{re.escape(with_commas)})\s?원", title) is not None
+    amount = int(found["number"]) * 10_000
+    if any(other != found["number"] for other in _TEN_THOUSANDS_WRITTEN.findall(title)):
+        return False  # the title names another amount so ("3만원권 (50,000원 이상 무료배송)": a reviewer's)
+    written = rf"(?<![\d,.])(?:{amount}|{re.escape(f'{amount:,}')})\s?원(?!\s?(?:{_A_CONDITIONS_AMOUNT}))"
+    return re.search(written, title) is not None
 
 
+#: What says a thing is given with the product, or comes in its box, later in its clause.
+_GIVEN_WITH = "포함|증정|사은품|동봉"
 #: A bracket, or a clause after a "+" that joins no numbers, that says it gives something with the product
 #: ("(라임바질&만다린 미니어처 증정)", "+ 샤워젤 증정").
 _GIFT_CLAUSE = re.compile(
-    r"[(\[][^()\[\]]*(?:포함|증정|사은품|동봉)[^()\[\]]*[)\]]|(?<!\d)\+(?!\s?\d)[^+,()\[\]]*(?:포함|증정|사은품|동봉)"
+    rf"[(\[][^()\[\]]*(?:{_GIVEN_WITH})[^()\[\]]*[)\]]|(?<!\d)\+(?!\s?\d)[^+,()\[\]]*(?:{_GIVEN_WITH})"
 )
 
 
@@ -811,8 +825,6 @@ def _connector_word(text: str) -> Word | None:
 
 #: What a connector's name before it says is plugged into something else: an adapter, a gender, a travel plug.
 _PLUGGED_IN = "젠더|어댑터|아답터|돼지코|플러그"
-#: What says a thing is given with the product, or comes in its box, later in its clause.
-_GIVEN_WITH = "포함|증정|사은품|동봉"
 
 
 def _wireless_word(text: str) -> Word | None:
@@ -1069,8 +1081,9 @@ def other_option(
 
 #: A keyword's size written in a standard's notation, numbers joined by a slash or with the standard's letters between
 #: them ("205/55r16", "245/40zr18", "700x25c"): one size of the model. Not numbers and times signs alone ("140x230",
-#: "1920x1080", "75x75"), which name a window's, a screen's or a mount's size as often as the product's (reviewers').
-_A_SIZE = re.compile(r"(?=[^/]*/|\d+x\d+[a-z])\d+(?:[/x×*][a-z]*\d+[a-z]*\d*)+")
+#: "1920x1080", "75x75"), which name a window's, a screen's or a mount's size as often as the product's, nor numbers
+#: and a slash alone, a date's or a fraction's as often ("1/2", "2025/10"): reviewers'.
+_A_SIZE = re.compile(r"(?=[^/]*/.*[a-z]|\d+x\d+[a-z])\d+(?:[/x×*][a-z]*\d+[a-z]*\d*)+")
 
 
 def other_size(title: str, words: tuple[Word, ...], model: re.Pattern[str] | None) -> str | None:
@@ -1083,13 +1096,13 @@ def other_size(title: str, words: tuple[Word, ...], model: re.Pattern[str] | Non
     sizes = [word for word in words if _A_SIZE.fullmatch(word.text)]
     if model is None or len(sizes) != 1:  # two sizes asked: a title may write either (a reviewer's)
         return None
-    for word in sizes:
-        if word.pattern.search(title):
-            continue
-        # its text with each run of digits any run of digits: "205/55r16" is \d+/\d+r\d+
-        shape = "".join(r"\d+" if part.isdigit() else re.escape(part) for part in re.split(r"(\d+)", word.text) if part)
-        if found := re.search(rf"(?<![\w/.]){shape}(?![\w/.])", title):
-            return f"another size: {found.group()}, not {word.text}"
+    (size,) = sizes
+    if size.pattern.search(title):
+        return None
+    # its text with each run of digits any run of digits: "205/55r16" is \d+/\d+r\d+
+    shape = "".join(r"\d+" if part.isdigit() else re.escape(part) for part in re.split(r"(\d+)", size.text) if part)
+    if found := re.search(rf"(?<![\w/.]){shape}(?![\w/.])", title):
+        return f"another size: {found.group()}, not {size.text}"
     return None
 
 
@@ -1227,8 +1240,10 @@ def _length_in_another_unit(title: str, word: Word) -> bool:
 
 #: A keyword's count, with a Hangul counter of one or two syllables ("60알", "200쌍", "10켤레").
 _COUNTED_WORD = re.compile(r"(?P<number>\d+)(?P<counter>[가-힣]{1,2})")
-#: A set's pieces, which packs do not add up to: two 500-piece puzzles are no 1000-piece one (a reviewer's).
-_A_WHOLES_PIECES = frozenset({"피스"})
+#: Counters of things sold one by one, which packs add up to: pairs, and 알 (cells, balls, pills). Not a set's pieces
+#: (two 500-piece puzzles are no 1000-piece one), a multitap's outlets (구: "3구 x 2개" is no 6구) nor colours ("12색
+#: x 2세트" is no 24색): reviewers'.
+_ADDED_UP_COUNTERS = frozenset({*PAIR_COUNTERS, "알"})
 #: What a count of packs may be written with: a pack's unit or a set's word, or nothing ("x 2박스", "x 2개입", "X 3");
 #: not a colour's, a size's, a weight's or a price's ("1쌍 x 2색 택1", "1쌍 x 6mm", "1켤레 x 10g", "x 2,000원").
 _PACKS_OF = "|".join(sorted({*PACK_UNITS, "세트", "set", "묶음"}, key=len, reverse=True))
@@ -1246,7 +1261,7 @@ def _count_in_packs(title: str, word: Word) -> bool:
     """Whether a keyword's count word is written as packs of that counter, multiplied ("100쌍 x 2박스", "5켤레 x 2팩"
     for 200쌍 and 10켤레; "6알 x 10팩", "(6알x10팩)" for 60알: the sixty-third reader's hearing-aid batteries)."""
     asked = _COUNTED_WORD.fullmatch(word.text)
-    if asked is None or asked["counter"] in _A_WHOLES_PIECES:
+    if asked is None or asked["counter"] not in _ADDED_UP_COUNTERS:
         return False
     written = _packs_of(asked["counter"]).finditer(title)
     return any(int(found["each"]) * int(found["packs"]) == int(asked["number"]) for found in written)
@@ -1436,8 +1451,10 @@ _LATER_STAGE = re.compile(r"시니어|에이징|실버|노령|senior|aging|silve
 _GENERATION = re.compile(r"(?<!\d)\d{1,2}$")
 
 
-#: A maker's model code right after a tier, letters and digits ("라이트 JLLDS01XY", "프로 BPLDS05DM"): the tier names
-#: the model it codes, not an accessory's line.
+#: A maker's model code right after a tier, two letters or more first and two digits or more, five characters or more
+#: ("라이트 JLLDS01XY", "프로 BPLDS05DM"): the tier names the model it codes, not an accessory's line. Looser in its
+#: digits than a keyword's code word (`_CODE_WORD`: three), since appliance codes write two ("01", "05"); stricter in
+#: its letters, so a size or a count after a tier ("미니 2개", "라이트 25cm") is none.
 _A_CODE_AFTER = re.compile(r"\s(?=(?:[a-z]*\d){2})(?=\d*[a-z]{2})[0-9a-z]{5,}(?![0-9a-z])")
 #: A keyword word that is a maker's model code, letters and at least three digits ("16z90sga5pk", "sms931n"): unlike a
 #: model's name ("s25", "워치7") it has no tiers.
@@ -1458,10 +1475,10 @@ class ModelName:
     names_accessory: bool
     ends_name: re.Pattern[str]
     #: The keyword's maker (`maker_of`): a + glued to it is its own name ("닥터자르트+", "Dr.Jart+"), no tier.
-    maker: Word | None = None
+    maker: Word | None
 
 
-def model_name(folded: str, words: tuple[Word, ...], *, names_accessory: bool, maker: Word | None = None) -> ModelName:
+def model_name(folded: str, words: tuple[Word, ...], *, names_accessory: bool, maker: Word | None) -> ModelName:
     keyword_word = "|".join(word.pattern.pattern for word in words)
     ends_name = re.compile(rf"\s*(?:$|[^a-z가-힣\s]|\d|(?:{keyword_word}))" if words else r"\s*(?:$|[^a-z가-힣\s])")
     return ModelName(words, SEPARATORS.sub("", folded.lower()), names_accessory, ends_name, maker)
@@ -1505,9 +1522,8 @@ def other_variant(title: str, model: ModelName) -> str | None:
             else:  # a name glued to a letter or a + ("팔콘S", "프로+"): another model of that name
                 glued = _GLUED_TO_NAME.match(undashed, after) if _HANGUL_END.search(word.text) else None
                 if glued and glued.group() == "+" and word is model.maker:
-                    glued = (
-                        None  # the maker's own name ("Dr.Jart+"); a letter still names a model ("팔콘S": a reviewer's)
-                    )
+                    # the maker's own name ("Dr.Jart+"); a letter still names a model ("팔콘S": a reviewer's)
+                    glued = None
             if glued and glued.group() not in MEASURE_SYMBOLS and not _named_by_keyword(model, word, glued.group()):
                 return f"another model: {word.text}{glued.group()}"
             joined = _JOINED_BY_PLUS.match(undashed, after) if word.text[-1].isascii() else None

@@ -25,6 +25,7 @@ from enum import Enum, auto
 from actors.matching.identity import Word, counts_people
 from actors.matching.quantities import quantities
 from infra.text.folding import ENDS_THE_TITLE, english
+from infra.text.materials import material_spellings
 from infra.text.words import Aligned, Segment, aligned, segments
 
 
@@ -357,9 +358,9 @@ def excluded(title: str, allowed: Allowed, filed_as: frozenset[str]) -> str | No
             continue
         if concept.kind.head_only and _inside_the_name(parts, match, allowed.written):
             continue
-        if concept.kind is _ConceptKind.ACCESSORY and _a_watchs_body(title, parts, match):
-            continue
         if concept.kind is _ConceptKind.ACCESSORY:
+            if _a_watchs_body(title, parts, match):
+                continue
             # `filed_as` is empty where the keyword asks for an accessory (`_filed_beside_its_kind`).
             if (
                 sells_what_the_keyword_names
@@ -374,15 +375,11 @@ def excluded(title: str, allowed: Allowed, filed_as: frozenset[str]) -> str | No
     return None
 
 
-#: What a watch's body is made of, written before its case in the watch's own name ("실버 알루미늄 케이스").
-_BODY_MATERIAL = re.compile(
-    r"알루미늄|티타늄|스테인리스(?:\s?스틸)?|스틸|세라믹|aluminum|titanium|stainless(?:\s?steel)?"
-)
+#: What a watch's body is made of besides the materials `infra.text.materials` spells ("티타늄 케이스").
+_OTHER_BODY_MATERIALS = frozenset({"티타늄", "titanium", "세라믹", "ceramic", "스틸", "steel"})
 #: A band named after the case, in the rest of the title ("스포츠 밴드", "스포츠 루프", "밀레니즈 루프", "링크
 #: 브레이슬릿").
 _BAND_AFTER = re.compile(r"밴드|루프|브레이슬릿|band|loop|bracelet")
-#: A case and a band made as one piece: an accessory ("케이스 밴드 일체형").
-_ONE_PIECE = re.compile(r"일체형")
 
 
 def _a_watchs_body(title: str, parts: tuple[Segment, ...], match: Aligned) -> bool:
@@ -390,11 +387,11 @@ def _a_watchs_body(title: str, parts: tuple[Segment, ...], match: Aligned) -> bo
     named after it ("제트 블랙 알루미늄 케이스, 블랙 스포츠 밴드", "티타늄 케이스 밀레니즈 루프": an Apple Watch's
     official name, three blind readers' answers). Not a case made as one piece with a band ("케이스 밴드 일체형"),
     nor one no material names ("투명 케이스 스포츠 밴드 세트"), which are sold for a watch."""
-    if match.first == 0 or _ONE_PIECE.search(title):
+    if match.first == 0 or "일체형" in title:
         return False
     before = parts[match.first - 1]
     return bool(
-        _BODY_MATERIAL.fullmatch(before.text)
+        (material_spellings(before.text) or before.text in _OTHER_BODY_MATERIALS)
         and not title[before.end : parts[match.first].start].strip()
         and _BAND_AFTER.search(title, parts[match.last].end)
     )

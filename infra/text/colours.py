@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from infra.text.sizes import LETTERS
+from infra.text.spellings import spellings_lookup
 
 #: Each hue's spellings, its loanword first: what a keyword's colour is found as in a title.
 HUES: tuple[tuple[str, ...], ...] = (
@@ -33,7 +34,6 @@ HUES: tuple[tuple[str, ...], ...] = (
     ("라벤더", "lavender"),
     ("버건디", "burgundy"),
 )
-_SPELLINGS_OF = {spelling: hue for hue in HUES for spelling in hue}
 #: Where a hue's word ends: nothing glued after it but what keeps it a colour, 색, 컬러, 계열 or 톤 ("블랙컬러"), a
 #: particle ("블랙과 네이비") or a letter size ("화이트XL"). The 블루 of 블루투스, the 블랙 of 블랙야크 and the 핑크 of
 #: 핑크퐁 are names, not colours.
@@ -54,7 +54,6 @@ def is_a_colour(word: str) -> bool:
     return COLOUR.fullmatch(word) is not None
 
 
-def hue_spellings(word: str) -> tuple[str, ...]:
-    """Every way a hue is written, when the word is one of them, in lower case ("검정": 블랙, 검정색, black …); ()
-    for a word that is no hue's whole name (a shade such as "빈카블루" is its own)."""
-    return _SPELLINGS_OF.get(word, ())
+#: Every way a hue is written, when the word is one of them, in lower case ("검정": 블랙, 검정색, black …);
+#: () for a word that is no hue's whole name (a shade such as "빈카블루" is its own).
+hue_spellings = spellings_lookup(HUES)

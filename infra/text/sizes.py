@@ -7,6 +7,8 @@ writes it, in its spellings but the Korean words, which a title's other words ho
 
 from __future__ import annotations
 
+from infra.text.spellings import spellings_lookup
+
 #: Each size's spellings, lower case, its letter first.
 SIZES: tuple[tuple[str, ...], ...] = (
     ("xs", "엑스스몰", "extra small"),
@@ -15,7 +17,6 @@ SIZES: tuple[tuple[str, ...], ...] = (
     ("l", "라지", "large", "대형", "대"),
     ("xl", "엑스라지", "extra large"),
 )
-_SPELLINGS_OF = {spelling: size for size in SIZES for spelling in size}
 #: The Korean words among them, which sellers glue into other words (소형견 is a small dog, 중자 a medium portion,
 #: 대용량 a large volume) and write of other things alone (the 중 of "S/M/L 중 택1" is "among"): another keyword's
 #: size finds them only as two syllables standing alone, never as one (a reviewer's).
@@ -24,6 +25,5 @@ KOREAN_WORDS = frozenset({"소형", "중형", "대형", "소", "중", "대"})
 LETTERS = r"(?:xs|s|m|l|xl|xxl|xxxl)(?![a-z])"
 
 
-def size_spellings(word: str) -> tuple[str, ...]:
-    """Every way a size is written, when the word is one of them ("m": 미디엄, medium, 중 …); () otherwise."""
-    return _SPELLINGS_OF.get(word, ())
+#: Every way a size is written, when the word is one of them ("m": 미디엄, medium, 중 …); () otherwise.
+size_spellings = spellings_lookup(SIZES)

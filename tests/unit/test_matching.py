@@ -104,6 +104,8 @@ APPLE_WATCH = {"keyword": "애플워치 시리즈11 46mm GPS"}
         ("Apple 애플워치 시리즈11 GPS, 46mm, 제트 블랙 알루미늄 케이스, 블랙 스포츠 밴드, M/L", None),
         ("애플워치 시리즈11 46mm GPS 실버 알루미늄 케이스와 스포츠 루프", None),
         ("애플워치 시리즈11 46mm GPS 티타늄 케이스 밀레니즈 루프", None),
+        # a material in any of its spellings (a second reader's)
+        ("애플워치 시리즈11 46mm GPS 스텐 케이스 스포츠 밴드", None),
         # a case sold for it is still an accessory: no band after, or a case and band made as one piece
         ("애플워치 시리즈11 46mm 알루미늄 케이스 범퍼", "accessory: 케이스"),
         ("애플워치 시리즈11 46mm 알루미늄 케이스 밴드 일체형 스트랩", "accessory: 케이스"),

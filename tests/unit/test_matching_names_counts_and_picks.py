@@ -466,6 +466,7 @@ def test_a_fragrances_concentration_is_one_word_however_it_is_written(keyword: s
             "keyword word missing: 비앤비",
         ),
         ("로얄캐닌 퍼피 스몰앤미니 2kg", "로얄캐닌 엑스스몰&미니 퍼피 2kg", "keyword word missing: 스몰앤미니"),
+        ("로얄캐닌 퍼피 스몰 앤 미니 2kg", "로얄캐닌 엑스스몰&미니 퍼피 2kg", "keyword word missing: 앤"),
         (
             "모나미 FX153 볼펜 블랙앤화이트 10자루",
             "모나미 FX153 볼펜 블랙&화이트 택1 10자루",
@@ -504,6 +505,17 @@ def test_a_times_sign_between_numbers_is_written_x(written: str, folded: str):
         # another amount is another card
         ("구글플레이 기프트카드 5만원", "구글플레이 기프트카드 500,000원", "keyword word missing: 5만"),
         ("구글플레이 기프트카드 5만원", "구글플레이 기프트카드 15,000원", "keyword word missing: 5만"),
+        # nor an amount a condition is of, nor beside another amount in ten thousands (a reviewer's)
+        (
+            "컬쳐랜드 문화상품권 5만원권",
+            "컬쳐랜드 문화상품권 3만원권 (50,000원 이상 구매시 무료배송)",
+            "keyword word missing: 5만",
+        ),
+        (
+            "컬쳐랜드 문화상품권 5만원권",
+            "컬쳐랜드 문화상품권 모바일 (50,000원 이상 무료배송)",
+            "keyword word missing: 5만",
+        ),
     ],
 )
 def test_an_amount_in_ten_thousands_is_its_digits_before_won(keyword: str, title: str, reason: str | None):
@@ -1228,6 +1240,9 @@ def test_korean_counters_count_pieces_and_a_dozen_or_a_jeop_is_its_number(keywor
         ("파워원 보청기 배터리 675 60알", "파워원 보청기 배터리 675 6알 x 10팩", None),
         ("레이오박 보청기 배터리 312 60알", "Rayovac 레이오박 보청기 배터리 312 (6알x10팩) 60개", None),
         ("파워원 보청기 배터리 675 60알", "파워원 보청기 배터리 675 6알 x 5팩", "keyword word missing: 60알"),
+        # only counters of things sold one by one add up: not a multitap's outlets nor colours (a second reader's)
+        ("멀티탭 6구 3m", "멀티탭 3구 x 2개 3m", "keyword word missing: 6구"),
+        ("크레파스 24색", "크레파스 12색 x 2세트", "keyword word missing: 24색"),
         # but only as the keyword's word: another count, or two sets of half, is another set (a reviewer's)
         (
             "라벤스부르거 노이슈반슈타인 성 1000피스",
