@@ -403,7 +403,7 @@ _GLUED_AND = re.compile(r"(?<=[가-힣])앤(?=[가-힣])")
 #: A letter right before a keyword word: the word is then inside another ("엑스스몰" holds no 스몰 of its own).
 _INSIDE_A_WORD = re.compile(r"[가-힣a-z]")
 #: An "&" between Hangul, spaced or not ("스몰&미니", "블랙베리 & 베이").
-_AND_SIGN = re.compile(r"(?<=[가-힣])\s?&\s?(?=[가-힣])")
+_AND_SIGN = re.compile(rf"(?<=[가-힣]){_AMPERSAND.pattern}(?=[가-힣])")
 
 
 def with_and_written_out(text: str) -> str:
@@ -1238,18 +1238,18 @@ def _length_in_another_unit(title: str, word: Word) -> bool:
     return any(unit != "m" for unit, _ in written) and all(length == wanted for _, length in written)
 
 
-#: A keyword's count, with a Hangul counter of one or two syllables ("60알", "200쌍", "10켤레").
-_COUNTED_WORD = re.compile(r"(?P<number>\d+)(?P<counter>[가-힣]{1,2})")
 #: Counters of things sold one by one, which packs add up to: pairs, and 알 (cells, balls, pills). Not a set's pieces
 #: (two 500-piece puzzles are no 1000-piece one), a multitap's outlets (구: "3구 x 2개" is no 6구) nor colours ("12색
 #: x 2세트" is no 24색): reviewers'.
-_ADDED_UP_COUNTERS = frozenset({*PAIR_COUNTERS, "알"})
+_ADDED_UP_COUNTERS = (*PAIR_COUNTERS, "알")
+#: A keyword's count of such things ("60알", "200쌍", "10켤레").
+_COUNTED_WORD = re.compile(rf"(?P<number>\d+)(?P<counter>{'|'.join(_ADDED_UP_COUNTERS)})")
 #: What a count of packs may be written with: a pack's unit or a set's word, or nothing ("x 2박스", "x 2개입", "X 3");
 #: not a colour's, a size's, a weight's or a price's ("1쌍 x 2색 택1", "1쌍 x 6mm", "1켤레 x 10g", "x 2,000원").
 _PACKS_OF = "|".join(sorted({*PACK_UNITS, "세트", "set", "묶음"}, key=len, reverse=True))
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=len(_ADDED_UP_COUNTERS))
 def _packs_of(counter: str) -> re.Pattern[str]:
     """Packs of things counted with `counter`, multiplied: "100쌍 x 2박스", "6알 x 10팩"."""
     return re.compile(
@@ -1261,7 +1261,7 @@ def _count_in_packs(title: str, word: Word) -> bool:
     """Whether a keyword's count word is written as packs of that counter, multiplied ("100쌍 x 2박스", "5켤레 x 2팩"
     for 200쌍 and 10켤레; "6알 x 10팩", "(6알x10팩)" for 60알: the sixty-third reader's hearing-aid batteries)."""
     asked = _COUNTED_WORD.fullmatch(word.text)
-    if asked is None or asked["counter"] not in _ADDED_UP_COUNTERS:
+    if asked is None:
         return False
     written = _packs_of(asked["counter"]).finditer(title)
     return any(int(found["each"]) * int(found["packs"]) == int(asked["number"]) for found in written)

@@ -25,16 +25,16 @@ CONCENTRATIONS: dict[str, str] = {
 #: The Hangul name's "eau": a word of its own ("오 드 퍼퓸"), or glued after a name when written whole ("뿌르옴므오드
 #: 뚜왈렛"); never the 오 that ends another word before a spaced 드.
 _EAU = r"(?:(?<![a-z가-힣])오[\s-]?|(?<=[가-힣])오)"
+#: Any of them, each in a group named by its one name.
 _WRITTEN = re.compile(
-    "|".join(
-        f"(?P<c{index}>{spellings.format(eau=_EAU)})" for index, spellings in enumerate(CONCENTRATIONS.values())
-    ).join(("(?:", r")(?![a-z])")),
+    "|".join(f"(?P<{name}>{spellings.format(eau=_EAU)})" for name, spellings in CONCENTRATIONS.items()).join(
+        ("(?:", r")(?![a-z])")
+    ),
     re.IGNORECASE,
 )
-_NAMES = tuple(CONCENTRATIONS)
 
 
 def named_alike(text: str) -> str:
     """The text with every concentration written as its one name ("오 드 뚜왈렛 100ml", "EDT 100ml" are "오드뚜왈렛
     100ml")."""
-    return _WRITTEN.sub(lambda found: _NAMES[int(str(found.lastgroup)[1:])], text)
+    return _WRITTEN.sub(lambda found: str(found.lastgroup), text)
