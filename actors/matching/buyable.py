@@ -2,8 +2,9 @@
 
 - Ads compete only as the organic listings they duplicate; sold-out items never win (the source's stock field).
 - A title that says the item cannot be bought now is not an offer ([품절], 일시품절, 재입고 예정 / 알림 / 미정,
-  입고예정, 판매종료 / 완료, 구매불가, 재고없음, 재고 0개, 현재 판매하지 않음, 사전예약 마감, 단종상품; not "낱개
-  판매하지 않음" or "마트에서 판매하지 않는 상품", which say how or where it is sold, nor "사전예약 마감 후 순차발송"):
+  입고예정, 판매종료 / 완료, 구매불가, 재고없음, 재고 0개, 현재 판매하지 않음, 단종상품, a pre-order (예약판매,
+  사전예약, open or closed); not "낱개 판매하지 않음" or "마트에서 판매하지 않는 상품", which say how or where it is
+  sold, nor a reservation that is none ("예약불가", "매장픽업 예약")):
   Naver's API has no stock field, and sellers write it into titles on both sources. 품절임박 (almost sold out) is
   on sale: 품절 counts only as the head of its word, and none of them said of a time ahead (판매종료 임박). Not 매진,
   which sellers write as hype more than as stock ("홈쇼핑 완판 매진", "3회 연속 매진", "1차 매진 2차 입고 완료"): in
@@ -40,7 +41,9 @@ _SOLD_OUT = re.compile(rf"(?:일시)?품절{_HYPE}|" + english(r"sold\s?out", r"
 _NOT_ON_SALE = re.compile(
     r"(?:재?입고\s?(?:예정|알림|대기|신청|예약|미정)|판매\s?(?:일시\s?)?(?:종료|중지|중단|완료)|출하\s?(?:종료|중단|마감)"
     r"|(?<!산간 )(?<!산간)(?:구매|주문)\s?불가|재고\s?(?:없음|소진|0(?![\d.,])\s?개?)|단종\s?(?:상품|모델)"
-    r"|현재\s?판매\s?(?:하지\s?않|안\s?함)|사전\s?예약\s?마감(?!\s?(?:후|일|d-|\d))"
+    r"|현재\s?판매\s?(?:하지\s?않|안\s?함)"
+    # A pre-order, open or closed: sold ahead of its stock, not on sale now.
+    rf"|사전\s?예약|예약\s?(?:판매|구매)|{english(r'pre\W?orders?')}"
     # A shop that buys the item ("[매입] … 최고가 매입합니다") sells none.
     r"|^\s?[(\[]\s?매입\s?[)\]]|매입\s?합니다)"
     rf"{_HYPE}(?!\s?(?:아님|까지|시까지|해제|예정))"

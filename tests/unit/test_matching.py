@@ -908,7 +908,14 @@ def test_when_the_keyword_names_an_accessory_the_first_accessory_the_title_sells
         # the twelfth reader's
         ("오뚜기 진라면 순한맛 120g 40개 재고 0개", "not buyable: 재고 0개"),
         ("오뚜기 진라면 순한맛 120g 40개 현재 판매하지 않는 상품입니다", "not buyable: 현재 판매하지 않"),
-        ("오뚜기 진라면 순한맛 120g 40개 사전예약 마감", "not buyable: 사전예약 마감"),
+        ("오뚜기 진라면 순한맛 120g 40개 사전예약 마감", "not buyable: 사전예약"),
+        # a pre-order: not on sale now (every blind reader who wrote one, the 31st to the 68th)
+        ("[예약판매] 오뚜기 진라면 순한맛 120g 40개 12월 출고", "not buyable: 예약판매"),
+        ("오뚜기 진라면 순한맛 120g 40개 [예약판매 3월 순차발송]", "not buyable: 예약판매"),
+        ("[사전예약 3월 출고] 오뚜기 진라면 순한맛 120g 40개", "not buyable: 사전예약"),
+        ("오뚜기 진라면 순한맛 120g 40개 사전 예약 구매", "not buyable: 사전 예약"),
+        ("오뚜기 진라면 순한맛 120g 40개 예약구매", "not buyable: 예약구매"),
+        ("Pre-order 오뚜기 진라면 순한맛 120g 40개", "not buyable: pre-order"),
     ],
 )
 def test_a_title_saying_it_cannot_be_bought_now_is_not_an_offer(title: str, reason: str):
@@ -1369,10 +1376,11 @@ def test_a_refill_or_a_replacement_part_given_with_the_product_is_the_product():
      "갤럭시 S25 256GB 제주 도서산간 주문불가",
      # how it is sold, a stock count, a deadline ahead
      "갤럭시 S25 256GB 낱개 판매하지 않음 (박스 단위)", "갤럭시 S25 256GB 재고 10개",
-     "갤럭시 S25 256GB 사전예약 마감 임박", "갤럭시 S25 256GB 당일발송 주문마감 오후 2시",
-     # a reviewer's: where it is not sold, a deadline ahead or past with shipping to follow
-     "갤럭시 S25 256GB 대형마트에서 판매하지 않는 상품", "갤럭시 S25 256GB 사전예약 마감 후 순차발송",
-     "갤럭시 S25 256GB 사전예약 마감 9/25"],
+     "갤럭시 S25 256GB 당일발송 주문마감 오후 2시",
+     # a reviewer's: where it is not sold
+     "갤럭시 S25 256GB 대형마트에서 판매하지 않는 상품",
+     # a reservation that is no pre-order: refused, or of a pick-up
+     "갤럭시 S25 256GB (예약불가)", "갤럭시 S25 256GB 매장픽업 예약 가능", "갤럭시 S25 256GB 예약판매 아님"],
 )  # fmt: skip
 def test_marketing_phrases_about_stock_are_not_a_title_saying_it_cannot_be_bought(title: str):
     assert verdict({"keyword": "갤럭시 S25 256GB"}, title, price=1_000_000) is None
@@ -2416,7 +2424,7 @@ def test_a_weight_for_a_volume_that_no_density_reconciles_is_another_form(keywor
         ("맥북 에어 13 M4 16GB 256GB 카드 즉시할인", "conditional price: 카드 즉시할인 1,500,000"),
         ("맥북 에어 13 M4 16GB 256GB [사업자 전용가]", "conditional price: 사업자 전용가 1,500,000"),
         ("맥북 에어 13 M4 16GB 256GB 정기배송 전용", "conditional price: 정기배송 전용 1,500,000"),
-        ("[사전예약] 맥북 에어 13 M4 16GB 256GB 예약금", "conditional price: 예약금 1,500,000"),
+        ("맥북 에어 13 M4 16GB 256GB 예약금 (잔금 별도)", "conditional price: 예약금 1,500,000"),
     ],
 )
 def test_a_coupon_a_trade_in_or_an_instalment_in_the_title_is_a_conditional_price(title: str, reason: str | None):
