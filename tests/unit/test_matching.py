@@ -2775,15 +2775,20 @@ def test_a_lowest_whose_title_alone_says_sold_out_as_hype_is_written_too_is_in_d
     assert _lowest_doubts(keyword, [(f"{serums[0][0]}임박", serums[0][1]), *serums[1:]]) == []
 
 
-def test_a_lowest_that_glues_letters_to_the_keywords_model_number_that_the_others_write_bare_is_in_doubt():
-    # The tenth reader's 97L racket: L is a litre's symbol, so no tier rule refuses it; the result says so.
+def test_a_cheapest_offer_that_glues_letters_to_the_keywords_model_number_that_the_others_write_bare_is_passed_over():
+    # The tenth reader's 97L racket: L is a litre's symbol, so no tier rule refuses it, but beside dearer offers that
+    # write the number bare it is passed over.
     rackets = [
         ("윌슨 프로스태프 97L v14 테니스라켓 290g", 319_000),
         ("윌슨 프로스태프 97 V14 테니스라켓 315g", 329_000),
         ("WILSON PRO STAFF 97 v14 16x19 315g 테니스 라켓", 335_000),
     ]
     keyword = "윌슨 프로스태프 97 v14 테니스 라켓"
-    assert _lowest_doubts(keyword, rackets) == ["another model?: the lowest writes 97l, the others 97"]
+    assert [item.rejected for item in match_offers({"keyword": keyword}, [offer(*each) for each in rackets])] == [
+        "in doubt beside dearer offers: another model?: the lowest writes 97l, the others 97",
+        None,
+        None,
+    ]
     assert _lowest_doubts(keyword, rackets[1:]) == []
     # a three-digit number is as often a size written with its unit
     shoes = [

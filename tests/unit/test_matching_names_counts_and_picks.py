@@ -134,8 +134,9 @@ def test_a_things_word_the_keyword_glues_into_the_products_name_is_not_an_access
     )
 
 
-def test_a_lowest_that_glues_a_suffix_to_the_model_code_no_other_offer_writes_is_in_doubt():
-    # RB2140F is the Asian fit of the RB2140: a suffix is a region or a colour as often as another model.
+def test_a_cheapest_offer_that_glues_a_suffix_to_the_model_code_no_other_offer_writes_is_passed_over():
+    # RB2140F is the Asian fit of the RB2140: a suffix is a region or a colour as often as another model, so the
+    # cheapest offer writing one is passed over for the dearer ones that write the code plain.
     product = {"keyword": "레이밴 오리지널 웨이페어러 RB2140 901 50", "model_no": "RB2140"}
     titles = [
         ("RAY-BAN 레이밴 RB2140F 901 50 아시안핏 웨이페어러", 189_000),
@@ -143,11 +144,15 @@ def test_a_lowest_that_glues_a_suffix_to_the_model_code_no_other_offer_writes_is
         ("레이밴 오리지널 웨이페어러 RB2140 901 50 선글라스 블랙 국내정품", 219_000),
     ]
 
-    assert lowest_doubts(product, titles) == ["another model?: the lowest writes rb2140f, the others rb2140"]
+    assert verdicts(product, titles) == [
+        "in doubt beside dearer offers: another model?: the lowest writes rb2140f, the others rb2140",
+        None,
+        None,
+    ]
     assert lowest_doubts(product, titles[1:]) == []
 
 
-def test_a_lowest_that_runs_letters_on_the_model_numbers_suffix_is_in_doubt():
+def test_a_cheapest_offer_that_runs_letters_on_the_model_numbers_suffix_is_passed_over():
     # GLM 50-27 CG is the green-beam model of the GLM 50-27 C: the model number allows a suffix carried on (a region, a
     # colour), so the offers are compared on what each writes after it.
     product = {"keyword": "보쉬 레이저 거리측정기 GLM 50-27 C", "model_no": "GLM 50-27 C"}
@@ -157,7 +162,9 @@ def test_a_lowest_that_runs_letters_on_the_model_numbers_suffix_is_in_doubt():
         ("보쉬 레이저 거리측정기 GLM 50-27 C 블루투스 50m", 158_000),
     ]
 
-    assert lowest_doubts(product, titles) == ["another model?: the lowest writes glm5027cg, the others glm5027c"]
+    assert verdicts(product, titles)[0] == (
+        "in doubt beside dearer offers: another model?: the lowest writes glm5027cg, the others glm5027c"
+    )
     assert lowest_doubts(product, titles[1:]) == []
     # a model number with no suffix sees nothing glued after a space: "42160 Audi" is the set's name
     # a suffix written glued is not looked for in the next word, nor a suffix cut short compared ("SEL50F18 FE")
@@ -178,7 +185,7 @@ def test_a_lowest_that_runs_letters_on_the_model_numbers_suffix_is_in_doubt():
 
 
 def test_a_codes_suffix_that_ends_in_a_units_letter_is_still_a_suffix():
-    # C3000HG is the high-gear reel: its g is no gram, so the code is read and the suffix leaves the lowest in doubt.
+    # C3000HG is the high-gear reel: its g is no gram, so the code is read and the suffix passes the cheapest over.
     product = {"keyword": "시마노 23 스트라딕 C3000"}
     titles = [
         ("시마노 23 스트라딕 C3000HG 스피닝릴 하이기어", 215_000),
@@ -186,7 +193,9 @@ def test_a_codes_suffix_that_ends_in_a_units_letter_is_still_a_suffix():
         ("시마노 23 스트라딕 C3000 스피닝릴", 229_000),
     ]
 
-    assert lowest_doubts(product, titles) == ["another model?: the lowest writes c3000hg, the others c3000"]
+    assert verdicts(product, titles)[0] == (
+        "in doubt beside dearer offers: another model?: the lowest writes c3000hg, the others c3000"
+    )
     assert model_codes("보조배터리 10000mah 2500mah") == frozenset()
 
 
@@ -522,12 +531,13 @@ def test_an_amount_in_ten_thousands_is_its_digits_before_won(keyword: str, title
     assert verdict(keyword, title, price=50_000) == reason
 
 
-def verdicts(keyword: str, priced_titles: list[tuple[str, int]]) -> list[str | None]:
-    """Each offer's verdict, judged together as one search's offers."""
+def verdicts(keyword: str | dict[str, Any], priced_titles: list[tuple[str, int]]) -> list[str | None]:
+    """Each offer's verdict, judged together as one search's offers (`keyword`: the keyword, or the whole product)."""
     offers = [
         Offer(source="static", title=title, price=price, url="https://example.test/p") for title, price in priced_titles
     ]
-    return [offer.rejected for offer in match_offers({"keyword": keyword}, offers)]
+    product = {"keyword": keyword} if isinstance(keyword, str) else keyword
+    return [offer.rejected for offer in match_offers(product, offers)]
 
 
 def test_a_keyword_word_written_with_an_ampersand_elsewhere_in_the_name_is_no_other_line():
@@ -887,10 +897,12 @@ def test_titles_that_only_look_like_seconds_codes_pickup_or_age_formulas_are_the
 ADAPTERS = [("아이피타임 A3000UA USB3.0 무선랜카드", 19_900), ("ipTIME A3000UA", 20_500)]
 
 
-def test_a_lowest_that_cuts_the_asked_codes_suffix_short_where_others_write_it_whole_is_in_doubt():
+def test_a_cheapest_offer_that_cuts_the_asked_codes_suffix_short_where_others_write_it_whole_is_passed_over():
     product = {"keyword": "ipTIME A3000UA 무선랜카드", "model_no": "A3000UA"}
-    assert lowest_doubts(product, [("ipTIME A3000U USB 3.0 무선랜카드", 17_900), *ADAPTERS]) == [
-        "another model?: the lowest writes a3000u, the others a3000ua"
+    assert verdicts(product, [("ipTIME A3000U USB 3.0 무선랜카드", 17_900), *ADAPTERS]) == [
+        "in doubt beside dearer offers: another model?: the lowest writes a3000u, the others a3000ua",
+        None,
+        None,
     ]
     # written whole, or with only one other offer to say what whole is: nothing to doubt
     assert lowest_doubts(product, [("ipTIME A3000UA 무선랜카드 특가", 17_900), *ADAPTERS]) == []
@@ -1749,15 +1761,15 @@ def test_a_lowest_naming_a_child_by_a_plain_noun_no_other_offer_writes_is_in_dou
         ("나주 배 특과 7.5kg", "나주 배 특과 7.5kg 크기 선택 (상과/특과/왕과)", None),
     ],
 )
-def test_a_lowest_naming_a_keyword_word_only_among_its_options_is_in_doubt(
+def test_a_cheapest_offer_naming_a_keyword_word_only_among_its_options_is_passed_over_or_alone_in_doubt(
     keyword: str, lowest: str, doubt: str | None
 ):
+    said = f"one of several?: the lowest names the keyword's word only among its options {doubt}"
     titles = [(lowest, 29_000), (f"{keyword} 정품", 39_000), (f"{keyword} 1개", 41_000)]
-    said = [each for each in lowest_doubts({"keyword": keyword}, titles) if each.startswith("one of several?")]
-    assert said == (
-        [f"one of several?: the lowest names the keyword's word only among its options {doubt}"] if doubt else []
-    )
-    assert verdicts(keyword, titles)[0] is None  # never refused: a doubt
+    assert verdicts(keyword, titles) == [f"in doubt beside dearer offers: {said}" if doubt else None, None, None]
+    # alone, nothing plainer to deliver: the listing stays the lowest, in doubt
+    alone = [each for each in lowest_doubts({"keyword": keyword}, titles[:1]) if each.startswith("one of several?")]
+    assert alone == ([said] if doubt else [])
 
 
 def test_a_thing_another_offer_gives_with_the_product_vouches_for_no_offer_selling_it_alone():
