@@ -82,7 +82,7 @@ def not_buyable(offer: Offer, title: str) -> str | None:
 
 #: A title that binds its price to who the buyer is or what else they sign: a group it is reserved for (임직원 전용,
 #: 임직원가, 멤버십 전용가, 교육할인), a proof to show (구매인증, 인증 필요), a carrier contract (번호이동, 공시지원,
-#: 요금제), an introductory period (첫달 반값, "첫 달 가격"), a coupon's price (쿠폰 적용가), a trade-in price
+#: 요금제), an introductory period or a first purchase (첫달 반값, "첫 달 가격", "첫구매 전용가"), a coupon's price (쿠폰 적용가), a trade-in price
 #: (보상판매가), a month of an instalment (월 60,375원), a duty-free sale (출국자, 인도장 수령, 면세가: for travellers
 #: leaving the country), a minimum order (단체 50더즌 이상, 최소주문 30개, 2개 이상 구매시 개당), a card's discount
 #: (삼성카드 결제시 청구할인, 카드 즉시할인), business members (사업자 전용), a subscription (정기배송 전용, 정기구독 첫
@@ -110,7 +110,7 @@ _CONDITION_OF_SALE = re.compile(
     # is for ("모바일 전용 게임패드": a reviewer's), nor "온라인 전용", which anyone ordering online is.
     r"|(?:앱|어플|모바일)\s?(?:\d{1,2}\s?%\s?)?(?:전용\s?)?(?:가(?![가-힣])|할인|특가)"
     r"|(?:구매|자격|재직|재학|학생|신분)\s?인증|번호\s?이동|기기\s?변경|공시\s?지원"
-    rf"|요금제\s?(?:\d+\s?개월\s?)?(?:유지|의무|필수|조건|가입)|첫\s?(?:달|구매)\s?{_ONLY}(?:반값|할인|특가|가격|\d)"
+    rf"|요금제\s?(?:\d+\s?개월\s?)?(?:유지|의무|필수|조건|가입)|첫\s?(?:달|구매)\s?{_ONLY}(?:전용\s?(?:가(?![가-힣])|특가|할인)|반값|할인|특가|가격|\d)"
     r"|면세\s?(?:가|특가)(?![가-힣])|출국자|인도장\s?수령"
     r"|쿠폰\s?(?:적용|할인)?\s?가(?![가-힣])|보상\s?판매\s?가|월\s?[\d,]+\s?원"
     # A group's minimum ("단체 50더즌 이상", "단체주문 (20권 이상)"); not a discount or an enquiry offered to groups

@@ -2425,6 +2425,11 @@ def test_a_weight_for_a_volume_that_no_density_reconciles_is_another_form(keywor
         ("맥북 에어 13 M4 16GB 256GB [사업자 전용가]", "conditional price: 사업자 전용가 1,500,000"),
         ("맥북 에어 13 M4 16GB 256GB 정기배송 전용", "conditional price: 정기배송 전용 1,500,000"),
         ("맥북 에어 13 M4 16GB 256GB 예약금 (잔금 별도)", "conditional price: 예약금 1,500,000"),
+        # the sixty-fifth reader's: a first purchase's own price
+        ("맥북 에어 13 M4 16GB 256GB [첫구매 전용가] 신규회원 1인 1회", "conditional price: 첫구매 전용가 1,500,000"),
+        ("맥북 에어 13 M4 16GB 256GB 첫 구매 전용 특가", "conditional price: 첫 구매 전용 특가 1,500,000"),
+        ("맥북 에어 13 M4 16GB 256GB 첫구매 전용 쿠폰 증정", None),
+        ("맥북 에어 13 M4 16GB 256GB 첫구매가 아니어도 무료배송", None),
     ],
 )
 def test_a_coupon_a_trade_in_or_an_instalment_in_the_title_is_a_conditional_price(title: str, reason: str | None):
