@@ -82,15 +82,15 @@ def not_buyable(offer: Offer, title: str) -> str | None:
 
 #: A title that binds its price to who the buyer is or what else they sign: a group it is reserved for (임직원 전용,
 #: 임직원가, 멤버십 전용가, 교육할인), a proof to show (구매인증, 인증 필요), a carrier contract (번호이동, 공시지원,
-#: 요금제), an introductory period or a first purchase (첫달 반값, "첫 달 가격", "첫구매 전용가"), a coupon's price (쿠폰 적용가), a trade-in price
-#: (보상판매가), a month of an instalment (월 60,375원), a duty-free sale (출국자, 인도장 수령, 면세가: for travellers
-#: leaving the country), a minimum order (단체 50더즌 이상, 최소주문 30개, 2개 이상 구매시 개당), a card's discount
-#: (삼성카드 결제시 청구할인, 카드 즉시할인), business members (사업자 전용), a subscription (정기배송 전용, 정기구독 첫
-#: 회, 정기구독 첫 달), a deposit (예약금: part of a price, not the price), every benefit stacked (최대혜택가), a return
-#: or a contract asked for (반납조건, 약정 조건). Not what every buyer gets ("온라인 전용가", "쿠팡 전용 특가": a
-#: channel's price; "면세점 정품": a claim; "단체주문 환영", "2개 이상 구매시 무료배송", "카드 무이자 24개월 할부"). The
-#: parser reads such conditions from a price line's place; sellers also write them into the title, where only their
-#: words tell. Hints, not the rule: the price cluster still judges what they miss.
+#: 요금제), an introductory period or a first purchase (첫달 반값, "첫 달 가격", "첫구매 전용가"), a coupon's price
+#: (쿠폰 적용가), a trade-in price (보상판매가), a month of an instalment (월 60,375원), a duty-free sale (출국자,
+#: 인도장 수령, 면세가: for travellers leaving the country), a minimum order (단체 50더즌 이상, 최소주문 30개, 2개 이상
+#: 구매시 개당), a card's discount (삼성카드 결제시 청구할인, 카드 즉시할인), business members (사업자 전용), a
+#: subscription (정기배송 전용, 정기구독 첫 회, 정기구독 첫 달), a deposit (예약금: part of a price, not the price),
+#: every benefit stacked (최대혜택가), a return or a contract asked for (반납조건, 약정 조건). Not what every buyer gets
+#: ("온라인 전용가", "쿠팡 전용 특가": a channel's price; "면세점 정품": a claim; "단체주문 환영", "2개 이상 구매시
+#: 무료배송", "카드 무이자 24개월 할부"). The parser reads such conditions from a price line's place; sellers also write
+#: them into the title, where only their words tell. Hints, not the rule: the price cluster still judges what they miss.
 #: A subscription: a keyword that asks for one ("과학동아 1년 정기구독") asks for its price.
 _SUBSCRIPTION = r"정기\s?(?:배송|구독)"
 #: "Only" said between who a price is for and the price, with the price's amount perhaps ("첫 구매 고객 한정 9,900원
