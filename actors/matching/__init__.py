@@ -93,6 +93,7 @@ from actors.matching.prices import (
     against_target,
     cluster_of,
     doubt_about_the_lowest,
+    priced_alone_far_under,
     priced_like_an_accessory,
     priced_without_a_part,
 )
@@ -318,12 +319,17 @@ def match_offers(product: Mapping[str, Any], offers: Iterable[Offer]) -> list[Of
 def _pass_over_the_cheapest_in_doubt(accepted: list[Offer], titles: Mapping[int, str], wanted: _Wanted) -> None:
     """Refuse the cheapest accepted offer (`accepted`, cheapest first) while what it is stays in doubt beside the
     dearer ones (`_doubts_of_what_it_is`: a code's suffix no other writes, the keyword's word only among a pick's
-    options) and a dearer accepted offer is left: delivered, it would be a sibling model's or another option's price
-    as often as the product's, and the next offer is the product's. On the
+    options), or, without a target price to vouch for it, its price stands alone far under theirs
+    (`prices.priced_alone_far_under`), and a dearer accepted offer is left: delivered, it would be a sibling model's,
+    another option's, a part's or a bait's price as often as the product's, and the next offer is the product's. On the
     held-out corpus, 8 answers were gained this way for 1 lost (a charger's Korean-release suffix, EP-T2510NBEGKR)."""
     while len(accepted) > 1:
         lowered = [titles[id(offer)].lower() for offer in accepted]
         doubts = _doubts_of_what_it_is(wanted, lowered)
+        if not doubts and wanted.target_price is None:
+            packs = {_pack_count(titles[id(offer)]) or 1 for offer in accepted}
+            alone = priced_alone_far_under([offer.price for offer in accepted], packs_differ=len(packs) > 1)
+            doubts = [alone] if alone else []
         if not doubts:
             return
         accepted.pop(0).rejected = f"in doubt beside dearer offers: {doubts[0]}"

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from actors.matching import doubts_about_the_lowest, match_offers
 from actors.matching.loanwords import Spellings, hangul_skeleton, latin_skeletons
-from actors.matching.prices import cluster_price, doubt_about_the_lowest
+from actors.matching.prices import cluster_price, doubt_about_the_lowest, priced_alone_far_under
 from schemas.offers import Offer
 
 S24_ULTRA: dict[str, Any] = {"keyword": "갤럭시 S24 울트라 256GB"}
@@ -1070,6 +1070,32 @@ def test_a_lowest_under_half_of_what_the_offers_cluster_around_is_in_doubt():
         "priced far under the others: the lowest, 299,000, is 43% of the 692,000 most offers ask"
     )
     assert doubt_about_the_lowest([349_000, 689_000, 695_000, 699_000]) is None  # half of it is a sale's price
+
+
+def test_a_lowest_alone_far_under_the_others_is_passed_over_unless_a_seller_comes_near_it_or_a_target_vouches():
+    # The seventeenth reader's bait again: no other seller asks anywhere near it.
+    airpods = [
+        ("애플 에어팟 맥스 USB-C 미드나이트 정품 새상품 미개봉", 299_000),
+        ("Apple 에어팟 맥스 USB-C 미드나이트", 689_000),
+        ("에어팟 맥스 USB-C 미드나이트 국내정품", 695_000),
+        ("애플 에어팟 맥스 USB-C 미드나이트 MWW43KH/A", 699_000),
+    ]
+    keyword = {"keyword": "에어팟 맥스 USB-C 미드나이트"}
+    assert list(judged(keyword, airpods).values()) == [
+        "in doubt beside dearer offers: priced alone far under the others: the lowest, 299,000, is 43% of the 692,000 "
+        "most offers ask, and no other offer asks under 598,000",
+        None,
+        None,
+        None,
+    ]
+    # a deal another seller comes near (within twice it) is a sale, and stays the lowest, in doubt
+    met = [*airpods[:1], ("에어팟 맥스 USB-C 미드나이트 특가", 419_000), *airpods[1:]]
+    assert list(judged(keyword, met).values()) == [None] * 5
+    # a target price vouches for what the product costs
+    assert list(judged({**keyword, "target_price": 650_000}, airpods).values()) == [None] * 4
+    assert priced_alone_far_under([299_000, 689_000, 695_000, 699_000]) is not None
+    assert priced_alone_far_under([349_000, 689_000, 695_000, 699_000]) is None  # half of it is a sale's price
+    assert priced_alone_far_under([299_000]) is None
 
 
 def test_prices_that_do_not_cluster_refuse_nothing():

@@ -343,16 +343,33 @@ def offers_of(source: str, *prices: int) -> SourceResult:
     )
 
 
-async def test_a_lowest_far_under_the_others_is_delivered_saying_it_is_in_doubt():
-    """A bait listing or a look-alike at a third of the others passes every rule a title can break: the result still
-    answers the cheapest accepted offer, and says what a person should look at before acting on it."""
-    runtime = Runtime(Scripted("coupang", offers_of("coupang", 3_000, 9_000)), Scripted("naver", found("naver", 9_500)))
+async def test_a_lowest_far_under_the_others_that_another_offer_comes_near_is_delivered_saying_it_is_in_doubt():
+    """A bait listing or a look-alike at a third of the others passes every rule a title can break; with another
+    offer within twice its price it may be a sale, so the result still answers it, and says what a person should
+    look at before acting on it."""
+    runtime = Runtime(
+        Scripted("coupang", offers_of("coupang", 3_000, 5_900, 9_000)), Scripted("naver", found("naver", 9_500))
+    )
 
     output = await attempt(search_job(), runtime)
 
     result = output["result"]  # type: ignore[index]
     assert result["lowest"]["price"] == 3_000
-    assert result["doubts"] == ["priced far under the others: the lowest, 3,000, is 32% of the 9,250 most offers ask"]
+    assert result["doubts"] == ["priced far under the others: the lowest, 3,000, is 33% of the 9,000 most offers ask"]
+
+
+async def test_a_lowest_alone_far_under_the_others_is_passed_over_and_the_result_shows_why():
+    runtime = Runtime(Scripted("coupang", offers_of("coupang", 3_000, 9_000)), Scripted("naver", found("naver", 9_500)))
+
+    output = await attempt(search_job(), runtime)
+
+    result = output["result"]  # type: ignore[index]
+    assert result["lowest"]["price"] == 9_000
+    assert "doubts" not in result
+    assert result["offers"][0]["rejected"] == (
+        "in doubt beside dearer offers: priced alone far under the others: the lowest, 3,000, is 32% of the 9,250 "
+        "most offers ask, and no other offer asks under 6,000"
+    )
 
 
 @pytest.mark.parametrize(
