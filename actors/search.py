@@ -11,7 +11,7 @@ import dramatiq
 
 from actors import metrics
 from actors.errors import DeferredJobError, JobError, PermanentJobError, RetryableJobError
-from actors.matching import doubts_about_the_lowest, match_offers
+from actors.matching import doubts_about_the_lowest, match_offers, passed_over
 from actors.outbox import spawn_outbox
 from actors.proxies import ProxiesBenched
 from actors.runtime import WorkerRuntime
@@ -57,7 +57,7 @@ def summarize(
             "outcome": str(outcome),
             "complete": complete,
             "lowest": winners[0].as_document() if winners else None,
-            "doubts": doubts_about_the_lowest(product, winners) or None,
+            "doubts": doubts_about_the_lowest(product, winners, passed_over(offers)) or None,
             "offers": [offer.as_document() for offer in sorted(offers, key=lambda offer: offer.price)],
             "failed_sources": {name: _failure_summary(error) for name, error in failed.items()} or None,
             "searched_at": searched_at,

@@ -21,9 +21,10 @@ gives the reason, which keeps verdicts deterministic:
    over all the search's offers at once, not far under the price the product's offers cluster around (every offer
    of it at a price anyone pays, even one that cannot be bought now; per unit for another pack size), nor, when its
    title says it sells something without something else bought apart, well under it (a part alone);
-9. the cheapest accepted offer is what it seems beside the dearer ones: one that glues a suffix to the asked code,
-   or cuts it short, where they write it whole, or names the keyword's word only among a pick's options, is passed
-   over while a dearer accepted offer is left ("in doubt beside dearer offers: …"); alone, it stays in doubt.
+9. the cheapest accepted offer is what it seems beside the dearer ones: one that glues a suffix to a code the
+   keyword writes, or cuts it short, where they write it whole, or names the keyword's word only among a pick's later
+   options, or is priced alone far under them, is passed over while a dearer accepted offer is left ("in doubt
+   beside dearer offers: …"), and the result says so; alone, it stays in doubt.
 
 Words are compared as a Korean reader splits them (`words`, `analyzer`). How each rule reads a title:
 docs/sources.md, "Matching".
@@ -32,7 +33,7 @@ docs/sources.md, "Matching".
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from statistics import median
 from typing import Any
@@ -103,9 +104,10 @@ from actors.matching.sequels import names_a_number, numbers_after, sequel_number
 from actors.matching.wearers import for_a_child, for_one_sex, names_a_sex
 from infra.text.folding import fold
 from infra.text.sexes import sex_spellings
+from infra.text.units import MEASURE_SYMBOLS
 from schemas.offers import Offer
 
-__all__ = ["doubts_about_the_lowest", "match_offers"]
+__all__ = ["doubts_about_the_lowest", "match_offers", "passed_over"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,23 +318,43 @@ def match_offers(product: Mapping[str, Any], offers: Iterable[Offer]) -> list[Of
     return judged
 
 
+#: The verdict's opening of an offer passed over (rule 9): `passed_over` finds them, and the result says so.
+PASSED_OVER = "in doubt beside dearer offers"
+
+
 def _pass_over_the_cheapest_in_doubt(accepted: list[Offer], titles: Mapping[int, str], wanted: _Wanted) -> None:
     """Refuse the cheapest accepted offer (`accepted`, cheapest first) while what it is stays in doubt beside the
     dearer ones (`_doubts_of_what_it_is`: a code's suffix no other writes, the keyword's word only among a pick's
     options), or, without a target price to vouch for it, its price stands alone far under theirs
     (`prices.priced_alone_far_under`), and a dearer accepted offer is left: delivered, it would be a sibling model's,
-    another option's, a part's or a bait's price as often as the product's, and the next offer is the product's. On the
-    held-out corpus, 8 answers were gained this way for 1 lost (a charger's Korean-release suffix, EP-T2510NBEGKR)."""
+    another option's, a part's or a bait's price as often as the product's, and the next offer is the product's.
+    The price alone passes it over only where the next offer writes no number it does not ("500ml 2P", "150포",
+    "1kg" beside "500ml", "50포", "300g": a quantity or an edition the pack reader may not read explains the gap; a
+    reviewer's). The result then says a cheaper offer was passed over (`doubts_about_the_lowest`)."""
     while len(accepted) > 1:
         lowered = [titles[id(offer)].lower() for offer in accepted]
-        doubts = _doubts_of_what_it_is(wanted, lowered)
-        if not doubts and wanted.target_price is None:
+        doubts = _doubts_of_what_it_is(wanted, lowered, to_pass_over=True)
+        if not doubts and wanted.target_price is None and _numbers(lowered[1]) <= _numbers(lowered[0]):
             packs = {_pack_count(titles[id(offer)]) or 1 for offer in accepted}
             alone = priced_alone_far_under([offer.price for offer in accepted], packs_differ=len(packs) > 1)
             doubts = [alone] if alone else []
         if not doubts:
             return
-        accepted.pop(0).rejected = f"in doubt beside dearer offers: {doubts[0]}"
+        accepted.pop(0).rejected = f"{PASSED_OVER}: {doubts[0]}"
+
+
+#: A number a title writes as one, not inside a code ("MWW43KH/A", "SM-R510"), with the unit or counter glued to it:
+#: a quantity's, a size's, an edition's ("300g" and "1kg" differ, though "1++" writes a 1).
+_NUMBER = re.compile(r"(?<![a-z\d.])\d+(?:[.,]\d+)*[a-z가-힣]*")
+
+
+def _numbers(title: str) -> set[str]:
+    return set(_NUMBER.findall(title))
+
+
+def passed_over(offers: Iterable[Offer]) -> list[Offer]:
+    """The offers rule 9 passed over, as `match_offers` left them."""
+    return [offer for offer in offers if offer.rejected and offer.rejected.startswith(PASSED_OVER)]
 
 
 def _refuse_other_model_codes(accepted: list[Offer], titles: Mapping[int, str]) -> None:
@@ -456,9 +478,13 @@ def _pack_count(folded_title: str) -> int | None:
     return int(packs[0]) if packs and packs[0] >= 1 else None
 
 
-def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -> list[str]:
+def doubts_about_the_lowest(
+    product: Mapping[str, Any], accepted: list[Offer], passed: Sequence[Offer] = ()
+) -> list[str]:
     """What leaves the lowest of the accepted offers (`accepted`, cheapest first) in doubt, for a person to look at:
     the matcher accepted it, and it stays the lowest.
+    - A cheaper offer passed over beside it (`passed`: `passed_over` of the search's offers): the evidence that passed
+      it over is a doubt, not a proof, so a person sees which one.
     - Its price (`prices.doubt_about_the_lowest`). Offers of different pack sizes explain a gap between them (one
       pouch beside 36), so where the accepted offers count their packs differently, their disagreement is none.
     - A word it writes between the name and the size that no other accepted offer writes, where the matcher refuses
@@ -485,6 +511,9 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
     titles = [wanted.fold(offer.title) for offer in accepted]
     packs = {_pack_count(title) or 1 for title in titles}
     doubts = [doubt_about_the_lowest([offer.price for offer in accepted], packs_differ=len(packs) > 1)]
+    if passed:
+        cheapest = min(passed, key=lambda offer: offer.price)
+        doubts.append(f"a cheaper offer was passed over: {cheapest.title}, {cheapest.price:,} ({cheapest.rejected})")
     lowered = [title.lower() for title in titles]
     respelled = [wanted.spell(title) for title in lowered]
     doubts.append(_another_line_in_the_lowest(wanted, lowered, respelled))
@@ -497,29 +526,53 @@ def doubts_about_the_lowest(product: Mapping[str, Any], accepted: list[Offer]) -
     return [doubt for doubt in doubts if doubt]
 
 
-def _doubts_of_what_it_is(wanted: _Wanted, lowered: list[str]) -> list[str]:
+def _doubts_of_what_it_is(wanted: _Wanted, lowered: list[str], *, to_pass_over: bool = False) -> list[str]:
     """What leaves in doubt whether the cheapest of the accepted offers (`lowered`: their lower-case titles, cheapest
     first) is the product itself rather than a sibling or another option of a pick: a suffix it glues to the asked
     code, or cuts short, where the others write it whole (`codes`); letters glued to the keyword's short model number
     where the others write it bare; the keyword's word only among a bare pick's options
-    (`buyable.one_of_several_perhaps`). Beside a dearer accepted offer these refuse it
-    (`_pass_over_the_cheapest_in_doubt`); alone, they leave it in doubt. Not a child only the lowest names, which a
-    product made for children writes as often ("일룸 어린이 링키 책상" beside "일룸 링키 책상"): that stays a doubt."""
-    asked = model_codes(wanted.keyword) | ({compact_code(wanted.model_no)} if wanted.model_no else set())
+    (`buyable.one_of_several_perhaps`). Alone, they leave it in doubt. Not a child only the lowest names, which a
+    product made for children writes as often ("일룸 어린이 링키 책상" beside "일룸 링키 책상"): that stays a doubt.
+
+    `to_pass_over`: only those that refuse it beside a dearer accepted offer (`_pass_over_the_cheapest_in_doubt`),
+    narrowed on a reviewer's titles: a suffix on a code the keyword writes, not on the model number given with it,
+    after which a store's full SKU writes its release and colour ("SM-S931NZKAKOO", "OLED65C4KNA", "MXP93KH/A"); a
+    suffix cut short only where the title does not write the rest apart ("U9060 MAC"); letters on the keyword's
+    number that are no measure's symbol ("16GB", "11inch"); and a pick only where the asked option comes after
+    another, and is no bare number (shoe sizes share a price; a listing shows its first option's)."""
+    keyword_codes = model_codes(wanted.keyword)
+    asked = keyword_codes | ({compact_code(wanted.model_no)} if wanted.model_no else set())
     codes = [model_codes(title) for title in lowered]
-    # The model number as each title writes it too, with what it glues after it ("GLM 50-27 CG" for "… C"); not for a
-    # suffix cut short, which the model number lets titles leave off ("SEL50F18 FE" for SEL50F18F).
-    written = [found | model_number_writings(title, wanted.model) for found, title in zip(codes, lowered, strict=True)]
-    doubts = [
-        suffix_only_the_lowest_writes(asked, written[0], written[1:], bare_needed=PLAIN_NAMES_NEEDED),
-        suffix_cut_short_only_by_the_lowest(asked, codes[0], codes[1:], whole_needed=PLAIN_NAMES_NEEDED),
-    ]
+    doubts = []
+    if to_pass_over:
+        doubts.append(suffix_only_the_lowest_writes(keyword_codes, codes[0], codes[1:], bare_needed=PLAIN_NAMES_NEEDED))
+        compact_title = compact_code(lowered[0])
+        if not any(code in compact_title for code in asked):
+            doubts.append(
+                suffix_cut_short_only_by_the_lowest(asked, codes[0], codes[1:], whole_needed=PLAIN_NAMES_NEEDED)
+            )
+    else:
+        # The model number as each title writes it too, with what it glues after it ("GLM 50-27 CG" for "… C"); not
+        # for a suffix cut short, which the model number lets titles leave off ("SEL50F18 FE" for SEL50F18F).
+        written = [
+            found | model_number_writings(title, wanted.model) for found, title in zip(codes, lowered, strict=True)
+        ]
+        doubts.append(suffix_only_the_lowest_writes(asked, written[0], written[1:], bare_needed=PLAIN_NAMES_NEEDED))
+        doubts.append(suffix_cut_short_only_by_the_lowest(asked, codes[0], codes[1:], whole_needed=PLAIN_NAMES_NEEDED))
     if numbers := model_numbers(word.text for word in wanted.words):
         # a unit's letter glued to a model's number is no tier, so nothing refuses it ("프로스태프 97L")
         tokens = [number_tokens(title) for title in lowered]
+        if to_pass_over:
+            tokens[0] = frozenset(token for token in tokens[0] if not _a_measure(token))
         doubts.append(suffix_only_the_lowest_writes(numbers, tokens[0], tokens[1:], bare_needed=PLAIN_NAMES_NEEDED))
-    doubts.append(one_of_several_perhaps(lowered, wanted.words))
+    doubts.append(one_of_several_perhaps(lowered, wanted.words, after_another_only=to_pass_over))
     return [doubt for doubt in doubts if doubt]
+
+
+def _a_measure(token: str) -> bool:
+    """A number with a measure's symbol of two letters or more glued on ("16gb", "11inch"): no model's letter."""
+    letters = token.lstrip("0123456789")
+    return len(letters) >= 2 and letters in MEASURE_SYMBOLS
 
 
 #: A title saying it sells a thing alone ("본체만", "설명서만", "프레임만") or without something ("(실린더 미포함)",

@@ -490,16 +490,28 @@ def _named_only_as_an_option(title: str, words: Sequence[Word]) -> str | None:
 _BARE_PICK = re.compile(r"선택|택\s?1")
 
 
-def one_of_several_perhaps(lowered: Sequence[str], words: Sequence[Word]) -> str | None:
+def one_of_several_perhaps(
+    lowered: Sequence[str], words: Sequence[Word], *, after_another_only: bool = False
+) -> str | None:
     """What leaves the lowest of the accepted offers (`lowered`: their lower-case titles, cheapest first) in doubt: a
     keyword word it names only among the options of a bare pick ("제주 노지감귤 5kg 크기 선택 (소과/로얄과/대과)" for
     로얄과, "12색/18색/24색/30색 선택" for 24색), so its price may be another option's. Not a hue (colours of one
-    listing mostly share a price: reading "화이트/블랙 색상 선택" as a pick was taken back), and only a doubt: refusing
-    such listings refused the asked colour or size as often."""
+    listing mostly share a price: reading "화이트/블랙 색상 선택" as a pick was taken back); alone, only a doubt:
+    refusing such listings refused the asked colour or size as often. `after_another_only`: only where the asked
+    option comes after another (a listing shows its first option's price) and the options are not bare numbers
+    (shoe sizes, which share a price): what passes it over beside a dearer offer (a reviewer's "사이즈 선택
+    (240/…/260)" and "12색/24색/36색 선택" for 12색)."""
     title = lowered[0] if lowered else ""
     if not _BARE_PICK.search(title):
         return None
-    picked = _named_only_as_an_option(title, [word for word in words if not word.hue])
+    unhued = [word for word in words if not word.hue]
+    picked = _named_only_as_an_option(title, unhued)
+    if picked and after_another_only:
+        options = [option.strip() for option in re.split(r"[/,·]", picked.strip("()[] "))]
+        if all(option.isdigit() for option in options if option) or any(
+            word.pattern.search(options[0]) for word in unhued
+        ):
+            return None
     return f"one of several?: the lowest names the keyword's word only among its options {picked}" if picked else None
 
 

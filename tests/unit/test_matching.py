@@ -1091,6 +1091,9 @@ def test_a_lowest_alone_far_under_the_others_is_passed_over_unless_a_seller_come
     # a deal another seller comes near (within twice it) is a sale, and stays the lowest, in doubt
     met = [*airpods[:1], ("에어팟 맥스 USB-C 미드나이트 특가", 419_000), *airpods[1:]]
     assert list(judged(keyword, met).values()) == [None] * 5
+    # the next offer writing a quantity the lowest does not: the gap may be the quantity's (a reviewer's)
+    beef = [("한우 1++ 등심 300g", 29_900), ("한우 1++ 등심 1kg", 89_000), ("한우 1++ 등심 1kg 구이용", 95_000)]
+    assert list(judged({"keyword": "한우 1++ 등심"}, beef).values()) == [None] * 3
     # a target price vouches for what the product costs
     assert list(judged({**keyword, "target_price": 650_000}, airpods).values()) == [None] * 4
     assert priced_alone_far_under([299_000, 689_000, 695_000, 699_000]) is not None

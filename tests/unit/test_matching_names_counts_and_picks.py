@@ -152,7 +152,7 @@ def test_a_cheapest_offer_that_glues_a_suffix_to_the_model_code_no_other_offer_w
     assert lowest_doubts(product, titles[1:]) == []
 
 
-def test_a_cheapest_offer_that_runs_letters_on_the_model_numbers_suffix_is_passed_over():
+def test_a_lowest_that_runs_letters_on_the_model_numbers_suffix_is_in_doubt_not_passed_over():
     # GLM 50-27 CG is the green-beam model of the GLM 50-27 C: the model number allows a suffix carried on (a region, a
     # colour), so the offers are compared on what each writes after it.
     product = {"keyword": "보쉬 레이저 거리측정기 GLM 50-27 C", "model_no": "GLM 50-27 C"}
@@ -162,9 +162,9 @@ def test_a_cheapest_offer_that_runs_letters_on_the_model_numbers_suffix_is_passe
         ("보쉬 레이저 거리측정기 GLM 50-27 C 블루투스 50m", 158_000),
     ]
 
-    assert verdicts(product, titles)[0] == (
-        "in doubt beside dearer offers: another model?: the lowest writes glm5027cg, the others glm5027c"
-    )
+    # after the model number given, a store's full SKU writes its release and colour as often ("SM-S931NZKAKOO"): a
+    # doubt, never a pass-over (a reviewer's)
+    assert lowest_doubts(product, titles) == ["another model?: the lowest writes glm5027cg, the others glm5027c"]
     assert lowest_doubts(product, titles[1:]) == []
     # a model number with no suffix sees nothing glued after a space: "42160 Audi" is the set's name
     # a suffix written glued is not looked for in the next word, nor a suffix cut short compared ("SEL50F18 FE")
@@ -2516,3 +2516,59 @@ def test_weights_joined_by_a_plus_are_no_parts_of_a_mix():
     assert a_mix("해찬들 고추장1개 + 쌈장1개 (2개)", keyword_words(keyword), quantities(keyword)) == (
         "a mix: 고추장1개 + 쌈장1개"
     )
+
+
+@pytest.mark.parametrize(
+    ("product", "titles"),
+    [
+        # a reviewer's: a store's full SKU after the model number given writes its release and colour
+        (
+            {"keyword": "삼성전자 갤럭시 S25 자급제 256GB", "model_no": "SM-S931N"},
+            [
+                ("삼성전자 갤럭시 S25 자급제 SM-S931NZKAKOO 256GB 아이시블루", 1_098_000),
+                ("갤럭시 S25 256GB 자급제 SM-S931N 정품", 1_155_000),
+                ("삼성 갤럭시 S25 SM-S931N 256GB 자급제폰", 1_160_000),
+            ],
+        ),
+        # the rest of the code written apart is no suffix cut short
+        (
+            {"keyword": "뉴발란스 U9060MAC"},
+            [
+                ("뉴발란스 9060 U9060 MAC 그레이", 139_000),
+                ("뉴발란스 U9060MAC 그레이 운동화", 159_000),
+                ("NEW BALANCE U9060MAC", 165_000),
+            ],
+        ),
+        # a measure's symbol on the keyword's number is no model's letter
+        (
+            {"keyword": "아이패드 프로 11 M4 256GB"},
+            [
+                ("애플 아이패드 프로 11 M4 256GB 11inch 와이파이", 1_499_000),
+                ("아이패드 프로 11 M4 256GB Wi-Fi", 1_599_000),
+                ("Apple 아이패드 프로 11 M4 256GB 스페이스블랙", 1_620_000),
+            ],
+        ),
+        # the asked option first: the listing shows its price; shoe sizes share one
+        (
+            {"keyword": "모나미 플러스펜 3000 12색"},
+            [
+                ("모나미 플러스펜 3000 12색/24색/36색 선택", 8_900),
+                ("모나미 플러스펜 3000 12색 세트", 9_900),
+                ("모나미 플러스펜3000 12색", 10_500),
+            ],
+        ),
+        (
+            {"keyword": "크록스 클래식 클로그 블랙 260"},
+            [
+                ("크록스 클래식 클로그 블랙 10001-001 사이즈 선택 (240/250/260/270)", 39_900),
+                ("크록스 클래식 클로그 블랙 260", 45_900),
+                ("crocs 클래식 클로그 블랙 260mm", 47_000),
+            ],
+        ),
+    ],
+)
+def test_a_cheapest_offer_whose_doubt_is_a_release_code_a_unit_or_the_first_option_is_not_passed_over(
+    product: dict[str, Any], titles: list[tuple[str, int]]
+):
+    assert verdicts(product, titles) == [None, None, None]
+    assert lowest_doubts(product, titles)  # still said: a person may look

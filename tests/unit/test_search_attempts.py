@@ -365,11 +365,13 @@ async def test_a_lowest_alone_far_under_the_others_is_passed_over_and_the_result
 
     result = output["result"]  # type: ignore[index]
     assert result["lowest"]["price"] == 9_000
-    assert "doubts" not in result
-    assert result["offers"][0]["rejected"] == (
+    passed = result["offers"][0]
+    assert passed["rejected"] == (
         "in doubt beside dearer offers: priced alone far under the others: the lowest, 3,000, is 32% of the 9,250 "
         "most offers ask, and no other offer asks under 6,000"
     )
+    # passed over on evidence, not proof: the result says which offer a person should look at
+    assert result["doubts"] == [f"a cheaper offer was passed over: {passed['title']}, 3,000 ({passed['rejected']})"]
 
 
 @pytest.mark.parametrize(
