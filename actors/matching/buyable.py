@@ -42,12 +42,21 @@ _NOT_ON_SALE = re.compile(
     r"(?:재?입고\s?(?:예정|알림|대기|신청|예약|미정)|판매\s?(?:일시\s?)?(?:종료|중지|중단|완료)|출하\s?(?:종료|중단|마감)"
     r"|(?<!산간 )(?<!산간)(?:구매|주문)\s?불가|재고\s?(?:없음|소진|0(?![\d.,])\s?개?)|단종\s?(?:상품|모델)"
     r"|현재\s?판매\s?(?:하지\s?않|안\s?함)"
-    # A pre-order, open or closed: sold ahead of its stock, not on sale now.
-    rf"|사전\s?예약|예약\s?(?:판매|구매)|{english(r'pre\W?orders?')}"
     # A shop that buys the item ("[매입] … 최고가 매입합니다") sells none.
     r"|^\s?[(\[]\s?매입\s?[)\]]|매입\s?합니다)"
     rf"{_HYPE}(?!\s?(?:아님|까지|시까지|해제|예정))"
 )
+
+
+#: A pre-order, open or closed: sold ahead of its stock, not on sale now. Not its bonus or its price kept once the item
+#: is out ("사전예약 특전 포함", "사전예약 사은품", "사전예약가 그대로"), nor denied ("예약판매X", "예약판매 아닙니다").
+_PRE_ORDER = re.compile(
+    rf"(?:사전\s?예약|예약\s?(?:판매|구매|상품)|프리\s?오더|{english(r'pre\W?orders?')})"
+    r"(?!\s?(?:특전|혜택|사은품|가\s?그대로|x(?![a-z])|아님|아닙니다|아닌))"
+)
+#: A title saying the item ships now, whatever it says of a pre-order ("사전예약 종료 정상판매중", "사전예약 재고
+#: 즉시출고": a reviewer's).
+_SHIPS_NOW = re.compile(r"(?:즉시|당일)\s?(?:발송|출고|배송)|재고\s?보유|정상\s?판매")
 
 
 #: 매진 ("sold out", said of tickets and shows): sellers write it as hype more than as stock, so it refuses nothing;
@@ -76,6 +85,8 @@ def not_buyable(offer: Offer, title: str) -> str | None:
         if parts[match.last].head:
             return f"sold out: {match.text}"
     if said := _NOT_ON_SALE.search(title):
+        return f"not buyable: {said.group()}"
+    if (said := _PRE_ORDER.search(title)) and not _SHIPS_NOW.search(title):
         return f"not buyable: {said.group()}"
     return None
 
@@ -110,7 +121,9 @@ _CONDITION_OF_SALE = re.compile(
     # is for ("모바일 전용 게임패드": a reviewer's), nor "온라인 전용", which anyone ordering online is.
     r"|(?:앱|어플|모바일)\s?(?:\d{1,2}\s?%\s?)?(?:전용\s?)?(?:가(?![가-힣])|할인|특가)"
     r"|(?:구매|자격|재직|재학|학생|신분)\s?인증|번호\s?이동|기기\s?변경|공시\s?지원"
-    rf"|요금제\s?(?:\d+\s?개월\s?)?(?:유지|의무|필수|조건|가입)|첫\s?(?:달|구매)\s?{_ONLY}(?:전용\s?(?:가(?![가-힣])|특가|할인)|반값|할인|특가|가격|\d)"
+    rf"|요금제\s?(?:\d+\s?개월\s?)?(?:유지|의무|필수|조건|가입)|첫\s?(?:달|구매|주문)\s?{_ONLY}(?:전용\s?)?(?:가격|혜택가|반값|할인(?!\s?쿠폰)|특가(?!\s?종료)|\d)"
+    # 가 only after 전용: "첫구매가 아니어도" is a particle.
+    rf"|첫\s?(?:달|구매|주문)\s?{_ONLY}전용\s?가(?![가-힣])"
     r"|면세\s?(?:가|특가)(?![가-힣])|출국자|인도장\s?수령"
     r"|쿠폰\s?(?:적용|할인)?\s?가(?![가-힣])|보상\s?판매\s?가|월\s?[\d,]+\s?원"
     # A group's minimum ("단체 50더즌 이상", "단체주문 (20권 이상)"); not a discount or an enquiry offered to groups

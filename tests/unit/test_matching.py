@@ -916,6 +916,9 @@ def test_when_the_keyword_names_an_accessory_the_first_accessory_the_title_sells
         ("오뚜기 진라면 순한맛 120g 40개 사전 예약 구매", "not buyable: 사전 예약"),
         ("오뚜기 진라면 순한맛 120g 40개 예약구매", "not buyable: 예약구매"),
         ("Pre-order 오뚜기 진라면 순한맛 120g 40개", "not buyable: pre-order"),
+        # a reviewer's: the other words for it
+        ("[예약상품] 오뚜기 진라면 순한맛 120g 40개 5/12 출고", "not buyable: 예약상품"),
+        ("오뚜기 진라면 순한맛 120g 40개 프리오더", "not buyable: 프리오더"),
     ],
 )
 def test_a_title_saying_it_cannot_be_bought_now_is_not_an_offer(title: str, reason: str):
@@ -1409,7 +1412,12 @@ def test_a_refill_or_a_replacement_part_given_with_the_product_is_the_product():
      # a reviewer's: where it is not sold
      "갤럭시 S25 256GB 대형마트에서 판매하지 않는 상품",
      # a reservation that is no pre-order: refused, or of a pick-up
-     "갤럭시 S25 256GB (예약불가)", "갤럭시 S25 256GB 매장픽업 예약 가능", "갤럭시 S25 256GB 예약판매 아님"],
+     "갤럭시 S25 256GB (예약불가)", "갤럭시 S25 256GB 매장픽업 예약 가능", "갤럭시 S25 256GB 예약판매 아님",
+     # a reviewer's: a pre-order's bonus or price kept, a denial, a title saying it ships now
+     "갤럭시 S25 256GB 사전예약 특전 포함", "[사전예약특전 증정] 갤럭시 S25 256GB",
+     "갤럭시 S25 256GB 사전예약가 그대로",
+     "갤럭시 S25 256GB (예약판매X 당일발송)", "갤럭시 S25 256GB 예약판매 아닙니다 재고보유",
+     "갤럭시 S25 256GB 사전예약 종료 정상판매중", "갤럭시 S25 256GB 사전예약 재고 즉시출고"],
 )  # fmt: skip
 def test_marketing_phrases_about_stock_are_not_a_title_saying_it_cannot_be_bought(title: str):
     assert verdict({"keyword": "갤럭시 S25 256GB"}, title, price=1_000_000) is None
@@ -2459,6 +2467,12 @@ def test_a_weight_for_a_volume_that_no_density_reconciles_is_another_form(keywor
         ("맥북 에어 13 M4 16GB 256GB 첫 구매 전용 특가", "conditional price: 첫 구매 전용 특가 1,500,000"),
         ("맥북 에어 13 M4 16GB 256GB 첫구매 전용 쿠폰 증정", None),
         ("맥북 에어 13 M4 16GB 256GB 첫구매가 아니어도 무료배송", None),
+        # a reviewer's: its price written out, a first order, a benefit's price; a coupon handed out, a sale over
+        ("맥북 에어 13 M4 16GB 256GB 첫구매 전용가격", "conditional price: 첫구매 전용가격 1,500,000"),
+        ("맥북 에어 13 M4 16GB 256GB 첫주문 특가", "conditional price: 첫주문 특가 1,500,000"),
+        ("맥북 에어 13 M4 16GB 256GB 첫구매혜택가", "conditional price: 첫구매혜택가 1,500,000"),
+        ("맥북 에어 13 M4 16GB 256GB 첫구매 전용 할인쿠폰 다운로드", None),
+        ("맥북 에어 13 M4 16GB 256GB 첫구매 전용 특가 종료 정상가 판매", None),
     ],
 )
 def test_a_coupon_a_trade_in_or_an_instalment_in_the_title_is_a_conditional_price(title: str, reason: str | None):
