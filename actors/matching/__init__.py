@@ -21,10 +21,13 @@ gives the reason, which keeps verdicts deterministic:
    over all the search's offers at once, not far under the price the product's offers cluster around (every offer
    of it at a price anyone pays, even one that cannot be bought now; per unit for another pack size), nor, when its
    title says it sells something without something else bought apart, well under it (a part alone);
-9. the cheapest accepted offer is what it seems beside the dearer ones: one that glues a suffix to a code the
-   keyword writes, or cuts it short, where they write it whole, or names the keyword's word only among a pick's later
-   options, or is priced alone far under them, is passed over while a dearer accepted offer is left ("in doubt
-   beside dearer offers: …"), and the result says so; alone, it stays in doubt.
+9. the cheapest accepted offer is what it seems beside the dearer ones (`_reasons_to_pass_over`): one that glues a
+   suffix to a code the keyword writes where they write it bare, or cuts the asked code short where they write it
+   whole, or glues letters (not a measure's symbol) to the keyword's short model number, or names the keyword's
+   word only among a pick's later options, or, without a target price, is priced under half of their cluster with
+   no other offer within twice its price and no quantity of its own to explain it, is passed over while a dearer
+   accepted offer is left ("in doubt beside dearer offers: …"), and the result says so; the last accepted offer is
+   never passed over, and stays the lowest in doubt.
 
 Words are compared as a Korean reader splits them (`words`, `analyzer`). How each rule reads a title:
 docs/sources.md, "Matching".
@@ -39,6 +42,7 @@ from statistics import median
 from typing import Any
 
 from actors.matching.buyable import (
+    a_later_option_perhaps,
     a_mix,
     not_buyable,
     not_everyones_price,
@@ -54,6 +58,7 @@ from actors.matching.codes import (
     model_number_writings,
     model_numbers,
     number_tokens,
+    numbers_as_written,
     other_code,
     suffix_cut_short_only_by_the_lowest,
     suffix_only_the_lowest_writes,
@@ -333,23 +338,18 @@ def _pass_over_the_cheapest_in_doubt(accepted: list[Offer], titles: Mapping[int,
     reviewer's). The result then says a cheaper offer was passed over (`doubts_about_the_lowest`)."""
     while len(accepted) > 1:
         lowered = [titles[id(offer)].lower() for offer in accepted]
-        doubts = _doubts_of_what_it_is(wanted, lowered, to_pass_over=True)
-        if not doubts and wanted.target_price is None and _numbers(lowered[1]) <= _numbers(lowered[0]):
+        doubts = _reasons_to_pass_over(wanted, lowered)
+        if (
+            not doubts
+            and wanted.target_price is None
+            and numbers_as_written(lowered[1]) <= numbers_as_written(lowered[0])
+        ):
             packs = {_pack_count(titles[id(offer)]) or 1 for offer in accepted}
             alone = priced_alone_far_under([offer.price for offer in accepted], packs_differ=len(packs) > 1)
             doubts = [alone] if alone else []
         if not doubts:
             return
         accepted.pop(0).rejected = f"{PASSED_OVER}: {doubts[0]}"
-
-
-#: A number a title writes as one, not inside a code ("MWW43KH/A", "SM-R510"), with the unit or counter glued to it:
-#: a quantity's, a size's, an edition's ("300g" and "1kg" differ, though "1++" writes a 1).
-_NUMBER = re.compile(r"(?<![a-z\d.])\d+(?:[.,]\d+)*[a-z가-힣]*")
-
-
-def _numbers(title: str) -> set[str]:
-    return set(_NUMBER.findall(title))
 
 
 def passed_over(offers: Iterable[Offer]) -> list[Offer]:
@@ -496,9 +496,10 @@ def doubts_about_the_lowest(
       wrong ones. So does a thing it names right after the name's last word, before its size, number or colour, that
       no other accepted offer writes ("짭짤이 토마토 모종 5포트" beside "… 토마토 2kg": `lines.after_the_name`).
     - What it is (`_doubts_of_what_it_is`): a suffix it glues to the asked model code, or cuts short, where the others
-      write it whole, and the keyword's word only among a bare pick's options. Beside a dearer accepted offer these
-      have passed it over already (`_pass_over_the_cheapest_in_doubt`); what is left of them here is a pick's
-      listing with no other offer to deliver.
+      write it whole, letters on the keyword's short model number, and the keyword's word only among a bare pick's
+      options. Those that pass it over beside a dearer offer have done so already (`_reasons_to_pass_over`); what is
+      said here is the rest: a suffix after the model number given, a measure's symbol, a pick's first option, a
+      numbered size, or a listing with no other offer to deliver.
     - A thing it says it sells alone or without something, which no other accepted offer says ("본체만 (가스
       실린더 미포함)", "프레임 (쿠션 별도)", "설명서만"): on the held-out corpus it flagged five wrong lowest offers
       and five right ones (a phone "충전기 미포함", a drill "본체만"), so it cannot refuse.
@@ -513,7 +514,8 @@ def doubts_about_the_lowest(
     doubts = [doubt_about_the_lowest([offer.price for offer in accepted], packs_differ=len(packs) > 1)]
     if passed:
         cheapest = min(passed, key=lambda offer: offer.price)
-        doubts.append(f"a cheaper offer was passed over: {cheapest.title}, {cheapest.price:,} ({cheapest.rejected})")
+        others = f" and {len(passed) - 1} more" if len(passed) > 1 else ""
+        doubts.append(f"cheaper offers passed over: {cheapest.title}, {cheapest.price:,} ({cheapest.rejected}){others}")
     lowered = [title.lower() for title in titles]
     respelled = [wanted.spell(title) for title in lowered]
     doubts.append(_another_line_in_the_lowest(wanted, lowered, respelled))
@@ -526,47 +528,63 @@ def doubts_about_the_lowest(
     return [doubt for doubt in doubts if doubt]
 
 
-def _doubts_of_what_it_is(wanted: _Wanted, lowered: list[str], *, to_pass_over: bool = False) -> list[str]:
+def _doubts_of_what_it_is(wanted: _Wanted, lowered: list[str]) -> list[str]:
     """What leaves in doubt whether the cheapest of the accepted offers (`lowered`: their lower-case titles, cheapest
     first) is the product itself rather than a sibling or another option of a pick: a suffix it glues to the asked
-    code, or cuts short, where the others write it whole (`codes`); letters glued to the keyword's short model number
-    where the others write it bare; the keyword's word only among a bare pick's options
-    (`buyable.one_of_several_perhaps`). Alone, they leave it in doubt. Not a child only the lowest names, which a
-    product made for children writes as often ("일룸 어린이 링키 책상" beside "일룸 링키 책상"): that stays a doubt.
-
-    `to_pass_over`: only those that refuse it beside a dearer accepted offer (`_pass_over_the_cheapest_in_doubt`),
-    narrowed on a reviewer's titles: a suffix on a code the keyword writes, not on the model number given with it,
-    after which a store's full SKU writes its release and colour ("SM-S931NZKAKOO", "OLED65C4KNA", "MXP93KH/A"); a
-    suffix cut short only where the title does not write the rest apart ("U9060 MAC"); letters on the keyword's
-    number that are no measure's symbol ("16GB", "11inch"); and a pick only where the asked option comes after
-    another, and is no bare number (shoe sizes share a price; a listing shows its first option's)."""
-    keyword_codes = model_codes(wanted.keyword)
-    asked = keyword_codes | ({compact_code(wanted.model_no)} if wanted.model_no else set())
+    code (the model number as each title writes it too, with what it glues after it: "GLM 50-27 CG" for "… C"), or
+    cuts short, where the others write it whole (`codes`); letters glued to the keyword's short model number where
+    the others write it bare; the keyword's word only among a bare pick's options (`buyable.one_of_several_perhaps`).
+    Not a child only the lowest names, which a product made for children writes as often ("일룸 어린이 링키 책상"
+    beside "일룸 링키 책상"): `_for_a_child_only_in_the_lowest` says that apart."""
+    asked = _asked_codes(wanted)
     codes = [model_codes(title) for title in lowered]
-    doubts = []
-    if to_pass_over:
-        doubts.append(suffix_only_the_lowest_writes(keyword_codes, codes[0], codes[1:], bare_needed=PLAIN_NAMES_NEEDED))
-        compact_title = compact_code(lowered[0])
-        if not any(code in compact_title for code in asked):
-            doubts.append(
-                suffix_cut_short_only_by_the_lowest(asked, codes[0], codes[1:], whole_needed=PLAIN_NAMES_NEEDED)
-            )
-    else:
-        # The model number as each title writes it too, with what it glues after it ("GLM 50-27 CG" for "… C"); not
-        # for a suffix cut short, which the model number lets titles leave off ("SEL50F18 FE" for SEL50F18F).
-        written = [
-            found | model_number_writings(title, wanted.model) for found, title in zip(codes, lowered, strict=True)
-        ]
-        doubts.append(suffix_only_the_lowest_writes(asked, written[0], written[1:], bare_needed=PLAIN_NAMES_NEEDED))
-        doubts.append(suffix_cut_short_only_by_the_lowest(asked, codes[0], codes[1:], whole_needed=PLAIN_NAMES_NEEDED))
-    if numbers := model_numbers(word.text for word in wanted.words):
-        # a unit's letter glued to a model's number is no tier, so nothing refuses it ("프로스태프 97L")
-        tokens = [number_tokens(title) for title in lowered]
-        if to_pass_over:
-            tokens[0] = frozenset(token for token in tokens[0] if not _a_measure(token))
-        doubts.append(suffix_only_the_lowest_writes(numbers, tokens[0], tokens[1:], bare_needed=PLAIN_NAMES_NEEDED))
-    doubts.append(one_of_several_perhaps(lowered, wanted.words, after_another_only=to_pass_over))
+    # Not for a suffix cut short, which the model number lets titles leave off ("SEL50F18 FE" for SEL50F18F).
+    written = [found | model_number_writings(title, wanted.model) for found, title in zip(codes, lowered, strict=True)]
+    doubts = [
+        suffix_only_the_lowest_writes(asked, written[0], written[1:], bare_needed=PLAIN_NAMES_NEEDED),
+        suffix_cut_short_only_by_the_lowest(asked, codes[0], codes[1:], whole_needed=PLAIN_NAMES_NEEDED),
+        _letters_on_the_model_number(wanted, lowered, measures_too=True),
+        one_of_several_perhaps(lowered, wanted.words),
+    ]
     return [doubt for doubt in doubts if doubt]
+
+
+def _reasons_to_pass_over(wanted: _Wanted, lowered: list[str]) -> list[str]:
+    """Those of `_doubts_of_what_it_is` that pass the cheapest over beside a dearer accepted offer
+    (`_pass_over_the_cheapest_in_doubt`), narrowed on a reviewer's titles: a suffix on a code the keyword writes, not
+    on the model number given with it, after which a store's full SKU writes its release and colour
+    ("SM-S931NZKAKOO", "OLED65C4KNA", "MXP93KH/A"); a suffix cut short only where the title does not write the rest
+    apart ("U9060 MAC"); letters on the keyword's number but a measure's symbol of two letters or more ("16GB",
+    "11inch"; the 97L racket's litre-like L is passed over); a pick only where the asked option comes after another
+    and the options are not numbered sizes (`buyable.a_later_option_perhaps`)."""
+    asked, codes = _asked_codes(wanted), [model_codes(title) for title in lowered]
+    reasons = [
+        suffix_only_the_lowest_writes(model_codes(wanted.keyword), codes[0], codes[1:], bare_needed=PLAIN_NAMES_NEEDED),
+        _letters_on_the_model_number(wanted, lowered, measures_too=False),
+        a_later_option_perhaps(lowered, wanted.words),
+    ]
+    compact_title = compact_code(lowered[0])
+    if not any(compact_code(code) in compact_title for code in asked):  # "U9060 MAC" writes U9060MAC whole
+        reasons.append(suffix_cut_short_only_by_the_lowest(asked, codes[0], codes[1:], whole_needed=PLAIN_NAMES_NEEDED))
+    return [reason for reason in reasons if reason]
+
+
+def _asked_codes(wanted: _Wanted) -> frozenset[str]:
+    """The model codes the product asks for: the keyword's, and the model number given with it."""
+    return model_codes(wanted.keyword) | ({compact_code(wanted.model_no)} if wanted.model_no else frozenset())
+
+
+def _letters_on_the_model_number(wanted: _Wanted, lowered: list[str], *, measures_too: bool) -> str | None:
+    """Letters the cheapest glues to the keyword's one- or two-digit model number where the others write it bare: a
+    unit's letter glued to a model's number is no tier, so nothing refuses it ("프로스태프 97L"). `measures_too`: a
+    measure's symbol of two letters or more counts too ("16GB" beside "16"): in a doubt, not in a pass-over."""
+    numbers = model_numbers(word.text for word in wanted.words)
+    if not numbers:
+        return None
+    tokens = [number_tokens(title) for title in lowered]
+    if not measures_too:
+        tokens[0] = frozenset(token for token in tokens[0] if not _a_measure(token))
+    return suffix_only_the_lowest_writes(numbers, tokens[0], tokens[1:], bare_needed=PLAIN_NAMES_NEEDED)
 
 
 def _a_measure(token: str) -> bool:

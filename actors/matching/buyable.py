@@ -52,11 +52,11 @@ _NOT_ON_SALE = re.compile(
 #: is out ("사전예약 특전 포함", "사전예약 사은품", "사전예약가 그대로"), nor denied ("예약판매X", "예약판매 아닙니다").
 _PRE_ORDER = re.compile(
     rf"(?:사전\s?예약|예약\s?(?:판매|구매|상품)|프리\s?오더|{english(r'pre\W?orders?')})"
-    r"(?!\s?(?:특전|혜택|사은품|가\s?그대로|x(?![a-z])|아님|아닙니다|아닌))"
+    rf"(?!\s?(?:특전|혜택|사은품|가\s?그대로|(?:가\s?)?(?:{DENIALS}|아닙니다|안\s?함)))"
 )
 #: A title saying the item ships now, whatever it says of a pre-order ("사전예약 종료 정상판매중", "사전예약 재고
-#: 즉시출고": a reviewer's).
-_SHIPS_NOW = re.compile(r"(?:즉시|당일)\s?(?:발송|출고|배송)|재고\s?보유|정상\s?판매")
+#: 즉시출고": a reviewer's); not once stock arrives ("입고 후 즉시발송"), nor the regular price (정상판매가).
+_SHIPS_NOW = re.compile(r"(?<!후)(?<!후 )(?:즉시|당일)\s?(?:발송|출고|배송)|재고\s?보유|정상\s?판매(?!\s?가)")
 
 
 #: 매진 ("sold out", said of tickets and shows): sellers write it as hype more than as stock, so it refuses nothing;
@@ -121,9 +121,11 @@ _CONDITION_OF_SALE = re.compile(
     # is for ("모바일 전용 게임패드": a reviewer's), nor "온라인 전용", which anyone ordering online is.
     r"|(?:앱|어플|모바일)\s?(?:\d{1,2}\s?%\s?)?(?:전용\s?)?(?:가(?![가-힣])|할인|특가)"
     r"|(?:구매|자격|재직|재학|학생|신분)\s?인증|번호\s?이동|기기\s?변경|공시\s?지원"
-    rf"|요금제\s?(?:\d+\s?개월\s?)?(?:유지|의무|필수|조건|가입)|첫\s?(?:달|구매|주문)\s?{_ONLY}(?:전용\s?)?(?:가격|혜택가|반값|할인(?!\s?쿠폰)|특가(?!\s?종료)|\d)"
-    # 가 only after 전용: "첫구매가 아니어도" is a particle.
-    rf"|첫\s?(?:달|구매|주문)\s?{_ONLY}전용\s?가(?![가-힣])"
+    rf"|요금제\s?(?:\d+\s?개월\s?)?(?:유지|의무|필수|조건|가입)"
+    # A first month's, purchase's or order's price; 가 only after 전용 ("첫구매가 아니어도" is a particle); not a coupon
+    # handed out ("첫구매 전용 할인쿠폰", "첫구매 3,000원 할인쿠폰 증정") nor a sale over ("특가 종료").
+    rf"|첫\s?(?:달|구매|주문)\s?{_ONLY}(?:전용\s?가(?![가-힣])|(?:전용\s?)?(?:가격|혜택가|반값|할인(?!\s?쿠폰)"
+    r"|특가(?!\s?종료)|\d(?![\d,.]*\s?(?:%|원)?\s?(?:할인\s?)?쿠폰)))"
     r"|면세\s?(?:가|특가)(?![가-힣])|출국자|인도장\s?수령"
     r"|쿠폰\s?(?:적용|할인)?\s?가(?![가-힣])|보상\s?판매\s?가|월\s?[\d,]+\s?원"
     # A group's minimum ("단체 50더즌 이상", "단체주문 (20권 이상)"); not a discount or an enquiry offered to groups
@@ -503,29 +505,41 @@ def _named_only_as_an_option(title: str, words: Sequence[Word]) -> str | None:
 _BARE_PICK = re.compile(r"선택|택\s?1")
 
 
-def one_of_several_perhaps(
-    lowered: Sequence[str], words: Sequence[Word], *, after_another_only: bool = False
-) -> str | None:
+def one_of_several_perhaps(lowered: Sequence[str], words: Sequence[Word]) -> str | None:
     """What leaves the lowest of the accepted offers (`lowered`: their lower-case titles, cheapest first) in doubt: a
     keyword word it names only among the options of a bare pick ("제주 노지감귤 5kg 크기 선택 (소과/로얄과/대과)" for
     로얄과, "12색/18색/24색/30색 선택" for 24색), so its price may be another option's. Not a hue (colours of one
     listing mostly share a price: reading "화이트/블랙 색상 선택" as a pick was taken back); alone, only a doubt:
-    refusing such listings refused the asked colour or size as often. `after_another_only`: only where the asked
-    option comes after another (a listing shows its first option's price) and the options are not bare numbers
-    (shoe sizes, which share a price): what passes it over beside a dearer offer (a reviewer's "사이즈 선택
-    (240/…/260)" and "12색/24색/36색 선택" for 12색)."""
-    title = lowered[0] if lowered else ""
+    refusing such listings refused the asked colour or size as often."""
+    picked = _picked_among_options(lowered[0] if lowered else "", words)
+    return f"one of several?: the lowest names the keyword's word only among its options {picked}" if picked else None
+
+
+def a_later_option_perhaps(lowered: Sequence[str], words: Sequence[Word]) -> str | None:
+    """`one_of_several_perhaps`, only where the asked option comes after another (a listing shows its first option's
+    price) and the options are not sizes written as numbers (shoe sizes share a price, with or without their unit):
+    what passes the lowest over beside a dearer offer (a reviewer's "사이즈 선택 (240/…/260)" for 260, and
+    "12색/24색/36색 선택" for 12색)."""
+    picked = _picked_among_options(lowered[0] if lowered else "", words)
+    if picked is None:
+        return None
+    options = [option.strip() for option in picked.split("/")]
+    if all(_A_NUMBERED_SIZE.fullmatch(option) for option in options) or any(
+        word.pattern.search(options[0]) for word in words if not word.hue
+    ):
+        return None
+    return one_of_several_perhaps(lowered, words)
+
+
+#: An option that is a number, with its unit perhaps ("260", "260mm", "95"): a size of one product.
+_A_NUMBERED_SIZE = re.compile(r"\d+(?:\.\d+)?\s?[a-z]*")
+
+
+def _picked_among_options(title: str, words: Sequence[Word]) -> str | None:
+    """The alternatives of a bare pick in the title that a keyword word (not a hue) is named only among, if any."""
     if not _BARE_PICK.search(title):
         return None
-    unhued = [word for word in words if not word.hue]
-    picked = _named_only_as_an_option(title, unhued)
-    if picked and after_another_only:
-        options = [option.strip() for option in re.split(r"[/,·]", picked.strip("()[] "))]
-        if all(option.isdigit() for option in options if option) or any(
-            word.pattern.search(options[0]) for word in unhued
-        ):
-            return None
-    return f"one of several?: the lowest names the keyword's word only among its options {picked}" if picked else None
+    return _named_only_as_an_option(title, [word for word in words if not word.hue])
 
 
 #: The sizes a pick lists as alternatives of one product: a weight, a volume or a count ("400g / 2kg", "3개/6개/12개

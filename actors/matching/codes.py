@@ -124,6 +124,17 @@ def number_tokens(title: str) -> frozenset[str]:
     return frozenset(_NUMBER_TOKEN.findall(title))
 
 
+#: A number a title writes as a word of its own, not inside a code ("MWW43KH/A", "SM-R510"), with what it glues after
+#: it: a quantity's unit or counter, a size's, an edition's ("300g" and "1kg" differ, though "1++" writes a 1). What
+#: follows is kept whole ("1kg구이용", "2024년형"): a difference there errs toward keeping an offer.
+_NUMBER_AS_WRITTEN = re.compile(r"(?<![a-z\d.])\d+(?:[.,]\d+)*[a-z가-힣]*")
+
+
+def numbers_as_written(title: str) -> frozenset[str]:
+    """The numbers a normalized title writes as words of their own, each with what it glues after it."""
+    return frozenset(_NUMBER_AS_WRITTEN.findall(title))
+
+
 def model_numbers(words: Iterable[str]) -> frozenset[str]:
     """The keyword's words that are such a number alone ("97" of "프로스태프 97 v14")."""
     return frozenset(word for word in words if word.isdigit() and _NUMBER_TOKEN.fullmatch(word))

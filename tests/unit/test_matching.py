@@ -919,6 +919,9 @@ def test_when_the_keyword_names_an_accessory_the_first_accessory_the_title_sells
         # a reviewer's: the other words for it
         ("[예약상품] 오뚜기 진라면 순한맛 120g 40개 5/12 출고", "not buyable: 예약상품"),
         ("오뚜기 진라면 순한맛 120g 40개 프리오더", "not buyable: 프리오더"),
+        # a second reader's: the regular price and shipping once stock arrives say nothing of shipping now
+        ("[사전예약] 오뚜기 진라면 순한맛 120g 40개 정상판매가 대비 30%", "not buyable: 사전예약"),
+        ("오뚜기 진라면 순한맛 120g 40개 예약판매 입고 후 즉시발송", "not buyable: 예약판매"),
     ],
 )
 def test_a_title_saying_it_cannot_be_bought_now_is_not_an_offer(title: str, reason: str):
@@ -1417,7 +1420,8 @@ def test_a_refill_or_a_replacement_part_given_with_the_product_is_the_product():
      "갤럭시 S25 256GB 사전예약 특전 포함", "[사전예약특전 증정] 갤럭시 S25 256GB",
      "갤럭시 S25 256GB 사전예약가 그대로",
      "갤럭시 S25 256GB (예약판매X 당일발송)", "갤럭시 S25 256GB 예약판매 아닙니다 재고보유",
-     "갤럭시 S25 256GB 사전예약 종료 정상판매중", "갤럭시 S25 256GB 사전예약 재고 즉시출고"],
+     "갤럭시 S25 256GB 사전예약 종료 정상판매중", "갤럭시 S25 256GB 사전예약 재고 즉시출고",
+     "갤럭시 S25 256GB 예약판매가 아닙니다", "갤럭시 S25 256GB 예약판매 안함"],
 )  # fmt: skip
 def test_marketing_phrases_about_stock_are_not_a_title_saying_it_cannot_be_bought(title: str):
     assert verdict({"keyword": "갤럭시 S25 256GB"}, title, price=1_000_000) is None
@@ -2473,6 +2477,9 @@ def test_a_weight_for_a_volume_that_no_density_reconciles_is_another_form(keywor
         ("맥북 에어 13 M4 16GB 256GB 첫구매혜택가", "conditional price: 첫구매혜택가 1,500,000"),
         ("맥북 에어 13 M4 16GB 256GB 첫구매 전용 할인쿠폰 다운로드", None),
         ("맥북 에어 13 M4 16GB 256GB 첫구매 전용 특가 종료 정상가 판매", None),
+        ("맥북 에어 13 M4 16GB 256GB 첫구매 3,000원 할인쿠폰 증정", None),
+        ("맥북 에어 13 M4 16GB 256GB 첫구매 10% 쿠폰", None),
+        ("맥북 에어 13 M4 16GB 256GB 첫구매 3,000원 할인", "conditional price: 첫구매 3 1,500,000"),
     ],
 )
 def test_a_coupon_a_trade_in_or_an_instalment_in_the_title_is_a_conditional_price(title: str, reason: str | None):

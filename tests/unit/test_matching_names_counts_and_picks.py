@@ -2519,7 +2519,7 @@ def test_weights_joined_by_a_plus_are_no_parts_of_a_mix():
 
 
 @pytest.mark.parametrize(
-    ("product", "titles"),
+    ("product", "titles", "doubt"),
     [
         # a reviewer's: a store's full SKU after the model number given writes its release and colour
         (
@@ -2529,8 +2529,9 @@ def test_weights_joined_by_a_plus_are_no_parts_of_a_mix():
                 ("갤럭시 S25 256GB 자급제 SM-S931N 정품", 1_155_000),
                 ("삼성 갤럭시 S25 SM-S931N 256GB 자급제폰", 1_160_000),
             ],
+            "another model?: the lowest writes sms931nzkakoo, the others sms931n",
         ),
-        # the rest of the code written apart is no suffix cut short
+        # the rest of the code written apart is no suffix cut short, dashed or not (a second reader's)
         (
             {"keyword": "뉴발란스 U9060MAC"},
             [
@@ -2538,6 +2539,16 @@ def test_weights_joined_by_a_plus_are_no_parts_of_a_mix():
                 ("뉴발란스 U9060MAC 그레이 운동화", 159_000),
                 ("NEW BALANCE U9060MAC", 165_000),
             ],
+            "another model?: the lowest writes u9060, the others u9060mac",
+        ),
+        (
+            {"keyword": "리큅 식품건조기 LD-918BT"},
+            [
+                ("리큅 식품건조기 LD-918 BT 화이트", 189_000),
+                ("리큅 식품건조기 LD-918BT 9단", 219_000),
+                ("LEQUIP 식품건조기 LD-918BT", 229_000),
+            ],
+            "another model?: the lowest writes ld918, the others ld918bt",
         ),
         # a measure's symbol on the keyword's number is no model's letter
         (
@@ -2547,8 +2558,9 @@ def test_weights_joined_by_a_plus_are_no_parts_of_a_mix():
                 ("아이패드 프로 11 M4 256GB Wi-Fi", 1_599_000),
                 ("Apple 아이패드 프로 11 M4 256GB 스페이스블랙", 1_620_000),
             ],
+            "another model?: the lowest writes 11inch, the others 11",
         ),
-        # the asked option first: the listing shows its price; shoe sizes share one
+        # the asked option first: the listing shows its price; sizes, with their unit or not, share one
         (
             {"keyword": "모나미 플러스펜 3000 12색"},
             [
@@ -2556,6 +2568,7 @@ def test_weights_joined_by_a_plus_are_no_parts_of_a_mix():
                 ("모나미 플러스펜 3000 12색 세트", 9_900),
                 ("모나미 플러스펜3000 12색", 10_500),
             ],
+            "one of several?: the lowest names the keyword's word only among its options 12색/24색/36색",
         ),
         (
             {"keyword": "크록스 클래식 클로그 블랙 260"},
@@ -2564,11 +2577,21 @@ def test_weights_joined_by_a_plus_are_no_parts_of_a_mix():
                 ("크록스 클래식 클로그 블랙 260", 45_900),
                 ("crocs 클래식 클로그 블랙 260mm", 47_000),
             ],
+            "one of several?: the lowest names the keyword's word only among its options 240/250/260/270",
+        ),
+        (
+            {"keyword": "크록스 클래식 클로그 블랙 260mm"},
+            [
+                ("크록스 클래식 클로그 블랙 사이즈 선택 (240mm/250mm/260mm/270mm)", 39_900),
+                ("크록스 클래식 클로그 블랙 260mm", 45_900),
+                ("crocs 클래식 클로그 블랙 260mm 정품", 47_000),
+            ],
+            "one of several?: the lowest names the keyword's word only among its options 240mm/250mm/260mm/270mm",
         ),
     ],
 )
 def test_a_cheapest_offer_whose_doubt_is_a_release_code_a_unit_or_the_first_option_is_not_passed_over(
-    product: dict[str, Any], titles: list[tuple[str, int]]
+    product: dict[str, Any], titles: list[tuple[str, int]], doubt: str
 ):
     assert verdicts(product, titles) == [None, None, None]
-    assert lowest_doubts(product, titles)  # still said: a person may look
+    assert doubt in lowest_doubts(product, titles)  # still said: a person may look

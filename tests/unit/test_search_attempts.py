@@ -371,7 +371,7 @@ async def test_a_lowest_alone_far_under_the_others_is_passed_over_and_the_result
         "most offers ask, and no other offer asks under 6,000"
     )
     # passed over on evidence, not proof: the result says which offer a person should look at
-    assert result["doubts"] == [f"a cheaper offer was passed over: {passed['title']}, 3,000 ({passed['rejected']})"]
+    assert result["doubts"] == [f"cheaper offers passed over: {passed['title']}, 3,000 ({passed['rejected']})"]
 
 
 @pytest.mark.parametrize(
