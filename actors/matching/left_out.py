@@ -1,6 +1,6 @@
 """A keyword word a title names only to say it is not there: not in the box ("본체만 (배터리/충전기 미포함)" for a
-set with its battery) or not so ("선물용 불가" for the gift grade). Also where a pick's alternatives name a word
-(`named_only_within`, read by `buyable.one_of_several`)."""
+set with its battery) or not so ("선물용 불가" for the gift grade, "무선충전 미지원" for a charging mount). Also where a
+pick's alternatives name a word (`named_only_within`, read by `buyable.one_of_several`)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,10 @@ from actors.matching.identity import Word
 #: left out. Not 제외, which shipping notes use ("제주/도서산간 제외").
 _NOT_IN_THE_BOX = r"\s?(?:미포함|불포함|별매|별도(?:\s?(?:구매|판매))?|없음|없이)(?![가-힣])"
 #: A denial reads the one word before it, and never a shop's policy ("반품 불가", "제주 지역 배송 불가"), nor a denial
-#: denied ("정품 아님 X"), nor 아닌, which sellers write to praise ("그냥 생수가 아닌 삼다수").
-_DENIED = r"(?<!반품)(?<!교환)(?<!환불)(?<!취소)(?<!배송)(?<!발송)(?<!설치)\s?(?:불가|아님)(?![가-힣])(?!\s?x\b)"
+#: denied ("정품 아님 X"), nor 아닌, which sellers write to praise ("그냥 생수가 아닌 삼다수"). A feature said to be
+#: unsupported is denied too ("(무선충전 미지원)", "무선충전 비지원": the seventy-sixth reader's magnetic mount).
+_NOT_A_POLICY = r"(?<!반품)(?<!교환)(?<!환불)(?<!취소)(?<!배송)(?<!발송)(?<!설치)"
+_DENIED = rf"{_NOT_A_POLICY}\s?(?:불가|아님|[미비]\s?지원)(?![가-힣])(?!\s?x\b)"
 _LEFT_OUT = re.compile(
     rf"[(\[](?P<inside>[^()\[\]]*?){_NOT_IN_THE_BOX}|(?P<word>[^\s()\[\]/,+&]+)(?:{_NOT_IN_THE_BOX}|{_DENIED})"
 )
