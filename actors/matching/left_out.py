@@ -17,9 +17,10 @@ from actors.matching.identity import Word
 _NOT_IN_THE_BOX = r"\s?(?:미포함|불포함|별매|별도(?:\s?(?:구매|판매))?|없음|없이)(?![가-힣])"
 #: A denial reads the one word before it, and never a shop's policy ("반품 불가", "제주 지역 배송 불가"), nor a denial
 #: denied ("정품 아님 X"), nor 아닌, which sellers write to praise ("그냥 생수가 아닌 삼다수"). A feature said to be
-#: unsupported is denied too ("(무선충전 미지원)", "무선충전 비지원": the seventy-sixth reader's magnetic mount).
+#: unsupported is denied too ("(무선충전 미지원)", "무선충전 비지원": the seventy-sixth reader's magnetic mount); 비지원
+#: only as a word of its own, since a cost's 비 is supported as often ("택배비 지원", "렌탈비지원": a reviewer's).
 _NOT_A_POLICY = r"(?<!반품)(?<!교환)(?<!환불)(?<!취소)(?<!배송)(?<!발송)(?<!설치)"
-_DENIED = rf"{_NOT_A_POLICY}\s?(?:불가|아님|[미비]\s?지원)(?![가-힣])(?!\s?x\b)"
+_DENIED = rf"{_NOT_A_POLICY}(?:\s?(?:불가|아님|미\s?지원)|\s비지원)(?![가-힣])(?!\s?x\b)"
 _LEFT_OUT = re.compile(
     rf"[(\[](?P<inside>[^()\[\]]*?){_NOT_IN_THE_BOX}|(?P<word>[^\s()\[\]/,+&]+)(?:{_NOT_IN_THE_BOX}|{_DENIED})"
 )

@@ -1645,6 +1645,9 @@ def test_a_single_units_price_and_a_price_for_some_customers_are_not_the_asked_o
             "left out: 무선충전 비지원",
         ),
         ("ESR 헤일로락 무선충전 차량용 거치대", "ESR 헤일로락 무선충전 차량용 거치대 (유선충전 미지원)", None),
+        # a reviewer's: a cost's 비 supported is no denial
+        ("코웨이 정수기 렌탈", "코웨이 정수기 렌탈비 지원 이벤트", None),
+        ("코웨이 정수기 렌탈", "코웨이 정수기 렌탈비지원 이벤트", None),
         # a reviewer's: a shop's policy, praise, a denial denied
         ("사과 배 선물세트 5kg", "사과 배 혼합 선물세트 5kg (과일 특성상 단순변심 반품 불가)", None),
         ("제주 삼다수 2L 12병", "제주 삼다수 2L 12병 (제주 지역 배송 불가)", None),
