@@ -512,7 +512,7 @@ def one_of_several_perhaps(lowered: Sequence[str], words: Sequence[Word]) -> str
     listing mostly share a price: reading "화이트/블랙 색상 선택" as a pick was taken back); alone, only a doubt:
     refusing such listings refused the asked colour or size as often."""
     picked = _picked_among_options(lowered[0] if lowered else "", words)
-    return f"one of several?: the lowest names the keyword's word only among its options {picked}" if picked else None
+    return _one_of_several_said(picked) if picked else None
 
 
 def a_later_option_perhaps(lowered: Sequence[str], words: Sequence[Word]) -> str | None:
@@ -528,7 +528,11 @@ def a_later_option_perhaps(lowered: Sequence[str], words: Sequence[Word]) -> str
         word.pattern.search(options[0]) for word in words if not word.hue
     ):
         return None
-    return one_of_several_perhaps(lowered, words)
+    return _one_of_several_said(picked)
+
+
+def _one_of_several_said(picked: str) -> str:
+    return f"one of several?: the lowest names the keyword's word only among its options {picked}"
 
 
 #: An option that is a number, with its unit perhaps ("260", "260mm", "95"): a size of one product.

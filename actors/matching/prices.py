@@ -126,10 +126,9 @@ def doubt_about_the_lowest(accepted_prices: list[int], *, packs_differ: bool = F
     the result says what a person should look at. `packs_differ`: the offers count their packs differently, which
     explains a gap where they cluster around no price (one pouch beside packs of 12 to 48), so they do not disagree."""
     lowest = min(accepted_prices, default=0)
-    if cluster_price(accepted_prices) is not None:
-        if (far := _far_under_the_cluster(accepted_prices)) is None:
+    if (cluster := cluster_price(accepted_prices)) is not None:
+        if (share := _share_far_under(lowest, cluster)) is None:
             return None
-        share, cluster = far
         return f"priced far under the others: the lowest, {lowest:,}, is {share}% of the {cluster:,} most offers ask"
     agreed = None if packs_differ else _dearest_agreement(accepted_prices)
     if agreed is None or lowest * 100 >= agreed * ACCESSORY_PRICE_PERCENT:
@@ -146,22 +145,19 @@ def priced_alone_far_under(accepted_prices: list[int], *, packs_differ: bool = F
     differently (`packs_differ`: one bottle beside cases of 24 explains the gap)."""
     if packs_differ or len(accepted_prices) < 2 or accepted_prices[1] < accepted_prices[0] * ALONE_RATIO:
         return None
-    if (far := _far_under_the_cluster(accepted_prices)) is None:
+    lowest, cluster = accepted_prices[0], cluster_price(accepted_prices)
+    if cluster is None or (share := _share_far_under(lowest, cluster)) is None:
         return None
-    lowest, (share, cluster) = accepted_prices[0], far
     return (
         f"priced alone far under the others: the lowest, {lowest:,}, is {share}% of the {cluster:,} most offers ask, "
         f"and no other offer asks under {lowest * ALONE_RATIO:,}"
     )
 
 
-def _far_under_the_cluster(prices: list[int]) -> tuple[int, int] | None:
-    """The lowest price's share (whole percent) of the price the prices cluster around, and that price, when it is
-    under `DOUBT_PERCENT` of it; None otherwise, or when nothing clusters."""
-    lowest, cluster = min(prices, default=0), cluster_price(prices)
-    if cluster is None or lowest * 100 >= cluster * DOUBT_PERCENT:
-        return None
-    return lowest * 100 // cluster, cluster
+def _share_far_under(lowest: int, cluster: int) -> int | None:
+    """The lowest price's share (whole percent) of the price the prices cluster around, when it is under
+    `DOUBT_PERCENT` of it; None otherwise."""
+    return None if lowest * 100 >= cluster * DOUBT_PERCENT else lowest * 100 // cluster
 
 
 def _dearest_agreement(prices: list[int]) -> int | None:
