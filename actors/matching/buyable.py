@@ -26,7 +26,7 @@ from decimal import Decimal
 from actors.matching.identity import Word
 from actors.matching.left_out import named_only_within
 from actors.matching.loanwords import HANGUL_RUN
-from actors.matching.quantities import Quantity, first_stated, quantities
+from actors.matching.quantities import SIZE_RANGE, Quantity, first_stated, listed_sizes
 from actors.matching.sells import DENIALS
 from infra.text.analyzer import Morpheme, morphemes
 from infra.text.folding import english
@@ -406,11 +406,14 @@ def one_of_several(folded_title: str, words: tuple[Word, ...], wanted: Sequence[
     for others in _AND_OTHERS.finditer(title):
         if not (_WITH_THE_PRODUCT.search(title, 0, others.start()) or _A_SET.search(title)):
             return f"price of one of several: {others.group()}"
-    if not _CHOICE.search(title):
+    if _CHOICE.search(title):
+        if picked := _named_only_as_an_option(title, words):
+            return f"price of one of several: {picked}"
+    elif not _BARE_PICK.search(title):
         return None
-    if picked := _named_only_as_an_option(title, words):
-        return f"price of one of several: {picked}"
-    runs = _alternative_runs(title)
+    # Sizes of the keyword's measure are a pick, said outright or bare ("20/24/28인치 사이즈선택", "5~8kg 옵션
+    # 선택"): one listing's sizes never share a price, as its colours mostly do.
+    runs = _alternative_runs(title) + [match.span() for match in SIZE_RANGE.finditer(title)]
     prices_differ = _PRICES_DIFFER.search(title) is not None
     for start, end in runs:
         if _a_later_size(folded_title[start:end], wanted, any_dimension=prices_differ):
@@ -546,9 +549,10 @@ def _picked_among_options(title: str, words: Sequence[Word]) -> str | None:
     return _named_only_as_an_option(title, [word for word in words if not word.hue])
 
 
-#: The sizes a pick lists as alternatives of one product: a weight, a volume or a count ("400g / 2kg", "3개/6개/12개
-#: 택1"). Not a memory's and a storage's bytes ("12GB/256GB" is one phone).
-_PICKED_DIMENSIONS = frozenset({"weight", "volume", "tablets", "pack"})
+#: The sizes a pick lists as alternatives of one product: a weight, a volume, a count or inches ("400g / 2kg",
+#: "3개/6개/12개 택1", "20/24/28인치": a suitcase's, a screen's). Not a memory's and a storage's bytes ("12GB/256GB" is
+#: one phone).
+_PICKED_DIMENSIONS = frozenset({"weight", "volume", "tablets", "pack", "size"})
 
 
 def _a_later_size(alternatives: str, wanted: Sequence[Quantity], *, any_dimension: bool) -> bool:
@@ -560,7 +564,7 @@ def _a_later_size(alternatives: str, wanted: Sequence[Quantity], *, any_dimensio
     for want in wanted:
         if want.dimension not in _PICKED_DIMENSIONS and not any_dimension:
             continue
-        sizes = [quantity.amount for quantity in quantities(alternatives) if quantity.dimension == want.dimension]
+        sizes = [quantity.amount for quantity in listed_sizes(alternatives) if quantity.dimension == want.dimension]
         if len(sizes) > 1 and want.amount in sizes and sizes[0] != want.amount:
             return True
     return False

@@ -59,6 +59,15 @@ STATED = re.compile(
     re.IGNORECASE,
 )
 
+_NUMBER = r"\d+(?:\.\d+)?"
+#: A bare number in a list of sizes that writes its unit once, after the last ("20/24/28인치", "90/180정/2병",
+#: "5~8kg"): the unit of the next number written with one is its unit too.
+_UNIT_WRITTEN_ONCE = re.compile(
+    rf"(?<![\w.])({_NUMBER})(?=(?:\s?[/~∼]\s?{_NUMBER})*\s?[/~∼]\s?{_NUMBER}\s?(?P<unit>{_UNIT}))", re.IGNORECASE
+)
+#: A range of sizes ("5~8kg", "6kg~9kg"): with a pick, the options from its start to its end.
+SIZE_RANGE = re.compile(rf"(?<![\w.]){_NUMBER}\s?(?:{_UNIT})?\s?[~∼]\s?{_NUMBER}\s?(?:{_UNIT})", re.IGNORECASE)
+
 
 @dataclass(frozen=True, slots=True)
 class Quantity:
@@ -244,6 +253,12 @@ _MULTIPLIED = re.compile(
 _DENSITIES = (Decimal("0.25"), Decimal(4))
 _CONSUMABLE_VOLUME = Decimal(5000)  # ml
 _VOLUME_OR_WEIGHT = {"volume": "weight", "weight": "volume"}
+
+
+def listed_sizes(text: str) -> tuple[Quantity, ...]:
+    """The quantities a list of sizes names ("400g / 2kg", "6kg~9kg"), a unit written once after the last being every
+    bare number's before it ("20/24/28인치": 20, 24 and 28 inches; "5~8kg": 5 and 8 kg)."""
+    return quantities(_UNIT_WRITTEN_ONCE.sub(lambda match: match.group(1) + match["unit"], text))
 
 
 def _other_measure(stated: tuple[Quantity, ...], want: Quantity) -> str | None:

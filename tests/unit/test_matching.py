@@ -1459,6 +1459,33 @@ def test_a_pick_of_sizes_that_lists_the_asked_one_after_another_is_priced_for_th
 @pytest.mark.parametrize(
     ("keyword", "title", "reason"),
     [
+        # a bare pick (선택, 택1) of sizes of the keyword's measure is a pick too: sizes never share one price
+        (
+            "하드캐리어 28인치",
+            "하드캐리어 20인치/24인치/28인치 사이즈선택",
+            "price of one of several: 20인치/24인치/28인치",
+        ),
+        # the unit written once, after the last size, is every size's
+        ("하드캐리어 28인치", "하드캐리어 20/24/28인치 사이즈선택", "price of one of several: 20/24/28인치"),
+        ("오메가3 트리플 180정", "오메가3 트리플 90/180정/2병 선택", "price of one of several: 90/180정/2병"),
+        # a range of sizes to pick from starts at another size
+        ("고창 수박 8kg", "고창 수박 5~8kg 옵션 선택", "price of one of several: 5~8kg"),
+        ("하드캐리어 20인치", "하드캐리어 20인치/24인치/28인치 사이즈선택", None),  # the asked size first: its price
+        ("고창 수박 8kg", "고창 수박 8kg 옵션 선택", None),
+        ("고창 수박 8kg", "고창 수박 7~8kg 1통", None),  # no pick: one melon's weight, as a band
+        ("하드캐리어 28인치", "하드캐리어 28인치 (블랙/화이트/네이비 색상선택)", None),  # a pick of colours
+        ("오메가3 트리플 180정", "오메가3 트리플 180정 (1병/2병/3병 선택)", None),  # a pick of another count
+    ],
+)
+def test_a_bare_pick_of_the_keywords_measure_that_lists_the_asked_size_after_another_is_priced_for_the_first(
+    keyword: str, title: str, reason: str | None
+):
+    assert verdict({"keyword": keyword}, title, price=69_000) == reason
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
         # every benefit stacked, a return asked for: not what a buyer pays who has none of them (the twelfth reader's)
         (
             "쿠첸 브레인 IH 전기압력밥솥 6인용",
