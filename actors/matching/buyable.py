@@ -142,13 +142,14 @@ _CONDITION_OF_SALE = re.compile(
     # no price of the offer's is a note of a discount (`not_everyones_price`: "병당 2,000원 할인").
     r"|\d+\s?(?:개|세트|박스|팩|더즌|권|병|캔|봉)\s?이상[\s)\]]*(?:(?:주문|구매)\s?시?\s?)?"
     r"(?:(?:개|세트|박스|팩|권|병|캔|봉)당|단가)(?!\s?(?:배송|택배))"
-    # A card's discount, unless said to come on top of the price shown ("카드 청구할인 별도", "+ 카드할인 추가",
-    # "카드할인 미적용가", "[카드할인 7%]"; but "청구할인 10% 적용가" is the discounted price).
-    r"|(?:청구\s?할인|카드\s?(?:결제\s?시?\s?)?(?:즉시\s?)?할인)"
+    # A card's or a card issuer's discount (카드사 즉시할인), unless said to come on top of the price shown ("카드
+    # 청구할인 별도", "+ 카드할인 추가", "카드할인 미적용가", "[카드할인 7%]"; but "청구할인 10% 적용가" is the
+    # discounted price).
+    r"|(?:청구\s?할인|카드\s?사?\s?(?:결제\s?시?\s?)?(?:즉시\s?)?할인)"
     r"(?!\s?(?:별도|추가|미적용|\d+(?:\.\d+)?\s?%(?!\s?(?:적용|최종))))"
     # A business's price; not a business that sells or invoices ("사업자가 직접 판매", "사업자 전용 세금계산서").
     r"|사업자\s?(?:전용|회원)\s?(?:가|특가|할인가)?(?![가-힣])(?!\s?(?:세금|계산서))"
-    rf"|{_SUBSCRIPTION}\s?(?:전용|할인|특가|가(?![가-힣])|첫\s?회)|(?:예약|계약)금(?![가-힣])"
+    rf"|{_SUBSCRIPTION}\s?(?:\d{{1,2}}\s?%\s?)?(?:전용|할인|특가|가(?![가-힣])|첫\s?회)|(?:예약|계약)금(?![가-힣])"
     # Every benefit stacked (coupons, cards, points: "[최대혜택가]", "최대 할인가"; not a sale's boast, "역대 최대
     # 할인가"), or something handed back or signed for ("폐전지 반납조건", "약정 조건"; not "미반납 조건", the price
     # for keeping it): not what a buyer pays who has none of them.

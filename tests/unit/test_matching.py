@@ -2522,6 +2522,15 @@ def test_a_weight_for_a_volume_that_no_density_reconciles_is_another_form(keywor
         ("맥북 에어 13 M4 16GB 256GB 첫구매 3,000원 할인쿠폰 증정", None),
         ("맥북 에어 13 M4 16GB 256GB 첫구매 10% 쿠폰", None),
         ("맥북 에어 13 M4 16GB 256GB 첫구매 3,000원 할인", "conditional price: 첫구매 3 1,500,000"),
+        # the seventy-seventh and seventy-ninth readers': a card issuer's discount, a subscription's rate
+        (
+            "맥북 에어 13 M4 16GB 256GB 카드사 즉시할인 적용가 (국민/신한)",
+            "conditional price: 카드사 즉시할인 1,500,000",
+        ),
+        ("맥북 에어 13 M4 16GB 256GB [카드사 즉시할인가]", "conditional price: 카드사 즉시할인 1,500,000"),
+        ("맥북 에어 13 M4 16GB 256GB 정기구독 15% 할인가", "conditional price: 정기구독 15% 할인 1,500,000"),
+        ("맥북 에어 13 M4 16GB 256GB 카드사 할인 별도", None),
+        ("맥북 에어 13 M4 16GB 256GB 정기배송 가능", None),
     ],
 )
 def test_a_coupon_a_trade_in_or_an_instalment_in_the_title_is_a_conditional_price(title: str, reason: str | None):
