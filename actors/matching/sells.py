@@ -179,6 +179,14 @@ _CONCEPTS: tuple[_Concept, ...] = (
         r"(?!\s?(?:시|후|전|불가|금지|안|않|하지|커터|칼|용)|[^,()\[\]]*?(?:반품|교환|환불))",
     ),
     _condition("rental", "렌탈|대여|" + english("rental")),
+    # A listing that collects a fee or a difference, not the product: extra shipping ("추가 배송비 결제"), an
+    # exchange's or an installation's difference ("[추가결제] … 차액 결제", "사다리차 추가금 결제 전용"), a shop's
+    # personal payment slot ("개인결제창"). Not a payment none is needed for or made at checkout ("추가결제 없음",
+    # "추가 결제 없이", "배송비 결제 시 발송"), nor a fee paid apart from the product ("공임비 별도 결제").
+    _condition(
+        "a payment, not the product",
+        r"(?:(?:추가\s?)?배송비|추가|차액|추가금|개인)\s?결제(?:\s?창|\s?전용)?(?!\s?(?:없|불필요|시|후))|결제\s?창",
+    ),
     # A subscription sold instead of the thing once: deliveries over time at a price per delivery, said by its term
     # ("밀키트 2인분 정기구독 (매주 배송)", "정기구독 4주"), at the title's end ("원두 정기구독") or as its tag
     # ("[정기구독]"). Not an option, a perk or a service a title mentions ("1회구매/정기구독 선택", "정기구독 10%

@@ -841,6 +841,12 @@ def test_a_childs_word_after_the_name_asked_for_or_written_by_other_sellers_is_t
         ("스타벅스 원두 1.13kg", "스타벅스 원두 1.13kg 정기구독", "a subscription"),
         ("스타벅스 원두 1.13kg", "[정기구독] 스타벅스 원두 1.13kg", "a subscription"),
         ("청송 부사 5kg 선물용", "청송 부사 5kg 선물용 [산지 출하 종료 · 내년 10월 재개]", "not buyable"),
+        # a listing that collects a fee or a difference, not the product (the seventy-fifth and seventy-ninth readers')
+        ("부농 원예용 상토 50L", "부농 원예용 상토 50L 추가 배송비 결제", "a payment"),
+        ("뉴트로지나 딥클린 포밍 클렌저 175g", "뉴트로지나 딥클린 포밍 클렌저 175g [추가배송비 결제]", "a payment"),
+        ("아식스 젤 레졸루션 9 270", "[추가결제] 아식스 젤 레졸루션 9 270 사이즈 교환 차액 결제", "a payment"),
+        ("삼성 비스포크 냉장고 875L", "삼성 비스포크 냉장고 875L 사다리차 추가금 결제 전용", "a payment"),
+        ("드롱기 EC9155", "드롱기 EC9155 개인결제창", "a payment"),
     ],
 )
 def test_seconds_download_codes_shop_pickup_and_age_formulas_are_refused(keyword: str, title: str, reason: str):
@@ -888,6 +894,12 @@ def test_seconds_download_codes_shop_pickup_and_age_formulas_are_refused(keyword
         ("브리타 막스트라 필터 3개", "브리타 막스트라 필터 3개 (각 4주 사용, 3회 사용 가능)"),
         ("레이저 키시 V2", "레이저 Razer Kishi V2 키시 V2 안드로이드 모바일 전용 게임패드"),  # a device for phones
         ("샤오미 스마트 체중계", "샤오미 스마트 체중계 Mi Fit 앱 전용 연동"),
+        # no payment collected: none is needed, one is made at checkout, or a fee is paid apart
+        ("웨버 스피릿 E-325", "웨버 스피릿 E-325 가스그릴 설치비 포함 추가결제 없음"),
+        ("웨버 스피릿 E-325", "웨버 스피릿 E-325 가스그릴 (추가 결제 없이 설치까지)"),
+        ("순금 돌반지 1돈", "순금 돌반지 1돈 (공임비 별도 결제)"),
+        ("농심 짜파게티 140g 40개", "농심 짜파게티 140g 40개 (네이버페이 결제 시 5% 적립)"),
+        ("부농 원예용 상토 50L", "부농 원예용 상토 50L (제주/도서산간 추가 배송비 결제 시 발송)"),
     ],
 )
 def test_titles_that_only_look_like_seconds_codes_pickup_or_age_formulas_are_the_product(keyword: str, title: str):
