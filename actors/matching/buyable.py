@@ -26,7 +26,7 @@ from decimal import Decimal
 from actors.matching.identity import Word
 from actors.matching.left_out import named_only_within
 from actors.matching.loanwords import HANGUL_RUN
-from actors.matching.quantities import SIZE_RANGE, Quantity, first_stated, listed_sizes
+from actors.matching.quantities import SIZE_RANGE, Quantity, first_stated, listed_sizes, quantities
 from actors.matching.sells import DENIALS
 from infra.text.analyzer import Morpheme, morphemes
 from infra.text.folding import english
@@ -407,19 +407,45 @@ def one_of_several(folded_title: str, words: tuple[Word, ...], wanted: Sequence[
     for others in _AND_OTHERS.finditer(title):
         if not (_WITH_THE_PRODUCT.search(title, 0, others.start()) or _A_SET.search(title)):
             return f"price of one of several: {others.group()}"
-    if _CHOICE.search(title):
+    if choice_said := _CHOICE.search(title) is not None:
         if picked := _named_only_as_an_option(title, words):
             return f"price of one of several: {picked}"
-    elif not _BARE_PICK.search(title):
+    elif not _BARE_PICK.search(title) or _ALL_OF_THEM.search(title):
         return None
     # Sizes of the keyword's measure are a pick, said outright or bare ("20/24/28인치 사이즈선택", "5~8kg 옵션
     # 선택"): one listing's sizes never share a price, as its colours mostly do.
-    runs = _alternative_runs(title) + [match.span() for match in SIZE_RANGE.finditer(title)]
+    runs = _alternative_runs(title) + _ranges_to_pick_from(title, choice_said=choice_said)
     prices_differ = _PRICES_DIFFER.search(title) is not None
     for start, end in runs:
-        if _a_later_size(folded_title[start:end], wanted, any_dimension=prices_differ):
+        later = _a_later_size(folded_title[start:end], wanted, any_dimension=prices_differ)
+        if later and not _stated_apart(folded_title, start, end, later):
             return f"price of one of several: {title[start:end]}"
     return None
+
+
+#: A title selling every size it lists ("20/24/28인치 3종 세트", "1/2/3kg 각 2개", "총 60kg"): no pick.
+_ALL_OF_THEM = re.compile(r"세트|\d\s?종|(?<![가-힣])[각총]\s?\d")
+#: A pick said right after what it picks among ("5~8kg 옵션 선택", "(1~10박스 선택)").
+_PICK_FOLLOWS = re.compile(r"\s?(?:옵션|사이즈|크기|중량|용량|수량)?\s?(?:선택|택\s?1)")
+
+
+def _ranges_to_pick_from(title: str, *, choice_said: bool) -> list[tuple[int, int]]:
+    """Where a (lower-case) title offers a range of sizes to pick from, its ends in one unit: in a pick said outright
+    (`choice_said`: "24~27인치 … 택1"), or with a bare pick said right after it ("5~8kg 옵션 선택"). Not one item's
+    band or span beside a bare pick of something else ("7~8kg 1통 (배송일 선택)", "17~32인치 모니터암 색상 선택",
+    "1g~5kg 주방저울": a reviewer's)."""
+    return [
+        match.span()
+        for match in SIZE_RANGE.finditer(title)
+        if (choice_said or _PICK_FOLLOWS.match(title, match.end())) and match["first"] in (None, match["last"])
+    ]
+
+
+def _stated_apart(folded_title: str, start: int, end: int, size: Quantity) -> bool:
+    """Whether the title states the picked size outside its options too, naming the option it sells ("20/24/28인치
+    사이즈선택, 28인치, 네이비": how Coupang titles a listing's chosen option; a reviewer's)."""
+    apart = f"{folded_title[:start]} {folded_title[end:]}"
+    return any(stated.dimension == size.dimension and stated.same_amount(size) for stated in quantities(apart))
 
 
 #: One part of a mixed pack: a name, then how many of the pack it is, bare or with a counter ("릴렉싱아로마2",
@@ -556,16 +582,16 @@ def _picked_among_options(title: str, words: Sequence[Word]) -> str | None:
 _PICKED_DIMENSIONS = frozenset({"weight", "volume", "tablets", "pack", "size"})
 
 
-def _a_later_size(alternatives: str, wanted: Sequence[Quantity], *, any_dimension: bool) -> bool:
-    """Whether alternatives of sizes ("400g / 2kg / 3.4kg") list a quantity the keyword asks for after another of the
-    same dimension; not alternatives that add up ("1kg+1kg/2kg"). `any_dimension`: the title says its prices differ by
-    option, so a storage's sizes are a pick too ("128GB/256GB/512GB 옵션별 가격 상이")."""
+def _a_later_size(alternatives: str, wanted: Sequence[Quantity], *, any_dimension: bool) -> Quantity | None:
+    """The quantity the keyword asks for that alternatives of sizes ("400g / 2kg / 3.4kg") list after another of the
+    same dimension, if any; not alternatives that add up ("1kg+1kg/2kg"). `any_dimension`: the title says its prices
+    differ by option, so a storage's sizes are a pick too ("128GB/256GB/512GB 옵션별 가격 상이")."""
     if "+" in alternatives:
-        return False
+        return None
     for want in wanted:
         if want.dimension not in _PICKED_DIMENSIONS and not any_dimension:
             continue
         sizes = [quantity.amount for quantity in listed_sizes(alternatives) if quantity.dimension == want.dimension]
         if len(sizes) > 1 and want.amount in sizes and sizes[0] != want.amount:
-            return True
-    return False
+            return want
+    return None

@@ -65,8 +65,13 @@ _NUMBER = r"\d+(?:\.\d+)?"
 _UNIT_WRITTEN_ONCE = re.compile(
     rf"(?<![\w.])({_NUMBER})(?=(?:\s?[/~∼]\s?{_NUMBER})*\s?[/~∼]\s?{_NUMBER}\s?(?P<unit>{_UNIT}))", re.IGNORECASE
 )
-#: A range of sizes ("5~8kg", "6kg~9kg"): with a pick, the options from its start to its end.
-SIZE_RANGE = re.compile(rf"(?<![\w.]){_NUMBER}\s?(?:{_UNIT})?\s?[~∼]\s?{_NUMBER}\s?(?:{_UNIT})", re.IGNORECASE)
+#: A range of sizes ("5~8kg", "6kg~9kg"), its start's unit (if written) and its end's: a pick's options from its start
+#: to its end, or one item's band or span ("7~8kg 1통", "17~32인치 모니터암").
+SIZE_RANGE = re.compile(
+    rf"(?<![\w.]){_NUMBER}\s?(?P<first>{_UNIT})?\s?[~∼]\s?{_NUMBER}\s?(?P<last>{_UNIT})", re.IGNORECASE
+)
+#: A fraction of an inch ("1/2인치", "3/8inch"): one size, not two.
+_INCH_FRACTION = re.compile(r"(?<![\w./])(\d+)\s?/\s?(2|4|8|16|32|64)\s?(?:인치|inch)", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,7 +262,10 @@ _VOLUME_OR_WEIGHT = {"volume": "weight", "weight": "volume"}
 
 def listed_sizes(text: str) -> tuple[Quantity, ...]:
     """The quantities a list of sizes names ("400g / 2kg", "6kg~9kg"), a unit written once after the last being every
-    bare number's before it ("20/24/28인치": 20, 24 and 28 inches; "5~8kg": 5 and 8 kg)."""
+    bare number's before it ("20/24/28인치": 20, 24 and 28 inches; "5~8kg": 5 and 8 kg), but a fraction of an inch
+    ("1/2인치": a reviewer's)."""
+    if any(int(numerator) < int(denominator) for numerator, denominator in _INCH_FRACTION.findall(text)):
+        return quantities(text)
     return quantities(_UNIT_WRITTEN_ONCE.sub(lambda match: match.group(1) + match["unit"], text))
 
 

@@ -1475,6 +1475,16 @@ def test_a_pick_of_sizes_that_lists_the_asked_one_after_another_is_priced_for_th
         ("고창 수박 8kg", "고창 수박 7~8kg 1통", None),  # no pick: one melon's weight, as a band
         ("하드캐리어 28인치", "하드캐리어 28인치 (블랙/화이트/네이비 색상선택)", None),  # a pick of colours
         ("오메가3 트리플 180정", "오메가3 트리플 180정 (1병/2병/3병 선택)", None),  # a pick of another count
+        # a reviewer's: one item's band or span with a pick of something else, a fraction of an inch, a set of every
+        # size, the option sold named apart
+        ("고창 수박 8kg", "고창 꿀수박 7~8kg 1통 (배송일 선택)", None),
+        ("모니터암 32인치", "싱글 모니터암 17~32인치 가스스프링 색상 선택", None),
+        ("주방저울 5kg", "디지털 주방저울 1g~5kg 선택", None),
+        ("라쳇렌치 1/2인치", "라쳇렌치 1/2인치 72T 사이즈 선택", None),
+        ("캐리어 세트 28인치", "여행용 하드캐리어 20/24/28인치 3종 세트 색상선택", None),
+        ("덤벨 3kg", "네오프렌 덤벨 1/2/3kg 각 2개 색상선택", None),
+        ("하드캐리어 28인치", "하드캐리어 20/24/28인치 사이즈선택, 28인치, 네이비", None),
+        ("고창 수박 8kg", "고창 수박 (5~8kg 선택)", "price of one of several: 5~8kg"),
     ],
 )
 def test_a_bare_pick_of_the_keywords_measure_that_lists_the_asked_size_after_another_is_priced_for_the_first(
