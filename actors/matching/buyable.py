@@ -51,7 +51,10 @@ _NOT_ON_SALE = re.compile(
 #: A pre-order, open or closed: sold ahead of its stock, not on sale now. Not its bonus or its price kept once the item
 #: is out ("사전예약 특전 포함", "사전예약 사은품", "사전예약가 그대로"), nor denied ("예약판매X", "예약판매 아닙니다").
 _PRE_ORDER = re.compile(
-    rf"(?:사전\s?예약|예약\s?(?:판매|구매|상품)|프리\s?오더|{english(r'pre\W?orders?')})"
+    rf"(?:사전\s?예약|예약\s?(?:판매|구매|상품)|프리\s?오더|{english(r'pre\W?orders?')}"
+    # A release ahead ("발매 예정", "3월 출시예정"); not another product's ("후속 모델 출시 예정", "신형 발매예정") nor
+    # the occasion of a sale ("신제품 출시 예정 기념 할인").
+    r"|(?<!후속 모델 )(?<!후속모델 )(?<!후속 )(?<!신제품 )(?<!신형 )(?:발매|출시)\s?예정(?!\s?기념))"
     rf"(?!\s?(?:특전|혜택|사은품|가\s?그대로|(?:가\s?)?(?:{DENIALS}|아닙니다|안\s?함)))"
 )
 #: A title saying the item ships now, whatever it says of a pre-order ("사전예약 종료 정상판매중", "사전예약 재고
@@ -145,7 +148,7 @@ _CONDITION_OF_SALE = re.compile(
     # A card's or a card issuer's discount (카드사 즉시할인), unless said to come on top of the price shown ("카드
     # 청구할인 별도", "+ 카드할인 추가", "카드할인 미적용가", "[카드할인 7%]"; but "청구할인 10% 적용가" is the
     # discounted price).
-    r"|(?:청구\s?할인|카드\s?사?\s?(?:결제\s?시?\s?)?(?:즉시\s?)?할인)"
+    r"|(?:청구\s?할인|카드\s?사?\s?(?:결제\s?시?\s?)?(?:즉시\s?)?(?:\d{1,2}\s?%\s?)?할인)"
     r"(?!\s?(?:별도|추가|미적용|\d+(?:\.\d+)?\s?%(?!\s?(?:적용|최종))))"
     # A business's price; not a business that sells or invoices ("사업자가 직접 판매", "사업자 전용 세금계산서").
     r"|사업자\s?(?:전용|회원)\s?(?:가|특가|할인가)?(?![가-힣])(?!\s?(?:세금|계산서))"

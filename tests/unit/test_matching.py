@@ -922,6 +922,9 @@ def test_when_the_keyword_names_an_accessory_the_first_accessory_the_title_sells
         # a second reader's: the regular price and shipping once stock arrives say nothing of shipping now
         ("[사전예약] 오뚜기 진라면 순한맛 120g 40개 정상판매가 대비 30%", "not buyable: 사전예약"),
         ("오뚜기 진라면 순한맛 120g 40개 예약판매 입고 후 즉시발송", "not buyable: 예약판매"),
+        # the eighty-fifth reader's: a release ahead
+        ("오뚜기 진라면 순한맛 120g 40개 발매 예정", "not buyable: 발매 예정"),
+        ("오뚜기 진라면 순한맛 120g 40개 (3월 출시예정)", "not buyable: 출시예정"),
     ],
 )
 def test_a_title_saying_it_cannot_be_bought_now_is_not_an_offer(title: str, reason: str):
@@ -1421,7 +1424,10 @@ def test_a_refill_or_a_replacement_part_given_with_the_product_is_the_product():
      "갤럭시 S25 256GB 사전예약가 그대로",
      "갤럭시 S25 256GB (예약판매X 당일발송)", "갤럭시 S25 256GB 예약판매 아닙니다 재고보유",
      "갤럭시 S25 256GB 사전예약 종료 정상판매중", "갤럭시 S25 256GB 사전예약 재고 즉시출고",
-     "갤럭시 S25 256GB 예약판매가 아닙니다", "갤럭시 S25 256GB 예약판매 안함"],
+     "갤럭시 S25 256GB 예약판매가 아닙니다", "갤럭시 S25 256GB 예약판매 안함",
+     # another product's release ahead, or its occasion
+     "갤럭시 S25 256GB 후속 모델 출시 예정 재고 정리", "갤럭시 S25 256GB 신제품 출시 예정 기념 할인",
+     "갤럭시 S25 256GB 신형 발매예정"],
 )  # fmt: skip
 def test_marketing_phrases_about_stock_are_not_a_title_saying_it_cannot_be_bought(title: str):
     assert verdict({"keyword": "갤럭시 S25 256GB"}, title, price=1_000_000) is None
@@ -2541,6 +2547,8 @@ def test_a_weight_for_a_volume_that_no_density_reconciles_is_another_form(keywor
         ("맥북 에어 13 M4 16GB 256GB 정기구독 15% 할인가", "conditional price: 정기구독 15% 할인 1,500,000"),
         ("맥북 에어 13 M4 16GB 256GB 카드사 할인 별도", None),
         ("맥북 에어 13 M4 16GB 256GB 정기배송 가능", None),
+        # the eighty-third reader's: the card's rate before its price word
+        ("[삼성카드 결제시 7% 할인가] 맥북 에어 13 M4 16GB 256GB", "conditional price: 카드 결제시 7% 할인 1,500,000"),
     ],
 )
 def test_a_coupon_a_trade_in_or_an_instalment_in_the_title_is_a_conditional_price(title: str, reason: str | None):
