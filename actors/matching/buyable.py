@@ -51,12 +51,25 @@ _NOT_ON_SALE = re.compile(
 #: A pre-order, open or closed: sold ahead of its stock, not on sale now. Not its bonus or its price kept once the item
 #: is out ("사전예약 특전 포함", "사전예약 사은품", "사전예약가 그대로"), nor denied ("예약판매X", "예약판매 아닙니다").
 _PRE_ORDER = re.compile(
-    rf"(?:사전\s?예약|예약\s?(?:판매|구매|상품)|프리\s?오더|{english(r'pre\W?orders?')}"
-    # A release ahead ("발매 예정", "3월 출시예정"); not another product's ("후속 모델 출시 예정", "신형 발매예정") nor
-    # the occasion of a sale ("신제품 출시 예정 기념 할인").
-    r"|(?<!후속 모델 )(?<!후속모델 )(?<!후속 )(?<!신제품 )(?<!신형 )(?:발매|출시)\s?예정(?!\s?기념))"
+    rf"(?:사전\s?예약|예약\s?(?:판매|구매|상품)|프리\s?오더|{english(r'pre\W?orders?')})"
     rf"(?!\s?(?:특전|혜택|사은품|가\s?그대로|(?:가\s?)?(?:{DENIALS}|아닙니다|안\s?함)))"
 )
+_RELEASE = r"(?:발매|출시)\s?예정"
+#: A release ahead, the title's own: dated ("3월 출시예정", "2025.02.28 발매예정"), or what the title ends or opens
+#: with ("… 마리오 테니스 피버 발매 예정": the eighty-fifth reader's). Not another thing's release, which a title
+#: names before it or in brackets ("(후속작 출시 예정)", "신규 컬러 출시 예정", "(2탄 발매예정)", "신형출시예정
+#: 재고정리"), nor a release over or denied ("발매 예정일 2023.5.12 (발매 완료)", "출시 예정 모델 아님"): a
+#: reviewer's.
+_RELEASE_AHEAD = re.compile(
+    rf"(?:\d{{1,2}}\s?월(?:\s?\d{{1,2}}\s?일)?|\d{{4}}\s?[.\-/년]\s?\d{{1,2}}(?:\s?[.\-/월]\s?\d{{1,2}}\s?일?)?)"
+    rf"\s?(?:중|말|초)?\s?{_RELEASE}(?!\s?(?:기념|작|모델|아님))"
+    r"|(?<![가-힣\d])(?<!컬러 )(?<!색상 )(?<!버전 )(?<!모델 )(?<!후속 )(?<!신형 )(?<!신규 )(?<!외전 )(?<!탄 )(?<!차 )"
+    rf"{_RELEASE}(?=\s*\]?\s*$)|^\s?\[?\s?{_RELEASE}"
+    # or what it says of shipping after it ("발매예정 순차발송", "출시예정 사전판매")
+    rf"|{_RELEASE}(?=\s?(?:순차|사전\s?판매|예약))"
+)
+#: What says the release is over, or the title is clearing stock before another's ("발매 완료", "재고정리").
+_RELEASED = re.compile(r"(?:발매|출시)\s?완료|재고\s?정리")
 #: A title saying the item ships now, whatever it says of a pre-order ("사전예약 종료 정상판매중", "사전예약 재고
 #: 즉시출고": a reviewer's); not once stock arrives ("입고 후 즉시발송"), nor the regular price (정상판매가).
 _SHIPS_NOW = re.compile(r"(?<!후)(?<!후 )(?:즉시|당일)\s?(?:발송|출고|배송)|재고\s?보유|정상\s?판매(?!\s?가)")
@@ -90,6 +103,8 @@ def not_buyable(offer: Offer, title: str) -> str | None:
     if said := _NOT_ON_SALE.search(title):
         return f"not buyable: {said.group()}"
     if (said := _PRE_ORDER.search(title)) and not _SHIPS_NOW.search(title):
+        return f"not buyable: {said.group()}"
+    if (said := _RELEASE_AHEAD.search(title)) and not (_SHIPS_NOW.search(title) or _RELEASED.search(title)):
         return f"not buyable: {said.group()}"
     return None
 
@@ -148,11 +163,18 @@ _CONDITION_OF_SALE = re.compile(
     # A card's or a card issuer's discount (카드사 즉시할인), unless said to come on top of the price shown ("카드
     # 청구할인 별도", "+ 카드할인 추가", "카드할인 미적용가", "[카드할인 7%]"; but "청구할인 10% 적용가" is the
     # discounted price).
-    r"|(?:청구\s?할인|카드\s?사?\s?(?:결제\s?시?\s?)?(?:즉시\s?)?(?:\d{1,2}\s?%\s?)?할인)"
-    r"(?!\s?(?:별도|추가|미적용|\d+(?:\.\d+)?\s?%(?!\s?(?:적용|최종))))"
+    # A card's rate before its price word is the card's price too ("[삼성카드 결제시 7% 할인가]", "카드사 5%
+    # 즉시할인가"), where a card issuer or a payment says it is a card's, not a thing sold as a card ("그래픽카드 15%
+    # 할인"); nor a discount said to be left out or handed out ("카드사 할인 제외", "미포함가", "적용 안됨", "쿠폰":
+    # a reviewer's).
+    r"|(?:청구\s?할인|카드\s?사?\s?(?:결제\s?시?\s?)?(?:즉시\s?)?할인"
+    r"|카드\s?(?:사\s?(?:결제\s?시?\s?)?|결제\s?시?\s?)(?:즉시\s?)?\d{1,2}\s?%\s?(?:즉시\s?)?할인\s?가)"
+    r"(?!\s?(?:별도|추가|미적용|미포함|제외|전(?![가-힣])|적용\s?(?:안|전)|쿠폰|이벤트"
+    r"|\d+(?:\.\d+)?\s?%(?!\s?(?:적용|최종))))"
     # A business's price; not a business that sells or invoices ("사업자가 직접 판매", "사업자 전용 세금계산서").
     r"|사업자\s?(?:전용|회원)\s?(?:가|특가|할인가)?(?![가-힣])(?!\s?(?:세금|계산서))"
-    rf"|{_SUBSCRIPTION}\s?(?:\d{{1,2}}\s?%\s?)?(?:전용|할인|특가|가(?![가-힣])|첫\s?회)|(?:예약|계약)금(?![가-힣])"
+    # A subscription's rate before its price word ("정기구독 15% 할인가"); not a perk ("정기배송 10% 할인 별도").
+    rf"|{_SUBSCRIPTION}\s?(?:\d{{1,2}}\s?%\s?할인\s?가|전용|할인|특가|가(?![가-힣])|첫\s?회)|(?:예약|계약)금(?![가-힣])"
     # Every benefit stacked (coupons, cards, points: "[최대혜택가]", "최대 할인가"; not a sale's boast, "역대 최대
     # 할인가"), or something handed back or signed for ("폐전지 반납조건", "약정 조건"; not "미반납 조건", the price
     # for keeping it): not what a buyer pays who has none of them.

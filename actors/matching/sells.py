@@ -78,6 +78,9 @@ def _condition(category: str, pattern: str) -> _Concept:
     return _Concept(category, re.compile(f"(?:{pattern})(?:상품|품|\\s?제품|마켓)?+{_NOT_SO}"), _ConceptKind.CONDITION)
 
 
+#: A fee or a difference paid ("추가 배송비 결제", "차액결제", "[개인결제]").
+_PAYMENT = r"(?:(?:추가\s?)?배송비|추가|차액|추가금|개인)\s?결제"
+
 _CONCEPTS: tuple[_Concept, ...] = (
     # A charging case is where earbuds live: a title naming one sells earbuds, unless it says the case comes alone.
     _accessory(r"충전\s?케이스(?:만|(?=[\s()\[\]]*(?:단품|분실)))"),
@@ -179,13 +182,16 @@ _CONCEPTS: tuple[_Concept, ...] = (
         r"(?!\s?(?:시|후|전|불가|금지|안|않|하지|커터|칼|용)|[^,()\[\]]*?(?:반품|교환|환불))",
     ),
     _condition("rental", "렌탈|대여|" + english("rental")),
-    # A listing that collects a fee or a difference, not the product: extra shipping ("추가 배송비 결제"), an
-    # exchange's or an installation's difference ("[추가결제] … 차액 결제", "사다리차 추가금 결제 전용"), a shop's
-    # personal payment slot ("개인결제창"). Not a payment none is needed for or made at checkout ("추가결제 없음",
-    # "추가 결제 없이", "배송비 결제 시 발송"), nor a fee paid apart from the product ("공임비 별도 결제").
+    # A listing that collects a fee or a difference, not the product: a payment the title opens with as its tag or
+    # ends with ("[추가배송비 결제] …", "… 제주/도서산간 추가배송비 결제", "[추가결제] … 차액 결제"), or says it is for
+    # ("사다리차 추가금 결제 전용", "차액결제용", "개인결제창"). Not a note in round brackets or with more after it,
+    # of a fee paid apart or a change's difference ("(각인 추가결제)", "(사이즈 변경시 차액결제)", "추가결제 0원",
+    # "추가 결제 필요 없음"), nor one none is needed for or offered ("추가결제 걱정없는", "개인결제 가능"): a
+    # reviewer's.
     _condition(
         "a payment, not the product",
-        r"(?:(?:추가\s?)?배송비|추가|차액|추가금|개인)\s?결제(?:\s?창|\s?전용)?(?!\s?(?:없|불필요|시|후))|결제\s?창",
+        rf"(?:(?<=^\[)|(?<=^\[ )){_PAYMENT}(?=\s?\])|{_PAYMENT}(?=\s*\]?\s*$)"
+        r"|(?:추가|차액|추가금|개인)\s?결제\s?(?:전용|용(?![가-힣]))|(?<![가-힣])(?:개인\s?)?결제\s?창",
     ),
     # A subscription sold instead of the thing once: deliveries over time at a price per delivery, said by its term
     # ("밀키트 2인분 정기구독 (매주 배송)", "정기구독 4주"), at the title's end ("원두 정기구독") or as its tag

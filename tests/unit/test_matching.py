@@ -924,7 +924,9 @@ def test_when_the_keyword_names_an_accessory_the_first_accessory_the_title_sells
         ("오뚜기 진라면 순한맛 120g 40개 예약판매 입고 후 즉시발송", "not buyable: 예약판매"),
         # the eighty-fifth reader's: a release ahead
         ("오뚜기 진라면 순한맛 120g 40개 발매 예정", "not buyable: 발매 예정"),
-        ("오뚜기 진라면 순한맛 120g 40개 (3월 출시예정)", "not buyable: 출시예정"),
+        ("오뚜기 진라면 순한맛 120g 40개 (3월 출시예정)", "not buyable: 3월 출시예정"),
+        ("[발매예정] 오뚜기 진라면 순한맛 120g 40개", "not buyable: [발매예정"),
+        ("오뚜기 진라면 순한맛 120g 40개 2025.02.28 발매예정", "not buyable: 2025.02.28 발매예정"),
     ],
 )
 def test_a_title_saying_it_cannot_be_bought_now_is_not_an_offer(title: str, reason: str):
@@ -1427,7 +1429,12 @@ def test_a_refill_or_a_replacement_part_given_with_the_product_is_the_product():
      "갤럭시 S25 256GB 예약판매가 아닙니다", "갤럭시 S25 256GB 예약판매 안함",
      # another product's release ahead, or its occasion
      "갤럭시 S25 256GB 후속 모델 출시 예정 재고 정리", "갤럭시 S25 256GB 신제품 출시 예정 기념 할인",
-     "갤럭시 S25 256GB 신형 발매예정"],
+     "갤럭시 S25 256GB 신형 발매예정",
+     # a second reviewer's: another thing's release, named before it or in brackets; a release over or denied
+     "갤럭시 S25 256GB (후속작 출시 예정)", "갤럭시 S25 256GB 신규 컬러 출시 예정", "갤럭시 S25 256GB (2탄 발매예정)",
+     "갤럭시 S25 256GB 후속모델출시예정 재고정리", "갤럭시 S25 256GB 스위치2 출시예정 재고정리",
+     "갤럭시 S25 256GB 발매 예정일 2023.5.12 (발매 완료)", "갤럭시 S25 256GB (국내 출시 예정 모델 아님)",
+     "갤럭시 S25 256GB 1차 (2차 발매 예정)", "갤럭시 S25 256GB (1.18L 출시예정)"],
 )  # fmt: skip
 def test_marketing_phrases_about_stock_are_not_a_title_saying_it_cannot_be_bought(title: str):
     assert verdict({"keyword": "갤럭시 S25 256GB"}, title, price=1_000_000) is None
@@ -2544,11 +2551,23 @@ def test_a_weight_for_a_volume_that_no_density_reconciles_is_another_form(keywor
             "conditional price: 카드사 즉시할인 1,500,000",
         ),
         ("맥북 에어 13 M4 16GB 256GB [카드사 즉시할인가]", "conditional price: 카드사 즉시할인 1,500,000"),
-        ("맥북 에어 13 M4 16GB 256GB 정기구독 15% 할인가", "conditional price: 정기구독 15% 할인 1,500,000"),
+        ("맥북 에어 13 M4 16GB 256GB 정기구독 15% 할인가", "conditional price: 정기구독 15% 할인가 1,500,000"),
         ("맥북 에어 13 M4 16GB 256GB 카드사 할인 별도", None),
         ("맥북 에어 13 M4 16GB 256GB 정기배송 가능", None),
         # the eighty-third reader's: the card's rate before its price word
-        ("[삼성카드 결제시 7% 할인가] 맥북 에어 13 M4 16GB 256GB", "conditional price: 카드 결제시 7% 할인 1,500,000"),
+        (
+            "[삼성카드 결제시 7% 할인가] 맥북 에어 13 M4 16GB 256GB",
+            "conditional price: 카드 결제시 7% 할인가 1,500,000",
+        ),
+        ("맥북 에어 13 M4 16GB 256GB 카드사 5% 즉시할인가", "conditional price: 카드사 5% 즉시할인가 1,500,000"),
+        # a reviewer's: a discount left out, not applied, handed out as a coupon; a subscription's perk
+        ("맥북 에어 13 M4 16GB 256GB 카드사 할인 제외 가격", None),
+        ("맥북 에어 13 M4 16GB 256GB (카드사 즉시할인 미포함가)", None),
+        ("맥북 에어 13 M4 16GB 256GB 카드사 즉시할인 적용 안됨", None),
+        ("맥북 에어 13 M4 16GB 256GB 카드사 7% 할인 쿠폰", None),
+        ("맥북 에어 13 M4 16GB 256GB 정기배송 10% 할인 별도", None),
+        ("맥북 에어 13 M4 16GB 256GB 1회구매 / 정기배송 10% 할인 선택가능", None),
+        ("맥북 에어 13 M4 16GB 256GB 정기구독 15% 할인 쿠폰 증정", None),
     ],
 )
 def test_a_coupon_a_trade_in_or_an_instalment_in_the_title_is_a_conditional_price(title: str, reason: str | None):

@@ -847,6 +847,8 @@ def test_a_childs_word_after_the_name_asked_for_or_written_by_other_sellers_is_t
         ("아식스 젤 레졸루션 9 270", "[추가결제] 아식스 젤 레졸루션 9 270 사이즈 교환 차액 결제", "a payment"),
         ("삼성 비스포크 냉장고 875L", "삼성 비스포크 냉장고 875L 사다리차 추가금 결제 전용", "a payment"),
         ("드롱기 EC9155", "드롱기 EC9155 개인결제창", "a payment"),
+        ("드롱기 EC9155", "드롱기 EC9155 차액결제용", "a payment"),
+        ("아임리얼 스트로베리 700ml", "[추가배송비 결제] 아임리얼 스트로베리 700ml 제주/도서산간", "a payment"),
     ],
 )
 def test_seconds_download_codes_shop_pickup_and_age_formulas_are_refused(keyword: str, title: str, reason: str):
@@ -900,6 +902,14 @@ def test_seconds_download_codes_shop_pickup_and_age_formulas_are_refused(keyword
         ("순금 돌반지 1돈", "순금 돌반지 1돈 (공임비 별도 결제)"),
         ("농심 짜파게티 140g 40개", "농심 짜파게티 140g 40개 (네이버페이 결제 시 5% 적립)"),
         ("부농 원예용 상토 50L", "부농 원예용 상토 50L (제주/도서산간 추가 배송비 결제 시 발송)"),
+        # a reviewer's: a note of a fee paid apart or a change's difference, none needed, one offered
+        ("에이스침대 하이브리드테크 레드 Q", "에이스침대 하이브리드테크 레드 Q 추가결제 걱정없는 풀세트"),
+        ("에이스침대 하이브리드테크 레드 Q", "에이스침대 하이브리드테크 레드 Q 추가결제 0원"),
+        ("에이스침대 하이브리드테크 레드 Q", "에이스침대 하이브리드테크 레드 Q (사이즈 변경시 차액결제)"),
+        ("스탠리 퀜처 텀블러 887ml", "스탠리 퀜처 텀블러 887ml 이름 각인 (각인 추가결제)"),
+        ("캠핑 전기요 온열매트", "캠핑 전기요 온열매트 (제주 도서산간 추가배송비 결제)"),
+        ("에이스침대 하이브리드테크 레드 Q", "에이스침대 하이브리드테크 레드 Q (대량구매 개인결제 가능)"),
+        ("캠핑 전기요 온열매트", "캠핑 전기요 온열매트 제주/도서산간 배송비 추가결제 필요"),
     ],
 )
 def test_titles_that_only_look_like_seconds_codes_pickup_or_age_formulas_are_the_product(keyword: str, title: str):
