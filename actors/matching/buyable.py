@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from decimal import Decimal
+from itertools import pairwise
 
 from actors.matching.identity import Word
 from actors.matching.left_out import named_only_within
@@ -614,9 +615,15 @@ def _a_later_size(alternatives: str, wanted: Sequence[Quantity], *, any_dimensio
     if "+" in alternatives:
         return None
     for want in wanted:
-        if want.dimension not in _PICKED_DIMENSIONS and not any_dimension:
-            continue
         sizes = [quantity.amount for quantity in listed_sizes(alternatives) if quantity.dimension == want.dimension]
+        if not (any_dimension or want.dimension in _PICKED_DIMENSIONS or _storage_options(want, sizes)):
+            continue
         if len(sizes) > 1 and want.amount in sizes and sizes[0] != want.amount:
             return want
     return None
+
+
+def _storage_options(want: Quantity, sizes: Sequence[Decimal]) -> bool:
+    """Whether bytes listed are a storage's options, each twice the one before ("1TB / 2TB / 4TB", "128GB/256GB"),
+    not a memory's and a storage's sizes ("12GB/256GB": one phone)."""
+    return want.dimension == "capacity" and len(sizes) > 1 and all(b == 2 * a for a, b in pairwise(sizes))

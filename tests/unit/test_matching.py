@@ -1498,6 +1498,13 @@ def test_a_pick_of_sizes_that_lists_the_asked_one_after_another_is_priced_for_th
         ("덤벨 3kg", "네오프렌 덤벨 1/2/3kg 각 2개 색상선택", None),
         ("하드캐리어 28인치", "하드캐리어 20/24/28인치 사이즈선택, 28인치, 네이비", None),
         ("고창 수박 8kg", "고창 수박 (5~8kg 선택)", "price of one of several: 5~8kg"),
+        # a storage's options, each twice the one before (the seventy-seventh reader's); not a memory and a storage
+        (
+            "삼성전자 990 EVO Plus 2TB",
+            "삼성전자 990 EVO Plus M.2 NVMe (옵션 선택) 1TB / 2TB / 4TB",
+            "price of one of several: 1tb / 2tb / 4tb",
+        ),
+        ("갤럭시 S24 256GB", "갤럭시 S24 12GB/256GB 자급제 색상 선택", None),
     ],
 )
 def test_a_bare_pick_of_the_keywords_measure_that_lists_the_asked_size_after_another_is_priced_for_the_first(
