@@ -141,9 +141,10 @@ _CONDITION_OF_SALE = re.compile(
     r"|(?:앱|어플|모바일)\s?(?:\d{1,2}\s?%\s?)?(?:전용\s?)?(?:가(?![가-힣])|할인|특가)"
     r"|(?:구매|자격|재직|재학|학생|신분)\s?인증|번호\s?이동|기기\s?변경|공시\s?지원"
     rf"|요금제\s?(?:\d+\s?개월\s?)?(?:유지|의무|필수|조건|가입)"
-    # A first month's, purchase's or order's price; 가 only after 전용 ("첫구매가 아니어도" is a particle); not a coupon
-    # handed out ("첫구매 전용 할인쿠폰", "첫구매 3,000원 할인쿠폰 증정") nor a sale over ("특가 종료").
-    rf"|첫\s?(?:달|구매|주문)\s?{_ONLY}(?:전용\s?가(?![가-힣])|(?:전용\s?)?(?:가격|혜택가|반값|할인(?!\s?쿠폰)"
+    # A first month's, purchase's or order's price; 가 only after 전용 or closing a tag ("[신규회원 첫구매가]": the
+    # eighty-sixth reader's; "첫구매가 아니어도" is a particle); not a coupon handed out ("첫구매 전용 할인쿠폰",
+    # "첫구매 3,000원 할인쿠폰 증정") nor a sale over ("특가 종료").
+    rf"|첫\s?(?:달|구매|주문)\s?{_ONLY}(?:전용\s?가(?![가-힣])|가(?=\s?[)\]])|(?:전용\s?)?(?:가격|혜택가|반값|할인(?!\s?쿠폰)"
     r"|특가(?!\s?종료)|\d(?![\d,.]*\s?(?:%|원)?\s?(?:할인\s?)?쿠폰)))"
     r"|면세\s?(?:가|특가)(?![가-힣])|출국자|인도장\s?수령"
     r"|쿠폰\s?(?:적용|할인)?\s?가(?![가-힣])|보상\s?판매\s?가|월\s?[\d,]+\s?원"

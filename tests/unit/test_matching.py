@@ -2543,6 +2543,7 @@ def test_a_weight_for_a_volume_that_no_density_reconciles_is_another_form(keywor
         ("맥북 에어 13 M4 16GB 256GB 첫 구매 전용 특가", "conditional price: 첫 구매 전용 특가 1,500,000"),
         ("맥북 에어 13 M4 16GB 256GB 첫구매 전용 쿠폰 증정", None),
         ("맥북 에어 13 M4 16GB 256GB 첫구매가 아니어도 무료배송", None),
+        ("[신규회원 첫구매가] 맥북 에어 13 M4 16GB 256GB", "conditional price: 첫구매가 1,500,000"),  # a tag's price
         # a reviewer's: its price written out, a first order, a benefit's price; a coupon handed out, a sale over
         ("맥북 에어 13 M4 16GB 256GB 첫구매 전용가격", "conditional price: 첫구매 전용가격 1,500,000"),
         ("맥북 에어 13 M4 16GB 256GB 첫주문 특가", "conditional price: 첫주문 특가 1,500,000"),
