@@ -2771,6 +2771,34 @@ def test_a_word_inside_the_name_that_the_source_files_the_offer_under_is_the_kin
     ]
 
 
+@pytest.mark.parametrize(
+    ("keyword", "odd_one", "rejected"),
+    [
+        # the keyword's own code names the product: a word inside the name away from it describes it (the
+        # fifty-third, fifty-sixth, seventy-fifth and other readers' answers)
+        ("블랙앤데커 ADV1200 차량용 청소기", "블랙앤데커 ADV1200 12V 시거잭 차량용 핸디 청소기", None),
+        ("피스카스 솔리드 전지가위 P121", "피스카스 솔리드 바이패스 전지가위 P121", None),
+        # where the keyword has no code of its own, or only a measure, the word is another line's
+        (
+            "피스카스 솔리드 전지가위",
+            "피스카스 솔리드 바이패스 전지가위",
+            "another line: 바이패스 inside 솔리드 … 전지",
+        ),
+        (
+            "쿡셀 블랙큐브 프라이팬 28cm",
+            "쿡셀 블랙큐브 궁중 프라이팬 28cm",
+            "another line: 궁중 inside 블랙큐브 … 프라이팬",
+        ),
+    ],
+)
+def test_a_word_inside_the_name_is_no_other_line_where_the_keywords_own_code_names_the_product(
+    keyword: str, odd_one: str, rejected: str | None
+):
+    plain = [offer(keyword, 50_000), offer(f"{keyword} 정품", 52_000)]
+    matched = match_offers({"keyword": keyword}, [offer(odd_one, 45_000), *plain])
+    assert [item.rejected for item in matched] == [rejected, None, None]
+
+
 def test_a_word_two_sellers_write_inside_the_name_is_kept_and_the_maker_is_its_first_word_as_written():
     # A second reviewer's counter-examples: "다운" written by two sellers is the product's; so would a line two
     # sellers write be (a word alone cannot tell which). And 일룸, which Kiwi splits (일 + 룸), is the maker.
