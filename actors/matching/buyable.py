@@ -56,18 +56,26 @@ _PRE_ORDER = re.compile(
     rf"(?!\s?(?:특전|혜택|사은품|가\s?그대로|(?:가\s?)?(?:{DENIALS}|아닙니다|안\s?함)))"
 )
 _RELEASE = r"(?:발매|출시)\s?예정"
-#: A release ahead, the title's own: dated ("3월 출시예정", "2025.02.28 발매예정"), or what the title ends or opens
-#: with ("… 마리오 테니스 피버 발매 예정": the eighty-fifth reader's). Not another thing's release, which a title
-#: names before it or in brackets ("(후속작 출시 예정)", "신규 컬러 출시 예정", "(2탄 발매예정)", "신형출시예정
-#: 재고정리"), nor a release over or denied ("발매 예정일 2023.5.12 (발매 완료)", "출시 예정 모델 아님"): a
-#: reviewer's.
+#: What a release is not the title's own after: another thing named right before it ("신규 컬러", "후속작", "2탄",
+#: "신형출시예정" glued).
+_ANOTHERS = (
+    r"(?<![가-힣\d])(?<!컬러 )(?<!색상 )(?<!버전 )(?<!모델 )(?<!후속 )(?<!후속작 )(?<!신형 )(?<!신규 )(?<!외전 )"
+    r"(?<!탄 )(?<!차 )"
+)
+#: ... nor before a denial or the occasion of a sale ("출시 예정 모델 아님", "출시 예정 없음", "출시 예정 기념 할인").
+_NOT_SO_OR_AN_OCCASION = rf"(?!\s?(?:기념|작|모델|{DENIALS}|없))"
+_DATE = r"(?:\d{1,2}\s?월(?:\s?\d{1,2}\s?일)?|\d{4}\s?[.\-/년]\s?\d{1,2}(?:\s?[.\-/월]\s?\d{1,2}\s?일?)?)"
+#: A release ahead, the title's own: dated ("3월 출시예정", "2025.02.28 발매예정"), what the title ends or opens with
+#: ("… 마리오 테니스 피버 발매 예정": the eighty-fifth reader's; "[발매예정] …"), or before its shipping ("발매예정
+#: 순차발송", "출시예정 사전판매"). Not another thing's release, which a title names before it or in brackets
+#: ("(후속작 출시 예정)", "신규 컬러 3월 출시예정", "(2탄 발매예정)", "신형출시예정 재고정리"), nor a release over
+#: or denied ("발매 예정일 2023.5.12 (발매 완료)", "출시 예정 모델 아님"): a reviewer's.
 _RELEASE_AHEAD = re.compile(
-    rf"(?:\d{{1,2}}\s?월(?:\s?\d{{1,2}}\s?일)?|\d{{4}}\s?[.\-/년]\s?\d{{1,2}}(?:\s?[.\-/월]\s?\d{{1,2}}\s?일?)?)"
-    rf"\s?(?:중|말|초)?\s?{_RELEASE}(?!\s?(?:기념|작|모델|아님))"
-    r"|(?<![가-힣\d])(?<!컬러 )(?<!색상 )(?<!버전 )(?<!모델 )(?<!후속 )(?<!신형 )(?<!신규 )(?<!외전 )(?<!탄 )(?<!차 )"
-    rf"{_RELEASE}(?=\s*\]?\s*$)|^\s?\[?\s?{_RELEASE}"
-    # or what it says of shipping after it ("발매예정 순차발송", "출시예정 사전판매")
-    rf"|{_RELEASE}(?=\s?(?:순차|사전\s?판매|예약))"
+    rf"{_ANOTHERS}(?:{_DATE}\s?(?:중|말|초)?\s?{_RELEASE}"
+    # undated: its date, if any, was read with the thing named before it
+    rf"|(?<!월 )(?<!일 )(?<!\d )(?<!말 )(?<!중 )(?<!초 ){_RELEASE}(?=\s*\]?\s*$|\s?(?:순차|사전\s?판매|예약)))"
+    rf"{_NOT_SO_OR_AN_OCCASION}"
+    rf"|(?:^|(?<=^\[)|(?<=^\[ )){_RELEASE}{_NOT_SO_OR_AN_OCCASION}"
 )
 #: What says the release is over, or the title is clearing stock before another's ("발매 완료", "재고정리").
 _RELEASED = re.compile(r"(?:발매|출시)\s?완료|재고\s?정리")
@@ -126,6 +134,8 @@ _SUBSCRIPTION = r"정기\s?(?:배송|구독)"
 #: "Only" said between who a price is for and the price, with the price's amount perhaps ("첫 구매 고객 한정 9,900원
 #: 특가", "신규회원 한정 특가").
 _ONLY = r"(?:한정\s?(?:[\d,]+\s?원\s?)?)?"
+#: A rate before its price word ("7% 할인가", "5% 즉시할인가"); not what a discount makes possible ("할인 가능").
+_RATES_PRICE = r"\d{1,2}\s?%\s?(?:즉시\s?)?할인\s?가(?:격)?(?![가-힣])"
 _CONDITION_OF_SALE = re.compile(
     # A group's price; the group's discount may be given between them ("[T멤버십 20%할인가]").
     r"(?:(?:임직원|직원|회원|멤버십|학생|교직원|법인|신규\s?(?:가입자?|회원)|체험단)\s?(?:\d{1,2}\s?%\s?)?"
@@ -170,13 +180,13 @@ _CONDITION_OF_SALE = re.compile(
     # 할인"); nor a discount said to be left out or handed out ("카드사 할인 제외", "미포함가", "적용 안됨", "쿠폰":
     # a reviewer's).
     r"|(?:청구\s?할인|카드\s?사?\s?(?:결제\s?시?\s?)?(?:즉시\s?)?할인"
-    r"|카드\s?(?:사\s?(?:결제\s?시?\s?)?|결제\s?시?\s?)(?:즉시\s?)?\d{1,2}\s?%\s?(?:즉시\s?)?할인\s?가)"
+    rf"|카드\s?(?:사\s?(?:결제\s?시?\s?)?|결제\s?시?\s?)(?:즉시\s?)?{_RATES_PRICE})"
     r"(?!\s?(?:별도|추가|미적용|미포함|제외|전(?![가-힣])|적용\s?(?:안|전)|쿠폰|이벤트"
     r"|\d+(?:\.\d+)?\s?%(?!\s?(?:적용|최종))))"
     # A business's price; not a business that sells or invoices ("사업자가 직접 판매", "사업자 전용 세금계산서").
     r"|사업자\s?(?:전용|회원)\s?(?:가|특가|할인가)?(?![가-힣])(?!\s?(?:세금|계산서))"
     # A subscription's rate before its price word ("정기구독 15% 할인가"); not a perk ("정기배송 10% 할인 별도").
-    rf"|{_SUBSCRIPTION}\s?(?:\d{{1,2}}\s?%\s?할인\s?가|전용|할인|특가|가(?![가-힣])|첫\s?회)|(?:예약|계약)금(?![가-힣])"
+    rf"|{_SUBSCRIPTION}\s?(?:{_RATES_PRICE}|전용|할인|특가|가(?![가-힣])|첫\s?회)|(?:예약|계약)금(?![가-힣])"
     # Every benefit stacked (coupons, cards, points: "[최대혜택가]", "최대 할인가"; not a sale's boast, "역대 최대
     # 할인가"), or something handed back or signed for ("폐전지 반납조건", "약정 조건"; not "미반납 조건", the price
     # for keeping it): not what a buyer pays who has none of them.
@@ -391,7 +401,8 @@ def not_everyones_price(offer: Offer, folded_title: str, wanted: tuple[Quantity,
 #: A title offering a pick among several listings: its price is the cheapest pick's ("용량별 가격 상이": the price
 #: differs by size). Not a bare 선택 ("사이즈 선택", "색상선택": a variant of the same product, which the options
 #: of one listing mostly share a price with; reading one whose alternatives name a keyword word as a pick was tried
-#: and taken back: it refused the asked colour or size among "화이트/블랙 색상 선택").
+#: and taken back: it refused the asked colour or size among "화이트/블랙 색상 선택"), but for sizes of the keyword's
+#: measure (`one_of_several`).
 _PRICES_DIFFER = re.compile(r"(?:용량|사이즈|중량|옵션)별\s?가격\s?(?:상이|다름)")
 _CHOICE = re.compile(rf"모음전?|택\s?\d|골라\s?담기|(?:중|에서)\s?(?:택|선택)|{_PRICES_DIFFER.pattern}")
 #: Alternatives written with slashes ("와일드프레리/그래스랜드/퍼시픽카"); not all at once ("인덕션/가스렌지 겸용",
@@ -427,25 +438,27 @@ def one_of_several(folded_title: str, words: tuple[Word, ...], wanted: Sequence[
     Alternatives the keyword does not name (colours, "색상 택1") leave the product the one sold. A title that names
     the product and N others ("M9160C 외 5종") is always such a pick: which one its price is for is not said. So is
     a pick of sizes that lists the keyword's quantity (`wanted`) after another ("400g / 2kg / 3.4kg 택1" for 2kg):
-    its price is the first size's, as a range's start is (`not_everyones_price`)."""
+    its price is the first size's, as a range's start is (`not_everyones_price`); a bare pick of them too ("20/24/
+    28인치 사이즈선택", "5~8kg 옵션 선택"), unless the title sells every size it lists (`_ALL_OF_THEM`: "3종 세트")
+    or names the asked one as the option it sells (`_named_as_the_option`)."""
     title = folded_title.lower()
     if _PICK_SAID.search(title) and (others := _AND_OTHERS_ANYHOW.search(title)):
         return f"price of one of several: {others.group()}"
     for others in _AND_OTHERS.finditer(title):
         if not (_WITH_THE_PRODUCT.search(title, 0, others.start()) or _A_SET.search(title)):
             return f"price of one of several: {others.group()}"
-    if choice_said := _CHOICE.search(title) is not None:
+    if _CHOICE.search(title):
         if picked := _named_only_as_an_option(title, words):
             return f"price of one of several: {picked}"
     elif not _BARE_PICK.search(title) or _ALL_OF_THEM.search(title):
         return None
     # Sizes of the keyword's measure are a pick, said outright or bare ("20/24/28인치 사이즈선택", "5~8kg 옵션
-    # 선택"): one listing's sizes never share a price, as its colours mostly do.
-    runs = _alternative_runs(title) + _ranges_to_pick_from(title, choice_said=choice_said)
+    # 선택"): one listing's sizes rarely share a price, as its colours mostly do.
+    runs = _alternative_runs(title) + _ranges_to_pick_from(title)
     prices_differ = _PRICES_DIFFER.search(title) is not None
     for start, end in runs:
         later = _a_later_size(folded_title[start:end], wanted, any_dimension=prices_differ)
-        if later and not _stated_apart(folded_title, start, end, later):
+        if later is not None and not _named_as_the_option(folded_title, end, later):
             return f"price of one of several: {title[start:end]}"
     return None
 
@@ -456,23 +469,29 @@ _ALL_OF_THEM = re.compile(r"세트|\d\s?종|(?<![가-힣])[각총]\s?\d")
 _PICK_FOLLOWS = re.compile(r"\s?(?:옵션|사이즈|크기|중량|용량|수량)?\s?(?:선택|택\s?1)")
 
 
-def _ranges_to_pick_from(title: str, *, choice_said: bool) -> list[tuple[int, int]]:
-    """Where a (lower-case) title offers a range of sizes to pick from, its ends in one unit: in a pick said outright
-    (`choice_said`: "24~27인치 … 택1"), or with a bare pick said right after it ("5~8kg 옵션 선택"). Not one item's
-    band or span beside a bare pick of something else ("7~8kg 1통 (배송일 선택)", "17~32인치 모니터암 색상 선택",
-    "1g~5kg 주방저울": a reviewer's)."""
+def _ranges_to_pick_from(title: str) -> list[tuple[int, int]]:
+    """Where a (lower-case) title offers a range of sizes to pick from: the pick said right after it ("5~8kg 옵션 선택",
+    "24~27인치 택1"), its ends in one unit. Not one item's band or span beside a pick of something else ("7~8kg 1통
+    (배송일 택1)", "17~32인치 모니터암 색상 선택", "1g~5kg 주방저울": reviewers')."""
     return [
         match.span()
         for match in SIZE_RANGE.finditer(title)
-        if (choice_said or _PICK_FOLLOWS.match(title, match.end())) and match["first"] in (None, match["last"])
+        if _PICK_FOLLOWS.match(title, match.end()) and match["first"] in (None, match["last"])
     ]
 
 
-def _stated_apart(folded_title: str, start: int, end: int, size: Quantity) -> bool:
-    """Whether the title states the picked size outside its options too, naming the option it sells ("20/24/28인치
-    사이즈선택, 28인치, 네이비": how Coupang titles a listing's chosen option; a reviewer's)."""
-    apart = f"{folded_title[:start]} {folded_title[end:]}"
-    return any(stated.dimension == size.dimension and stated.same_amount(size) for stated in quantities(apart))
+#: An option named after a comma ("…사이즈선택, 28인치, 네이비"): how Coupang titles a listing's chosen option.
+_NAMED_OPTION = re.compile(r",\s?([^,]+)")
+
+
+def _named_as_the_option(folded_title: str, end: int, size: Quantity) -> bool:
+    """Whether the title names the picked size as the option it sells, after a comma following its options ("20/24/
+    28인치 사이즈선택, 28인치, 네이비": a reviewer's); not a price for it ("(28인치 +3만원)")."""
+    return any(
+        stated.dimension == size.dimension and stated.same_amount(size)
+        for option in _NAMED_OPTION.finditer(folded_title, end)
+        for stated in quantities(option.group(1))
+    )
 
 
 #: One part of a mixed pack: a name, then how many of the pack it is, bare or with a counter ("릴렉싱아로마2",
@@ -557,8 +576,8 @@ def _named_only_as_an_option(title: str, words: Sequence[Word]) -> str | None:
     return None
 
 
-#: A bare pick ("크기 선택", "사이즈 선택", "택1"): `one_of_several` does not read it (most such listings share one
-#: price), but a keyword word named only among its options leaves the lowest in doubt.
+#: A bare pick ("크기 선택", "사이즈 선택", "택1"): `one_of_several` reads it only among sizes of the keyword's measure
+#: (most such listings share one price), but a keyword word named only among its options leaves the lowest in doubt.
 _BARE_PICK = re.compile(r"선택|택\s?1")
 
 
@@ -625,6 +644,6 @@ def _a_later_size(alternatives: str, wanted: Sequence[Quantity], *, any_dimensio
 
 
 def _storage_options(want: Quantity, sizes: Sequence[Decimal]) -> bool:
-    """Whether bytes listed are a storage's options, each twice the one before ("1TB / 2TB / 4TB", "128GB/256GB"),
-    not a memory's and a storage's sizes ("12GB/256GB": one phone)."""
-    return want.dimension == "capacity" and len(sizes) > 1 and all(b == 2 * a for a, b in pairwise(sizes))
+    """Whether bytes listed are a storage's options, each about twice the one before ("1TB / 2TB / 4TB",
+    "500GB/1TB/2TB", "128GB/256GB"), not a memory's and a storage's sizes ("12GB/256GB": one phone)."""
+    return want.dimension == "capacity" and len(sizes) > 1 and all(1.9 <= b / a <= 2.1 for a, b in pairwise(sizes))

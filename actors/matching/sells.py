@@ -78,8 +78,10 @@ def _condition(category: str, pattern: str) -> _Concept:
     return _Concept(category, re.compile(f"(?:{pattern})(?:상품|품|\\s?제품|마켓)?+{_NOT_SO}"), _ConceptKind.CONDITION)
 
 
+#: Who or what a payment is for: extra, a difference, a surcharge, one customer.
+_PAID = r"(?:추가|차액|추가금|개인)"
 #: A fee or a difference paid ("추가 배송비 결제", "차액결제", "[개인결제]").
-_PAYMENT = r"(?:(?:추가\s?)?배송비|추가|차액|추가금|개인)\s?결제"
+_PAYMENT = rf"(?:(?:추가\s?)?배송비|{_PAID})\s?결제"
 
 _CONCEPTS: tuple[_Concept, ...] = (
     # A charging case is where earbuds live: a title naming one sells earbuds, unless it says the case comes alone.
@@ -191,7 +193,7 @@ _CONCEPTS: tuple[_Concept, ...] = (
     _condition(
         "a payment, not the product",
         rf"(?:(?<=^\[)|(?<=^\[ )){_PAYMENT}(?=\s?\])|{_PAYMENT}(?=\s*\]?\s*$)"
-        r"|(?:추가|차액|추가금|개인)\s?결제\s?(?:전용|용(?![가-힣]))|(?<![가-힣])(?:개인\s?)?결제\s?창",
+        rf"|{_PAID}\s?결제\s?(?:전용|용(?![가-힣]))|(?<![가-힣])(?:개인\s?)?결제\s?창",
     ),
     # A subscription sold instead of the thing once: deliveries over time at a price per delivery, said by its term
     # ("밀키트 2인분 정기구독 (매주 배송)", "정기구독 4주"), at the title's end ("원두 정기구독") or as its tag

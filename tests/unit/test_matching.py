@@ -925,7 +925,10 @@ def test_when_the_keyword_names_an_accessory_the_first_accessory_the_title_sells
         # the eighty-fifth reader's: a release ahead
         ("오뚜기 진라면 순한맛 120g 40개 발매 예정", "not buyable: 발매 예정"),
         ("오뚜기 진라면 순한맛 120g 40개 (3월 출시예정)", "not buyable: 3월 출시예정"),
-        ("[발매예정] 오뚜기 진라면 순한맛 120g 40개", "not buyable: [발매예정"),
+        ("[발매예정] 오뚜기 진라면 순한맛 120g 40개", "not buyable: 발매예정"),
+        ("오뚜기 진라면 순한맛 120g 40개 2월 말 출시예정", "not buyable: 2월 말 출시예정"),
+        ("오뚜기 진라면 순한맛 120g 40개 발매예정 순차발송", "not buyable: 발매예정"),
+        ("오뚜기 진라면 순한맛 120g 40개 출시예정 사전판매", "not buyable: 출시예정"),
         ("오뚜기 진라면 순한맛 120g 40개 2025.02.28 발매예정", "not buyable: 2025.02.28 발매예정"),
     ],
 )
@@ -1434,7 +1437,14 @@ def test_a_refill_or_a_replacement_part_given_with_the_product_is_the_product():
      "갤럭시 S25 256GB (후속작 출시 예정)", "갤럭시 S25 256GB 신규 컬러 출시 예정", "갤럭시 S25 256GB (2탄 발매예정)",
      "갤럭시 S25 256GB 후속모델출시예정 재고정리", "갤럭시 S25 256GB 스위치2 출시예정 재고정리",
      "갤럭시 S25 256GB 발매 예정일 2023.5.12 (발매 완료)", "갤럭시 S25 256GB (국내 출시 예정 모델 아님)",
-     "갤럭시 S25 256GB 1차 (2차 발매 예정)", "갤럭시 S25 256GB (1.18L 출시예정)"],
+     "갤럭시 S25 256GB 1차 (2차 발매 예정)", "갤럭시 S25 256GB (1.18L 출시예정)",
+     # a second reader's: the same in every branch, dated, opening or before its shipping; a release over
+     "출시 예정 기념 할인 갤럭시 S25 256GB", "[출시예정 기념] 갤럭시 S25 256GB", "출시 예정 모델 아님 갤럭시 S25 256GB",
+     "갤럭시 S25 256GB 신규 컬러 3월 출시예정", "갤럭시 S25 256GB (후속 모델 3월 출시 예정)",
+     "갤럭시 S25 256GB 신규 컬러 출시예정 예약", "갤럭시 S25 256GB 후속작 출시 예정",
+     "갤럭시 S25 256GB 12월 출시 예정 없음",
+     "갤럭시 S25 256GB 색상 출시 예정", "갤럭시 S25 256GB 버전 출시 예정", "갤럭시 S25 256GB 외전 발매 예정",
+     "갤럭시 S25 256GB 3월 출시 예정 (출시 완료)", "갤럭시 S25 256GB 3월 출시 예정 재고정리"],
 )  # fmt: skip
 def test_marketing_phrases_about_stock_are_not_a_title_saying_it_cannot_be_bought(title: str):
     assert verdict({"keyword": "갤럭시 S25 256GB"}, title, price=1_000_000) is None
@@ -1472,7 +1482,7 @@ def test_a_pick_of_sizes_that_lists_the_asked_one_after_another_is_priced_for_th
 @pytest.mark.parametrize(
     ("keyword", "title", "reason"),
     [
-        # a bare pick (선택, 택1) of sizes of the keyword's measure is a pick too: sizes never share one price
+        # a bare pick (선택) of sizes of the keyword's measure is a pick too: sizes rarely share one price
         (
             "하드캐리어 28인치",
             "하드캐리어 20인치/24인치/28인치 사이즈선택",
@@ -1498,6 +1508,17 @@ def test_a_pick_of_sizes_that_lists_the_asked_one_after_another_is_priced_for_th
         ("덤벨 3kg", "네오프렌 덤벨 1/2/3kg 각 2개 색상선택", None),
         ("하드캐리어 28인치", "하드캐리어 20/24/28인치 사이즈선택, 28인치, 네이비", None),
         ("고창 수박 8kg", "고창 수박 (5~8kg 선택)", "price of one of several: 5~8kg"),
+        # a second reader's: a band beside a pick of something else, said outright too; a price for the asked size
+        ("고창 수박 8kg", "고창 꿀수박 7~8kg 1통 (배송일 택1)", None),
+        ("모니터암 32인치", "싱글 모니터암 17~32인치 가스스프링 색상 택1", None),
+        ("모니터 24~27인치 27인치", "델 P시리즈 24~27인치 택1 사무용 모니터", "price of one of several: 24~27인치"),
+        (
+            "하드캐리어 28인치",
+            "하드캐리어 20/24/28인치 사이즈선택 (28인치 +3만원)",
+            "price of one of several: 20/24/28인치",
+        ),
+        ("덤벨 10kg", "원판 덤벨 2/5/10kg 선택 (총 17kg 구성)", None),
+        ("삼성 T7 SSD 1TB", "삼성 T7 포터블 SSD 500GB/1TB/2TB 선택", "price of one of several: 500gb/1tb/2tb"),
         # a storage's options, each twice the one before (the seventy-seventh reader's); not a memory and a storage
         (
             "삼성전자 990 EVO Plus 2TB",
@@ -2576,6 +2597,12 @@ def test_a_weight_for_a_volume_that_no_density_reconciles_is_another_form(keywor
         ("맥북 에어 13 M4 16GB 256GB 정기배송 10% 할인 별도", None),
         ("맥북 에어 13 M4 16GB 256GB 1회구매 / 정기배송 10% 할인 선택가능", None),
         ("맥북 에어 13 M4 16GB 256GB 정기구독 15% 할인 쿠폰 증정", None),
+        # a second reader's: what a discount makes possible, an event's
+        ("맥북 에어 13 M4 16GB 256GB 정기구독 15% 할인 가능", None),
+        ("맥북 에어 13 M4 16GB 256GB 카드 결제시 5% 할인 가능", None),
+        ("맥북 에어 13 M4 16GB 256GB 카드사 5% 할인 이벤트 별도 진행", None),
+        ("맥북 에어 13 M4 16GB 256GB 카드사 할인 전 가격", None),
+        ("맥북 에어 13 M4 16GB 256GB 정기구독 10% 할인가격", "conditional price: 정기구독 10% 할인가격 1,500,000"),
     ],
 )
 def test_a_coupon_a_trade_in_or_an_instalment_in_the_title_is_a_conditional_price(title: str, reason: str | None):

@@ -849,6 +849,7 @@ def test_a_childs_word_after_the_name_asked_for_or_written_by_other_sellers_is_t
         ("드롱기 EC9155", "드롱기 EC9155 개인결제창", "a payment"),
         ("드롱기 EC9155", "드롱기 EC9155 차액결제용", "a payment"),
         ("아임리얼 스트로베리 700ml", "[추가배송비 결제] 아임리얼 스트로베리 700ml 제주/도서산간", "a payment"),
+        ("아임리얼 스트로베리 700ml", "[ 차액결제 ] 아임리얼 스트로베리 700ml", "a payment"),
     ],
 )
 def test_seconds_download_codes_shop_pickup_and_age_formulas_are_refused(keyword: str, title: str, reason: str):
