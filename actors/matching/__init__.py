@@ -378,19 +378,27 @@ def _refuse_other_lines(accepted: list[Offer], titles: Mapping[int, str], wanted
     lowered = [titles[id(offer)].lower() for offer in accepted]
     written = [inside_the_name(wanted.spell(title), wanted.pairs) for title in lowered]
     compact = [_compact(title) for title in lowered]
-    codes = [word for word in wanted.words if _an_own_code(word.text)]
     for index, offer in enumerate(accepted):
         others = [*written[:index], *written[index + 1 :]]
         found = unvouched(written[index], others, [*compact[:index], *compact[index + 1 :]], wanted.words)
         if found and not _the_kind_they_are_filed_as(index, accepted, found[1]):
             pair, between = found
-            if any(code.pattern.search(lowered[index]) for code in codes):
+            if _writes_its_own_code(lowered[index], wanted):
                 continue  # the model's own code names the product: a word inside its name describes it
             offer.rejected = f"another line: {between} inside {pair.first.text} … {pair.second.text}"
 
 
 #: A model's own code: letters and three digits or more in one word ("irt6520", "wic004", "bc151", "p121").
 _OWN_CODE = re.compile(r"(?=(?:[a-z]*\d){3})(?=\d*[a-z])[a-z\d]+")
+
+
+def _writes_its_own_code(title: str, wanted: _Wanted) -> bool:
+    """Whether a (lower-case) title writes the model's own code the keyword or the model number gives (`_an_own_code`),
+    dashed or not ("IRT-6520" for irt6520)."""
+    undashed = title.replace("-", "")
+    if wanted.model and _an_own_code(compact_code(wanted.model_no)) and wanted.model.search(title):
+        return True
+    return any(_an_own_code(word.text) and word.pattern.search(undashed) for word in wanted.words)
 
 
 def _an_own_code(text: str) -> bool:

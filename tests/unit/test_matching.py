@@ -2805,6 +2805,7 @@ def test_a_word_inside_the_name_that_the_source_files_the_offer_under_is_the_kin
         # fifty-third, fifty-sixth, seventy-fifth and other readers' answers)
         ("블랙앤데커 ADV1200 차량용 청소기", "블랙앤데커 ADV1200 12V 시거잭 차량용 핸디 청소기", None),
         ("피스카스 솔리드 전지가위 P121", "피스카스 솔리드 바이패스 전지가위 P121", None),
+        ("브라운 체온계 IRT6520", "브라운 귀적외선 체온계 IRT-6520", None),  # dashed (the eightieth reader's)
         # where the keyword has no code of its own, or only a measure, the word is another line's
         (
             "피스카스 솔리드 전지가위",
@@ -2824,6 +2825,21 @@ def test_a_word_inside_the_name_is_no_other_line_where_the_keywords_own_code_nam
     plain = [offer(keyword, 50_000), offer(f"{keyword} 정품", 52_000)]
     matched = match_offers({"keyword": keyword}, [offer(odd_one, 45_000), *plain])
     assert [item.rejected for item in matched] == [rejected, None, None]
+
+
+def test_the_model_number_given_is_the_products_own_code_too():
+    # the fiftieth reader's: the back office gives the code apart from the keyword
+    product = {"keyword": "벨킨 부스트업 차량용 무선충전 거치대", "model_no": "WIC004"}
+    offers = [
+        offer("벨킨 부스트업 맥세이프 차량용 마그네틱 무선충전 거치대 WIC004", 45_000),
+        offer("벨킨 부스트업 차량용 무선충전 거치대 WIC004", 50_000),
+        offer("벨킨 부스트업 차량용 무선충전 거치대 WIC004 정품", 52_000),
+    ]
+    assert [item.rejected for item in match_offers(product, offers)] == [None, None, None]
+    without = [offer(item.title.replace(" WIC004", ""), item.price) for item in offers]
+    assert match_offers({"keyword": product["keyword"]}, without)[0].rejected == (
+        "another line: 맥세이프 inside 부스트업 … 차량"
+    )
 
 
 def test_a_word_two_sellers_write_inside_the_name_is_kept_and_the_maker_is_its_first_word_as_written():
