@@ -1417,8 +1417,8 @@ def _ordinal_on_the_name(title: str, name: Word, word: Word) -> bool:
 #: Words that make a model another model when they follow its name: a product line's tiers. Only whole words count
 #: ("프로모션", "에어컨", "라이트닝" are not tiers), and a tier may follow another ("프로맥스").
 _TIERS = (
-    "pro", "max", "plus", "ultra", "mini", "lite", "se", "fe", "edge", "air", "anc",
-    "프로", "맥스", "플러스", "울트라", "미니", "라이트", "엣지", "에어",
+    "pro", "max", "plus", "ultra", "mini", "lite", "se", "fe", "edge", "air", "anc", "zero", "decaf",
+    "프로", "맥스", "플러스", "울트라", "미니", "라이트", "엣지", "에어", "제로", "디카페인", "디카페나토",
 )  # fmt: skip
 _TIER = "|".join(sorted(_TIERS, key=len, reverse=True))
 #: A tier word where it stands: glued or spaced after the model's word, ended by anything but more letters of a word

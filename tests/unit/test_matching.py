@@ -805,6 +805,16 @@ def test_what_a_keyword_without_spaces_does_not_name_is_another_product(keyword:
         ("에어팟 4", "Apple 에어팟 4 ANC MXP93KH/A", "another model: 4 anc"),
         ("닌텐도 스위치 본체", "닌텐도 스위치 라이트 본체 코랄", "another model: 스위치 라이트"),
         ("갤럭시 Z 플립7 256GB", "갤럭시 Z 플립7 FE 256GB", "another model: 플립7 fe"),
+        # a drink's sugar-free or decaffeinated line (the twenty-ninth, thirty-seventh, eighty-first and ninetieth
+        # readers')
+        ("스프라이트 500ml 24병", "스프라이트 제로 500ml 24병", "another model: 스프라이트 제로"),
+        ("코카콜라 355ml 24캔", "Coca-Cola Zero 355ml 24캔", "another model: 코카콜라 zero"),
+        (
+            "네스프레소 아르페지오 10캡슐 5개",
+            "네스프레소 아르페지오 디카페나토 10캡슐 5개",
+            "another model: 아르페지오 디카페나토",
+        ),
+        ("카누 미니 100T", "카누 디카페인 미니 100T", "another model: 카누 디카페인"),
     ],
 )
 def test_a_variant_after_the_model_names_another_model(keyword: str, title: str, reason: str):
@@ -823,6 +833,10 @@ def test_a_variant_after_the_model_names_another_model(keyword: str, title: str,
         ("크록스 클로그", "크록스 클래식 클로그"),
         ("카시오 지샥 DW-5600", "카시오 지샥 DW-5600BB-1 올블랙"),
         ("에스쁘아 비글로우 쿠션", "에스쁘아 프로테일러 비글로우 쿠션"),
+        # the line the keyword names, or zero said of something else than the name ("설탕 제로", "제로슈거")
+        ("코카콜라 제로 355ml 24캔", "Coca-Cola Zero 355ml 24캔"),
+        ("비타500 100ml 20병", "광동 비타500 100ml 20병 설탕 제로 아님"),
+        ("카누 디카페인 미니 100T", "맥심 카누 디카페인 미니 아메리카노 100T"),
     ],
 )
 def test_a_model_named_whole_in_any_script_and_spacing_is_the_model(keyword: str, title: str):
