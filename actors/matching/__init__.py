@@ -394,11 +394,21 @@ _OWN_CODE = re.compile(r"(?=(?:[a-z]*\d){3})(?=\d*[a-z])[a-z\d]+")
 
 def _writes_its_own_code(title: str, wanted: _Wanted) -> bool:
     """Whether a (lower-case) title writes the model's own code the keyword or the model number gives (`_an_own_code`),
-    dashed or not ("IRT-6520" for irt6520)."""
+    dashed or not ("IRT-6520" for irt6520), and nothing after it that would make it another code: a letter glued
+    or one standing alone ("M650L", "M650 L": the left-handed mouse; "K127A": a reviewer's)."""
     undashed = title.replace("-", "")
     if wanted.model and _an_own_code(compact_code(wanted.model_no)) and wanted.model.search(title):
         return True
-    return any(_an_own_code(word.text) and word.pattern.search(undashed) for word in wanted.words)
+    return any(
+        not _A_SUFFIX.match(undashed, found.end())
+        for word in wanted.words
+        if _an_own_code(word.text)
+        for found in word.pattern.finditer(undashed)
+    )
+
+
+#: Letters after a code that make it another one: glued, or one letter standing alone.
+_A_SUFFIX = re.compile(r"[a-z]|\s[a-z](?![0-9a-z])")
 
 
 def _an_own_code(text: str) -> bool:
@@ -673,7 +683,11 @@ def _another_line_in_the_lowest(wanted: _Wanted, lowered: list[str], respelled: 
     folded and in lower case; `respelled`: the same as the keyword spells its loanwords), judged as
     `_refuse_other_lines` judges a word between the name's words."""
     size = wanted.before_the_size
-    after_the_maker = (pair for pair in wanted.pairs if pair.after_the_maker)
+    # Where the lowest writes the model's own code, a word inside the name was not refused (`_refuse_other_lines`):
+    # it is a doubt all the same, since a variant (왼손, 여성, 바디, 김치냉장고) sits there beside a code as often as a
+    # descriptor does (a reviewer's).
+    waived = _writes_its_own_code(lowered[0], wanted) if lowered else False
+    after_the_maker = (pair for pair in wanted.pairs if waived or pair.after_the_maker)
     pairs = (*((size,) if size else ()), *wanted.after_the_number, *after_the_maker)
     if len(lowered) <= PLAIN_NAMES_NEEDED:
         return None

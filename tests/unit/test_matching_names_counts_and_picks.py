@@ -1692,19 +1692,20 @@ def test_a_t_and_an_h_of_two_parts_are_read_apart(title: str, reason: str | None
 
 
 def test_a_word_another_offer_writes_only_as_part_of_its_own_line_vouches_for_nothing():
-    # The twenty-ninth reader's colas: Zero Lemon writes 제로 where the lowest does, with more after it, so it is a
-    # line of its own and does not vouch for the lowest's Zero.
+    # The twenty-ninth reader's colas (their Zero a tier now, `identity._TIERS`; a flavour shows the same): Cherry
+    # Vanilla writes 체리 where the lowest does, with more after it, so it is a line of its own and does not vouch
+    # for the lowest's Cherry.
     keyword = {"keyword": "코카콜라 355ml 24캔"}
     doubts = lowest_doubts(
         keyword,
         [
-            ("코카콜라 제로 355ml, 24개", 18_500),
-            ("코카콜라 제로 레몬 355ml 24캔", 18_700),
+            ("코카콜라 체리 355ml, 24개", 18_500),
+            ("코카콜라 체리 바닐라 355ml 24캔", 18_700),
             ("코카콜라 355ml 24캔", 19_100),
             ("코카콜라 355ml, 24개", 19_300),
         ],
     )
-    assert doubts == ["another line?: the lowest writes 제로 before 355ml, which no other offer does"]
+    assert doubts == ["another line?: the lowest writes 체리 before 355ml, which no other offer does"]
 
 
 def test_a_lowest_for_a_child_beside_too_few_offers_to_refuse_it_is_in_doubt():
