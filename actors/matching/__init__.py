@@ -284,7 +284,7 @@ def _not_everyones_price(offer: Offer, folded: str, wanted: _Wanted) -> str | No
     """Why the product's offer is not at a price every buyer pays (rule 6 and the target price), or None."""
     return (
         not_everyones_price(offer, folded, wanted.quantities, wanted.keyword)
-        or one_of_several(folded, wanted.words, wanted.quantities)
+        or one_of_several(folded, wanted.words, wanted.quantities, wanted.model)
         or a_mix(folded, wanted.words, wanted.quantities)
         or against_target(offer.price, wanted.target_price)
     )

@@ -438,7 +438,12 @@ _A_SET = re.compile(r"세트|기획")
 _PICK_SAID = re.compile(r"선택|골라|모음|기획전|택\s?\d")
 
 
-def one_of_several(folded_title: str, words: tuple[Word, ...], wanted: Sequence[Quantity] = ()) -> str | None:
+def one_of_several(
+    folded_title: str,
+    words: tuple[Word, ...],
+    wanted: Sequence[Quantity] = (),
+    model: re.Pattern[str] | None = None,
+) -> str | None:
     """A title that offers a pick (모음전, 택1, … 선택) in which the product is only one of the alternatives ("아카나 독
     사료 모음전 (와일드프레리/그래스랜드/퍼시픽카) 2kg"): its price is the cheapest alternative's, not the asked one's.
     Alternatives the keyword does not name (colours, "색상 택1") leave the product the one sold. A title that names
@@ -454,7 +459,7 @@ def one_of_several(folded_title: str, words: tuple[Word, ...], wanted: Sequence[
         if not (_WITH_THE_PRODUCT.search(title, 0, others.start()) or _A_SET.search(title)):
             return f"price of one of several: {others.group()}"
     if _CHOICE.search(title):
-        if picked := _named_only_as_an_option(title, words):
+        if picked := _named_only_as_an_option(title, words) or _model_only_as_an_option(title, model):
             return f"price of one of several: {picked}"
     elif not _BARE_PICK.search(title) or _ALL_OF_THEM.search(title):
         return None
@@ -467,6 +472,23 @@ def one_of_several(folded_title: str, words: tuple[Word, ...], wanted: Sequence[
         if later is not None and not _named_as_the_option(folded_title, end, later):
             return f"price of one of several: {title[start:end]}"
     return None
+
+
+def _model_only_as_an_option(title: str, model: re.Pattern[str] | None) -> str | None:
+    """The alternatives of a pick the model number given is written only among ("HX9042 / HX9044 / HX9054 택1" for
+    HX9044: the eighty-ninth reader's brush heads), if any: each alternative is another model's listing."""
+    if model is None:
+        return None
+    found = [match.span() for match in model.finditer(title)]
+    # A run of models' codes, not a code's suffix after a slash ("HX9044/67": a region's).
+    runs = [(start, end) for start, end in _alternative_runs(title) if len(_A_CODE.findall(title, start, end)) > 1]
+    if not found or not all(any(start <= first < end for start, end in runs) for first, _ in found):
+        return None
+    return next(title[start:end] for start, end in runs if start <= found[0][0] < end)
+
+
+#: A model's code among alternatives: letters and digits ("hx9042", "eb20", "v11").
+_A_CODE = re.compile(r"(?<![0-9a-z])(?=[0-9]*[a-z])(?=[a-z]*[0-9])[0-9a-z]{2,}(?![0-9a-z])")
 
 
 #: A title selling every size it lists ("20/24/28인치 3종 세트", "1/2/3kg 각 2개", "총 60kg"): no pick.

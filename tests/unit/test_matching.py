@@ -2494,6 +2494,16 @@ def test_a_type_or_use_suffix_of_a_keyword_word_may_be_left_out(keyword: str, ti
     assert verdict({"keyword": keyword}, title, 30_000) == reason
 
 
+def test_a_pick_that_writes_the_model_number_given_only_among_its_models_is_one_of_several():
+    # the eighty-ninth reader's brush heads: each code is another listing; a code's own suffix after a slash is none
+    product = {"keyword": "필립스 소닉케어 C3 칫솔모 4개입", "model_no": "HX9044"}
+    assert verdict(product, "소닉케어 C3 정품 칫솔모 4개입 HX9042 / HX9044 / HX9054 택1", 22_900) == (
+        "price of one of several: hx9042 / hx9044 / hx9054"
+    )
+    assert verdict(product, "필립스 소닉케어 C3 칫솔모 HX9044/67 4개입 색상 택1", 39_900) is None
+    assert verdict(product, "필립스 소닉케어 C3 칫솔모 HX9044 4개입 (화이트/블랙 택1)", 39_900) is None
+
+
 @pytest.mark.parametrize(
     ("title", "reason"),
     [
