@@ -143,9 +143,7 @@ _CONDITION_OF_SALE = re.compile(
     # A shop's messenger friends' price ("[톡톡친구 전용가]", "카톡 플친 특가", "카카오 채널 친구 10% 할인"): only
     # those who added the shop. Not a couple's friends ("커플 친구"), an invitation ("톡톡친구가 되어주세요") nor a
     # coupon given on top ("톡톡친구 할인쿠폰 증정").
-    rf"|(?:(?<![가-힣])(?:톡톡|카톡|카카오톡?|톡|플러스|플)\s?(?:채널\s?)?친구|(?<![가-힣])플친)"
-    # once added, with the amount taken off ("[톡톡친구 추가시 1,000원 할인]": the eighty-ninth reader's)
-    rf"(?:\s?추가\s?시?)?\s?(?:\d{{1,2}}\s?%\s?|[\d,]+\s?원\s?)?"
+    rf"|(?:(?<![가-힣])(?:톡톡|카톡|카카오톡?|톡|플러스|플)\s?(?:채널\s?)?친구|(?<![가-힣])플친)\s?(?:\d{{1,2}}\s?%\s?)?"
     rf"{_ONLY}(?:전용|할인(?!\s?쿠폰)|특가)"
     r"|교육\s?할인"
     # A channel the shop reserves a price for ("(모바일 전용가)", "앱 전용 특가", "어플할인"); not the device a thing
@@ -223,8 +221,6 @@ _AMOUNT = (
     r"(?!\s?(?:→|->|>|\d))"
 )
 _AMOUNT_INSIDE = re.compile(_AMOUNT)
-#: An amount that is what a discount takes off ("1,000원 할인"), not a price.
-_A_DISCOUNTS_SIZE = re.compile(r"\s?할인(?!\s?가)")
 _PRICE_WORD_AND_AMOUNT = re.compile(rf"(?:\s?(?:가|가격|적용가))?[\s:]*{_AMOUNT}")
 _SUBSCRIBED = re.compile(_SUBSCRIPTION)
 
@@ -241,8 +237,6 @@ def _another_price(title: str, start: int, end: int, price: int, *, price_word_s
     seller's note of a cheaper one ("… 33,000" titled "카드할인가 28,900원", "3개 이상 주문시 개당 9,900원" on an
     offer of 29,700). `price_word_said`: the condition ends on a price word, so an amount right after it is its own."""
     written = _AMOUNT_INSIDE.search(title, start, end)
-    if written is not None and _A_DISCOUNTS_SIZE.match(title, written.end()):
-        written = None  # "추가시 1,000원 할인": what is taken off, no price
     if written is None and (price_word_said or title.startswith("가", end)):
         written = _PRICE_WORD_AND_AMOUNT.match(title, end)
     return written is not None and _won(written) != price

@@ -2275,7 +2275,6 @@ def test_a_tier_word_after_a_makers_model_code_describes_it_and_does_not_name_an
         ("갤럭시 북4 프로 14 카톡 플친 특가", "플친 특가"),
         ("갤럭시 북4 프로 14 [카카오톡 채널 친구 할인]", "카카오톡 채널 친구 할인"),
         ("[톡톡친구 10% 할인] 갤럭시 북4 프로 14", "톡톡친구 10% 할인"),
-        ("[톡톡친구 추가시 1,000원 할인] 갤럭시 북4 프로 14", "톡톡친구 추가시 1,000원 할인"),  # the 89th reader's
     ],
 )
 def test_a_title_that_binds_its_price_to_who_buys_is_a_conditional_price(title: str, said: str):
