@@ -1509,6 +1509,23 @@ def _an_age_formula(age: str, word: Word, model: ModelName) -> bool:
     )
 
 
+#: A drink's line: zero (sugar), decaf.
+_LINES = frozenset({"zero", "decaf", "제로", "디카페인", "디카페나토"})
+#: What zero is said of as a claim, not a line ("제로 칼로리", "제로 슈거 소주", "제로 웨이스트", "제로 그래비티",
+#: "제로 딜레이"), or denied ("(제로 아님)"): a reviewer's.
+_A_CLAIM = re.compile(
+    r"\s?(?:칼로리|kcal|슈거|슈가|sugar|웨이스트|waste|그래비티|gravity|딜레이|delay|아님|아닌|아니|없음|x\b)"
+)
+
+
+def _a_claim(title: str, tier: re.Match[str], after: int) -> bool:
+    """Whether a drink's line word (`_LINES`) after a keyword word is no line: glued to the word ("클린잇제로", a name's
+    own), or a claim or a denial ("제로 칼로리", "(제로 아님)")."""
+    if tier["tier"] not in _LINES:
+        return False
+    return tier.start("tier") == after or _A_CLAIM.match(title, tier.end()) is not None
+
+
 def other_variant(title: str, model: ModelName) -> str | None:
     """The variant a title names right after a word of the keyword, when the keyword does not name it."""
     undashed = title.replace("-", "")
@@ -1538,7 +1555,7 @@ def other_variant(title: str, model: ModelName) -> str | None:
             if aged and _an_age_formula(aged["age"], word, model) and not _GIVEN_IN_THE_CLAUSE.match(undashed, after):
                 return f"another model: {word.text} {aged.group().strip()}"
             tier = _TIER_AFTER.match(undashed, after)
-            if tier is None or _named_by_keyword(model, word, tier["tier"]):
+            if tier is None or _named_by_keyword(model, word, tier["tier"]) or _a_claim(undashed, tier, after):
                 continue
             tiers = _TIERS_AFTER.match(undashed, after)
             tiers_end = tiers.end() if tiers else tier.end()

@@ -837,6 +837,12 @@ def test_a_variant_after_the_model_names_another_model(keyword: str, title: str,
         ("코카콜라 제로 355ml 24캔", "Coca-Cola Zero 355ml 24캔"),
         ("비타500 100ml 20병", "광동 비타500 100ml 20병 설탕 제로 아님"),
         ("카누 디카페인 미니 100T", "맥심 카누 디카페인 미니 아메리카노 100T"),
+        # a reviewer's: zero as a claim, denied, or glued into a name
+        ("광동 옥수수수염차 500ml 24병", "광동 옥수수수염차 제로 칼로리 500ml 24병"),
+        ("롯데 새로 소주 360ml 20병", "롯데 새로 제로 슈거 소주 360ml 20병"),
+        ("대나무 칫솔 10개", "대나무 칫솔 제로 웨이스트 10개입"),
+        ("스프라이트 500ml 24병", "스프라이트 (제로 아님) 500ml 24병"),
+        ("바닐라코 클린잇 클렌징밤 100ml", "바닐라코 클린잇제로 클렌징밤 100ml"),
     ],
 )
 def test_a_model_named_whole_in_any_script_and_spacing_is_the_model(keyword: str, title: str):
