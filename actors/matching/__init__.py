@@ -64,6 +64,7 @@ from actors.matching.codes import (
     suffix_only_the_lowest_writes,
 )
 from actors.matching.identity import (
+    CODE_WORD,
     ModelName,
     Word,
     bed_sizes_as_written,
@@ -388,17 +389,17 @@ def _refuse_other_lines(accepted: list[Offer], titles: Mapping[int, str], wanted
             offer.rejected = f"another line: {between} inside {pair.first.text} … {pair.second.text}"
 
 
-#: A model's own code: letters and three digits or more in one word ("irt6520", "wic004", "bc151", "p121").
-_OWN_CODE = re.compile(r"(?=(?:[a-z]*\d){3})(?=\d*[a-z])[a-z\d]+")
-
-
 def _writes_its_own_code(title: str, wanted: _Wanted) -> bool:
     """Whether a (lower-case) title writes the model's own code the keyword or the model number gives (`_an_own_code`),
-    dashed or not ("IRT-6520" for irt6520), and nothing after it that would make it another code: a letter glued
-    or one standing alone ("M650L", "M650 L": the left-handed mouse; "K127A": a reviewer's)."""
+    dashed or not ("IRT-6520" for irt6520), and nothing after a code ending in a digit that would make it another
+    code: a letter glued or one standing alone ("M650L", "M650 L": the left-handed mouse; "K127A": a reviewer's).
+    A code ending in letters may run on, its colour's or region's ("SM-S928NZKE")."""
     undashed = title.replace("-", "")
-    if wanted.model and _an_own_code(compact_code(wanted.model_no)) and wanted.model.search(title):
-        return True
+    if wanted.model and _an_own_code(compact := compact_code(wanted.model_no)):
+        return any(
+            not (compact[-1].isdigit() and _A_SUFFIX.match(title, found.end()))
+            for found in wanted.model.finditer(title)
+        )
     return any(
         not _A_SUFFIX.match(undashed, found.end())
         for word in wanted.words
@@ -407,14 +408,15 @@ def _writes_its_own_code(title: str, wanted: _Wanted) -> bool:
     )
 
 
-#: Letters after a code that make it another one: glued, or one letter standing alone.
-_A_SUFFIX = re.compile(r"[a-z]|\s[a-z](?![0-9a-z])")
+#: Letters after a code that make it another one: glued, or one letter standing alone; not a multiplication sign
+#: ("P121 x 2개") nor an after-sales service's "A/S" (a second reader's).
+_A_SUFFIX = re.compile(r"[a-z]|\s(?!x\s?\d)[a-z](?![0-9a-z/&])")
 
 
 def _an_own_code(text: str) -> bool:
-    """Whether a keyword word is a model's own code (`_OWN_CODE`), not a measure ("500ml", "1000mah") nor a size
-    ("120x60")."""
-    if not _OWN_CODE.fullmatch(text) or re.search(r"\dx\d", text):
+    """Whether a keyword word is a model's own code (`identity.CODE_WORD`: letters and three digits or more, "irt6520",
+    "wic004", "p121"), not a measure ("500ml", "1000mah") nor a size ("120x60")."""
+    if not CODE_WORD.fullmatch(text) or re.search(r"\dx\d", text):
         return False
     return text.lstrip("0123456789") not in MEASURE_SYMBOLS
 
@@ -685,13 +687,19 @@ def _another_line_in_the_lowest(wanted: _Wanted, lowered: list[str], respelled: 
     size = wanted.before_the_size
     # Where the lowest writes the model's own code, a word inside the name was not refused (`_refuse_other_lines`):
     # it is a doubt all the same, since a variant (왼손, 여성, 바디, 김치냉장고) sits there beside a code as often as a
-    # descriptor does (a reviewer's).
-    waived = _writes_its_own_code(lowered[0], wanted) if lowered else False
-    after_the_maker = (pair for pair in wanted.pairs if waived or pair.after_the_maker)
+    # descriptor does (a reviewer's); below, after the plain names are counted.
+    after_the_maker = (pair for pair in wanted.pairs if pair.after_the_maker)
     pairs = (*((size,) if size else ()), *wanted.after_the_number, *after_the_maker)
     if len(lowered) <= PLAIN_NAMES_NEEDED:
         return None
     others_compact = [_compact(title) for title in lowered[1:]]
+    if wanted.pairs and _writes_its_own_code(lowered[0], wanted):
+        # The word the own code let through (`_refuse_other_lines`), read as the refusal reads it.
+        named = [inside_the_name(wanted.spell(title), wanted.pairs) for title in lowered]
+        if found := unvouched(named[0], named[1:], others_compact, wanted.words):
+            pair, between = found
+            where = f"inside {pair.first.text} … {pair.second.text}"
+            return f"another line?: the lowest writes {between} {where}, which no other offer does"
     written = [inside_the_name(title, pairs, after_the_maker=True, numerals=True) for title in respelled]
     if found := unvouched(written[0], written[1:], others_compact, wanted.words, doubting=True):
         pair, between = found

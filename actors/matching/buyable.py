@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 from itertools import pairwise
 
+from actors.matching.codes import model_codes
 from actors.matching.identity import Word
 from actors.matching.left_out import named_only_within
 from actors.matching.loanwords import HANGUL_RUN
@@ -474,15 +475,16 @@ def _model_only_as_an_option(title: str, model: re.Pattern[str] | None) -> str |
     if model is None:
         return None
     found = [match.span() for match in model.finditer(title)]
-    # A run of models' codes, not a code's suffix after a slash ("HX9044/67": a region's).
-    runs = [(start, end) for start, end in _alternative_runs(title) if len(_A_CODE.findall(title, start, end)) > 1]
+    # A run of models' codes with another model among them: not a code's suffix after a slash ("HX9044/67"), its
+    # colours ("SM-R510NZAA/SM-R510NZWA") nor its packs ("HX9044/2p/4p": a second reader's).
+    runs = [
+        (start, end)
+        for start, end in _alternative_runs(title)
+        if any(not model.search(code) for code in model_codes(title[start:end]))
+    ]
     if not found or not all(any(start <= first < end for start, end in runs) for first, _ in found):
         return None
     return next(title[start:end] for start, end in runs if start <= found[0][0] < end)
-
-
-#: A model's code among alternatives: letters and digits ("hx9042", "eb20", "v11").
-_A_CODE = re.compile(r"(?<![0-9a-z])(?=[0-9]*[a-z])(?=[a-z]*[0-9])[0-9a-z]{2,}(?![0-9a-z])")
 
 
 #: A title selling every size it lists ("20/24/28인치 3종 세트", "1/2/3kg 각 2개", "총 60kg"): no pick.

@@ -1416,9 +1416,11 @@ def _ordinal_on_the_name(title: str, name: Word, word: Word) -> bool:
 
 #: Words that make a model another model when they follow its name: a product line's tiers. Only whole words count
 #: ("프로모션", "에어컨", "라이트닝" are not tiers), and a tier may follow another ("프로맥스").
+#: Lines of a product written as a tier is: zero (sugar), decaf; not what zero is said of as a claim (`_no_line`).
+_LINES = ("zero", "decaf", "제로", "디카페인", "디카페나토")
 _TIERS = (
-    "pro", "max", "plus", "ultra", "mini", "lite", "se", "fe", "edge", "air", "anc", "zero", "decaf",
-    "프로", "맥스", "플러스", "울트라", "미니", "라이트", "엣지", "에어", "제로", "디카페인", "디카페나토",
+    "pro", "max", "plus", "ultra", "mini", "lite", "se", "fe", "edge", "air", "anc",
+    "프로", "맥스", "플러스", "울트라", "미니", "라이트", "엣지", "에어", *_LINES,
 )  # fmt: skip
 _TIER = "|".join(sorted(_TIERS, key=len, reverse=True))
 #: A tier word where it stands: glued or spaced after the model's word, ended by anything but more letters of a word
@@ -1453,12 +1455,12 @@ _GENERATION = re.compile(r"(?<!\d)\d{1,2}$")
 
 #: A maker's model code right after a tier, two letters or more first and two digits or more, five characters or more
 #: ("라이트 JLLDS01XY", "프로 BPLDS05DM"): the tier names the model it codes, not an accessory's line. Looser in its
-#: digits than a keyword's code word (`_CODE_WORD`: three), since appliance codes write two ("01", "05"); stricter in
+#: digits than a keyword's code word (`CODE_WORD`: three), since appliance codes write two ("01", "05"); stricter in
 #: its letters, so a size or a count after a tier ("미니 2개", "라이트 25cm") is none.
 _A_CODE_AFTER = re.compile(r"\s(?=(?:[a-z]*\d){2})(?=\d*[a-z]{2})[0-9a-z]{5,}(?![0-9a-z])")
 #: A keyword word that is a maker's model code, letters and at least three digits ("16z90sga5pk", "sms931n"): unlike a
 #: model's name ("s25", "워치7") it has no tiers.
-_CODE_WORD = re.compile(r"(?=(?:[a-z]*\d){3})(?=\d*[a-z])[0-9a-z]+")
+CODE_WORD = re.compile(r"(?=(?:[a-z]*\d){3})(?=\d*[a-z])[0-9a-z]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -1509,28 +1511,24 @@ def _an_age_formula(age: str, word: Word, model: ModelName) -> bool:
     )
 
 
-#: A drink's line: zero (sugar), decaf.
-_LINES = frozenset({"zero", "decaf", "제로", "디카페인", "디카페나토"})
-#: What zero is said of as a claim, not a line ("제로 칼로리", "제로 슈거 소주", "제로 웨이스트", "제로 그래비티",
-#: "제로 딜레이"), or denied ("(제로 아님)"): a reviewer's.
+#: What zero is said of as a claim, not a line ("제로 칼로리", "제로 웨이스트", "제로 그래비티", "제로 딜레이"), or
+#: denied ("(제로 아님)", "제로 X)"): a reviewer's. Not 슈거 (sugar): "Zero Sugar" is the colas' line itself.
 _A_CLAIM = re.compile(
-    r"\s?(?:칼로리|kcal|슈거|슈가|sugar|웨이스트|waste|그래비티|gravity|딜레이|delay|아님|아닌|아니|없음|x\b)"
+    r"\s?(?:칼로리|kcal|웨이스트|waste|그래비티|gravity|딜레이|delay|아님|아닌|아니|없음|x(?=\s*[)\]]|\s*$))"
 )
 
 
-def _a_claim(title: str, tier: re.Match[str], after: int) -> bool:
-    """Whether a drink's line word (`_LINES`) after a keyword word is no line: glued to the word ("클린잇제로", a name's
-    own), or a claim or a denial ("제로 칼로리", "(제로 아님)")."""
-    if tier["tier"] not in _LINES:
-        return False
-    return tier.start("tier") == after or _A_CLAIM.match(title, tier.end()) is not None
+def _no_line(title: str, tier: re.Match[str]) -> bool:
+    """Whether a line word (`_LINES`) after a keyword word names no line: a claim or a denial follows it ("제로 칼로리",
+    "(제로 아님)")."""
+    return tier["tier"] in _LINES and _A_CLAIM.match(title, tier.end()) is not None
 
 
 def other_variant(title: str, model: ModelName) -> str | None:
     """The variant a title names right after a word of the keyword, when the keyword does not name it."""
     undashed = title.replace("-", "")
     for word in model.words:
-        if _CODE_WORD.fullmatch(word.text):
+        if CODE_WORD.fullmatch(word.text):
             continue  # a maker's code names one model whole: a tier word after it describes it ("16Z90S 울트라5")
         for match in word.pattern.finditer(undashed):
             after = match.end()
@@ -1555,7 +1553,7 @@ def other_variant(title: str, model: ModelName) -> str | None:
             if aged and _an_age_formula(aged["age"], word, model) and not _GIVEN_IN_THE_CLAUSE.match(undashed, after):
                 return f"another model: {word.text} {aged.group().strip()}"
             tier = _TIER_AFTER.match(undashed, after)
-            if tier is None or _named_by_keyword(model, word, tier["tier"]) or _a_claim(undashed, tier, after):
+            if tier is None or _named_by_keyword(model, word, tier["tier"]) or _no_line(undashed, tier):
                 continue
             tiers = _TIERS_AFTER.match(undashed, after)
             tiers_end = tiers.end() if tiers else tier.end()

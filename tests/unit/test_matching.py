@@ -815,6 +815,11 @@ def test_what_a_keyword_without_spaces_does_not_name_is_another_product(keyword:
             "another model: 아르페지오 디카페나토",
         ),
         ("카누 미니 100T", "카누 디카페인 미니 100T", "another model: 카누 디카페인"),
+        # glued, and "Zero Sugar", the colas' line itself (a second reader's); known cost: a name's own glued zero
+        # ("클린잇제로") and a sugar-free soju's claim ("새로 제로 슈거") are refused too
+        ("코카콜라 355ml 24캔", "코카콜라제로 355ml 24캔", "another model: 코카콜라 제로"),
+        ("코카콜라 355ml 24캔", "코카콜라 제로 슈거 355ml 24캔", "another model: 코카콜라 제로"),
+        ("바닐라코 클린잇 클렌징밤 100ml", "바닐라코 클린잇제로 클렌징밤 100ml", "another model: 잇 제로"),
     ],
 )
 def test_a_variant_after_the_model_names_another_model(keyword: str, title: str, reason: str):
@@ -839,10 +844,8 @@ def test_a_variant_after_the_model_names_another_model(keyword: str, title: str,
         ("카누 디카페인 미니 100T", "맥심 카누 디카페인 미니 아메리카노 100T"),
         # a reviewer's: zero as a claim, denied, or glued into a name
         ("광동 옥수수수염차 500ml 24병", "광동 옥수수수염차 제로 칼로리 500ml 24병"),
-        ("롯데 새로 소주 360ml 20병", "롯데 새로 제로 슈거 소주 360ml 20병"),
         ("대나무 칫솔 10개", "대나무 칫솔 제로 웨이스트 10개입"),
         ("스프라이트 500ml 24병", "스프라이트 (제로 아님) 500ml 24병"),
-        ("바닐라코 클린잇 클렌징밤 100ml", "바닐라코 클린잇제로 클렌징밤 100ml"),
     ],
 )
 def test_a_model_named_whole_in_any_script_and_spacing_is_the_model(keyword: str, title: str):
@@ -2507,6 +2510,10 @@ def test_a_pick_that_writes_the_model_number_given_only_among_its_models_is_one_
     )
     assert verdict(product, "필립스 소닉케어 C3 칫솔모 HX9044/67 4개입 색상 택1", 39_900) is None
     assert verdict(product, "필립스 소닉케어 C3 칫솔모 HX9044 4개입 (화이트/블랙 택1)", 39_900) is None
+    # written outside the pick too, its colours' codes, its packs: the model sold (a second reader's)
+    assert verdict(product, "필립스 소닉케어 C3 칫솔모 4개입 HX9044 (HX9042/HX9044 택1)", 39_900) is None
+    buds = {"keyword": "갤럭시 버즈2 프로", "model_no": "SM-R510N"}
+    assert verdict(buds, "삼성 갤럭시 버즈2 프로 SM-R510NZAA/SM-R510NZWA 색상 택1", 199_000) is None
 
 
 @pytest.mark.parametrize(
@@ -2835,7 +2842,9 @@ def test_a_word_inside_the_name_that_the_source_files_the_offer_under_is_the_kin
         # fifty-third, fifty-sixth, seventy-fifth and other readers' answers)
         ("블랙앤데커 ADV1200 차량용 청소기", "블랙앤데커 ADV1200 12V 시거잭 차량용 핸디 청소기", None),
         ("피스카스 솔리드 전지가위 P121", "피스카스 솔리드 바이패스 전지가위 P121", None),
-        ("브라운 체온계 IRT6520", "브라운 귀적외선 체온계 IRT-6520", None),  # dashed (the eightieth reader's)
+        ("피스카스 솔리드 전지가위 P121", "피스카스 솔리드 바이패스 전지가위 P-121", None),  # dashed
+        ("피스카스 솔리드 전지가위 P121", "피스카스 솔리드 바이패스 전지가위 P121 A/S 가능", None),  # no suffix
+        ("피스카스 솔리드 전지가위 P121", "피스카스 솔리드 바이패스 전지가위 P121 x 2개", None),
         # a reviewer's: a letter after the code, glued or alone, makes it another code (the left-handed M650 L)
         ("로지텍 무선 마우스 M650", "로지텍 무선 왼손 마우스 M650 L", "another line: 왼손 inside 무선 … 마우스"),
         ("로지텍 무선 마우스 M650", "로지텍 무선 왼손 마우스 M650L", "another line: 왼손 inside 무선 … 마우스"),
@@ -2870,6 +2879,21 @@ def test_a_word_inside_the_name_beside_the_own_code_leaves_the_lowest_in_doubt()
     ]
     assert _lowest_doubts("삼성 비스포크 냉장고 RF85C90D1AP", fridges) == [
         "another line?: the lowest writes 김치 inside 포크 … 냉장고, which no other offer does"
+    ]
+
+
+def test_a_letter_after_the_model_number_given_makes_it_another_code():
+    # a second reader's: the model number's own path reads the left-handed "M650 L" as the keyword's path does
+    product = {"keyword": "로지텍 무선 마우스", "model_no": "M650"}
+    offers = [
+        offer("로지텍 무선 왼손 마우스 M650 L", 44_000),
+        offer("로지텍 무선 마우스 M650", 45_900),
+        offer("로지텍 무선 마우스 M650 정품", 46_900),
+    ]
+    assert [item.rejected for item in match_offers(product, offers)] == [
+        "another line: 왼손 inside 무선 … 마우스",
+        None,
+        None,
     ]
 
 
