@@ -695,7 +695,7 @@ def _another_line_in_the_lowest(wanted: _Wanted, lowered: list[str], respelled: 
     others_compact = [_compact(title) for title in lowered[1:]]
     if wanted.pairs and _writes_its_own_code(lowered[0], wanted):
         # The word the own code let through (`_refuse_other_lines`), read as the refusal reads it.
-        named = [inside_the_name(wanted.spell(title), wanted.pairs) for title in lowered]
+        named = [inside_the_name(title, wanted.pairs) for title in respelled]
         if found := unvouched(named[0], named[1:], others_compact, wanted.words):
             pair, between = found
             where = f"inside {pair.first.text} … {pair.second.text}"

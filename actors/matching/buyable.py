@@ -453,14 +453,15 @@ def one_of_several(
     for others in _AND_OTHERS.finditer(title):
         if not (_WITH_THE_PRODUCT.search(title, 0, others.start()) or _A_SET.search(title)):
             return f"price of one of several: {others.group()}"
+    alternatives = _alternative_runs(title)
     if _CHOICE.search(title):
-        if picked := _named_only_as_an_option(title, words) or _model_only_as_an_option(title, model):
+        if picked := _named_only_as_an_option(title, words) or _model_only_as_an_option(title, alternatives, model):
             return f"price of one of several: {picked}"
     elif not _BARE_PICK.search(title) or _ALL_OF_THEM.search(title):
         return None
     # Sizes of the keyword's measure are a pick, said outright or bare ("20/24/28인치 사이즈선택", "5~8kg 옵션
     # 선택"): one listing's sizes rarely share a price, as its colours mostly do.
-    runs = _alternative_runs(title) + _ranges_to_pick_from(title)
+    runs = alternatives + _ranges_to_pick_from(title)
     prices_differ = _PRICES_DIFFER.search(title) is not None
     for start, end in runs:
         later = _a_later_size(folded_title[start:end], wanted, any_dimension=prices_differ)
@@ -469,9 +470,12 @@ def one_of_several(
     return None
 
 
-def _model_only_as_an_option(title: str, model: re.Pattern[str] | None) -> str | None:
-    """The alternatives of a pick the model number given is written only among ("HX9042 / HX9044 / HX9054 택1" for
-    HX9044: the eighty-ninth reader's brush heads), if any: each alternative is another model's listing."""
+def _model_only_as_an_option(
+    title: str, alternatives: list[tuple[int, int]], model: re.Pattern[str] | None
+) -> str | None:
+    """The alternatives of a pick (`alternatives`: the title's `_alternative_runs`) the model number given is written
+    only among ("HX9042 / HX9044 / HX9054 택1" for HX9044: the eighty-ninth reader's brush heads), if any: each
+    alternative is another model's listing."""
     if model is None:
         return None
     found = [match.span() for match in model.finditer(title)]
@@ -479,7 +483,7 @@ def _model_only_as_an_option(title: str, model: re.Pattern[str] | None) -> str |
     # colours ("SM-R510NZAA/SM-R510NZWA") nor its packs ("HX9044/2p/4p": a second reader's).
     runs = [
         (start, end)
-        for start, end in _alternative_runs(title)
+        for start, end in alternatives
         if any(not model.search(code) for code in model_codes(title[start:end]))
     ]
     if not found or not all(any(start <= first < end for start, end in runs) for first, _ in found):
@@ -658,8 +662,9 @@ def _a_later_size(alternatives: str, wanted: Sequence[Quantity], *, any_dimensio
     differ by option, so a storage's sizes are a pick too ("128GB/256GB/512GB 옵션별 가격 상이")."""
     if "+" in alternatives:
         return None
+    listed = listed_sizes(alternatives)  # read once, whichever quantity the keyword asks
     for want in wanted:
-        sizes = [quantity.amount for quantity in listed_sizes(alternatives) if quantity.dimension == want.dimension]
+        sizes = [quantity.amount for quantity in listed if quantity.dimension == want.dimension]
         if not (any_dimension or want.dimension in _PICKED_DIMENSIONS or _storage_options(want, sizes)):
             continue
         if len(sizes) > 1 and want.amount in sizes and sizes[0] != want.amount:

@@ -1414,10 +1414,10 @@ def _ordinal_on_the_name(title: str, name: Word, word: Word) -> bool:
 
 # --- the whole model name -------------------------------------------------------------------------------------
 
-#: Words that make a model another model when they follow its name: a product line's tiers. Only whole words count
-#: ("프로모션", "에어컨", "라이트닝" are not tiers), and a tier may follow another ("프로맥스").
 #: Lines of a product written as a tier is: zero (sugar), decaf; not what zero is said of as a claim (`_no_line`).
 _LINES = ("zero", "decaf", "제로", "디카페인", "디카페나토")
+#: Words that make a model another model when they follow its name: a product line's tiers. Only whole words count
+#: ("프로모션", "에어컨", "라이트닝" are not tiers), and a tier may follow another ("프로맥스").
 _TIERS = (
     "pro", "max", "plus", "ultra", "mini", "lite", "se", "fe", "edge", "air", "anc",
     "프로", "맥스", "플러스", "울트라", "미니", "라이트", "엣지", "에어", *_LINES,
