@@ -87,25 +87,53 @@ def wait_for_port(host: str, port: int, timeout: float) -> bool:
     return False
 
 
+#: How many ports `embedded_mongo` tries when it picks them itself: a port the kernel hands out may be taken by an
+#: outgoing connection between the probe closing it and the server binding it (CI once lost the benchmark's store so).
+START_ATTEMPTS = 3
+
+
 @contextlib.contextmanager
 def embedded_mongo(port: int | None = None, data_file: str | None = None, start_timeout: float = 30) -> Iterator[str]:
     """Start `lps mongo` as a child process; yield its URL; stop it on exit. A SQLite file's start-up grows with it
-    (mongoeco rebuilds its scalar index entries from every stored document: ~16 s at 30,000 jobs)."""
+    (mongoeco rebuilds its scalar index entries from every stored document: ~16 s at 30,000 jobs). Without a `port`
+    it picks one, and another where the server dies before listening on it (`START_ATTEMPTS`)."""
     host = "127.0.0.1"
-    port = port or free_port(host)
-    command = [sys.executable, "-m", "tools.lps", "mongo", "--host", host, "--port", str(port)]
-    if data_file:
-        command += ["--data", data_file]
-    # It dies with this process however this one ends (a test run or `lps gateway` killed outright).
-    process = subprocess.Popen(command, env=os.environ.copy(), preexec_fn=die_with_parent())
+    attempts = 1 if port else START_ATTEMPTS
+    for attempt in range(attempts):
+        chosen = port or free_port(host)
+        command = [sys.executable, "-m", "tools.lps", "mongo", "--host", host, "--port", str(chosen)]
+        if data_file:
+            command += ["--data", data_file]
+        # It dies with this process however this one ends (a test run or `lps gateway` killed outright).
+        process = subprocess.Popen(command, env=os.environ.copy(), preexec_fn=die_with_parent())
+        if _listening(process, host, chosen, start_timeout):
+            break
+        died = process.poll() is not None  # it could not bind; a server that never answered is not retried
+        _stop(process)
+        if not died or attempt == attempts - 1:
+            raise RuntimeError(f"the embedded MongoDB server did not start on {host}:{chosen}")
     try:
-        if not wait_for_port(host, port, timeout=start_timeout):
-            raise RuntimeError(f"the embedded MongoDB server did not start on {host}:{port}")
-        yield local_mongo_url(port)
+        yield local_mongo_url(chosen)
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        _stop(process)
+
+
+def _listening(process: subprocess.Popen[bytes], host: str, port: int, timeout: float) -> bool:
+    """Whether the server listens on `port` within `timeout`; False at once if it exited first (its port taken)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError), socket.create_connection((host, port), timeout=0.5):
+            return True
+        if process.poll() is not None:
+            return False
+        time.sleep(0.1)
+    return False
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
