@@ -572,6 +572,32 @@ def _year_word(text: str) -> Word | None:
 _GENERATION_WORD = re.compile(r"(?P<number>\d{1,2})세대")
 
 
+#: What a number written right before it is a quantity of, not a model's number: a counter or a unit glued or after
+#: a space ("3개", "2 세트", "3mm"), longest first so that "개입" is read whole. Not a unit of one letter, which a
+#: model glues to its number as often ("97L", a lighter racket: passed over as another model beside the plain
+#: ones), nor a screen's inches, which write the model's number ("맥북 에어 13" is "13인치").
+_QUANTITY_AFTER = "|".join(
+    sorted(
+        (unit for unit in {*COUNTERS, *MEASURE_SYMBOLS} - {"인치", "inch"} if not (unit.isascii() and len(unit) == 1)),
+        key=lambda unit: (-len(unit), unit),
+    )
+)
+_NAME_BEFORE = re.compile(r"[a-z가-힣]+")
+
+
+def _models_number_word(compact: str, parts: tuple[Segment, ...], index: int) -> Word | None:
+    """A number of one or two digits the keyword writes apart after a word of the model's name ("GO 3", "에어팟 4",
+    "스위치 2"): the model's own number, which a title writes standing alone, not as a quantity ("3.6V", "3개", "2
+    세트") nor as a decimal's whole part ("3.5mm")."""
+    if not (compact.isdigit() and len(compact) <= 2) or compact.startswith("0") or index == 0:
+        return None  # "03" is a shade's number, found as "3호" too (`_word`)
+    before = parts[index - 1]
+    if before.end == parts[index].start or not _NAME_BEFORE.fullmatch(before.text):
+        return None
+    pattern = rf"(?<![\d.,])(?:{compact})(?![\d]|[.,]\d|\s?(?:{_QUANTITY_AFTER})(?![0-9a-z가-힣]))"
+    return Word(compact, re.compile(pattern), True)
+
+
 def _generation_word(text: str) -> Word | None:
     """A generation ("2세대"), found as English titles write it too: "2nd Gen", "(2nd generation)", "Gen 2"."""
     if not (generation := _GENERATION_WORD.fullmatch(text)):
@@ -942,7 +968,8 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
             # A hue glued to the next word is part of a name ("블랙야크" splits into 블랙 and 야크).
             glued_to_the_next = index + 1 < len(parts) and parts[index + 1].start == segment.end
             special = (
-                _range_word(segment.text)
+                _models_number_word(compact, parts, index)
+                or _range_word(segment.text)
                 or _tyre_size_word(compact)
                 or _persons_word(compact)
                 or _pairs_word(compact)

@@ -2002,6 +2002,30 @@ def test_a_number_with_a_leading_zero_is_found_as_its_number_with_ho(title: str,
     assert verdict({"keyword": "클리오 킬커버 쿠션 03 리넨"}, title, 24_900) == reason
 
 
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        # The sixty-fifth reader's undoubted wrong lowest: the GO 2 found the keyword's 3 in its voltage.
+        ("보쉬 GO 2 전동드라이버 2세대 3.6V", "keyword word missing: 3"),
+        ("보쉬 GO 2 전동드라이버 3개", "keyword word missing: 3"),  # a count
+        ("보쉬 GO 2 전동드라이버 3 세트", "keyword word missing: 3"),
+        ("보쉬 GO 3 전동드라이버 3.6V", None),
+        ("보쉬 GO3 전동드라이버", None),
+        ("보쉬 GO 3세대 충전 전동드라이버 3.6V", None),  # a generation is the model's number
+    ],
+)
+def test_a_models_number_after_its_name_is_found_standing_alone_not_as_a_quantity_or_a_decimal(
+    title: str, reason: str | None
+):
+    assert verdict({"keyword": "보쉬 GO 3 전동드라이버"}, title, 59_800) == reason
+
+
+def test_a_models_number_after_its_name_is_found_before_a_screens_inches():
+    # "맥북 에어 13" is the 13-inch model, which titles write "13인치" (the eighth reader's right answer).
+    assert verdict({"keyword": "맥북 에어 13 M4 16GB 256GB"}, "애플 맥북에어 13인치 M4칩 16GB 256GB", 1_449_000) is None
+    assert verdict({"keyword": "윌슨 블레이드 98 v9"}, "윌슨 블레이드 98 v9 16x19 305g", 279_000) is None
+
+
 def test_a_number_with_beon_is_found_as_no_or_a_hash():
     # The thirteenth reader's "numbuzin No.3 보들보들 결 세럼" for 넘버즈인 3번 …; never the No.5 serum.
     keyword = {"keyword": "넘버즈인 3번 보들보들 결 세럼 50ml"}
