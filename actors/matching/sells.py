@@ -320,6 +320,13 @@ def last_noun(text: str) -> str | None:
     return nouns[-1] if nouns else None
 
 
+def _the_kind_named(keyword: str) -> str | None:
+    """The last head of a normalized keyword without a digit: the kind of thing it names ("고압세척기" of "웍스 무선
+    고압세척기 WG630"), not the model's code it may end with, which `sold_for_it` reads as a name of its own."""
+    nouns = [segment.text for segment in segments(keyword) if segment.head and not re.search(r"\d", segment.text)]
+    return nouns[-1] if nouns else None
+
+
 #: A bracket opened right after a bundle word, still open: it says what is given ("+ 샘플 증정 (자음생 샘플 파우치
 #: 10매)").
 _DESCRIBES_A_GIFT = re.compile(r"(?:증정|사은품|포함)\s?[(\[][^)\]]*$")
@@ -495,7 +502,7 @@ def sold_for_it(
     meat for soup: a thirty-ninth reader's, `_asked_amount_next`); 전용 says a part even so ("스마트 로라 전용 11단
     카세트"). Nor a number of people with 용 ("4인용" is for four people: `identity.counts_people`)."""
     undashed, asked = title.replace("-", ""), keyword.replace("-", "")
-    noun = last_noun(keyword)
+    noun = _the_kind_named(keyword)
     names = [word.pattern for word in anchors if re.search(r"[0-9a-z]", word.text) or word.text == noun]
     for pattern in [*names, *([model] if model else [])]:
         for match in pattern.finditer(undashed):

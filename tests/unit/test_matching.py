@@ -1389,6 +1389,23 @@ def test_the_keywords_noun_for_a_use_with_a_number_after_it_is_the_product(title
 
 
 @pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        # The ninety-third reader's storage bag, delivered for the washer itself: the keyword ends with its code, and
+        # the noun before it names the kind of thing it is.
+        ("WG630 무선 고압세척기 전용 보관가방", "sold for the product: 세척기 전용"),
+        ("웍스 WG630 무선 고압세척기용 폼캐논", "sold for the product: 세척기용"),
+        ("웍스 무선 고압세척기 WG630 20V 정품", None),
+        ("웍스 WG630 무선 고압세척기 (전용 배터리 포함)", None),
+    ],
+)
+def test_the_kind_a_keyword_names_before_its_code_followed_by_jeonyong_sells_something_for_it(
+    title: str, reason: str | None
+):
+    assert verdict({"keyword": "웍스 무선 고압세척기 WG630"}, title, price=25_900) == reason
+
+
+@pytest.mark.parametrize(
     ("keyword", "title"),
     [
         # a third reviewer's: a thing sold for the product in its own amount, not the keyword's
