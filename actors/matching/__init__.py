@@ -76,6 +76,7 @@ from actors.matching.identity import (
     option_numbers,
     other_colour,
     other_count,
+    other_models_number,
     other_option,
     other_pairs,
     other_size,
@@ -219,6 +220,7 @@ def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
         or other_size(title, wanted.words, wanted.model)
         or other_year(title, wanted.words)
         or other_variant(spelled, wanted.name)
+        or other_models_number(spelled, wanted.name)
     )
 
 

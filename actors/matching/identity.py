@@ -572,30 +572,22 @@ def _year_word(text: str) -> Word | None:
 _GENERATION_WORD = re.compile(r"(?P<number>\d{1,2})세대")
 
 
-#: What a number written right before it is a quantity of, not a model's number: a counter or a unit glued or after
-#: a space ("3개", "2 세트", "3mm"), longest first so that "개입" is read whole. Not a unit of one letter, which a
-#: model glues to its number as often ("97L", a lighter racket: passed over as another model beside the plain
-#: ones), nor a screen's inches, which write the model's number ("맥북 에어 13" is "13인치").
+#: What makes a number after a name a quantity's, not a model's: a counter or a unit glued or after a space ("3개",
+#: "2 세트", "3mm"), longest first so that "개입" is read whole. Not a unit of one letter, which a model glues to its
+#: number as often ("97L", a lighter racket), nor a screen's inches.
 _QUANTITY_AFTER = "|".join(
     sorted(
         (unit for unit in {*COUNTERS, *MEASURE_SYMBOLS} - {"인치", "inch"} if not (unit.isascii() and len(unit) == 1)),
         key=lambda unit: (-len(unit), unit),
     )
 )
-_NAME_BEFORE = re.compile(r"[a-z가-힣]+")
-
-
-def _models_number_word(compact: str, parts: tuple[Segment, ...], index: int) -> Word | None:
-    """A number of one or two digits the keyword writes apart after a word of the model's name ("GO 3", "에어팟 4",
-    "스위치 2"): the model's own number, which a title writes standing alone, not as a quantity ("3.6V", "3개", "2
-    세트") nor as a decimal's whole part ("3.5mm")."""
-    if not (compact.isdigit() and len(compact) <= 2) or compact.startswith("0") or index == 0:
-        return None  # "03" is a shade's number, found as "3호" too (`_word`)
-    before = parts[index - 1]
-    if before.end == parts[index].start or not _NAME_BEFORE.fullmatch(before.text):
-        return None
-    pattern = rf"(?<![\d.,])(?:{compact})(?![\d]|[.,]\d|\s?(?:{_QUANTITY_AFTER})(?![0-9a-z가-힣]))"
-    return Word(compact, re.compile(pattern), True)
+#: A model's number right after its name: one or two digits standing alone ("GO 2", "에어팟3", "GO 3세대"), not a
+#: decimal ("3.6V"), a quantity's number (`_QUANTITY_AFTER`) nor the first of a list of numbers, which a set of
+#: volumes writes ("1 + 2 세트", "33권 + 34권", "1·2권").
+_NUMBER_AFTER_A_NAME = re.compile(
+    rf"\s?(?P<number>\d{{1,2}})(?![\d]|[.,]\d|\s?(?:{_QUANTITY_AFTER})(?![0-9a-z가-힣]))"
+    r"(?![가-힣]{0,2}\s?[+·,~&/]\s?\d)"
+)
 
 
 def _generation_word(text: str) -> Word | None:
@@ -968,8 +960,7 @@ def keyword_words(folded: str, *, quantities: bool = False) -> tuple[Word, ...]:
             # A hue glued to the next word is part of a name ("블랙야크" splits into 블랙 and 야크).
             glued_to_the_next = index + 1 < len(parts) and parts[index + 1].start == segment.end
             special = (
-                _models_number_word(compact, parts, index)
-                or _range_word(segment.text)
+                _range_word(segment.text)
                 or _tyre_size_word(compact)
                 or _persons_word(compact)
                 or _pairs_word(compact)
@@ -1549,6 +1540,23 @@ def _no_line(title: str, tier: re.Match[str]) -> bool:
     """Whether a line word (`_LINES`) after a keyword word names no line: a claim or a denial follows it ("제로 칼로리",
     "(제로 아님)")."""
     return tier["tier"] in _LINES and _A_CLAIM.match(title, tier.end()) is not None
+
+
+def other_models_number(title: str, model: ModelName) -> str | None:
+    """Another number than the keyword's right after the word of the model's name it follows ("보쉬 GO 2 … 3.6V" for
+    "보쉬 GO 3"): the title names another model where it writes the name with no number of the keyword's after it. A
+    quantity's number there is none ("스피너 55cm", "햇반 24개"), nor a decimal ("맥북 프로 16.2인치")."""
+    undashed = title.replace("-", "")
+    for name, number in pairwise(model.words):
+        if not (number.text.isdigit() and len(number.text) <= 2) or re.search(r"\d", name.text):
+            continue
+        if name.text + number.text not in model.named:
+            continue  # not side by side in the keyword
+        after = [_NUMBER_AFTER_A_NAME.match(undashed, found.end()) for found in name.pattern.finditer(undashed)]
+        written = {found["number"].lstrip("0") for found in after if found}
+        if written and number.text.lstrip("0") not in written:
+            return f"another model: {name.text} {sorted(written)[0]}"
+    return None
 
 
 def other_variant(title: str, model: ModelName) -> str | None:

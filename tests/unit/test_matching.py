@@ -2020,21 +2020,28 @@ def test_a_number_with_a_leading_zero_is_found_as_its_number_with_ho(title: str,
 
 
 @pytest.mark.parametrize(
-    ("title", "reason"),
+    ("keyword", "title", "reason"),
     [
         # The sixty-fifth reader's undoubted wrong lowest: the GO 2 found the keyword's 3 in its voltage.
-        ("보쉬 GO 2 전동드라이버 2세대 3.6V", "keyword word missing: 3"),
-        ("보쉬 GO 2 전동드라이버 3개", "keyword word missing: 3"),  # a count
-        ("보쉬 GO 2 전동드라이버 3 세트", "keyword word missing: 3"),
-        ("보쉬 GO 3 전동드라이버 3.6V", None),
-        ("보쉬 GO3 전동드라이버", None),
-        ("보쉬 GO 3세대 충전 전동드라이버 3.6V", None),  # a generation is the model's number
+        ("보쉬 GO 3 전동드라이버", "보쉬 GO 2 전동드라이버 2세대 3.6V", "another model: go 2"),
+        ("보쉬 GO 3 전동드라이버", "보쉬 GO 2 전동드라이버 비트 3개", "another model: go 2"),
+        ("보쉬 GO 3 전동드라이버", "보쉬 GO 3 전동드라이버 3.6V", None),
+        ("보쉬 GO 3 전동드라이버", "보쉬 GO3 전동드라이버", None),
+        ("보쉬 GO 3 전동드라이버", "보쉬 GO 3세대 충전 전동드라이버 3.6V", None),
+        # a reviewer's: another generation beside a count, a screen or a sale that writes the keyword's number
+        ("에어팟 4", "애플 에어팟 3세대 라이트닝 충전케이스 + 키링 4개", "another model: 에어팟 3"),
+        ("갤럭시 Z 플립 6", "삼성 갤럭시 Z 플립5 6.7인치 256GB 자급제", "another model: 플립 5"),
+        ("애플워치 10", "애플워치 9 GPS 45mm 10% 할인", "another model: 애플워치 9"),
+        # a quantity after the name is none, nor a decimal, nor the first of a set's volumes (a reviewer's)
+        ("쌤소나이트 민터 스피너 55", "쌤소나이트 민터 스피너 55cm 기내용", None),
+        ("햇반 24", "CJ 햇반 24개입 210g", None),
+        ("맥북 프로 16 M4 Pro", "애플 맥북 프로 16.2인치 M4 Pro", None),
+        ("넘버즈인 5 비타민 잡티 세럼", "넘버즈인 No.5 비타민 잡티 세럼", None),
+        ("불편한 편의점 2", "불편한 편의점 1 + 2 세트", None),
     ],
 )
-def test_a_models_number_after_its_name_is_found_standing_alone_not_as_a_quantity_or_a_decimal(
-    title: str, reason: str | None
-):
-    assert verdict({"keyword": "보쉬 GO 3 전동드라이버"}, title, 59_800) == reason
+def test_another_number_right_after_the_models_name_is_another_model(keyword: str, title: str, reason: str | None):
+    assert verdict({"keyword": keyword}, title, 59_800) == reason
 
 
 def test_a_models_number_after_its_name_is_found_before_a_screens_inches():
