@@ -286,16 +286,25 @@ def _names_a_price(word: list[Morpheme]) -> bool:
     return word[-1].surface.endswith(("당", "당가"))  # Kiwi may read 대당가 as one proper noun
 
 
-def _leads_to_a_price(words: list[list[Morpheme]]) -> bool:
-    """Whether a clause's next word names a price, and the price is not then talked about ("가격 문의", "단가 협의",
-    "가격 인상", "정상가 환원": a Hangul noun after it says what happens to it). A "per" word takes the amount after
-    it along ("개당 9,900원")."""
+#: A word saying the price after it is what is finally paid ("현대카드 결제시 최종 279,000원", "실결제 9,900원"): the
+#: clause leads to that price all the same (the ninety-fourth and ninety-sixth readers' card prices).
+_FINALLY_PAID = frozenset({"최종", "실결제", "실구매"})
+
+
+def _the_price_led_to(words: list[list[Morpheme]]) -> list[Morpheme] | None:
+    """The word naming a price a clause's next words lead to, when the price is not then talked about ("가격 문의",
+    "단가 협의", "가격 인상", "정상가 환원": a Hangul noun after it says what happens to it); None: they lead to none.
+    A "per" word takes the amount after it along ("개당 9,900원"); a word of the price finally paid leads on to it
+    ("최종 279,000원": `_FINALLY_PAID`)."""
+    if words and "".join(morpheme.surface for morpheme in words[0]) in _FINALLY_PAID:
+        words = words[1:]
     if not words or not _names_a_price(words[0]):
-        return False
+        return None
     following = words[1] if len(words) > 1 else None
     if following is not None and words[0][-1].surface.endswith("당"):
         following = words[2] if len(words) > 2 else None
-    return following is None or not (following[0].tag == "NNG" and HANGUL_RUN.match(following[0].surface))
+    talked_about = following is not None and following[0].tag == "NNG" and HANGUL_RUN.match(following[0].surface)
+    return None if talked_about else words[0]
 
 
 #: Money a buyer gets back or a coupon they must take, named before 후 ("after"): a price after it is not what is paid
@@ -362,9 +371,8 @@ def price_on_a_condition(title: str) -> tuple[int, int] | None:
         # The whole word (동시구매 시, 구매할 시), but not a bracket glued before it.
         start = title.rfind(" ", 0, found[first].start) + 1
         start += len(title[start:]) - len(title[start:].lstrip("([{"))
-        words = _words(found[after:])
-        if _leads_to_a_price(words):
-            return start, words[0][-1].end
+        if price := _the_price_led_to(_words(found[after:])):
+            return start, price[-1].end
         if not after_a_rebate and _closing(found, after) and not _perk_before_the_bracket(title, found, index):
             return start, found[after - 1].end
     return None

@@ -2373,6 +2373,8 @@ def test_a_title_that_binds_its_price_to_who_buys_is_a_conditional_price(title: 
         # after the shop's own event or sale (a reviewer's): everyone's price
         "갤럭시 북4 프로 14 [방송 후 특가]",
         "갤럭시 북4 프로 14 즉시할인 후 최종가",
+        # a final discount on a condition is a perk, not a price
+        "갤럭시 북4 프로 14 (2대 구매시 최종 할인)",
     ],
 )
 def test_what_every_buyer_gets_is_no_condition_of_sale(title: str):
@@ -2402,6 +2404,10 @@ def test_what_every_buyer_gets_is_no_condition_of_sale(title: str):
         ("갤럭시 북4 프로 14 N페이 포인트 5% 적립 후 실결제가", "적립 후 실결제가"),
         ("갤럭시 북4 프로 14 쿠폰 적용 후 가격", "적용 후 가격"),
         ("갤럭시 북4 프로 14 N페이 포인트 적립 후 최저가", "적립 후 최저가"),  # a reviewer's: a lowest after points
+        # the ninety-fourth and ninety-sixth readers': the price finally paid with a card
+        ("갤럭시 북4 프로 14 (현대카드 결제시 최종 1,500,000원)", "결제시 최종 1,500,000원"),
+        ("갤럭시 북4 프로 14 [삼성카드 결제시 최종 1,500,000원]", "결제시 최종 1,500,000원"),
+        ("갤럭시 북4 프로 14 쿠폰 적용시 실결제 1,500,000원", "적용시 실결제 1,500,000원"),
     ],
 )
 def test_a_price_a_when_clause_leads_to_is_a_conditional_price(title: str, said: str):
