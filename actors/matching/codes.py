@@ -11,15 +11,21 @@ import re
 from collections.abc import Iterable
 from string import ascii_lowercase
 
-from infra.text.folding import SEPARATORS, normalize
+from infra.text.folding import normalize
 from infra.text.units import LATIN_UNITS
 
 # --- the model number -----------------------------------------------------------------------------------------
 
 
+#: What a model number's characters may be written with or without between them: spaces and dashes, and the dots and
+#: slashes of a maker's reference ("T006.407.11.033.00" is written "T0064071103300", "L.12.12" "L1212", "f/1.8"
+#: "F1.8").
+_CODE_SEPARATORS = re.compile(r"[\s./-]+")
+
+
 def compact_code(model_no: str) -> str:
     """A model number as the matcher compares it: normalized, without separators ("SM-S928N" is "sms928n")."""
-    return SEPARATORS.sub("", normalize(model_no))
+    return _CODE_SEPARATORS.sub("", normalize(model_no))
 
 
 def model_number(model_no: str) -> re.Pattern[str] | None:
@@ -36,7 +42,7 @@ def model_number(model_no: str) -> re.Pattern[str] | None:
     base, suffix = compact[: last_digit + 1], compact[last_digit + 1 :]
 
     def spaced(text: str) -> str:
-        return r"[\s-]*".join(re.escape(char) for char in text)
+        return r"[\s./-]*".join(re.escape(char) for char in text)
 
     # Not the tail of a longer code ("XSM-S928N"), and a trailing digit must end the number: "DW-5600" is not
     # "DW-56001". The whole suffix may run on; a part of it must end the code, and digits after a dash or a tilde in

@@ -1650,6 +1650,27 @@ def test_a_generation_written_gen_and_its_number_is_the_keywords_generation():
     assert verdict("테라건 미니 2세대 마사지건", "Theragun mini Gen 2 마사지건") is None
 
 
+@pytest.mark.parametrize(
+    ("model_no", "title"),
+    [
+        # The ninety-eighth and eighty-sixth readers' right answers, refused as "model number … missing".
+        ("T006.407.11.033.00", "TISSOT 티쏘 Le Locle Powermatic 80 T0064071103300 메탈 브레이슬릿"),
+        ("T006.407.11.033.00", "티쏘 르로끌 파워매틱80 메탈밴드 T006.407.11.033.00"),
+        ("L.12.12", "라코스테 L1212 클래식핏 피케 폴로 셔츠 네이비"),
+        ("L1212", "라코스테 L.12.12 클래식 핏 피케 폴로셔츠 네이비"),
+        ("EF 50mm f/1.8 STM", "캐논 EF50mm F1.8 STM 단렌즈"),
+    ],
+)
+def test_a_model_numbers_dots_and_slashes_are_separators_a_title_may_leave_out(model_no: str, title: str):
+    assert verdict("상품", title, model_no=model_no) is None
+
+
+def test_a_model_number_with_dots_still_needs_its_every_digit():
+    assert verdict("상품", "티쏘 르로끌 가죽밴드 T006.407.16.033.00", model_no="T006.407.11.033.00") == (
+        "model number T006.407.11.033.00 missing"
+    )
+
+
 def test_letters_after_a_dash_are_a_codes_suffix():
     # The ninety-sixth reader's K371-BT, the Bluetooth model, read as the K371 and delivered for it.
     assert model_codes("akg k371-bt 블루투스 헤드폰") == frozenset({"k371-bt"})
