@@ -62,6 +62,8 @@ def model_number(model_no: str) -> re.Pattern[str] | None:
     cut_short = [
         (apart + spaced(suffix[:length]) if length else replaced) + r"(?![0-9a-z])" for length in range(len(suffix))
     ]
+    if not apart and sum(char.isdigit() for char in base) <= _A_NAMES_DIGITS:
+        cut_short = []  # "LX1E", "TU-3W", "LP-E6NH": a name's number, whose letters glued to it are the model's
     ends = "|".join([apart + spaced(suffix) + tail if suffix else tail, *cut_short])
     series = _SERIES.match(model_no.strip().lower())
     if series and len(compact) - len(series["series"]) < _OWN_CODE_LENGTH:
@@ -73,6 +75,12 @@ def model_number(model_no: str) -> re.Pattern[str] | None:
     return re.compile(rf"(?<![0-9a-z]){lead}{body}(?:{ends})")
 
 
+#: How many digits a model number's base holds at most where it is a model's name and number ("LX1", "TU-3", "LP-E6"),
+#: whose letters glued after it are the model's own ("LX1E", the one with a pickup; "TU-3W", the Waza Craft; "LP-E6NH"
+#: after the LP-E6N), not a region's or a colour's that titles leave out, as a code of three digits or more writes
+#: them ("SM-S928N" written "SM-S928", "OLED65C4KNA" written "OLED65C4 KNA"), and as a suffix written apart is
+#: ("SM-SA48-BA", the black one).
+_A_NAMES_DIGITS = 2
 #: A model number whose letter suffix stands apart from its number: "GLM 50-27 C".
 _SUFFIX_APART = re.compile(r"\d[\s-]+[a-z]+$")
 #: Letters a title glues after a model number's match: a suffix run on ("GLM 50-27 CG" for "GLM 50-27 C").

@@ -1665,6 +1665,26 @@ def test_a_model_numbers_dots_and_slashes_are_separators_a_title_may_leave_out(m
     assert verdict("상품", title, model_no=model_no) is None
 
 
+@pytest.mark.parametrize(
+    ("model_no", "title", "reason"),
+    [
+        # Three readers' cheaper models, passed for the asked one: a code of two digits or fewer is a name and its
+        # number, whose letters are the model's own.
+        ("LX1E", "마틴 LX1 리틀마틴 어쿠스틱 기타 (픽업 없음)", "model number LX1E missing"),
+        ("TU-3W", "BOSS 보스 TU-3 크로매틱 튜너 페달", "model number TU-3W missing"),
+        ("LP-E6NH", "캐논 정품 LP-E6N 배터리 벌크", "model number LP-E6NH missing"),
+        ("LX1E", "Martin 마틴 LX-1E 리틀 마틴", None),
+        # a code of three digits or more may still leave its region's or colour's letters out
+        ("SM-S928N", "삼성 갤럭시 S24 울트라 SM-S928 256GB", None),
+        ("OLED65C4KNA", "LG전자 올레드 evo 65인치 OLED65C4 KNA 스탠드형", None),
+    ],
+)
+def test_a_short_codes_letters_are_the_models_own_and_may_not_be_left_out(
+    model_no: str, title: str, reason: str | None
+):
+    assert verdict("상품", title, model_no=model_no) == reason
+
+
 def test_a_model_number_with_dots_still_needs_its_every_digit():
     assert verdict("상품", "티쏘 르로끌 가죽밴드 T006.407.16.033.00", model_no="T006.407.11.033.00") == (
         "model number T006.407.11.033.00 missing"
