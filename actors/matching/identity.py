@@ -572,24 +572,6 @@ def _year_word(text: str) -> Word | None:
 _GENERATION_WORD = re.compile(r"(?P<number>\d{1,2})세대")
 
 
-#: What makes a number after a name a quantity's, not a model's: a counter or a unit glued or after a space ("3개",
-#: "2 세트", "3mm"), longest first so that "개입" is read whole. Not a unit of one letter, which a model glues to its
-#: number as often ("97L", a lighter racket), nor a screen's inches.
-_QUANTITY_AFTER = "|".join(
-    sorted(
-        (unit for unit in {*COUNTERS, *MEASURE_SYMBOLS} - {"인치", "inch"} if not (unit.isascii() and len(unit) == 1)),
-        key=lambda unit: (-len(unit), unit),
-    )
-)
-#: A model's number right after its name: one or two digits standing alone ("GO 2", "에어팟3", "GO 3세대"), not a
-#: decimal ("3.6V"), a quantity's number (`_QUANTITY_AFTER`) nor the first of a list of numbers, which a set of
-#: volumes writes ("1 + 2 세트", "33권 + 34권", "1·2권").
-_NUMBER_AFTER_A_NAME = re.compile(
-    rf"\s?(?P<number>\d{{1,2}})(?![\d]|[.,]\d|\s?(?:{_QUANTITY_AFTER})(?![0-9a-z가-힣]))"
-    r"(?![가-힣]{0,2}\s?[+·,~&/]\s?\d)"
-)
-
-
 def _generation_word(text: str) -> Word | None:
     """A generation ("2세대"), found as English titles write it too: "2nd Gen", "(2nd generation)", "Gen 2"."""
     if not (generation := _GENERATION_WORD.fullmatch(text)):
@@ -1542,10 +1524,33 @@ def _no_line(title: str, tier: re.Match[str]) -> bool:
     return tier["tier"] in _LINES and _A_CLAIM.match(title, tier.end()) is not None
 
 
+#: What a number is a quantity's with, not a model's: a counter or a unit after a space ("2 세트", "12 x 2": the units
+#: glued to a number are any letters, `_A_MODELS_NUMBER_ENDS`), longest first so that "개입" is read whole.
+_QUANTITY_AFTER = "|".join(
+    sorted(
+        (unit for unit in {*COUNTERS, *MEASURE_SYMBOLS} - {"인치", "inch"} if not (unit.isascii() and len(unit) == 1)),
+        key=lambda unit: (-len(unit), unit),
+    )
+)
+#: How a model's number ends as a title writes it (one or two digits): not part of a decimal, ending the title or
+#: followed by a space, a bracket or a sign, or glued to a generation's word ("GO 2", "에어팟3 (4 color)", "3세대",
+#: "2nd gen"); not glued to any other letters, a unit's, a year's, an age's, a share's or a resolution's ("20인치",
+#: "25년형", "12개월", "30%", "4K", "2in1"), nor followed by a counter, a unit or a times sign after a space ("5 x
+#: 8봉", "2 세트"), nor the first of a list of numbers, which a set of volumes writes ("1 + 2 세트", "33권 + 34권").
+_A_MODELS_NUMBER_ENDS = (
+    r"(?![.,]\d)(?=$|[\s()\[\]{}<>,/|:;!·]|세대|(?:st|nd|rd|th)?\s?gen(?![a-z]))"
+    rf"(?!\s?x\s?\d|\s(?:{_QUANTITY_AFTER})(?![0-9a-z가-힣]))(?![가-힣]{{0,2}}\s?[+·,~&/]\s?\d)"
+)
+_NUMBER_AFTER_A_NAME = re.compile(rf"\s?(?P<number>\d{{1,2}}){_A_MODELS_NUMBER_ENDS}")
+#: A screen's size in inches after a number ("11인치", "13형"): the keyword's number written so is the model's too.
+_INCHES = r"\s?(?:인치|inch|형)(?![가-힣a-z])"
+
+
 def other_models_number(title: str, model: ModelName) -> str | None:
     """Another number than the keyword's right after the word of the model's name it follows ("보쉬 GO 2 … 3.6V" for
-    "보쉬 GO 3"): the title names another model where it writes the name with no number of the keyword's after it. A
-    quantity's number there is none ("스피너 55cm", "햇반 24개"), nor a decimal ("맥북 프로 16.2인치")."""
+    "보쉬 GO 3"), written as a model's number (`_A_MODELS_NUMBER_ENDS`: not a quantity's, a year's or a decimal), where
+    the title writes the keyword's number nowhere as a model's number or a screen's size ("애플워치 시리즈 10 (애플워치
+    9 대비)", "에어 7세대 11인치" for "에어 11": a reviewer's)."""
     undashed = title.replace("-", "")
     for name, number in pairwise(model.words):
         if not (number.text.isdigit() and len(number.text) <= 2) or re.search(r"\d", name.text):
@@ -1554,9 +1559,19 @@ def other_models_number(title: str, model: ModelName) -> str | None:
             continue  # not side by side in the keyword
         after = [_NUMBER_AFTER_A_NAME.match(undashed, found.end()) for found in name.pattern.finditer(undashed)]
         written = {found["number"].lstrip("0") for found in after if found}
-        if written and number.text.lstrip("0") not in written:
-            return f"another model: {name.text} {sorted(written)[0]}"
+        if not written or number.text.lstrip("0") in written:
+            continue
+        if _written_as_a_models_number(undashed, number.text):
+            continue
+        return f"another model: {name.text} {sorted(written)[0]}"
     return None
+
+
+def _written_as_a_models_number(title: str, number: str) -> bool:
+    """Whether a title writes a number anywhere as a model's number (`_A_MODELS_NUMBER_ENDS`) or a screen's size
+    ("11인치", "13형"), whatever comes before it ("PS5", "시리즈 10")."""
+    shown = re.compile(rf"(?<![\d.,])0*{number.lstrip('0')}(?:{_INCHES}|{_A_MODELS_NUMBER_ENDS})")
+    return shown.search(title) is not None
 
 
 def other_variant(title: str, model: ModelName) -> str | None:

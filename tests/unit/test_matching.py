@@ -2038,6 +2038,14 @@ def test_a_number_with_a_leading_zero_is_found_as_its_number_with_ho(title: str,
         ("맥북 프로 16 M4 Pro", "애플 맥북 프로 16.2인치 M4 Pro", None),
         ("넘버즈인 5 비타민 잡티 세럼", "넘버즈인 No.5 비타민 잡티 세럼", None),
         ("불편한 편의점 2", "불편한 편의점 1 + 2 세트", None),
+        # a second reviewer's: a year, an age, a resolution or a times sign after the name is no model's number, nor
+        # is another model named beside the keyword's number written as a model's or a screen's
+        ("맥북 에어 13 M4", "애플 맥북에어 25년형 13인치 M4 16GB", None),
+        ("하기스 맥스드라이 5", "하기스 맥스드라이 12개월 이상 5단계 팬티형", None),
+        ("삼성 QLED 65", "삼성 QLED 4K 65인치 스탠드형", None),
+        ("햇반 24", "CJ 햇반 12 x 2 (총 24개)", None),
+        ("애플워치 10", "애플워치 시리즈 10 GPS 46mm (애플워치 9 대비 얇아진)", None),
+        ("아이패드 에어 11 M3", "Apple 아이패드 에어 7세대 11인치 M3 128GB", None),
     ],
 )
 def test_another_number_right_after_the_models_name_is_another_model(keyword: str, title: str, reason: str | None):
