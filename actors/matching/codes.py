@@ -111,10 +111,9 @@ _SERIES = re.compile(r"(?P<series>[a-z]{2,4})[\s-]+(?=[a-z]{1,3}\d{3})")
 
 # --- model codes the offers agree on ----------------------------------------------------------------------------
 
-#: A maker's model code as titles write it: letters, then at least three digits, then a suffix, glued or dashed, or a
-#: dashed number ("CW2288-111", "CFI-7020", "SM-X520", "EC9155", "K371-BT": the Bluetooth K371). Units ("500ml",
-#: "2500mah") are not codes.
-_CODE = re.compile(r"(?<![0-9a-z])[a-z]{1,4}-?\d{3,6}(?:-\d{2,4}|-?[a-z]{1,4})?(?![0-9a-z])")
+#: A maker's model code as titles write it: letters, then at least three digits, then a suffix or a dashed part
+#: ("CW2288-111", "CFI-7020", "SM-X520", "EC9155"). Units ("500ml", "2500mah") are not codes.
+_CODE = re.compile(r"(?<![0-9a-z])[a-z]{1,4}-?\d{3,6}(?:-\d{2,4}|[a-z]{1,4})?(?![0-9a-z])")
 
 
 def model_codes(title: str) -> frozenset[str]:

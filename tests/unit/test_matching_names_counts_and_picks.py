@@ -1691,26 +1691,6 @@ def test_a_model_number_with_dots_still_needs_its_every_digit():
     )
 
 
-def test_letters_after_a_dash_are_a_codes_suffix():
-    # The ninety-sixth reader's K371-BT, the Bluetooth model, read as the K371 and delivered for it.
-    assert model_codes("akg k371-bt 블루투스 헤드폰") == frozenset({"k371-bt"})
-    assert model_codes("나이키 cw2288-111 에어포스") == frozenset({"cw2288-111"})
-    titles = [
-        ("AKG K371-BT 블루투스 헤드폰", 139_000),
-        ("AKG K-371 밀폐형 스튜디오 모니터링 헤드폰", 149_000),
-        ("AKG K371 헤드폰 블랙", 152_000),
-        ("AKG K371 접이식 스튜디오 헤드폰", 155_000),
-    ]
-    offers = [Offer(source="static", title=title, price=price) for title, price in titles]
-    judged = match_offers({"keyword": "AKG K371 헤드폰"}, offers)
-    assert [each.rejected for each in judged] == [
-        "in doubt beside dearer offers: another model?: the lowest writes k371-bt, the others k371",
-        None,
-        None,
-        None,
-    ]
-
-
 def test_a_code_that_ends_in_a_unit_whole_is_a_quantity_not_a_code():
     assert model_codes("보조배터리 x2500mah") == frozenset()
     assert model_codes("시마노 스트라딕 c3000hg") == frozenset({"c3000hg"})
