@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum, auto
 
-from actors.matching.identity import Word, counts_people
+from actors.matching.identity import CODE_WORD, Word, counts_people
 from actors.matching.quantities import quantities
 from infra.text.folding import ENDS_THE_TITLE, english
 from infra.text.materials import material_spellings
@@ -321,10 +321,25 @@ def last_noun(text: str) -> str | None:
 
 
 def _the_kind_named(keyword: str) -> str | None:
-    """The last head of a normalized keyword without a digit: the kind of thing it names ("고압세척기" of "웍스 무선
-    고압세척기 WG630"), not the model's code it may end with, which `sold_for_it` reads as a name of its own."""
-    nouns = [segment.text for segment in segments(keyword) if segment.head and not re.search(r"\d", segment.text)]
-    return nouns[-1] if nouns else None
+    """The keyword's last noun (`last_noun`), or where that is a maker's code (`identity.CODE_WORD`), the last head
+    before it without a digit: the kind of thing it names ("고압세척기" of "웍스 무선 고압세척기 WG630"), which
+    `sold_for_it` reads as a name of the product; the code is one of its own. Only past a code: "갤럭시 워치7 44mm"
+    names a 워치7, whose maker's word 갤럭시 is no kind ("갤럭시 워치7 (갤럭시 전용)": a reviewer's)."""
+    noun = last_noun(keyword)
+    if noun is None or not CODE_WORD.fullmatch(noun):
+        return noun
+    kinds = [segment.text for segment in segments(keyword) if segment.head and not re.search(r"\d", segment.text)]
+    return kinds[-1] if kinds else noun
+
+
+#: Something given with the product that is for it: a bundle word in the clause after it ("+ 고압세척기 전용 폼건
+#: 증정", "(에어랩 전용 파우치 포함)"), or a gift's word or a "+" right before it (`_GIVEN_BEFORE`).
+_GIFT_IN_THE_CLAUSE = re.compile(r"[^,/|()\[\]]*?(?:증정|포함|사은품|동봉|구성)")
+
+
+def _given_with_it(title: str, start: int, end: int) -> bool:
+    """Whether what a title says is for the product (`title[start:end]`, "고압세척기 전용") is given with it."""
+    return bool(_GIVEN_BEFORE.search(title, 0, start) or _GIFT_IN_THE_CLAUSE.match(title, end))
 
 
 #: A bracket opened right after a bundle word, still open: it says what is given ("+ 샘플 증정 (자음생 샘플 파우치
@@ -509,6 +524,8 @@ def sold_for_it(
             marker = _FOR_IT.match(undashed, match.end())
             if marker is None or (noun and undashed[marker.end() :].lstrip().startswith(noun)):
                 continue
+            if _given_with_it(undashed, match.start(), marker.end()):
+                continue  # "웍스 WG630 고압세척기 + 고압세척기 전용 폼건 증정": a gift for it, beside the product
             if counts_people(match.group()):  # "4인용" is for four people (a reviewer's tent)
                 continue
             if (

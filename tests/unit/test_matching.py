@@ -1397,12 +1397,24 @@ def test_the_keywords_noun_for_a_use_with_a_number_after_it_is_the_product(title
         ("웍스 WG630 무선 고압세척기용 폼캐논", "sold for the product: 세척기용"),
         ("웍스 무선 고압세척기 WG630 20V 정품", None),
         ("웍스 WG630 무선 고압세척기 (전용 배터리 포함)", None),
+        # a reviewer's: a thing for it given with the product is no part sold
+        ("웍스 WG630 무선 고압세척기 20V 배터리 2개 + 고압세척기 전용 폼건 증정", None),
+        ("웍스 WG630 무선 고압세척기 풀세트 (고압세척기 전용 가방 포함)", None),
     ],
 )
 def test_the_kind_a_keyword_names_before_its_code_followed_by_jeonyong_sells_something_for_it(
     title: str, reason: str | None
 ):
     assert verdict({"keyword": "웍스 무선 고압세척기 WG630"}, title, price=25_900) == reason
+
+
+def test_a_thing_for_the_product_given_with_it_is_no_part_and_a_makers_word_is_no_kind():
+    # a reviewer's: the gift clause refused the pan it came with, whatever the keyword ends with
+    pan = {"keyword": "테팔 프라이팬 28cm"}
+    assert verdict(pan, "테팔 인덕션 프라이팬 28cm + 프라이팬 전용 뚜껑 증정", 39_000) is None
+    assert verdict(pan, "테팔 프라이팬 28cm 전용 유리뚜껑", 12_000) == "sold for the product: 28cm 전용"
+    # the kind is read past a maker's code only: 갤럭시 is the watch's maker's word, not its kind
+    assert verdict({"keyword": "갤럭시 워치7 44mm"}, "삼성 갤럭시 워치7 44mm 블루투스 (갤럭시 전용)", 299_000) is None
 
 
 @pytest.mark.parametrize(
