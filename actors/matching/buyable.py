@@ -336,6 +336,21 @@ def _perk_before_the_bracket(title: str, found: Sequence[Morpheme], index: int) 
     return bool(_PERK.search(before))
 
 
+#: What happens to the stock, the sale or the price itself, not what a buyer does: "재고 소진시 특가", "품절시 최종
+#: 가격", "부가세 포함시 최종 X원", "타임특가 진행시" (a reviewer's).
+_NO_BUYERS_DOING = frozenset({"소진", "품절", "마감", "종료", "포함", "진행"})
+
+
+def _no_buyers_condition(found: Sequence[Morpheme], at: int) -> bool:
+    """Whether the condition before a 시 (`found[at]`) is none a buyer meets: the stock's, the sale's or a cost's
+    (`_NO_BUYERS_DOING`), or the shop's own sale applied ("즉시할인 적용시 최종 X원", "타임딜 적용 시")."""
+    condition = found[at]
+    if condition.surface in _NO_BUYERS_DOING:
+        return True
+    applied = found[at - 1] if at else None
+    return condition.surface == "적용" and applied is not None and bool(_PLAIN_SALE.search(applied.surface))
+
+
 def price_on_a_condition(title: str) -> tuple[int, int] | None:
     """The clause of a title that makes its price hold only when something is done ("세탁기 동시구매 시 특가", "4본
     구매시 개당가", "(라이브 방송 중 구매 시)"), read from the grammar, not from a list of conditions: the dependent
@@ -367,6 +382,8 @@ def price_on_a_condition(title: str) -> tuple[int, int] | None:
             after += 1
         first = index - 2 if condition.tag in ("ETM", "ETN") and index >= 2 else index - 1
         if first and found[first - 1].tag == "SP":  # an item of a list of uses: "캠핑시/여행시"
+            continue
+        if _no_buyers_condition(found, index - 1):
             continue
         # The whole word (동시구매 시, 구매할 시), but not a bracket glued before it.
         start = title.rfind(" ", 0, found[first].start) + 1

@@ -2395,6 +2395,13 @@ def test_a_title_that_binds_its_price_to_who_buys_is_a_conditional_price(title: 
         "갤럭시 북4 프로 14 즉시할인 후 최종가",
         # a final discount on a condition is a perk, not a price
         "갤럭시 북4 프로 14 (2대 구매시 최종 할인)",
+        # a reviewer's: what happens to the stock, the sale or a cost, or the shop's own sale applied, is no buyer's
+        # condition
+        "갤럭시 북4 프로 14 재고 소진시 특가",
+        "갤럭시 북4 프로 14 품절시 최종 1,500,000원",
+        "갤럭시 북4 프로 14 부가세 포함시 최종 1,500,000원",
+        "갤럭시 북4 프로 14 즉시할인 적용시 최종 1,500,000원",
+        "갤럭시 북4 프로 14 타임특가 진행시 최종 1,500,000원",
     ],
 )
 def test_what_every_buyer_gets_is_no_condition_of_sale(title: str):
