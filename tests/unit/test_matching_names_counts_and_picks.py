@@ -1666,23 +1666,27 @@ def test_a_model_numbers_dots_and_slashes_are_separators_a_title_may_leave_out(m
 
 
 @pytest.mark.parametrize(
-    ("model_no", "title", "reason"),
+    ("keyword", "model_no", "title", "reason"),
     [
-        # Three readers' cheaper models, passed for the asked one: a code of two digits or fewer is a name and its
-        # number, whose letters are the model's own.
-        ("LX1E", "마틴 LX1 리틀마틴 어쿠스틱 기타 (픽업 없음)", "model number LX1E missing"),
-        ("TU-3W", "BOSS 보스 TU-3 크로매틱 튜너 페달", "model number TU-3W missing"),
-        ("LP-E6NH", "캐논 정품 LP-E6N 배터리 벌크", "model number LP-E6NH missing"),
-        ("LX1E", "Martin 마틴 LX-1E 리틀 마틴", None),
-        # a code of three digits or more may still leave its region's or colour's letters out
-        ("SM-S928N", "삼성 갤럭시 S24 울트라 SM-S928 256GB", None),
-        ("OLED65C4KNA", "LG전자 올레드 evo 65인치 OLED65C4 KNA 스탠드형", None),
+        # Three readers' cheaper models, passed for the asked one: a short model number the keyword writes whole is a
+        # name and its number, whose letters are the model's own however a title spaces them.
+        ("마틴 LX1E 리틀마틴 기타", "LX1E", "마틴 LX1 리틀마틴 어쿠스틱 기타 (픽업 없음)", "model number LX1E missing"),
+        ("보스 TU-3W 튜너", "TU-3W", "BOSS 보스 TU-3 크로매틱 튜너 페달", "model number TU-3W missing"),
+        ("캐논 LP-E6NH 배터리", "LP-E6NH", "캐논 정품 LP-E6N 배터리 벌크", "model number LP-E6NH missing"),
+        ("마틴 LX1E 리틀마틴 기타", "LX1E", "Martin 마틴 LX-1E 리틀 마틴", None),
+        ("캐논 LP-E6NH 배터리", "LP-E6NH", "캐논 LP-E6 NH 정품 배터리", None),
+        # a reviewer's: where the keyword writes the short code without its letters, they are a colour's to leave out
+        ("야마하 P-45 디지털피아노", "P-45B", "야마하 P-45 블랙 디지털피아노", None),
+        ("카시오 CT-S1 키보드", "CT-S1BK", "카시오 CT-S1 블랙 61건반 키보드", None),
+        # a code of three digits or more may still leave its letters out, the keyword's whole writing aside
+        ("마끼다 DTD173Z 임팩드라이버", "DTD173Z", "마끼다 18V 충전 임팩드라이버 DTD173 본체", None),
+        ("삼성 갤럭시 S24 울트라", "SM-S928N", "삼성 갤럭시 S24 울트라 SM-S928 256GB", None),
     ],
 )
-def test_a_short_codes_letters_are_the_models_own_and_may_not_be_left_out(
-    model_no: str, title: str, reason: str | None
+def test_a_short_model_number_the_keyword_writes_whole_keeps_its_letters(
+    keyword: str, model_no: str, title: str, reason: str | None
 ):
-    assert verdict("상품", title, model_no=model_no) == reason
+    assert verdict(keyword, title, model_no=model_no) == reason
 
 
 def test_a_model_number_with_dots_still_needs_its_every_digit():
