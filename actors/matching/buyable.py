@@ -336,19 +336,32 @@ def _perk_before_the_bracket(title: str, found: Sequence[Morpheme], index: int) 
     return bool(_PERK.search(before))
 
 
-#: What happens to the stock, the sale or the price itself, not what a buyer does: "재고 소진시 특가", "품절시 최종
-#: 가격", "부가세 포함시 최종 X원", "타임특가 진행시" (a reviewer's).
-_NO_BUYERS_DOING = frozenset({"소진", "품절", "마감", "종료", "포함", "진행"})
+#: What happens to the stock or the sale, not what a buyer does ("재고 소진시 특가", "품절시 최종 가격", "행사 종료될
+#: 시"): a reviewer's, after the final price was read.
+_THE_STOCKS_OR_THE_SALES = frozenset({"소진", "품절", "마감", "종료"})
+#: A cost a price may include, which every buyer pays ("부가세 포함시 최종 X원", "배송비 포함 시").
+_A_COST = re.compile(r"부가세|부가가치세|vat|배송비|택배비|설치비|관부가세")
 
 
-def _no_buyers_condition(found: Sequence[Morpheme], at: int) -> bool:
-    """Whether the condition before a 시 (`found[at]`) is none a buyer meets: the stock's, the sale's or a cost's
-    (`_NO_BUYERS_DOING`), or the shop's own sale applied ("즉시할인 적용시 최종 X원", "타임딜 적용 시")."""
-    condition = found[at]
-    if condition.surface in _NO_BUYERS_DOING:
+def _the_shops_own_sale(applied: str) -> bool:
+    """Whether what a title says is applied to its price (the word before 적용) is the shop's own sale or a rate,
+    which every buyer gets ("즉시할인 적용가", "타임딜 적용시", "10% 적용가"), not what some buyers have (a coupon, a
+    card, a rebate); "" (nothing before it) too."""
+    return not applied or applied[-1] in "%0123456789" or bool(_PLAIN_SALE.search(applied))
+
+
+def _no_buyers_condition(said: str, before: str) -> bool:
+    """Whether a 시 clause's condition (`said`, its words up to 시: "소진", "종료될", "진행"; `before`: the word before
+    them) is none a buyer meets: what happens to the stock or the sale (`_THE_STOCKS_OR_THE_SALES`), a cost included
+    (`_A_COST` before 포함), the shop's own sale in progress or applied ("타임특가 진행시", "즉시할인 적용시 최종
+    X원"); not a payment or a coupon in progress or included ("현대카드 결제 진행시", "쿠폰 포함시")."""
+    if said.startswith(tuple(_THE_STOCKS_OR_THE_SALES)):
         return True
-    applied = found[at - 1] if at else None
-    return condition.surface == "적용" and applied is not None and bool(_PLAIN_SALE.search(applied.surface))
+    if said.startswith("포함"):
+        return bool(_A_COST.search(before))
+    if said.startswith("진행"):
+        return bool(before) and _the_shops_own_sale(before)
+    return said.startswith("적용") and _the_shops_own_sale(before)
 
 
 def price_on_a_condition(title: str) -> tuple[int, int] | None:
@@ -361,7 +374,9 @@ def price_on_a_condition(title: str) -> tuple[int, int] | None:
     ("2개 이상 구매시 무료배송", "가입 시 증정", "착용시 편안한", "카드 결제 시 5% 할인", "재고 소진시 종료 특가"),
     and so does a bracketed one after a perk ("무료배송 (3만원 이상 구매 시)"). The same for a price after something
     applied to it ("으뜸효율 10% 환급 적용가"), but a sale of the shop's own ("즉시할인 적용가", "타임딜 적용가").
-    Returns where the clause stands in the title, or None."""
+    A word of the price finally paid leads on to the price after it ("현대카드 결제시 최종 279,000원":
+    `_the_price_led_to`), and a clause of what no buyer meets binds nothing ("재고 소진시 특가", "부가세 포함시 최종
+    X원": `_no_buyers_condition`). Returns where the clause stands in the title, or None."""
     if "시" not in title and "적용" not in title and not _REBATE.search(title):  # most titles: no analysis
         return None
     found = morphemes(title)
@@ -371,7 +386,7 @@ def price_on_a_condition(title: str) -> tuple[int, int] | None:
             continue
         if _price_suffix(morpheme, condition) and condition.surface == "적용":  # "… 적용가": what was applied decides
             applied = found[index - 2] if index >= 2 else None
-            if applied is not None and applied.tag not in ("SN", "SW") and not _PLAIN_SALE.search(applied.surface):
+            if applied is not None and not _the_shops_own_sale(applied.surface):
                 return applied.start, morpheme.end
             continue
         after_a_rebate = morpheme.surface == "후" and morpheme.tag == "NNG" and _after_a_rebate(title, morpheme)
@@ -383,11 +398,12 @@ def price_on_a_condition(title: str) -> tuple[int, int] | None:
         first = index - 2 if condition.tag in ("ETM", "ETN") and index >= 2 else index - 1
         if first and found[first - 1].tag == "SP":  # an item of a list of uses: "캠핑시/여행시"
             continue
-        if _no_buyers_condition(found, index - 1):
-            continue
         # The whole word (동시구매 시, 구매할 시), but not a bracket glued before it.
         start = title.rfind(" ", 0, found[first].start) + 1
         start += len(title[start:]) - len(title[start:].lstrip("([{"))
+        before = title[:start].split()[-1:]
+        if not after_a_rebate and _no_buyers_condition(title[start : morpheme.start], "".join(before)):
+            continue
         if price := _the_price_led_to(_words(found[after:])):
             return start, price[-1].end
         if not after_a_rebate and _closing(found, after) and not _perk_before_the_bracket(title, found, index):

@@ -20,7 +20,8 @@ from infra.text.units import LATIN_UNITS
 #: What a model number's characters may be written with or without between them: spaces and dashes, and the dots and
 #: slashes of a maker's reference ("T006.407.11.033.00" is written "T0064071103300", "L.12.12" "L1212", "f/1.8"
 #: "F1.8").
-_CODE_SEPARATORS = re.compile(r"[\s./-]+")
+_CODE_SEPARATOR = r"[\s./-]"
+_CODE_SEPARATORS = re.compile(f"{_CODE_SEPARATOR}+")
 
 
 def compact_code(model_no: str) -> str:
@@ -44,7 +45,7 @@ def model_number(model_no: str, *, written_whole: bool = False) -> re.Pattern[st
     base, suffix = compact[: last_digit + 1], compact[last_digit + 1 :]
 
     def spaced(text: str) -> str:
-        return r"[\s./-]*".join(re.escape(char) for char in text)
+        return f"{_CODE_SEPARATOR}*".join(re.escape(char) for char in text)
 
     # Not the tail of a longer code ("XSM-S928N"), and a trailing digit must end the number: "DW-5600" is not
     # "DW-56001". The whole suffix may run on; a part of it must end the code, and digits after a dash or a tilde in
@@ -67,7 +68,7 @@ def model_number(model_no: str, *, written_whole: bool = False) -> re.Pattern[st
     if written_whole and sum(char.isdigit() for char in base) <= _A_NAMES_DIGITS:
         # "마틴 LX1E …", "보스 TU-3W …": a name and its number the keyword writes whole, whose letters are the model's
         # however a title spaces them ("LP-E6 NH", "Z6 II")
-        apart, cut_short = _ANY_SEPARATORS, []
+        apart, cut_short = f"{_CODE_SEPARATOR}*", []
     ends = "|".join([apart + spaced(suffix) + tail if suffix else tail, *cut_short])
     series = _SERIES.match(model_no.strip().lower())
     if series and len(compact) - len(series["series"]) < _OWN_CODE_LENGTH:
@@ -84,8 +85,6 @@ def model_number(model_no: str, *, written_whole: bool = False) -> re.Pattern[st
 #: more is written with a region's or a colour's letters that titles leave out as often ("DTD173Z" written "DTD173",
 #: "ECAM22110B" "ECAM22110"; a reviewer's and four held-out answers).
 _A_NAMES_DIGITS = 2
-#: What may stand between a model's number and its letters: a space, a dash, a dot or a slash.
-_ANY_SEPARATORS = r"[\s./-]*"
 #: A model number whose letter suffix stands apart from its number: "GLM 50-27 C".
 _SUFFIX_APART = re.compile(r"\d[\s-]+[a-z]+$")
 #: Letters a title glues after a model number's match: a suffix run on ("GLM 50-27 CG" for "GLM 50-27 C").

@@ -1172,10 +1172,12 @@ _BARE_UNITS = ("mm", "cm")
 #: A number standing alone: not glued to a letter, a unit or another digit ("0.75", "180g", "42P"), nor a multiplier's
 #: ("x 1").
 _BARE_NUMBER = re.compile(r"(?<![\d.])(?<![x×*])(?<![x×*]\s)\d+(?:\.\d+)?(?![\d.a-z가-힣%])")
+#: Words a number counts colours or pieces with, besides the counters ("6 컬러", "4 pcs", "1 box").
+_COLOURS_OR_PIECES = r"컬러|색|colou?rs?|pcs|box|ea"
 #: What makes a number standing alone a count all the same: a counter or a colour's count after a space ("6 컬러",
 #: "2 개", "1 box"; not 세트, which follows a pair's lengths: "650+400 세트"), or a bonus ("1+1").
 _COUNTED_AFTER = re.compile(
-    rf"\s?(?:{'|'.join(sorted(COUNTERS - {'세트'}, key=len, reverse=True))}|컬러|색|colou?rs?|pcs|box|ea"
+    rf"\s?(?:{'|'.join(sorted(COUNTERS - {'세트'}, key=len, reverse=True))}|{_COLOURS_OR_PIECES}"
     r"|\+\s?(?P<added>\d+))(?![가-힣a-z])"
 )
 #: A length in any unit: a title measuring one says which number is its length ("26.5cm" for a shoe of size 265).
@@ -1524,22 +1526,20 @@ def _no_line(title: str, tier: re.Match[str]) -> bool:
     return tier["tier"] in _LINES and _A_CLAIM.match(title, tier.end()) is not None
 
 
-#: What a number is a quantity's with, not a model's: a counter or a unit after a space ("2 세트", "12 x 2": the units
-#: glued to a number are any letters, `_A_MODELS_NUMBER_ENDS`), longest first so that "개입" is read whole.
+#: What a number after a space counts or measures, not a model's: a counter, a unit, colours or pieces ("2 세트", "4
+#: color", "4 pcs", "3 mm"); units glued to a number are letters, which end no model's number
+#: (`_A_MODELS_NUMBER_ENDS`).
 _QUANTITY_AFTER = "|".join(
-    sorted(
-        (unit for unit in {*COUNTERS, *MEASURE_SYMBOLS} - {"인치", "inch"} if not (unit.isascii() and len(unit) == 1)),
-        key=lambda unit: (-len(unit), unit),
-    )
+    [*sorted(COUNTERS), *sorted(unit for unit in MEASURE_SYMBOLS if len(unit) > 1), _COLOURS_OR_PIECES]
 )
-#: How a model's number ends as a title writes it (one or two digits): not part of a decimal, ending the title or
-#: followed by a space, a bracket or a sign, or glued to a generation's word ("GO 2", "에어팟3 (4 color)", "3세대",
-#: "2nd gen"); not glued to any other letters, a unit's, a year's, an age's, a share's or a resolution's ("20인치",
-#: "25년형", "12개월", "30%", "4K", "2in1"), nor followed by a counter, a unit or a times sign after a space ("5 x
-#: 8봉", "2 세트"), nor the first of a list of numbers, which a set of volumes writes ("1 + 2 세트", "33권 + 34권").
+#: How a model's number ends as a title writes it (one or two digits): the title's end, a space, a bracket or a sign,
+#: or a generation's word glued to it ("GO 2", "에어팟3 (흰색)", "3세대", "2nd gen"); not glued to any other letters,
+#: a unit's, a year's, an age's, a share's or a resolution's ("20인치", "25년형", "12개월", "30%", "4K", "2in1"), nor
+#: followed by a times sign or, after a space, by what a number counts or measures (`_QUANTITY_AFTER`: "5 x 8봉", "2
+#: 세트", "4 color"), nor the first of a list of numbers, which a set of volumes writes ("1 + 2 세트", "1·2권").
 _A_MODELS_NUMBER_ENDS = (
-    r"(?![.,]\d)(?=$|[\s()\[\]{}<>,/|:;!·]|세대|(?:st|nd|rd|th)?\s?gen(?![a-z]))"
-    rf"(?!\s?x\s?\d|\s(?:{_QUANTITY_AFTER})(?![0-9a-z가-힣]))(?![가-힣]{{0,2}}\s?[+·,~&/]\s?\d)"
+    r"(?=$|[\s()\[\]{}<>,/|:;!·]|세대|(?:st|nd|rd|th)?\s?gen(?![a-z]))"
+    rf"(?!\s?x\s?\d|\s(?:{_QUANTITY_AFTER})(?![0-9a-z가-힣]))(?!(?:세대)?\s?[+·,~&/]\s?\d)"
 )
 _NUMBER_AFTER_A_NAME = re.compile(rf"\s?(?P<number>\d{{1,2}}){_A_MODELS_NUMBER_ENDS}")
 #: A screen's size in inches after a number ("11인치", "13형"): the keyword's number written so is the model's too.
@@ -1558,20 +1558,25 @@ def other_models_number(title: str, model: ModelName) -> str | None:
         if name.text + number.text not in model.named:
             continue  # not side by side in the keyword
         after = [_NUMBER_AFTER_A_NAME.match(undashed, found.end()) for found in name.pattern.finditer(undashed)]
-        written = {found["number"].lstrip("0") for found in after if found}
-        if not written or number.text.lstrip("0") in written:
+        written = {int(found["number"]) for found in after if found}
+        if not written or int(number.text) in written:
             continue
-        if _written_as_a_models_number(undashed, number.text):
+        if _written_as_a_models_number(undashed, int(number.text)):
             continue
-        return f"another model: {name.text} {sorted(written)[0]}"
+        return f"another model: {name.text} {min(written)}"
     return None
 
 
-def _written_as_a_models_number(title: str, number: str) -> bool:
+@lru_cache(maxsize=256)
+def _a_models_number(number: int) -> re.Pattern[str]:
+    """A number written as a model's number (`_A_MODELS_NUMBER_ENDS`) or a screen's size, zeros before it or not."""
+    return re.compile(rf"(?<![\d.,])0*{number}(?:{_INCHES}|{_A_MODELS_NUMBER_ENDS})")
+
+
+def _written_as_a_models_number(title: str, number: int) -> bool:
     """Whether a title writes a number anywhere as a model's number (`_A_MODELS_NUMBER_ENDS`) or a screen's size
     ("11인치", "13형"), whatever comes before it ("PS5", "시리즈 10")."""
-    shown = re.compile(rf"(?<![\d.,])0*{number.lstrip('0')}(?:{_INCHES}|{_A_MODELS_NUMBER_ENDS})")
-    return shown.search(title) is not None
+    return _a_models_number(number).search(title) is not None
 
 
 def other_variant(title: str, model: ModelName) -> str | None:

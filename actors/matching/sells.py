@@ -321,10 +321,10 @@ def last_noun(text: str) -> str | None:
 
 
 def _the_kind_named(keyword: str) -> str | None:
-    """The keyword's last noun (`last_noun`), or where that is a maker's code (`identity.CODE_WORD`), the last head
-    before it without a digit: the kind of thing it names ("고압세척기" of "웍스 무선 고압세척기 WG630"), which
-    `sold_for_it` reads as a name of the product; the code is one of its own. Only past a code: "갤럭시 워치7 44mm"
-    names a 워치7, whose maker's word 갤럭시 is no kind ("갤럭시 워치7 (갤럭시 전용)": a reviewer's)."""
+    """The keyword's last noun (`last_noun`), or where that is a maker's code (`identity.CODE_WORD`), its last head
+    without a digit: the kind of thing it names ("세척기" of "웍스 무선 고압세척기 WG630", as the analyzer heads it),
+    which `sold_for_it` reads as a name of the product; the code is one of its own. Only past a code: "갤럭시 워치7
+    44mm" names a 워치7, whose maker's word 갤럭시 is no kind ("갤럭시 워치7 (갤럭시 전용)": a reviewer's)."""
     noun = last_noun(keyword)
     if noun is None or not CODE_WORD.fullmatch(noun):
         return noun
@@ -332,14 +332,28 @@ def _the_kind_named(keyword: str) -> str | None:
     return kinds[-1] if kinds else noun
 
 
-#: Something given with the product that is for it: a bundle word in the clause after it ("+ 고압세척기 전용 폼건
-#: 증정", "(에어랩 전용 파우치 포함)"), or a gift's word or a "+" right before it (`_GIVEN_BEFORE`).
-_GIFT_IN_THE_CLAUSE = re.compile(r"[^,/|()\[\]]*?(?:증정|포함|사은품|동봉|구성)")
+#: A gift's word later in the clause of what is for the product ("+ 고압세척기 전용 폼건 증정", "(노트북 전용 가방
+#: 사은품)"); not 포함 there, which says what the part itself holds ("전용 뚜껑 손잡이 포함"), nor 구성 ("전용 뚜껑
+#: 2종 구성": a second reader's).
+_GIFT_IN_THE_CLAUSE = re.compile(r"[^,/|()\[\]]*?(?:증정|사은품|동봉)")
+#: 포함 in a bracket: the bracket says what comes with the product ("(에어랩 전용 파우치 포함)"); not 미포함 or 불포함.
+_INCLUDED = re.compile(r"(?<![미불])포함")
 
 
 def _given_with_it(title: str, start: int, end: int) -> bool:
-    """Whether what a title says is for the product (`title[start:end]`, "고압세척기 전용") is given with it."""
-    return bool(_GIVEN_BEFORE.search(title, 0, start) or _GIFT_IN_THE_CLAUSE.match(title, end))
+    """Whether what a title says is for the product (`title[start:end]`, "고압세척기 전용") is given with it: a gift's
+    word or a "+" right before it (`_GIVEN_BEFORE`), a gift's word later in its clause (`_GIFT_IN_THE_CLAUSE`), or a
+    bracket around it that says it is included (`_INCLUDED`)."""
+    if _GIVEN_BEFORE.search(title, 0, start) or _GIFT_IN_THE_CLAUSE.match(title, end):
+        return True
+    opened = max(title.rfind("(", 0, start), title.rfind("[", 0, start))
+    if opened <= max(title.rfind(")", 0, start), title.rfind("]", 0, start)):
+        return False  # not inside a bracket
+    closing = _A_CLOSING_BRACKET.search(title, end)
+    return bool(_INCLUDED.search(title, end, closing.start() if closing else len(title)))
+
+
+_A_CLOSING_BRACKET = re.compile(r"[)\]]")
 
 
 #: A bracket opened right after a bundle word, still open: it says what is given ("+ 샘플 증정 (자음생 샘플 파우치
@@ -510,15 +524,17 @@ def sold_for_it(
     ("그라인더 클리너 … 바라짜 엔코 사용가능"; not when the keyword asks for an accessory, which is usable with its
     device).
 
-    Only a word that names the product counts (one with digits or Latin letters, or the keyword's last noun):
-    "유아용 칫솔" and "차량용 방향제" are toothbrushes and air fresheners, not things for 유아 or 차량. Nor when the
-    keyword's own noun follows ("유아용 칫솔"), or the keyword itself says so ("쿠쿠 전기밥솥 6인용"), nor the
-    keyword's last noun with 용 and the keyword's own amount after it, its use ("한우 양지 국거리용 0.5kg" for 500g,
-    meat for soup: a thirty-ninth reader's, `_asked_amount_next`); 전용 says a part even so ("스마트 로라 전용 11단
-    카세트"). Nor a number of people with 용 ("4인용" is for four people: `identity.counts_people`)."""
+    Only a word that names the product counts (one with digits or Latin letters, the keyword's last noun, or the kind
+    it names before a maker's code it ends with, `_the_kind_named`): "유아용 칫솔" and "차량용 방향제" are
+    toothbrushes and air fresheners, not things for 유아 or 차량. Nor when the keyword's own noun follows ("유아용
+    칫솔"), or the keyword itself says so ("쿠쿠 전기밥솥 6인용"), nor the keyword's last noun with 용 and the
+    keyword's own amount after it, its use ("한우 양지 국거리용 0.5kg" for 500g, meat for soup: a thirty-ninth
+    reader's, `_asked_amount_next`); 전용 says a part even so ("스마트 로라 전용 11단 카세트"). Nor a number of people
+    with 용 ("4인용" is for four people: `identity.counts_people`), nor what the title gives with the product
+    (`_given_with_it`: "+ 고압세척기 전용 폼건 증정")."""
     undashed, asked = title.replace("-", ""), keyword.replace("-", "")
-    noun = _the_kind_named(keyword)
-    names = [word.pattern for word in anchors if re.search(r"[0-9a-z]", word.text) or word.text == noun]
+    noun, kind = last_noun(keyword), _the_kind_named(keyword)
+    names = [word.pattern for word in anchors if re.search(r"[0-9a-z]", word.text) or word.text in (noun, kind)]
     for pattern in [*names, *([model] if model else [])]:
         for match in pattern.finditer(undashed):
             marker = _FOR_IT.match(undashed, match.end())
