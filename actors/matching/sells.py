@@ -66,8 +66,6 @@ def _accessory(pattern: str) -> _Concept:
 
 
 #: Words that, said right after a word, deny it: "아님", "아닌", "아니에요", "없음", "불가", "x".
-#: A part that fits the product but is not its maker's: what 호환 says where it follows the product's own words.
-_COMPATIBLE = "compatible"
 DENIALS = r"아님|아닌|아니|없음|불가|x\b"
 _NOT_SO = rf"(?!\s?(?:{DENIALS}))"
 
@@ -114,7 +112,7 @@ _CONCEPTS: tuple[_Concept, ...] = (
     # describes the product ("시마노 부품 21단", "정품 부품 사용", "(부품 누락 없음)"); nor 액세서리, which sellers of
     # jewellery and car goods write as their category ("여성 액세서리 선물").
     _Concept("part", re.compile(rf"(?:부품|소모품){ENDS_THE_TITLE}"), _ConceptKind.ACCESSORY),
-    _condition(_COMPATIBLE, "호환(?:용)?|대체(?:용|품)|" + english("compatible")),
+    _condition("compatible", "호환(?:용)?|대체(?:용|품)|" + english("compatible")),
     # 교체 가능 / 교체형: a replaceable part of the product, not a replacement sold alone.
     _Concept(
         "replacement",
@@ -412,8 +410,6 @@ def excluded(title: str, allowed: Allowed, filed_as: frozenset[str]) -> str | No
             continue
         if concept.kind.head_only and _inside_the_name(parts, match, allowed.written):
             continue
-        if concept.category == _COMPATIBLE and _genuine_and_fits_other_devices(title, parts, match, allowed.written):
-            continue
         if concept.kind is _ConceptKind.ACCESSORY:
             if _a_watchs_body(title, parts, match):
                 continue
@@ -429,28 +425,6 @@ def excluded(title: str, allowed: Allowed, filed_as: frozenset[str]) -> str | No
         if index not in allowed.concepts:
             return f"{concept.category}: {match.text}"
     return None
-
-
-#: A title saying its item is its maker's own: 정품, not 비정품, "정품 호환" (a clone that fits the genuine one) nor a
-#: comparison with it ("정품대비 2배", "정품과 동일", "정품급").
-_GENUINE = re.compile(r"(?<!비)정품(?!\s?(?:호환|대비|동일|같은|수준|급|과|와|보다))")
-#: How many words before 호환 name what the item fits ("SL-J1660 J1665 호환", "(EOS R5 / R6 / R7 / 90D 호환)").
-_FITS_REACH = 3
-
-
-def _genuine_and_fits_other_devices(title: str, parts: tuple[Segment, ...], match: Aligned, written: str) -> bool:
-    """Whether a title's 호환 names the devices its genuine item fits, not the product it copies: the title says 정품
-    (`_GENUINE`) and the words right before 호환 name none of the keyword's (`written`: the keyword without spaces):
-    "삼성 정품 INK M180 … SL-J1660 J1665 호환", "Canon 정품 배터리 LP-E6NH (EOS R5 / R6 / R7 / 90D 호환)" for the ink
-    and the battery themselves (the seventy-seventh, ninety-sixth and ninety-ninth readers'). A clone writes 호환
-    after the product's own name ("LP-E6NH 호환 배터리 (비정품)"), and a genuine part for the keyword's device
-    after the device ("캐논 정품 배터리 LP-E17 EOS R8 호환" for the EOS R8)."""
-    if not _GENUINE.search(title):
-        return False
-    before = [segment.text.replace("-", "") for segment in parts[max(match.first - _FITS_REACH, 0) : match.first]]
-    named = [word for word in before if re.search(r"[0-9a-z가-힣]", word)]
-    keyword = written.replace("-", "")
-    return bool(named) and not any(word in keyword for word in named)
 
 
 #: What a watch's body is made of besides the materials `infra.text.materials` spells ("티타늄 케이스").

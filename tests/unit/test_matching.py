@@ -1189,34 +1189,6 @@ def test_a_title_with_the_model_number_need_not_repeat_the_keywords_category_wor
     assert verdict(product, "LS32CG510EKXKR 호환 모니터암", price=29_000) == "compatible: 호환"
 
 
-@pytest.mark.parametrize(
-    ("product", "title", "reason"),
-    [
-        # Four readers' genuine consumables, refused as clones for naming the devices they fit
-        (
-            {"keyword": "캐논 LP-E6NH 배터리 정품", "model_no": "LP-E6NH"},
-            "Canon 정품 배터리 LP-E6NH (EOS R5 / R6 / R7 / 90D 호환) 캐논코리아",
-            None,
-        ),
-        (
-            {"keyword": "엡손 라벨테이프 SS12KW 12mm 흰색", "model_no": "SS12KW"},
-            "EPSON 정품 라벨테이프 SS12KW 12mm 흰색바탕/검정글씨 8m LW-K200 호환",
-            None,
-        ),
-        # a clone names the product itself before 호환, or says it is none (비정품, 정품 호환)
-        ({"keyword": "캐논 LP-E6NH 배터리"}, "LP-E6NH 호환 배터리 2280mAh KC인증 (비정품)", "compatible: 호환"),
-        ({"keyword": "캐논 LP-E6NH 배터리"}, "캐논 LP-E6NH 배터리 EOS R5 호환 비정품", "compatible: 호환"),
-        ({"keyword": "리모와 에센셜 캐빈 커버"}, "[리모와 정품호환] 에센셜 캐빈 전용 투명 커버", "compatible: 호환"),
-        # a genuine part for the keyword's device names the device before 호환
-        ({"keyword": "캐논 EOS R8 바디"}, "캐논 정품 배터리 LP-E17 EOS R8 호환", "compatible: 호환"),
-    ],
-)
-def test_a_genuine_item_that_names_the_devices_it_fits_is_no_clone(
-    product: dict[str, Any], title: str, reason: str | None
-):
-    assert verdict(product, title, price=79_000) == reason
-
-
 TYRE = {"keyword": "한국타이어 키너지 EX H308 205/55R16", "model_no": "H308"}
 CURTAIN = {"keyword": "데코뷰 호텔식 암막커튼 DV-140 140x230 2장", "model_no": "DV-140"}
 
