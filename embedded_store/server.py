@@ -78,11 +78,15 @@ def local_mongo_url(port: int) -> str:
     return f"mongodb://127.0.0.1:{port}/?directConnection=true"
 
 
-def wait_for_port(host: str, port: int, timeout: float) -> bool:
+def wait_for_port(host: str, port: int, timeout: float, process: subprocess.Popen[bytes] | None = None) -> bool:
+    """Whether something listens on `port` within `timeout`; False at once if `process`, the server expected to,
+    exits first (its port taken)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         with contextlib.suppress(OSError), socket.create_connection((host, port), timeout=0.5):
             return True
+        if process is not None and process.poll() is not None:
+            return False
         time.sleep(0.1)
     return False
 
@@ -106,7 +110,7 @@ def embedded_mongo(port: int | None = None, data_file: str | None = None, start_
             command += ["--data", data_file]
         # It dies with this process however this one ends (a test run or `lps gateway` killed outright).
         process = subprocess.Popen(command, env=os.environ.copy(), preexec_fn=die_with_parent())
-        if _listening(process, host, chosen, start_timeout):
+        if wait_for_port(host, chosen, start_timeout, process):
             break
         died = process.poll() is not None  # it could not bind; a server that never answered is not retried
         _stop(process)
@@ -116,18 +120,6 @@ def embedded_mongo(port: int | None = None, data_file: str | None = None, start_
         yield local_mongo_url(chosen)
     finally:
         _stop(process)
-
-
-def _listening(process: subprocess.Popen[bytes], host: str, port: int, timeout: float) -> bool:
-    """Whether the server listens on `port` within `timeout`; False at once if it exited first (its port taken)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with contextlib.suppress(OSError), socket.create_connection((host, port), timeout=0.5):
-            return True
-        if process.poll() is not None:
-            return False
-        time.sleep(0.1)
-    return False
 
 
 def _stop(process: subprocess.Popen[bytes]) -> None:

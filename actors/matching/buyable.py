@@ -401,8 +401,8 @@ def price_on_a_condition(title: str) -> tuple[int, int] | None:
         # The whole word (동시구매 시, 구매할 시), but not a bracket glued before it.
         start = title.rfind(" ", 0, found[first].start) + 1
         start += len(title[start:]) - len(title[start:].lstrip("([{"))
-        before = title[:start].split()[-1:]
-        if not after_a_rebate and _no_buyers_condition(title[start : morpheme.start], "".join(before)):
+        before = (title[:start].split() or [""])[-1]  # the word before the clause's
+        if not after_a_rebate and _no_buyers_condition(title[start : morpheme.start], before):
             continue
         if price := _the_price_led_to(_words(found[after:])):
             return start, price[-1].end

@@ -338,6 +338,7 @@ def _the_kind_named(keyword: str) -> str | None:
 _GIFT_IN_THE_CLAUSE = re.compile(r"[^,/|()\[\]]*?(?:증정|사은품|동봉)")
 #: 포함 in a bracket: the bracket says what comes with the product ("(에어랩 전용 파우치 포함)"); not 미포함 or 불포함.
 _INCLUDED = re.compile(r"(?<![미불])포함")
+_A_CLOSING_BRACKET = re.compile(r"[)\]]")
 
 
 def _given_with_it(title: str, start: int, end: int) -> bool:
@@ -351,9 +352,6 @@ def _given_with_it(title: str, start: int, end: int) -> bool:
         return False  # not inside a bracket
     closing = _A_CLOSING_BRACKET.search(title, end)
     return bool(_INCLUDED.search(title, end, closing.start() if closing else len(title)))
-
-
-_A_CLOSING_BRACKET = re.compile(r"[)\]]")
 
 
 #: A bracket opened right after a bundle word, still open: it says what is given ("+ 샘플 증정 (자음생 샘플 파우치
