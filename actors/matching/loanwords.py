@@ -34,6 +34,8 @@ from itertools import pairwise, product
 from math import prod
 from typing import NamedTuple
 
+from actors.matching.sounds import latin_spelling
+
 #: How few consonants a skeleton needs before two words are taken as one.
 _MIN_SKELETON = 2
 #: How long a skeleton must stay where a reading drops a letter that may be silent: a final "re"'s r counts the
@@ -413,6 +415,13 @@ class Spellings:
             if len(run) > 1 and (sounds := hangul_sounds(run, open_vowels=run in word_runs)) is not None
         }
         self.latin_by_skeleton = _one_word_each(latin)
+        #: The keyword's Hangul words spelled in Latin letters vowels and all (`sounds`), for those too short to tell by
+        #: their consonants: "ikea" is 이케아.
+        self.sounded = {
+            run: spelling
+            for run in keyword_runs
+            if _sounded_enough(run) and (spelling := latin_spelling(run)) is not None
+        }
         #: The keyword's Latin runs, short ones too, longest first: the tail of a word it writes in both scripts
         #: ("마이크로SD"); the order makes the reading the same in every process.
         latin_runs = {run for run in keyword_runs if _LATIN_RUN.fullmatch(run)}
@@ -430,10 +439,10 @@ class Spellings:
         return respelled
 
     def _respell(self, title: str) -> str:
-        if self.hangul_by_skeleton:
+        if self.hangul_by_skeleton or self.sounded:
             title = _DOCTOR.sub(self._doctor_as_hangul, title)
             title = _LATIN_PHRASE.sub(self._as_hangul, title)
-        if self.latin_by_skeleton:
+        if self.latin_by_skeleton or self.latin_runs:
             title = HANGUL_RUN.sub(self._as_latin, title)
         if self.soundings:
             title = HANGUL_RUN.sub(self._as_keyword_hangul, title)
@@ -492,6 +501,9 @@ class Spellings:
         if len(words) > 1:
             skeletons |= {"".join(parts) for parts in product(*map(latin_skeletons, words))}
         found = {self.hangul_by_skeleton[skeleton] for skeleton in skeletons if skeleton in self.hangul_by_skeleton}
+        if not found:
+            joined = "".join(words).replace("-", "")
+            found = {run for run, spelling in self.sounded.items() if spelling.fullmatch(joined)}
         return found.pop() if len(found) == 1 else None
 
     def _as_keyword_hangul(self, match: re.Match[str]) -> str:
@@ -504,4 +516,13 @@ class Spellings:
     def _as_latin(self, match: re.Match[str]) -> str:
         skeleton = hangul_skeleton(match.group())
         latin = self.latin_by_skeleton.get(skeleton) if skeleton else None
+        if latin is None and _sounded_enough(match.group()) and (spelling := latin_spelling(match.group())):
+            sounded = {run for run in self.latin_runs if len(run) >= 3 and spelling.fullmatch(run)}
+            latin = sounded.pop() if len(sounded) == 1 else None
         return latin or match.group()
+
+
+def _sounded_enough(run: str) -> bool:
+    """Whether a Hangul word is long enough to be read by its sounds: two syllables, or one closed by a consonant
+    ("퀵"; not "더", which "tea" and "the" both spell)."""
+    return len(run) >= 2 or (len(run) == 1 and len(unicodedata.normalize("NFD", run)) == 3)

@@ -1,0 +1,77 @@
+"""A Hangul word read back into the Latin letters that may spell its sounds, vowels and all: "IKEA" for 이케아, "Tide"
+for 타이드, "NANO" for 나노, "Quik" for 퀵.
+
+The loanword skeletons (`loanwords`) compare consonants only, so a word of one or two consonants tells nothing by them
+(이케아 is just a k). Its vowels tell it: each Hangul letter is written in English with only a few letters or letter
+groups (ㅋ as k, c, ck, q; ㅔ as e, a, ai, ay …), and a pair of syllables that Hangul uses for one English vowel
+(아이 for the i of "tide", 에이 for the a of "cake") as that vowel. A Latin word is the Hangul word's where it is
+written so whole, from its first letter to its last: "ikea" is 이케아 (이 ㅋ ㅔ 아), "tea" is no 더.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+#: How each initial consonant may be written (ㅇ writes none, or an h it lost: "Hyundai" is no test here).
+_INITIALS = {
+    "ᄀ": "g|k|c|gh", "ᄁ": "k|c|g|ck", "ᄂ": "n|kn|gn", "ᄃ": "d|t|th", "ᄄ": "t|d", "ᄅ": "r|l|rh", "ᄆ": "m",
+    "ᄇ": "b|v|p", "ᄈ": "p|b", "ᄉ": "s|c|sh|th|z|sc", "ᄊ": "s|c|z", "ᄋ": "h?",
+    "ᄌ": "j|g|z|dg|ch|ds|dz", "ᄍ": "j|z|tz|ts", "ᄎ": "ch|tch|c|ts|tz|j|t",
+    "ᄏ": "k|c|ck|q|ch|kh|qu", "ᄐ": "t|th", "ᄑ": "p|f|ph", "ᄒ": "h|wh",
+}  # fmt: skip
+#: How each vowel may be written; ㅡ is the vowel Hangul puts between consonants English runs together, so none.
+_VOWELS = {
+    "ᅡ": "a|u|o|ar|er|ah", "ᅢ": "a|e|ae|ai", "ᅣ": "ya|ia", "ᅤ": "ya|ia",
+    "ᅥ": "u|o|e|er|ir|ur|or|a|ea|ou", "ᅦ": "e|a|ai|ay|ae|ei|ea", "ᅧ": "ye|yo|io|ea|ia|yu|eo", "ᅨ": "ye|ie",
+    "ᅩ": "o|oa|ow|au|aw|oe|or|oh", "ᅪ": "wa|oa|ua", "ᅫ": "wa", "ᅬ": "we|oi", "ᅭ": "yo|io|eo",
+    "ᅮ": "u|oo|ou|ew|o|ue", "ᅯ": "wo|wa|uo|ua|wor|war", "ᅰ": "we|ue|wa", "ᅱ": "wi|ui|wee",
+    "ᅲ": "u|yu|ew|eu|iu|ue", "ᅳ": "e|i|u|o|", "ᅴ": "ui|i", "ᅵ": "i|e|ee|ea|y|ie|ey",
+}  # fmt: skip
+#: How each final consonant may be written.
+_FINALS = {
+    "ᆨ": "k|c|ck|g|x|q", "ᆫ": "n", "ᆯ": "l|r", "ᆷ": "m", "ᆸ": "p|b", "ᆺ": "t|s|d|th", "ᆼ": "ng|n",
+    "ᆮ": "t|d", "ᆻ": "t|s",
+}  # fmt: skip
+#: A vowel and a vowel-only syllable after it that Hangul uses for one English vowel: 아이 for the i of "tide",
+#: 에이 for the a of "cake", 오우 for the o of "snow".
+_ONE_ENGLISH_VOWEL = {
+    ("ᅡ", "ᅵ"): "i|y|ai|ie|igh|eye|uy|ei|ey", ("ᅦ", "ᅵ"): "a|ai|ay|ei|ey|e|eigh",
+    ("ᅩ", "ᅮ"): "o|ow|ou|oa", ("ᅡ", "ᅮ"): "ou|ow|au", ("ᅩ", "ᅵ"): "oy|oi",
+}  # fmt: skip
+
+
+def _letters(spellings: str) -> str:
+    """An alternation of spellings, each single consonant letter also doubled ("ll" for ㄹ, "kk" for ㅋ)."""
+    written = set(spellings.split("|"))
+    written |= {letter * 2 for letter in written if len(letter) == 1 and letter not in "aeiouy"}
+    return "(?:" + "|".join(sorted(written, key=lambda spelling: (-len(spelling), spelling))) + ")"
+
+
+@lru_cache(maxsize=1 << 12)
+def latin_spelling(word: str) -> re.Pattern[str] | None:
+    """The Latin spellings of a Hangul word's sounds (lower case, whole), or None where `word` is not Hangul
+    syllables only."""
+    if not re.fullmatch(r"[가-힣]+", word):
+        return None
+    syllables = [unicodedata.normalize("NFD", syllable) for syllable in word]
+    parts: list[str] = []
+    index = 0
+    while index < len(syllables):
+        initial, vowel, final = syllables[index][0], syllables[index][1], syllables[index][2:]
+        parts.append(_letters(_INITIALS[initial]))
+        following = syllables[index + 1] if index + 1 < len(syllables) else None
+        if not final and following and following[0] == "ᄋ" and (vowel, following[1]) in _ONE_ENGLISH_VOWEL:
+            parts.append(_letters(_ONE_ENGLISH_VOWEL[vowel, following[1]]))
+            final = following[2:]
+            index += 1
+        else:
+            parts.append(_letters(_VOWELS[vowel]))
+        if final:
+            if final not in _FINALS:
+                return None
+            parts.append(_letters(_FINALS[final]))
+        index += 1
+    # An English word's silent e at its end ("tide", "charge").
+    return re.compile("".join(parts) + "e?")
