@@ -276,8 +276,16 @@ def _words(morphemes_in: Sequence[Morpheme]) -> list[list[Morpheme]]:
     return words
 
 
+#: An amount written with a thousands separator and nothing after it: a price, as sellers write one after a condition
+#: without its 원 ("[쿠폰 적용시 79,000]": the hundred-and-fourth reader's); a count or a size has its unit glued on.
+_BARE_PRICE = re.compile(r"\d{1,3}(?:,\d{3})+")
+
+
 def _names_a_price(word: list[Morpheme]) -> bool:
-    """A price noun, a glued price suffix, an amount in 원, or a "per" word (개당, 1대당)."""
+    """A price noun, a glued price suffix, an amount in 원 or written bare with a thousands separator
+    (`_BARE_PRICE`), or a "per" word (개당, 1대당)."""
+    if len(word) == 1 and word[0].tag == "SN" and _BARE_PRICE.fullmatch(word[0].surface):
+        return True
     for index, morpheme in enumerate(word):
         if morpheme.surface in _PRICE_NOUNS or (index and _price_suffix(morpheme, word[index - 1])):
             return True

@@ -2446,12 +2446,26 @@ def test_what_every_buyer_gets_is_no_condition_of_sale(title: str):
         # a second reader's: a payment in progress and a coupon included are a buyer's conditions
         ("갤럭시 북4 프로 14 현대카드 결제 진행시 1,500,000원", "진행시 1,500,000원"),
         ("갤럭시 북4 프로 14 쿠폰 포함시 1,500,000원", "포함시 1,500,000원"),
+        # the hundred-and-fourth reader's: the amount written bare, without its 원
+        ("갤럭시 북4 프로 14 [라이브 특가 쿠폰 적용시 1,500,000]", "적용시 1,500,000"),
     ],
 )
 def test_a_price_a_when_clause_leads_to_is_a_conditional_price(title: str, said: str):
     """Read from the grammar, not from a list of conditions: none of these words is on one (the tenth reader's
     dryer bought with a washer, the cream bought during a live broadcast, a government rebate)."""
     assert verdict({"keyword": "갤럭시 북4 프로 14"}, title) == f"conditional price: {said} 1,500,000"
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "갤럭시 북4 프로 14 [쿠폰 적용시 1,390,000]",  # a cheaper price on a condition: the offer's is everyone's
+        "갤럭시 북4 프로 14 [리뷰 작성시 1,000 포인트]",  # a bare amount of something else
+        "갤럭시 북4 프로 14 [2대 구매시 10,000 할인]",
+    ],
+)
+def test_a_bare_amount_after_a_when_clause_binds_only_the_price_it_is(title: str):
+    assert verdict({"keyword": "갤럭시 북4 프로 14"}, title) is None
 
 
 def test_a_conditional_price_does_not_say_what_the_product_costs():
