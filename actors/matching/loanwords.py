@@ -378,6 +378,9 @@ _LATIN_PHRASE = re.compile(r"(?<![a-z])[a-z]+(?:-[a-z]+)*(?: [a-z]+(?:-[a-z]+)*)
 _DOCTOR = re.compile(r"(?<![a-z])dr(?:\.\s?|\s)(?P<name>[a-z][a-z']+)")
 #: How many Latin words one Hangul word may stand for.
 _MAX_PHRASE = 3
+#: How many syllables a Hangul word needs to be read by its sounds (`sounds`): a word of one is as often a native
+#: word an English one spells ("for" is 펄 and 폴, "face" 팩, "hot" 옷, "tea" 더: a reviewer's).
+_SOUNDED_SYLLABLES = 2
 
 
 class _Sounding(NamedTuple):
@@ -420,7 +423,7 @@ class Spellings:
         self.sounded = {
             run: spelling
             for run in keyword_runs
-            if _sounded_enough(run) and (spelling := latin_spelling(run)) is not None
+            if len(run) >= _SOUNDED_SYLLABLES and (spelling := latin_spelling(run)) is not None
         }
         #: The keyword's Latin runs, short ones too, longest first: the tail of a word it writes in both scripts
         #: ("마이크로SD"); the order makes the reading the same in every process.
@@ -442,7 +445,7 @@ class Spellings:
         if self.hangul_by_skeleton or self.sounded:
             title = _DOCTOR.sub(self._doctor_as_hangul, title)
             title = _LATIN_PHRASE.sub(self._as_hangul, title)
-        if self.latin_by_skeleton or self.latin_runs:
+        if self.latin_by_skeleton:
             title = HANGUL_RUN.sub(self._as_latin, title)
         if self.soundings:
             title = HANGUL_RUN.sub(self._as_keyword_hangul, title)
@@ -516,13 +519,4 @@ class Spellings:
     def _as_latin(self, match: re.Match[str]) -> str:
         skeleton = hangul_skeleton(match.group())
         latin = self.latin_by_skeleton.get(skeleton) if skeleton else None
-        if latin is None and _sounded_enough(match.group()) and (spelling := latin_spelling(match.group())):
-            sounded = {run for run in self.latin_runs if len(run) >= 3 and spelling.fullmatch(run)}
-            latin = sounded.pop() if len(sounded) == 1 else None
         return latin or match.group()
-
-
-def _sounded_enough(run: str) -> bool:
-    """Whether a Hangul word is long enough to be read by its sounds: two syllables, or one closed by a consonant
-    ("퀵"; not "더", which "tea" and "the" both spell)."""
-    return len(run) >= 2 or (len(run) == 1 and len(unicodedata.normalize("NFD", run)) == 3)

@@ -17,27 +17,27 @@ from functools import lru_cache
 #: How each initial consonant may be written (ㅇ writes none, or an h it lost: "Hyundai" is no test here).
 _INITIALS = {
     "ᄀ": "g|k|c|gh", "ᄁ": "k|c|g|ck", "ᄂ": "n|kn|gn", "ᄃ": "d|t|th", "ᄄ": "t|d", "ᄅ": "r|l|rh", "ᄆ": "m",
-    "ᄇ": "b|v|p", "ᄈ": "p|b", "ᄉ": "s|c|sh|th|z|sc", "ᄊ": "s|c|z", "ᄋ": "h?",
-    "ᄌ": "j|g|z|dg|ch|ds|dz", "ᄍ": "j|z|tz|ts", "ᄎ": "ch|tch|c|ts|tz|j|t",
+    "ᄇ": "b|v|p", "ᄈ": "p|b", "ᄉ": "s|c|sh|th|z|sc", "ᄊ": "s|c|z", "ᄋ": "",
+    "ᄌ": "j|g|z|ch|ds|dz", "ᄍ": "j|z|tz|ts", "ᄎ": "ch|tch|c|ts|tz|j|t",
     "ᄏ": "k|c|ck|q|ch|kh|qu", "ᄐ": "t|th", "ᄑ": "p|f|ph", "ᄒ": "h|wh",
 }  # fmt: skip
 #: How each vowel may be written; ㅡ is the vowel Hangul puts between consonants English runs together, so none.
 _VOWELS = {
-    "ᅡ": "a|u|o|ar|er|ah", "ᅢ": "a|e|ae|ai", "ᅣ": "ya|ia", "ᅤ": "ya|ia",
-    "ᅥ": "u|o|e|er|ir|ur|or|a|ea|ou", "ᅦ": "e|a|ai|ay|ae|ei|ea", "ᅧ": "ye|yo|io|ea|ia|yu|eo", "ᅨ": "ye|ie",
+    "ᅡ": "a|u|ar|ah", "ᅢ": "a|e|ae|ai", "ᅣ": "ya|ia", "ᅤ": "ya|ia",
+    "ᅥ": "u|e|er|ir|ur|or|a|ea", "ᅦ": "e|a|ai|ay|ae|ei|ea", "ᅧ": "ye|yo|io|ea|ia|yu|eo", "ᅨ": "ye|ie",
     "ᅩ": "o|oa|ow|au|aw|oe|or|oh", "ᅪ": "wa|oa|ua", "ᅫ": "wa", "ᅬ": "we|oi", "ᅭ": "yo|io|eo",
-    "ᅮ": "u|oo|ou|ew|o|ue", "ᅯ": "wo|wa|uo|ua|wor|war", "ᅰ": "we|ue|wa", "ᅱ": "wi|ui|wee",
+    "ᅮ": "u|oo|ou|ew|ue", "ᅯ": "wo|wa|uo|ua|wor|war", "ᅰ": "we|ue|wa", "ᅱ": "wi|ui|wee",
     "ᅲ": "u|yu|ew|eu|iu|ue", "ᅳ": "e|i|u|o|", "ᅴ": "ui|i", "ᅵ": "i|e|ee|ea|y|ie|ey",
 }  # fmt: skip
 #: How each final consonant may be written.
 _FINALS = {
-    "ᆨ": "k|c|ck|g|x|q", "ᆫ": "n", "ᆯ": "l|r", "ᆷ": "m", "ᆸ": "p|b", "ᆺ": "t|s|d|th", "ᆼ": "ng|n",
+    "ᆨ": "k|c|ck|q", "ᆫ": "n", "ᆯ": "l", "ᆷ": "m", "ᆸ": "p|b", "ᆺ": "t|s|d|th", "ᆼ": "ng|n",
     "ᆮ": "t|d", "ᆻ": "t|s",
 }  # fmt: skip
 #: A vowel and a vowel-only syllable after it that Hangul uses for one English vowel: 아이 for the i of "tide",
 #: 에이 for the a of "cake", 오우 for the o of "snow".
 _ONE_ENGLISH_VOWEL = {
-    ("ᅡ", "ᅵ"): "i|y|ai|ie|igh|eye|uy|ei|ey", ("ᅦ", "ᅵ"): "a|ai|ay|ei|ey|e|eigh",
+    ("ᅡ", "ᅵ"): "i|y|ai|ie|igh|eye|uy|ei", ("ᅦ", "ᅵ"): "a|ai|ay|ei|ey|eigh",
     ("ᅩ", "ᅮ"): "o|ow|ou|oa", ("ᅡ", "ᅮ"): "ou|ow|au", ("ᅩ", "ᅵ"): "oy|oi",
 }  # fmt: skip
 
@@ -45,7 +45,7 @@ _ONE_ENGLISH_VOWEL = {
 def _letters(spellings: str) -> str:
     """An alternation of spellings, each single consonant letter also doubled ("ll" for ㄹ, "kk" for ㅋ)."""
     written = set(spellings.split("|"))
-    written |= {letter * 2 for letter in written if len(letter) == 1 and letter not in "aeiouy"}
+    written |= {letter * 2 for letter in written if len(letter) == 1 and letter not in "aeiouylr"}
     return "(?:" + "|".join(sorted(written, key=lambda spelling: (-len(spelling), spelling))) + ")"
 
 
@@ -73,5 +73,6 @@ def latin_spelling(word: str) -> re.Pattern[str] | None:
                 return None
             parts.append(_letters(_FINALS[final]))
         index += 1
-    # An English word's silent e at its end ("tide", "charge").
-    return re.compile("".join(parts) + "e?")
+    # An English word's silent e at its end, after a consonant Hangul writes with a vowel of its own ("tide" is 타이드,
+    # "charge" 차지); not after a final consonant ("one" is no 온, "face" no 팩: a reviewer's).
+    return re.compile("".join(parts) + ("" if final else "e?"))
