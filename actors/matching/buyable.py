@@ -472,9 +472,11 @@ _AND_OTHERS = re.compile(
 )
 #: The same, whatever follows: where the title says it is a pick, what follows it does not make it a gift. So is the
 #: product named with others of a kind in a collection sale ("오징어땅콩 98g 외 과자 모음전": the forty-third
-#: reader's snacks), however many: 외 a word of its own, spaced after it (not a word's first syllable: "[외장하드
-#: 기획전]", "[외식 기획전]", "겨울 외투 모음전": a reviewer's), after the product, not opening a tag ("[외 …").
-_AND_OTHERS_ANYHOW = re.compile(rf"{_AND_N_OTHERS}|(?<=[^\s\[(]\s)외\s[가-힣]{{1,6}}\s?(?:모음전?|기획전)")
+#: reader's snacks), however many, or with a pick of one said right after ("슈퍼 마리오 파티 잼버리 외 택1": the
+#: hundred-and-fourth reader's titles sale): 외 a word of its own, spaced after it (not a word's first
+#: syllable: "[외장하드 기획전]", "[외식 기획전]", "겨울 외투 모음전": a reviewer's), after the product, not
+#: opening a tag ("[외 …").
+_AND_OTHERS_ANYHOW = re.compile(rf"{_AND_N_OTHERS}|(?<=[^\s\[(]\s)외\s(?:[가-힣]{{1,6}}\s?(?:모음전?|기획전)|택\s?\d)")
 #: Where "외 N종" lists what comes with the product or what a set holds: inside brackets, after a "+", in a set.
 _WITH_THE_PRODUCT = re.compile(r"[(\[][^)\]]*$|(?<!\d)\+[^+]*$")
 _A_SET = re.compile(r"세트|기획")
@@ -519,21 +521,32 @@ def one_of_several(
     return None
 
 
+#: A range of models' codes, each end a code with a digit ("MS-01~MS-60", "A1~A12"): in a pick, every code between.
+_CODE_RANGE = re.compile(r"(?<![\w-])[a-z][a-z0-9-]*\d\s?[~∼〜]\s?[a-z][a-z0-9-]*\d(?![\w-])")
+
+
 def _model_only_as_an_option(
     title: str, alternatives: list[tuple[int, int]], model: re.Pattern[str] | None
 ) -> str | None:
-    """The alternatives of a pick (`alternatives`: the title's `_alternative_runs`) the model number given is written
-    only among ("HX9042 / HX9044 / HX9054 택1" for HX9044: the eighty-ninth reader's brush heads), if any: each
-    alternative is another model's listing."""
+    """The alternatives of a pick (`alternatives`: the title's `_alternative_runs`, and its ranges of codes,
+    `_CODE_RANGE`) the model number given is written only among ("HX9042 / HX9044 / HX9054 택1" for HX9044: the
+    eighty-ninth reader's brush heads; "MS-01~MS-60 택1" for MS-01: the hundred-and-fourth reader's figures), if any:
+    each alternative is another model's listing."""
     if model is None:
         return None
     found = [match.span() for match in model.finditer(title)]
     # A run of models' codes with another model among them: not a code's suffix after a slash ("HX9044/67"), its
-    # colours ("SM-R510NZAA/SM-R510NZWA") nor its packs ("HX9044/2p/4p": a second reader's).
+    # colours ("SM-R510NZAA/SM-R510NZWA") nor its packs ("HX9044/2p/4p": a second reader's); a range of codes whose
+    # other end is another model's.
     runs = [
         (start, end)
         for start, end in alternatives
         if any(not model.search(code) for code in model_codes(title[start:end]))
+    ]
+    runs += [
+        match.span()
+        for match in _CODE_RANGE.finditer(title)
+        if any(not model.fullmatch(end.strip()) for end in re.split(r"[~∼〜]", match.group()))
     ]
     if not found or not all(any(start <= first < end for start, end in runs) for first, _ in found):
         return None

@@ -2622,6 +2622,15 @@ def test_a_pick_that_writes_the_model_number_given_only_among_its_models_is_one_
     assert verdict(buds, "삼성 갤럭시 버즈2 프로 SM-R510NZAA/SM-R510NZWA 색상 택1", 199_000) is None
 
 
+def test_a_pick_among_a_range_of_codes_starting_at_the_model_number_is_one_of_several():
+    # the hundred-and-fourth reader's figures: sixty codes to pick from, priced at the cheapest
+    product = {"keyword": "포켓몬 몬코레 피카츄", "model_no": "MS-01"}
+    assert verdict(product, "포켓몬 몬코레 모음 MS-01~MS-60 택1", 3_900) == "price of one of several: ms-01~ms-60"
+    # written outside the range too, or a range of the series without a pick: the model sold
+    assert verdict(product, "몬코레 MS-01 피카츄 MS-01~MS-60 택1", 6_500) is None
+    assert verdict(product, "몬코레 MS-01 피카츄 (MS-01~MS-60 시리즈)", 6_500) is None
+
+
 @pytest.mark.parametrize(
     ("title", "reason"),
     [

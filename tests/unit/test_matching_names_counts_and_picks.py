@@ -2171,6 +2171,9 @@ def test_a_gift_counted_with_the_keywords_counter_is_no_other_count():
         # the product named with others of a kind in a collection sale (the forty-third reader's snacks)
         ("[오리온] 오징어땅콩 98g 외 과자 모음전 12봉부터", "price of one of several: 외 과자 모음전"),
         ("오리온 오징어땅콩 98g 외 스낵 기획전 12봉", "price of one of several: 외 스낵 기획전"),
+        # "and others, pick one" (the hundred-and-fourth reader's titles sale)
+        ("과자 모음전 오리온 오징어땅콩 98g 12봉 외 택1", "price of one of several: 외 택1"),
+        ("오리온 오징어땅콩 98g 12봉 (제주 외 택배 불가)", None),
         # not the product itself, nor 외 starting a word or a tag (a reviewer's)
         ("오리온 오징어땅콩 98g x 12봉", None),
         ("[외국과자 기획전] 오리온 오징어땅콩 98g 12봉", None),
