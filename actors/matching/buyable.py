@@ -20,7 +20,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from decimal import Decimal
 from itertools import pairwise
 
@@ -254,8 +254,8 @@ _PRICE_NOUNS = frozenset({"가격", "단가", "특가", "정가", "최저가", "
 #: 이상 구매 시)", "사은품 증정 (리뷰 작성 시)"): shipping and gifts, the two things sellers promise on a condition.
 _PERK = re.compile(r"배송|발송|출고|도착|증정|사은품|적립|무료")
 #: What applied to a price leaves it everyone's: a rate or an amount, or a sale of the shop's own ("특가 적용가",
-#: "20%dc 적용가", "타임딜 적용가", "블랙프라이데이 적용가").
-_PLAIN_SALE = re.compile(r"(?:할인|세일|특가|딜|데이|행사|이벤트|dc)$")
+#: "20%dc 적용가", "타임딜 적용가", "블랙프라이데이 적용가", "세일가 적용시").
+_PLAIN_SALE = re.compile(r"(?:할인|세일|특가|딜|데이|행사|이벤트|dc)가?$")
 
 
 def _price_suffix(morpheme: Morpheme, before: Morpheme) -> bool:
@@ -347,8 +347,8 @@ def _perk_before_the_bracket(title: str, found: Sequence[Morpheme], index: int) 
 #: What happens to the stock or the sale, not what a buyer does ("재고 소진시 특가", "품절시 최종 가격", "행사 종료될
 #: 시"): a reviewer's, after the final price was read.
 _THE_STOCKS_OR_THE_SALES = frozenset({"소진", "품절", "마감", "종료"})
-#: A cost a price may include, which every buyer pays ("부가세 포함시 최종 X원", "배송비 포함 시").
-_A_COST = re.compile(r"부가세|부가가치세|vat|배송비|택배비|설치비|관부가세")
+#: A cost a price may include, which every buyer pays ("부가세 포함시 최종 X원", "배송비 포함 시", "기본설치 포함시").
+_A_COST = re.compile(r"부가세|부가가치세|vat|배송비|택배비|설치|관부가세")
 
 
 def _the_shops_own_sale(applied: str) -> bool:
@@ -372,7 +372,7 @@ def _no_buyers_condition(said: str, before: str) -> bool:
     return said.startswith("적용") and _the_shops_own_sale(before)
 
 
-def price_on_a_condition(title: str) -> tuple[int, int] | None:
+def prices_on_a_condition(title: str) -> Iterator[tuple[int, int]]:
     """The clause of a title that makes its price hold only when something is done ("세탁기 동시구매 시 특가", "4본
     구매시 개당가", "(라이브 방송 중 구매 시)"), read from the grammar, not from a list of conditions: the dependent
     noun 시 ("when") after a noun or a verb opens a condition, and the price is bound to it when the clause's next
@@ -384,9 +384,11 @@ def price_on_a_condition(title: str) -> tuple[int, int] | None:
     applied to it ("으뜸효율 10% 환급 적용가"), but a sale of the shop's own ("즉시할인 적용가", "타임딜 적용가").
     A word of the price finally paid leads on to the price after it ("현대카드 결제시 최종 279,000원":
     `_the_price_led_to`), and a clause of what no buyer meets binds nothing ("재고 소진시 특가", "부가세 포함시 최종
-    X원": `_no_buyers_condition`). Returns where the clause stands in the title, or None."""
+    X원": `_no_buyers_condition`). Yields where each such clause stands in the title: a clause with a price of its
+    own that is not the offer's (a review's reward, "[리뷰 작성시 1,000]") does not hide a later one that is ("쿠폰
+    적용시 79,000원": a reviewer's)."""
     if "시" not in title and "적용" not in title and not _REBATE.search(title):  # most titles: no analysis
-        return None
+        return
     found = morphemes(title)
     for index, morpheme in enumerate(found):
         condition = found[index - 1] if index else None
@@ -395,7 +397,7 @@ def price_on_a_condition(title: str) -> tuple[int, int] | None:
         if _price_suffix(morpheme, condition) and condition.surface == "적용":  # "… 적용가": what was applied decides
             applied = found[index - 2] if index >= 2 else None
             if applied is not None and not _the_shops_own_sale(applied.surface):
-                return applied.start, morpheme.end
+                yield applied.start, morpheme.end
             continue
         after_a_rebate = morpheme.surface == "후" and morpheme.tag == "NNG" and _after_a_rebate(title, morpheme)
         if not after_a_rebate and (morpheme.surface != "시" or morpheme.tag not in ("NNB", "XSN")):
@@ -413,10 +415,9 @@ def price_on_a_condition(title: str) -> tuple[int, int] | None:
         if not after_a_rebate and _no_buyers_condition(title[start : morpheme.start], before):
             continue
         if price := _the_price_led_to(_words(found[after:])):
-            return start, price[-1].end
-        if not after_a_rebate and _closing(found, after) and not _perk_before_the_bracket(title, found, index):
-            return start, found[after - 1].end
-    return None
+            yield start, price[-1].end
+        elif not after_a_rebate and _closing(found, after) and not _perk_before_the_bracket(title, found, index):
+            yield start, found[after - 1].end
 
 
 def not_everyones_price(offer: Offer, folded_title: str, wanted: tuple[Quantity, ...], keyword: str) -> str | None:
@@ -432,9 +433,9 @@ def not_everyones_price(offer: Offer, folded_title: str, wanted: tuple[Quantity,
             title, said.start(), said.end(), offer.price, price_word_said=said.group().endswith(("가", "당"))
         ):
             return f"conditional price: {said.group().strip()} {offer.price:,}"
-    clause = price_on_a_condition(title)
-    if clause and not _another_price(title, *clause, offer.price, price_word_said=True):
-        return f"conditional price: {title[clause[0] : clause[1]]} {offer.price:,}"
+    for start, end in prices_on_a_condition(title):
+        if not _another_price(title, start, end, offer.price, price_word_said=True):
+            return f"conditional price: {title[start:end]} {offer.price:,}"
     if not offer.price_from:
         return None
     if not wanted:
@@ -467,16 +468,18 @@ _ANOTHER_OPTION_PICKED = re.compile(r"(?:색상|컬러|색|사이즈|길이|디�
 #: "… 외 5종": the listing sells the product named and N others, at the cheapest one's price, whichever it is. Not what
 #: comes with the product ("샘플 외 3종 증정", "비타민B군 외 20종 함유"): not followed by a word of giving or holding.
 _AND_N_OTHERS = r"(?<![가-힣])외\s?\d+\s?(?:종|가지)"
+#: "… 외 택1": the product "and others, pick one" ("슈퍼 마리오 파티 잼버리 외 택1": the hundred-and-fourth reader's
+#: titles sale); not besides the product itself or "the rest" ("본품 외 택1", "그 외 택1"), which picks a gift.
+_AND_OTHERS_PICK_ONE = r"(?<![가-힣])(?<!본품 )(?<!그 )외\s?택\s?\d"
 _AND_OTHERS = re.compile(
-    rf"{_AND_N_OTHERS}(?!\s?(?:무료\s?|랜덤\s?)?(?:증정|사은품|선물|샘플|동봉|포함|함유|추가|서비스))"
+    rf"(?:{_AND_N_OTHERS}|{_AND_OTHERS_PICK_ONE})"
+    r"(?!\s?(?:무료\s?|랜덤\s?)?(?:증정|사은품|선물|샘플|동봉|포함|함유|추가|서비스))"
 )
 #: The same, whatever follows: where the title says it is a pick, what follows it does not make it a gift. So is the
 #: product named with others of a kind in a collection sale ("오징어땅콩 98g 외 과자 모음전": the forty-third
-#: reader's snacks), however many, or with a pick of one said right after ("슈퍼 마리오 파티 잼버리 외 택1": the
-#: hundred-and-fourth reader's titles sale): 외 a word of its own, spaced after it (not a word's first
-#: syllable: "[외장하드 기획전]", "[외식 기획전]", "겨울 외투 모음전": a reviewer's), after the product, not
-#: opening a tag ("[외 …").
-_AND_OTHERS_ANYHOW = re.compile(rf"{_AND_N_OTHERS}|(?<=[^\s\[(]\s)외\s(?:[가-힣]{{1,6}}\s?(?:모음전?|기획전)|택\s?\d)")
+#: reader's snacks), however many: 외 a word of its own, spaced after it (not a word's first syllable: "[외장하드
+#: 기획전]", "[외식 기획전]", "겨울 외투 모음전": a reviewer's), after the product, not opening a tag ("[외 …").
+_AND_OTHERS_ANYHOW = re.compile(rf"{_AND_N_OTHERS}|(?<=[^\s\[(]\s)외\s[가-힣]{{1,6}}\s?(?:모음전?|기획전)")
 #: Where "외 N종" lists what comes with the product or what a set holds: inside brackets, after a "+", in a set.
 _WITH_THE_PRODUCT = re.compile(r"[(\[][^)\]]*$|(?<!\d)\+[^+]*$")
 _A_SET = re.compile(r"세트|기획")
@@ -546,7 +549,7 @@ def _model_only_as_an_option(
     runs += [
         match.span()
         for match in _CODE_RANGE.finditer(title)
-        if any(not model.fullmatch(end.strip()) for end in re.split(r"[~∼〜]", match.group()))
+        if any(not model.search(end.strip()) for end in re.split(r"[~∼〜]", match.group()))
     ]
     if not found or not all(any(start <= first < end for start, end in runs) for first, _ in found):
         return None

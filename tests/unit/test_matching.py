@@ -2448,6 +2448,9 @@ def test_what_every_buyer_gets_is_no_condition_of_sale(title: str):
         ("갤럭시 북4 프로 14 쿠폰 포함시 1,500,000원", "포함시 1,500,000원"),
         # the hundred-and-fourth reader's: the amount written bare, without its 원
         ("갤럭시 북4 프로 14 [라이브 특가 쿠폰 적용시 1,500,000]", "적용시 1,500,000"),
+        # a clause with an amount of its own does not hide a later one (a reviewer's)
+        ("갤럭시 북4 프로 14 [리뷰 작성시 1,000] 쿠폰 적용시 1,500,000원", "적용시 1,500,000원"),
+        ("갤럭시 북4 프로 14 [친구추가시 2,000] 현대카드 결제시 특가", "결제시 특가"),
     ],
 )
 def test_a_price_a_when_clause_leads_to_is_a_conditional_price(title: str, said: str):
@@ -2462,6 +2465,9 @@ def test_a_price_a_when_clause_leads_to_is_a_conditional_price(title: str, said:
         "갤럭시 북4 프로 14 [쿠폰 적용시 1,390,000]",  # a cheaper price on a condition: the offer's is everyone's
         "갤럭시 북4 프로 14 [리뷰 작성시 1,000 포인트]",  # a bare amount of something else
         "갤럭시 북4 프로 14 [2대 구매시 10,000 할인]",
+        # the shop's own sale applied, a cost included (a reviewer's)
+        "갤럭시 북4 프로 14 세일가 적용시 1,500,000",
+        "갤럭시 북4 프로 14 기본설치 포함시 1,500,000",
     ],
 )
 def test_a_bare_amount_after_a_when_clause_binds_only_the_price_it_is(title: str):
@@ -2629,6 +2635,9 @@ def test_a_pick_among_a_range_of_codes_starting_at_the_model_number_is_one_of_se
     # written outside the range too, or a range of the series without a pick: the model sold
     assert verdict(product, "몬코레 MS-01 피카츄 MS-01~MS-60 택1", 6_500) is None
     assert verdict(product, "몬코레 MS-01 피카츄 (MS-01~MS-60 시리즈)", 6_500) is None
+    # a range of the model's own colours' codes is no other model (a reviewer's)
+    dunk = {"keyword": "나이키 덩크 로우 레트로", "model_no": "DD1391"}
+    assert verdict(dunk, "나이키 덩크 로우 레트로 DD1391-100~DD1391-700 색상 택1", 139_000) is None
 
 
 @pytest.mark.parametrize(

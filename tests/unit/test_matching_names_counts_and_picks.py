@@ -2174,6 +2174,11 @@ def test_a_gift_counted_with_the_keywords_counter_is_no_other_count():
         # "and others, pick one" (the hundred-and-fourth reader's titles sale)
         ("과자 모음전 오리온 오징어땅콩 98g 12봉 외 택1", "price of one of several: 외 택1"),
         ("오리온 오징어땅콩 98g 12봉 (제주 외 택배 불가)", None),
+        # a gift picked besides the product: after 본품, 그 or a "+", in brackets, or said a gift (a reviewer's)
+        ("오리온 오징어땅콩 98g 12봉 본품 외 택1 사은품 증정", None),
+        ("오리온 오징어땅콩 98g 12봉 (본품 외 택1 증정)", None),
+        ("오리온 오징어땅콩 98g 12봉 그 외 택1 증정", None),
+        ("오리온 오징어땅콩 98g 12봉 + 초코파이 외 택1 증정", None),
         # not the product itself, nor 외 starting a word or a tag (a reviewer's)
         ("오리온 오징어땅콩 98g x 12봉", None),
         ("[외국과자 기획전] 오리온 오징어땅콩 98g 12봉", None),

@@ -24,7 +24,8 @@ def verdict(keyword: str, title: str, price: int = 100_000) -> str | None:
         ("타이드", "tide"),  # 아이 is the i of a silent-e word
         ("나노", "nano"),
         ("에보", "evo"),
-        ("차지", "charge"),  # an r no vowel follows is unwritten, a final e silent
+        ("블루레이", "bluray"),  # ㄹㄹ across two syllables is one l
+        ("아이비", "ivy"),
         ("일리", "illy"),  # a coda ㄹ and the ㄹ after it: a double l
         ("이소이", "isoi"),
     ],
@@ -47,7 +48,11 @@ def test_a_hangul_word_is_spelled_whole_by_the_latin_letters_of_its_sounds(hangu
         ("이케아", "kea"),  # and from its first
         # a reviewer's: an h is written ㅎ, a final r and a double l's first l are unwritten, a silent e follows no
         # final consonant, ㅡ and ㅜ are no o
-        ("아이", "high"),
+        ("바지", "buggy"),
+        ("고기", "coke"),
+        ("코코", "choco"),
+        ("에이스", "ash"),
+        ("일리", "elle"),
         ("오리", "holly"),
         ("이리", "illy"),
         ("아토", "otto"),
@@ -62,9 +67,12 @@ def test_a_latin_word_spelling_other_sounds_is_not_the_hangul_word(hangul: str, 
     assert not spelling.fullmatch(latin)
 
 
-def test_only_hangul_syllables_have_a_spelling():
+def test_only_hangul_syllables_with_a_consonant_have_a_spelling():
     assert latin_spelling("ikea") is None
     assert latin_spelling("이케아3") is None
+    # vowels only: YOU, YEAR and EYE would be 여우, 여아 and 이어 (a reviewer's)
+    assert latin_spelling("여우") is None
+    assert latin_spelling("이어") is None
 
 
 @pytest.mark.parametrize(
@@ -81,6 +89,12 @@ def test_only_hangul_syllables_have_a_spelling():
         # nor a keyword's Latin word in a title's Hangul, where native words abound (옷 for HOT, 이고 for ECO)
         ("ECO 샴푸", "이고 샴푸", "keyword word missing: eco"),
         ("HOT 팩", "옷 압축 팩 진공 10매", "keyword word missing: hot"),
+        # a second reviewer's: English words of vowel letters, an English word's other sounds
+        ("여아 원피스", "여름 원피스 LOVE YOU 프린트 여성", "keyword word missing: 여아"),
+        ("캠핑 고기 불판", "캠핑 COKE 불판", "keyword word missing: 고기"),
+        ("실리콘 이어 패드", "실리콘 EYE 패드 속눈썹 연장", "keyword word missing: 이어"),
+        # and a loanword the analyzer splits (블루 + 레이), its two l's one
+        ("너의 이름은 블루레이 일반판", "너의 이름은. (Blu-ray) 1disc 일반판 정식발매", None),
     ],
 )
 def test_a_short_loanword_is_found_in_a_latin_title_word_by_its_sounds(keyword: str, title: str, reason: Any):
