@@ -292,11 +292,18 @@ _OPEN_VOWELS = dict.fromkeys("ᅡᅥᅦ", "ᅡ")
 #: A coda ㅅ only doubles the consonant after it in a loanword, which sellers write or leave out (릿첼/리첼,
 #: 컷터/커터). Not a coda ㄹ before ㄹ, which tells an English l from an r (블러쉬 is no 브러쉬: a reviewer's).
 _FINAL_S = "ᆺ"
+#: So does a coda ㄴ before ㄴ, in a word of three syllables or more (런닝화/러닝화, the sixty-eighth reader's running
+#: shoes): in a shorter one it tells native words apart (인내 is no 이내).
+_FINAL_N = "ᆫ"
+_INITIAL_N = "ᄂ"
 
 
-def _doubles(final: str, following: str) -> bool:
+def _doubles(final: str, following: str, *, foreign: bool) -> bool:
     """Whether a coda only doubles the initial consonant after it (`following`), as loanword spellings may or may not
-    write it: ㅅ before any consonant (`_FINAL_S`)."""
+    write it: ㅅ before any consonant (`_FINAL_S`), and, in a word long enough to read as a loanword (`foreign`), ㄴ
+    before ㄴ (`_FINAL_N`)."""
+    if final == _FINAL_N:
+        return foreign and following == _INITIAL_N
     return final == _FINAL_S and following != "ᄋ"
 
 
@@ -304,11 +311,11 @@ def _doubles(final: str, following: str) -> bool:
 def hangul_sounds(word: str, *, open_vowels: bool) -> tuple[str, ...] | None:
     """How a Hangul word sounds as a loanword, a syllable at a time, with the differences its spellings make left out:
     a w glide in ㅝ and ㅞ after a consonant (and ㅟ after ㅅ), a y glide after ㅈ or ㅊ, ㅐ against ㅔ, a coda ㅅ
-    doubling the consonant after it (릿첼/리첼); in a word of three syllables or more a tense consonant against an
-    aspirated one (에끌라/에클라, ㅆ as ㅅ), an f written ㅎ before ㅜ, ㅝ, ㅞ or ㅟ (후라이팬/프라이팬,
-    훼이셜/페이셜, 휘슬러/피슬러), and 푸 for 프 (콘푸로스트/콘프로스트); and, where `open_vowels` (one word, not a
-    compound), in the last two syllables of a word of four or more, ㅏ against ㅓ and ㅔ. None: not Hangul syllables
-    only."""
+    doubling the consonant after it (릿첼/리첼); in a word of three syllables or more a coda ㄴ doubling the ㄴ
+    after it (런닝화/러닝화), a tense consonant against an aspirated one (에끌라/에클라, ㅆ as ㅅ), an f written ㅎ
+    before ㅜ, ㅝ, ㅞ or ㅟ (후라이팬/프라이팬, 훼이셜/페이셜, 휘슬러/피슬러), and 푸 for 프 (콘푸로스트/콘프로스트);
+    and, where `open_vowels` (one word, not a compound), in the last two syllables of a word of four or more, ㅏ
+    against ㅓ and ㅔ. None: not Hangul syllables only."""
     if not HANGUL_RUN.fullmatch(word):
         return None
     foreign_consonants = len(word) >= _FOREIGN_CONSONANTS_LONG_ENOUGH
@@ -317,7 +324,7 @@ def hangul_sounds(word: str, *, open_vowels: bool) -> tuple[str, ...] | None:
     sounds = []
     for position, (jamo, following) in enumerate(zip(spelled, [*spelled[1:], None], strict=True)):
         initial, vowel, final = jamo[0], jamo[1], jamo[2:]
-        if following and _doubles(final, following[0]):
+        if following and _doubles(final, following[0], foreign=foreign_consonants):
             final = ""  # 릿첼 is 리첼
         if foreign_consonants:
             initial = _UNTENSED.get(initial, initial)

@@ -2672,3 +2672,17 @@ def test_a_cheapest_offer_whose_doubt_is_a_release_code_a_unit_or_the_first_opti
 ):
     assert verdicts(product, titles) == [None, None, None]
     assert doubt in lowest_doubts(product, titles)  # still said: a person may look
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # A coda ㄴ doubling the ㄴ after it in a loanword of three syllables or more (the sixty-eighth reader's shoes)
+        ("나이키 보메로 18 남성 러닝화", "나이키 줌X 보메로 18 남성 런닝화 블랙", None),
+        ("나이키 보메로 18 남성 런닝화", "나이키 보메로 18 남성 러닝화 블랙", None),
+        # not in a shorter word, where it tells native words apart
+        ("인내 명언 액자", "이내 명언 액자", "keyword word missing: 인내"),
+    ],
+)
+def test_a_loanwords_n_written_twice_or_once_is_one_word(keyword: str, title: str, reason: str | None):
+    assert verdict(keyword, title) == reason
