@@ -326,7 +326,7 @@ def match_offers(product: Mapping[str, Any], offers: Iterable[Offer]) -> list[Of
     _refuse_sequels([offer for offer in judged if offer.rejected is None], titles, wanted)
     if wanted.target_price is None:  # the target price vouches for prices; a model number does not (parts carry it)
         accepted = [offer for offer in the_product if offer.rejected is None]
-        _refuse_prices_like_an_accessory(accepted, the_product, titles)
+        _refuse_prices_like_an_accessory(accepted, the_product, titles, wanted)
     _pass_over_the_cheapest_in_doubt(
         sorted((offer for offer in judged if offer.rejected is None), key=lambda offer: offer.price), titles, wanted
     )
@@ -496,7 +496,7 @@ def _compact(title: str) -> str:
 
 
 def _refuse_prices_like_an_accessory(
-    accepted: list[Offer], the_product: list[Offer], titles: Mapping[int, str]
+    accepted: list[Offer], the_product: list[Offer], titles: Mapping[int, str], wanted: _Wanted
 ) -> None:
     """Refuse the accepted offers priced far under the cluster of the product's prices (every offer of it at a price
     anyone pays, whether or not it can be bought now), comparing another pack size per unit against the cluster's
@@ -511,9 +511,20 @@ def _refuse_prices_like_an_accessory(
         own = packs[id(offer)]
         units = (own, usual) if own and usual and own != usual else None
         without = sold_without_something(titles[id(offer)].lower())
-        offer.rejected = priced_like_an_accessory(offer.price, cluster.price, units) or priced_without_a_part(
-            offer.price, cluster.price, without, units
+        offer.rejected = (
+            priced_like_an_accessory(offer.price, cluster.price, units)
+            or priced_without_a_part(offer.price, cluster.price, without, units)
+            or priced_without_a_part(offer.price, cluster.price, _kind_left_out(titles[id(offer)], wanted), units)
         )
+
+
+def _kind_left_out(title: str, wanted: _Wanted) -> str | None:
+    """The keyword's kind (its last noun, Hangul), where a title the model number given lets off the keyword's words
+    does not write it; None where it does, or where no model number is given."""
+    kind = wanted.allowed.head
+    if wanted.model is None or not kind or not HANGUL_RUN.fullmatch(kind):
+        return None
+    return None if kind in wanted.spell(title.lower()).replace(" ", "") else f"no {kind}"
 
 
 def _pack_count(folded_title: str) -> int | None:

@@ -1066,6 +1066,35 @@ def test_an_offer_saying_it_sells_something_without_something_bought_apart_far_u
     assert [verdicts[chair] for chair, _ in CHAIRS] == [None, None, None]
 
 
+PRINTERS = [
+    ("HP 레이저젯 프로 M404dn 흑백 레이저 프린터", 289_000),
+    ("HP M404dn 흑백 레이저 프린터 정품", 299_000),
+]
+
+
+@pytest.mark.parametrize(
+    ("title", "price", "reason"),
+    [
+        # the ninety-ninth reader's: a part naming the model number given, not the keyword's kind, far under the rest
+        (
+            "HP M404dn 추가 용지함 550매 CF404A 정품",
+            159_000,
+            "a part alone: no 프린터, at 55% of the 289,000 most offers ask",
+        ),
+        # the product without the kind's word at the others' price, or the kind written: the product
+        ("HP LaserJet Pro M404dn 정품 W1A53A", 279_000, None),
+        ("HP M404dn 흑백 레이저프린터 특가", 159_000, None),
+    ],
+)
+def test_a_title_the_model_number_lets_off_without_the_keywords_kind_far_under_the_cluster_is_a_part(
+    title: str, price: int, reason: str | None
+):
+    verdicts = judged(
+        {"keyword": "HP 레이저젯 프로 M404dn 흑백 레이저 프린터", "model_no": "M404dn"}, [*PRINTERS, (title, price)]
+    )
+    assert verdicts[title] == reason
+
+
 def test_a_part_alone_is_judged_per_unit_against_packs():
     # A single bag beside two-bag packs asks about half of them: no part (a reviewer's 왕교자 1.05kg).
     offers = [
