@@ -104,6 +104,7 @@ from actors.matching.prices import (
     priced_alone_far_under,
     priced_like_an_accessory,
     priced_without_a_part,
+    priced_without_its_kind,
 )
 from actors.matching.quantities import Quantity, memory_and_storage_written_out, quantities, uncounted, unit_conflict
 from actors.matching.sells import Allowed, allowed_by, excluded, sold_for_it, sold_without_something
@@ -514,7 +515,7 @@ def _refuse_prices_like_an_accessory(
         offer.rejected = (
             priced_like_an_accessory(offer.price, cluster.price, units)
             or priced_without_a_part(offer.price, cluster.price, without, units)
-            or priced_without_a_part(offer.price, cluster.price, _kind_left_out(titles[id(offer)], wanted), units)
+            or priced_without_its_kind(offer.price, cluster.price, _kind_left_out(titles[id(offer)], wanted), units)
         )
 
 
@@ -524,7 +525,7 @@ def _kind_left_out(title: str, wanted: _Wanted) -> str | None:
     kind = wanted.allowed.head
     if wanted.model is None or not kind or not HANGUL_RUN.fullmatch(kind):
         return None
-    return None if kind in wanted.spell(title.lower()).replace(" ", "") else f"no {kind}"
+    return None if kind in wanted.spell(title.lower()).replace(" ", "") else kind
 
 
 def _pack_count(folded_title: str) -> int | None:

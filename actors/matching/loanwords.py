@@ -292,19 +292,21 @@ _OPEN_VOWELS = dict.fromkeys("ᅡᅥᅦ", "ᅡ")
 #: A coda ㅅ only doubles the consonant after it in a loanword, which sellers write or leave out (릿첼/리첼,
 #: 컷터/커터). Not a coda ㄹ before ㄹ, which tells an English l from an r (블러쉬 is no 브러쉬: a reviewer's).
 _FINAL_S = "ᆺ"
-#: So does a coda ㄴ before ㄴ, in a word of three syllables or more (런닝화/러닝화, the sixty-eighth reader's running
-#: shoes): in a shorter one it tells native words apart (인내 is no 이내).
+#: So does a coda ㄴ before a syllable loanwords spell an English n with (닝, 니, 넬, 너, 닉, 넷: 런닝화/러닝화, the
+#: sixty-eighth reader's running shoes; 인니스프리), in a word of three syllables or more: not before the syllables of
+#: native and Sino-Korean words (안내/아내, 손녀/소녀, 한남/하남, 만년/마년: a reviewer's), nor in a shorter word (인내
+#: is no 이내).
 _FINAL_N = "ᆫ"
-_INITIAL_N = "ᄂ"
+_LOANWORD_N_SYLLABLES = frozenset(unicodedata.normalize("NFD", syllable) for syllable in "닝니넬너닉넷")
 
 
 def _doubles(final: str, following: str, *, foreign: bool) -> bool:
-    """Whether a coda only doubles the initial consonant after it (`following`), as loanword spellings may or may not
-    write it: ㅅ before any consonant (`_FINAL_S`), and, in a word long enough to read as a loanword (`foreign`), ㄴ
-    before ㄴ (`_FINAL_N`)."""
+    """Whether a coda only doubles the initial consonant of the syllable after it (`following`, its jamo), as loanword
+    spellings may or may not write it: ㅅ before any consonant (`_FINAL_S`), and, in a word long enough to read as a
+    loanword (`foreign`), ㄴ before a loanword's n syllable (`_FINAL_N`)."""
     if final == _FINAL_N:
-        return foreign and following == _INITIAL_N
-    return final == _FINAL_S and following != "ᄋ"
+        return foreign and following in _LOANWORD_N_SYLLABLES
+    return final == _FINAL_S and following[0] != "ᄋ"
 
 
 @lru_cache(maxsize=1 << 14)
@@ -324,7 +326,7 @@ def hangul_sounds(word: str, *, open_vowels: bool) -> tuple[str, ...] | None:
     sounds = []
     for position, (jamo, following) in enumerate(zip(spelled, [*spelled[1:], None], strict=True)):
         initial, vowel, final = jamo[0], jamo[1], jamo[2:]
-        if following and _doubles(final, following[0], foreign=foreign_consonants):
+        if following and _doubles(final, following, foreign=foreign_consonants):
             final = ""  # 릿첼 is 리첼
         if foreign_consonants:
             initial = _UNTENSED.get(initial, initial)

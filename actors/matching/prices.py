@@ -31,6 +31,11 @@ CLUSTER_MIN_OFFERS = 2
 #: without their seat or blade asked 40-65 % of it, while a camera "메모리카드 별매" or a racket "스트링 미포함" asks
 #: what the others ask.
 PART_ALONE_PERCENT = 70
+#: A title the model number given lets off the keyword's words that does not write the keyword's kind (its last noun)
+#: under this share of the cluster's price is a part naming the model number (an inner pot, a label tape): half, as
+#: for a doubt, since a product that leaves its kind out at a sale or as an import asks 58-67 % (a reviewer's: "HP
+#: LaserJet Pro M404dn" at 64 %, "[해외직구] … VS20A956A3" at 64 %, a "블랙프라이데이" sale at 61 %).
+KIND_LEFT_OUT_PERCENT = 50
 #: A lowest under this share of the price the accepted offers cluster around is delivered, but in doubt
 #: (`doubt_about_the_lowest`): on the corpus every bait listing and look-alike at a third of the others fell between
 #: 25 % and 40 %, and so did genuine offers (a single unit beside packs, an outlet's sale), so the price alone cannot
@@ -115,6 +120,18 @@ def priced_without_a_part(
     if without is None or compared * 100 >= cluster * PART_ALONE_PERCENT:
         return None
     return f"a part alone: {without}, at {compared * 100 // cluster}% of the {cluster:,} most offers ask"
+
+
+def priced_without_its_kind(
+    price: int, cluster: int, kind_left_out: str | None, units: tuple[int, int] | None = None
+) -> str | None:
+    """Whether an offer whose title leaves out the keyword's kind where the model number given lets it (`kind_left_out`:
+    the kind) asks so far under the cluster's price, another pack size per unit, that it is a part naming the model
+    number."""
+    compared = _per_unit(price, units)
+    if kind_left_out is None or compared * 100 >= cluster * KIND_LEFT_OUT_PERCENT:
+        return None
+    return f"a part alone: no {kind_left_out}, at {compared * 100 // cluster}% of the {cluster:,} most offers ask"
 
 
 def doubt_about_the_lowest(accepted_prices: list[int], *, packs_differ: bool = False) -> str | None:

@@ -2680,8 +2680,10 @@ def test_a_cheapest_offer_whose_doubt_is_a_release_code_a_unit_or_the_first_opti
         # A coda ㄴ doubling the ㄴ after it in a loanword of three syllables or more (the sixty-eighth reader's shoes)
         ("나이키 보메로 18 남성 러닝화", "나이키 줌X 보메로 18 남성 런닝화 블랙", None),
         ("나이키 보메로 18 남성 런닝화", "나이키 보메로 18 남성 러닝화 블랙", None),
-        # not in a shorter word, where it tells native words apart
+        # not in a shorter word, nor before a native or Sino-Korean word's syllable (a reviewer's)
         ("인내 명언 액자", "이내 명언 액자", "keyword word missing: 인내"),
+        ("소녀시대 응원봉", "손녀시대 응원봉", "keyword word missing: 소녀시대"),
+        ("아내의식탁 밀키트 부대찌개", "안내의식탁 밀키트 부대찌개", "keyword word missing: 아내의"),
     ],
 )
 def test_a_loanwords_n_written_twice_or_once_is_one_word(keyword: str, title: str, reason: str | None):
