@@ -20,6 +20,7 @@ from itertools import pairwise, product
 
 from actors.matching.loanwords import HANGUL_RUN, Spellings
 from actors.matching.quantities import STATED, a_minimum_or_condition, quantities
+from actors.matching.sounds import LETTER_NAMES
 from infra.text.analyzer import morphemes
 from infra.text.bed_sizes import BED_SIZES, bed_size_spellings
 from infra.text.colours import HUE, HUE_END, hue_spellings
@@ -92,13 +93,6 @@ def _spellings(run: str, *, counted: bool = False) -> tuple[str, ...]:
     return (run, *spellings.get(run, ()))
 
 
-#: How a Latin letter is read by its name in Hangul (several where sellers write it several ways: 씨 and 시 for C).
-_LETTER_NAMES: dict[str, tuple[str, ...]] = {
-    "a": ("에이",), "b": ("비",), "c": ("씨", "시"), "d": ("디",), "e": ("이",), "f": ("에프",), "g": ("지", "쥐"),
-    "h": ("에이치", "에치"), "i": ("아이",), "j": ("제이",), "k": ("케이",), "l": ("엘",), "m": ("엠",), "n": ("엔",),
-    "o": ("오",), "p": ("피",), "q": ("큐",), "r": ("알",), "s": ("에스",), "t": ("티",), "u": ("유",),
-    "v": ("브이", "비"), "w": ("더블유",), "x": ("엑스",), "y": ("와이",), "z": ("지", "제트"),
-}  # fmt: skip
 #: An initialism: a Latin run this short is read letter by letter ("MLE" is 엠엘이, "LG" 엘지, "TV" 티비); a longer one
 #: is a word (`loanwords`).
 _INITIALISM_LETTERS = range(2, 5)
@@ -115,7 +109,7 @@ def letter_names(run: str) -> tuple[str, ...]:
     """A short run of Latin letters read by the letters' Hangul names, every way sellers write them ("mle": 엠엘이)."""
     if len(run) not in _INITIALISM_LETTERS or not run.isascii() or not run.isalpha():
         return ()
-    return tuple("".join(names) for names in product(*(_LETTER_NAMES[letter] for letter in run)))
+    return tuple("".join(names) for names in product(*(LETTER_NAMES[letter] for letter in run)))
 
 
 #: How many digits a thousands separator groups.
@@ -148,7 +142,7 @@ _NUMBERED = re.compile(r"0(?P<zero>\d)|(?P<beon>\d+)번")
 #: Every Latin letter's Hangul names, longest first: what a Hangul name may end with where a title writes the letter
 #: instead ("마켓오" as "마켓O").
 _LETTER_OF_ANY_NAME = sorted(
-    ((name, letter) for letter, names in _LETTER_NAMES.items() for name in names), key=lambda pair: -len(pair[0])
+    ((name, letter) for letter, names in LETTER_NAMES.items() for name in names), key=lambda pair: -len(pair[0])
 )
 #: Those of two syllables or more: what a Hangul word may start with where a title writes the letter instead
 #: ("브이가드" as "V가드", "에스라인" as "S라인").
@@ -191,7 +185,7 @@ def _initialism_names(compact: str) -> str | None:
     ("3M" as 쓰리엠, "H2O" as 에이치투오); None: the word is no such initialism."""
     if not _MIXED_INITIALISM.fullmatch(compact):
         return None
-    names = product(*(_DIGIT_NAMES.get(char) or _LETTER_NAMES[char] for char in compact))
+    names = product(*(_DIGIT_NAMES.get(char) or LETTER_NAMES[char] for char in compact))
     return "(?<![가-힣])(?:" + "|".join(_spelled("".join(read)) for read in names) + ")(?![가-힣])"
 
 
@@ -258,7 +252,7 @@ def _glued_letter_word(text: str, glued_after: str | None) -> Word | None:
     if len(text) != 1 or not ("a" <= text <= "z") or not glued_after or not HANGUL_RUN.search(glued_after[-1]):
         return None
     # Not E's 이, the particle ("비타민이 부족할 때" is no 비타민E: a reviewer's).
-    names = "|".join(_spelled(name) for name in _LETTER_NAMES[text] if name not in _PARTICLES)
+    names = "|".join(_spelled(name) for name in LETTER_NAMES[text] if name not in _PARTICLES)
     if not names:
         return None
     glued = rf"(?<={re.escape(glued_after)})\s?(?:{names})(?![가-힣])"

@@ -34,7 +34,7 @@ from itertools import pairwise, product
 from math import prod
 from typing import NamedTuple
 
-from actors.matching.sounds import latin_spelling
+from actors.matching.sounds import LETTER_NAMES, latin_spelling
 
 #: How few consonants a skeleton needs before two words are taken as one.
 _MIN_SKELETON = 2
@@ -246,6 +246,13 @@ _Y_VOWELS = frozenset("ᅣᅤᅧᅨᅭᅲ")
 @lru_cache(maxsize=1 << 12)
 def hangul_skeleton(word: str) -> str | None:
     """The skeleton of a word in Hangul syllables (None when it has too few consonants to tell)."""
+    classes = _hangul_classes(word, inside=False)
+    return _collapsed(classes) if _long_enough(classes) else None
+
+
+def _hangul_classes(word: str, *, inside: bool) -> list[str]:
+    """The consonant classes of a word in Hangul syllables; `inside`: it stands inside a longer word, so a leading ㅇ
+    writes no vowel mark."""
     classes = []
     for position, syllable in enumerate(word):
         jamo = unicodedata.normalize("NFD", syllable)
@@ -254,12 +261,21 @@ def hangul_skeleton(word: str) -> str | None:
         initial, vowel, final = jamo[0], jamo[1], jamo[2:3]
         if initial == "ᄋ":
             glide = "W" if vowel in _W_VOWELS else "Y" if vowel in _Y_VOWELS else ""
-            classes.append(glide or ("V" if position == 0 else ""))
+            classes.append(glide or ("V" if position == 0 and not inside else ""))
         else:
             classes.append(_INITIAL.get(initial, " ").strip())
         if final:
             classes.append(_FINAL.get(final, " ").strip())
-    return _collapsed(classes) if _long_enough(classes) else None
+    return classes
+
+
+@lru_cache(maxsize=64)
+def _inner_skeletons(word: str) -> frozenset[str]:
+    """The skeletons a Latin word has inside a longer Hangul word: its own, with no leading vowel mark, or, for a single
+    letter, its Hangul name's ("s" is the ㅅ of 에스: "Genio S Plus" is 지니오에스플러스)."""
+    if len(word) == 1:
+        return frozenset(_collapsed(_hangul_classes(name, inside=True)) for name in LETTER_NAMES.get(word, ()))
+    return frozenset(skeleton.removeprefix("V") for skeleton in latin_skeletons(word))
 
 
 # --- two Hangul spellings of one loanword ------------------------------------------------------------------
@@ -385,8 +401,8 @@ _LATIN_PHRASE = re.compile(r"(?<![a-z])[a-z]+(?:-[a-z]+)*(?: [a-z]+(?:-[a-z]+)*)
 #: "Dr." before a name, read "doctor" as Korean spells it (닥터마틴 for "Dr.Martens"): an abbreviation no sound rule
 #: derives, and the letters without a vowel have no sound of their own (`latin_skeletons`).
 _DOCTOR = re.compile(r"(?<![a-z])dr(?:\.\s?|\s)(?P<name>[a-z][a-z']+)")
-#: How many Latin words one Hangul word may stand for.
-_MAX_PHRASE = 3
+#: How many Latin words one Hangul word may stand for ("Converse Chuck Taylor All Star" is 컨버스척테일러올스타).
+_MAX_PHRASE = 5
 #: How many syllables a Hangul word needs to be read by its sounds (`sounds`): a word of one is as often a native
 #: word an English one spells ("for" is 펄 and 폴, "face" 팩, "hot" 옷, "tea" 더: a reviewer's).
 _SOUNDED_SYLLABLES = 2
@@ -466,15 +482,16 @@ class Spellings:
         return self._hangul_for(["doctor" + match["name"]]) or match.group()
 
     def _as_hangul(self, match: re.Match[str]) -> str:
-        """A phrase of Latin words, each run of up to three of them that sounds like one of the keyword's Hangul
-        words written as it (a keyword glues words a title spaces: 다이슨에어스트레이트, "Dyson Airstrait")."""
+        """A phrase of Latin words, each run of up to five of them that sounds like one of the keyword's Hangul
+        words written as it (a keyword glues words a title spaces: 다이슨에어스트레이트, "Dyson Airstrait";
+        지니오에스플러스, "Genio S Plus")."""
         words = match.group().split(" ")
         written: list[str] = []
         start = 0
         while start < len(words):
             for length in range(min(_MAX_PHRASE, len(words) - start), 0, -1):
                 window = words[start : start + length]
-                if length > 1 and any(len(word) < 3 for word in window):
+                if length > 1 and not _a_name_of_words(window):
                     continue  # the "s" of "galaxy s24" is the model's, not part of a name
                 if hangul := self._hangul_for(window):
                     # The fewest words that read as it: "canon" alone is 캐논, so "canon eos" leaves "eos" a word.
@@ -511,7 +528,8 @@ class Spellings:
             return None
         skeletons = latin_skeletons("".join(words))
         if len(words) > 1:
-            skeletons |= {"".join(parts) for parts in product(*map(latin_skeletons, words))}
+            first, *rest = words
+            skeletons |= {_collapsed(parts) for parts in product(latin_skeletons(first), *map(_inner_skeletons, rest))}
         found = {self.hangul_by_skeleton[skeleton] for skeleton in skeletons if skeleton in self.hangul_by_skeleton}
         if not found:
             joined = "".join(words).replace("-", "")
@@ -529,3 +547,11 @@ class Spellings:
         skeleton = hangul_skeleton(match.group())
         latin = self.latin_by_skeleton.get(skeleton) if skeleton else None
         return latin or match.group()
+
+
+def _a_name_of_words(window: list[str]) -> bool:
+    """Whether Latin words written apart may be one glued Hangul word's: words of three letters or more, and single
+    letters inside them, read by their names ("Genio S Plus"); not a letter or a short word at either end ("galaxy s",
+    "mx master"), where it is a model's."""
+    first, *inner, last = window
+    return len(first) >= 3 and len(last) >= 3 and all(len(word) == 1 or len(word) >= 3 for word in inner)

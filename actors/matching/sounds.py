@@ -19,6 +19,13 @@ import re
 import unicodedata
 from functools import lru_cache
 
+#: How a Latin letter is read by its name in Hangul (several where sellers write it several ways: 씨 and 시 for C).
+LETTER_NAMES: dict[str, tuple[str, ...]] = {
+    "a": ("에이",), "b": ("비",), "c": ("씨", "시"), "d": ("디",), "e": ("이",), "f": ("에프",), "g": ("지", "쥐"),
+    "h": ("에이치", "에치"), "i": ("아이",), "j": ("제이",), "k": ("케이",), "l": ("엘",), "m": ("엠",), "n": ("엔",),
+    "o": ("오",), "p": ("피",), "q": ("큐",), "r": ("알",), "s": ("에스",), "t": ("티",), "u": ("유",),
+    "v": ("브이", "비"), "w": ("더블유",), "x": ("엑스",), "y": ("와이",), "z": ("지", "제트"),
+}  # fmt: skip
 #: How each initial consonant may be written (ㅇ writes none). Not a k or a c as ㄱ, which loanwords write ㅋ (COKE
 #: is 코크, CORGI 코기: neither is 고기), nor a ch as ㅋ (CHOCO is no 코코, ECHO no 에코: a reviewer's).
 _INITIALS = {

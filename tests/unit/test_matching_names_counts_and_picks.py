@@ -2688,3 +2688,19 @@ def test_a_cheapest_offer_whose_doubt_is_a_release_code_a_unit_or_the_first_opti
 )
 def test_a_loanwords_n_written_twice_or_once_is_one_word(keyword: str, title: str, reason: str | None):
     assert verdict(keyword, title) == reason
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # A glued keyword word written as several Latin words, a letter inside read by its name (the hundred-and-fifth
+        # and hundred-and-sixth readers' coffee machine and sneakers)
+        ("돌체구스토 지니오에스플러스", "네스카페 Dolce Gusto Genio S Plus 캡슐커피머신 EDG315", None),
+        ("컨버스척테일러올스타 블랙", "Converse Chuck Taylor All Star Hi Black M9160C", None),
+        # another letter, or none, is another name
+        ("돌체구스토 지니오에스플러스", "Dolce Gusto Genio X Plus 머신", "keyword word missing: 지니오에스플러스"),
+        ("돌체구스토 지니오에스플러스", "Dolce Gusto Genio Plus 머신", "keyword word missing: 지니오에스플러스"),
+    ],
+)
+def test_a_glued_keyword_word_is_found_written_as_latin_words(keyword: str, title: str, reason: str | None):
+    assert verdict(keyword, title) == reason
