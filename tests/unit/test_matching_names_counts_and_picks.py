@@ -819,6 +819,9 @@ def test_a_childs_word_after_the_name_asked_for_or_written_by_other_sellers_is_t
         ("LG 27GR75Q", "LG 27GR75Q 현금 현장결제", "conditional price"),
         # a group's price with its discount between the group and the price word
         ("닥터지 선플러스 50ml", "[T멤버십 20%할인가] 닥터지 선플러스 50ml", "conditional price"),
+        # applied or added (the hundred-and-sixth and hundred-and-seventh readers' Naver membership prices)
+        ("닥터지 선플러스 50ml", "닥터지 선플러스 50ml [네이버 멤버십 10% 적용가]", "conditional price"),
+        ("닥터지 선플러스 50ml", "닥터지 선플러스 50ml 네이버 멤버십 회원 추가할인가", "conditional price"),
         # a price for the shop's app only, and a refurbished unit spelled otherwise (the eighteenth reader's)
         ("라운드랩 1025 독도 토너 200ml", "라운드랩 1025 독도 토너 200ml (모바일 전용가)", "conditional price"),
         ("라운드랩 1025 독도 토너 200ml", "[앱 전용 특가] 라운드랩 1025 독도 토너 200ml", "conditional price"),
