@@ -140,8 +140,11 @@ _RATES_PRICE = r"\d{1,2}\s?%\s?(?:즉시\s?)?할인\s?가(?:격)?(?![가-힣])"
 _CONDITION_OF_SALE = re.compile(
     # A group's price; the group's discount may be given between them ("[T멤버십 20%할인가]"), applied or added
     # ("[네이버 멤버십 10% 적용가]", "멤버십 회원 추가할인가": the hundred-and-sixth and -seventh readers').
-    r"(?:(?:임직원|직원|회원|멤버십|학생|교직원|법인|신규\s?(?:가입자?|회원)|체험단)\s?(?:\d{1,2}\s?%\s?)?"
-    rf"{_ONLY}(?:전용|(?:적용\s?)?가(?![가-힣])|(?:추가\s?)?할인|특가|모집가)"
+    # Not a non-member's (비회원), nor an applied price said to be left out ("멤버십 10% 적용가 별도"), nor an added
+    # discount that is no price ("회원 추가할인 쿠폰 증정", "… 종료": a reviewer's).
+    r"(?:(?:임직원|직원|(?<!비)회원|멤버십|학생|교직원|법인|신규\s?(?:가입자?|회원)|체험단)\s?(?:\d{1,2}\s?%\s?)?"
+    rf"{_ONLY}(?:전용|가(?![가-힣])|적용\s?가(?![가-힣])(?!\s?(?:미반영|별도|미포함|동일))|추가\s?할인\s?가(?![가-힣])"
+    r"|할인|특가|모집가)"
     # A shop's messenger friends' price ("[톡톡친구 전용가]", "카톡 플친 특가", "카카오 채널 친구 10% 할인"): only
     # those who added the shop. Not a couple's friends ("커플 친구"), an invitation ("톡톡친구가 되어주세요") nor a
     # coupon given on top ("톡톡친구 할인쿠폰 증정").

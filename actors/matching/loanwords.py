@@ -401,8 +401,10 @@ _LATIN_PHRASE = re.compile(r"(?<![a-z])[a-z]+(?:-[a-z]+)*(?: [a-z]+(?:-[a-z]+)*)
 #: "Dr." before a name, read "doctor" as Korean spells it (닥터마틴 for "Dr.Martens"): an abbreviation no sound rule
 #: derives, and the letters without a vowel have no sound of their own (`latin_skeletons`).
 _DOCTOR = re.compile(r"(?<![a-z])dr(?:\.\s?|\s)(?P<name>[a-z][a-z']+)")
-#: How many Latin words one Hangul word may stand for ("Converse Chuck Taylor All Star" is 컨버스척테일러올스타).
-_MAX_PHRASE = 5
+#: How many Latin words one Hangul word may stand for: more let another model's name read as the keyword's by its
+#: consonants ("Nike Air Max Pulse" as 나이키에어맥스플러스, "Converse Chuck Taylor All Star Light" as …리프트: a
+#: reviewer's), since vowels are not read.
+_MAX_PHRASE = 3
 #: How many syllables a Hangul word needs to be read by its sounds (`sounds`): a word of one is as often a native
 #: word an English one spells ("for" is 펄 and 폴, "face" 팩, "hot" 옷, "tea" 더: a reviewer's).
 _SOUNDED_SYLLABLES = 2
@@ -482,7 +484,7 @@ class Spellings:
         return self._hangul_for(["doctor" + match["name"]]) or match.group()
 
     def _as_hangul(self, match: re.Match[str]) -> str:
-        """A phrase of Latin words, each run of up to five of them that sounds like one of the keyword's Hangul
+        """A phrase of Latin words, each run of up to three of them that sounds like one of the keyword's Hangul
         words written as it (a keyword glues words a title spaces: 다이슨에어스트레이트, "Dyson Airstrait";
         지니오에스플러스, "Genio S Plus")."""
         words = match.group().split(" ")
@@ -531,6 +533,10 @@ class Spellings:
             first, *rest = words
             skeletons |= {_collapsed(parts) for parts in product(latin_skeletons(first), *map(_inner_skeletons, rest))}
         found = {self.hangul_by_skeleton[skeleton] for skeleton in skeletons if skeleton in self.hangul_by_skeleton}
+        # A letter inside the words is read by its name, which the Hangul word must write: its consonant alone would
+        # read "Tab A" as 탭에스 and let "Keys S" merge into 키스 (a reviewer's).
+        letters = [word for word in words[1:-1] if len(word) == 1]
+        found = {run for run in found if all(any(name in run for name in LETTER_NAMES[letter]) for letter in letters)}
         if not found:
             joined = "".join(words).replace("-", "")
             found = {run for run, spelling in self.sounded.items() if spelling.fullmatch(joined)}

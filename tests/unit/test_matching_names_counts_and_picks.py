@@ -2697,13 +2697,28 @@ def test_a_loanwords_n_written_twice_or_once_is_one_word(keyword: str, title: st
     ("keyword", "title", "reason"),
     [
         # A glued keyword word written as several Latin words, a letter inside read by its name (the hundred-and-fifth
-        # and hundred-and-sixth readers' coffee machine and sneakers)
+        # reader's coffee machine)
         ("돌체구스토 지니오에스플러스", "네스카페 Dolce Gusto Genio S Plus 캡슐커피머신 EDG315", None),
-        ("컨버스척테일러올스타 블랙", "Converse Chuck Taylor All Star Hi Black M9160C", None),
-        # another letter, or none, is another name
+        # another letter, or none, is another name: the letter is read by its name (a reviewer's)
+        ("갤럭시탭에스스마트커버", "Samsung Galaxy Tab A Smart Cover", "keyword word missing: 갤럭시탭에스스마트커버"),
+        ("로지텍 MX 키스콤보", "Logitech MX Keys S Combo", "keyword word missing: 키스콤보"),
         ("돌체구스토 지니오에스플러스", "Dolce Gusto Genio X Plus 머신", "keyword word missing: 지니오에스플러스"),
         ("돌체구스토 지니오에스플러스", "Dolce Gusto Genio Plus 머신", "keyword word missing: 지니오에스플러스"),
     ],
 )
 def test_a_glued_keyword_word_is_found_written_as_latin_words(keyword: str, title: str, reason: str | None):
     assert verdict(keyword, title) == reason
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        # not a non-member's, a member's price said to be left out, nor an added discount with no price word (a
+        # reviewer's)
+        "닥터지 선플러스 50ml 비회원 10% 적용가",
+        "닥터지 선플러스 50ml 멤버십 10% 적용가 별도",
+        "닥터지 선플러스 50ml 회원 추가할인 쿠폰 증정",
+    ],
+)
+def test_a_groups_price_left_out_or_not_a_price_is_no_condition(title: str):
+    assert verdict("닥터지 선플러스 50ml", title) is None
