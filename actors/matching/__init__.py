@@ -515,17 +515,22 @@ def _refuse_prices_like_an_accessory(
         offer.rejected = (
             priced_like_an_accessory(offer.price, cluster.price, units)
             or priced_without_a_part(offer.price, cluster.price, without, units)
-            or priced_without_its_kind(offer.price, cluster.price, _kind_left_out(titles[id(offer)], wanted), units)
+            or priced_without_its_kind(
+                offer.price, cluster.price, _kind_left_out(offer, titles[id(offer)], wanted), units
+            )
         )
 
 
-def _kind_left_out(title: str, wanted: _Wanted) -> str | None:
-    """The keyword's kind (its last noun, Hangul), where a title the model number given lets off the keyword's words
-    does not write it; None where it does, or where no model number is given."""
+def _kind_left_out(offer: Offer, title: str, wanted: _Wanted) -> str | None:
+    """The keyword's kind (its last noun, in Hangul), where a title the model number given lets off the keyword's words
+    does not write it (`title`: folded); None where it does, where the source files the offer as it, or where no model
+    number is given. Known: a keyword ending with its model's code has no such kind (its last noun is the code)."""
     kind = wanted.allowed.head
     if wanted.model is None or not kind or not HANGUL_RUN.fullmatch(kind):
         return None
-    return None if kind in wanted.spell(title.lower()).replace(" ", "") else kind
+    if kind in wanted.spell(title.lower()).replace(" ", "") or kind in (_filed_under(offer) or ""):
+        return None
+    return kind
 
 
 def _pack_count(folded_title: str) -> int | None:

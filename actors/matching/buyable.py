@@ -377,7 +377,7 @@ def _no_buyers_condition(said: str, before: str) -> bool:
 
 
 def prices_on_a_condition(title: str) -> Iterator[tuple[int, int]]:
-    """The clause of a title that makes its price hold only when something is done ("세탁기 동시구매 시 특가", "4본
+    """Each clause of a title that makes its price hold only when something is done ("세탁기 동시구매 시 특가", "4본
     구매시 개당가", "(라이브 방송 중 구매 시)"), read from the grammar, not from a list of conditions: the dependent
     noun 시 ("when") after a noun or a verb opens a condition, and the price is bound to it when the clause's next
     word is a price or when the clause ends the title or its bracket. So does 후 ("after") after a rebate or a
@@ -528,7 +528,8 @@ def one_of_several(
     return None
 
 
-#: A range of models' codes, each end a code with a digit ("MS-01~MS-60", "A1~A12"): in a pick, every code between.
+#: A range of models' codes, each end a code with a digit ("MS-01~MS-60", "A1~A12"): in a pick, its ends are read
+#: (a range written "MS-01~60" is not).
 _CODE_RANGE = re.compile(r"(?<![\w-])[a-z][a-z0-9-]*\d\s?[~∼〜]\s?[a-z][a-z0-9-]*\d(?![\w-])")
 
 

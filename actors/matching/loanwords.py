@@ -269,12 +269,14 @@ def _hangul_classes(word: str, *, inside: bool) -> list[str]:
     return classes
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=1 << 12)
 def _inner_skeletons(word: str) -> frozenset[str]:
     """The skeletons a Latin word has inside a longer Hangul word: its own, with no leading vowel mark, or, for a single
-    letter, its Hangul name's ("s" is the ㅅ of 에스: "Genio S Plus" is 지니오에스플러스)."""
+    letter, its Hangul name's ("s" is the ㅅ of 에스: "Genio S Plus" is 지니오에스플러스); none for a letter whose name
+    has no consonant (a, e, i, o), which would read as nothing between the words around it."""
     if len(word) == 1:
-        return frozenset(_collapsed(_hangul_classes(name, inside=True)) for name in LETTER_NAMES.get(word, ()))
+        names = (_collapsed(_hangul_classes(name, inside=True)) for name in LETTER_NAMES.get(word, ()))
+        return frozenset(name for name in names if name)
     return frozenset(skeleton.removeprefix("V") for skeleton in latin_skeletons(word))
 
 
@@ -309,19 +311,18 @@ _OPEN_VOWELS = dict.fromkeys("ᅡᅥᅦ", "ᅡ")
 #: 컷터/커터). Not a coda ㄹ before ㄹ, which tells an English l from an r (블러쉬 is no 브러쉬: a reviewer's).
 _FINAL_S = "ᆺ"
 #: So does a coda ㄴ before a syllable loanwords spell an English n with (닝, 니, 넬, 너, 닉, 넷: 런닝화/러닝화, the
-#: sixty-eighth reader's running shoes; 인니스프리), in a word of three syllables or more: not before the syllables of
-#: native and Sino-Korean words (안내/아내, 손녀/소녀, 한남/하남, 만년/마년: a reviewer's), nor in a shorter word (인내
-#: is no 이내).
+#: sixty-eighth reader's running shoes; 인니스프리, 썬니): not before the syllables of native and Sino-Korean words
+#: (안내/아내, 손녀/소녀, 한남/하남, 만년/마년: a reviewer's).
 _FINAL_N = "ᆫ"
 _LOANWORD_N_SYLLABLES = frozenset(unicodedata.normalize("NFD", syllable) for syllable in "닝니넬너닉넷")
 
 
-def _doubles(final: str, following: str, *, foreign: bool) -> bool:
+def _doubles(final: str, following: str) -> bool:
     """Whether a coda only doubles the initial consonant of the syllable after it (`following`, its jamo), as loanword
-    spellings may or may not write it: ㅅ before any consonant (`_FINAL_S`), and, in a word long enough to read as a
-    loanword (`foreign`), ㄴ before a loanword's n syllable (`_FINAL_N`)."""
+    spellings may or may not write it: ㅅ before any consonant (`_FINAL_S`), ㄴ before a loanword's n syllable
+    (`_FINAL_N`)."""
     if final == _FINAL_N:
-        return foreign and following in _LOANWORD_N_SYLLABLES
+        return following in _LOANWORD_N_SYLLABLES
     return final == _FINAL_S and following[0] != "ᄋ"
 
 
@@ -329,8 +330,8 @@ def _doubles(final: str, following: str, *, foreign: bool) -> bool:
 def hangul_sounds(word: str, *, open_vowels: bool) -> tuple[str, ...] | None:
     """How a Hangul word sounds as a loanword, a syllable at a time, with the differences its spellings make left out:
     a w glide in ㅝ and ㅞ after a consonant (and ㅟ after ㅅ), a y glide after ㅈ or ㅊ, ㅐ against ㅔ, a coda ㅅ
-    doubling the consonant after it (릿첼/리첼); in a word of three syllables or more a coda ㄴ doubling the ㄴ
-    after it (런닝화/러닝화), a tense consonant against an aspirated one (에끌라/에클라, ㅆ as ㅅ), an f written ㅎ
+    doubling the consonant after it (릿첼/리첼), a coda ㄴ doubling a loanword's n after it (런닝/러닝); in a word of
+    three syllables or more a tense consonant against an aspirated one (에끌라/에클라, ㅆ as ㅅ), an f written ㅎ
     before ㅜ, ㅝ, ㅞ or ㅟ (후라이팬/프라이팬, 훼이셜/페이셜, 휘슬러/피슬러), and 푸 for 프 (콘푸로스트/콘프로스트);
     and, where `open_vowels` (one word, not a compound), in the last two syllables of a word of four or more, ㅏ
     against ㅓ and ㅔ. None: not Hangul syllables only."""
@@ -342,7 +343,7 @@ def hangul_sounds(word: str, *, open_vowels: bool) -> tuple[str, ...] | None:
     sounds = []
     for position, (jamo, following) in enumerate(zip(spelled, [*spelled[1:], None], strict=True)):
         initial, vowel, final = jamo[0], jamo[1], jamo[2:]
-        if following and _doubles(final, following, foreign=foreign_consonants):
+        if following and _doubles(final, following):
             final = ""  # 릿첼 is 리첼
         if foreign_consonants:
             initial = _UNTENSED.get(initial, initial)
@@ -445,8 +446,9 @@ class Spellings:
             if len(run) > 1 and (sounds := hangul_sounds(run, open_vowels=run in word_runs)) is not None
         }
         self.latin_by_skeleton = _one_word_each(latin)
-        #: The keyword's Hangul words spelled in Latin letters vowels and all (`sounds`), for those too short to tell by
-        #: their consonants: "ikea" is 이케아.
+        #: The keyword's Hangul words of two syllables or more spelled in Latin letters vowels and all (`sounds`): what
+        #: reads a title's Latin word (or words) the consonant skeletons did not, those too short to tell by their
+        #: consonants first ("ikea" is 이케아).
         self.sounded = {
             run: spelling
             for run in keyword_runs

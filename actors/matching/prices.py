@@ -116,10 +116,7 @@ def priced_without_a_part(
 ) -> str | None:
     """Whether an offer whose title says it sells something without something else (`without`: its words) asks so
     far under the cluster's price, another pack size per unit, that it is a part sold alone."""
-    compared = _per_unit(price, units)
-    if without is None or compared * 100 >= cluster * PART_ALONE_PERCENT:
-        return None
-    return f"a part alone: {without}, at {compared * 100 // cluster}% of the {cluster:,} most offers ask"
+    return _a_part_alone(price, cluster, without, PART_ALONE_PERCENT, units)
 
 
 def priced_without_its_kind(
@@ -128,10 +125,18 @@ def priced_without_its_kind(
     """Whether an offer whose title leaves out the keyword's kind where the model number given lets it (`kind_left_out`:
     the kind) asks so far under the cluster's price, another pack size per unit, that it is a part naming the model
     number."""
+    return _a_part_alone(price, cluster, f"no {kind_left_out}" if kind_left_out else None, KIND_LEFT_OUT_PERCENT, units)
+
+
+def _a_part_alone(
+    price: int, cluster: int, said: str | None, percent: int, units: tuple[int, int] | None
+) -> str | None:
+    """The verdict on an offer whose title says what makes it a part (`said`), asking under `percent` of the cluster's
+    price, another pack size per unit; None when it says nothing so or asks more."""
     compared = _per_unit(price, units)
-    if kind_left_out is None or compared * 100 >= cluster * KIND_LEFT_OUT_PERCENT:
+    if said is None or compared * 100 >= cluster * percent:
         return None
-    return f"a part alone: no {kind_left_out}, at {compared * 100 // cluster}% of the {cluster:,} most offers ask"
+    return f"a part alone: {said}, at {compared * 100 // cluster}% of the {cluster:,} most offers ask"
 
 
 def doubt_about_the_lowest(accepted_prices: list[int], *, packs_differ: bool = False) -> str | None:

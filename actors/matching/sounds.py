@@ -19,7 +19,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
-#: How a Latin letter is read by its name in Hangul (several where sellers write it several ways: 씨 and 시 for C).
+#: How a Latin letter is read by its name in Hangul (several where sellers write it several ways: 씨 and 시 for C):
+#: an initialism's reading (`identity.letter_names`) and a letter's inside a glued name (`loanwords`).
 LETTER_NAMES: dict[str, tuple[str, ...]] = {
     "a": ("에이",), "b": ("비",), "c": ("씨", "시"), "d": ("디",), "e": ("이",), "f": ("에프",), "g": ("지", "쥐"),
     "h": ("에이치", "에치"), "i": ("아이",), "j": ("제이",), "k": ("케이",), "l": ("엘",), "m": ("엠",), "n": ("엔",),
@@ -35,8 +36,8 @@ _INITIALS = {
     "ᄏ": "k|c|ck|q|kh|qu", "ᄐ": "t|th", "ᄑ": "p|f|ph", "ᄒ": "h|wh",
 }  # fmt: skip
 #: How each vowel may be written; ㅡ is the vowel Hangul puts between consonants English runs together, so none. Never
-#: an o for ㅏ, ㅓ or ㅜ (NANO is no 나누, BIO no 비어, OTTO no 아토), a u for ㅏ (BUGGY is no 바지), nor an e for ㅣ
-#: (ELLE is no 일리, ARE no 아리): reviewers'.
+#: a lone o for ㅏ, ㅓ or ㅜ (NANO is no 나누, BIO no 비어, OTTO no 아토), a u for ㅏ (BUGGY is no 바지), nor an e for
+#: ㅣ (ELLE is no 일리, ARE no 아리): reviewers'.
 _VOWELS = {
     "ᅡ": "a|ar|ah", "ᅢ": "a|e|ae|ai", "ᅣ": "ya|ia", "ᅤ": "ya|ia",
     "ᅥ": "u|e|er|ir|ur|or|a|ea", "ᅦ": "e|a|ai|ay|ae|ei|ea", "ᅧ": "ye|yo|io|ea|ia|yu|eo", "ᅨ": "ye|ie",
@@ -96,6 +97,7 @@ def latin_spelling(word: str) -> re.Pattern[str] | None:
             parts.append(_letters(_ONE_ENGLISH_VOWEL[vowel, following[1]]))
             final = following[2:]
             index += 1
+            following = syllables[index + 1] if index + 1 < len(syllables) else None
         else:
             parts.append(_letters(_VOWELS[vowel]))
         if final == _FINAL_L and following and following[0] == _INITIAL_L:
@@ -108,6 +110,5 @@ def latin_spelling(word: str) -> re.Pattern[str] | None:
                 return None
             parts.append(_letters(_FINALS[final]))
         index += 1
-    # An English word's silent e at its end, after a consonant Hangul writes with a vowel of its own ("tide" is 타이드,
-    # "charge" 차지); not after a final consonant ("one" is no 온, "face" no 팩: a reviewer's).
-    return re.compile("".join(parts) + ("" if final else "e?"))
+    # An English word's silent e at its end ("tide" is 타이드, "stone" 스톤).
+    return re.compile("".join(parts) + "e?")

@@ -2179,6 +2179,7 @@ def test_a_gift_counted_with_the_keywords_counter_is_no_other_count():
         ("오리온 오징어땅콩 98g 12봉 (제주 외 택배 불가)", None),
         # a gift picked besides the product: after 본품, 그 or a "+", in brackets, or said a gift (a reviewer's)
         ("오리온 오징어땅콩 98g 12봉 본품 외 택1 사은품 증정", None),
+        ("오리온 오징어땅콩 98g 12봉 본품 외 택1", None),
         ("오리온 오징어땅콩 98g 12봉 (본품 외 택1 증정)", None),
         ("오리온 오징어땅콩 98g 12봉 그 외 택1 증정", None),
         ("오리온 오징어땅콩 98g 12봉 + 초코파이 외 택1 증정", None),
@@ -2683,7 +2684,8 @@ def test_a_cheapest_offer_whose_doubt_is_a_release_code_a_unit_or_the_first_opti
         # A coda ㄴ doubling the ㄴ after it in a loanword of three syllables or more (the sixty-eighth reader's shoes)
         ("나이키 보메로 18 남성 러닝화", "나이키 줌X 보메로 18 남성 런닝화 블랙", None),
         ("나이키 보메로 18 남성 런닝화", "나이키 보메로 18 남성 러닝화 블랙", None),
-        # not in a shorter word, nor before a native or Sino-Korean word's syllable (a reviewer's)
+        ("나이키 러닝 양말", "나이키 런닝 양말 3켤레", None),
+        # not before a native or Sino-Korean word's syllable (a reviewer's)
         ("인내 명언 액자", "이내 명언 액자", "keyword word missing: 인내"),
         ("소녀시대 응원봉", "손녀시대 응원봉", "keyword word missing: 소녀시대"),
         ("아내의식탁 밀키트 부대찌개", "안내의식탁 밀키트 부대찌개", "keyword word missing: 아내의"),

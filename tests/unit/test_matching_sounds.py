@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from actors.matching import match_offers
+from actors.matching.loanwords import Spellings
 from actors.matching.sounds import latin_spelling
 from schemas.offers import Offer
 
@@ -26,6 +27,9 @@ def verdict(keyword: str, title: str, price: int = 100_000) -> str | None:
         ("에보", "evo"),
         ("블루레이", "bluray"),  # ㄹㄹ across two syllables is one l
         ("아이비", "ivy"),
+        ("타일러", "tyler"),  # 아이 for one vowel, then ㄹㄹ for one l (a second reader's)
+        ("데일리", "daily"),
+        ("스톤", "stone"),
         ("일리", "illy"),  # a coda ㄹ and the ㄹ after it: a double l
         ("이소이", "isoi"),
     ],
@@ -93,9 +97,26 @@ def test_only_hangul_syllables_with_a_consonant_have_a_spelling():
         ("여아 원피스", "여름 원피스 LOVE YOU 프린트 여성", "keyword word missing: 여아"),
         ("캠핑 고기 불판", "캠핑 COKE 불판", "keyword word missing: 고기"),
         ("실리콘 이어 패드", "실리콘 EYE 패드 속눈썹 연장", "keyword word missing: 이어"),
+        # a word of one syllable is not read at all (TEA spells 더 and 티)
+        ("수분 더 크림", "수분 TEA 크림", "keyword word missing: 더"),
+        # a vowel letter has no consonant to read inside a name
+        ("돌체구스토 지니오플러스 머신", "Dolce Gusto Genio A Plus 머신", "keyword word missing: 지니오플러스"),
         # and a loanword the analyzer splits (블루 + 레이), its two l's one
         ("너의 이름은 블루레이 일반판", "너의 이름은. (Blu-ray) 1disc 일반판 정식발매", None),
     ],
 )
 def test_a_short_loanword_is_found_in_a_latin_title_word_by_its_sounds(keyword: str, title: str, reason: Any):
     assert verdict(keyword, title) == reason
+
+
+@pytest.mark.parametrize(
+    ("phrase", "read"),
+    [
+        ("genio s plus", "지니오에스플러스"),
+        # a letter or a two-letter word at either end is a model's, not part of a name
+        ("genio plus s", "지니오플러스 s"),
+        ("mx genio plus", "mx 지니오플러스"),
+    ],
+)
+def test_only_a_letter_inside_latin_words_is_read_as_part_of_a_glued_name(phrase: str, read: str):
+    assert Spellings(["지니오에스플러스", "지니오플러스"]).respell(phrase) == read
