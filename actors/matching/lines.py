@@ -205,6 +205,11 @@ def inside_the_name(
     return found
 
 
+#: The plain line's own names ("닥터페퍼 오리지널 355ml", "몽쉘 오리지널"): where another offer writes one where the
+#: lowest writes a word of its own, that word names another line, a flavour as often as not.
+PLAIN_LINE = re.compile(r"오리지[널날]|original|클래식|classic|레귤러|regular|플레인|plain")
+
+
 #: How many other accepted offers must write the keyword's words side by side before a word between them is another
 #: line: one could be the odd listing itself.
 PLAIN_NAMES_NEEDED = 2

@@ -3618,3 +3618,29 @@ def test_an_accessorys_word_the_source_files_beside_the_keywords_kind_names_the_
 )
 def test_a_friend_that_is_no_shops_messenger_friend_sets_no_price(title: str):
     assert verdict({"keyword": "갤럭시 북4 프로 14"}, title) is None
+
+
+@pytest.mark.parametrize(
+    ("lowest", "passed"),
+    [
+        # a word before the size beside an offer naming the plain line: another flavour (the hundred-and-seventh
+        # reader's Dr Pepper Cherry, cacao Mon Cher, watermelon Oh Yes)
+        ("닥터페퍼 체리 355ml 24캔", True),
+        # a word another offer writes too, or the lowest naming the plain line itself: no other line
+        ("닥터페퍼 박스 355ml 24캔", False),
+        ("닥터페퍼 오리지널 체리향 355ml 24캔", False),
+    ],
+)
+def test_a_cheapest_offers_word_where_another_names_the_plain_line_is_passed_over(lowest: str, passed: bool):
+    verdicts = judged(
+        {"keyword": "닥터페퍼 355ml 24캔"},
+        [(lowest, 21_500), ("닥터페퍼 355ml 24캔 박스", 22_500), ("닥터페퍼 오리지널 355ml x 24캔", 23_900)],
+    )
+    assert (verdicts[lowest] or "").startswith("in doubt beside dearer offers: another line?") is passed
+    # a keyword naming the plain line itself leaves nothing to tell it from
+    asked = judged(
+        {"keyword": "닥터페퍼 오리지널 355ml 24캔"},
+        [("닥터페퍼 오리지널 제로 355ml 24캔", 21_500), ("닥터페퍼 오리지널 355ml x 24캔", 23_900)],
+    )
+    verdict_on_the_lowest = asked["닥터페퍼 오리지널 제로 355ml 24캔"] or ""
+    assert not verdict_on_the_lowest.startswith("in doubt beside dearer offers: another line?")
