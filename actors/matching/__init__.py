@@ -624,32 +624,11 @@ def _reasons_to_pass_over(wanted: _Wanted, lowered: list[str]) -> list[str]:
         suffix_only_the_lowest_writes(model_codes(wanted.keyword), codes[0], codes[1:], bare_needed=PLAIN_NAMES_NEEDED),
         _letters_on_the_model_number(wanted, lowered, measures_too=False),
         a_later_option_perhaps(lowered, wanted.words),
-        _another_line_beside_the_plain_one(wanted, lowered),
     ]
     compact_title = compact_code(lowered[0])
     if not any(compact_code(code) in compact_title for code in asked):  # "U9060 MAC" writes U9060MAC whole
         reasons.append(suffix_cut_short_only_by_the_lowest(asked, codes[0], codes[1:], whole_needed=PLAIN_NAMES_NEEDED))
     return [reason for reason in reasons if reason]
-
-
-def _another_line_beside_the_plain_one(wanted: _Wanted, lowered: list[str]) -> str | None:
-    """A word the lowest writes right before the keyword's size ("닥터페퍼 체리 355ml") where a dearer accepted offer
-    names the plain line (`PLAIN_LINE`: "닥터페퍼 오리지널 355ml") and none writes that word: a flavour or a line beside
-    the plain one, not a descriptor."""
-    size = wanted.before_the_size
-    # A keyword or a lowest naming the plain line itself ("빼빼로 오리지널 54g"; "… 오리지날 초코 54g") leaves no line
-    # to tell it from.
-    if size is None or PLAIN_LINE.search(wanted.keyword) or PLAIN_LINE.search(lowered[0]):
-        return None
-    if not any(PLAIN_LINE.search(title) for title in lowered[1:]):
-        return None
-    respelled = [wanted.spell(title) for title in lowered]
-    own = inside_the_name(respelled[0], (size,), after_the_maker=True, numerals=True).get(size)
-    if not own or PLAIN_LINE.search(own):
-        return None
-    if any(own.replace(" ", "") in _compact(title) for title in lowered[1:]):
-        return None
-    return f"another line?: the lowest writes {own} before {size.second.text}, where another offer names the plain line"
 
 
 def _asked_codes(wanted: _Wanted) -> frozenset[str]:
@@ -757,4 +736,22 @@ def _another_line_in_the_lowest(wanted: _Wanted, lowered: list[str], respelled: 
         after = [after_the_name(title, end) for title in respelled]
         if after[0] and is_unvouched(after[0], after[1:], others_compact, wanted.words, doubting=True):
             return f"another thing?: the lowest writes {after[0]} after {end.text}, which no other offer does"
-    return None
+    return _another_line_beside_the_plain_one(wanted, lowered, respelled)
+
+
+def _another_line_beside_the_plain_one(wanted: _Wanted, lowered: list[str], respelled: list[str]) -> str | None:
+    """The doubt a word the lowest writes right before the keyword's size leaves ("닥터페퍼 체리 355ml") where a dearer
+    accepted offer writes the plain line's name in that place (`PLAIN_LINE`: "닥터페퍼 오리지널 355ml") and none writes
+    that word: a flavour or a line beside the plain one as often as a descriptor ("정품", "대용량", "탄산음료"), so the
+    lowest is delivered and said in doubt (passing it over refused descriptors six times for each flavour: a
+    reviewer's). Not where the keyword or the lowest names the plain line itself."""
+    size = wanted.before_the_size
+    if size is None or PLAIN_LINE.search(wanted.keyword) or PLAIN_LINE.search(lowered[0]):
+        return None
+    written = [inside_the_name(title, (size,), after_the_maker=True, numerals=True).get(size) for title in respelled]
+    own = written[0]
+    if not own or not any(other and PLAIN_LINE.fullmatch(other.replace(" ", "")) for other in written[1:]):
+        return None
+    if any(own.replace(" ", "") in _compact(title) for title in lowered[1:]):
+        return None
+    return f"another line?: the lowest writes {own} before {size.second.text}, where another offer names the plain line"

@@ -206,7 +206,7 @@ def inside_the_name(
 
 
 #: The plain line's own names ("닥터페퍼 오리지널 355ml", "몽쉘 오리지널"): where another offer writes one where the
-#: lowest writes a word of its own, that word names another line, a flavour as often as not.
+#: lowest writes a word of its own, that word may name another line, a flavour (a doubt: a descriptor as often).
 PLAIN_LINE = re.compile(r"오리지[널날]|original|클래식|classic|레귤러|regular|플레인|plain")
 
 
