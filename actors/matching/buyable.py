@@ -530,7 +530,7 @@ def one_of_several(
 
 #: A range of models' codes, each end a code with a digit ("MS-01~MS-60", "A1~A12"): in a pick, its ends are read
 #: (a range written "MS-01~60" is not).
-_CODE_RANGE = re.compile(r"(?<![\w-])[a-z][a-z0-9-]*\d\s?[~∼〜]\s?[a-z][a-z0-9-]*\d(?![\w-])")
+_CODE_RANGE = re.compile(r"(?<![\w-])(?P<first>[a-z][a-z0-9-]*\d)\s?[~∼〜]\s?(?P<last>[a-z][a-z0-9-]*\d)(?![\w-])")
 
 
 def _model_only_as_an_option(
@@ -554,7 +554,7 @@ def _model_only_as_an_option(
     runs += [
         match.span()
         for match in _CODE_RANGE.finditer(title)
-        if any(not model.search(end.strip()) for end in re.split(r"[~∼〜]", match.group()))
+        if not (model.search(match["first"]) and model.search(match["last"]))
     ]
     if not found or not all(any(start <= first < end for start, end in runs) for first, _ in found):
         return None
