@@ -13,8 +13,9 @@
   or card price and no plain sale price carries `price_condition` (the parser decides, `coupang_parser`). A title
   that binds its price to a condition says so in its grammar ("세탁기 동시구매 시 특가": a clause of 시, "when", that
   leads to a price) or in its words (임직원 전용, 쿠폰 적용가: `_CONDITION_OF_SALE`, hints for what no clause says).
-- A range's start ("12,900원~") is the cheapest option's price: it stands for the asked product only when the
-  keyword names a quantity the title lists first in every dimension it names.
+- A range's start ("12,900원~", marked by the source or written in the title: "19,900원부터") is the cheapest
+  option's price: it stands for the asked product only when the keyword names a quantity the title lists first in
+  every dimension it names.
 """
 
 from __future__ import annotations
@@ -424,6 +425,13 @@ def prices_on_a_condition(title: str) -> Iterator[tuple[int, int]]:
             yield start, found[after - 1].end
 
 
+#: A title that writes its price as a range's start ("19,900원부터", "7,900원~ (옵션 선택)", "1만원~5만원": the
+#: forty-fourth reader's gift sets) says what the source's "원~" mark says
+#: (`Offer.price_from`): the price is the cheapest option's. Not a shop's terms from an amount on ("3만원부터
+#: 무료배송", "5만원~ 구매시 사은품").
+_PRICE_FROM_SAID = re.compile(r"(?<![\d,])\d[\d,]*만?\s?원\s?(?:부터|[~∼〜])(?!\s?(?:무료|배송|구매|주문|이상|결제))")
+
+
 def not_everyones_price(offer: Offer, folded_title: str, wanted: tuple[Quantity, ...], keyword: str) -> str | None:
     """Why the offer's price is not what a buyer of the asked product pays; None: it is. `keyword`: normalized."""
     if offer.price_condition:
@@ -440,7 +448,7 @@ def not_everyones_price(offer: Offer, folded_title: str, wanted: tuple[Quantity,
     for start, end in prices_on_a_condition(title):
         if not _another_price(title, start, end, offer.price, price_word_said=True):
             return f"conditional price: {title[start:end]} {offer.price:,}"
-    if not offer.price_from:
+    if not (offer.price_from or _PRICE_FROM_SAID.search(title)):
         return None
     if not wanted:
         return f"price from {offer.price:,}: option not known"

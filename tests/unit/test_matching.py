@@ -994,6 +994,22 @@ def test_a_range_start_is_the_asked_products_price_only_for_the_first_option(key
     assert verdict({"keyword": keyword}, title, 13_900, price_from=True) == reason
 
 
+@pytest.mark.parametrize(
+    ("title", "reason"),
+    [
+        ("상주 곶감 반건시 선물세트 모음 19,900원부터", "price from 19,900: option not known"),
+        ("상주 곶감 반건시 선물세트 19,900원~ (옵션 선택)", "price from 19,900: option not known"),
+        ("상주 곶감 반건시 선물세트 1만원~5만원", "price from 19,900: option not known"),
+        # a shop's terms, not the listing's price: free delivery from an amount, an order's least
+        ("상주 곶감 반건시 선물세트 3만원부터 무료배송", None),
+        ("상주 곶감 반건시 선물세트 (2만원 이상 구매시 무료배송)", None),
+        ("상주 곶감 반건시 선물세트 19,900원", None),
+    ],
+)
+def test_a_title_that_writes_its_price_as_a_range_start_is_a_price_from(title: str, reason: str | None):
+    assert verdict({"keyword": "상주 곶감 반건시 선물세트"}, title, 19_900) == reason
+
+
 # --- a price every offer's neighbours vouch for (issue 32 §3) ------------------------------------------------
 
 
