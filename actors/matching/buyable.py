@@ -491,7 +491,16 @@ _AND_OTHERS = re.compile(
 #: product named with others of a kind in a collection sale ("오징어땅콩 98g 외 과자 모음전": the forty-third
 #: reader's snacks), however many: 외 a word of its own, spaced after it (not a word's first syllable: "[외장하드
 #: 기획전]", "[외식 기획전]", "겨울 외투 모음전": a reviewer's), after the product, not opening a tag ("[외 …").
-_AND_OTHERS_ANYHOW = re.compile(rf"{_AND_N_OTHERS}|(?<=[^\s\[(]\s)외\s[가-힣]{{1,6}}\s?(?:모음전?|기획전)")
+#: Where the title says it is a pick, so is a bare "외" after a word, the others after it or not ("모음전 파워핀 프로
+#: 외 숏핀/키즈핀": the ninety-fourth reader's fins; "모음전 … 프로택틱 외"): not "본품 외" or "그 외", nor a gift
+#: or a delivery note said in the same stretch ("외 사은품 증정", "제주 외 택배 불가").
+_AND_OTHERS_IN_A_PICK = (
+    r"(?<=[^\s\[(]\s)(?<!본품\s)(?<!그\s)외(?![가-힣])"
+    r"(?![^()\[\]]*?(?:증정|사은품|선물|샘플|동봉|포함|함유|서비스|택배|배송|지역))(?:\s[^\s()\[\]]+)?"
+)
+_AND_OTHERS_ANYHOW = re.compile(
+    rf"{_AND_N_OTHERS}|(?<=[^\s\[(]\s)외\s[가-힣]{{1,6}}\s?(?:모음전?|기획전)|{_AND_OTHERS_IN_A_PICK}"
+)
 #: Where "외 N종" lists what comes with the product or what a set holds: inside brackets, after a "+", in a set.
 _WITH_THE_PRODUCT = re.compile(r"[(\[][^)\]]*$|(?<!\d)\+[^+]*$")
 _A_SET = re.compile(r"세트|기획")

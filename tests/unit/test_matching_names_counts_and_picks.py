@@ -2176,6 +2176,13 @@ def test_a_gift_counted_with_the_keywords_counter_is_no_other_count():
         ("오리온 오징어땅콩 98g 외 스낵 기획전 12봉", "price of one of several: 외 스낵 기획전"),
         # "and others, pick one" (the hundred-and-fourth reader's titles sale)
         ("과자 모음전 오리온 오징어땅콩 98g 12봉 외 택1", "price of one of several: 외 택1"),
+        # "and others" after the product where the title says it is a pick, whatever follows (the ninety-fourth
+        # reader's fins, the ninety-sixth's camera bags)
+        ("과자 모음전 오리온 오징어땅콩 98g 12봉 외 새우깡/꼬깔콘", "price of one of several: 외 새우깡/꼬깔콘"),
+        ("과자 모음전 최대 40% 할인 오리온 오징어땅콩 98g 12봉 외", "price of one of several: 외"),
+        ("과자 모음 택1 (오리온 오징어땅콩 98g 12봉/꼬깔콘 외)", "price of one of several: 외"),
+        ("과자 모음전 오리온 오징어땅콩 98g 12봉 외 사은품 증정", None),
+        ("과자 모음전 오리온 오징어땅콩 98g 12봉 (제주 외 택배 불가)", None),
         ("오리온 오징어땅콩 98g 12봉 (제주 외 택배 불가)", None),
         # a gift picked besides the product: after 본품, 그 or a "+", in brackets, or said a gift (a reviewer's)
         ("오리온 오징어땅콩 98g 12봉 본품 외 택1 사은품 증정", None),
