@@ -152,9 +152,12 @@ _CONDITION_OF_SALE = re.compile(
     rf"|(?:(?<![가-힣])(?:톡톡|카톡|카카오톡?|톡|플러스|플)\s?(?:채널\s?)?친구|(?<![가-힣])플친)\s?(?:\d{{1,2}}\s?%\s?)?"
     rf"{_ONLY}(?:전용|할인(?!\s?쿠폰)|특가)"
     r"|교육\s?할인"
-    # A channel the shop reserves a price for ("(모바일 전용가)", "앱 전용 특가", "어플할인"); not the device a thing
-    # is for ("모바일 전용 게임패드": a reviewer's), nor "온라인 전용", which anyone ordering online is.
-    r"|(?:앱|어플|모바일)\s?(?:\d{1,2}\s?%\s?)?(?:전용\s?)?(?:가(?![가-힣])|할인|특가)"
+    # A channel the shop reserves a price for ("(모바일 전용가)", "앱 전용 특가", "어플할인"), or a tag says is the
+    # only one ("[APP전용]", "[쇼핑라이브 전용]": the hundred-and-eleventh and -ninth readers'); not the device a
+    # thing is for ("모바일 전용 게임패드": a reviewer's, "라이브 방송 전용 마이크"), nor "온라인 전용", which anyone
+    # ordering online is.
+    r"|(?:앱|어플|모바일|app)\s?(?:\d{1,2}\s?%\s?)?(?:전용\s?)?(?:가(?![가-힣])|할인|특가)"
+    r"|(?:앱|어플|app|(?:쇼핑\s?)?라이브)\s?전용(?=\s?[)\]])"
     r"|(?:구매|자격|재직|재학|학생|신분)\s?인증|번호\s?이동|기기\s?변경|공시\s?지원"
     rf"|요금제\s?(?:\d+\s?개월\s?)?(?:유지|의무|필수|조건|가입)"
     # A first month's, purchase's or order's price; 가 only after 전용 or closing a tag ("[신규회원 첫구매가]": the

@@ -825,6 +825,11 @@ def test_a_childs_word_after_the_name_asked_for_or_written_by_other_sellers_is_t
         # a price for the shop's app only, and a refurbished unit spelled otherwise (the eighteenth reader's)
         ("라운드랩 1025 독도 토너 200ml", "라운드랩 1025 독도 토너 200ml (모바일 전용가)", "conditional price"),
         ("라운드랩 1025 독도 토너 200ml", "[앱 전용 특가] 라운드랩 1025 독도 토너 200ml", "conditional price"),
+        # a tag that says the price is the app's or a live broadcast's alone (the hundred-and-ninth and -eleventh
+        # readers')
+        ("라운드랩 1025 독도 토너 200ml", "[APP전용] 라운드랩 1025 독도 토너 200ml", "conditional price"),
+        ("라운드랩 1025 독도 토너 200ml", "(앱전용) 라운드랩 1025 독도 토너 200ml", "conditional price"),
+        ("라운드랩 1025 독도 토너 200ml", "라운드랩 1025 독도 토너 200ml [쇼핑라이브 전용]", "conditional price"),
         ("맥북 에어 13 M4", "맥북에어 M4 13인치 미드나이트 16/256 애플 공인 리퍼비쉬드", "refurbished"),
         ("맥북 에어 13 M4", "맥북에어 M4 13인치 리퍼비시드 제품", "refurbished"),
         # like new, worn or used a few times, tried on in a shop; a season's shipping over (the nineteenth reader's)
@@ -900,6 +905,7 @@ def test_seconds_download_codes_shop_pickup_and_age_formulas_are_refused(keyword
         ("브리타 막스트라 필터 3개", "브리타 막스트라 필터 3개 (각 4주 사용, 3회 사용 가능)"),
         ("레이저 키시 V2", "레이저 Razer Kishi V2 키시 V2 안드로이드 모바일 전용 게임패드"),  # a device for phones
         ("샤오미 스마트 체중계", "샤오미 스마트 체중계 Mi Fit 앱 전용 연동"),
+        ("보야 BY-M1 마이크", "보야 BY-M1 라이브 방송 전용 마이크"),  # a thing for live broadcasts
         # no payment collected: none is needed, one is made at checkout, or a fee is paid apart
         ("웨버 스피릿 E-325", "웨버 스피릿 E-325 가스그릴 설치비 포함 추가결제 없음"),
         ("웨버 스피릿 E-325", "웨버 스피릿 E-325 가스그릴 (추가 결제 없이 설치까지)"),
