@@ -539,6 +539,8 @@ def one_of_several(
         return None
     # Sizes of the keyword's measure are a pick, said outright or bare ("20/24/28인치 사이즈선택", "5~8kg 옵션
     # 선택"): one listing's sizes rarely share a price, as its colours mostly do.
+    if (measure := _a_measure_picked_unnamed(folded_title, wanted)) is not None:
+        return f"price of one of several: {measure}"
     runs = alternatives + _ranges_to_pick_from(title)
     prices_differ = _PRICES_DIFFER.search(title) is not None
     for start, end in runs:
@@ -596,6 +598,21 @@ def _ranges_to_pick_from(title: str) -> list[tuple[int, int]]:
         for match in SIZE_RANGE.finditer(title)
         if _PICK_FOLLOWS.match(title, match.end()) and match["first"] in (None, match["last"])
     ]
+
+
+#: A pick said of a measure ("용량선택", "중량 선택"), and the dimension it picks.
+_MEASURE_PICKED = re.compile(r"(?P<measure>용량|중량)\s?(?:별\s?)?(?:선택|택\s?1)")
+_PICKED_MEASURE = {"용량": "volume", "중량": "weight"}
+
+
+def _a_measure_picked_unnamed(folded_title: str, wanted: Sequence[Quantity]) -> str | None:
+    """A pick of the keyword's measure in a title that names no size of it ("노니 에너지 앰플 용량선택" for 30ml: the
+    hundred-and-ninth reader's): its price is one size's, which it does not say. None where the title names one."""
+    for said in _MEASURE_PICKED.finditer(folded_title.lower()):
+        dimension = _PICKED_MEASURE[said["measure"]]
+        if any(want.dimension == dimension for want in wanted) and first_stated(folded_title, dimension) is None:
+            return said.group()
+    return None
 
 
 #: An option named after a comma ("…사이즈선택, 28인치, 네이비"): how Coupang titles a listing's chosen option.

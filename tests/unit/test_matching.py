@@ -1616,6 +1616,12 @@ def test_a_pick_of_sizes_that_lists_the_asked_one_after_another_is_priced_for_th
         ("덤벨 3kg", "네오프렌 덤벨 1/2/3kg 각 2개 색상선택", None),
         ("하드캐리어 28인치", "하드캐리어 20/24/28인치 사이즈선택, 28인치, 네이비", None),
         ("고창 수박 8kg", "고창 수박 (5~8kg 선택)", "price of one of several: 5~8kg"),
+        # a pick of the keyword's measure that names no size of it (the hundred-and-ninth reader's ampoule)
+        ("노니 에너지 앰플 30ml", "노니 에너지 앰플 용량선택", "price of one of several: 용량선택"),
+        ("고창 수박 8kg", "고창 수박 중량 선택", "price of one of several: 중량 선택"),
+        ("노니 에너지 앰플 30ml", "노니 에너지 앰플 30ml 용량선택", None),
+        ("노니 에너지 앰플", "노니 에너지 앰플 용량선택", None),
+        ("고창 수박 8kg", "고창 수박 8kg 용량선택", None),
         # a second reader's: a band beside a pick of something else, said outright too; a price for the asked size
         ("고창 수박 8kg", "고창 꿀수박 7~8kg 1통 (배송일 택1)", None),
         ("모니터암 32인치", "싱글 모니터암 17~32인치 가스스프링 색상 택1", None),
