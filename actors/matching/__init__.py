@@ -44,6 +44,7 @@ from typing import Any
 from actors.matching.buyable import (
     a_later_option_perhaps,
     a_mix,
+    a_mix_said,
     not_buyable,
     not_everyones_price,
     one_of_several,
@@ -298,6 +299,7 @@ def _not_everyones_price(offer: Offer, folded: str, wanted: _Wanted) -> str | No
         not_everyones_price(offer, folded, wanted.quantities, wanted.keyword)
         or one_of_several(folded, wanted.words, wanted.quantities, wanted.model)
         or a_mix(folded, wanted.words, wanted.quantities)
+        or a_mix_said(folded, wanted.words, wanted.keyword)
         or against_target(offer.price, wanted.target_price)
     )
 

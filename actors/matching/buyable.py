@@ -661,6 +661,32 @@ def a_mix(folded_title: str, words: tuple[Word, ...], wanted: Sequence[Quantity]
     return None
 
 
+#: A mix said outright ("혼합"), not a blend sold as one kind ("혼합미", "혼합곡": the keyword word it leaves out
+#: refuses those).
+_MIX_SAID = re.compile(r"(?<![가-힣])혼합(?![가-힣])")
+#: Alternatives joined by slashes or plus signs ("검정/빨강/파랑", "라임 + 망고"), each a word of its own.
+_MIXED_KINDS = re.compile(r"[^\s/+()\[\]]+(?:\s?[/+]\s?[^\s/+()\[\]]+)+")
+
+
+def a_mix_said(folded_title: str, words: tuple[Word, ...], keyword: str) -> str | None:
+    """A title that says it sells a mix ("혼합") of alternatives, one of which the keyword names and another not
+    ("모나미 153 볼펜 0.7 검정/빨강/파랑 혼합 12자루" for 12 black pens: the hundred-and-twelfth reader's; "라임 + 망고
+    355ml 각 12캔 혼합", "베지밀 A/B 혼합"): only some of it is the product. Not a keyword that asks the mix itself,
+    nor alternatives all of which it names ("딸기/바나나 혼합 스무디" for "딸기 바나나 스무디")."""
+    title = folded_title.lower()
+    if _MIX_SAID.search(keyword) or not _MIX_SAID.search(title):
+        return None
+    for kinds in _MIXED_KINDS.finditer(title):
+        alternatives = re.split(r"\s?[/+]\s?", kinds.group())
+        if not any(word.pattern.search(kinds.group()) for word in words):
+            continue
+        if all(any(word.pattern.search(kind) for word in words) for kind in alternatives):
+            continue
+        if any(named_only_within(word, title, [kinds.span()]) for word in words):
+            return f"a mix: {kinds.group()} 혼합"
+    return None
+
+
 #: The keyword's counts a mix splits: its packs, or its sheets ("마스크 50매").
 _SPLIT_DIMENSIONS = frozenset({"pack", "sheets"})
 

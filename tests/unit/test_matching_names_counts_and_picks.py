@@ -2503,6 +2503,35 @@ def test_a_pack_that_names_the_product_as_one_of_its_counted_kinds_is_a_mix(
 @pytest.mark.parametrize(
     ("keyword", "title", "reason"),
     [
+        # a mix said outright, of alternatives of which the keyword names one (the hundred-and-twelfth reader's
+        # pens, the eleventh's cans, the forty-ninth's soy milk)
+        (
+            "모나미 153 볼펜 0.7 검정 12자루",
+            "모나미 153 볼펜 0.7 검정/빨강/파랑 혼합 12자루",
+            "a mix: 검정/빨강/파랑 혼합",
+        ),
+        (
+            "펩시 제로슈거 라임 355ml 24캔",
+            "펩시 제로슈거 라임 + 망고 355ml 각 12캔 혼합 (총 24캔)",
+            "a mix: 라임 + 망고 혼합",
+        ),
+        ("베지밀 B 190ml 48팩", "베지밀 A/B 혼합 190ml 48팩 (24+24)", "a mix: a/b 혼합"),
+        # every alternative asked is the product; the keyword's own mix; no mix said; a gift after a "+"
+        ("딸기 바나나 스무디 1L", "딸기/바나나 혼합 스무디 1L", None),
+        ("하루견과 혼합 견과 30봉", "하루견과 혼합 견과 호두/아몬드 30봉", None),
+        ("모나미 153 볼펜 0.7 검정 12자루", "모나미 153 볼펜 0.7 검정 12자루 혼합 포장", None),
+        ("혼합 견과 하루견과 30봉", "하루견과 30봉 + 쇼핑백 혼합견과", None),
+    ],
+)
+def test_a_mix_said_of_alternatives_one_of_which_the_keyword_names_is_a_mix(
+    keyword: str, title: str, reason: str | None
+):
+    assert verdict(keyword, title) == reason
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
         # a material written another way, clipped, glued to the next word or in English
         ("키친아트 통3중 스텐 편수냄비 18cm", "키친아트 통3중 스테인리스 편수냄비 18cm", None),
         ("키친아트 통3중 스텐 편수냄비 18cm", "키친아트 통3중 스테인레스편수냄비 18cm", None),
