@@ -38,6 +38,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from statistics import median
 from typing import Any
 
@@ -168,9 +169,20 @@ class _Wanted:
 
 
 def _wanted(product: Mapping[str, Any]) -> _Wanted:
-    folded = fold(product.get("keyword") or "")
-    keyword = folded.lower()
+    """The product side of matching: the same product's is read once, as a search judges its offers
+    (`match_offers`), then the doubts about its lowest (`doubts_about_the_lowest`), and again on each attempt."""
     model_no = (product.get("model_no") or "").strip()
+    return _wanted_for(product.get("keyword") or "", model_no, product.get("target_price"))
+
+
+#: Products whose reading is kept: a worker's recent searches (the reading costs about half of a search's matching).
+_PRODUCTS_REMEMBERED = 32
+
+
+@lru_cache(maxsize=_PRODUCTS_REMEMBERED)
+def _wanted_for(raw_keyword: str, model_no: str, target_price: int | None) -> _Wanted:
+    folded = fold(raw_keyword)
+    keyword = folded.lower()
     words = keyword_words(folded)
     anchors = keyword_words(folded, quantities=True)
     allowed = allowed_by(keyword)
@@ -192,7 +204,7 @@ def _wanted(product: Mapping[str, Any]) -> _Wanted:
         names_end=the_names_end(words, options),
         options=options,
         spellings=loanword_spellings(keyword, words),
-        target_price=product.get("target_price") or None,
+        target_price=target_price or None,
     )
 
 

@@ -419,6 +419,10 @@ class _Sounding(NamedTuple):
     one_word: bool
 
 
+#: How many titles one keyword's reading remembers respelled: several searches' offers, never a history's.
+_TITLES_REMEMBERED = 2048
+
+
 class Spellings:
     """The keyword's loanwords, to write a title's other spelling of them (the other script, or another Hangul
     spelling) as the keyword does."""
@@ -458,7 +462,8 @@ class Spellings:
         #: ("마이크로SD"); the order makes the reading the same in every process.
         latin_runs = {run for run in keyword_runs if _LATIN_RUN.fullmatch(run)}
         self.latin_runs = tuple(sorted(latin_runs, key=lambda run: (-len(run), run)))
-        #: Each title respelled once: every rule that reads the keyword's spelling asks for it (one search's titles).
+        #: Each title respelled once: every rule that reads the keyword's spelling asks for it (one search's titles,
+        #: or a few searches' where the matcher keeps the keyword's reading: bounded by `_TITLES_REMEMBERED`).
         self._respelled: dict[str, str] = {}
 
     def respell(self, title: str) -> str:
@@ -467,6 +472,8 @@ class Spellings:
         "다이슨에어스트레이트"; for "wifi", "와이파이" reads "wifi"; for "모이스처라이징", "모이스춰라이징" reads
         "모이스처라이징"."""
         if (respelled := self._respelled.get(title)) is None:
+            if len(self._respelled) >= _TITLES_REMEMBERED:
+                self._respelled.clear()
             respelled = self._respelled[title] = self._respell(title)
         return respelled
 
