@@ -152,12 +152,12 @@ _CONDITION_OF_SALE = re.compile(
     rf"|(?:(?<![가-힣])(?:톡톡|카톡|카카오톡?|톡|플러스|플)\s?(?:채널\s?)?친구|(?<![가-힣])플친)\s?(?:\d{{1,2}}\s?%\s?)?"
     rf"{_ONLY}(?:전용|할인(?!\s?쿠폰)|특가)"
     r"|교육\s?할인"
-    # A channel the shop reserves a price for ("(모바일 전용가)", "앱 전용 특가", "어플할인"), or a tag says is the
-    # only one ("[APP전용]", "[쇼핑라이브 전용]": the hundred-and-eleventh and -ninth readers'); not the device a
-    # thing is for ("모바일 전용 게임패드": a reviewer's, "라이브 방송 전용 마이크"), nor "온라인 전용", which anyone
-    # ordering online is.
-    r"|(?:앱|어플|모바일|app)\s?(?:\d{1,2}\s?%\s?)?(?:전용\s?)?(?:가(?![가-힣])|할인|특가)"
-    r"|(?:앱|어플|app|(?:쇼핑\s?)?라이브)\s?전용(?=\s?[)\]])"
+    # A channel the shop reserves a price for ("(모바일 전용가)", "앱 전용 특가", "어플할인"), or a tag opening with
+    # it says is the only one ("[APP전용]", "[쇼핑라이브 전용]": the hundred-and-eleventh and -ninth readers'); not the
+    # device a thing is for ("모바일 전용 게임패드": a reviewer's, "라이브 방송 전용 마이크", "[M.2 드라이브 전용]",
+    # "[Hue App 전용]": a second reviewer's), nor "온라인 전용", which anyone ordering online is.
+    r"|(?:앱|어플|모바일|(?<![a-z])app(?![a-z]))\s?(?:\d{1,2}\s?%\s?)?(?:전용\s?)?(?:가(?![가-힣])|할인|특가)"
+    r"|(?<=[(\[])\s?(?:앱|어플|app|(?:쇼핑\s?)?라이브)\s?전용(?=\s?[)\]])"
     r"|(?:구매|자격|재직|재학|학생|신분)\s?인증|번호\s?이동|기기\s?변경|공시\s?지원"
     rf"|요금제\s?(?:\d+\s?개월\s?)?(?:유지|의무|필수|조건|가입)"
     # A first month's, purchase's or order's price; 가 only after 전용 or closing a tag ("[신규회원 첫구매가]": the
@@ -430,9 +430,26 @@ def prices_on_a_condition(title: str) -> Iterator[tuple[int, int]]:
 
 #: A title that writes its price as a range's start ("19,900원부터", "7,900원~ (옵션 선택)", "1만원~5만원": the
 #: forty-fourth reader's gift sets) says what the source's "원~" mark says
-#: (`Offer.price_from`): the price is the cheapest option's. Not a shop's terms from an amount on ("3만원부터
-#: 무료배송", "5만원~ 구매시 사은품").
-_PRICE_FROM_SAID = re.compile(r"(?<![\d,])\d[\d,]*만?\s?원\s?(?:부터|[~∼〜])(?!\s?(?:무료|배송|구매|주문|이상|결제))")
+#: (`Offer.price_from`): the price is the cheapest option's. Only an amount that is the offer's price, or a range
+#: written whole around it: a reviewer's titles write other amounts so, a gift's or free delivery's threshold, an
+#: add-on's, a fee's or a coupon's ("[5만원부터 사은품 증정]", "(추가구성 4,900원~)", "(택배비 3,000원~)", "[2,000원~
+#: 5,000원 할인쿠폰]"), and none of a shop's terms from an amount on ("3만원부터 무료배송", "2만원~ 무배", "5만원~
+#: 구매시 사은품") nor a sale's last day ("29,900원~12/31").
+_PRICE_FROM_SAID = re.compile(
+    rf"(?<![\d,.]){_AMOUNT}\s?(?:부터|[~∼〜])"
+    r"(?!\s?(?:무료|무배|배송|택배|구매|주문|이상|결제|할인|적립|\d{1,2}\s?[/.월]))"
+)
+#: A range's end written after its start ("1만원~5만원"); not a band's ("2만원대").
+_RANGE_END = re.compile(rf"\s?{_AMOUNT}(?!대)")
+
+
+def _price_from_said(title: str, price: int) -> bool:
+    """Whether a (lower-case) title writes the offer's `price` as a range's start (`_PRICE_FROM_SAID`)."""
+    for said in _PRICE_FROM_SAID.finditer(title):
+        start, end = _won(said), _RANGE_END.match(title, said.end())
+        if start == price or (end is not None and start <= price <= _won(end)):
+            return True
+    return False
 
 
 def not_everyones_price(offer: Offer, folded_title: str, wanted: tuple[Quantity, ...], keyword: str) -> str | None:
@@ -451,7 +468,7 @@ def not_everyones_price(offer: Offer, folded_title: str, wanted: tuple[Quantity,
     for start, end in prices_on_a_condition(title):
         if not _another_price(title, start, end, offer.price, price_word_said=True):
             return f"conditional price: {title[start:end]} {offer.price:,}"
-    if not (offer.price_from or _PRICE_FROM_SAID.search(title)):
+    if not (offer.price_from or _price_from_said(title, offer.price)):
         return None
     if not wanted:
         return f"price from {offer.price:,}: option not known"
@@ -494,16 +511,40 @@ _AND_OTHERS = re.compile(
 #: product named with others of a kind in a collection sale ("오징어땅콩 98g 외 과자 모음전": the forty-third
 #: reader's snacks), however many: 외 a word of its own, spaced after it (not a word's first syllable: "[외장하드
 #: 기획전]", "[외식 기획전]", "겨울 외투 모음전": a reviewer's), after the product, not opening a tag ("[외 …").
-#: Where the title says it is a pick, so is a bare "외" after a word, the others after it or not ("모음전 파워핀 프로
-#: 외 숏핀/키즈핀": the ninety-fourth reader's fins; "모음전 … 프로택틱 외"): not "본품 외" or "그 외", nor a gift
-#: or a delivery note said in the same stretch ("외 사은품 증정", "제주 외 택배 불가").
-_AND_OTHERS_IN_A_PICK = (
-    r"(?<=[^\s\[(]\s)(?<!본품\s)(?<!그\s)외(?![가-힣])"
-    r"(?![^()\[\]]*?(?:증정|사은품|선물|샘플|동봉|포함|함유|서비스|택배|배송|지역))(?:\s[^\s()\[\]]+)?"
+_AND_OTHERS_ANYHOW = re.compile(rf"{_AND_N_OTHERS}|(?<=[^\s\[(]\s)외\s[가-힣]{{1,6}}\s?(?:모음전?|기획전)")
+#: Where the title says it is a collection to pick from (`_COLLECTION_PICK`), so is a bare "외" after a word, the
+#: others after it or not ("모음전 파워핀 프로 외 숏핀/키즈핀": the ninety-fourth reader's fins; "색상선택 (티타늄화이트
+#: 외 60색, 색상별 가격상이)": the ninety-seventh's paints): not "본품 외" or "그 외", nor what the same stretch says
+#: of a gift, delivery, a warranty, what is in the box or sold apart, a use, an enquiry or a surcharge ("외 사은품
+#: 증정", "무료배송(제주 외)", "(주말 외 당일출고)", "무상AS (소모품 외)", "(렌즈 외 액세서리 별매)", "실내 외
+#: 겸용", "(블랙 외 색상 +2,000원)": a reviewer's).
+_AND_OTHERS_BARE = re.compile(r"(?<=[^\s\[(]\s)(?<!본품\s)(?<!그\s)외(?![가-힣])(?:\s[^\s()\[\]]+)?")
+_NOT_OTHER_PRODUCTS = re.compile(
+    r"증정|사은품|선물|샘플|동봉|포함|함유|서비스|택배|배송|지역|발송|출고|도서|산간|주말|공휴일"
+    r"|별도|별매|구성품|겸용|가능|불가|없음|제외|문의|\+\s?\d"
 )
-_AND_OTHERS_ANYHOW = re.compile(
-    rf"{_AND_N_OTHERS}|(?<=[^\s\[(]\s)외\s[가-힣]{{1,6}}\s?(?:모음전?|기획전)|{_AND_OTHERS_IN_A_PICK}"
-)
+_BRACKET = re.compile(r"[()\[\]]")
+
+
+def _others_in_a_collection(title: str) -> re.Match[str] | None:
+    """A bare 외 in a (lower-case) title that says it is a collection (`_AND_OTHERS_BARE`), where what follows it up
+    to a bracket, or the whole bracket it stands in, says nothing of a gift, delivery, a warranty, the box or a
+    surcharge (`_NOT_OTHER_PRODUCTS`)."""
+    if not _COLLECTION_PICK.search(title):
+        return None
+    for others in _AND_OTHERS_BARE.finditer(title):
+        before = list(_BRACKET.finditer(title, 0, others.start()))
+        inside = bool(before) and before[-1].group() in "(["
+        closing = next(_BRACKET.finditer(title, others.end()), None)
+        start = before[-1].end() if inside else others.start()  # a bracket's note is read whole ("(주말 외)")
+        if not _NOT_OTHER_PRODUCTS.search(title, start, closing.start() if closing else len(title)):
+            return others
+    return None
+
+
+#: A collection to pick from, not a bare 선택, which nearly every listing writes of its colours or sizes
+#: ("색상선택", "사이즈선택": a reviewer's); prices said to differ by option are one.
+_COLLECTION_PICK = re.compile(r"모음|기획전|골라|택\s?\d|가격\s?(?:상이|다름)")
 #: Where "외 N종" lists what comes with the product or what a set holds: inside brackets, after a "+", in a set.
 _WITH_THE_PRODUCT = re.compile(r"[(\[][^)\]]*$|(?<!\d)\+[^+]*$")
 _A_SET = re.compile(r"세트|기획")
@@ -527,6 +568,8 @@ def one_of_several(
     or names the asked one as the option it sells (`_named_as_the_option`)."""
     title = folded_title.lower()
     if _PICK_SAID.search(title) and (others := _AND_OTHERS_ANYHOW.search(title)):
+        return f"price of one of several: {others.group()}"
+    if others := _others_in_a_collection(title):
         return f"price of one of several: {others.group()}"
     for others in _AND_OTHERS.finditer(title):
         if not (_WITH_THE_PRODUCT.search(title, 0, others.start()) or _A_SET.search(title)):
@@ -600,18 +643,24 @@ def _ranges_to_pick_from(title: str) -> list[tuple[int, int]]:
     ]
 
 
-#: A pick said of a measure ("용량선택", "중량 선택"), and the dimension it picks.
-_MEASURE_PICKED = re.compile(r"(?P<measure>용량|중량)\s?(?:별\s?)?(?:선택|택\s?1)")
-_PICKED_MEASURE = {"용량": "volume", "중량": "weight"}
+#: A pick said of a measure ("용량선택", "중량 선택"; not 대용량, a big one), and the dimensions it picks: sellers
+#: write 용량 of a weight and of a memory's bytes too ("고춧가루 용량선택", "마이크로SD 용량선택": a reviewer's).
+_MEASURE_PICKED = re.compile(r"(?<![대소])(?P<measure>용량|중량)\s?(?:별\s?)?(?:선택|택\s?1)")
+_PICKED_MEASURE = {"용량": ("volume", "weight", "capacity"), "중량": ("weight",)}
+#: A size written in a unit the quantities do not read ("500미리", "16oz", "한근"): a size named all the same.
+_A_MEASURE_UNREAD = re.compile(r"(?:\d|한)\s?(?:미리|mm|oz|온스|근)(?![가-힣a-z])")
 
 
 def _a_measure_picked_unnamed(folded_title: str, wanted: Sequence[Quantity]) -> str | None:
     """A pick of the keyword's measure in a title that names no size of it ("노니 에너지 앰플 용량선택" for 30ml: the
     hundred-and-ninth reader's): its price is one size's, which it does not say. None where the title names one."""
-    for said in _MEASURE_PICKED.finditer(folded_title.lower()):
-        dimension = _PICKED_MEASURE[said["measure"]]
-        if any(want.dimension == dimension for want in wanted) and first_stated(folded_title, dimension) is None:
-            return said.group()
+    title = folded_title.lower()
+    if _A_MEASURE_UNREAD.search(title):
+        return None
+    for said in _MEASURE_PICKED.finditer(title):
+        for dimension in _PICKED_MEASURE[said["measure"]]:
+            if any(want.dimension == dimension for want in wanted) and first_stated(folded_title, dimension) is None:
+                return said.group()
     return None
 
 

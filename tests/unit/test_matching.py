@@ -1010,6 +1010,25 @@ def test_a_title_that_writes_its_price_as_a_range_start_is_a_price_from(title: s
     assert verdict({"keyword": "상주 곶감 반건시 선물세트"}, title, 19_900) == reason
 
 
+@pytest.mark.parametrize(
+    "title",
+    [
+        # other amounts written so: a gift's or free delivery's threshold, an add-on, a fee, a coupon, a sale's last
+        # day, a price band (a reviewer's)
+        "[5만원부터 사은품 증정] 상주 곶감 반건시 선물세트",
+        "상주 곶감 반건시 선물세트 2만원부터 무배 당일발송",
+        "상주 곶감 반건시 선물세트 (3만원~ 택배비 무료)",
+        "상주 곶감 반건시 선물세트 (추가구성 4,900원~)",
+        "상주 곶감 반건시 선물세트 (택배비 3,000원~)",
+        "상주 곶감 반건시 선물세트 [2,000원~5,000원 할인쿠폰]",
+        "상주 곶감 반건시 선물세트 특가 19,900원~12/31",
+        "상주 곶감 반건시 선물세트 (1만원~2만원대 선물 추천)",
+    ],
+)
+def test_an_amount_written_as_a_range_start_that_is_not_the_offers_price_is_no_price_from(title: str):
+    assert verdict({"keyword": "상주 곶감 반건시 선물세트"}, title, 19_900) is None
+
+
 # --- a price every offer's neighbours vouch for (issue 32 §3) ------------------------------------------------
 
 
@@ -1618,6 +1637,13 @@ def test_a_pick_of_sizes_that_lists_the_asked_one_after_another_is_priced_for_th
         ("고창 수박 8kg", "고창 수박 (5~8kg 선택)", "price of one of several: 5~8kg"),
         # a pick of the keyword's measure that names no size of it (the hundred-and-ninth reader's ampoule)
         ("노니 에너지 앰플 30ml", "노니 에너지 앰플 용량선택", "price of one of several: 용량선택"),
+        # 용량 said of a weight or a memory's bytes (a reviewer's); not 대용량, nor a size the title writes in a
+        # unit the quantities do not read
+        ("국산 고춧가루 보통맛 1kg", "국산 고춧가루 보통맛 용량선택", "price of one of several: 용량선택"),
+        ("삼성 마이크로SD EVO Plus 256GB", "삼성 마이크로SD EVO Plus 용량선택", "price of one of several: 용량선택"),
+        ("노니 에너지 앰플 30ml", "노니 에너지 앰플 대용량선택", None),
+        ("국산 참기름 500ml", "국산 참기름 500미리 용량선택", None),
+        ("스탠리 퀜처 텀블러 887ml", "스탠리 퀜처 텀블러 30oz 용량선택", None),
         ("고창 수박 8kg", "고창 수박 중량 선택", "price of one of several: 중량 선택"),
         ("노니 에너지 앰플 30ml", "노니 에너지 앰플 30ml 용량선택", None),
         ("노니 에너지 앰플", "노니 에너지 앰플 용량선택", None),

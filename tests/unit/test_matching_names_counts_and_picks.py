@@ -906,6 +906,9 @@ def test_seconds_download_codes_shop_pickup_and_age_formulas_are_refused(keyword
         ("레이저 키시 V2", "레이저 Razer Kishi V2 키시 V2 안드로이드 모바일 전용 게임패드"),  # a device for phones
         ("샤오미 스마트 체중계", "샤오미 스마트 체중계 Mi Fit 앱 전용 연동"),
         ("보야 BY-M1 마이크", "보야 BY-M1 라이브 방송 전용 마이크"),  # a thing for live broadcasts
+        # a thing for a drive or an app, not a channel's price (a reviewer's)
+        ("삼성 T7 포터블 SSD 1TB", "삼성 T7 포터블 SSD 1TB [노트북 외장 드라이브 전용]"),
+        ("필립스 휴 스마트 전구", "필립스 휴 스마트 전구 [Hue App 전용]"),
         # no payment collected: none is needed, one is made at checkout, or a fee is paid apart
         ("웨버 스피릿 E-325", "웨버 스피릿 E-325 가스그릴 설치비 포함 추가결제 없음"),
         ("웨버 스피릿 E-325", "웨버 스피릿 E-325 가스그릴 (추가 결제 없이 설치까지)"),
@@ -2189,6 +2192,13 @@ def test_a_gift_counted_with_the_keywords_counter_is_no_other_count():
         ("과자 모음 택1 (오리온 오징어땅콩 98g 12봉/꼬깔콘 외)", "price of one of several: 외"),
         ("과자 모음전 오리온 오징어땅콩 98g 12봉 외 사은품 증정", None),
         ("과자 모음전 오리온 오징어땅콩 98g 12봉 (제주 외 택배 불가)", None),
+        # a bare 선택 is no collection, and what a stretch says of delivery, a warranty, the box or a surcharge is no
+        # other product (a reviewer's)
+        ("오리온 오징어땅콩 98g 12봉 맛선택 무료배송(제주 외)", None),
+        ("오리온 오징어땅콩 98g 12봉 모음 당일발송(주말 외)", None),
+        ("오리온 오징어땅콩 98g 12봉 기획전 (사진 외 구성품 없음)", None),
+        ("오리온 오징어땅콩 98g 12봉 모음전 (오리지널 외 맛 +1,000원)", None),
+        ("오리온 오징어땅콩 98g 12봉 색상선택 (오리지널 외 택배 문의)", None),
         ("오리온 오징어땅콩 98g 12봉 (제주 외 택배 불가)", None),
         # a gift picked besides the product: after 본품, 그 or a "+", in brackets, or said a gift (a reviewer's)
         ("오리온 오징어땅콩 98g 12봉 본품 외 택1 사은품 증정", None),
