@@ -710,29 +710,55 @@ def a_mix(folded_title: str, words: tuple[Word, ...], wanted: Sequence[Quantity]
     return None
 
 
-#: A mix said outright ("혼합"), not a blend sold as one kind ("혼합미", "혼합곡": the keyword word it leaves out
-#: refuses those).
-_MIX_SAID = re.compile(r"(?<![가-힣])혼합(?![가-힣])")
-#: Alternatives joined by slashes or plus signs ("검정/빨강/파랑", "라임 + 망고"), each a word of its own.
-_MIXED_KINDS = re.compile(r"[^\s/+()\[\]]+(?:\s?[/+]\s?[^\s/+()\[\]]+)+")
+#: A mix said outright ("혼합"), glued to what it mixes or how it ships ("3색혼합", "랜덤혼합", "혼합구성",
+#: "혼합발송"), not a blend sold as one kind ("혼합미", "혼합곡", "혼합견과"), nor a mix denied or merely allowed
+#: ("혼합 불가", "혼합 X", "혼합 아님", "혼합 가능"), nor a fabric's or a material's ("면/폴리 혼합 소재").
+_MIX_SAID = re.compile(
+    r"(?<![가-힣])(?:\d\s?[색종]|색상|컬러|랜덤)?혼합(?:구성|발송|배송|세트|포장)?(?![가-힣])"
+    r"(?!\s?(?:불가|안\s?[됨돼되]|x(?![a-z])|no(?![a-z])|아님|아닌|없음|금지|가능|소재|재질|원단|혼방))"
+)
+#: Alternatives joined by slashes or plus signs ("검정/빨강/파랑", "라임 + 망고"), each a word of its own; not what
+#: one thing suits all of ("강아지/고양이 공용", "인덕션/가스레인지 겸용").
+_MIXED_KINDS = re.compile(r"[^\s/+()\[\]]++(?:\s?[/+]\s?[^\s/+()\[\]]++)++(?<!겸용)(?<!공용)(?![)\]]?\s?(?:겸용|공용))")
+#: What ends the stretch a mix is said of: a closing bracket or a comma.
+_CLAUSE_END = re.compile(r"[)\],]")
+
+
+def _kinds_mixed(title: str, said: re.Match[str]) -> re.Match[str] | None:
+    """The alternatives a "혼합" is said of: the last run before it in its stretch ("라임 + 망고 355ml 각 12캔 혼합"),
+    else one right after it ("혼합 (검정/빨강)")."""
+    before = None
+    for kinds in _MIXED_KINDS.finditer(title, 0, said.start()):
+        before = kinds
+    if before is not None and not _CLAUSE_END.search(title, before.end(), said.start()):
+        return before
+    after = _MIXED_KINDS.search(title, said.end())
+    if after is not None and re.fullmatch(r"[\s(\[:]*(?:구성|색상|컬러)?[\s(\[:]*", title[said.end() : after.start()]):
+        return after
+    return None
 
 
 def a_mix_said(folded_title: str, words: tuple[Word, ...], keyword: str) -> str | None:
     """A title that says it sells a mix ("혼합") of alternatives, one of which the keyword names and another not
     ("모나미 153 볼펜 0.7 검정/빨강/파랑 혼합 12자루" for 12 black pens: the hundred-and-twelfth reader's; "라임 + 망고
     355ml 각 12캔 혼합", "베지밀 A/B 혼합"): only some of it is the product. Not a keyword that asks the mix itself,
-    nor alternatives all of which it names ("딸기/바나나 혼합 스무디" for "딸기 바나나 스무디")."""
+    nor one that names two of the alternatives or more: it asks a blend of them ("딸기/바나나 혼합 스무디" for "딸기
+    바나나 스무디", "호두/아몬드/캐슈넛 혼합" for "하루견과 호두 아몬드"). A keyword word the title names outside the
+    alternatives as well names none of them ("LED 전구 … 주광색/전구색 혼합": 전구 is the product, not a colour)."""
     title = folded_title.lower()
-    if _MIX_SAID.search(keyword) or not _MIX_SAID.search(title):
+    if _MIX_SAID.search(keyword):
         return None
-    for kinds in _MIXED_KINDS.finditer(title):
+    for said in _MIX_SAID.finditer(title):
+        kinds = _kinds_mixed(title, said)
+        if kinds is None:
+            continue
+        inside = [word for word in words if named_only_within(word, title, [kinds.span()])]
+        if not inside:
+            continue
         alternatives = re.split(r"\s?[/+]\s?", kinds.group())
-        if not any(word.pattern.search(kinds.group()) for word in words):
+        if sum(any(word.pattern.search(kind) for word in inside) for kind in alternatives) >= 2:
             continue
-        if all(any(word.pattern.search(kind) for word in words) for kind in alternatives):
-            continue
-        if any(named_only_within(word, title, [kinds.span()]) for word in words):
-            return f"a mix: {kinds.group()} 혼합"
+        return f"a mix: {kinds.group()} 혼합"
     return None
 
 

@@ -2531,6 +2531,14 @@ def test_a_pack_that_names_the_product_as_one_of_its_counted_kinds_is_a_mix(
         ("하루견과 혼합 견과 30봉", "하루견과 혼합 견과 호두/아몬드 30봉", None),
         ("모나미 153 볼펜 0.7 검정 12자루", "모나미 153 볼펜 0.7 검정 12자루 혼합 포장", None),
         ("혼합 견과 하루견과 30봉", "하루견과 30봉 + 쇼핑백 혼합견과", None),
+        # a reviewer's: a mix denied or of a material, a list one thing suits, a keyword naming two parts (a
+        # blend), a product word beside a colour's; 혼합 glued to what it mixes or how it ships
+        ("모나미 153 볼펜 0.7 검정 12자루", "모나미 153 볼펜 0.7 12자루 검정/빨강/파랑 (색상 혼합 불가)", None),
+        ("남성 스포츠 양말 10켤레", "남성/여성 공용 스포츠 양말 10켤레 블랙/화이트 혼합", None),
+        ("하루견과 호두 아몬드 30봉", "하루견과 30봉 호두/아몬드/건포도 혼합 견과", None),
+        ("면 티셔츠 남성 반팔 화이트", "면 티셔츠 남성 반팔 화이트 무지 면/폴리 혼합 소재", None),
+        ("LED 전구 10W 주광색 10개", "LED 전구 10W 10개 주광색/전구색 혼합", "a mix: 주광색/전구색 혼합"),
+        ("제주 감귤 5kg 로얄과", "제주 감귤 5kg 로얄과/대과 2종혼합", "a mix: 로얄과/대과 혼합"),
     ],
 )
 def test_a_mix_said_of_alternatives_one_of_which_the_keyword_names_is_a_mix(
