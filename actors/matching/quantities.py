@@ -348,12 +348,29 @@ def unit_conflict(title: str, wanted: tuple[Quantity, ...], nouns: tuple[str, ..
     return None
 
 
+#: Two measures joined by "+" ("50ml + 20ml", "1.05kg+1.05kg"): a count of the item where they are equal, a set of
+#: two sizes where they differ (the hundred-and-ninth reader's "50ml + 20ml 기획세트" is one 50 ml tube, not two).
+_UNEQUAL_SUM = re.compile(
+    rf"(?<![\d.])(?P<first>{_NUMBER})\s?(?P<first_unit>{_UNIT})\s?\+\s?(?P<second>{_NUMBER})\s?(?P<second_unit>{_UNIT})",
+    re.IGNORECASE,
+)
+
+
+def _unequal_sum_left_out(match: re.Match[str]) -> str:
+    """A sum of two measures as it stands where they are equal, a space where they differ (`_UNEQUAL_SUM`)."""
+    first = _measured(match["first"], match["first_unit"])
+    second = _measured(match["second"], match["second_unit"])
+    return match.group() if first.dimension == second.dimension and first.same_amount(second) else " "
+
+
 def _counts_otherwise(title: str, stated: tuple[Quantity, ...], want: Quantity, nouns: tuple[str, ...]) -> bool:
     """Whether a title that states no pack count counts what it sells all the same: a multiplication or a counter the
     unit rule does not read ("x 100T", "1.05kg+1.05kg", "2통세트"), the keyword's number of tablets, sheets or rolls
     ("세제 60정" for 60개), or a number glued to a counter of one syllable nobody listed ("3판" of pizza) or to one of
     the keyword's nouns ("100티백" for "티백 100개"; not any noun: "2024년식" counts no tyres, a reviewer's)."""
-    if _MULTIPLIED.search(title) or _counted(stated, want) or _ONE_SYLLABLE_COUNTER.search(title):
+    if _MULTIPLIED.search(_UNEQUAL_SUM.sub(_unequal_sum_left_out, title)) or _counted(stated, want):
+        return True
+    if _ONE_SYLLABLE_COUNTER.search(title):
         return True
     glued = _glued_to(nouns)
     return glued is not None and glued.search(title) is not None

@@ -2278,6 +2278,9 @@ def test_packs_of_packs_sell_their_product(keyword: str, title: str, reason: str
         ("설화수 윤조에센스 60ml x 3", None),
         ("설화수 윤조에센스 60ml 1+1+1", None),
         ("설화수 윤조에센스 60ml x 3EA", None),  # a multiplication the unit rule cannot read is not "nothing"
+        ("설화수 윤조에센스 60ml+60ml+60ml", None),  # equal measures added up count the bottles
+        # measures of two sizes added up are a set of those sizes, not a count (the hundred-and-ninth reader's)
+        ("설화수 윤조에센스 60ml + 15ml 기획세트", "pack: one, not 3개"),
     ],
 )
 def test_a_title_that_counts_nothing_sells_one_not_the_several_the_keyword_asks_for(title: str, reason: str | None):
