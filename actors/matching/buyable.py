@@ -29,7 +29,7 @@ from actors.matching.codes import model_codes
 from actors.matching.identity import Word
 from actors.matching.left_out import named_only_within
 from actors.matching.loanwords import HANGUL_RUN
-from actors.matching.quantities import SIZE_RANGE, Quantity, first_stated, listed_sizes, quantities
+from actors.matching.quantities import SIZE_RANGE, SPACED_SIZES, Quantity, first_stated, listed_sizes, quantities
 from actors.matching.sells import DENIALS
 from infra.text.analyzer import Morpheme, morphemes
 from infra.text.folding import english
@@ -196,6 +196,8 @@ _CONDITION_OF_SALE = re.compile(
     r"|사업자\s?(?:전용|회원)\s?(?:가|특가|할인가)?(?![가-힣])(?!\s?(?:세금|계산서))"
     # A subscription's rate before its price word ("정기구독 15% 할인가"); not a perk ("정기배송 10% 할인 별도").
     rf"|{_SUBSCRIPTION}\s?(?:{_RATES_PRICE}|전용|할인|특가|가(?![가-힣])|첫\s?회)|(?:예약|계약)금(?![가-힣])"
+    # A tag giving a subscription's rate ("[정기구독 15%할인]": the hundred-and-sixteenth reader's ramen).
+    rf"|{_SUBSCRIPTION}\s?\d{{1,2}}\s?%\s?할인(?=\s?[)\]])"
     # Every benefit stacked (coupons, cards, points: "[최대혜택가]", "최대 할인가"; not a sale's boast, "역대 최대
     # 할인가"), or something handed back or signed for ("폐전지 반납조건", "약정 조건"; not "미반납 조건", the price
     # for keeping it): not what a buyer pays who has none of them.
@@ -635,12 +637,14 @@ _PICK_FOLLOWS = re.compile(r"\s?(?:옵션|사이즈|크기|중량|용량|수량)
 def _ranges_to_pick_from(title: str) -> list[tuple[int, int]]:
     """Where a (lower-case) title offers a range of sizes to pick from: the pick said right after it ("5~8kg 옵션 선택",
     "24~27인치 택1"), its ends in one unit. Not one item's band or span beside a pick of something else ("7~8kg 1통
-    (배송일 택1)", "17~32인치 모니터암 색상 선택", "1g~5kg 주방저울": reviewers')."""
-    return [
+    (배송일 택1)", "17~32인치 모니터암 색상 선택", "1g~5kg 주방저울": reviewers'). So are sizes listed with spaces
+    and the pick said right after them ("헥스 덤벨 2kg 5kg 10kg 15kg 택1": the hundred-and-thirteenth reader's)."""
+    ranges = [
         match.span()
         for match in SIZE_RANGE.finditer(title)
         if _PICK_FOLLOWS.match(title, match.end()) and match["first"] in (None, match["last"])
     ]
+    return ranges + [match.span() for match in SPACED_SIZES.finditer(title) if _PICK_FOLLOWS.match(title, match.end())]
 
 
 #: A pick said of a measure ("용량선택", "중량 선택"; not 대용량, a big one), and the dimensions it picks: sellers

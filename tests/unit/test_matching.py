@@ -1635,6 +1635,10 @@ def test_a_pick_of_sizes_that_lists_the_asked_one_after_another_is_priced_for_th
         ("덤벨 3kg", "네오프렌 덤벨 1/2/3kg 각 2개 색상선택", None),
         ("하드캐리어 28인치", "하드캐리어 20/24/28인치 사이즈선택, 28인치, 네이비", None),
         ("고창 수박 8kg", "고창 수박 (5~8kg 선택)", "price of one of several: 5~8kg"),
+        # sizes listed with spaces and the pick said right after them (the hundred-and-thirteenth reader's)
+        ("헥스 덤벨 10kg", "헥스 덤벨 모음 2kg 5kg 10kg 15kg 택1", "price of one of several: 2kg 5kg 10kg 15kg"),
+        ("헥스 덤벨 10kg", "헥스 덤벨 10kg 15kg 택1", None),  # the asked size first: its price
+        ("헥스 덤벨 10kg", "헥스 덤벨 2kg 5kg 10kg 세트", None),  # no pick: all of them
         # a pick of the keyword's measure that names no size of it (the hundred-and-ninth reader's ampoule)
         ("노니 에너지 앰플 30ml", "노니 에너지 앰플 용량선택", "price of one of several: 용량선택"),
         # 용량 said of a weight or a memory's bytes (a reviewer's); not 대용량, nor a size the title writes in a

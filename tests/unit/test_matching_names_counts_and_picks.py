@@ -830,6 +830,8 @@ def test_a_childs_word_after_the_name_asked_for_or_written_by_other_sellers_is_t
         ("라운드랩 1025 독도 토너 200ml", "[APP전용] 라운드랩 1025 독도 토너 200ml", "conditional price"),
         ("라운드랩 1025 독도 토너 200ml", "(앱전용) 라운드랩 1025 독도 토너 200ml", "conditional price"),
         ("라운드랩 1025 독도 토너 200ml", "라운드랩 1025 독도 토너 200ml [쇼핑라이브 전용]", "conditional price"),
+        # a tag giving a subscription's rate (the hundred-and-sixteenth reader's ramen)
+        ("라운드랩 1025 독도 토너 200ml", "라운드랩 1025 독도 토너 200ml [정기구독 15%할인]", "conditional price"),
         ("맥북 에어 13 M4", "맥북에어 M4 13인치 미드나이트 16/256 애플 공인 리퍼비쉬드", "refurbished"),
         ("맥북 에어 13 M4", "맥북에어 M4 13인치 리퍼비시드 제품", "refurbished"),
         # like new, worn or used a few times, tried on in a shop; a season's shipping over (the nineteenth reader's)
