@@ -96,7 +96,6 @@ from actors.matching.lines import (
     inside_the_name,
     is_unvouched,
     name_pairs,
-    names_a_wearer,
     the_names_end,
     unvouched,
 )
@@ -412,8 +411,6 @@ def _refuse_other_lines(accepted: list[Offer], titles: Mapping[int, str], wanted
             pair, between = found
             if _writes_its_own_code(lowered[index], wanted):
                 continue  # the model's own code names the product: a word inside its name describes it
-            if names_a_wearer(between):
-                continue  # a sex's version is a doubt (`for_one_sex`), not another line
             offer.rejected = f"another line: {between} inside {pair.first.text} … {pair.second.text}"
 
 

@@ -20,7 +20,6 @@ from itertools import pairwise
 from actors.matching.identity import Word, with_and_written_out
 from infra.text.analyzer import Morpheme, morphemes
 from infra.text.colours import COLOUR, is_a_colour
-from infra.text.sexes import sex_spellings
 from infra.text.units import LATIN_UNITS
 
 
@@ -204,14 +203,6 @@ def inside_the_name(
             between = glued.group()
         found[pair] = between
     return found
-
-
-def names_a_wearer(between: str) -> bool:
-    """Whether a word a title writes inside the product's name (`between`, from `inside_the_name`) is a sex ("폴로
-    랄프로렌 남성 커스텀 슬림핏"): a sex's version only leaves the lowest in doubt (`wearers.for_one_sex`), so it names
-    no other line. Not a noun made a type or a use ("도시형", "여행용"): 팬티형 기저귀 is another diaper than
-    밴드형, 업소용 another size than 가정용."""
-    return bool(sex_spellings(between))
 
 
 #: The plain line's own names ("닥터페퍼 오리지널 355ml", "몽쉘 오리지널"): where another offer writes one where the

@@ -3081,30 +3081,6 @@ def test_a_word_inside_the_name_is_no_other_line_where_the_keywords_own_code_nam
     assert [item.rejected for item in matched] == [rejected, None, None]
 
 
-@pytest.mark.parametrize(
-    ("keyword", "odd_one", "rejected"),
-    [
-        # a sex, whose version only leaves the lowest in doubt (the eighty-sixth reader's shirt)
-        ("폴로 랄프로렌 커스텀 슬림핏 옥스포드 셔츠", "폴로 랄프로렌 남성 커스텀 슬림핏 옥스포드 셔츠", None),
-        # a line is still one, and so is a type (팬티형 기저귀 is another diaper than 밴드형)
-        (
-            "부가부 드래곤플라이 유모차",
-            "부가부 드래곤플라이 프리미엄 유모차",
-            "another line: 프리미엄 inside 드래곤플라이 … 유모차",
-        ),
-        (
-            "하기스 네이처메이드 기저귀 4단계",
-            "하기스 네이처메이드 팬티형 기저귀 4단계",
-            "another line: 팬티 inside 메이드 … 기저귀",
-        ),
-    ],
-)
-def test_a_sex_written_inside_the_name_is_no_other_line(keyword: str, odd_one: str, rejected: str | None):
-    plain = [offer(keyword, 50_000), offer(f"{keyword} 정품", 52_000)]
-    matched = match_offers({"keyword": keyword}, [offer(odd_one, 45_000), *plain])
-    assert [item.rejected for item in matched] == [rejected, None, None]
-
-
 def test_a_word_inside_the_name_beside_the_own_code_leaves_the_lowest_in_doubt():
     # a reviewer's: a variant sits beside a code as often as a descriptor (김치냉장고 for the fridge), so the word the
     # code let through is said
