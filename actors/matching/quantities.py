@@ -345,34 +345,50 @@ def unit_conflict(title: str, wanted: tuple[Quantity, ...], nouns: tuple[str, ..
             return f"{weighed} for {want.text}: another form or size"
         if not same and (diagonal := _other_diagonal(title, want)):
             return f"{diagonal} for {want.text}: another size"
-        if not same and stated and _asks_several(want) and not _counts_otherwise(title, stated, want, nouns):
+        if not same and stated and _asks_several(want) and not _counts_otherwise(title, stated, want, nouns, wanted):
             # A title that measures its item ("50ml") and counts nothing sells one: its price is not the price of the
             # several the keyword asks for.
             return f"pack: one, not {want.text}"
     return None
 
 
-#: Two measures joined by "+" ("50ml + 20ml", "1.05kg+1.05kg"): a count of the item where they are equal, a set of
-#: two sizes where they differ (the hundred-and-ninth reader's "50ml + 20ml 기획세트" is one 50 ml tube, not two).
-_UNEQUAL_SUM = re.compile(
-    rf"(?<![\d.])(?P<first>{_NUMBER})\s?(?P<first_unit>{_UNIT})\s?\+\s?(?P<second>{_NUMBER})\s?(?P<second_unit>{_UNIT})",
-    re.IGNORECASE,
-)
+#: Measures joined by "+" ("50ml + 20ml", "60ml+60ml+60ml", "1,500ml+500ml"), thousands written with a comma, and
+#: each of their terms.
+_SUMMED_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_ONE_MEASURE = rf"(?:{_SUMMED_NUMBER})\s?(?:{_UNIT})(?![a-z])"
+_SUM = re.compile(rf"(?<![\d.,]){_ONE_MEASURE}(?:\s*\+\s*{_ONE_MEASURE})+", re.IGNORECASE)
+_TERM = re.compile(rf"(?P<number>{_SUMMED_NUMBER})\s?(?P<unit>{_UNIT})(?![a-z])", re.IGNORECASE)
+#: A measure added after a "+" that no sum reads: a gift or another size ("50ml(+20ml 증정)", "50ml 본품+10ml").
+_ADDED_MEASURE = re.compile(rf"\+\s*{_ONE_MEASURE}", re.IGNORECASE)
+#: The keyword's number of sets ("50ml+20ml 2세트", "[2세트]", "2set").
+_SETS = r"(?<![\d.]){}\s?(?:세트|set)(?![a-z])"
 
 
-def _unequal_sum_left_out(match: re.Match[str]) -> str:
-    """A sum of two measures as it stands where they are equal, a space where they differ (`_UNEQUAL_SUM`)."""
-    first = _measured(match["first"], match["first_unit"])
-    second = _measured(match["second"], match["second_unit"])
-    return match.group() if first.dimension == second.dimension and first.same_amount(second) else " "
+def _sum_counts(match: re.Match[str], want: Quantity, wanted: tuple[Quantity, ...]) -> int:
+    """How many of the asked item a sum of measures holds: its terms equal to the keyword's measure of their
+    dimension (a size beside it is a gift's or a set's), or, where the keyword measures none, its terms all."""
+    terms = [_measured(term["number"], term["unit"]) for term in _TERM.finditer(match.group())]
+    asked = [quantity for quantity in wanted if quantity.dimension == terms[0].dimension and quantity is not want]
+    if asked:
+        return sum(any(term.same_amount(quantity) for quantity in asked) for term in terms)
+    return len(terms)
 
 
-def _counts_otherwise(title: str, stated: tuple[Quantity, ...], want: Quantity, nouns: tuple[str, ...]) -> bool:
+def _counts_otherwise(
+    title: str, stated: tuple[Quantity, ...], want: Quantity, nouns: tuple[str, ...], wanted: tuple[Quantity, ...]
+) -> bool:
     """Whether a title that states no pack count counts what it sells all the same: a multiplication or a counter the
     unit rule does not read ("x 100T", "1.05kg+1.05kg", "2통세트"), the keyword's number of tablets, sheets or rolls
     ("세제 60정" for 60개), or a number glued to a counter of one syllable nobody listed ("3판" of pizza) or to one of
-    the keyword's nouns ("100티백" for "티백 100개"; not any noun: "2024년식" counts no tyres, a reviewer's)."""
-    if _MULTIPLIED.search(_UNEQUAL_SUM.sub(_unequal_sum_left_out, title)) or _counted(stated, want):
+    the keyword's nouns ("100티백" for "티백 100개"; not any noun: "2024년식" counts no tyres, a reviewer's). A sum of
+    measures counts as many as it holds of the keyword's size (`_sum_counts`, of `wanted`, the keyword's quantities);
+    a measure added alone counts nothing; sets of the asked count count ("50ml+20ml 2세트")."""
+    if re.search(_SETS.format(int(want.amount)), title, re.IGNORECASE):
+        return True
+    if any(_sum_counts(match, want, wanted) == want.amount for match in _SUM.finditer(title)):
+        return True
+    rest = _ADDED_MEASURE.sub(" ", _SUM.sub(" ", title))
+    if _MULTIPLIED.search(rest) or _counted(stated, want):
         return True
     if _ONE_SYLLABLE_COUNTER.search(title):
         return True
@@ -444,7 +460,7 @@ def uncounted(title: str, wanted: tuple[Quantity, ...], nouns: tuple[str, ...] =
     and may sell one ("모나미 153 볼펜 0.7 검정" is no dozen, one tyre no set of four). Judged after the title's words,
     which say more when they differ; `nouns` as in `unit_conflict`."""
     several = next((want for want in wanted if _asks_several(want)), None)
-    if several is None or (stated := quantities(title)) or _counts_otherwise(title, stated, several, nouns):
+    if several is None or (stated := quantities(title)) or _counts_otherwise(title, stated, several, nouns, wanted):
         return None
     return f"pack: none counted, not {several.text}"
 

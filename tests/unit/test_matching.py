@@ -2285,6 +2285,13 @@ def test_packs_of_packs_sell_their_product(keyword: str, title: str, reason: str
         ("설화수 윤조에센스 60ml+60ml+60ml", None),  # equal measures added up count the bottles
         # measures of two sizes added up are a set of those sizes, not a count (the hundred-and-ninth reader's)
         ("설화수 윤조에센스 60ml + 15ml 기획세트", "pack: one, not 3개"),
+        # a reviewer's: sets of such a sum counted, a sum read whole with the asked size's terms counted, a size
+        # added alone (a gift) counting nothing, a sum that holds another number of the asked size
+        ("설화수 윤조에센스 60ml+15ml 3세트", None),
+        ("설화수 윤조에센스 60ml+60ml+60ml+15ml 미니 증정", None),
+        ("설화수 윤조에센스 60ml+15ml+15ml", "pack: one, not 3개"),
+        ("설화수 윤조에센스 60ml (+15ml 증정)", "pack: one, not 3개"),
+        ("설화수 윤조에센스 60ml+60ml", "pack: one, not 3개"),
     ],
 )
 def test_a_title_that_counts_nothing_sells_one_not_the_several_the_keyword_asks_for(title: str, reason: str | None):
@@ -3079,6 +3086,18 @@ def test_a_word_inside_the_name_is_no_other_line_where_the_keywords_own_code_nam
     plain = [offer(keyword, 50_000), offer(f"{keyword} 정품", 52_000)]
     matched = match_offers({"keyword": keyword}, [offer(odd_one, 45_000), *plain])
     assert [item.rejected for item in matched] == [rejected, None, None]
+
+
+def test_a_sex_written_inside_the_name_beside_plain_listings_is_another_line():
+    # Letting it through was tried and taken back: a reviewer's women's or men's perfumes, vitamins and cleansers are
+    # other products ("버버리 브릿 남성" is Brit for Men), and the unmarked one may be either sex's.
+    offers = [
+        offer("버버리 브릿 남성 오드뚜왈렛 100ml", 59_000),
+        offer("버버리 브릿 오드뚜왈렛 100ml", 79_000),
+        offer("버버리 브릿 오드뚜왈렛 100ml 정품", 81_000),
+    ]
+    matched = match_offers({"keyword": "버버리 브릿 오드뚜왈렛 100ml"}, offers)
+    assert [item.rejected for item in matched] == ["another line: 남성 inside 브릿 … 오드뚜왈렛", None, None]
 
 
 def test_a_word_inside_the_name_beside_the_own_code_leaves_the_lowest_in_doubt():
