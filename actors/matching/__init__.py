@@ -123,7 +123,7 @@ __all__ = ["doubts_about_the_lowest", "match_offers", "passed_over"]
 
 @dataclass(frozen=True, slots=True)
 class _Wanted:
-    """The product side of matching, read once per search."""
+    """The product side of matching: what the keyword, the model number and the target price ask (`_wanted`)."""
 
     keyword: str  # normalized
     model_no: str
@@ -169,8 +169,9 @@ class _Wanted:
 
 
 def _wanted(product: Mapping[str, Any]) -> _Wanted:
-    """The product side of matching: the same product's is read once, as a search judges its offers
-    (`match_offers`), then the doubts about its lowest (`doubts_about_the_lowest`), and again on each attempt."""
+    """The product side of matching, read once for a product however often it is judged: a search judges its
+    offers (`match_offers`), then the doubts about its lowest (`doubts_about_the_lowest`), and a retry or a watch
+    judges the same product again (`_wanted_for` keeps the last few read)."""
     model_no = (product.get("model_no") or "").strip()
     return _wanted_for(product.get("keyword") or "", model_no, product.get("target_price"))
 

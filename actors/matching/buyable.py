@@ -157,7 +157,7 @@ _CONDITION_OF_SALE = re.compile(
     # device a thing is for ("모바일 전용 게임패드": a reviewer's, "라이브 방송 전용 마이크", "[M.2 드라이브 전용]",
     # "[Hue App 전용]": a second reviewer's), nor "온라인 전용", which anyone ordering online is.
     r"|(?:앱|어플|모바일|(?<![a-z])app(?![a-z]))\s?(?:\d{1,2}\s?%\s?)?(?:전용\s?)?(?:가(?![가-힣])|할인|특가)"
-    r"|(?<=[(\[])\s?(?:앱|어플|app|(?:쇼핑\s?)?라이브)\s?전용(?=\s?[)\]])"
+    r"|(?<=[(\[])\s?(?:앱|어플|모바일|app|(?:쇼핑\s?)?라이브)\s?전용(?=\s?[)\]])"
     r"|(?:구매|자격|재직|재학|학생|신분)\s?인증|번호\s?이동|기기\s?변경|공시\s?지원"
     rf"|요금제\s?(?:\d+\s?개월\s?)?(?:유지|의무|필수|조건|가입)"
     # A first month's, purchase's or order's price; 가 only after 전용 or closing a tag ("[신규회원 첫구매가]": the
@@ -437,12 +437,13 @@ def prices_on_a_condition(title: str) -> Iterator[tuple[int, int]]:
 #: add-on's, a fee's or a coupon's ("[5만원부터 사은품 증정]", "(추가구성 4,900원~)", "(택배비 3,000원~)", "[2,000원~
 #: 5,000원 할인쿠폰]"), and none of a shop's terms from an amount on ("3만원부터 무료배송", "2만원~ 무배", "5만원~
 #: 구매시 사은품") nor a sale's last day ("29,900원~12/31").
-_PRICE_FROM_SAID = re.compile(
-    rf"(?<![\d,.]){_AMOUNT}\s?(?:부터|[~∼〜])"
-    r"(?!\s?(?:무료|무배|배송|택배|구매|주문|이상|결제|할인|적립|\d{1,2}\s?[/.월]))"
-)
-#: A range's end written after its start ("1만원~5만원"); not a band's ("2만원대").
-_RANGE_END = re.compile(rf"\s?{_AMOUNT}(?!대)")
+#: What makes an amount a shop's terms, not a listing's price: free delivery, an order's or a gift's threshold, a
+#: discount or points.
+_TERMS = r"(?!\s?(?:무료|무배|배송|택배|구매|주문|이상|결제|할인|적립))"
+_PRICE_FROM_SAID = re.compile(rf"(?<![\d,.]){_AMOUNT}\s?(?:부터|[~∼〜]){_TERMS}(?!\s?\d{{1,2}}\s?(?:/|월))")
+#: A range's end written after its start ("1만원~5만원"); not a band's ("2만원대"), nor the shop's terms
+#: ("1만원~3만원 구매시 사은품 증정", "[1만원~3만원 할인쿠폰]": a second reader's).
+_RANGE_END = re.compile(rf"\s?{_AMOUNT}(?!대){_TERMS}")
 
 
 def _price_from_said(title: str, price: int) -> bool:
@@ -523,9 +524,10 @@ _AND_OTHERS_ANYHOW = re.compile(rf"{_AND_N_OTHERS}|(?<=[^\s\[(]\s)외\s[가-힣]
 _AND_OTHERS_BARE = re.compile(r"(?<=[^\s\[(]\s)(?<!본품\s)(?<!그\s)외(?![가-힣])(?:\s[^\s()\[\]]+)?")
 _NOT_OTHER_PRODUCTS = re.compile(
     r"증정|사은품|선물|샘플|동봉|포함|함유|서비스|택배|배송|지역|발송|출고|도서|산간|주말|공휴일"
-    r"|별도|별매|구성품|겸용|가능|불가|없음|제외|문의|\+\s?\d"
+    r"|별도|별매|구성품|겸용|가능|불가|없음|제외|문의|보증|소모품|교환|반품|환불|(?<![a-z])a/?s(?![a-z])|\+\s?\d"
 )
 _BRACKET = re.compile(r"[()\[\]]")
+_CLOSING_BRACKET = re.compile(r"[)\]]")
 
 
 def _others_in_a_collection(title: str) -> re.Match[str] | None:
@@ -537,9 +539,11 @@ def _others_in_a_collection(title: str) -> re.Match[str] | None:
     for others in _AND_OTHERS_BARE.finditer(title):
         before = list(_BRACKET.finditer(title, 0, others.start()))
         inside = bool(before) and before[-1].group() in "(["
-        closing = next(_BRACKET.finditer(title, others.end()), None)
-        start = before[-1].end() if inside else others.start()  # a bracket's note is read whole ("(주말 외)")
-        if not _NOT_OTHER_PRODUCTS.search(title, start, closing.start() if closing else len(title)):
+        closing = _CLOSING_BRACKET.search(title, others.end())
+        # A bracket's note is read whole ("(주말 외)"); outside one, what follows up to the next bracket's end
+        # ("… 외 (사은품 증정)": a second reader's).
+        start = before[-1].end() if inside else others.start()
+        if not _NOT_OTHER_PRODUCTS.search(title, start, closing.end() if closing else len(title)):
             return others
     return None
 
@@ -582,10 +586,10 @@ def one_of_several(
             return f"price of one of several: {picked}"
     elif not _BARE_PICK.search(title) or _ALL_OF_THEM.search(title):
         return None
-    # Sizes of the keyword's measure are a pick, said outright or bare ("20/24/28인치 사이즈선택", "5~8kg 옵션
-    # 선택"): one listing's sizes rarely share a price, as its colours mostly do.
     if (measure := _a_measure_picked_unnamed(folded_title, wanted)) is not None:
         return f"price of one of several: {measure}"
+    # Sizes of the keyword's measure are a pick, said outright or bare ("20/24/28인치 사이즈선택", "5~8kg 옵션
+    # 선택"): one listing's sizes rarely share a price, as its colours mostly do.
     runs = alternatives + _ranges_to_pick_from(title)
     prices_differ = _PRICES_DIFFER.search(title) is not None
     for start, end in runs:
@@ -647,9 +651,10 @@ def _ranges_to_pick_from(title: str) -> list[tuple[int, int]]:
     return ranges + [match.span() for match in SPACED_SIZES.finditer(title) if _PICK_FOLLOWS.match(title, match.end())]
 
 
-#: A pick said of a measure ("용량선택", "중량 선택"; not 대용량, a big one), and the dimensions it picks: sellers
-#: write 용량 of a weight and of a memory's bytes too ("고춧가루 용량선택", "마이크로SD 용량선택": a reviewer's).
-_MEASURE_PICKED = re.compile(r"(?<![대소])(?P<measure>용량|중량)\s?(?:별\s?)?(?:선택|택\s?1)")
+#: A pick said of a measure ("용량선택", "중량 선택"; not 대용량 or 고용량, a big one), and the dimensions it
+#: picks: sellers write 용량 of a weight and of a memory's bytes too ("고춧가루 용량선택", "마이크로SD 용량선택": a
+#: reviewer's).
+_MEASURE_PICKED = re.compile(r"(?<![대소고저])(?P<measure>용량|중량)\s?(?:별\s?)?(?:선택|택\s?1)")
 _PICKED_MEASURE = {"용량": ("volume", "weight", "capacity"), "중량": ("weight",)}
 #: A size written in a unit the quantities do not read ("500미리", "16oz", "한근"): a size named all the same.
 _A_MEASURE_UNREAD = re.compile(r"(?:\d|한)\s?(?:미리|mm|oz|온스|근)(?![가-힣a-z])")
@@ -723,7 +728,9 @@ _MIX_SAID = re.compile(
 )
 #: Alternatives joined by slashes or plus signs ("검정/빨강/파랑", "라임 + 망고"), each a word of its own; not what
 #: one thing suits all of ("강아지/고양이 공용", "인덕션/가스레인지 겸용").
-_MIXED_KINDS = re.compile(r"[^\s/+()\[\]]++(?:\s?[/+]\s?[^\s/+()\[\]]++)++(?<!겸용)(?<!공용)(?![)\]]?\s?(?:겸용|공용))")
+_MIXED_KINDS = re.compile(
+    r"[^\s/+()\[\],]++(?:\s?[/+]\s?[^\s/+()\[\],]++)++(?<!겸용)(?<!공용)(?![)\]]?\s?(?:겸용|공용))"
+)
 #: What ends the stretch a mix is said of: a closing bracket or a comma.
 _CLAUSE_END = re.compile(r"[)\],]")
 

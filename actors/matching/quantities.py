@@ -71,9 +71,7 @@ SIZE_RANGE = re.compile(
     rf"(?<![\w.]){_NUMBER}\s?(?P<first>{_UNIT})?\s?[~∼]\s?{_NUMBER}\s?(?P<last>{_UNIT})", re.IGNORECASE
 )
 #: Sizes listed with spaces ("2kg 5kg 10kg 15kg"): a pick's options where a pick is said right after them.
-SPACED_SIZES = re.compile(
-    rf"(?<![\w.])(?:{_NUMBER}\s?(?:{_UNIT})\s){{1,}}{_NUMBER}\s?(?:{_UNIT})(?![\w.])", re.IGNORECASE
-)
+SPACED_SIZES = re.compile(rf"(?<![\w.,])(?:{_NUMBER}\s?(?:{_UNIT})\s)+{_NUMBER}\s?(?:{_UNIT})(?![\w.])", re.IGNORECASE)
 #: A fraction of an inch ("1/2인치", "3/8inch"): one size, not two.
 _INCH_FRACTION = re.compile(r"(?<![\w./])(\d+)\s?/\s?(2|4|8|16|32|64)\s?(?:인치|inch)", re.IGNORECASE)
 

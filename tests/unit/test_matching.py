@@ -8,8 +8,8 @@ import hypothesis
 import pytest
 from hypothesis import strategies as st
 
-from actors.matching import doubts_about_the_lowest, match_offers
-from actors.matching.loanwords import Spellings, hangul_skeleton, latin_skeletons
+from actors.matching import _wanted_for, doubts_about_the_lowest, match_offers
+from actors.matching.loanwords import _TITLES_REMEMBERED, Spellings, hangul_skeleton, latin_skeletons
 from actors.matching.prices import cluster_price, doubt_about_the_lowest, priced_alone_far_under
 from schemas.offers import Offer
 
@@ -1023,6 +1023,10 @@ def test_a_title_that_writes_its_price_as_a_range_start_is_a_price_from(title: s
         "상주 곶감 반건시 선물세트 [2,000원~5,000원 할인쿠폰]",
         "상주 곶감 반건시 선물세트 특가 19,900원~12/31",
         "상주 곶감 반건시 선물세트 (1만원~2만원대 선물 추천)",
+        # the offer's own price written as a shop's terms (a second reader's)
+        "상주 곶감 반건시 선물세트 19,900원부터 무료배송",
+        "상주 곶감 반건시 선물세트 (1만원~3만원 구매시 사은품 증정)",
+        "상주 곶감 반건시 선물세트 [1만원~3만원 할인쿠폰]",
     ],
 )
 def test_an_amount_written_as_a_range_start_that_is_not_the_offers_price_is_no_price_from(title: str):
@@ -3719,3 +3723,20 @@ def test_a_cheapest_offers_word_where_another_names_the_plain_line_leaves_it_in_
     # a keyword naming the plain line itself leaves nothing to tell it from
     asked = [("닥터페퍼 오리지널 제로 355ml 24캔", 21_500), ("닥터페퍼 오리지널 355ml x 24캔", 23_900)]
     assert not any(said in doubt for doubt in _doubts_of({"keyword": "닥터페퍼 오리지널 355ml 24캔"}, asked))
+
+
+def test_a_keywords_reading_remembers_a_bounded_number_of_titles_however_many_it_has_read():
+    # The matcher keeps a product's reading across its searches (a watch repeats one), so its memo of respelled
+    # titles must not grow with their history.
+    spellings = Spellings(["이케아"])
+    for number in range(3 * _TITLES_REMEMBERED):
+        assert spellings.respell(f"ikea 수납함 {number}") == f"이케아 수납함 {number}"
+    assert len(spellings._respelled) <= _TITLES_REMEMBERED
+
+
+def test_the_same_product_is_read_once_for_its_offers_and_the_doubts_about_its_lowest():
+    product = {"keyword": "이케아 삼라 수납함 45L 단독 읽기"}
+    _wanted_for.cache_clear()
+    offers = match_offers(product, [offer("이케아 삼라 수납함 45L 단독 읽기", 9_900)])
+    doubts_about_the_lowest(product, offers)
+    assert (_wanted_for.cache_info().misses, _wanted_for.cache_info().hits) == (1, 1)

@@ -2188,7 +2188,7 @@ def test_a_gift_counted_with_the_keywords_counter_is_no_other_count():
         # "and others, pick one" (the hundred-and-fourth reader's titles sale)
         ("과자 모음전 오리온 오징어땅콩 98g 12봉 외 택1", "price of one of several: 외 택1"),
         # "and others" after the product where the title says it is a pick, whatever follows (the ninety-fourth
-        # reader's fins, the ninety-sixth's camera bags)
+        # reader's fins, the ninety-seventh's paints)
         ("과자 모음전 오리온 오징어땅콩 98g 12봉 외 새우깡/꼬깔콘", "price of one of several: 외 새우깡/꼬깔콘"),
         ("과자 모음전 최대 40% 할인 오리온 오징어땅콩 98g 12봉 외", "price of one of several: 외"),
         ("과자 모음 택1 (오리온 오징어땅콩 98g 12봉/꼬깔콘 외)", "price of one of several: 외"),
@@ -2201,6 +2201,10 @@ def test_a_gift_counted_with_the_keywords_counter_is_no_other_count():
         ("오리온 오징어땅콩 98g 12봉 기획전 (사진 외 구성품 없음)", None),
         ("오리온 오징어땅콩 98g 12봉 모음전 (오리지널 외 맛 +1,000원)", None),
         ("오리온 오징어땅콩 98g 12봉 색상선택 (오리지널 외 택배 문의)", None),
+        # a warranty's or a return's note, and a gift in the bracket after it (a second reader's)
+        ("오리온 오징어땅콩 98g 12봉 모음전 무상AS (소모품 외)", None),
+        ("오리온 오징어땅콩 98g 12봉 모음전 (불량 외 교환/반품 X)", None),
+        ("과자 모음전 오리온 오징어땅콩 98g 12봉 외 (사은품 증정)", None),
         ("오리온 오징어땅콩 98g 12봉 (제주 외 택배 불가)", None),
         # a gift picked besides the product: after 본품, 그 or a "+", in brackets, or said a gift (a reviewer's)
         ("오리온 오징어땅콩 98g 12봉 본품 외 택1 사은품 증정", None),
@@ -2541,6 +2545,11 @@ def test_a_pack_that_names_the_product_as_one_of_its_counted_kinds_is_a_mix(
         ("면 티셔츠 남성 반팔 화이트", "면 티셔츠 남성 반팔 화이트 무지 면/폴리 혼합 소재", None),
         ("LED 전구 10W 주광색 10개", "LED 전구 10W 10개 주광색/전구색 혼합", "a mix: 주광색/전구색 혼합"),
         ("제주 감귤 5kg 로얄과", "제주 감귤 5kg 로얄과/대과 2종혼합", "a mix: 로얄과/대과 혼합"),
+        # a second reader's: a comma ends the mixed alternatives' stretch; a keyword that asks the mix; a list one
+        # thing suits right before 혼합
+        ("무지 양말 블랙 10켤레", "무지 양말 10켤레 블랙/화이트, 사이즈 혼합", None),
+        ("하루견과 혼합 견과 호두 30봉", "하루견과 30봉 호두/아몬드/캐슈넛 혼합", None),
+        ("강아지 간식 1kg", "강아지 간식 1kg 강아지/고양이 공용 혼합", None),
     ],
 )
 def test_a_mix_said_of_alternatives_one_of_which_the_keyword_names_is_a_mix(

@@ -120,22 +120,3 @@ def test_a_short_loanword_is_found_in_a_latin_title_word_by_its_sounds(keyword: 
 )
 def test_only_a_letter_inside_latin_words_is_read_as_part_of_a_glued_name(phrase: str, read: str):
     assert Spellings(["지니오에스플러스", "지니오플러스"]).respell(phrase) == read
-
-
-def test_a_keywords_reading_remembers_a_bounded_number_of_titles_however_many_it_has_read():
-    # The matcher keeps a product's reading across its searches (a watch repeats one), so its memo of respelled
-    # titles must not grow with their history.
-    spellings = Spellings(["이케아"])
-    for number in range(3 * 2048):
-        assert spellings.respell(f"ikea 수납함 {number}") == f"이케아 수납함 {number}"
-    assert len(spellings._respelled) <= 2048
-
-
-def test_the_same_product_is_read_once_for_its_offers_and_the_doubts_about_its_lowest():
-    from actors.matching import _wanted_for, doubts_about_the_lowest
-
-    product = {"keyword": "이케아 삼라 수납함 45L 단독 읽기"}
-    _wanted_for.cache_clear()
-    offers = match_offers(product, [Offer(source="static", title="이케아 삼라 수납함 45L 단독 읽기", price=9_900)])
-    doubts_about_the_lowest(product, offers)
-    assert (_wanted_for.cache_info().misses, _wanted_for.cache_info().hits) == (1, 1)
