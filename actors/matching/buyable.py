@@ -430,6 +430,9 @@ def prices_on_a_condition(title: str) -> Iterator[tuple[int, int]]:
             yield start, found[after - 1].end
 
 
+#: What makes an amount a shop's terms, not a listing's price: free delivery, an order's or a gift's threshold, a
+#: discount or points.
+_TERMS = r"(?!\s?(?:무료|무배|배송|택배|구매|주문|이상|결제|할인|적립))"
 #: A title that writes its price as a range's start ("19,900원부터", "7,900원~ (옵션 선택)", "1만원~5만원": the
 #: forty-fourth reader's gift sets) says what the source's "원~" mark says
 #: (`Offer.price_from`): the price is the cheapest option's. Only an amount that is the offer's price, or a range
@@ -437,9 +440,6 @@ def prices_on_a_condition(title: str) -> Iterator[tuple[int, int]]:
 #: add-on's, a fee's or a coupon's ("[5만원부터 사은품 증정]", "(추가구성 4,900원~)", "(택배비 3,000원~)", "[2,000원~
 #: 5,000원 할인쿠폰]"), and none of a shop's terms from an amount on ("3만원부터 무료배송", "2만원~ 무배", "5만원~
 #: 구매시 사은품") nor a sale's last day ("29,900원~12/31").
-#: What makes an amount a shop's terms, not a listing's price: free delivery, an order's or a gift's threshold, a
-#: discount or points.
-_TERMS = r"(?!\s?(?:무료|무배|배송|택배|구매|주문|이상|결제|할인|적립))"
 _PRICE_FROM_SAID = re.compile(rf"(?<![\d,.]){_AMOUNT}\s?(?:부터|[~∼〜]){_TERMS}(?!\s?\d{{1,2}}\s?(?:/|월))")
 #: A range's end written after its start ("1만원~5만원"); not a band's ("2만원대"), nor the shop's terms
 #: ("1만원~3만원 구매시 사은품 증정", "[1만원~3만원 할인쿠폰]": a second reader's).
@@ -491,10 +491,12 @@ def not_everyones_price(offer: Offer, folded_title: str, wanted: tuple[Quantity,
 #: measure (`one_of_several`).
 _PRICES_DIFFER = re.compile(r"(?:용량|사이즈|중량|옵션)별\s?가격\s?(?:상이|다름)")
 _CHOICE = re.compile(rf"모음전?|택\s?\d|골라\s?담기|(?:중|에서)\s?(?:택|선택)|{_PRICES_DIFFER.pattern}")
-#: Alternatives written with slashes ("와일드프레리/그래스랜드/퍼시픽카"); not all at once ("인덕션/가스렌지 겸용",
-#: "V7/V8/V10/V11 공용", glued or after a bracket too: "인덕션/가스렌지겸용", "(인덕션/가스) 겸용"). Possessive, so
-#: the words cannot give back a letter to slip past the check ("v7/v8/v10/v1" before "1 공용").
-_ALTERNATIVES = re.compile(r"[^\s/()\[\]]++(?:\s?/\s?[^\s/()\[\]]++)++(?<!겸용)(?<!공용)(?![)\]]?\s?(?:겸용|공용))")
+#: What ends a list of things one product suits all at once ("인덕션/가스렌지 겸용", "V7/V8/V10/V11 공용", glued or
+#: after a bracket too: "인덕션/가스렌지겸용", "(인덕션/가스) 겸용"): its alternatives are no pick and no mix.
+_NOT_FOR_ALL_AT_ONCE = r"(?<!겸용)(?<!공용)(?![)\]]?\s?(?:겸용|공용))"
+#: Alternatives written with slashes ("와일드프레리/그래스랜드/퍼시픽카"); not all at once (`_NOT_FOR_ALL_AT_ONCE`).
+#: Possessive, so the words cannot give back a letter to slip past the check ("v7/v8/v10/v1" before "1 공용").
+_ALTERNATIVES = re.compile(rf"[^\s/()\[\]]++(?:\s?/\s?[^\s/()\[\]]++)++{_NOT_FOR_ALL_AT_ONCE}")
 #: A list of models a part is 호환 with sells one part per model, at the cheapest one's price, where the title's pick
 #: is of models ("V8/V10/V11 호환 배터리 택1"); one part for all of them where it picks another option ("15/16 호환
 #: 고속충전기 색상 택1"): two reviewers'.
@@ -528,6 +530,9 @@ _NOT_OTHER_PRODUCTS = re.compile(
 )
 _BRACKET = re.compile(r"[()\[\]]")
 _CLOSING_BRACKET = re.compile(r"[)\]]")
+#: A collection to pick from, not a bare 선택, which nearly every listing writes of its colours or sizes
+#: ("색상선택", "사이즈선택": a reviewer's); prices said to differ by option are one.
+_COLLECTION_PICK = re.compile(r"모음|기획전|골라|택\s?\d|가격\s?(?:상이|다름)")
 
 
 def _others_in_a_collection(title: str) -> re.Match[str] | None:
@@ -548,14 +553,25 @@ def _others_in_a_collection(title: str) -> re.Match[str] | None:
     return None
 
 
-#: A collection to pick from, not a bare 선택, which nearly every listing writes of its colours or sizes
-#: ("색상선택", "사이즈선택": a reviewer's); prices said to differ by option are one.
-_COLLECTION_PICK = re.compile(r"모음|기획전|골라|택\s?\d|가격\s?(?:상이|다름)")
 #: Where "외 N종" lists what comes with the product or what a set holds: inside brackets, after a "+", in a set.
 _WITH_THE_PRODUCT = re.compile(r"[(\[][^)\]]*$|(?<!\d)\+[^+]*$")
 _A_SET = re.compile(r"세트|기획")
 #: A pick said outright: then "외 N종" is one whatever else the title says ("외 5종 포함 옵션선택", "외 12종 기획전").
 _PICK_SAID = re.compile(r"선택|골라|모음|기획전|택\s?\d")
+
+
+def _and_others(title: str) -> str | None:
+    """What a (lower-case) title writes of others sold under its price besides the product, if anything: "외 N종"
+    wherever a pick is said, a bare 외 in a collection (`_others_in_a_collection`), and "외 N종" or "외 택1" not given
+    with the product (`_WITH_THE_PRODUCT`) nor in a set."""
+    if _PICK_SAID.search(title) and (others := _AND_OTHERS_ANYHOW.search(title)):
+        return others.group()
+    if others := _others_in_a_collection(title):
+        return others.group()
+    for others in _AND_OTHERS.finditer(title):
+        if not (_WITH_THE_PRODUCT.search(title, 0, others.start()) or _A_SET.search(title)):
+            return others.group()
+    return None
 
 
 def one_of_several(
@@ -573,13 +589,8 @@ def one_of_several(
     28인치 사이즈선택", "5~8kg 옵션 선택"), unless the title sells every size it lists (`_ALL_OF_THEM`: "3종 세트")
     or names the asked one as the option it sells (`_named_as_the_option`)."""
     title = folded_title.lower()
-    if _PICK_SAID.search(title) and (others := _AND_OTHERS_ANYHOW.search(title)):
-        return f"price of one of several: {others.group()}"
-    if others := _others_in_a_collection(title):
-        return f"price of one of several: {others.group()}"
-    for others in _AND_OTHERS.finditer(title):
-        if not (_WITH_THE_PRODUCT.search(title, 0, others.start()) or _A_SET.search(title)):
-            return f"price of one of several: {others.group()}"
+    if others := _and_others(title):
+        return f"price of one of several: {others}"
     alternatives = _alternative_runs(title)
     if _CHOICE.search(title):
         if picked := _named_only_as_an_option(title, words) or _model_only_as_an_option(title, alternatives, model):
@@ -726,11 +737,9 @@ _MIX_SAID = re.compile(
     r"(?<![가-힣])(?:\d\s?[색종]|색상|컬러|랜덤)?혼합(?:구성|발송|배송|세트|포장)?(?![가-힣])"
     r"(?!\s?(?:불가|안\s?[됨돼되]|x(?![a-z])|no(?![a-z])|아님|아닌|없음|금지|가능|소재|재질|원단|혼방))"
 )
-#: Alternatives joined by slashes or plus signs ("검정/빨강/파랑", "라임 + 망고"), each a word of its own; not what
-#: one thing suits all of ("강아지/고양이 공용", "인덕션/가스레인지 겸용").
-_MIXED_KINDS = re.compile(
-    r"[^\s/+()\[\],]++(?:\s?[/+]\s?[^\s/+()\[\],]++)++(?<!겸용)(?<!공용)(?![)\]]?\s?(?:겸용|공용))"
-)
+#: Alternatives joined by slashes or plus signs ("검정/빨강/파랑", "라임 + 망고"), each a word of its own, a comma
+#: ending them; not what one thing suits all of ("강아지/고양이 공용": `_NOT_FOR_ALL_AT_ONCE`).
+_MIXED_KINDS = re.compile(rf"[^\s/+()\[\],]++(?:\s?[/+]\s?[^\s/+()\[\],]++)++{_NOT_FOR_ALL_AT_ONCE}")
 #: What ends the stretch a mix is said of: a closing bracket or a comma.
 _CLAUSE_END = re.compile(r"[)\],]")
 

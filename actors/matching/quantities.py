@@ -39,7 +39,9 @@ def _unit_pattern(unit: str) -> str:
 
 # Longest first so 개입 wins over 개 and 봉지 over 봉.
 _UNIT = "|".join(_unit_pattern(unit) for unit in sorted(UNITS, key=len, reverse=True))
-_MEASURE = rf"(?<![\d.])(?P<number>\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|\d+(?:\.\d+)?)\s?(?P<unit>{_UNIT})"
+#: An amount as titles write it, thousands with a comma or not ("1,500", "1500", "2.5").
+_AMOUNT_WRITTEN = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_MEASURE = rf"(?<![\d.])(?P<number>{_AMOUNT_WRITTEN})\s?(?P<unit>{_UNIT})"
 # A count after a multiplication sign is a pack count only when it is bare: "x 10개입" is a quantity of its own,
 # "x 40cm" a size, "x 2세트" or "x 2종" something else, "x 1.5" and "x 1,000" not a count.
 _BARE = rf"(?![\w.]|,\d|\s(?:{_UNIT}))"
@@ -350,12 +352,10 @@ def unit_conflict(title: str, wanted: tuple[Quantity, ...], nouns: tuple[str, ..
     return None
 
 
-#: Measures joined by "+" ("50ml + 20ml", "60ml+60ml+60ml", "1,500ml+500ml"), thousands written with a comma, and
-#: each of their terms.
-_SUMMED_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
-_ONE_MEASURE = rf"(?:{_SUMMED_NUMBER})\s?(?:{_UNIT})(?![a-z])"
+#: Measures joined by "+" ("50ml + 20ml", "60ml+60ml+60ml", "1,500ml+500ml"), and each of their terms.
+_ONE_MEASURE = rf"(?:{_AMOUNT_WRITTEN})\s?(?:{_UNIT})(?![a-z])"
 _SUM = re.compile(rf"(?<![\d.,]){_ONE_MEASURE}(?:\s*\+\s*{_ONE_MEASURE})+", re.IGNORECASE)
-_TERM = re.compile(rf"(?P<number>{_SUMMED_NUMBER})\s?(?P<unit>{_UNIT})(?![a-z])", re.IGNORECASE)
+_TERM = re.compile(rf"{_MEASURE}(?![a-z])", re.IGNORECASE)
 #: A measure added after a "+" that no sum reads: a gift or another size ("50ml(+20ml 증정)", "50ml 본품+10ml").
 _ADDED_MEASURE = re.compile(rf"\+\s*{_ONE_MEASURE}", re.IGNORECASE)
 #: The keyword's number of sets ("50ml+20ml 2세트", "[2세트]", "2set").
