@@ -796,14 +796,43 @@ def _counts_of(mix: str, word: Word | None = None) -> list[Decimal]:
 
 
 def _alternative_runs(title: str) -> list[tuple[int, int]]:
-    """Where a (lower-case) title lists alternatives with slashes, but a list of models a part is compatible with
-    where another option is picked (`_COMPATIBLE_WITH_THE_LIST`)."""
+    """Where a (lower-case) title lists alternatives, with slashes or as codes of one shape with spaces
+    (`_spaced_codes`), but a list of models a part is compatible with where another option is picked
+    (`_COMPATIBLE_WITH_THE_LIST`)."""
     other_option = _ANOTHER_OPTION_PICKED.search(title) is not None
     return [
-        match.span()
-        for match in _ALTERNATIVES.finditer(title)
-        if not (other_option and _COMPATIBLE_WITH_THE_LIST.match(title, match.end()))
+        (start, end)
+        for start, end in [match.span() for match in _ALTERNATIVES.finditer(title)] + _spaced_codes(title)
+        if not (other_option and _COMPATIBLE_WITH_THE_LIST.match(title, end))
     ]
+
+
+#: A code or a number written as a word of its own ("eb50", "20"; not "4개입", "1.5", "v8/v10"): its letters around
+#: its digits are its shape.
+_CODE_TOKEN = re.compile(r"(?<![\w.,/+~-])(?P<before>[a-z]*)(?P<digits>\d+)(?P<after>[a-z]*)(?![\w.,/+~%-])")
+
+
+def _spaced_codes(title: str) -> list[tuple[int, int]]:
+    """Where a (lower-case) title lists codes of one shape, each another, with single spaces ("eb20 eb50 eb60", "10 20
+    30": the hundred-and-eighteenth reader's carriers): a pick's alternatives as much as when slashes part them. Not
+    codes of other shapes side by side ("4060 8g": a model and its memory)."""
+    runs: list[tuple[int, int]] = []
+    run: list[re.Match[str]] = []
+    for token in _CODE_TOKEN.finditer(title):
+        if (
+            run
+            and title[run[-1].end() : token.start()] == " "
+            and (token["before"], token["after"]) == (run[-1]["before"], run[-1]["after"])
+            and token["digits"] not in {listed["digits"] for listed in run}
+        ):
+            run.append(token)
+            continue
+        if len(run) > 1:
+            runs.append((run[0].start(), run[-1].end()))
+        run = [token]
+    if len(run) > 1:
+        runs.append((run[0].start(), run[-1].end()))
+    return runs
 
 
 _DASH_IN_A_CODE = re.compile(r"(?<=[a-z0-9])-(?=[a-z0-9])")

@@ -120,6 +120,34 @@ def test_alternatives_a_part_is_compatible_with_are_a_pick_of_models_unless_anot
     assert verdict("아이폰 16 호환 충전기", "C타입 아이폰 15/16 호환 고속충전기 20W 색상 택1") is None
 
 
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # the hundred-and-eighteenth reader's carriers and an earlier reader's brush heads: codes of one shape listed
+        # with spaces in a pick, the asked one among them
+        (
+            "페르플라스트 아틀라스 20 이동장",
+            "페르플라스트 아틀라스 시리즈 이동장 10 20 30 택1",
+            "price of one of several: 10 20 30",
+        ),
+        (
+            "오랄비 칫솔모 EB50 4개입",
+            "오랄비 칫솔모 모음전 EB20 EB50 EB60 4개입 택1",
+            "price of one of several: eb20 eb50 eb60",
+        ),
+        # not without a pick said, nor codes of different shapes (a model and its memory), nor a run the asked word
+        # stands outside of too
+        ("페르플라스트 아틀라스 20 이동장", "페르플라스트 아틀라스 20 이동장 그레이 10 20 30", None),
+        ("ASUS 지포스 RTX 4060 8G", "ASUS 지포스 RTX 4060 8G 색상 택1", None),
+        ("오랄비 칫솔모 EB50 4개입", "오랄비 칫솔모 EB50 4개입 (EB20 EB50 EB60 모음전 택1)", None),
+    ],
+)
+def test_codes_of_one_shape_listed_with_spaces_in_a_pick_are_its_alternatives(
+    keyword: str, title: str, reason: str | None
+):
+    assert verdict(keyword, title) == reason
+
+
 def test_a_bare_choice_among_alternatives_the_keyword_does_not_name_sells_the_product():
     assert verdict("제주 노지감귤 로얄과 5kg", "제주 노지감귤 로얄과 5kg 발송일 선택 (12/5/12/8)") is None
 
