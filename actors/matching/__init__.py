@@ -639,7 +639,6 @@ def _reasons_to_pass_over(wanted: _Wanted, lowered: list[str]) -> list[str]:
         suffix_only_the_lowest_writes(model_codes(wanted.keyword), codes[0], codes[1:], bare_needed=PLAIN_NAMES_NEEDED),
         _letters_on_the_model_number(wanted, lowered, measures_too=False),
         a_later_option_perhaps(lowered, wanted.words),
-        _the_other_sex_beside_the_lowest(wanted, lowered),
     ]
     compact_title = compact_code(lowered[0])
     if not any(compact_code(code) in compact_title for code in asked):  # "U9060 MAC" writes U9060MAC whole
@@ -721,17 +720,6 @@ def _for_one_sex_only_in_the_lowest(wanted: _Wanted, lowered: list[str]) -> str 
     if any(names_a_sex(title) == sex_spellings(written) for title in lowered[1:]):
         return None
     return f"for one sex?: the lowest writes {written}, which no other offer does"
-
-
-def _the_other_sex_beside_the_lowest(wanted: _Wanted, lowered: list[str]) -> str | None:
-    """The lowest names one sex where the keyword names none, and another accepted offer names the other
-    (`wearers.names_a_sex`, any spelling): they are two versions, and the cheaper one's is in doubt."""
-    if len(lowered) < 2 or any(names_a_sex(wanted.keyword)) or not (sex := names_a_sex(lowered[0])):
-        return None
-    other = next((title for title in lowered[1:] if names_a_sex(title) and names_a_sex(title) != sex), None)
-    if other is None:
-        return None
-    return f"for one sex?: the lowest is for {sex[0]}, another offer for {names_a_sex(other)[0]}"
 
 
 def _another_line_in_the_lowest(wanted: _Wanted, lowered: list[str], respelled: list[str]) -> str | None:

@@ -1840,23 +1840,6 @@ def test_no_doubt_for_one_sex_where_it_is_a_descriptor_shared_or_for_both(keywor
     assert not [doubt for doubt in lowest_doubts({"keyword": keyword}, priced) if doubt.startswith("for one sex?")]
 
 
-def test_a_lowest_for_one_sex_beside_an_offer_for_the_other_is_passed_over():
-    # The hundred-and-seventeenth reader's Eros: the women's Pour Femme, cheapest, beside the men's Eros, where the
-    # keyword names neither. They are two versions, so the cheaper one is passed over, and the result says so.
-    keyword = "베르사체 에로스 오 드 뚜왈렛 100ml"
-    titles = [
-        ("베르사체 에로스 뿌르 팜므 EDT 100ml 여성향수", 59_000),
-        ("베르사체 에로스 남성 EDT 100ml 정품", 67_500),
-        ("VERSACE 베르사체 에로스 EDT 100ml", 72_900),
-    ]
-    reason = "in doubt beside dearer offers: for one sex?: the lowest is for 여성, another offer for 남성"
-    assert verdicts(keyword, titles) == [reason, None, None]
-    # beside plain offers only, or written for both, it is not passed over
-    assert verdicts(keyword, [titles[0], titles[2]]) == [None, None]
-    both = ("베르사체 에로스 EDT 100ml 남녀공용 여성 남성 선물", 59_000)
-    assert verdicts(keyword, [both, *titles[1:]]) == [None, None, None]
-
-
 def test_a_keyword_naming_a_sex_leaves_no_doubt_for_a_lowest_that_names_it():
     titles = [("나이키 우먼스 코르테즈 화이트 240", 79_000), ("나이키 코르테즈 화이트 240 여성", 99_000)]
     assert not [doubt for doubt in lowest_doubts({"keyword": "나이키 코르테즈 여성 240"}, titles) if "sex" in doubt]
