@@ -810,29 +810,51 @@ def _alternative_runs(title: str) -> list[tuple[int, int]]:
 #: A code or a number written as a word of its own ("eb50", "20"; not "4개입", "1.5", "v8/v10"): its letters around
 #: its digits are its shape.
 _CODE_TOKEN = re.compile(r"(?<![\w.,/+~-])(?P<before>[a-z]*)(?P<digits>\d+)(?P<after>[a-z]*)(?![\w.,/+~%-])")
+#: Where spaced codes are a pick's: the pick or a collection said right after them ("10 20 30 택1", "(옵션 선택)",
+#: "55 65 75 85 모음전"), not a pick of a colour or a size, which one listing's options mostly share a price for ("70A
+#: 75A 80A 사이즈 택1"), or a collection's word right before them ("모음전 EB20 EB50 EB60").
+_PICKED_RIGHT_AFTER = re.compile(r"\s?[(\[]?\s?(?:(?:모음전?|기획전)(?![가-힣])|(?:옵션\s?)?(?:선택|택\s?1|중\s?택))")
+_A_COLLECTION_BEFORE = re.compile(r"(?:모음전?|기획전)\s?[(\[]?\s?$")
 
 
 def _spaced_codes(title: str) -> list[tuple[int, int]]:
-    """Where a (lower-case) title lists codes of one shape, each another, with single spaces ("eb20 eb50 eb60", "10 20
-    30": the hundred-and-eighteenth reader's carriers): a pick's alternatives as much as when slashes part them. Not
-    codes of other shapes side by side ("4060 8g": a model and its memory)."""
+    """Where a (lower-case) title lists codes of one shape, each another, with single spaces, as a pick's
+    alternatives ("eb20 eb50 eb60" after 모음전, "10 20 30 택1": the hundred-and-eighteenth reader's carriers): the pick
+    said right after them or a collection's word right before (`_PICKED_RIGHT_AFTER`, `_A_COLLECTION_BEFORE`), not
+    all at once (`_NOT_FOR_ALL_AT_ONCE`, "호환", "프리볼트"). Bare numbers of as many digits: a model's number
+    beside its year or its storage ("프로 2 2023", "15 128"), sizes ("1400 700") are no list (a reviewer's). Not codes
+    of other shapes side by side ("4060 8g": a model and its memory)."""
     runs: list[tuple[int, int]] = []
     run: list[re.Match[str]] = []
-    for token in _CODE_TOKEN.finditer(title):
-        if (
-            run
-            and title[run[-1].end() : token.start()] == " "
-            and (token["before"], token["after"]) == (run[-1]["before"], run[-1]["after"])
-            and token["digits"] not in {listed["digits"] for listed in run}
-        ):
+    for token in [*_CODE_TOKEN.finditer(title), None]:
+        if token is not None and run and _one_more_of(run, token, title):
             run.append(token)
             continue
-        if len(run) > 1:
+        if len(run) > 1 and _spaced_codes_picked(title, run[0].start(), run[-1].end()):
             runs.append((run[0].start(), run[-1].end()))
-        run = [token]
-    if len(run) > 1:
-        runs.append((run[0].start(), run[-1].end()))
+        run = [token] if token is not None else []
     return runs
+
+
+def _one_more_of(run: list[re.Match[str]], token: re.Match[str], title: str) -> bool:
+    """Whether a code (`token`) follows a run of spaced codes as one more of them: one space after the last, the same
+    letters around other digits, as many digits where it has no letters."""
+    last = run[-1]
+    return (
+        title[last.end() : token.start()] == " "
+        and (token["before"], token["after"]) == (last["before"], last["after"])
+        and token["digits"] not in {listed["digits"] for listed in run}
+        and (bool(token["before"] or token["after"]) or len(token["digits"]) == len(last["digits"]))
+    )
+
+
+_ALL_AT_ONCE_AFTER = re.compile(rf"{_NOT_FOR_ALL_AT_ONCE}(?!\s?(?:호환|프리볼트))")
+
+
+def _spaced_codes_picked(title: str, start: int, end: int) -> bool:
+    """Whether spaced codes (`title[start:end]`) are a pick's alternatives (`_spaced_codes`)."""
+    said = _PICKED_RIGHT_AFTER.match(title, end) or _A_COLLECTION_BEFORE.search(title, 0, start)
+    return bool(said) and bool(_ALL_AT_ONCE_AFTER.match(title, end))
 
 
 _DASH_IN_A_CODE = re.compile(r"(?<=[a-z0-9])-(?=[a-z0-9])")
@@ -848,11 +870,14 @@ def _named_only_as_an_option(title: str, words: Sequence[Word]) -> str | None:
     spaced = _DASH_BEFORE_A_WORD.sub(" ", title)
     undashed = _DASH_IN_A_CODE.sub("", spaced)
     runs = {text: _alternative_runs(text) for text in (title, undashed)}  # each text's alternatives, read once
+    listed_with_spaces = {text: _spaced_codes(text) for text in (title, undashed)}
     for word in words:
         text = title if word.dashed else undashed
         for start, end in runs[text]:
-            if not named_only_within(word, text, [(start, end)]):
+            if not (found := named_only_within(word, text, [(start, end)])):
                 continue
+            if found.start() == start and (start, end) in listed_with_spaces[text]:
+                continue  # the first of spaced codes: the listing's price is the first option's, the asked one's
             if word.dashed:
                 return text[start:end]
             # As the title writes it: where each character of the text without dashes stands in the title.

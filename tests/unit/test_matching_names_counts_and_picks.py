@@ -135,11 +135,25 @@ def test_alternatives_a_part_is_compatible_with_are_a_pick_of_models_unless_anot
             "오랄비 칫솔모 모음전 EB20 EB50 EB60 4개입 택1",
             "price of one of several: eb20 eb50 eb60",
         ),
+        # a collection said right after them, or before
+        ("삼성 QLED TV 65", "삼성 QLED TV 55 65 75 85 모음전", "price of one of several: 55 65 75 85"),
+        ("로얄캐닌 인도어 4kg", "로얄캐닌 인도어 2kg 4kg 10kg 모음전", "price of one of several: 2kg 4kg 10kg"),
         # not without a pick said, nor codes of different shapes (a model and its memory), nor a run the asked word
         # stands outside of too
         ("페르플라스트 아틀라스 20 이동장", "페르플라스트 아틀라스 20 이동장 그레이 10 20 30", None),
         ("ASUS 지포스 RTX 4060 8G", "ASUS 지포스 RTX 4060 8G 색상 택1", None),
         ("오랄비 칫솔모 EB50 4개입", "오랄비 칫솔모 EB50 4개입 (EB20 EB50 EB60 모음전 택1)", None),
+        # a reviewer's: a pick of a gift or a colour elsewhere in the title; a model's number beside its year, its
+        # storage or a size; sizes one listing's options share a price for; a list one product suits all at once;
+        # the asked code first, whose price the listing shows
+        ("에어팟 프로 2", "Apple 에어팟 프로 2 2023 USB-C 정품 사은품 택1", None),
+        ("아이폰 16 맥세이프 충전기", "아이폰 16 15 14 맥세이프 고속 무선충전기 15W 색상 택1", None),
+        ("아이폰 15", "Apple 아이폰 15 128 자급제 정품 색상 택1", None),
+        ("모션데스크 1400", "모션데스크 1400 700 전동 높이조절 책상 택1", None),
+        ("노와이어 브라 75A", "노와이어 심리스 브라 70A 75A 80A 85A 사이즈 택1", None),
+        ("차량용 냉장고 24V", "차량용 냉장고 12V 24V 겸용 캠핑 냉온장고 20L 택1", None),
+        ("다이슨 에어랩 220V", "다이슨 에어랩 멀티 스타일러 110V 220V 프리볼트 택1", None),
+        ("오랄비 칫솔모 EB20 4개입", "오랄비 칫솔모 모음전 EB20 EB50 EB60 4개입 택1", None),
     ],
 )
 def test_codes_of_one_shape_listed_with_spaces_in_a_pick_are_its_alternatives(
