@@ -114,7 +114,6 @@ from actors.matching.sells import Allowed, allowed_by, excluded, sold_for_it, so
 from actors.matching.sequels import names_a_number, numbers_after, sequel_number, writes_the_name_plain
 from actors.matching.wearers import for_a_child, for_one_sex, names_a_sex
 from infra.text.folding import fold
-from infra.text.sexes import sex_spellings
 from infra.text.units import MEASURE_SYMBOLS
 from schemas.offers import Offer
 
@@ -717,7 +716,7 @@ def _for_one_sex_only_in_the_lowest(wanted: _Wanted, lowered: list[str]) -> str 
     if len(lowered) < 2 or (written := for_one_sex(lowered[0], wanted.keyword)) is None:
         return None
     # another offer naming the same sex in any spelling, its plain noun too ("남성" beside "Men's"), vouches for it
-    if any(names_a_sex(title) == sex_spellings(written) for title in lowered[1:]):
+    if any(names_a_sex(title) == names_a_sex(lowered[0]) for title in lowered[1:]):
         return None
     return f"for one sex?: the lowest writes {written}, which no other offer does"
 

@@ -52,27 +52,41 @@ def for_a_child(title: str, keyword: str, words: tuple[Word, ...], *, plain: boo
     return None
 
 
-def _sex_pattern(spellings: tuple[str, ...]) -> re.Pattern[str]:
+#: Each sex as a fragrance's version is named, in French ("Eros Pour Femme", "뿌르 팜므", "뿌르옴므"), in the order of
+#: `SEXES`. Not in `infra.text.sexes`, whose spellings a keyword's word is found by: "불가리 뿌르옴므" names one
+#: fragrance, which a title writing 남성 is not.
+_FRENCH_VERSIONS = (
+    r"(?<![a-z가-힣])(?:pour|뿌르|푸르)\s?(?:homme|옴므)",
+    r"(?<![a-z가-힣])(?:pour|뿌르|푸르)\s?(?:femme|팜므)",
+)
+
+
+def _sex_pattern(spellings: tuple[str, ...], french: str) -> re.Pattern[str]:
     """One sex's `spellings` as a title writes them: a Latin one as a word of its own ("men" is not in "women"), a
     Hangul one not glued after another syllable ("우먼스" of "스포츠우먼스" is none) but with anything after it
-    ("여성용")."""
+    ("여성용"); and its `french` version's name."""
     return re.compile(
         "|".join(
-            rf"(?<![a-z]){re.escape(spelling)}(?![a-z])" if spelling.isascii() else rf"(?<![가-힣]){spelling}"
-            for spelling in spellings
+            [
+                rf"(?<![a-z]){re.escape(spelling)}(?![a-z])" if spelling.isascii() else rf"(?<![가-힣]){spelling}"
+                for spelling in spellings
+            ]
+            + [french]
         )
     )
 
 
 #: Each sex in any spelling: a keyword writing one names the product for it, and `identity` finds it.
-_EITHER_SEX = tuple(_sex_pattern(side) for side in SEXES)
+_EITHER_SEX = tuple(_sex_pattern(side, french) for side, french in zip(SEXES, _FRENCH_VERSIONS, strict=True))
 #: Each sex as brands name a version for it, a possessive or a plural ("우먼스", "맨즈", "Women's", "Ladies"): not the
 #: plain nouns 남성 and 여성, which sellers write of a product made for one sex anyway ("남성 손목시계", "남성
 #: 스니커즈": beside offers that leave them out they flagged right answers only), nor a bare "men", "women" or "male",
-#: a line's name or a plug's gender ("NIVEA MEN", "Male to Female": a reviewer's).
+#: a line's name or a plug's gender ("NIVEA MEN", "Male to Female": a reviewer's). A fragrance's French "pour femme"
+#: or "pour homme" too.
 _VERSION_SPELLINGS = frozenset({"맨즈", "멘즈", "mens", "우먼즈", "우먼스", "레이디스", "womens", "ladies"})
 _A_VERSION_FOR_ONE_SEX = tuple(
-    _sex_pattern(tuple(spelling for spelling in side if spelling in _VERSION_SPELLINGS)) for side in SEXES
+    _sex_pattern(tuple(spelling for spelling in side if spelling in _VERSION_SPELLINGS), french)
+    for side, french in zip(SEXES, _FRENCH_VERSIONS, strict=True)
 )
 
 

@@ -1854,6 +1854,22 @@ def test_no_doubt_for_one_sex_where_it_is_a_descriptor_shared_or_for_both(keywor
     assert not [doubt for doubt in lowest_doubts({"keyword": keyword}, priced) if doubt.startswith("for one sex?")]
 
 
+def test_a_fragrances_french_version_for_one_sex_in_the_lowest_is_in_doubt():
+    # The hundred-and-seventeenth reader's Eros: the women's Pour Femme, cheapest, beside the men's Eros and a plain
+    # one, where the keyword names neither. It stays accepted (passing it over beside the other sex's offer refused
+    # 48 of a reviewer's right answers), but the result says so.
+    keyword = {"keyword": "베르사체 에로스 오 드 뚜왈렛 100ml"}
+    titles = [
+        ("베르사체 에로스 뿌르 팜므 EDT 100ml 여성향수", 59_000),
+        ("베르사체 에로스 남성 EDT 100ml 정품", 67_500),
+        ("VERSACE 베르사체 에로스 EDT 100ml", 72_900),
+    ]
+    assert "for one sex?: the lowest writes 뿌르 팜므, which no other offer does" in lowest_doubts(keyword, titles)
+    # the keyword naming the version names a sex: a fragrance called so is that version, and no doubt
+    named = [("불가리 뿌르옴므 EDT 100ml", 78_000), ("불가리 pour homme 오드뚜왈렛 100ml 남성", 82_000)]
+    assert not [doubt for doubt in lowest_doubts({"keyword": "불가리 뿌르옴므 EDT 100ml"}, named) if "sex" in doubt]
+
+
 def test_a_keyword_naming_a_sex_leaves_no_doubt_for_a_lowest_that_names_it():
     titles = [("나이키 우먼스 코르테즈 화이트 240", 79_000), ("나이키 코르테즈 화이트 240 여성", 99_000)]
     assert not [doubt for doubt in lowest_doubts({"keyword": "나이키 코르테즈 여성 240"}, titles) if "sex" in doubt]
