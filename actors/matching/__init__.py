@@ -110,14 +110,7 @@ from actors.matching.prices import (
     priced_without_its_kind,
 )
 from actors.matching.quantities import Quantity, memory_and_storage_written_out, quantities, uncounted, unit_conflict
-from actors.matching.sells import (
-    Allowed,
-    allowed_by,
-    excluded,
-    in_the_makers_style,
-    sold_for_it,
-    sold_without_something,
-)
+from actors.matching.sells import Allowed, allowed_by, excluded, sold_for_it, sold_without_something
 from actors.matching.sequels import names_a_number, numbers_after, sequel_number, writes_the_name_plain
 from actors.matching.wearers import for_a_child, for_one_sex, names_a_sex
 from infra.text.folding import fold
@@ -231,7 +224,6 @@ def _not_the_product(offer: Offer, folded: str, wanted: _Wanted) -> str | None:
     spelled = wanted.spell(title)  # the keyword's words as the keyword writes them ("wi-fi": 와이파이)
     return (
         excluded(title, wanted.allowed, _filed_beside_its_kind(offer, wanted))
-        or in_the_makers_style(spelled, wanted.keyword, wanted.maker)
         or sold_for_it(spelled, wanted.keyword, wanted.anchors, wanted.model, names_accessory=wanted.allowed.accessory)
         or unit_conflict(folded, wanted.quantities, wanted.nouns)
         or left_out(spelled, wanted.keyword, wanted.words)

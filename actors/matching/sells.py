@@ -561,24 +561,6 @@ def sold_for_it(
     return None
 
 
-#: "in the style of": what a title says after a name to sell something made like it ("요우 스타일", "레이밴
-#: 스타일"); not a word that goes on ("스타일러", a model's "스타일36").
-_IN_THE_STYLE_OF = re.compile(r"\s?(?:스타일|style)(?![가-힣a-z0-9])")
-
-
-def in_the_makers_style(title: str, keyword: str, maker: Word | None) -> str | None:
-    """A (lower-case) title that writes the keyword's maker followed by 스타일 ("바나나 캣닢 장난감 요우 스타일": the
-    hundred-and-eighteenth reader's no-brand toy): something made in the maker's style, a look-alike, as "st" is
-    (`_CONCEPTS`). Not where the keyword writes it so itself ("디펜드 스타일 언더웨어": the product's name)."""
-    if maker is None:
-        return None
-    for named in maker.pattern.finditer(title):
-        said = _IN_THE_STYLE_OF.match(title, named.end())
-        if said and not any(_IN_THE_STYLE_OF.match(keyword, own.end()) for own in maker.pattern.finditer(keyword)):
-            return f"look-alike: {named.group()}{said.group()}"
-    return None
-
-
 #: A title saying it sells something without something else, which is then bought apart: "(시트 별매)", "(날
 #: 미포함)", "(컬러팩 별도 구매)". Not 별도 alone, which sellers write of costs ("배송 별도", "설치 별도", "VAT
 #: 별도"), nor a cost left out ("배송비 미포함", "부가세 불포함"); not 단품, which says "not a set" as often as "a part

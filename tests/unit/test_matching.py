@@ -3632,23 +3632,6 @@ def test_the_maker_may_be_written_in_latin_letters_but_not_left_out_or_replaced(
 @pytest.mark.parametrize(
     ("keyword", "title", "reason"),
     [
-        # the hundred-and-eighteenth reader's no-brand banana: the maker's name, then 스타일, says "in its style"
-        ("요우 캣닢 바나나", "바나나 캣닢 쿠션 인형 고양이 장난감 요우 스타일", "look-alike: 요우 스타일"),
-        ("레이밴 웨이페어러 RB2140", "웨이페어러 뿔테 선글라스 RB2140 레이밴 스타일", "look-alike: 레이밴 스타일"),
-        ("MLB 루키 볼캡 뉴욕 블랙", "MLB 스타일 루키 볼캡 뉴욕 블랙", "look-alike: mlb 스타일"),
-        # not a word that goes on (스타일러, a model "스타일36"), nor a maker whose product's name holds 스타일
-        ("LG 스타일러 S5BOF", "LG 스타일러 오브제컬렉션 S5BOF", None),
-        ("반스 올드스쿨 260", "반스 스타일36 올드스쿨 블랙 260", None),
-        ("디펜드 스타일 언더웨어 여성용 대형 10매", "디펜드 스타일 언더웨어 여성용 대형, 10매, 1팩", None),
-    ],
-)
-def test_a_title_selling_something_in_the_makers_style_is_a_look_alike(keyword: str, title: str, reason: str | None):
-    assert verdict({"keyword": keyword}, title, 30_000) == reason
-
-
-@pytest.mark.parametrize(
-    ("keyword", "title", "reason"),
-    [
         ("애플 에어팟 프로 2세대", "애플 에어팟 프로2 st 노이즈캔슬링 이어폰", "look-alike: st"),
         ("헬리녹스 체어원", "헬리녹스 st 체어원 경량 캠핑의자", "look-alike: st"),
         ("해리포터 마법사의 돌", "해리포터 마법사의 돌 1st 에디션 복각판", None),  # first, not a style
