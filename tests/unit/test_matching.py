@@ -2863,6 +2863,17 @@ def test_a_weight_for_a_volume_that_no_density_reconciles_is_another_form(keywor
         ("맥북 에어 13 M4 16GB 256GB 카드사 5% 할인 이벤트 별도 진행", None),
         ("맥북 에어 13 M4 16GB 256GB 카드사 할인 전 가격", None),
         ("맥북 에어 13 M4 16GB 256GB 정기구독 10% 할인가격", "conditional price: 정기구독 10% 할인가격 1,500,000"),
+        # the hundred-and-eighteenth and hundred-and-fourth readers': a price paid with one means of payment, a pay
+        # service's, points', vouchers' or a card's
+        ("맥북 에어 13 M4 16GB 256GB 카카오페이 결제 즉시할인가", "conditional price: 페이 결제 즉시할인가 1,500,000"),
+        ("맥북 에어 13 M4 16GB 256GB (현대카드 M포인트 결제가)", "conditional price: 포인트 결제가 1,500,000"),
+        ("맥북 에어 13 M4 16GB 256GB 나라사랑카드 결제가", "conditional price: 카드 결제가 1,500,000"),
+        ("맥북 에어 13 M4 16GB 256GB 온누리상품권 결제가", "conditional price: 상품권 결제가 1,500,000"),
+        # not every buyer's checkout, nor a payment said possible or a points' reward
+        ("맥북 에어 13 M4 16GB 256GB 최종 결제가", None),
+        ("맥북 에어 13 M4 16GB 256GB 카드 결제가 가능합니다", None),
+        ("맥북 에어 13 M4 16GB 256GB 네이버페이 결제 가능", None),
+        ("맥북 에어 13 M4 16GB 256GB 네이버페이 결제시 포인트 적립", None),
     ],
 )
 def test_a_coupon_a_trade_in_or_an_instalment_in_the_title_is_a_conditional_price(title: str, reason: str | None):
