@@ -192,10 +192,13 @@ _CONDITION_OF_SALE = re.compile(
     rf"|카드\s?(?:사\s?(?:결제\s?시?\s?)?|결제\s?시?\s?)(?:즉시\s?)?{_RATES_PRICE})"
     r"(?!\s?(?:별도|추가|미적용|미포함|제외|전(?![가-힣])|적용\s?(?:안|전)|쿠폰|이벤트"
     r"|\d+(?:\.\d+)?\s?%(?!\s?(?:적용|최종))))"
-    # A price paid with one means of payment, a pay service's, points', vouchers' or a card's ("카카오페이 결제
-    # 즉시할인가", "(현대카드 M포인트 결제가)", "나라사랑카드 결제가": the hundred-and-eighteenth and -fourth readers');
-    # not every buyer's checkout ("최종 결제가"), nor a payment said possible ("카드 결제가 가능합니다").
-    r"|(?:카드|페이|포인트|상품권)\s?결제\s?(?:시\s?)?(?:즉시\s?)?(?:할인\s?)?가(?![가-힣])(?!\s?(?:가능|안|불가|됩|돼|되))"
+    # A price paid with one means of payment, named (a card's, a pay service's, points' or vouchers' name glued
+    # before it: "카카오페이 결제 즉시할인가", "(현대카드 M포인트 결제가)", "나라사랑카드 결제가": the
+    # hundred-and-eighteenth and -fourth readers'); a bare 가 only where the phrase ends or an amount follows, since
+    # it is a particle as often ("삼성페이 결제가 지원되는", "교통카드 결제가 잘 되는", "현금/카드 결제가 동일": a
+    # reviewer's); not every buyer's checkout ("최종 결제가"), nor an unnamed card ("카드결제가 VAT포함").
+    r"|(?<=[가-힣a-z0-9])(?:카드|페이|포인트|상품권)\s?결제\s?(?:시\s?)?"
+    r"(?:(?:즉시\s?)?할인\s?가(?![가-힣])|가(?=\s?(?:$|[)\]]|\d)))"
     # A business's price; not a business that sells or invoices ("사업자가 직접 판매", "사업자 전용 세금계산서").
     r"|사업자\s?(?:전용|회원)\s?(?:가|특가|할인가)?(?![가-힣])(?!\s?(?:세금|계산서))"
     # A subscription's rate before its price word ("정기구독 15% 할인가"); not a perk ("정기배송 10% 할인 별도").

@@ -2869,7 +2869,12 @@ def test_a_weight_for_a_volume_that_no_density_reconciles_is_another_form(keywor
         ("맥북 에어 13 M4 16GB 256GB (현대카드 M포인트 결제가)", "conditional price: 포인트 결제가 1,500,000"),
         ("맥북 에어 13 M4 16GB 256GB 나라사랑카드 결제가", "conditional price: 카드 결제가 1,500,000"),
         ("맥북 에어 13 M4 16GB 256GB 온누리상품권 결제가", "conditional price: 상품권 결제가 1,500,000"),
-        # not every buyer's checkout, nor a payment said possible or a points' reward
+        # not every buyer's checkout, nor a payment said possible or a points' reward; a reviewer's: 가 as a
+        # particle, an unnamed card's price (a business seller's), card and cash the same
+        ("맥북 에어 13 M4 16GB 256GB 삼성페이 결제가 지원되는", None),
+        ("맥북 에어 13 M4 16GB 256GB 교통카드 결제가 잘 되는", None),
+        ("맥북 에어 13 M4 16GB 256GB 현금/카드 결제가 동일", None),
+        ("맥북 에어 13 M4 16GB 256GB 카드결제가 VAT포함", None),
         ("맥북 에어 13 M4 16GB 256GB 최종 결제가", None),
         ("맥북 에어 13 M4 16GB 256GB 카드 결제가 가능합니다", None),
         ("맥북 에어 13 M4 16GB 256GB 네이버페이 결제 가능", None),
