@@ -1,6 +1,7 @@
 """Titles and keywords as one comparable form: no markup, NFKC, no invisible characters, one kind of dash, single
 spaces, Latin letters without their accents, Latin words without apostrophes, a model's generation in Roman numerals
-as its number, a fragrance's concentration as one word, a times sign between numbers as x."""
+as its number, a fragrance's concentration as one word, a memory's speed by its transfer rate, a times sign between
+numbers as x."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import re
 import unicodedata
 
 from infra.text.fragrances import named_alike
+from infra.text.memory_speeds import written_with_its_transfer_rate
 
 # Only ASCII tag names, so Korean sellers' brackets such as "<당일발송>" survive as text.
 _TAG = re.compile(r"</?[a-z][a-z0-9]*(?:\s[^<>]*)?/?>", re.IGNORECASE)
@@ -46,6 +48,7 @@ def fold(text: str) -> str:
     text = _CENTIMETRES.sub("cm", text)
     text = _MILLIMETRES.sub("mm", text)
     text = named_alike(text)
+    text = written_with_its_transfer_rate(text)
     text = _TIMES.sub("x", text)
     return _SPACES.sub(" ", text).strip()
 

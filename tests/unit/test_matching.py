@@ -3756,3 +3756,18 @@ def test_the_same_product_is_read_once_for_its_offers_and_the_doubts_about_its_l
     offers = match_offers(product, [offer("이케아 삼라 수납함 45L 단독 읽기", 9_900)])
     doubts_about_the_lowest(product, offers)
     assert (_wanted_for.cache_info().misses, _wanted_for.cache_info().hits) == (1, 1)
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # three readers' RAM: the module name written for the DDR name, and the DDR name dashed for a spaced keyword
+        ("삼성전자 DDR5 5600 16GB", "삼성전자 DDR5 16GB PC5-44800 데스크탑 메모리 정품", None),
+        ("SK하이닉스 DDR5-5600 16GB", "SK하이닉스 DDR5 PC5-44800 16GB 메모리", None),
+        ("삼성전자 DDR5 5600 16GB", "삼성전자 DDR5-5600 16GB 메모리 정품", None),
+        # another speed is another module
+        ("SK하이닉스 DDR5-5600 16GB", "SK하이닉스 DDR5 PC5-38400 16GB 메모리", "keyword word missing: 5600"),
+    ],
+)
+def test_a_memorys_module_name_names_its_transfer_rate(keyword: str, title: str, reason: str | None):
+    assert verdict({"keyword": keyword}, title, 60_000) == reason
