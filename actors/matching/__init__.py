@@ -716,7 +716,8 @@ def _for_one_sex_only_in_the_lowest(wanted: _Wanted, lowered: list[str]) -> str 
     if len(lowered) < 2 or (written := for_one_sex(lowered[0], wanted.keyword)) is None:
         return None
     # another offer naming the same sex in any spelling, its plain noun too ("남성" beside "Men's"), vouches for it
-    if any(names_a_sex(title) == names_a_sex(lowered[0]) for title in lowered[1:]):
+    sex = names_a_sex(lowered[0])
+    if any(names_a_sex(title) == sex for title in lowered[1:]):
         return None
     return f"for one sex?: the lowest writes {written}, which no other offer does"
 

@@ -194,11 +194,12 @@ _CONDITION_OF_SALE = re.compile(
     r"|\d+(?:\.\d+)?\s?%(?!\s?(?:적용|최종))))"
     # A price paid with one means of payment, named (a card's, a pay service's, points' or vouchers' name glued
     # before it: "카카오페이 결제 즉시할인가", "(현대카드 M포인트 결제가)", "나라사랑카드 결제가": the
-    # hundred-and-eighteenth and -fourth readers'); a bare 가 only where the phrase ends or an amount follows, since
-    # it is a particle as often ("삼성페이 결제가 지원되는", "교통카드 결제가 잘 되는", "현금/카드 결제가 동일": a
-    # reviewer's); not every buyer's checkout ("최종 결제가"), nor an unnamed card ("카드결제가 VAT포함").
-    r"|(?<=[가-힣a-z0-9])(?:카드|페이|포인트|상품권)\s?결제\s?(?:시\s?)?"
-    r"(?:(?:즉시\s?)?할인\s?가(?![가-힣])|가(?=\s?(?:$|[)\]]|\d)))"
+    # hundred-and-eighteenth and -fourth readers'; not a kind of card anyone pays with, 신용카드, 체크카드,
+    # 법인카드); a bare 가 only where its phrase ends or an amount in 원 follows, since it is a particle as often
+    # ("삼성페이 결제가 지원되는", "현금/카드 결제가 동일", "카카오페이 결제가 3개월 무이자": reviewers'); not every
+    # buyer's checkout ("최종 결제가"), nor a discount said to come on top ("네이버페이 결제 할인가 별도").
+    r"|(?<![가-힣a-z0-9])(?!(?:신용|체크|법인)\s?카드)[가-힣a-z0-9]+?(?:카드|페이|포인트|상품권)\s?결제\s?(?:시\s?)?"
+    r"(?:(?:즉시\s?)?할인\s?가(?:격)?(?![가-힣])|가(?=\s?(?:$|[)\]]|[\d,]+\s?원)))(?!\s?(?:별도|추가))"
     # A business's price; not a business that sells or invoices ("사업자가 직접 판매", "사업자 전용 세금계산서").
     r"|사업자\s?(?:전용|회원)\s?(?:가|특가|할인가)?(?![가-힣])(?!\s?(?:세금|계산서))"
     # A subscription's rate before its price word ("정기구독 15% 할인가"); not a perk ("정기배송 10% 할인 별도").
@@ -635,10 +636,13 @@ def _model_only_as_an_option(
     # A run of models' codes with another model among them: not a code's suffix after a slash ("HX9044/67"), its
     # colours ("SM-R510NZAA/SM-R510NZWA") nor its packs ("HX9044/2p/4p": a second reader's); a range of codes whose
     # other end is another model's.
+    # The first of spaced codes is the listing's own, its price the first option's (`_spaced_codes`).
+    spaced_firsts = {start for start, _ in _spaced_codes(title)}
     runs = [
         (start, end)
         for start, end in alternatives
         if any(not model.search(code) for code in model_codes(title[start:end]))
+        and not any(first == start for first, _ in found if start in spaced_firsts)
     ]
     runs += [
         match.span()
@@ -821,16 +825,18 @@ _CODE_TOKEN = re.compile(r"(?<![\w.,/+~-])(?P<before>[a-z]*)(?P<digits>\d+)(?P<a
 #: "55 65 75 85 모음전"), not a pick of a colour or a size, which one listing's options mostly share a price for ("70A
 #: 75A 80A 사이즈 택1"), or a collection's word right before them ("모음전 EB20 EB50 EB60").
 _PICKED_RIGHT_AFTER = re.compile(r"\s?[(\[]?\s?(?:(?:모음전?|기획전)(?![가-힣])|(?:옵션\s?)?(?:선택|택\s?1|중\s?택))")
-_A_COLLECTION_BEFORE = re.compile(r"(?:모음전?|기획전)\s?[(\[]?\s?$")
+_A_COLLECTION_BEFORE = re.compile(r"(?:모음전?|기획전)\s?[)\]]?\s?[(\[]?\s?$")
 
 
 def _spaced_codes(title: str) -> list[tuple[int, int]]:
     """Where a (lower-case) title lists codes of one shape, each another, with single spaces, as a pick's
     alternatives ("eb20 eb50 eb60" after 모음전, "10 20 30 택1": the hundred-and-eighteenth reader's carriers): the pick
     said right after them or a collection's word right before (`_PICKED_RIGHT_AFTER`, `_A_COLLECTION_BEFORE`), not
-    all at once (`_NOT_FOR_ALL_AT_ONCE`, "호환", "프리볼트"). Bare numbers of as many digits: a model's number
-    beside its year or its storage ("프로 2 2023", "15 128"), sizes ("1400 700") are no list (a reviewer's). Not codes
-    of other shapes side by side ("4060 8g": a model and its memory)."""
+    all at once (`_NOT_FOR_ALL_AT_ONCE`, "호환", "프리볼트"). Bare numbers of as many digits or rising (`_one_more_of`):
+    sizes ("1400 700") are no list, and a model's number beside its year or storage ("프로 2 2023", "15 128") is its
+    first, which names the listing's own option (a reviewer's). Not codes of other shapes side by side ("4060 8g": a
+    model and its memory). Unlike alternatives parted by slashes, the first of them is the listing's own: its price is
+    the first option's (`_named_only_as_an_option`, `_model_only_as_an_option`)."""
     runs: list[tuple[int, int]] = []
     run: list[re.Match[str]] = []
     for token in [*_CODE_TOKEN.finditer(title), None]:
@@ -845,23 +851,28 @@ def _spaced_codes(title: str) -> list[tuple[int, int]]:
 
 def _one_more_of(run: list[re.Match[str]], token: re.Match[str], title: str) -> bool:
     """Whether a code (`token`) follows a run of spaced codes as one more of them: one space after the last, the same
-    letters around other digits, as many digits where it has no letters."""
+    letters around other digits; a bare number of as many digits or a greater one ("5 10 20 30", "65 75 85 100", not
+    "1400 700")."""
     last = run[-1]
     return (
         title[last.end() : token.start()] == " "
         and (token["before"], token["after"]) == (last["before"], last["after"])
         and token["digits"] not in {listed["digits"] for listed in run}
-        and (bool(token["before"] or token["after"]) or len(token["digits"]) == len(last["digits"]))
+        and (
+            bool(token["before"] or token["after"])
+            or len(token["digits"]) == len(last["digits"])
+            or int(token["digits"]) > int(last["digits"])
+        )
     )
 
 
-_ALL_AT_ONCE_AFTER = re.compile(rf"{_NOT_FOR_ALL_AT_ONCE}(?!\s?(?:호환|프리볼트))")
+_NOT_ALL_AT_ONCE_AFTER = re.compile(rf"{_NOT_FOR_ALL_AT_ONCE}(?!\s?(?:호환|프리볼트))")
 
 
 def _spaced_codes_picked(title: str, start: int, end: int) -> bool:
     """Whether spaced codes (`title[start:end]`) are a pick's alternatives (`_spaced_codes`)."""
     said = _PICKED_RIGHT_AFTER.match(title, end) or _A_COLLECTION_BEFORE.search(title, 0, start)
-    return bool(said) and bool(_ALL_AT_ONCE_AFTER.match(title, end))
+    return bool(said) and bool(_NOT_ALL_AT_ONCE_AFTER.match(title, end))
 
 
 _DASH_IN_A_CODE = re.compile(r"(?<=[a-z0-9])-(?=[a-z0-9])")

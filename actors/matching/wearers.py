@@ -76,13 +76,14 @@ def _sex_pattern(spellings: tuple[str, ...], french: str) -> re.Pattern[str]:
     )
 
 
-#: Each sex in any spelling: a keyword writing one names the product for it, and `identity` finds it.
+#: Each sex in any spelling, its fragrance's French version too: a keyword writing one names the product for it
+#: (`identity` finds a keyword's sex word in `infra.text.sexes`'s spellings only).
 _EITHER_SEX = tuple(_sex_pattern(side, french) for side, french in zip(SEXES, _FRENCH_VERSIONS, strict=True))
 #: Each sex as brands name a version for it, a possessive or a plural ("우먼스", "맨즈", "Women's", "Ladies"): not the
 #: plain nouns 남성 and 여성, which sellers write of a product made for one sex anyway ("남성 손목시계", "남성
 #: 스니커즈": beside offers that leave them out they flagged right answers only), nor a bare "men", "women" or "male",
-#: a line's name or a plug's gender ("NIVEA MEN", "Male to Female": a reviewer's). A fragrance's French "pour femme"
-#: or "pour homme" too.
+#: a line's name or a plug's gender ("NIVEA MEN", "Male to Female": a reviewer's). A fragrance's French version
+#: counts too (`_FRENCH_VERSIONS`, joined to each side's pattern below).
 _VERSION_SPELLINGS = frozenset({"맨즈", "멘즈", "mens", "우먼즈", "우먼스", "레이디스", "womens", "ladies"})
 _A_VERSION_FOR_ONE_SEX = tuple(
     _sex_pattern(tuple(spelling for spelling in side if spelling in _VERSION_SPELLINGS), french)
@@ -91,8 +92,8 @@ _A_VERSION_FOR_ONE_SEX = tuple(
 
 
 def names_a_sex(title: str) -> tuple[str, ...]:
-    """The spellings of the sex a (lower-case) title names in any spelling ("남성", "mens"; `infra.text.sexes`), () for
-    none or both."""
+    """The spellings of the sex a (lower-case) title names in any spelling ("남성", "mens", "pour femme"; the side of
+    `infra.text.sexes` it names), () for none or both."""
     named = [side for side, pattern in zip(SEXES, _EITHER_SEX, strict=True) if pattern.search(title)]
     return named[0] if len(named) == 1 else ()
 

@@ -10,7 +10,7 @@ import re
 import unicodedata
 
 from infra.text.fragrances import named_alike
-from infra.text.memory_speeds import written_with_its_transfer_rate
+from infra.text.memory_speeds import written_as_one_word
 
 # Only ASCII tag names, so Korean sellers' brackets such as "<당일발송>" survive as text.
 _TAG = re.compile(r"</?[a-z][a-z0-9]*(?:\s[^<>]*)?/?>", re.IGNORECASE)
@@ -48,7 +48,7 @@ def fold(text: str) -> str:
     text = _CENTIMETRES.sub("cm", text)
     text = _MILLIMETRES.sub("mm", text)
     text = named_alike(text)
-    text = written_with_its_transfer_rate(text)
+    text = written_as_one_word(text)
     text = _TIMES.sub("x", text)
     return _SPACES.sub(" ", text).strip()
 

@@ -2865,16 +2865,24 @@ def test_a_weight_for_a_volume_that_no_density_reconciles_is_another_form(keywor
         ("맥북 에어 13 M4 16GB 256GB 정기구독 10% 할인가격", "conditional price: 정기구독 10% 할인가격 1,500,000"),
         # the hundred-and-eighteenth and hundred-and-fourth readers': a price paid with one means of payment, a pay
         # service's, points', vouchers' or a card's
-        ("맥북 에어 13 M4 16GB 256GB 카카오페이 결제 즉시할인가", "conditional price: 페이 결제 즉시할인가 1,500,000"),
-        ("맥북 에어 13 M4 16GB 256GB (현대카드 M포인트 결제가)", "conditional price: 포인트 결제가 1,500,000"),
-        ("맥북 에어 13 M4 16GB 256GB 나라사랑카드 결제가", "conditional price: 카드 결제가 1,500,000"),
-        ("맥북 에어 13 M4 16GB 256GB 온누리상품권 결제가", "conditional price: 상품권 결제가 1,500,000"),
+        (
+            "맥북 에어 13 M4 16GB 256GB 카카오페이 결제 즉시할인가",
+            "conditional price: 카카오페이 결제 즉시할인가 1,500,000",
+        ),
+        ("맥북 에어 13 M4 16GB 256GB (현대카드 M포인트 결제가)", "conditional price: m포인트 결제가 1,500,000"),
+        ("맥북 에어 13 M4 16GB 256GB 나라사랑카드 결제가", "conditional price: 나라사랑카드 결제가 1,500,000"),
+        ("맥북 에어 13 M4 16GB 256GB 온누리상품권 결제가", "conditional price: 온누리상품권 결제가 1,500,000"),
         # not every buyer's checkout, nor a payment said possible or a points' reward; a reviewer's: 가 as a
         # particle, an unnamed card's price (a business seller's), card and cash the same
         ("맥북 에어 13 M4 16GB 256GB 삼성페이 결제가 지원되는", None),
         ("맥북 에어 13 M4 16GB 256GB 교통카드 결제가 잘 되는", None),
         ("맥북 에어 13 M4 16GB 256GB 현금/카드 결제가 동일", None),
         ("맥북 에어 13 M4 16GB 256GB 카드결제가 VAT포함", None),
+        # a second reader's: a kind of card anyone pays with, a digit that is no amount, a discount on top
+        ("맥북 에어 13 M4 16GB 256GB (신용카드 결제가)", None),
+        ("맥북 에어 13 M4 16GB 256GB 카카오페이 결제가 3개월 무이자", None),
+        ("맥북 에어 13 M4 16GB 256GB (네이버페이 결제 할인가 별도)", None),
+        ("맥북 에어 13 M4 16GB 256GB 신한카드 결제가 1,500,000원", "conditional price: 신한카드 결제가 1,500,000"),
         ("맥북 에어 13 M4 16GB 256GB 최종 결제가", None),
         ("맥북 에어 13 M4 16GB 256GB 카드 결제가 가능합니다", None),
         ("맥북 에어 13 M4 16GB 256GB 네이버페이 결제 가능", None),
@@ -3765,8 +3773,22 @@ def test_the_same_product_is_read_once_for_its_offers_and_the_doubts_about_its_l
         ("삼성전자 DDR5 5600 16GB", "삼성전자 DDR5 16GB PC5-44800 데스크탑 메모리 정품", None),
         ("SK하이닉스 DDR5-5600 16GB", "SK하이닉스 DDR5 PC5-44800 16GB 메모리", None),
         ("삼성전자 DDR5 5600 16GB", "삼성전자 DDR5-5600 16GB 메모리 정품", None),
-        # another speed is another module
-        ("SK하이닉스 DDR5-5600 16GB", "SK하이닉스 DDR5 PC5-38400 16GB 메모리", "keyword word missing: 5600"),
+        # the keyword by its module name
+        ("삼성전자 PC5-44800 16GB", "삼성전자 DDR5-5600 16GB 메모리", None),
+        # another speed is another module, whatever other number the title writes (a reviewer's); a pick of speeds
+        # is a pick
+        ("SK하이닉스 DDR5-5600 16GB", "SK하이닉스 DDR5 PC5-38400 16GB 메모리", "keyword word missing: ddr55600"),
+        ("삼성전자 DDR5-5600 16GB", "삼성전자 DDR5-4800 16GB 5600원 할인", "keyword word missing: ddr55600"),
+        (
+            "삼성전자 DDR5-5600 16GB",
+            "삼성전자 16GB DDR5-4800/DDR5-5600 택1",
+            "price of one of several: ddr5-4800/ddr5-5600",
+        ),
+        (
+            "삼성전자 DDR5-5600 16GB",
+            "삼성전자 16GB 모음전 PC5-38400 PC5-44800",
+            "price of one of several: ddr5-4800 ddr5-5600",
+        ),
     ],
 )
 def test_a_memorys_module_name_names_its_transfer_rate(keyword: str, title: str, reason: str | None):
