@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from decimal import Decimal
+from functools import lru_cache
 from itertools import pairwise
 
 from actors.matching.codes import model_codes
@@ -636,13 +637,11 @@ def _model_only_as_an_option(
     # A run of models' codes with another model among them: not a code's suffix after a slash ("HX9044/67"), its
     # colours ("SM-R510NZAA/SM-R510NZWA") nor its packs ("HX9044/2p/4p": a second reader's); a range of codes whose
     # other end is another model's.
-    # The first of spaced codes is the listing's own, its price the first option's (`_spaced_codes`).
-    spaced_firsts = {start for start, _ in _spaced_codes(title)}
     runs = [
         (start, end)
         for start, end in alternatives
         if any(not model.search(code) for code in model_codes(title[start:end]))
-        and not any(first == start for first, _ in found if start in spaced_firsts)
+        and not any(_the_listings_own(title, (start, end), first) for first, _ in found)
     ]
     runs += [
         match.span()
@@ -813,7 +812,7 @@ def _alternative_runs(title: str) -> list[tuple[int, int]]:
     other_option = _ANOTHER_OPTION_PICKED.search(title) is not None
     return [
         (start, end)
-        for start, end in [match.span() for match in _ALTERNATIVES.finditer(title)] + _spaced_codes(title)
+        for start, end in [match.span() for match in _ALTERNATIVES.finditer(title)] + list(_spaced_codes(title))
         if not (other_option and _COMPATIBLE_WITH_THE_LIST.match(title, end))
     ]
 
@@ -828,7 +827,13 @@ _PICKED_RIGHT_AFTER = re.compile(r"\s?[(\[]?\s?(?:(?:모음전?|기획전)(?![�
 _A_COLLECTION_BEFORE = re.compile(r"(?:모음전?|기획전)\s?[)\]]?\s?[(\[]?\s?$")
 
 
-def _spaced_codes(title: str) -> list[tuple[int, int]]:
+#: Titles whose spaced codes are kept: an offer's judging reads them for its alternatives and again for the asked
+#: word's or model number's place among them, of its title and its undashed form.
+_TITLES_READ = 64
+
+
+@lru_cache(maxsize=_TITLES_READ)
+def _spaced_codes(title: str) -> tuple[tuple[int, int], ...]:
     """Where a (lower-case) title lists codes of one shape, each another, with single spaces, as a pick's
     alternatives ("eb20 eb50 eb60" after 모음전, "10 20 30 택1": the hundred-and-eighteenth reader's carriers): the pick
     said right after them or a collection's word right before (`_PICKED_RIGHT_AFTER`, `_A_COLLECTION_BEFORE`), not
@@ -846,7 +851,7 @@ def _spaced_codes(title: str) -> list[tuple[int, int]]:
         if len(run) > 1 and _spaced_codes_picked(title, run[0].start(), run[-1].end()):
             runs.append((run[0].start(), run[-1].end()))
         run = [token] if token is not None else []
-    return runs
+    return tuple(runs)
 
 
 def _one_more_of(run: list[re.Match[str]], token: re.Match[str], title: str) -> bool:
@@ -866,7 +871,15 @@ def _one_more_of(run: list[re.Match[str]], token: re.Match[str], title: str) -> 
     )
 
 
+#: After spaced codes: not what one thing suits all of (`_NOT_FOR_ALL_AT_ONCE`'s lookahead; its lookbehinds never hold
+#: after a code), nor models a part fits or the voltages of one plug.
 _NOT_ALL_AT_ONCE_AFTER = re.compile(rf"{_NOT_FOR_ALL_AT_ONCE}(?!\s?(?:호환|프리볼트))")
+
+
+def _the_listings_own(title: str, run: tuple[int, int], first: int) -> bool:
+    """Whether the asked word or model number, named at `first`, opens spaced codes (`run`, `_spaced_codes`): the
+    listing's own option, whose price it shows, not a later one's."""
+    return first == run[0] and run in _spaced_codes(title)
 
 
 def _spaced_codes_picked(title: str, start: int, end: int) -> bool:
@@ -888,14 +901,13 @@ def _named_only_as_an_option(title: str, words: Sequence[Word]) -> str | None:
     spaced = _DASH_BEFORE_A_WORD.sub(" ", title)
     undashed = _DASH_IN_A_CODE.sub("", spaced)
     runs = {text: _alternative_runs(text) for text in (title, undashed)}  # each text's alternatives, read once
-    listed_with_spaces = {text: _spaced_codes(text) for text in (title, undashed)}
     for word in words:
         text = title if word.dashed else undashed
         for start, end in runs[text]:
             if not (found := named_only_within(word, text, [(start, end)])):
                 continue
-            if found.start() == start and (start, end) in listed_with_spaces[text]:
-                continue  # the first of spaced codes: the listing's price is the first option's, the asked one's
+            if _the_listings_own(text, (start, end), found.start()):
+                continue
             if word.dashed:
                 return text[start:end]
             # As the title writes it: where each character of the text without dashes stands in the title.
