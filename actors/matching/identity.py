@@ -20,7 +20,7 @@ from itertools import pairwise, product
 
 from actors.matching.loanwords import HANGUL_RUN, Spellings
 from actors.matching.quantities import STATED, a_minimum_or_condition, quantities
-from actors.matching.sounds import LETTER_NAMES
+from actors.matching.sounds import LETTER_NAMES, initialism_readings
 from infra.text.analyzer import morphemes
 from infra.text.bed_sizes import BED_SIZES, bed_size_spellings
 from infra.text.colours import HUE, HUE_END, hue_spellings
@@ -107,9 +107,7 @@ def _letter_names_pattern(names: str, *, first: bool, last: bool) -> str:
 
 def letter_names(run: str) -> tuple[str, ...]:
     """A short run of Latin letters read by the letters' Hangul names, every way sellers write them ("mle": 엠엘이)."""
-    if len(run) not in _INITIALISM_LETTERS or not run.isascii() or not run.isalpha():
-        return ()
-    return tuple("".join(names) for names in product(*(LETTER_NAMES[letter] for letter in run)))
+    return initialism_readings(run) if len(run) in _INITIALISM_LETTERS else ()
 
 
 #: How many digits a thousands separator groups.

@@ -34,10 +34,13 @@ from itertools import pairwise, product
 from math import prod
 from typing import NamedTuple
 
-from actors.matching.sounds import LETTER_NAMES, latin_spelling
+from actors.matching.sounds import LETTER_NAMES, initialism_readings, latin_spelling
 
 #: How few consonants a skeleton needs before two words are taken as one.
 _MIN_SKELETON = 2
+#: How many letters a Latin word may have and still be read by its vowels too where its skeleton is that short
+#: (`_told_by_its_consonants`).
+_SHORT_WORD = 3
 #: How long a skeleton must stay where a reading drops a letter that may be silent: a final "re"'s r counts the
 #: leading vowel's mark too ("anywhere", ㅇㄴㅇ), a final s after a vowel only consonants ("traderjoes"; "plus" is
 #: no 블루).
@@ -535,19 +538,24 @@ class Spellings:
         like two of them ("thin" read as 신 and as 틴): a word read two ways is read as written, not by a set's order.
         Words written apart are read together and each on its own, one after the other: "brilliant shine" is
         브릴리언트샤인, though "tsh" read as one string is no 트샤."""
-        if len("".join(words).replace("-", "")) < 3:
+        joined = "".join(words).replace("-", "")
+        if len(joined) < 3:
             return None
         skeletons = latin_skeletons("".join(words))
         if len(words) > 1:
             first, *rest = words
             skeletons |= {_collapsed(parts) for parts in product(latin_skeletons(first), *map(_inner_skeletons, rest))}
-        found = {self.hangul_by_skeleton[skeleton] for skeleton in skeletons if skeleton in self.hangul_by_skeleton}
+        found = {
+            run
+            for skeleton in skeletons
+            if (run := self.hangul_by_skeleton.get(skeleton)) is not None
+            and _told_by_its_consonants(run, joined, skeleton)
+        }
         # A letter inside the words is read by its name, which the Hangul word must write: its consonant alone would
         # read "Tab A" as 탭에스 and let "Keys S" merge into 키스 (a reviewer's).
         letters = [word for word in words[1:-1] if len(word) == 1]
         found = {run for run in found if all(any(name in run for name in LETTER_NAMES[letter]) for letter in letters)}
         if not found:
-            joined = "".join(words).replace("-", "")
             found = {run for run, spelling in self.sounded.items() if spelling.fullmatch(joined)}
         return found.pop() if len(found) == 1 else None
 
@@ -562,6 +570,17 @@ class Spellings:
         skeleton = hangul_skeleton(match.group())
         latin = self.latin_by_skeleton.get(skeleton) if skeleton else None
         return latin or match.group()
+
+
+def _told_by_its_consonants(run: str, latin: str, skeleton: str) -> bool:
+    """Whether a Latin word with the Hangul word's consonant skeleton is that word. Two consonants in a word of three
+    letters tell little ("led" and 라이트 are both LT; "pot", "pad" and 핏 all PT): there its vowels must be the
+    Hangul word's too (`sounds.latin_spelling`: "lite" is 라이트, "pot" 팟), or its letters' names must spell it, an
+    initialism's ("top" is 티오피). A longer skeleton, or a longer word, is told by its consonants."""
+    if len(skeleton) > _MIN_SKELETON or len(latin) > _SHORT_WORD:
+        return True
+    spelling = latin_spelling(run)
+    return (spelling is not None and spelling.fullmatch(latin) is not None) or run in initialism_readings(latin)
 
 
 def _a_name_of_words(window: list[str]) -> bool:

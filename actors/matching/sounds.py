@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+from itertools import product
 
 #: How a Latin letter is read by its name in Hangul (several where sellers write it several ways: 씨 and 시 for C):
 #: an initialism's reading (`identity.letter_names`) and a letter's inside a glued name (`loanwords`).
@@ -27,6 +28,16 @@ LETTER_NAMES: dict[str, tuple[str, ...]] = {
     "o": ("오",), "p": ("피",), "q": ("큐",), "r": ("알",), "s": ("에스",), "t": ("티",), "u": ("유",),
     "v": ("브이", "비"), "w": ("더블유",), "x": ("엑스",), "y": ("와이",), "z": ("지", "제트"),
 }  # fmt: skip
+
+
+def initialism_readings(word: str) -> tuple[str, ...]:
+    """A word of Latin letters read as an initialism, each letter by its Hangul name, every way sellers write them
+    ("top": 티오피, "mle": 엠엘이); none where it holds another character."""
+    if not (word.isascii() and word.isalpha()):
+        return ()
+    return tuple("".join(names) for names in product(*(LETTER_NAMES[letter] for letter in word.lower())))
+
+
 #: How each initial consonant may be written (ㅇ writes none). Not a k or a c as ㄱ, which loanwords write ㅋ (COKE
 #: is 코크, CORGI 코기: neither is 고기), nor a ch as ㅋ (CHOCO is no 코코, ECHO no 에코: a reviewer's).
 _INITIALS = {
@@ -36,7 +47,8 @@ _INITIALS = {
     "ᄏ": "k|c|ck|q|kh|qu", "ᄐ": "t|th", "ᄑ": "p|f|ph", "ᄒ": "h|wh",
 }  # fmt: skip
 #: How each vowel may be written; ㅡ is the vowel Hangul puts between consonants English runs together, so none. Never
-#: a lone o for ㅏ, ㅓ or ㅜ (NANO is no 나누, BIO no 비어, OTTO no 아토), a u for ㅏ (BUGGY is no 바지), nor an e for
+#: a lone o for ㅏ, ㅓ or ㅜ (NANO is no 나누, BIO no 비어, OTTO no 아토), but for ㅏ before a final consonant, the
+#: short o of American English (팟 is "pot", 탑 "top", 핫 "hot"); never a u for ㅏ (BUGGY is no 바지), nor an e for
 #: ㅣ (ELLE is no 일리, ARE no 아리): reviewers'.
 _VOWELS = {
     "ᅡ": "a|ar|ah", "ᅢ": "a|e|ae|ai", "ᅣ": "ya|ia", "ᅤ": "ya|ia",
@@ -55,6 +67,7 @@ _FINALS = {
 _NO_VOWEL = "ᅳ"
 _S_BEFORE_A_CONSONANT = "s|c|z|sc"
 _FINAL_L = "ᆯ"
+_A = "ᅡ"
 _INITIAL_L = "ᄅ"
 #: A vowel and a vowel-only syllable after it that Hangul uses for one English vowel: 아이 for the i of "tide",
 #: 에이 for the a of "cake", 오우 for the o of "snow".
@@ -98,6 +111,8 @@ def latin_spelling(word: str) -> re.Pattern[str] | None:
             final = following[2:]
             index += 1
             following = syllables[index + 1] if index + 1 < len(syllables) else None
+        elif vowel == _A and final:
+            parts.append(_letters(_VOWELS[vowel] + "|o"))  # the short o (`_VOWELS`)
         else:
             parts.append(_letters(_VOWELS[vowel]))
         if final == _FINAL_L and following and following[0] == _INITIAL_L:

@@ -32,6 +32,9 @@ def verdict(keyword: str, title: str, price: int = 100_000) -> str | None:
         ("스톤", "stone"),
         ("일리", "illy"),  # a coda ㄹ and the ㄹ after it: a double l
         ("이소이", "isoi"),
+        ("팟", "pot"),  # ㅏ before a final consonant: the short o of American English
+        ("탑", "top"),
+        ("라이트", "lite"),
     ],
 )
 def test_a_hangul_word_is_spelled_whole_by_the_latin_letters_of_its_sounds(hangul: str, latin: str):
@@ -63,6 +66,9 @@ def test_a_hangul_word_is_spelled_whole_by_the_latin_letters_of_its_sounds(hangu
         ("나누", "nano"),
         ("비어", "bio"),
         ("데이", "the"),
+        ("라이트", "led"),  # an e is no 아이
+        ("핏", "pot"),
+        ("나노", "nono"),  # an open ㅏ is never an o
     ],
 )
 def test_a_latin_word_spelling_other_sounds_is_not_the_hangul_word(hangul: str, latin: str):
@@ -101,6 +107,12 @@ def test_only_hangul_syllables_with_a_consonant_have_a_spelling():
         ("수분 더 크림", "수분 TEA 크림", "keyword word missing: 더"),
         # a vowel letter has no consonant to read inside a name
         ("돌체구스토 지니오플러스 머신", "Dolce Gusto Genio A Plus 머신", "keyword word missing: 지니오플러스"),
+        # A Latin word of three letters with two consonants is read by its vowels too, or by its letters' names: LED
+        # has the consonants of 라이트 (a blind reader's BALMUDA The Lantern for The Light, at a quarter of its
+        # price, undoubted), TOP is 티오피 by its letters.
+        ("발뮤다 더 라이트", "발뮤다 더 랜턴 L02A LED 무드등 블랙", "keyword word missing: 라이트"),
+        ("맥심 티오피 스위트 아메리카노 275ml 20캔", "동서 맥심 TOP 스위트아메리카노 275mL x 20캔", None),
+        ("삼성 갤럭시 탭 S9", "삼성 갤럭시 TAB S9 WiFi", None),
         # and a loanword the analyzer splits (블루 + 레이), its two l's one
         ("너의 이름은 블루레이 일반판", "너의 이름은. (Blu-ray) 1disc 일반판 정식발매", None),
     ],
