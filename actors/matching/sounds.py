@@ -59,7 +59,7 @@ _VOWELS = {
 }  # fmt: skip
 #: How each final consonant may be written.
 _FINALS = {
-    "ᆨ": "k|c|ck|q", "ᆫ": "n", "ᆯ": "l", "ᆷ": "m", "ᆸ": "p|b", "ᆺ": "t|s|d|th", "ᆼ": "ng|n",
+    "ᆨ": "k|c|ck|q|g", "ᆫ": "n", "ᆯ": "l", "ᆷ": "m", "ᆸ": "p|b", "ᆺ": "t|s|d|th", "ᆼ": "ng|n",
     "ᆮ": "t|d", "ᆻ": "t|s",
 }  # fmt: skip
 #: ㅡ, which Hangul writes between consonants English runs together: an s before another consonant or ending the word

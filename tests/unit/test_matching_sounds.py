@@ -35,6 +35,8 @@ def verdict(keyword: str, title: str, price: int = 100_000) -> str | None:
         ("팟", "pot"),  # ㅏ before a final consonant: the short o of American English
         ("탑", "top"),
         ("라이트", "lite"),
+        ("백", "bag"),  # a final g is written ㄱ (a reviewer's: BAG, TAG)
+        ("택", "tag"),
     ],
 )
 def test_a_hangul_word_is_spelled_whole_by_the_latin_letters_of_its_sounds(hangul: str, latin: str):
@@ -113,6 +115,8 @@ def test_only_hangul_syllables_with_a_consonant_have_a_spelling():
         ("발뮤다 더 라이트", "발뮤다 더 랜턴 L02A LED 무드등 블랙", "keyword word missing: 라이트"),
         ("맥심 티오피 스위트 아메리카노 275ml 20캔", "동서 맥심 TOP 스위트아메리카노 275mL x 20캔", None),
         ("삼성 갤럭시 탭 S9", "삼성 갤럭시 TAB S9 WiFi", None),
+        ("루이비통 스피디 백", "Louis Vuitton Speedy BAG 30 모노그램", None),
+        ("모나미 펜 세트", "모나미 FUN SET 12색", "keyword word missing: 펜"),  # a reviewer's: FUN, PIN are no 펜
         # and a loanword the analyzer splits (블루 + 레이), its two l's one
         ("너의 이름은 블루레이 일반판", "너의 이름은. (Blu-ray) 1disc 일반판 정식발매", None),
     ],
