@@ -453,6 +453,9 @@ class Spellings:
             if len(run) > 1 and (sounds := hangul_sounds(run, open_vowels=run in word_runs)) is not None
         }
         self.latin_by_skeleton = _one_word_each(latin)
+        #: The keyword's Hangul runs, where an initialism may be written by its letters' names ("초임계알티지" holds
+        #: "rTG" as 알티지).
+        self.hangul_runs = tuple(run for run in keyword_runs if HANGUL_RUN.fullmatch(run))
         #: The keyword's Hangul words of two syllables or more spelled in Latin letters vowels and all (`sounds`): what
         #: reads a title's Latin word (or words) the consonant skeletons did not, those too short to tell by their
         #: consonants first ("ikea" is 이케아).
@@ -557,7 +560,15 @@ class Spellings:
         found = {run for run in found if all(any(name in run for name in LETTER_NAMES[letter]) for letter in letters)}
         if not found:
             found = {run for run, spelling in self.sounded.items() if spelling.fullmatch(joined)}
+        if not found and len(words) == 1:
+            found = self._initialism_inside(joined)
         return found.pop() if len(found) == 1 else None
+
+    def _initialism_inside(self, latin: str) -> set[str]:
+        """A Latin word read by its letters' names where a keyword's Hangul run writes it so inside ("rtg" for
+        초임계알티지, "iso" for 아이에스오100): a keyword glues an initialism to its words in Hangul, a title writes
+        it in its letters. What is found is the reading, which the keyword's word then finds in the title."""
+        return {reading for reading in initialism_readings(latin) if any(reading in run for run in self.hangul_runs)}
 
     def _as_keyword_hangul(self, match: re.Match[str]) -> str:
         """A title's Hangul run with each stretch that sounds as one of the keyword's Hangul words written as it."""

@@ -675,10 +675,26 @@ def test_a_short_latin_run_is_also_found_by_its_letters_hangul_names_as_a_word_o
     assert verdict(keyword, title) == reason
 
 
+@pytest.mark.parametrize(
+    ("keyword", "title", "reason"),
+    [
+        # A keyword glues an initialism to its words in Hangul, a title writes it in its letters (the 125th reader's).
+        ("닥터린 초임계알티지오메가3 60캡슐", "닥터린 초임계 rTG 오메가3 1100 60캡슐 2개월분", None),
+        ("다이마타이즈 아이에스오100 5파운드", "Dymatize ISO100 하이드롤라이즈드 퍼지 브라우니 5lb (2.27kg)", None),
+        # other letters are no such reading
+        ("닥터린 초임계알티지오메가3 60캡슐", "닥터린 초임계 EPA 오메가3 60캡슐", "keyword word missing: 초임계알티지"),
+    ],
+)
+def test_an_initialism_a_keyword_glues_in_hangul_is_found_in_its_latin_letters(
+    keyword: str, title: str, reason: str | None
+):
+    assert verdict(keyword, title) == reason
+
+
 CAPS = [("MLB 루키 볼캡 뉴욕양키스 블랙", 39_000), ("[MLB] 공용 루키 볼캡 뉴욕양키스 블랙", 34_900)]
 
 
-def test_a_childs_version_named_before_the_name_is_another_product():
+def test_a_childs_version_named_before_the_name_or_right_after_it_is_another_product():
     assert verdicts("MLB 루키 볼캡 뉴욕양키스 블랙", [("MLB 키즈 루키 볼캡 뉴욕양키스 블랙", 29_000), *CAPS]) == [
         "for a child: 키즈",
         None,
@@ -692,6 +708,13 @@ def test_a_childs_version_named_before_the_name_is_another_product():
         "for a child: 키즈",
         "for a child: 키즈",
         None,
+        None,
+        None,
+    ]
+    # and right after the name's last word, before anything else (the 125th reader's kids' chewable omega-3)
+    omega = [("닥터린 초임계 오메가3 60캡슐", 25_900), ("닥터린 초임계 오메가3 60캡슐 2개월분", 26_800)]
+    assert verdicts("닥터린 초임계 오메가3 60캡슐", [("닥터린 초임계 오메가3 키즈 츄어블 60캡슐", 19_800), *omega]) == [
+        "for a child: 키즈",
         None,
         None,
     ]
