@@ -1,9 +1,8 @@
 """Who a product is for: a child's version of it is another product (a kids' cap, a junior racket, a toddler's shoe),
 smaller and cheaper, sold on the same page under the same name ("MLB 키즈 루키 볼캡" beside "MLB 루키 볼캡").
 
-A child's word counts where it stands before a word of the keyword, inside or ahead of the product's name, or right
-after the name's last word ("오메가3 키즈 츄어블 60캡슐"); further after the name, past its size or another word, it
-describes who may use the product ("아토팜 크림 160ml 키즈 보습크림"). A brand for children is written so
+A child's word counts where it stands before a word of the keyword, inside or ahead of the product's name; after the
+name it describes who may use the product ("아토팜 크림 160ml 키즈 보습크림"). A brand for children is written so
 by most of its sellers, so the offers decide together (`actors.matching`): an offer is another product only where
 fewer of the other accepted offers write the word than leave it out.
 
@@ -40,19 +39,15 @@ _PLAIN_CHILD = re.compile(r"(?<![가-힣])(?:어린이|유아|아동|유스)(?=�
 
 def for_a_child(title: str, keyword: str, words: tuple[Word, ...], *, plain: bool = False) -> str | None:
     """The child's word a (lower-case, respelled) title writes before a word of the keyword (where the title first
-    writes it: "크림 … 키즈 보습크림" names the cream before the child) or, a brand's child word, right after the last
-    one it writes ("오메가3 키즈 츄어블"; a plain noun there says who may use it: "헬멧 어린이 추천"), which the keyword
-    does not write and which is not said of a product for both; None when it writes none. `plain`: the
-    plain nouns (`_PLAIN_CHILD`) instead of a brand's child words, for a doubt."""
-    spans = [found.span() for word in words if (found := word.pattern.search(title))]
-    name_ends = max((end for _, end in spans), default=None)
+    writes it: "크림 … 키즈 보습크림" names the cream before the child), which the keyword does not write and which
+    is not said of a product for both; None when it writes none. `plain`: the plain nouns (`_PLAIN_CHILD`) instead
+    of a brand's child words, for a doubt."""
+    firsts = [found.start() for word in words if (found := word.pattern.search(title))]
     for found in (_PLAIN_CHILD if plain else _CHILD).finditer(title):
         beside = title[max(0, found.start() - _FOR_BOTH_REACH) : found.end() + _FOR_BOTH_REACH]
         if found.group() in keyword or _FOR_BOTH.search(beside):
             continue
-        if any(start >= found.end() for start, _ in spans) or (
-            not plain and name_ends is not None and not title[name_ends : found.start()].strip()
-        ):
+        if any(first >= found.end() for first in firsts):
             return found.group()
     return None
 
