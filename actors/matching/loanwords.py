@@ -399,6 +399,11 @@ def _one_word_each(runs_by_skeleton: dict[str, set[str]]) -> dict[str, str]:
 
 
 HANGUL_RUN = re.compile(r"[가-힣]+")
+#: Hangul runs written apart by single spaces ("나초 치즈").
+_SPACED_HANGUL = re.compile(r"[가-힣]+(?: [가-힣]+)+")
+#: How many syllables a keyword's word needs to be read by its sounds across a title's spaces: a stretch of two is as
+#: often two words' ends (`_same_sound_in` reads a word of two only as a whole run).
+_SOUNDED_ACROSS_A_SPACE = 3
 _LATIN_RUN = re.compile(r"[a-z]+(?:-[a-z]+)*")
 #: Latin words in a row, whole.
 _LATIN_PHRASE = re.compile(r"(?<![a-z])[a-z]+(?:-[a-z]+)*(?: [a-z]+(?:-[a-z]+)*)*(?![a-z])")
@@ -491,7 +496,25 @@ class Spellings:
             title = HANGUL_RUN.sub(self._as_latin, title)
         if self.soundings:
             title = HANGUL_RUN.sub(self._as_keyword_hangul, title)
+            title = _SPACED_HANGUL.sub(self._spaced_as_keyword_hangul, title)
         return title
+
+    def _spaced_as_keyword_hangul(self, match: re.Match[str]) -> str:
+        """Hangul runs written apart, with each stretch of three syllables or more across them that sounds as one of
+        the keyword's Hangul words written as it, the spaces kept where they were ("나초 치즈" for 나쵸치즈 reads "나쵸
+        치즈", which the keyword's word finds, spaces allowed between its syllables)."""
+        phrase = match.group()
+        joined = phrase.replace(" ", "")
+        respelled = joined
+        for word, sounding in self.soundings.items():
+            if len(word) >= _SOUNDED_ACROSS_A_SPACE:
+                respelled = _same_sound_in(respelled, word, sounding.sounds, open_vowels=sounding.one_word)
+        if respelled == joined:
+            return phrase
+        written = list(respelled)  # a stretch is replaced by a word of as many syllables: the spaces go back in place
+        for index in (index for index, char in enumerate(phrase) if char == " "):
+            written.insert(index, " ")
+        return "".join(written)
 
     def _doctor_as_hangul(self, match: re.Match[str]) -> str:
         """A name after "Dr." written as the keyword's Hangul word that reads it with "doctor" (닥터마틴 for

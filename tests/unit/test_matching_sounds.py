@@ -117,6 +117,11 @@ def test_only_hangul_syllables_with_a_consonant_have_a_spelling():
         ("삼성 갤럭시 탭 S9", "삼성 갤럭시 TAB S9 WiFi", None),
         ("루이비통 스피디 백", "Louis Vuitton Speedy BAG 30 모노그램", None),
         ("모나미 펜 세트", "모나미 FUN SET 12색", "keyword word missing: 펜"),  # a reviewer's: FUN, PIN are no 펜
+        # Another Hangul spelling of a keyword's loanword is read across a title's spaces too, a stretch of three
+        # syllables or more (the 127th reader's Doritos, the 122nd's Le Pliage)
+        ("롯데 도리토스 나쵸치즈맛 84g 8개", "롯데 Doritos 나초 치즈 84g x 8봉", None),
+        ("롱샴 르플리아쥬 오리지널 M 토트백", "LONGCHAMP 롱샴 르 플리아주 오리지날 M 토트백 블랙", None),
+        ("롯데 도리토스 나쵸치즈맛 84g 8개", "롯데 도리토스 나초 칩스 84g 8개", "keyword word missing: 나쵸치즈"),
         # and a loanword the analyzer splits (블루 + 레이), its two l's one
         ("너의 이름은 블루레이 일반판", "너의 이름은. (Blu-ray) 1disc 일반판 정식발매", None),
     ],
@@ -136,3 +141,9 @@ def test_a_short_loanword_is_found_in_a_latin_title_word_by_its_sounds(keyword: 
 )
 def test_only_a_letter_inside_latin_words_is_read_as_part_of_a_glued_name(phrase: str, read: str):
     assert Spellings(["지니오에스플러스", "지니오플러스"]).respell(phrase) == read
+
+
+def test_another_spelling_across_a_space_is_written_as_the_keyword_writes_it_the_spaces_kept():
+    assert Spellings(["나쵸치즈"]).respell("doritos 나초 치즈 84g") == "doritos 나쵸 치즈 84g"
+    # a word of two syllables is read only as a whole run, never across a space
+    assert Spellings(["쵸코"]).respell("초 코 쿠키") == "초 코 쿠키"
