@@ -20,7 +20,7 @@ from itertools import pairwise, product
 
 from actors.matching.loanwords import HANGUL_RUN, Spellings
 from actors.matching.quantities import STATED, a_minimum_or_condition, quantities
-from actors.matching.sounds import LETTER_NAMES, initialism_readings
+from actors.matching.sounds import INITIALISM_LETTERS, LETTER_NAMES, initialism_readings
 from infra.text.analyzer import morphemes
 from infra.text.bed_sizes import BED_SIZES, bed_size_spellings
 from infra.text.colours import HUE, HUE_END, hue_spellings
@@ -93,11 +93,6 @@ def _spellings(run: str, *, counted: bool = False) -> tuple[str, ...]:
     return (run, *spellings.get(run, ()))
 
 
-#: An initialism: a Latin run this short is read letter by letter ("MLE" is 엠엘이, "LG" 엘지, "TV" 티비); a longer one
-#: is a word (`loanwords`).
-_INITIALISM_LETTERS = range(2, 5)
-
-
 def _letter_names_pattern(names: str, *, first: bool, last: bool) -> str:
     """An initialism's letter-name reading as a pattern that finds it only where the keyword word's edges are its
     own (`first`, `last`: the run starts or ends the word): inside another word it is that word's ("티비" in
@@ -107,7 +102,7 @@ def _letter_names_pattern(names: str, *, first: bool, last: bool) -> str:
 
 def letter_names(run: str) -> tuple[str, ...]:
     """A short run of Latin letters read by the letters' Hangul names, every way sellers write them ("mle": 엠엘이)."""
-    return initialism_readings(run) if len(run) in _INITIALISM_LETTERS else ()
+    return initialism_readings(run)
 
 
 #: How many digits a thousands separator groups.
@@ -126,7 +121,7 @@ def _spelled(run: str) -> str:
         head = len(run) % _GROUP or _GROUP
         groups = [run[:head], *(run[index : index + _GROUP] for index in range(head, len(run), _GROUP))]
         return f"(?:{run}|{','.join(groups)}(?!\\s?원))"
-    if run.isalpha() and run.isascii() and len(run) in _INITIALISM_LETTERS:
+    if run.isalpha() and run.isascii() and len(run) in INITIALISM_LETTERS:
         return r"\.?".join(run)  # an initialism may be dotted ("C.E.T" for CET)
     if run.isascii():
         return re.escape(run)

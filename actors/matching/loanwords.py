@@ -30,7 +30,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
-from itertools import pairwise, product
+from itertools import accumulate, pairwise, product
 from math import prod
 from typing import NamedTuple
 
@@ -38,8 +38,10 @@ from actors.matching.sounds import LETTER_NAMES, initialism_readings, latin_spel
 
 #: How few consonants a skeleton needs before two words are taken as one.
 _MIN_SKELETON = 2
-#: How many letters a Latin word may have and still be read by its vowels too where its skeleton is that short
+#: A skeleton of this many consonants or fewer (a leading vowel's mark aside: "and" is VNT), in a Latin word of this
+#: many letters or fewer, tells too little alone ("led" and 라이트 are both LT): the vowels must agree too
 #: (`_told_by_its_consonants`).
+_SHORT_SKELETON = 2
 _SHORT_WORD = 3
 #: How long a skeleton must stay where a reading drops a letter that may be silent: a final "re"'s r counts the
 #: leading vowel's mark too ("anywhere", ㅇㄴㅇ), a final s after a vowel only consonants ("traderjoes"; "plus" is
@@ -460,7 +462,7 @@ class Spellings:
         self.latin_by_skeleton = _one_word_each(latin)
         #: The keyword's Hangul runs, where an initialism may be written by its letters' names ("초임계알티지" holds
         #: "rTG" as 알티지).
-        self.hangul_runs = tuple(run for run in keyword_runs if HANGUL_RUN.fullmatch(run))
+        self.hangul_runs = tuple(dict.fromkeys(run for run in keyword_runs if HANGUL_RUN.fullmatch(run)))
         #: The keyword's Hangul words of two syllables or more spelled in Latin letters vowels and all (`sounds`): what
         #: reads a title's Latin word (or words) the consonant skeletons did not, those too short to tell by their
         #: consonants first ("ikea" is 이케아).
@@ -505,10 +507,18 @@ class Spellings:
         치즈", which the keyword's word finds, spaces allowed between its syllables)."""
         phrase = match.group()
         joined = phrase.replace(" ", "")
+        # A stretch starts where a title word starts, never inside one ("이번주 얼리버드" holds no 쥬얼리: a second
+        # reader's); inside one word, the pass over each run has read it.
+        starts = list(accumulate((len(part) for part in phrase.split(" ")[:-1]), initial=0))
         respelled = joined
         for word, sounding in self.soundings.items():
-            if len(word) >= _SOUNDED_ACROSS_A_SPACE:
-                respelled = _same_sound_in(respelled, word, sounding.sounds, open_vowels=sounding.one_word)
+            size = len(word)
+            if size < _SOUNDED_ACROSS_A_SPACE or word in respelled:
+                continue
+            for start in starts:
+                stretch = respelled[start : start + size]
+                if len(stretch) == size and hangul_sounds(stretch, open_vowels=sounding.one_word) == sounding.sounds:
+                    respelled = respelled[:start] + word + respelled[start + size :]
         if respelled == joined:
             return phrase
         written = list(respelled)  # a stretch is replaced by a word of as many syllables: the spaces go back in place
@@ -611,7 +621,7 @@ def _told_by_its_consonants(run: str, latin: str, skeleton: str) -> bool:
     letters tell little ("led" and 라이트 are both LT; "pot", "pad" and 핏 all PT): there its vowels must be the
     Hangul word's too (`sounds.latin_spelling`: "lite" is 라이트, "pot" 팟), or its letters' names must spell it, an
     initialism's ("top" is 티오피). A longer skeleton, or a longer word, is told by its consonants."""
-    if len(skeleton) > _MIN_SKELETON or len(latin) > _SHORT_WORD:
+    if len(skeleton.replace("V", "")) > _SHORT_SKELETON or len(latin) > _SHORT_WORD:
         return True
     spelling = latin_spelling(run)
     return (spelling is not None and spelling.fullmatch(latin) is not None) or run in initialism_readings(latin)

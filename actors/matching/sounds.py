@@ -21,7 +21,7 @@ from functools import lru_cache
 from itertools import product
 
 #: How a Latin letter is read by its name in Hangul (several where sellers write it several ways: 씨 and 시 for C):
-#: an initialism's reading (`identity.letter_names`) and a letter's inside a glued name (`loanwords`).
+#: an initialism's reading (`initialism_readings`) and a letter's inside a glued name (`loanwords`).
 LETTER_NAMES: dict[str, tuple[str, ...]] = {
     "a": ("에이",), "b": ("비",), "c": ("씨", "시"), "d": ("디",), "e": ("이",), "f": ("에프",), "g": ("지", "쥐"),
     "h": ("에이치", "에치"), "i": ("아이",), "j": ("제이",), "k": ("케이",), "l": ("엘",), "m": ("엠",), "n": ("엔",),
@@ -30,10 +30,15 @@ LETTER_NAMES: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 
 
+#: An initialism: a Latin run this short is read letter by letter ("MLE" is 엠엘이, "LG" 엘지, "TV" 티비); a longer one
+#: is a word (`loanwords`), and its readings would multiply (five letters have two names each).
+INITIALISM_LETTERS = range(2, 5)
+
+
 def initialism_readings(word: str) -> tuple[str, ...]:
     """A word of Latin letters read as an initialism, each letter by its Hangul name, every way sellers write them
-    ("top": 티오피, "mle": 엠엘이); none where it holds another character."""
-    if not (word.isascii() and word.isalpha()):
+    ("top": 티오피, "mle": 엠엘이); none where it holds another character or is no initialism's length."""
+    if not (word.isascii() and word.isalpha()) or len(word) not in INITIALISM_LETTERS:
         return ()
     return tuple("".join(names) for names in product(*(LETTER_NAMES[letter] for letter in word.lower())))
 

@@ -9,7 +9,7 @@ import pytest
 
 from actors.matching import match_offers
 from actors.matching.loanwords import Spellings
-from actors.matching.sounds import latin_spelling
+from actors.matching.sounds import initialism_readings, latin_spelling
 from schemas.offers import Offer
 
 
@@ -122,6 +122,8 @@ def test_only_hangul_syllables_with_a_consonant_have_a_spelling():
         ("롯데 도리토스 나쵸치즈맛 84g 8개", "롯데 Doritos 나초 치즈 84g x 8봉", None),
         ("롱샴 르플리아쥬 오리지널 M 토트백", "LONGCHAMP 롱샴 르 플리아주 오리지날 M 토트백 블랙", None),
         ("롯데 도리토스 나쵸치즈맛 84g 8개", "롯데 도리토스 나초 칩스 84g 8개", "keyword word missing: 나쵸치즈"),
+        # a stretch starts where a title word starts ("이번주 얼리버드" holds 주얼리: a second reader's)
+        ("판도라 쥬얼리 팔찌", "판도라 팔찌 이번주 얼리버드 특가", "keyword word missing: 쥬얼리"),
         # and a loanword the analyzer splits (블루 + 레이), its two l's one
         ("너의 이름은 블루레이 일반판", "너의 이름은. (Blu-ray) 1disc 일반판 정식발매", None),
     ],
@@ -147,3 +149,13 @@ def test_another_spelling_across_a_space_is_written_as_the_keyword_writes_it_the
     assert Spellings(["나쵸치즈"]).respell("doritos 나초 치즈 84g") == "doritos 나쵸 치즈 84g"
     # a word of two syllables is read only as a whole run, never across a space
     assert Spellings(["쵸코"]).respell("초 코 쿠키") == "초 코 쿠키"
+
+
+def test_a_short_latin_word_with_a_leading_vowel_is_read_by_its_vowels_too():
+    # "and" has the consonants of 언더 (N, T) after its leading vowel: too few to tell (a second reader's)
+    assert Spellings(["언더", "아머"], ["언더아머"]).respell("black and white 티셔츠") == "black and white 티셔츠"
+
+
+def test_only_a_run_of_an_initialisms_length_is_read_by_its_letters_names():
+    assert "알티지" in initialism_readings("rtg")
+    assert initialism_readings("abcde") == ()  # a longer run is a word, and its readings would multiply
