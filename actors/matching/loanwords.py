@@ -502,23 +502,27 @@ class Spellings:
         return title
 
     def _spaced_as_keyword_hangul(self, match: re.Match[str]) -> str:
-        """Hangul runs written apart, with each stretch of three syllables or more across them that sounds as one of
-        the keyword's Hangul words written as it, the spaces kept where they were ("나초 치즈" for 나쵸치즈 reads "나쵸
-        치즈", which the keyword's word finds, spaces allowed between its syllables)."""
+        """Hangul runs written apart, with each stretch of whole title words, three syllables or more, that sounds as
+        one of the keyword's Hangul words (or its whole runs) written as it, the spaces kept where they were ("나초
+        치즈맛" for 나쵸치즈맛 reads "나쵸 치즈맛", which the keyword's 나쵸치즈 finds, spaces allowed between its
+        syllables). Whole words only: a stretch from inside one read "이번주 얼리버드" as 쥬얼리 (a second reader's) and
+        "포도주 스크류캡" as 포도쥬스 (a reviewer's). A word of one syllable among them is read only as the keyword
+        writes it: alone it tells no spelling from another word ("꿀 스틱" is no 쿨스틱: a reviewer's)."""
         phrase = match.group()
-        joined = phrase.replace(" ", "")
-        # A stretch starts where a title word starts, never inside one ("이번주 얼리버드" holds no 쥬얼리: a second
-        # reader's); inside one word, the pass over each run has read it.
-        starts = list(accumulate((len(part) for part in phrase.split(" ")[:-1]), initial=0))
+        parts = phrase.split(" ")
+        joined = "".join(parts)
+        bounds = list(accumulate((len(part) for part in parts), initial=0))
         respelled = joined
         for word, sounding in self.soundings.items():
             size = len(word)
             if size < _SOUNDED_ACROSS_A_SPACE or word in respelled:
                 continue
-            for start in starts:
-                stretch = respelled[start : start + size]
-                if len(stretch) == size and hangul_sounds(stretch, open_vowels=sounding.one_word) == sounding.sounds:
-                    respelled = respelled[:start] + word + respelled[start + size :]
+            for start, end in ((start, start + size) for start in bounds[:-1] if start + size in bounds):
+                stretch = respelled[start:end]
+                if _one_syllable_words_differ(stretch, word, [b - start for b in bounds if start <= b <= end]):
+                    continue
+                if hangul_sounds(stretch, open_vowels=sounding.one_word) == sounding.sounds:
+                    respelled = respelled[:start] + word + respelled[end:]
         if respelled == joined:
             return phrase
         written = list(respelled)  # a stretch is replaced by a word of as many syllables: the spaces go back in place
@@ -614,6 +618,12 @@ class Spellings:
         skeleton = hangul_skeleton(match.group())
         latin = self.latin_by_skeleton.get(skeleton) if skeleton else None
         return latin or match.group()
+
+
+def _one_syllable_words_differ(stretch: str, word: str, bounds: list[int]) -> bool:
+    """Whether a title word of one syllable inside `stretch` (its words' bounds, from 0 to its end) is written otherwise
+    than the keyword's `word` writes that syllable."""
+    return any(end - start == 1 and stretch[start] != word[start] for start, end in pairwise(bounds))
 
 
 def _told_by_its_consonants(run: str, latin: str, skeleton: str) -> bool:

@@ -124,6 +124,9 @@ def test_only_hangul_syllables_with_a_consonant_have_a_spelling():
         ("롯데 도리토스 나쵸치즈맛 84g 8개", "롯데 도리토스 나초 칩스 84g 8개", "keyword word missing: 나쵸치즈"),
         # a stretch starts where a title word starts ("이번주 얼리버드" holds 주얼리: a second reader's)
         ("판도라 쥬얼리 팔찌", "판도라 팔찌 이번주 얼리버드 특가", "keyword word missing: 쥬얼리"),
+        # and ends where one ends; a word of one syllable is read only as the keyword writes it (a reviewer's)
+        ("포도쥬스 750ml", "샤또 포도주 스크류캡 750ml 레드와인", "keyword word missing: 쥬스"),
+        ("쿨매트 싱글", "꿀잠 꿀 매트 싱글 토퍼", "keyword word missing: 쿨"),
         # and a loanword the analyzer splits (블루 + 레이), its two l's one
         ("너의 이름은 블루레이 일반판", "너의 이름은. (Blu-ray) 1disc 일반판 정식발매", None),
     ],
