@@ -100,11 +100,6 @@ def _letter_names_pattern(names: str, *, first: bool, last: bool) -> str:
     return ("(?<![가-힣])" if first else "") + _spelled(names) + ("(?![가-힣])" if last else "")
 
 
-def letter_names(run: str) -> tuple[str, ...]:
-    """A short run of Latin letters read by the letters' Hangul names, every way sellers write them ("mle": 엠엘이)."""
-    return initialism_readings(run)
-
-
 #: How many digits a thousands separator groups.
 _GROUP = 3
 
@@ -204,7 +199,7 @@ def _word(compact: str) -> Word:
                 *map(_spelled, _spellings(run, counted=index > 0 and _a_sets_count(found_runs[index - 1]))),
                 *(
                     _letter_names_pattern(names, first=index == 0, last=index == len(found_runs) - 1)
-                    for names in letter_names(run)
+                    for names in initialism_readings(run)
                 ),
                 *(_lettered(run) if index == 0 else ()),
                 *(_lettered_at_the_end(run) if index == len(found_runs) - 1 else ()),

@@ -177,8 +177,8 @@ def latin_skeletons(word: str) -> frozenset[str]:
     possessive's: 트레이더조, while "hills" keeps it: 힐스)."""
     letters = re.sub(r"[^a-z]", "", word.lower())
     if not _VOWELS.intersection(letters):
-        # No vowel: letters read by their names, not a word ("SWC", "BMW"), which `identity.letter_names` reads; as a
-        # word "swc" would be 색 (ㅅㄱ), and "32색" would write it.
+        # No vowel: letters read by their names, not a word ("SWC", "BMW"), which `sounds.initialism_readings` reads;
+        # as a word "swc" would be 색 (ㅅㄱ), and "32색" would write it.
         return frozenset()
     tokens = _LATIN_TOKEN.findall(letters)
     choices: list[tuple[str, ...]] = []
