@@ -86,15 +86,6 @@ async def lps_dev(settings: Settings, *arguments: str, **env: str) -> AsyncItera
         )
 
 
-async def until_dead(pids: set[int], within: float) -> set[int]:
-    async def all_gone() -> bool:
-        return not alive(pids)
-
-    with contextlib.suppress(TimeoutError):
-        await eventually(all_gone, within=within, what="the children to exit", interval=0.5)
-    return alive(pids)
-
-
 #: How often `last_seen_alive` looks.
 _LOOK_EVERY = 0.05
 
@@ -142,7 +133,8 @@ async def test_children_die_with_lps_dev_even_when_it_is_killed_outright(setting
         stack.process.kill()  # SIGKILL: no handler runs, only the kernel's parent-death signal reaches the children
 
         await stack.exited(within=10)
-        assert await until_dead(family, within=60) == set()
+        _, left = await last_seen_alive(family, since=time.monotonic(), within=60)
+        assert left == set()
 
 
 @pytest.mark.processes
